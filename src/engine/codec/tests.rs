@@ -1,0 +1,199 @@
+//! Round trips, cross-version decoding and tamper tests of the on-disk formats.
+
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::keys::Keyring;
+use crate::model::{
+    Name, Node, NodeId, NodeSummary, NodeType, Provenance, Status, Tier, Timestamp,
+};
+
+/// A node with every field set to something non-default.
+pub(crate) fn full_node(tier: Tier) -> Node {
+    let mut properties = BTreeMap::new();
+    properties.insert("owner".to_owned(), "orders-team".to_owned());
+    properties.insert("repo.path".to_owned(), "services/orders".to_owned());
+    Node {
+        id: "0190f0a0-0000-7000-8000-000000000001".parse().unwrap(),
+        name: Name::new("orders-service").unwrap(),
+        node_type: NodeType::new("service").unwrap(),
+        description: "Core orders processing engine".into(),
+        body: Some("## Notes\nÜnïcödé body — with *markdown*.".into()),
+        properties,
+        tier,
+        status: Status::Deprecated,
+        confidence: 0.75,
+        provenance: Provenance::Agent {
+            id: "claude-code".into(),
+            session: "fix-orders-timeout".into(),
+            trust: 94.2,
+        },
+        status_reason: Some("superseded".into()),
+        created: Timestamp::parse("2026-03-15T10:00:00Z").unwrap(),
+        updated: Timestamp::parse("2026-04-02T08:30:00Z").unwrap(),
+        version: 7,
+    }
+}
+
+#[test]
+fn every_field_round_trips_in_every_tier() {
+    let keys = Keyring::fixed_for_tests(1);
+    for tier in Tier::ALL {
+        let node = full_node(tier);
+        let blob = encode_node(&keys, &node).unwrap();
+        assert_eq!(
+            decode_node(&keys, &node.id, node.version, tier, &blob).unwrap(),
+            node
+        );
+        let summary = NodeSummary::from(&node);
+        let sealed = seal_summary(&keys, &summary).unwrap();
+        assert_eq!(
+            open_summary(&keys, &node.id, node.version, tier, &sealed).unwrap(),
+            summary
+        );
+    }
+    let provenances = [
+        Provenance::Human,
+        Provenance::Inferred {
+            source: "src/lib.rs".into(),
+        },
+        Provenance::Federated {
+            project: "org".into(),
+        },
+    ];
+    for p in provenances {
+        let node = Node {
+            provenance: p,
+            body: None,
+            status_reason: None,
+            ..full_node(Tier::Public)
+        };
+        let blob = encode_node(&keys, &node).unwrap();
+        assert_eq!(
+            decode_node(&keys, &node.id, 7, Tier::Public, &blob).unwrap(),
+            node
+        );
+    }
+}
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/node-v1-agent-readable.blob"
+);
+
+/// Regenerates the fixture: `cargo test -p graphex-engine write_blob_fixture -- --ignored`.
+/// Only ever run when a new format version is introduced; old fixtures stay.
+#[test]
+#[ignore]
+fn write_blob_fixture() {
+    let keys = Keyring::fixed_for_tests(1);
+    std::fs::write(
+        FIXTURE,
+        encode_node(&keys, &full_node(Tier::AgentReadable)).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_format_1_blob_written_by_an_earlier_build_still_decodes() {
+    let keys = Keyring::fixed_for_tests(1);
+    let blob = std::fs::read(FIXTURE).unwrap();
+    assert_eq!(blob[3], 1, "fixture is format 1");
+    let node = full_node(Tier::AgentReadable);
+    assert_eq!(
+        decode_node(&keys, &node.id, 7, Tier::AgentReadable, &blob).unwrap(),
+        node
+    );
+}
+
+#[test]
+fn flipping_any_byte_of_a_blob_is_an_error_never_wrong_content() {
+    let keys = Keyring::fixed_for_tests(1);
+    let node = full_node(Tier::AgentRestricted);
+    let blob = encode_node(&keys, &node).unwrap();
+    for i in 0..blob.len() {
+        for bit in [0x01u8, 0x80] {
+            let mut bad = blob.clone();
+            bad[i] ^= bit;
+            let err = decode_node(&keys, &node.id, 7, Tier::AgentRestricted, &bad)
+                .expect_err(&format!("flip at byte {i} must fail"));
+            assert!(
+                matches!(err, Error::Integrity { .. } | Error::UnknownFormat { .. }),
+                "byte {i}: {err}"
+            );
+        }
+    }
+    for cut in [0, 5, 15, blob.len() / 2, blob.len() - 1] {
+        assert!(decode_node(&keys, &node.id, 7, Tier::AgentRestricted, &blob[..cut]).is_err());
+    }
+}
+
+#[test]
+fn a_blob_bound_to_its_id_version_and_tier() {
+    let keys = Keyring::fixed_for_tests(1);
+    let node = full_node(Tier::AgentReadable);
+    let blob = encode_node(&keys, &node).unwrap();
+    let other: NodeId = "0190f0a0-0000-7000-8000-000000000002".parse().unwrap();
+    assert!(matches!(
+        decode_node(&keys, &other, 7, Tier::AgentReadable, &blob),
+        Err(Error::Integrity { .. })
+    ));
+    assert!(matches!(
+        decode_node(&keys, &node.id, 6, Tier::AgentReadable, &blob),
+        Err(Error::Integrity { .. })
+    ));
+    assert!(matches!(
+        decode_node(&keys, &node.id, 7, Tier::Public, &blob),
+        Err(Error::Integrity { .. })
+    ));
+    let summary = seal_summary(&keys, &NodeSummary::from(&node)).unwrap();
+    assert!(open_summary(&keys, &other, 7, Tier::AgentReadable, &summary).is_err());
+    assert!(open_summary(&keys, &node.id, 8, Tier::AgentReadable, &summary).is_err());
+}
+
+#[test]
+fn a_different_key_cannot_open_a_blob() {
+    let node = full_node(Tier::HumanOnly);
+    let blob = encode_node(&Keyring::fixed_for_tests(1), &node).unwrap();
+    let err = decode_node(
+        &Keyring::fixed_for_tests(50),
+        &node.id,
+        7,
+        Tier::HumanOnly,
+        &blob,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("failed authentication"), "{err}");
+}
+
+#[test]
+fn an_unknown_future_format_is_named() {
+    let keys = Keyring::fixed_for_tests(1);
+    let node = full_node(Tier::Public);
+    let mut blob = encode_node(&keys, &node).unwrap();
+    blob[3] = 9;
+    assert!(matches!(
+        decode_node(&keys, &node.id, 7, Tier::Public, &blob),
+        Err(Error::UnknownFormat { found: 9, .. })
+    ));
+}
+
+mod never_panics {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn decoders_return_errors_on_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            let keys = Keyring::fixed_for_tests(1);
+            let id = NodeId::generate();
+            let mut framed = b"GXN\x01\x00".to_vec();
+            framed.extend_from_slice(&bytes);
+            prop_assert!(decode_node(&keys, &id, 0, Tier::Public, &bytes).is_err());
+            prop_assert!(decode_node(&keys, &id, 0, Tier::Public, &framed).is_err());
+            prop_assert!(open_summary(&keys, &id, 0, Tier::Public, &bytes).is_err());
+        }
+    }
+}

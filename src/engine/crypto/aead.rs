@@ -1,0 +1,85 @@
+//! AES-256-GCM with random 96-bit nonces and caller-supplied associated data.
+//! Sealed layout: `nonce (12) || ciphertext || tag (16)`.
+
+use aes_gcm::aead::{Aead, KeyInit, Payload};
+use aes_gcm::{Aes256Gcm, Nonce};
+
+use super::secret::{SymmetricKey, fill_random};
+use crate::error::Result;
+
+/// Nonce length of AES-GCM.
+pub const NONCE_LEN: usize = 12;
+/// Tag length of AES-GCM.
+pub const TAG_LEN: usize = 16;
+
+/// Authentication failed: wrong key, wrong associated data, or altered bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenFailed;
+
+/// An AES-256-GCM cipher with its key schedule expanded once.
+pub struct Sealer {
+    cipher: Aes256Gcm,
+}
+
+impl Sealer {
+    /// Prepares a cipher for `key`.
+    pub fn new(key: &SymmetricKey) -> Self {
+        Self {
+            cipher: Aes256Gcm::new(key.expose().into()),
+        }
+    }
+
+    /// Encrypts `plaintext`, binding `ad`. Returns nonce, ciphertext and tag.
+    pub fn seal(&self, ad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>> {
+        let mut nonce = [0u8; NONCE_LEN];
+        fill_random(&mut nonce)?;
+        let ct = self
+            .cipher
+            .encrypt(
+                &Nonce::from(nonce),
+                Payload {
+                    msg: plaintext,
+                    aad: ad,
+                },
+            )
+            .map_err(|_| {
+                crate::error::Error::integrity("encryption", "plaintext too long for AES-GCM")
+            })?;
+        let mut out = Vec::with_capacity(NONCE_LEN + ct.len());
+        out.extend_from_slice(&nonce);
+        out.extend_from_slice(&ct);
+        Ok(out)
+    }
+
+    /// Decrypts what [`Sealer::seal`] produced with the same `ad`.
+    pub fn open(&self, ad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, OpenFailed> {
+        if sealed.len() < NONCE_LEN + TAG_LEN {
+            return Err(OpenFailed);
+        }
+        let (nonce, ct) = sealed.split_at(NONCE_LEN);
+        let nonce: [u8; NONCE_LEN] = nonce.try_into().map_err(|_| OpenFailed)?;
+        self.cipher
+            .decrypt(&Nonce::from(nonce), Payload { msg: ct, aad: ad })
+            .map_err(|_| OpenFailed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_binding() {
+        let key = SymmetricKey::random().unwrap();
+        let s = Sealer::new(&key);
+        let sealed = s.seal(b"ad", b"hello").unwrap();
+        assert_eq!(s.open(b"ad", &sealed).unwrap(), b"hello");
+        assert_eq!(s.open(b"other", &sealed), Err(OpenFailed));
+        let mut flipped = sealed.clone();
+        flipped[NONCE_LEN] ^= 1;
+        assert_eq!(s.open(b"ad", &flipped), Err(OpenFailed));
+        assert_eq!(s.open(b"ad", &sealed[..10]), Err(OpenFailed));
+        let other = Sealer::new(&SymmetricKey::random().unwrap());
+        assert_eq!(other.open(b"ad", &sealed), Err(OpenFailed));
+    }
+}

@@ -1,0 +1,10 @@
+//! Cryptographic building blocks: secret key types, AES-256-GCM sealing, key
+//! derivation and the blind index. Nothing here knows about nodes or files.
+
+pub mod aead;
+pub mod derive;
+pub mod secret;
+
+pub use aead::{OpenFailed, Sealer};
+pub use derive::{BlindIndex, Purpose, derive};
+pub use secret::{KEY_LEN, SymmetricKey, fill_random};

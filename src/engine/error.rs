@@ -1,0 +1,151 @@
+//! Typed errors of the engine. Each variant is a kind a caller can match on; the
+//! message names the problem in words a user can act on. Hints and context are
+//! added at the edge (CLI, console), never here.
+
+use std::path::PathBuf;
+
+use crate::model::{Status, Tier};
+
+/// Result alias used throughout the engine.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in the engine.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A value given by the user does not meet the rules (name, type, tier, ...).
+    #[error("invalid {what} {value:?}: {reason}")]
+    Invalid {
+        what: &'static str,
+        value: String,
+        reason: String,
+    },
+
+    /// No store was found where one was expected.
+    #[error("no Graphex store at {0} (create one with `graphex init`)")]
+    NoStore(PathBuf),
+
+    /// `init` was asked to create a store where one already exists.
+    #[error("a Graphex store already exists at {0}")]
+    StoreExists(PathBuf),
+
+    /// The store was written by a newer version of Graphex.
+    #[error(
+        "the store's schema version {found} is newer than this program supports ({supported}); upgrade graphex"
+    )]
+    SchemaTooNew { found: u32, supported: u32 },
+
+    /// A node with this name does not exist (or is not readable at this unlock level).
+    #[error("no node named {0:?}")]
+    NotFound(String),
+
+    /// A node with this name already exists.
+    #[error("a node named {0:?} already exists")]
+    NameTaken(String),
+
+    /// The name is taken by a node whose tier this session cannot read.
+    #[error("the name {0:?} is taken by a node you cannot read at this unlock level")]
+    NameTakenHidden(String),
+
+    /// The same edge already exists.
+    #[error("the edge {0} already exists")]
+    EdgeExists(String),
+
+    /// The operation needs a higher unlock level.
+    #[error("{action} needs the {needed} unlock level (this session is {current})")]
+    Locked {
+        action: String,
+        needed: crate::keys::Level,
+        current: crate::keys::Level,
+    },
+
+    /// Content of a tier the session holds no key for.
+    #[error("{0} content is locked: unlock a level that can read the {1} tier")]
+    TierLocked(String, Tier),
+
+    /// A passphrase or identity did not open a key file.
+    #[error("wrong {0}: it does not open {1}")]
+    WrongSecret(&'static str, String),
+
+    /// A key file is missing, malformed, or not what it should be.
+    #[error("key file {path}: {reason}")]
+    KeyFile { path: PathBuf, reason: String },
+
+    /// Stored data failed authentication or did not match the index: it was
+    /// altered, swapped, replayed or corrupted. Never served.
+    #[error("integrity check failed for {what}: {reason}")]
+    Integrity { what: String, reason: String },
+
+    /// A stored object is in a format version this program does not know.
+    #[error("{what} has format version {found}, which this program does not know")]
+    UnknownFormat { what: String, found: u8 },
+
+    /// An illegal lifecycle transition.
+    #[error("cannot move {name:?} from {from} to {to}")]
+    Transition {
+        name: String,
+        from: Status,
+        to: Status,
+    },
+
+    /// A seed or import document is malformed.
+    #[error("{path}: {reason}")]
+    Document { path: String, reason: String },
+
+    /// A required secret was not supplied.
+    #[error("{0}")]
+    MissingSecret(String),
+
+    /// Filesystem failure, with the path involved.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// SQLite failure.
+    #[error("index database: {0}")]
+    Db(#[from] rusqlite::Error),
+
+    /// A fault injected by a test (crash-safety tests only).
+    #[error("injected fault: {0}")]
+    InjectedFault(&'static str),
+}
+
+impl Error {
+    pub(crate) fn invalid(
+        what: &'static str,
+        value: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Self::Invalid {
+            what,
+            value: value.into(),
+            reason: reason.into(),
+        }
+    }
+
+    pub(crate) fn integrity(what: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self::Integrity {
+            what: what.into(),
+            reason: reason.into(),
+        }
+    }
+
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// True for errors caused by the user's input or environment (exit code 1),
+    /// false for internal or integrity failures.
+    pub fn is_user_error(&self) -> bool {
+        !matches!(
+            self,
+            Self::Integrity { .. } | Self::Db(_) | Self::InjectedFault(_)
+        )
+    }
+}

@@ -1,0 +1,230 @@
+//! The key files under `.gpp/graphex/keys/` and the age operations on them.
+//!
+//! | file | holds | sealed to |
+//! |---|---|---|
+//! | `master.age` | master X25519 identity | owner passphrase (age scrypt) |
+//! | `master.pub` | master recipient | nothing (public key) |
+//! | `agent.age` | agent X25519 identity | master |
+//! | `public.key` | public tier key | nothing (plaintext) |
+//! | `agent-readable.age` | tier key | master and agent |
+//! | `agent-restricted.age` | tier key | master |
+//! | `human-only.age` | tier key sealed to the human passphrase | master (outer layer) |
+//!
+//! A tier-key file carries its tier's name, so swapping two files is caught.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use age::secrecy::{ExposeSecret, SecretString};
+use age::{DecryptError, x25519};
+use zeroize::Zeroizing;
+
+use crate::crypto::{KEY_LEN, SymmetricKey};
+use crate::error::{Error, Result};
+use crate::model::Tier;
+
+const TIER_KEY_HEADER: &str = "graphex tier key v1";
+
+/// Paths of the key files in one store.
+#[derive(Clone, Debug)]
+pub struct KeyPaths {
+    pub dir: PathBuf,
+}
+
+impl KeyPaths {
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+    pub fn master(&self) -> PathBuf {
+        self.dir.join("master.age")
+    }
+    pub fn master_pub(&self) -> PathBuf {
+        self.dir.join("master.pub")
+    }
+    pub fn agent(&self) -> PathBuf {
+        self.dir.join("agent.age")
+    }
+    /// The file holding `tier`'s key.
+    pub fn tier(&self, tier: Tier) -> PathBuf {
+        match tier {
+            Tier::Public => self.dir.join("public.key"),
+            other => self.dir.join(format!("{}.age", other.as_str())),
+        }
+    }
+}
+
+/// The scrypt work factor (log2 N) for passphrase-sealed files. `None` lets age
+/// pick its default (about one second here). Lower values are for tests only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KdfCost(pub Option<u8>);
+
+/// Encrypts to one or more X25519 recipients.
+pub(crate) fn seal_to(recipients: &[&x25519::Recipient], plaintext: &[u8]) -> Result<Vec<u8>> {
+    let encryptor =
+        age::Encryptor::with_recipients(recipients.iter().map(|r| *r as &dyn age::Recipient))
+            .map_err(|e| Error::integrity("age encryption", e.to_string()))?;
+    age_write(encryptor, plaintext)
+}
+
+/// Encrypts to a passphrase with the given KDF cost.
+pub(crate) fn seal_to_passphrase(
+    passphrase: &SecretString,
+    cost: KdfCost,
+    plaintext: &[u8],
+) -> Result<Vec<u8>> {
+    let mut recipient = age::scrypt::Recipient::new(passphrase.clone());
+    if let Some(log_n) = cost.0 {
+        recipient.set_work_factor(log_n.clamp(1, 30));
+    }
+    let encryptor =
+        age::Encryptor::with_recipients(std::iter::once(&recipient as &dyn age::Recipient))
+            .map_err(|e| Error::integrity("age encryption", e.to_string()))?;
+    age_write(encryptor, plaintext)
+}
+
+fn age_write(encryptor: age::Encryptor, plaintext: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let fail = |e: std::io::Error| Error::integrity("age encryption", e.to_string());
+    let mut w = encryptor.wrap_output(&mut out).map_err(fail)?;
+    w.write_all(plaintext).map_err(fail)?;
+    w.finish().map_err(fail)?;
+    Ok(out)
+}
+
+/// Decrypts an age file's bytes with one identity, mapping failures to clear errors.
+pub(crate) fn open_with(
+    path: &Path,
+    bytes: &[u8],
+    identity: &dyn age::Identity,
+    secret_name: &'static str,
+) -> Result<Zeroizing<Vec<u8>>> {
+    let decryptor =
+        age::Decryptor::new_buffered(bytes).map_err(|e| key_file_error(path, e, secret_name))?;
+    let mut reader = decryptor
+        .decrypt(std::iter::once(identity))
+        .map_err(|e| key_file_error(path, e, secret_name))?;
+    let mut out = Zeroizing::new(Vec::new());
+    std::io::Read::read_to_end(&mut reader, &mut out).map_err(|e| Error::KeyFile {
+        path: path.to_owned(),
+        reason: format!("truncated or corrupt ({e})"),
+    })?;
+    Ok(out)
+}
+
+fn key_file_error(path: &Path, e: DecryptError, secret_name: &'static str) -> Error {
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match e {
+        DecryptError::NoMatchingKeys | DecryptError::KeyDecryptionFailed => {
+            Error::WrongSecret(secret_name, file)
+        }
+        // age reports a wrong scrypt passphrase as a failed decryption of its stanza.
+        DecryptError::DecryptionFailed if secret_name.contains("passphrase") => {
+            Error::WrongSecret(secret_name, file)
+        }
+        DecryptError::ExcessiveWork { required, target } => Error::KeyFile {
+            path: path.to_owned(),
+            reason: format!(
+                "its passphrase work factor 2^{required} is far above what this machine expects (2^{target}); refusing"
+            ),
+        },
+        other => Error::KeyFile {
+            path: path.to_owned(),
+            reason: format!("not a valid age file ({other})"),
+        },
+    }
+}
+
+/// Reads a file, naming it in the error.
+pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::KeyFile {
+            path: path.to_owned(),
+            reason: "missing".into(),
+        },
+        _ => Error::io(path, e),
+    })
+}
+
+/// Writes a file readable by the owner only (0600 on Unix), creating it new.
+pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    let mut f = opts.open(path).map_err(|e| Error::io(path, e))?;
+    f.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    f.sync_all().map_err(|e| Error::io(path, e))
+}
+
+/// The text form of a tier key: header, tier name, hex key.
+pub(crate) fn encode_tier_key(tier: Tier, key: &SymmetricKey) -> Zeroizing<Vec<u8>> {
+    let mut text = format!("{TIER_KEY_HEADER}\ntier: {tier}\nkey: ");
+    for b in key.expose() {
+        text.push_str(&format!("{b:02x}"));
+    }
+    text.push('\n');
+    Zeroizing::new(text.into_bytes())
+}
+
+/// Parses [`encode_tier_key`]'s output and checks it is for `tier`.
+pub(crate) fn decode_tier_key(path: &Path, tier: Tier, text: &[u8]) -> Result<SymmetricKey> {
+    let bad = |reason: &str| Error::KeyFile {
+        path: path.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let text = std::str::from_utf8(text).map_err(|_| bad("not text"))?;
+    let mut lines = text.lines();
+    if lines.next() != Some(TIER_KEY_HEADER) {
+        return Err(bad("not a Graphex tier key"));
+    }
+    let named = lines
+        .next()
+        .and_then(|l| l.strip_prefix("tier: "))
+        .ok_or_else(|| bad("no tier line"))?;
+    if named != tier.as_str() {
+        return Err(bad(&format!(
+            "holds the {named} key where the {tier} key belongs (files swapped?)"
+        )));
+    }
+    let hex = lines
+        .next()
+        .and_then(|l| l.strip_prefix("key: "))
+        .ok_or_else(|| bad("no key line"))?;
+    let mut bytes = Zeroizing::new([0u8; KEY_LEN]);
+    if hex.len() != KEY_LEN * 2 {
+        return Err(bad("key has the wrong length"));
+    }
+    for (i, out) in bytes.iter_mut().enumerate() {
+        *out = u8::from_str_radix(hex.get(2 * i..2 * i + 2).unwrap_or("zz"), 16)
+            .map_err(|_| bad("key is not hex"))?;
+    }
+    Ok(SymmetricKey::from_bytes(*bytes))
+}
+
+/// Parses an age identity file: the first `AGE-SECRET-KEY-1` line.
+pub fn parse_identity(path: &Path, text: &[u8]) -> Result<x25519::Identity> {
+    let bad = |reason: String| Error::KeyFile {
+        path: path.to_owned(),
+        reason,
+    };
+    let text = std::str::from_utf8(text).map_err(|_| bad("not text".into()))?;
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("AGE-SECRET-KEY-1"))
+        .ok_or_else(|| bad("no AGE-SECRET-KEY-1 line (not an age identity file)".into()))?;
+    line.parse::<x25519::Identity>()
+        .map_err(|e| bad(format!("malformed identity ({e})")))
+}
+
+/// The text of an identity file for `identity`, with a comment naming its role.
+pub fn identity_file_text(role: &str, identity: &x25519::Identity) -> Zeroizing<String> {
+    Zeroizing::new(format!(
+        "# Graphex {role} identity. Keep it secret and outside the repository.\n# public key: {}\n{}\n",
+        identity.to_public(),
+        identity.to_string().expose_secret()
+    ))
+}

@@ -1,0 +1,277 @@
+//! The keyring of an open store: the tier keys this session holds, the blind
+//! index key, and (at master level) the master identity.
+
+use std::path::Path;
+
+use age::secrecy::{ExposeSecret, SecretString};
+use age::x25519;
+
+use super::files::{self, KdfCost, KeyPaths};
+use super::{Credentials, Level};
+use crate::crypto::{BlindIndex, Purpose, Sealer, SymmetricKey, derive};
+use crate::error::{Error, Result};
+use crate::model::Tier;
+
+/// The two ciphers a tier key yields.
+pub struct TierCiphers {
+    /// Wraps node data keys.
+    pub wrap: Sealer,
+    /// Seals index rows.
+    pub index: Sealer,
+}
+
+impl TierCiphers {
+    fn from_key(key: &SymmetricKey) -> Self {
+        Self {
+            wrap: Sealer::new(&derive(key.expose(), Purpose::Wrap)),
+            index: Sealer::new(&derive(key.expose(), Purpose::Index)),
+        }
+    }
+}
+
+/// Keys held by one session. Not Clone; Debug shows only the level.
+pub struct Keyring {
+    level: Level,
+    tiers: [Option<TierCiphers>; 4],
+    blind: Option<BlindIndex>,
+    master: Option<x25519::Identity>,
+}
+
+impl std::fmt::Debug for Keyring {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Keyring({})", self.level)
+    }
+}
+
+/// Generates every key of a new store and writes the key files into `paths.dir`.
+pub fn create(
+    paths: &KeyPaths,
+    passphrase: &SecretString,
+    human: &SecretString,
+    cost: KdfCost,
+) -> Result<()> {
+    std::fs::create_dir_all(&paths.dir).map_err(|e| Error::io(&paths.dir, e))?;
+    let master = x25519::Identity::generate();
+    let agent = x25519::Identity::generate();
+    let master_pub = master.to_public();
+    let agent_pub = agent.to_public();
+
+    let master_text = master.to_string();
+    files::write_private(
+        &paths.master(),
+        &files::seal_to_passphrase(passphrase, cost, master_text.expose_secret().as_bytes())?,
+    )?;
+    files::write_private(&paths.master_pub(), format!("{master_pub}\n").as_bytes())?;
+    let agent_text = agent.to_string();
+    files::write_private(
+        &paths.agent(),
+        &files::seal_to(&[&master_pub], agent_text.expose_secret().as_bytes())?,
+    )?;
+
+    for tier in Tier::ALL {
+        let key = SymmetricKey::random()?;
+        let text = files::encode_tier_key(tier, &key);
+        let sealed = match tier {
+            Tier::Public => text.to_vec(),
+            Tier::AgentReadable => files::seal_to(&[&master_pub, &agent_pub], &text)?,
+            Tier::AgentRestricted => files::seal_to(&[&master_pub], &text)?,
+            Tier::HumanOnly => {
+                let inner = files::seal_to_passphrase(human, cost, &text)?;
+                files::seal_to(&[&master_pub], &inner)?
+            }
+        };
+        files::write_private(&paths.tier(tier), &sealed)?;
+    }
+    Ok(())
+}
+
+impl Keyring {
+    /// Opens as many tiers as `creds` allow. Offered secrets that do not open
+    /// their files are errors: a wrong passphrase is never silently ignored.
+    pub fn unlock(paths: &KeyPaths, creds: &Credentials) -> Result<Self> {
+        let mut ring = Keyring {
+            level: Level::Locked,
+            tiers: [None, None, None, None],
+            blind: None,
+            master: None,
+        };
+        ring.load_tier(paths, Tier::Public, None)?;
+
+        if let Some(master) = open_master(paths, creds)? {
+            ring.load_tier(paths, Tier::AgentReadable, Some(&master))?;
+            ring.load_tier(paths, Tier::AgentRestricted, Some(&master))?;
+            ring.blind = Some(BlindIndex::new(derive(
+                master.to_string().expose_secret().as_bytes(),
+                Purpose::Blind,
+            )));
+            ring.level = Level::Master;
+            if let Some(human) = &creds.human_passphrase {
+                let path = paths.tier(Tier::HumanOnly);
+                let outer =
+                    files::open_with(&path, &files::read(&path)?, &master, "master identity")?;
+                let scrypt = age::scrypt::Identity::new(human.clone());
+                let inner = files::open_with(&path, &outer, &scrypt, "human passphrase")?;
+                ring.tiers[Tier::HumanOnly.code() as usize] = Some(TierCiphers::from_key(
+                    &files::decode_tier_key(&path, Tier::HumanOnly, &inner)?,
+                ));
+                ring.level = Level::Human;
+            }
+            ring.master = Some(master);
+        } else if creds.human_passphrase.is_some() {
+            return Err(Error::MissingSecret(
+                "the human passphrase needs the master as well: set GRAPHEX_PASSPHRASE or GRAPHEX_IDENTITY".into(),
+            ));
+        } else if let Some(agent_file) = &creds.agent_identity_file {
+            let agent = files::parse_identity(agent_file, &files::read(agent_file)?)?;
+            let path = paths.tier(Tier::AgentReadable);
+            let text = files::open_with(&path, &files::read(&path)?, &agent, "agent identity")?;
+            ring.tiers[Tier::AgentReadable.code() as usize] = Some(TierCiphers::from_key(
+                &files::decode_tier_key(&path, Tier::AgentReadable, &text)?,
+            ));
+            ring.level = Level::Agent;
+        }
+        Ok(ring)
+    }
+
+    fn load_tier(
+        &mut self,
+        paths: &KeyPaths,
+        tier: Tier,
+        master: Option<&x25519::Identity>,
+    ) -> Result<()> {
+        let path = paths.tier(tier);
+        let raw = files::read(&path)?;
+        let text = match master {
+            None => zeroize::Zeroizing::new(raw),
+            Some(m) => files::open_with(&path, &raw, m, "master identity")?,
+        };
+        self.tiers[tier.code() as usize] = Some(TierCiphers::from_key(&files::decode_tier_key(
+            &path, tier, &text,
+        )?));
+        Ok(())
+    }
+
+    /// The unlock level reached.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// The ciphers of `tier`, or a typed error when this session cannot read it.
+    pub fn tier(&self, tier: Tier) -> Result<&TierCiphers> {
+        self.tiers[tier.code() as usize]
+            .as_ref()
+            .ok_or_else(|| Error::TierLocked(tier.to_string(), tier))
+    }
+
+    /// Whether this session reads `tier`.
+    pub fn reads(&self, tier: Tier) -> bool {
+        self.tiers[tier.code() as usize].is_some()
+    }
+
+    /// The blind index (master level and above).
+    pub fn blind(&self) -> Result<&BlindIndex> {
+        self.blind
+            .as_ref()
+            .ok_or_else(|| self.needs(Level::Master, "writing to the graph"))
+    }
+
+    /// The master identity (master level and above).
+    pub fn master(&self) -> Result<&x25519::Identity> {
+        self.master
+            .as_ref()
+            .ok_or_else(|| self.needs(Level::Master, "this"))
+    }
+
+    /// The agent identity, decrypted with the master.
+    pub fn agent_identity(&self, paths: &KeyPaths) -> Result<x25519::Identity> {
+        let master = self.master()?;
+        let path = paths.agent();
+        let text = files::open_with(&path, &files::read(&path)?, master, "master identity")?;
+        files::parse_identity(&path, &text)
+    }
+
+    /// A `Locked` error for `action` needing `needed`.
+    pub fn needs(&self, needed: Level, action: &str) -> Error {
+        Error::Locked {
+            action: action.to_owned(),
+            needed,
+            current: self.level,
+        }
+    }
+}
+
+fn open_master(paths: &KeyPaths, creds: &Credentials) -> Result<Option<x25519::Identity>> {
+    if let Some(file) = &creds.identity_file {
+        let identity = files::parse_identity(file, &files::read(file)?)?;
+        check_is_master(paths, &identity, file)?;
+        return Ok(Some(identity));
+    }
+    if let Some(pass) = &creds.passphrase {
+        let path = paths.master();
+        let scrypt = age::scrypt::Identity::new(pass.clone());
+        let text = files::open_with(&path, &files::read(&path)?, &scrypt, "passphrase")?;
+        return files::parse_identity(&path, &text).map(Some);
+    }
+    Ok(None)
+}
+
+/// An identity file offered as the master must match `master.pub`.
+fn check_is_master(paths: &KeyPaths, identity: &x25519::Identity, file: &Path) -> Result<()> {
+    let path = paths.master_pub();
+    let expected = String::from_utf8_lossy(&files::read(&path)?)
+        .trim()
+        .to_owned();
+    if identity.to_public().to_string() != expected {
+        return Err(Error::WrongSecret(
+            "identity",
+            format!(
+                "this store (the file {} is not its master identity)",
+                file.display()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Which identity to export.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdentityKind {
+    Master,
+    Agent,
+}
+
+impl Keyring {
+    /// Writes the master or agent identity to `path` (0600, never overwriting).
+    pub fn export_identity(&self, paths: &KeyPaths, kind: IdentityKind, path: &Path) -> Result<()> {
+        let text = match kind {
+            IdentityKind::Master => files::identity_file_text("master", self.master()?),
+            IdentityKind::Agent => files::identity_file_text("agent", &self.agent_identity(paths)?),
+        };
+        if path.exists() {
+            return Err(Error::invalid(
+                "output file",
+                path.display().to_string(),
+                "already exists; refusing to overwrite",
+            ));
+        }
+        files::write_private(path, text.as_bytes())
+    }
+}
+
+#[cfg(test)]
+impl Keyring {
+    /// A keyring with fixed tier keys (`[seed + tier; 32]`), for format fixtures.
+    pub(crate) fn fixed_for_tests(seed: u8) -> Self {
+        let tiers = Tier::ALL.map(|t| {
+            Some(TierCiphers::from_key(&SymmetricKey::from_bytes(
+                [seed + t.code(); 32],
+            )))
+        });
+        Keyring {
+            level: Level::Human,
+            tiers,
+            blind: Some(BlindIndex::new(SymmetricKey::from_bytes([seed; 32]))),
+            master: None,
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! # graphex-engine
+//!
+//! The engine of Graphex: an encrypted, versioned, tiered knowledge graph kept
+//! inside a repository (`.gpp/graphex/` and `.gpp/objects/`). It holds the
+//! graph model, the key hierarchy, the on-disk formats and the store. It has no
+//! terminal and no async runtime: every call is synchronous and returns owned
+//! results; calls that are CPU-heavy say so in their docs.
+//!
+//! Start with [`store::Store::open`]; see the [`store`] module for the disk
+//! exposure design (what a copy of the repository without keys reveals).
+
+pub mod codec;
+pub mod crypto;
+pub mod error;
+pub mod keys;
+pub mod model;
+pub mod seed;
+pub mod store;
+pub mod synth;
+
+pub use error::{Error, Result};
+pub use keys::{Credentials, KdfCost, Level};
+pub use model::{Edge, NewEdge, NewNode, Node, NodePatch, NodeSummary, Status, Tier};
+pub use store::Store;

@@ -1,0 +1,25 @@
+//! The graph model: nodes, edges, tiers, lifecycle, provenance. Plain data with
+//! validation; no storage or crypto here.
+
+mod edge;
+mod ids;
+mod name;
+mod node;
+mod provenance;
+mod status;
+mod tier;
+mod time;
+pub(crate) mod vocabulary;
+
+pub use edge::{Edge, NewEdge};
+pub use ids::{EdgeId, NodeId};
+pub use name::{MAX_NAME_LEN, Name};
+pub use node::{
+    MAX_BODY, MAX_DESCRIPTION, NewNode, Node, NodePatch, NodeSummary, parse_property,
+    validate_confidence, validate_description, validate_properties,
+};
+pub use provenance::Provenance;
+pub use status::Status;
+pub use tier::Tier;
+pub use time::Timestamp;
+pub use vocabulary::{NodeType, Relation};

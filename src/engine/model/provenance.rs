@@ -1,0 +1,37 @@
+//! Where a node or edge came from.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The origin of a piece of knowledge.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Provenance {
+    /// Written by a person through the console or the CLI.
+    #[default]
+    Human,
+    /// Proposed by an AI agent and accepted by a human.
+    Agent {
+        id: String,
+        session: String,
+        trust: f64,
+    },
+    /// Inferred from code or documents.
+    Inferred { source: String },
+    /// Pulled from another project's published subgraph.
+    Federated { project: String },
+}
+
+impl fmt::Display for Provenance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Provenance::Human => f.write_str("human"),
+            Provenance::Agent { id, session, trust } => {
+                write!(f, "agent:{id} (session {session}, trust {trust:.1})")
+            }
+            Provenance::Inferred { source } => write!(f, "inferred from {source}"),
+            Provenance::Federated { project } => write!(f, "federated from {project}"),
+        }
+    }
+}

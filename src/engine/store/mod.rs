@@ -1,0 +1,269 @@
+//! The store: one repository's graph on disk, opened at an unlock level.
+//!
+//! # Disk exposure
+//! A copy of `.gpp/` without keys shows, for a non-public node or edge, only
+//! that it exists: its id, tier, version count and sizes. Names, types,
+//! descriptions, properties, relations and even edge endpoints are sealed:
+//!
+//! - **Blobs** (`.gpp/objects/<sha256>`): the whole node, one file per
+//!   version, AES-256-GCM under a fresh data key wrapped by the tier key.
+//! - **Index** (`graph.db`): per node a sealed summary (name, type,
+//!   description, status, times) under the tier's index key; per edge the
+//!   whole edge sealed under the index key of the edge's tier.
+//! - **Blind index**: uniqueness and exact-name lookup use
+//!   `HMAC-SHA256(K_blind, name)` tokens, `K_blind` derived from the master
+//!   identity. Only master-level sessions (the only writers) compute tokens;
+//!   other sessions look names up in their decrypted catalog. A token reveals
+//!   nothing without the key, but equal names give equal tokens, which is what
+//!   makes `UNIQUE` work across tiers a session cannot read: adding a name that
+//!   a human-only node holds fails with "taken by a node you cannot read".
+//! - `secure_delete` is on, and changing a node's tier re-seals its every
+//!   version and edge, removes the old blob files and truncates the WAL, so no
+//!   copy readable with a lower key stays behind.
+//!
+//! # Costs
+//! [`Store::open`] decrypts every readable index row (CPU-heavy on large
+//! graphs: about a second per million rows); unlocking with a passphrase adds
+//! the scrypt KDF (about a second). Reads from the catalog are in memory;
+//! [`Store::node`] reads and decrypts one blob.
+
+mod bulk;
+mod catalog;
+mod layout;
+mod objects;
+mod report;
+mod schema;
+mod write;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use age::secrecy::SecretString;
+use rusqlite::{Connection, OptionalExtension, params};
+
+pub use bulk::{Batch, BatchResult};
+pub use catalog::Catalog;
+pub use layout::Layout;
+pub use objects::{Durability, Objects};
+pub use report::{StatusReport, TierCount};
+pub use schema::SCHEMA_VERSION;
+
+use crate::codec;
+use crate::error::{Error, Result};
+use crate::keys::{self, Credentials, KdfCost, Keyring, Level};
+use crate::model::{EdgeId, Node, NodeId, NodeSummary, Tier, Timestamp};
+
+/// An open store.
+pub struct Store {
+    layout: Layout,
+    conn: Connection,
+    keys: Keyring,
+    objects: Objects,
+    catalog: Catalog,
+    #[cfg(test)]
+    fault: Option<&'static str>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Store({}, {})",
+            self.layout.root().display(),
+            self.keys.level()
+        )
+    }
+}
+
+impl Store {
+    /// Creates a new, empty store under `root` (`root/.gpp/graphex`), with a
+    /// fresh key hierarchy sealed to the two passphrases.
+    pub fn init(
+        root: &Path,
+        passphrase: &SecretString,
+        human: &SecretString,
+        cost: KdfCost,
+    ) -> Result<Layout> {
+        let layout = Layout::new(root);
+        if layout.db().exists() {
+            return Err(Error::StoreExists(layout.graphex()));
+        }
+        for dir in [layout.graphex(), layout.pending(), layout.objects()] {
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        }
+        keys::create(&layout.keys(), passphrase, human, cost)?;
+        let mut conn = Connection::open(layout.db())?;
+        schema::configure(&conn)?;
+        schema::migrate(&mut conn)?;
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('store_id', ?1), ('created', ?2)",
+            params![
+                uuid::Uuid::now_v7().to_string(),
+                Timestamp::now().0.to_string()
+            ],
+        )?;
+        Ok(layout)
+    }
+
+    /// Opens the store under `root` with whatever `creds` unlock.
+    pub fn open(root: &Path, creds: &Credentials) -> Result<Store> {
+        let layout = Layout::new(root);
+        if !layout.db().is_file() {
+            return Err(Error::NoStore(root.to_owned()));
+        }
+        let keys = Keyring::unlock(&layout.keys(), creds)?;
+        let mut conn = Connection::open(layout.db())?;
+        schema::configure(&conn)?;
+        schema::migrate(&mut conn)?;
+        let objects = Objects::new(layout.objects());
+        let mut store = Store {
+            layout,
+            conn,
+            keys,
+            objects,
+            catalog: Catalog::default(),
+            #[cfg(test)]
+            fault: None,
+        };
+        store.catalog = store.load_catalog()?;
+        Ok(store)
+    }
+
+    /// Decrypts every readable index row. A row that fails authentication
+    /// stops the open: altered content is never served.
+    fn load_catalog(&self) -> Result<Catalog> {
+        let mut catalog = Catalog::default();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, tier, version, summary FROM nodes")?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let (id, tier) = (
+                row_node_id(&row.get::<_, Vec<u8>>(0)?)?,
+                row_tier(row.get(1)?)?,
+            );
+            if !self.keys.reads(tier) {
+                continue;
+            }
+            let version = row_version(row.get(2)?)?;
+            catalog.put_node(codec::open_summary(
+                &self.keys,
+                &id,
+                version,
+                tier,
+                &row.get::<_, Vec<u8>>(3)?,
+            )?);
+        }
+        let mut stmt = self.conn.prepare("SELECT id, tier, sealed FROM edges")?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let (id, tier) = (
+                row_edge_id(&row.get::<_, Vec<u8>>(0)?)?,
+                row_tier(row.get(1)?)?,
+            );
+            if !self.keys.reads(tier) {
+                continue;
+            }
+            catalog.put_edge(codec::open_edge(
+                &self.keys,
+                &id,
+                tier,
+                &row.get::<_, Vec<u8>>(2)?,
+            )?);
+        }
+        Ok(catalog)
+    }
+
+    /// The unlock level of this session.
+    pub fn level(&self) -> Level {
+        self.keys.level()
+    }
+
+    /// The store's paths.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The keyring (for exporting identities).
+    pub fn keys(&self) -> &Keyring {
+        &self.keys
+    }
+
+    /// Everything this session can read, in memory.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The summary of the node `name`, or `NotFound` (also for unreadable nodes).
+    pub fn summary(&self, name: &str) -> Result<&NodeSummary> {
+        self.catalog
+            .by_name(name)
+            .ok_or_else(|| Error::NotFound(name.to_owned()))
+    }
+
+    /// The full current version of the node `name`, read from its blob.
+    pub fn node(&self, name: &str) -> Result<Node> {
+        let id = self.summary(name)?.id;
+        self.node_by_id(&id)
+    }
+
+    /// The full current version of node `id`, checked against the index.
+    pub fn node_by_id(&self, id: &NodeId) -> Result<Node> {
+        let (tier, version, hash): (i64, i64, String) = self
+            .conn
+            .query_row(
+                "SELECT tier, version, blob FROM nodes WHERE id = ?1",
+                [id.as_bytes().as_slice()],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?
+            .ok_or_else(|| Error::NotFound(id.to_string()))?;
+        let (tier, version) = (row_tier(tier)?, row_version(version)?);
+        codec::decode_node(&self.keys, id, version, tier, &self.objects.read(&hash)?)
+    }
+
+    /// A `Locked` error unless this session can write (master level).
+    fn require_writer(&self, action: &str) -> Result<()> {
+        if self.keys.level() >= Level::Master {
+            Ok(())
+        } else {
+            Err(self.keys.needs(Level::Master, action))
+        }
+    }
+
+    /// Flushes the WAL into the database and truncates it to zero bytes, so
+    /// no older page images stay in the `-wal` file.
+    pub fn checkpoint(&self) -> Result<()> {
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(Error::from)
+    }
+}
+
+fn row_tier(code: i64) -> Result<Tier> {
+    Tier::from_code(code)
+        .ok_or_else(|| Error::integrity("index row", format!("unknown tier code {code}")))
+}
+
+fn row_version(v: i64) -> Result<u64> {
+    u64::try_from(v).map_err(|_| Error::integrity("index row", format!("negative version {v}")))
+}
+
+/// A version as SQLite stores it (versions never approach `i64::MAX`).
+fn sql_version(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+fn uuid_from(bytes: &[u8]) -> Result<uuid::Uuid> {
+    uuid::Uuid::from_slice(bytes).map_err(|_| Error::integrity("index row", "malformed id"))
+}
+
+fn row_node_id(bytes: &[u8]) -> Result<NodeId> {
+    uuid_from(bytes).map(NodeId)
+}
+
+fn row_edge_id(bytes: &[u8]) -> Result<EdgeId> {
+    uuid_from(bytes).map(EdgeId)
+}

@@ -1,0 +1,122 @@
+//! The object store: content-addressed blob files under `.gpp/objects/`.
+//! A blob is written to a temporary file, synced, then renamed into place, so
+//! a crash leaves either no file or a whole one; orphans are harmless.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+
+/// The blob directory.
+#[derive(Clone, Debug)]
+pub struct Objects {
+    dir: PathBuf,
+}
+
+/// Whether a write waits for the disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// fsync the file and the directory before returning.
+    Sync,
+    /// Leave syncing to a later [`Objects::sync_dir`] (bulk loads).
+    Deferred,
+}
+
+impl Objects {
+    pub fn new(dir: PathBuf) -> Self {
+        Self { dir }
+    }
+
+    /// The hex SHA-256 of `bytes`: a blob's name.
+    pub fn hash(bytes: &[u8]) -> String {
+        let digest = Sha256::digest(bytes);
+        let mut s = String::with_capacity(64);
+        for b in digest.iter() {
+            s.push_str(&format!("{b:02x}"));
+        }
+        s
+    }
+
+    fn path(&self, hash: &str) -> Result<PathBuf> {
+        if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Error::integrity(
+                "object name",
+                format!("{hash:?} is not a blob hash"),
+            ));
+        }
+        Ok(self.dir.join(hash))
+    }
+
+    /// Stores `bytes` and returns their hash.
+    pub fn write(&self, bytes: &[u8], durability: Durability) -> Result<String> {
+        let hash = Self::hash(bytes);
+        let path = self.path(&hash)?;
+        let tmp = self.dir.join(format!(".tmp-{hash}-{}", std::process::id()));
+        let mut f = fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        f.write_all(bytes).map_err(|e| Error::io(&tmp, e))?;
+        if durability == Durability::Sync {
+            f.sync_all().map_err(|e| Error::io(&tmp, e))?;
+        }
+        drop(f);
+        fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
+        if durability == Durability::Sync {
+            self.sync_dir()?;
+        }
+        Ok(hash)
+    }
+
+    /// Reads the blob `hash` and checks its content matches the name.
+    pub fn read(&self, hash: &str) -> Result<Vec<u8>> {
+        let path = self.path(hash)?;
+        let bytes = fs::read(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                Error::integrity(format!("blob {hash}"), "missing from .gpp/objects")
+            }
+            _ => Error::io(&path, e),
+        })?;
+        if Self::hash(&bytes) != hash {
+            return Err(Error::integrity(
+                format!("blob {hash}"),
+                "content does not match its name (altered or corrupt)",
+            ));
+        }
+        Ok(bytes)
+    }
+
+    /// Removes a blob; a missing one is fine.
+    pub fn remove(&self, hash: &str) -> Result<()> {
+        let path = self.path(hash)?;
+        match fs::remove_file(&path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::io(path, e)),
+        }
+    }
+
+    /// Syncs every named file and the directory (after deferred writes).
+    pub fn sync_files<'a>(&self, hashes: impl IntoIterator<Item = &'a str>) -> Result<()> {
+        for h in hashes {
+            let path = self.path(h)?;
+            fs::File::open(&path)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| Error::io(&path, e))?;
+        }
+        self.sync_dir()
+    }
+
+    /// Syncs the directory entry list, so renames survive a crash.
+    pub fn sync_dir(&self) -> Result<()> {
+        sync_dir(&self.dir)
+    }
+}
+
+/// fsync on a directory (no-op where directories cannot be opened).
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    match fs::File::open(dir) {
+        Ok(f) => f.sync_all().or(Ok(())),
+        Err(e) => Err(Error::io(dir, e)),
+    }
+}

@@ -1,0 +1,111 @@
+//! The index schema and its migrations, tracked in SQLite's `user_version`.
+//!
+//! Nothing in the index is plaintext content of a non-public node: rows hold
+//! ids, tiers, versions, blob hashes, blind-index tokens and sealed records.
+
+use rusqlite::Connection;
+
+use crate::error::{Error, Result};
+
+/// The schema version this program writes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+const V1: &str = "
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+-- One row per node: its current version. name_token is the keyed blind index
+-- of the name (unique across all tiers); summary is sealed under the tier.
+CREATE TABLE nodes (
+    id         BLOB PRIMARY KEY,
+    tier       INTEGER NOT NULL,
+    version    INTEGER NOT NULL,
+    name_token BLOB NOT NULL UNIQUE,
+    blob       TEXT NOT NULL,
+    summary    BLOB NOT NULL
+);
+-- Every version of every node, for history; each blob is sealed under the
+-- tier recorded here.
+CREATE TABLE node_versions (
+    node_id BLOB NOT NULL,
+    version INTEGER NOT NULL,
+    tier    INTEGER NOT NULL,
+    blob    TEXT NOT NULL,
+    PRIMARY KEY (node_id, version)
+);
+-- Edges are sealed whole: endpoints and relation included.
+CREATE TABLE edges (
+    id     BLOB PRIMARY KEY,
+    tier   INTEGER NOT NULL,
+    token  BLOB NOT NULL UNIQUE,
+    sealed BLOB NOT NULL
+);
+-- Who changed what, when: ids and versions only, never content.
+CREATE TABLE timeline (
+    seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+    at             INTEGER NOT NULL,
+    actor          TEXT NOT NULL,
+    action         TEXT NOT NULL,
+    node_id        BLOB,
+    edge_id        BLOB,
+    before_version INTEGER,
+    after_version  INTEGER
+);
+";
+
+/// Sets the connection's pragmas: WAL, full sync, secure delete, busy timeout.
+pub fn configure(conn: &Connection) -> Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    // Deleted and overwritten cells are zeroed, so a raised tier leaves no old
+    // ciphertext readable with a lower key in free pages.
+    conn.pragma_update(None, "secure_delete", "ON")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(())
+}
+
+/// Brings the schema up to [`SCHEMA_VERSION`] in one transaction, or refuses
+/// a database written by a newer program.
+pub fn migrate(conn: &mut Connection) -> Result<()> {
+    let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if found > SCHEMA_VERSION {
+        return Err(Error::SchemaTooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    if found == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = conn.transaction()?;
+    if found < 1 {
+        tx.execute_batch(V1)?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_once_and_refuses_newer() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        migrate(&mut conn).unwrap();
+        migrate(&mut conn).unwrap();
+        let v: u32 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, SCHEMA_VERSION);
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        assert!(matches!(
+            migrate(&mut conn),
+            Err(Error::SchemaTooNew { .. })
+        ));
+    }
+}

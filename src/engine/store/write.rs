@@ -1,0 +1,495 @@
+//! Mutations. Every change becomes a [`Plan`] and goes through one commit:
+//! blobs are written (and synced) first, then the index changes in a single
+//! transaction. A failure between the two leaves the old state and some orphan
+//! blobs, which are harmless.
+
+use std::collections::HashSet;
+
+use rusqlite::{OptionalExtension, params};
+
+use super::objects::Durability;
+use super::{Store, row_tier, row_version, sql_version};
+use crate::codec;
+use crate::error::{Error, Result};
+use crate::model::{
+    Edge, EdgeId, NewEdge, NewNode, Node, NodeId, NodePatch, NodeSummary, Status, Tier, Timestamp,
+};
+
+/// One node version to write, with the version and tier it replaces.
+pub(super) struct NodeWrite {
+    pub node: Node,
+    pub previous: Option<(u64, Tier)>,
+}
+
+/// A timeline entry: ids and versions only.
+pub(super) struct Entry {
+    pub action: &'static str,
+    pub node: Option<NodeId>,
+    pub edge: Option<EdgeId>,
+    pub before: Option<u64>,
+    pub after: Option<u64>,
+}
+
+/// Everything one commit changes.
+#[derive(Default)]
+pub(super) struct Plan {
+    pub nodes: Vec<NodeWrite>,
+    pub edges: Vec<Edge>,
+    pub entries: Vec<Entry>,
+}
+
+impl Store {
+    /// Adds a node. Humans add Active nodes directly (the spec's human path).
+    pub fn add_node(&mut self, new: NewNode) -> Result<NodeSummary> {
+        self.require_writer("adding a node")?;
+        let name = new.name.clone();
+        let mut batch = super::Batch::default();
+        batch.add_node(new);
+        self.apply_batch(batch, Durability::Sync)?;
+        self.summary(name.as_str()).cloned()
+    }
+
+    /// Links two nodes by name.
+    pub fn link(&mut self, new: NewEdge) -> Result<Edge> {
+        self.require_writer("linking nodes")?;
+        let mut batch = super::Batch::default();
+        batch.link(new);
+        let ids = self.apply_batch(batch, Durability::Sync)?.edges;
+        ids.first()
+            .and_then(|id| self.catalog.edge(id))
+            .cloned()
+            .ok_or_else(|| Error::integrity("link", "the new edge is not readable after commit"))
+    }
+
+    /// Changes fields of a node; a new version is written.
+    pub fn update_node(&mut self, name: &str, patch: &NodePatch) -> Result<NodeSummary> {
+        self.require_writer("updating a node")?;
+        if patch.is_empty() {
+            return Err(Error::invalid(
+                "update",
+                name,
+                "nothing to change: give at least one field",
+            ));
+        }
+        let current = self.node(name)?;
+        let mut next = patch.apply(&current);
+        next.validate()?;
+        next.version = current.version + 1;
+        next.updated = Timestamp::now();
+        self.write_version(current, next, "update")
+    }
+
+    /// Moves a node through its lifecycle (deprecate, archive, restore).
+    pub fn set_status(
+        &mut self,
+        name: &str,
+        to: Status,
+        reason: Option<&str>,
+    ) -> Result<NodeSummary> {
+        self.require_writer("changing a node's status")?;
+        let current = self.node(name)?;
+        if !current.status.can_become(to) {
+            return Err(Error::Transition {
+                name: name.to_owned(),
+                from: current.status,
+                to,
+            });
+        }
+        let mut next = current.clone();
+        next.status = to;
+        next.status_reason = reason.map(str::to_owned);
+        next.version = current.version + 1;
+        next.updated = Timestamp::now();
+        let action = match to {
+            Status::Deprecated => "deprecate",
+            Status::Archived => "archive",
+            Status::Active => "restore",
+            Status::Proposed => "propose",
+        };
+        self.write_version(current, next, action)
+    }
+
+    fn write_version(
+        &mut self,
+        current: Node,
+        next: Node,
+        action: &'static str,
+    ) -> Result<NodeSummary> {
+        let id = current.id;
+        let mut plan = Plan::default();
+        plan.entries.push(Entry {
+            action,
+            node: Some(id),
+            edge: None,
+            before: Some(current.version),
+            after: Some(next.version),
+        });
+        if next.tier != current.tier {
+            plan.edges = self.retiered_edges(&id, next.tier);
+        }
+        plan.nodes.push(NodeWrite {
+            node: next,
+            previous: Some((current.version, current.tier)),
+        });
+        self.commit(plan, Durability::Sync)?;
+        self.catalog
+            .node(&id)
+            .cloned()
+            .ok_or_else(|| Error::TierLocked("the updated node".into(), current.tier))
+    }
+
+    /// Readable edges touching `id` whose tier changes when `id` moves to `tier`.
+    fn retiered_edges(&self, id: &NodeId, tier: Tier) -> Vec<Edge> {
+        let tier_of = |n: &NodeId| {
+            if n == id {
+                Some(tier)
+            } else {
+                self.catalog.tier_of(n)
+            }
+        };
+        let mut seen = HashSet::new();
+        self.catalog
+            .outgoing(id)
+            .chain(self.catalog.incoming(id))
+            .filter(|e| seen.insert(e.id))
+            .filter_map(|e| {
+                let t = e.declared_tier.max(tier_of(&e.from)?).max(tier_of(&e.to)?);
+                (t != e.tier).then(|| Edge {
+                    tier: t,
+                    ..e.clone()
+                })
+            })
+            .collect()
+    }
+
+    /// The blind-index token of a node name.
+    pub(super) fn name_token(&self, name: &str) -> Result<Vec<u8>> {
+        Ok(self.keys.blind()?.token("name", &[name.as_bytes()]))
+    }
+
+    fn edge_token(&self, e: &Edge) -> Result<Vec<u8>> {
+        Ok(self.keys.blind()?.token(
+            "edge",
+            &[
+                e.from.as_bytes(),
+                e.relation.as_str().as_bytes(),
+                e.to.as_bytes(),
+            ],
+        ))
+    }
+
+    /// Fails when `name` is taken, saying whether by a readable node.
+    pub(super) fn check_name_free(&self, name: &str) -> Result<()> {
+        let token = self.name_token(name)?;
+        let taken: Option<Vec<u8>> = self
+            .conn
+            .query_row(
+                "SELECT id FROM nodes WHERE name_token = ?1",
+                [&token],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match taken {
+            None => Ok(()),
+            Some(_) if self.catalog.by_name(name).is_some() => {
+                Err(Error::NameTaken(name.to_owned()))
+            }
+            Some(_) => Err(Error::NameTakenHidden(name.to_owned())),
+        }
+    }
+
+    /// Builds the edge for `new`, resolving names through `resolve`.
+    pub(super) fn plan_edge(
+        &self,
+        new: &NewEdge,
+        resolve: &dyn Fn(&str) -> Option<(NodeId, Tier)>,
+    ) -> Result<Edge> {
+        crate::model::validate_confidence(new.confidence)?;
+        if !new.weight.is_finite() || new.weight < 0.0 {
+            return Err(Error::invalid(
+                "weight",
+                new.weight.to_string(),
+                "a number of at least 0",
+            ));
+        }
+        let (from, from_tier) =
+            resolve(new.from.as_str()).ok_or_else(|| Error::NotFound(new.from.to_string()))?;
+        let (to, to_tier) =
+            resolve(new.to.as_str()).ok_or_else(|| Error::NotFound(new.to.to_string()))?;
+        let tier = new.tier.max(from_tier).max(to_tier);
+        self.keys.tier(tier)?;
+        Ok(Edge {
+            id: EdgeId::generate(),
+            from,
+            relation: new.relation.clone(),
+            to,
+            confidence: new.confidence,
+            weight: new.weight,
+            bidirectional: new.bidirectional,
+            declared_tier: new.tier,
+            tier,
+            provenance: new.provenance.clone(),
+            created: new.created.unwrap_or_else(Timestamp::now),
+        })
+    }
+
+    /// Builds the first version of a node.
+    pub(super) fn plan_node(new: NewNode, now: Timestamp) -> Result<Node> {
+        let node = Node {
+            id: NodeId::generate(),
+            name: new.name,
+            node_type: new.node_type,
+            description: new.description,
+            body: new.body,
+            properties: new.properties,
+            tier: new.tier,
+            status: new.status,
+            confidence: new.confidence,
+            provenance: new.provenance,
+            status_reason: None,
+            created: new.created.unwrap_or(now),
+            updated: now,
+            version: 1,
+        };
+        node.validate()?;
+        Ok(node)
+    }
+
+    /// Applies a plan: blobs first, then one index transaction, then the catalog.
+    pub(super) fn commit(&mut self, plan: Plan, durability: Durability) -> Result<()> {
+        let mut written = Vec::with_capacity(plan.nodes.len());
+        let mut reseals = Vec::new();
+        for w in &plan.nodes {
+            let hash = self.objects.write(
+                &codec::encode_node(&self.keys, &w.node)?,
+                Durability::Deferred,
+            )?;
+            written.push(hash);
+            if let Some((_, old_tier)) = w.previous {
+                if w.node.tier > old_tier {
+                    reseals.extend(self.reseal_versions(&w.node.id, w.node.tier)?);
+                }
+            }
+        }
+        let new_hashes = written
+            .iter()
+            .map(String::as_str)
+            .chain(reseals.iter().map(|r| r.new_hash.as_str()));
+        match durability {
+            Durability::Sync => self.objects.sync_files(new_hashes)?,
+            Durability::Deferred => self.objects.sync_dir()?,
+        }
+        self.fault_point("after-blobs")?;
+
+        let edge_rows = plan
+            .edges
+            .iter()
+            .map(|e| {
+                Ok((
+                    e,
+                    self.edge_token(e)?,
+                    codec::seal_edge(&self.keys, e)?,
+                    self.describe_edge(e),
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let node_rows = plan
+            .nodes
+            .iter()
+            .map(|w| {
+                Ok((
+                    self.name_token(w.node.name.as_str())?,
+                    codec::seal_summary(&self.keys, &NodeSummary::from(&w.node))?,
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let now = Timestamp::now().0;
+        let tx = self.conn.transaction()?;
+        {
+            let mut upsert_node = tx.prepare_cached(
+                "INSERT INTO nodes (id, tier, version, name_token, blob, summary) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT(id) DO UPDATE SET tier = ?2, version = ?3, blob = ?5, summary = ?6",
+            )?;
+            let mut add_version = tx.prepare_cached(
+                "INSERT INTO node_versions (node_id, version, tier, blob) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for ((w, hash), (token, summary)) in plan.nodes.iter().zip(&written).zip(&node_rows) {
+                let n = &w.node;
+                let id = n.id.as_bytes().as_slice();
+                upsert_node
+                    .execute(params![
+                        id,
+                        n.tier.code(),
+                        sql_version(n.version),
+                        token,
+                        hash,
+                        summary
+                    ])
+                    .map_err(|e| unique_violation(e, n.name.as_str()))?;
+                add_version.execute(params![id, sql_version(n.version), n.tier.code(), hash])?;
+            }
+            let mut reseal = tx.prepare_cached(
+                "UPDATE node_versions SET tier = ?3, blob = ?4 WHERE node_id = ?1 AND version = ?2",
+            )?;
+            for r in &reseals {
+                reseal.execute(params![
+                    r.node.as_bytes().as_slice(),
+                    sql_version(r.version),
+                    r.tier.code(),
+                    r.new_hash
+                ])?;
+            }
+            let mut upsert_edge = tx.prepare_cached(
+                "INSERT INTO edges (id, tier, token, sealed) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(id) DO UPDATE SET tier = ?2, sealed = ?4",
+            )?;
+            for (e, token, sealed, described) in &edge_rows {
+                upsert_edge
+                    .execute(params![
+                        e.id.as_bytes().as_slice(),
+                        e.tier.code(),
+                        token,
+                        sealed
+                    ])
+                    .map_err(|err| match err {
+                        rusqlite::Error::SqliteFailure(f, _)
+                            if f.code == rusqlite::ErrorCode::ConstraintViolation =>
+                        {
+                            Error::EdgeExists(described.clone())
+                        }
+                        other => Error::Db(other),
+                    })?;
+            }
+            let mut entry = tx.prepare_cached(
+                "INSERT INTO timeline (at, actor, action, node_id, edge_id, before_version, after_version)
+                 VALUES (?1, 'human', ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            for en in &plan.entries {
+                entry.execute(params![
+                    now,
+                    en.action,
+                    en.node.as_ref().map(|i| i.as_bytes().to_vec()),
+                    en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
+                    en.before.map(sql_version),
+                    en.after.map(sql_version)
+                ])?;
+            }
+        }
+        tx.commit()?;
+
+        let raised = plan
+            .nodes
+            .iter()
+            .any(|w| w.previous.is_some_and(|(_, t)| w.node.tier > t));
+        for w in plan.nodes {
+            if self.keys.reads(w.node.tier) {
+                self.catalog.put_node(NodeSummary::from(&w.node));
+            } else {
+                self.catalog.drop_node(&w.node.id);
+            }
+        }
+        for e in plan.edges {
+            if self.keys.reads(e.tier) {
+                self.catalog.put_edge(e);
+            } else {
+                self.catalog.drop_edge(&e.id);
+            }
+        }
+        for r in &reseals {
+            self.objects.remove(&r.old_hash)?;
+        }
+        if raised {
+            self.checkpoint()?;
+        }
+        Ok(())
+    }
+
+    /// Re-encrypts every stored version of `id` below `tier` under `tier`.
+    fn reseal_versions(&self, id: &NodeId, tier: Tier) -> Result<Vec<Reseal>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT version, tier, blob FROM node_versions WHERE node_id = ?1 AND tier < ?2",
+        )?;
+        let rows = stmt
+            .query_map(params![id.as_bytes().as_slice(), tier.code()], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut out = Vec::with_capacity(rows.len());
+        for (version, old_tier, old_hash) in rows {
+            let (version, old_tier) = (row_version(version)?, row_tier(old_tier)?);
+            let mut node = codec::decode_node(
+                &self.keys,
+                id,
+                version,
+                old_tier,
+                &self.objects.read(&old_hash)?,
+            )?;
+            node.tier = tier;
+            let new_hash = self.objects.write(
+                &codec::encode_node(&self.keys, &node)?,
+                Durability::Deferred,
+            )?;
+            out.push(Reseal {
+                node: *id,
+                version,
+                tier,
+                old_hash,
+                new_hash,
+            });
+        }
+        Ok(out)
+    }
+
+    fn describe_edge(&self, e: &Edge) -> String {
+        let name = |id: &NodeId| {
+            self.catalog
+                .node(id)
+                .map_or_else(|| id.to_string(), |n| n.name.to_string())
+        };
+        format!("{} -> {} -> {}", name(&e.from), e.relation, name(&e.to))
+    }
+
+    #[cfg(test)]
+    fn fault_point(&self, at: &'static str) -> Result<()> {
+        if self.fault == Some(at) {
+            Err(Error::InjectedFault(at))
+        } else {
+            Ok(())
+        }
+    }
+
+    #[cfg(not(test))]
+    fn fault_point(&self, _at: &'static str) -> Result<()> {
+        Ok(())
+    }
+
+    /// Makes the next commit fail at `at` (crash-safety tests).
+    #[cfg(test)]
+    pub(super) fn inject_fault(&mut self, at: &'static str) {
+        self.fault = Some(at);
+    }
+}
+
+/// An old version re-encrypted under a higher tier.
+struct Reseal {
+    node: NodeId,
+    version: u64,
+    tier: Tier,
+    old_hash: String,
+    new_hash: String,
+}
+
+fn unique_violation(e: rusqlite::Error, name: &str) -> Error {
+    match e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            Error::NameTaken(name.to_owned())
+        }
+        other => Error::Db(other),
+    }
+}
