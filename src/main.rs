@@ -1,1 +1,18 @@
-fn main() {}
+//! The `graphex` binary: parse arguments, run, map errors to exit codes
+//! (0 ok, 1 error, 2 usage).
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use graphex::cli::{Cli, run};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -22,3 +22,8 @@ pub use error::{Error, Result};
 pub use keys::{Credentials, KdfCost, Level};
 pub use model::{Edge, NewEdge, NewNode, Node, NodePatch, NodeSummary, Status, Tier};
 pub use store::Store;
+
+/// Secret string types used in the engine's API (re-exported from age).
+pub mod age_secret {
+    pub use age::secrecy::{ExposeSecret, SecretString};
+}

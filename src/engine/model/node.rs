@@ -47,8 +47,10 @@ impl Node {
     /// Checks every free-text field against the limits.
     pub fn validate(&self) -> Result<()> {
         validate_description(&self.description)?;
-        if let Some(body) = &self.body {
-            if body.len() > MAX_BODY {
+        if let Some(body) = &self.body
+            && body.len() > MAX_BODY
+        {
+            {
                 return Err(Error::invalid(
                     "body",
                     format!("{} bytes", body.len()),

@@ -19,10 +19,10 @@ pub struct Catalog {
 impl Catalog {
     /// Adds or replaces a node summary.
     pub fn put_node(&mut self, s: NodeSummary) {
-        if let Some(old) = self.nodes.get(&s.id) {
-            if old.name != s.name {
-                self.by_name.remove(&old.name);
-            }
+        if let Some(old) = self.nodes.get(&s.id)
+            && old.name != s.name
+        {
+            self.by_name.remove(&old.name);
         }
         self.by_name.insert(s.name.clone(), s.id);
         self.nodes.insert(s.id, s);

@@ -248,7 +248,7 @@ impl Store {
             provenance: new.provenance,
             status_reason: None,
             created: new.created.unwrap_or(now),
-            updated: now,
+            updated: new.created.unwrap_or(now),
             version: 1,
         };
         node.validate()?;
@@ -265,10 +265,10 @@ impl Store {
                 Durability::Deferred,
             )?;
             written.push(hash);
-            if let Some((_, old_tier)) = w.previous {
-                if w.node.tier > old_tier {
-                    reseals.extend(self.reseal_versions(&w.node.id, w.node.tier)?);
-                }
+            if let Some((_, old_tier)) = w.previous
+                && w.node.tier > old_tier
+            {
+                reseals.extend(self.reseal_versions(&w.node.id, w.node.tier)?);
             }
         }
         let new_hashes = written

@@ -1,0 +1,213 @@
+//! The command line, as clap types. Names follow the CLI contract; every read
+//! command honours the global `--json`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Graphex: an encrypted, versioned, tiered knowledge graph for your repository.
+///
+/// Agents never read the graph raw: they get projections filtered by trust
+/// tier, and they can only propose changes. Content is sealed on disk; only
+/// public content is readable without keys.
+#[derive(Debug, Parser)]
+#[command(
+    name = "graphex",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+#[command(after_help = "Unlocking (non-interactive):\n  \
+    GRAPHEX_PASSPHRASE        master passphrase (reads everything but human-only, can write)\n  \
+    GRAPHEX_IDENTITY          path to an exported master identity (skips the slow passphrase KDF)\n  \
+    GRAPHEX_HUMAN_PASSPHRASE  human-only passphrase (needs the master as well)\n  \
+    GRAPHEX_AGENT_IDENTITY    path to an exported agent identity (public + agent-readable)\n\
+    Without any of them only public content is visible. In a terminal, --unlock LEVEL prompts.\n\n\
+    Exit status: 0 ok, 1 error (message on stderr), 2 usage error.")]
+pub struct Cli {
+    /// Repository root holding `.gpp/` (default: $GRAPHEX_STORE, else the nearest parent with `.gpp/graphex`).
+    #[arg(long, global = true, env = "GRAPHEX_STORE", value_name = "DIR")]
+    pub store: Option<PathBuf>,
+
+    /// Print machine-readable JSON instead of text (read commands).
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Ask for the passphrases needed to reach LEVEL (in a terminal), beyond what the environment gives.
+    #[arg(long, global = true, value_name = "LEVEL")]
+    pub unlock: Option<UnlockArg>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Unlock levels a user can ask for.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum UnlockArg {
+    Master,
+    Human,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a new store (and its keys) in DIR/.gpp/graphex.
+    Init {
+        /// Repository root (default: the working directory).
+        dir: Option<PathBuf>,
+    },
+    /// Export identity files for non-interactive use.
+    #[command(subcommand)]
+    Keys(KeysCommand),
+    /// Add a node (humans add Active nodes directly).
+    Add(AddArgs),
+    /// Change fields of a node; writes a new version.
+    Update(UpdateArgs),
+    /// Link two nodes: FROM RELATION TO.
+    Link(LinkArgs),
+    /// Show one node with its properties, body and edges.
+    Show {
+        /// Node name.
+        name: String,
+    },
+    /// List nodes (archived ones only with --all or --status archived).
+    List(ListArgs),
+    /// Counts per tier, status and type; unlock level; last update.
+    Status,
+    /// Mark a node deprecated (still visible, flagged, not projected to agents).
+    Deprecate(LifecycleArgs),
+    /// Archive a node (soft delete: hidden, recoverable with restore).
+    Archive(LifecycleArgs),
+    /// Bring a deprecated or archived node back to active.
+    Restore(LifecycleArgs),
+    /// Create the demo store (the spec's orders-service example) and print a tour.
+    Demo {
+        /// Where to create it (default: the user data directory, graphex/demo).
+        dir: Option<PathBuf>,
+        /// Delete and rebuild an existing demo store.
+        #[arg(long)]
+        reset: bool,
+    },
+    /// Generate a synthetic store for benchmarks and scale tests.
+    Gen(GenArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Write the agent identity (reads public + agent-readable) to FILE, mode 0600.
+    ExportAgent { file: PathBuf },
+    /// Write the master identity to FILE, mode 0600. Keep it outside the repository.
+    ExportMaster { file: PathBuf },
+}
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// Node type: service, module, concept, convention, external-system, person, team, policy,
+    /// schema, glossary, decision, database, or a custom lowercase word.
+    #[arg(long = "type", short = 't', value_name = "TYPE")]
+    pub node_type: String,
+    /// Node name: lowercase letters, digits, '-', '_', '.' (1-128).
+    #[arg(long, short = 'n')]
+    pub name: String,
+    /// One-line description.
+    #[arg(long = "description", short = 'd', value_name = "TEXT")]
+    pub description: String,
+    /// Access tier: public, agent-readable, agent-restricted, human-only.
+    #[arg(long, default_value = "public")]
+    pub tier: String,
+    /// Property KEY=VALUE (repeatable).
+    #[arg(long = "prop", value_name = "KEY=VALUE")]
+    pub props: Vec<String>,
+    /// Longer text (markdown).
+    #[arg(long)]
+    pub body: Option<String>,
+    /// Confidence from 0 to 1.
+    #[arg(long, default_value_t = 1.0)]
+    pub confidence: f64,
+}
+
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// Node name.
+    pub name: String,
+    /// New description.
+    #[arg(long = "description", short = 'd', value_name = "TEXT")]
+    pub description: Option<String>,
+    /// New type.
+    #[arg(long = "type", short = 't', value_name = "TYPE")]
+    pub node_type: Option<String>,
+    /// New tier (raising re-seals every stored version and edge).
+    #[arg(long)]
+    pub tier: Option<String>,
+    /// Set property KEY=VALUE; `KEY=` removes it (repeatable).
+    #[arg(long = "prop", value_name = "KEY=VALUE")]
+    pub props: Vec<String>,
+    /// New body text; an empty string removes it.
+    #[arg(long)]
+    pub body: Option<String>,
+    /// New confidence from 0 to 1.
+    #[arg(long)]
+    pub confidence: Option<f64>,
+}
+
+#[derive(Debug, Args)]
+pub struct LinkArgs {
+    /// Source node name.
+    pub from: String,
+    /// Relation: depends-on, communicates-with, owned-by, implements-policy, contains, uses,
+    /// contradicts, supersedes, related-to, federated-from, or a custom lowercase word.
+    pub relation: String,
+    /// Target node name.
+    pub to: String,
+    /// Minimum tier of the edge (it is always at least as secret as its more secret end).
+    #[arg(long, default_value = "public")]
+    pub tier: String,
+    /// Confidence from 0 to 1.
+    #[arg(long, default_value_t = 1.0)]
+    pub confidence: f64,
+    /// Weight (0 or more).
+    #[arg(long, default_value_t = 1.0)]
+    pub weight: f64,
+    /// The relation holds in both directions.
+    #[arg(long)]
+    pub bidirectional: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only this type.
+    #[arg(long = "type", short = 't', value_name = "TYPE")]
+    pub node_type: Option<String>,
+    /// Only this tier.
+    #[arg(long)]
+    pub tier: Option<String>,
+    /// Only this status (proposed, active, deprecated, archived).
+    #[arg(long)]
+    pub status: Option<String>,
+    /// Include archived nodes.
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LifecycleArgs {
+    /// Node name.
+    pub name: String,
+    /// Why (kept with the node's new version).
+    #[arg(long)]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// Number of nodes.
+    #[arg(long)]
+    pub nodes: usize,
+    /// Number of edges.
+    #[arg(long)]
+    pub edges: usize,
+    /// Random seed (same seed, same graph).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Repository root to create (must not hold a store yet).
+    pub dir: PathBuf,
+}

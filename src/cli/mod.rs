@@ -1,0 +1,49 @@
+//! The scriptable command line: argument parsing, store discovery and
+//! unlocking, and one function per command. Every console action will have a
+//! command here; every read command has `--json`.
+
+pub mod args;
+mod output;
+mod read;
+mod session;
+mod setup;
+mod suggest;
+mod views;
+mod write;
+
+use anyhow::Result;
+use graphex_engine::model::Status;
+
+pub use args::Cli;
+use args::Command;
+pub use session::Context;
+pub use setup::{
+    DEMO_HUMAN_PASSPHRASE, DEMO_PASSPHRASE, ENV_TEST_KDF, GEN_HUMAN_PASSPHRASE, GEN_PASSPHRASE,
+};
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    let ctx = Context {
+        store: cli.store,
+        json: cli.json,
+        unlock: cli.unlock,
+    };
+    let Some(command) = cli.command else {
+        return read::status(&ctx);
+    };
+    match &command {
+        Command::Init { dir } => setup::init(dir.as_deref()),
+        Command::Keys(k) => setup::keys(&ctx, k),
+        Command::Add(a) => write::add(&ctx, a),
+        Command::Update(a) => write::update(&ctx, a),
+        Command::Link(a) => write::link(&ctx, a),
+        Command::Show { name } => read::show(&ctx, name),
+        Command::List(a) => read::list(&ctx, a),
+        Command::Status => read::status(&ctx),
+        Command::Deprecate(a) => write::lifecycle(&ctx, a, Status::Deprecated),
+        Command::Archive(a) => write::lifecycle(&ctx, a, Status::Archived),
+        Command::Restore(a) => write::lifecycle(&ctx, a, Status::Active),
+        Command::Demo { dir, reset } => setup::demo(dir.as_deref(), *reset),
+        Command::Gen(a) => setup::gen_store(&ctx, a),
+    }
+}

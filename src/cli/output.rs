@@ -1,0 +1,83 @@
+//! Printing: JSON when `--json` is given, aligned text otherwise. Messages for
+//! people go to stderr so stdout stays clean for pipes.
+
+use std::io::Write;
+
+use anyhow::Result;
+use serde::Serialize;
+
+/// Prints `value` as JSON, or runs `text` to print it for people.
+pub fn emit<T: Serialize>(json: bool, value: &T, text: impl FnOnce(&T) -> String) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut out, value)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{}", text(value))?;
+    }
+    Ok(())
+}
+
+/// A note for people on stderr (never part of machine output).
+pub fn note(msg: &str) {
+    eprintln!("{msg}");
+}
+
+/// Renders rows as left-aligned columns; the last column is not padded.
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let cols = header.len();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cells: &mut dyn Iterator<Item = &str>| {
+        let mut s = String::new();
+        for (i, cell) in cells.enumerate() {
+            if i + 1 == cols {
+                s.push_str(cell);
+            } else {
+                s.push_str(&format!("{cell:<w$}  ", w = widths[i]));
+            }
+        }
+        out.push_str(s.trim_end());
+        out.push('\n');
+    };
+    line(&mut header.iter().copied());
+    for row in rows {
+        line(&mut row.iter().map(String::as_str));
+    }
+    out
+}
+
+/// Cuts `s` to `max` characters with an ellipsis.
+pub fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_owned()
+    } else {
+        let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_aligns_columns() {
+        let t = table(
+            &["a", "bb"],
+            &[
+                vec!["long".into(), "x".into()],
+                vec!["s".into(), "y".into()],
+            ],
+        );
+        assert_eq!(t, "a     bb\nlong  x\ns     y\n");
+        assert_eq!(clip("abcdef", 4), "abc…");
+        assert_eq!(clip("abc", 4), "abc");
+    }
+}

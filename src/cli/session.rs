@@ -1,0 +1,132 @@
+//! Finding the store and unlocking it: `--store`, `$GRAPHEX_STORE`, or the
+//! nearest parent holding `.gpp/graphex`; secrets from the environment, or
+//! prompted without echo when a terminal is attached.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use graphex_engine::age_secret::SecretString;
+use graphex_engine::keys::{ENV_HUMAN_PASSPHRASE, ENV_PASSPHRASE};
+use graphex_engine::store::Layout;
+use graphex_engine::{Credentials, Level, Store};
+
+use super::args::UnlockArg;
+
+/// What a command needs from the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// Read whatever the credentials give (public at least).
+    Read,
+    /// Write: the master level.
+    Write,
+}
+
+/// Global options every command sees.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub store: Option<PathBuf>,
+    pub json: bool,
+    pub unlock: Option<UnlockArg>,
+}
+
+impl Context {
+    /// The repository root of the store to use.
+    pub fn root(&self) -> Result<PathBuf> {
+        if let Some(dir) = &self.store {
+            if !Layout::new(dir).db().is_file() {
+                bail!(
+                    "no Graphex store at {} (expected {}); create one with `graphex init {}`",
+                    dir.display(),
+                    Layout::new(dir).db().display(),
+                    dir.display()
+                );
+            }
+            return Ok(dir.clone());
+        }
+        let cwd = std::env::current_dir().context("cannot read the working directory")?;
+        match Layout::discover(&cwd) {
+            Some(layout) => Ok(layout.root().to_path_buf()),
+            None => bail!(
+                "no Graphex store found in {} or its parents; pass --store DIR, set GRAPHEX_STORE, or create one with `graphex init`",
+                cwd.display()
+            ),
+        }
+    }
+
+    /// Opens the store with the environment's credentials, prompting for what
+    /// `need` and `--unlock` require when a terminal is attached.
+    pub fn open(&self, need: Need) -> Result<Store> {
+        let root = self.root()?;
+        let mut creds = Credentials::from_env();
+        let want_master = need == Need::Write || self.unlock.is_some();
+        if want_master && !creds.has_master() {
+            creds.passphrase = Some(prompt_secret(
+                "Master passphrase: ",
+                &format!(
+                    "this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY, or run in a terminal"
+                ),
+            )?);
+        }
+        if self.unlock == Some(UnlockArg::Human) && creds.human_passphrase.is_none() {
+            creds.human_passphrase = Some(prompt_secret(
+                "Human-only passphrase: ",
+                &format!("the human level needs {ENV_HUMAN_PASSPHRASE}, or run in a terminal"),
+            )?);
+        }
+        let store = Store::open(&root, &creds)?;
+        if need == Need::Write && store.level() < Level::Master {
+            bail!("this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY");
+        }
+        Ok(store)
+    }
+}
+
+/// True when a person can answer a prompt.
+pub fn interactive() -> bool {
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// Prompts on the terminal without echo, or fails with `otherwise`.
+pub fn prompt_secret(prompt: &str, otherwise: &str) -> Result<SecretString> {
+    if !interactive() {
+        bail!("{otherwise}");
+    }
+    let text = rpassword::prompt_password(prompt)
+        .context("cannot read the passphrase from the terminal")?;
+    if text.is_empty() {
+        bail!("empty passphrase");
+    }
+    Ok(SecretString::from(text))
+}
+
+/// A new passphrase: from `env`, else prompted twice.
+pub fn new_passphrase(env: &str, what: &str) -> Result<SecretString> {
+    if let Ok(v) = std::env::var(env) {
+        if v.is_empty() {
+            bail!("{env} is set but empty");
+        }
+        return Ok(SecretString::from(v));
+    }
+    let first = prompt_secret(
+        &format!("New {what}: "),
+        &format!("set {env}, or run in a terminal to be asked"),
+    )?;
+    let second = prompt_secret(&format!("Repeat the {what}: "), "")?;
+    if graphex_engine::age_secret::ExposeSecret::expose_secret(&first)
+        != graphex_engine::age_secret::ExposeSecret::expose_secret(&second)
+    {
+        bail!("the two {what}s differ");
+    }
+    Ok(first)
+}
+
+/// `dir`, made absolute against the working directory.
+pub fn absolute(dir: &Path) -> Result<PathBuf> {
+    if dir.is_absolute() {
+        return Ok(dir.to_path_buf());
+    }
+    Ok(std::env::current_dir()
+        .context("cannot read the working directory")?
+        .join(dir))
+}

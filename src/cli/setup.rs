@@ -1,0 +1,220 @@
+//! Commands that create stores or export keys: `init`, `keys`, `demo`, `gen`.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context as _, Result, bail};
+use graphex_engine::age_secret::SecretString;
+use graphex_engine::keys::{ENV_HUMAN_PASSPHRASE, ENV_PASSPHRASE, IdentityKind};
+use graphex_engine::store::{Durability, Layout};
+use graphex_engine::synth::{SynthSpec, generate};
+use graphex_engine::{Credentials, KdfCost, Store, seed};
+use serde::Serialize;
+
+use super::args::{GenArgs, KeysCommand};
+use super::output::{emit, note};
+use super::session::{Context, Need, absolute, new_passphrase};
+
+/// Test-only: scrypt work factor (log2 N) for new passphrase files. Never set
+/// it for real stores; age's default (about one second) is what protects them.
+pub const ENV_TEST_KDF: &str = "GRAPHEX_TEST_KDF_LOG_N";
+
+/// The demo store's passphrases (documented in the README).
+pub const DEMO_PASSPHRASE: &str = "graphex-demo";
+pub const DEMO_HUMAN_PASSPHRASE: &str = "graphex-demo-human";
+/// Passphrases `gen` uses when the environment gives none.
+pub const GEN_PASSPHRASE: &str = "graphex-gen";
+pub const GEN_HUMAN_PASSPHRASE: &str = "graphex-gen-human";
+
+const DEMO_GRAPH: &str = include_str!("../../assets/demo/graph.json");
+const DEMO_MARKER: &str = ".graphex-demo";
+
+fn kdf_cost() -> Result<KdfCost> {
+    match std::env::var(ENV_TEST_KDF) {
+        Err(_) => Ok(KdfCost(None)),
+        Ok(v) => {
+            let n: u8 = v
+                .parse()
+                .ok()
+                .filter(|n| (1..=30).contains(n))
+                .with_context(|| {
+                    format!("{ENV_TEST_KDF} must be a number from 1 to 30 (it is {v:?})")
+                })?;
+            note(&format!(
+                "warning: {ENV_TEST_KDF}={n}: weak passphrase KDF, for tests only"
+            ));
+            Ok(KdfCost(Some(n)))
+        }
+    }
+}
+
+pub fn init(dir: Option<&Path>) -> Result<()> {
+    let root = absolute(dir.unwrap_or(Path::new(".")))?;
+    if Layout::new(&root).db().exists() {
+        bail!(
+            "a Graphex store already exists at {}",
+            Layout::new(&root).graphex().display()
+        );
+    }
+    let pass = new_passphrase(ENV_PASSPHRASE, "master passphrase")?;
+    let human = new_passphrase(ENV_HUMAN_PASSPHRASE, "human-only passphrase")?;
+    let layout = Store::init(&root, &pass, &human, kdf_cost()?)?;
+    println!("created {}", layout.graphex().display());
+    println!(
+        "next: add knowledge with `graphex add`, and give agents an identity with \
+         `graphex keys export-agent FILE` (keep the file outside the repository)"
+    );
+    Ok(())
+}
+
+pub fn keys(ctx: &Context, cmd: &KeysCommand) -> Result<()> {
+    let store = ctx.open(Need::Write)?;
+    let (kind, file, what) = match cmd {
+        KeysCommand::ExportAgent { file } => (IdentityKind::Agent, file, "agent"),
+        KeysCommand::ExportMaster { file } => (IdentityKind::Master, file, "master"),
+    };
+    store
+        .keys()
+        .export_identity(&store.layout().keys(), kind, file)?;
+    let env = if kind == IdentityKind::Agent {
+        "GRAPHEX_AGENT_IDENTITY"
+    } else {
+        "GRAPHEX_IDENTITY"
+    };
+    println!(
+        "wrote the {what} identity to {} (mode 0600); use it with {env}={}",
+        file.display(),
+        file.display()
+    );
+    Ok(())
+}
+
+fn default_demo_dir() -> PathBuf {
+    directories::ProjectDirs::from("", "", "graphex")
+        .map(|d| d.data_dir().join("demo"))
+        .unwrap_or_else(|| PathBuf::from("graphex-demo"))
+}
+
+pub fn demo(dir: Option<&Path>, reset: bool) -> Result<()> {
+    let root = absolute(&dir.map(Path::to_path_buf).unwrap_or_else(default_demo_dir))?;
+    let layout = Layout::new(&root);
+    let exists = layout.db().exists();
+    if exists && reset {
+        if !root.join(DEMO_MARKER).exists() {
+            bail!(
+                "{} holds a store that is not a demo store; refusing to delete it",
+                root.display()
+            );
+        }
+        std::fs::remove_dir_all(layout.gpp())
+            .with_context(|| format!("cannot remove {}", layout.gpp().display()))?;
+    }
+    if !exists || reset {
+        create_demo(&root)?;
+        println!("created the demo store in {}", root.display());
+    } else {
+        println!(
+            "using the existing demo store in {} (--reset rebuilds it)",
+            root.display()
+        );
+    }
+    print!("{}", tour(&root));
+    Ok(())
+}
+
+fn create_demo(root: &Path) -> Result<()> {
+    std::fs::create_dir_all(root).with_context(|| format!("cannot create {}", root.display()))?;
+    let (pass, human) = (
+        SecretString::from(DEMO_PASSPHRASE),
+        SecretString::from(DEMO_HUMAN_PASSPHRASE),
+    );
+    Store::init(root, &pass, &human, kdf_cost()?)?;
+    std::fs::write(root.join(DEMO_MARKER), "graphex demo store\n")?;
+    let creds = Credentials {
+        passphrase: Some(pass),
+        human_passphrase: Some(human),
+        ..Credentials::default()
+    };
+    let mut store = Store::open(root, &creds)?;
+    let seed = seed::parse("assets/demo/graph.json", DEMO_GRAPH)?;
+    store.apply_batch(seed.batch, Durability::Sync)?;
+    Ok(())
+}
+
+fn tour(root: &Path) -> String {
+    let d = root.display();
+    format!(
+        "\nTour (the demo's passphrases are {DEMO_PASSPHRASE} and {DEMO_HUMAN_PASSPHRASE}):\n\
+         \n  graphex --store {d} status                      # locked: counts only, public content\
+         \n  graphex --store {d} list                        # public nodes\
+         \n  export GRAPHEX_PASSPHRASE={DEMO_PASSPHRASE}\
+         \n  graphex --store {d} list --tier agent-restricted\
+         \n  graphex --store {d} show orders-service\
+         \n  graphex --store {d} list --type convention --json\
+         \n  GRAPHEX_HUMAN_PASSPHRASE={DEMO_HUMAN_PASSPHRASE} graphex --store {d} list --tier human-only\
+         \n  graphex --store {d} add --type convention --name log-format -d \"Logs are JSON lines\"\
+         \n  graphex --store {d} link orders-service uses log-format\
+         \n  graphex --store {d} deprecate log-format --reason \"replaced by OpenTelemetry\"\
+         \n  graphex --store {d} keys export-agent /tmp/graphex-agent.id\
+         \n  GRAPHEX_PASSPHRASE= GRAPHEX_AGENT_IDENTITY=/tmp/graphex-agent.id graphex --store {d} status\n"
+    )
+}
+
+#[derive(Serialize)]
+struct GenReport {
+    store: String,
+    nodes: usize,
+    edges: usize,
+    seed: u64,
+    seconds: f64,
+}
+
+pub fn gen_store(ctx: &Context, a: &GenArgs) -> Result<()> {
+    let root = absolute(&a.dir)?;
+    if Layout::new(&root).db().exists() {
+        bail!(
+            "{} already holds a store; gen makes a new one",
+            root.display()
+        );
+    }
+    std::fs::create_dir_all(&root).with_context(|| format!("cannot create {}", root.display()))?;
+    let env_or = |k: &str, d: &str| {
+        SecretString::from(
+            std::env::var(k)
+                .ok()
+                .filter(|v| !v.is_empty())
+                .unwrap_or_else(|| d.to_owned()),
+        )
+    };
+    let pass = env_or(ENV_PASSPHRASE, GEN_PASSPHRASE);
+    let human = env_or(ENV_HUMAN_PASSPHRASE, GEN_HUMAN_PASSPHRASE);
+    Store::init(&root, &pass, &human, kdf_cost()?)?;
+    let creds = Credentials {
+        passphrase: Some(pass),
+        human_passphrase: Some(human),
+        ..Credentials::default()
+    };
+    let mut store = Store::open(&root, &creds)?;
+    let started = Instant::now();
+    let batch = generate(SynthSpec {
+        nodes: a.nodes,
+        edges: a.edges,
+        seed: a.seed,
+    });
+    let (nodes, edges) = (batch.node_count(), batch.edge_count());
+    store.apply_batch(batch, Durability::Deferred)?;
+    store.checkpoint()?;
+    let report = GenReport {
+        store: root.display().to_string(),
+        nodes,
+        edges,
+        seed: a.seed,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    emit(ctx.json, &report, |r| {
+        format!(
+            "generated {} nodes and {} edges in {} ({:.2} s)\n",
+            r.nodes, r.edges, r.store, r.seconds
+        )
+    })
+}

@@ -1,0 +1,61 @@
+//! "Did you mean" candidates for names the user mistyped.
+
+use fuzzy_matcher::FuzzyMatcher;
+use fuzzy_matcher::skim::SkimMatcherV2;
+
+/// Up to three known names closest to `wanted`, best first.
+pub fn similar<'a>(wanted: &str, known: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let matcher = SkimMatcherV2::default();
+    let mut scored: Vec<(i64, &str)> = known
+        .filter_map(|k| {
+            let fuzzy = matcher
+                .fuzzy_match(k, wanted)
+                .or_else(|| matcher.fuzzy_match(wanted, k));
+            let close = edit_distance(k, wanted) <= 2;
+            match (fuzzy, close) {
+                (Some(s), _) => Some((s + if close { 100 } else { 0 }, k)),
+                (None, true) => Some((50, k)),
+                (None, false) => None,
+            }
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, k)| k.to_owned())
+        .collect()
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_typos_and_fragments() {
+        let known = ["orders-service", "currency-utils", "api-gateway"];
+        assert_eq!(
+            similar("ordres-service", known.iter().copied())[0],
+            "orders-service"
+        );
+        assert_eq!(similar("gateway", known.iter().copied())[0], "api-gateway");
+        assert!(similar("zzzz", known.iter().copied()).is_empty());
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+}

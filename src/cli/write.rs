@@ -1,0 +1,104 @@
+//! Write commands: `add`, `update`, `link`, `deprecate`, `archive`, `restore`.
+//! Each needs the master level and commits one atomic change.
+
+use anyhow::Result;
+use graphex_engine::model::{
+    Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Status, Tier, parse_property,
+};
+use graphex_engine::{Error, Store};
+
+use super::args::{AddArgs, LifecycleArgs, LinkArgs, UpdateArgs};
+use super::output::emit;
+use super::read::{non_empty, not_found};
+use super::session::{Context, Need};
+use super::views::{EdgeView, NodeRow};
+
+/// Turns a `NotFound` into one with "did you mean" candidates.
+fn with_hints<T>(store: &Store, r: Result<T, Error>) -> Result<T> {
+    match r {
+        Err(Error::NotFound(name)) => Err(not_found(store, &name)),
+        other => Ok(other?),
+    }
+}
+
+fn print_row(ctx: &Context, verb: &str, row: &NodeRow) -> Result<()> {
+    emit(ctx.json, row, |r| {
+        format!(
+            "{verb} {} ({}, {}, {}, v{})\n",
+            r.name, r.node_type, r.tier, r.status, r.version
+        )
+    })
+}
+
+pub fn add(ctx: &Context, a: &AddArgs) -> Result<()> {
+    let name = Name::new(&a.name)?;
+    let node_type = NodeType::new(&a.node_type)?;
+    let tier: Tier = a.tier.parse()?;
+    non_empty("the description", &a.description)?;
+    let mut node = NewNode::new(name, node_type, a.description.clone(), tier);
+    node.confidence = a.confidence;
+    node.body = a.body.clone().filter(|b| !b.is_empty());
+    for p in &a.props {
+        let (k, v) = parse_property(p)?;
+        node.properties.insert(k, v);
+    }
+    let mut store = ctx.open(Need::Write)?;
+    let summary = store.add_node(node)?;
+    print_row(ctx, "added", &NodeRow::from(&summary))
+}
+
+pub fn update(ctx: &Context, a: &UpdateArgs) -> Result<()> {
+    let mut patch = NodePatch {
+        description: a.description.clone(),
+        body: a.body.clone().map(|b| Some(b).filter(|b| !b.is_empty())),
+        node_type: a.node_type.as_deref().map(NodeType::new).transpose()?,
+        tier: a.tier.as_deref().map(str::parse::<Tier>).transpose()?,
+        confidence: a.confidence,
+        ..NodePatch::default()
+    };
+    if let Some(d) = &patch.description {
+        non_empty("the description", d)?;
+    }
+    for p in &a.props {
+        let (k, v) = parse_property(p)?;
+        patch.properties.insert(k, v);
+    }
+    let mut store = ctx.open(Need::Write)?;
+    let r = store.update_node(&a.name, &patch);
+    let summary = with_hints(&store, r)?;
+    print_row(ctx, "updated", &NodeRow::from(&summary))
+}
+
+pub fn link(ctx: &Context, a: &LinkArgs) -> Result<()> {
+    let mut e = NewEdge::new(
+        Name::new(&a.from)?,
+        Relation::new(&a.relation)?,
+        Name::new(&a.to)?,
+    );
+    e.tier = a.tier.parse()?;
+    e.confidence = a.confidence;
+    e.weight = a.weight;
+    e.bidirectional = a.bidirectional;
+    let mut store = ctx.open(Need::Write)?;
+    let r = store.link(e);
+    let edge = with_hints(&store, r)?;
+    let view = EdgeView::new(&edge, store.catalog());
+    emit(ctx.json, &view, |v| {
+        format!(
+            "linked {} -> {} -> {} [{}]\n",
+            v.from, v.relation, v.to, v.tier
+        )
+    })
+}
+
+pub fn lifecycle(ctx: &Context, a: &LifecycleArgs, to: Status) -> Result<()> {
+    let mut store = ctx.open(Need::Write)?;
+    let r = store.set_status(&a.name, to, a.reason.as_deref());
+    let summary = with_hints(&store, r)?;
+    let verb = match to {
+        Status::Deprecated => "deprecated",
+        Status::Archived => "archived",
+        _ => "restored",
+    };
+    print_row(ctx, verb, &NodeRow::from(&summary))
+}

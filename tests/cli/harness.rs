@@ -1,0 +1,129 @@
+//! Runs the real binary against throwaway stores with a clean environment.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+pub const PASS: &str = "test master passphrase";
+pub const HUMAN: &str = "test human passphrase";
+
+/// A throwaway repository with a store in it.
+pub struct Repo {
+    pub dir: tempfile::TempDir,
+}
+
+impl Repo {
+    /// A new store, created through `graphex init`.
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        bare(dir.path())
+            .args(["init", "."])
+            .env("GRAPHEX_PASSPHRASE", PASS)
+            .env("GRAPHEX_HUMAN_PASSPHRASE", HUMAN)
+            .assert()
+            .success();
+        Self { dir }
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `graphex --store ROOT` with no secrets (locked).
+    pub fn locked(&self) -> Command {
+        let mut c = bare(self.root());
+        c.arg("--store").arg(self.root());
+        c
+    }
+
+    /// `graphex --store ROOT` at master level.
+    pub fn master(&self) -> Command {
+        let mut c = self.locked();
+        c.env("GRAPHEX_PASSPHRASE", PASS);
+        c
+    }
+
+    /// `graphex --store ROOT` at human level.
+    pub fn human(&self) -> Command {
+        let mut c = self.master();
+        c.env("GRAPHEX_HUMAN_PASSPHRASE", HUMAN);
+        c
+    }
+
+    /// Runs a master-level command that must succeed.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.master().args(args).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    }
+
+    /// Runs a read with `--json` at the given level and parses it.
+    pub fn json(&self, mut cmd: Command, args: &[&str]) -> serde_json::Value {
+        let out = cmd.arg("--json").args(args).assert().success();
+        serde_json::from_slice(&out.get_output().stdout).unwrap()
+    }
+
+    /// Adds one node per tier named after the tier, plus edges between them.
+    pub fn with_four_tiers(self) -> Self {
+        for tier in ["public", "agent-readable", "agent-restricted"] {
+            self.ok(&[
+                "add",
+                "--type",
+                "service",
+                "--name",
+                tier,
+                "-d",
+                &format!("{tier} words"),
+                "--tier",
+                tier,
+            ]);
+        }
+        self.human()
+            .args([
+                "add",
+                "--type",
+                "decision",
+                "--name",
+                "human-only",
+                "-d",
+                "secret words",
+                "--tier",
+                "human-only",
+            ])
+            .assert()
+            .success();
+        self.ok(&["link", "public", "uses", "agent-readable"]);
+        self
+    }
+
+    /// Exports the agent identity and returns its path.
+    pub fn agent_identity(&self) -> PathBuf {
+        let path = self.root().join("agent.id");
+        self.ok(&["keys", "export-agent", path.to_str().unwrap()]);
+        path
+    }
+}
+
+/// The binary with every GRAPHEX_* variable cleared and a cheap KDF.
+pub fn bare(cwd: &Path) -> Command {
+    let mut c = Command::cargo_bin("graphex").unwrap();
+    for var in [
+        "GRAPHEX_STORE",
+        "GRAPHEX_PASSPHRASE",
+        "GRAPHEX_IDENTITY",
+        "GRAPHEX_HUMAN_PASSPHRASE",
+        "GRAPHEX_AGENT_IDENTITY",
+    ] {
+        c.env_remove(var);
+    }
+    c.env("GRAPHEX_TEST_KDF_LOG_N", "4").current_dir(cwd);
+    c
+}
+
+/// The names in a `list --json` result.
+pub fn names(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].as_str().unwrap().to_owned())
+        .collect()
+}

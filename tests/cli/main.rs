@@ -1,0 +1,9 @@
+//! Integration tests of the `graphex` binary (one test binary: faster to link).
+
+#![allow(clippy::unwrap_used)]
+
+mod harness;
+mod lifecycle;
+mod reads;
+mod setup;
+mod writes;

@@ -1,0 +1,241 @@
+//! init, store discovery, keys, demo, gen, usage errors.
+
+use predicates::prelude::*;
+
+use crate::harness::{HUMAN, PASS, Repo, bare, names};
+
+#[test]
+fn init_creates_the_spec_layout_and_refuses_twice() {
+    let repo = Repo::new();
+    let g = repo.root().join(".gpp/graphex");
+    for f in [
+        "graph.db",
+        "keys/master.age",
+        "keys/public.key",
+        "keys/agent-readable.age",
+        "keys/agent-restricted.age",
+        "keys/human-only.age",
+    ] {
+        assert!(g.join(f).is_file(), "{f}");
+    }
+    assert!(g.join("pending").is_dir() && repo.root().join(".gpp/objects").is_dir());
+    bare(repo.root())
+        .args(["init", "."])
+        .env("GRAPHEX_PASSPHRASE", PASS)
+        .env("GRAPHEX_HUMAN_PASSPHRASE", HUMAN)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("already exists"));
+}
+
+#[test]
+fn init_without_a_passphrase_and_no_terminal_says_what_to_set() {
+    let dir = tempfile::tempdir().unwrap();
+    bare(dir.path())
+        .args(["init"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("GRAPHEX_PASSPHRASE"));
+    assert!(!dir.path().join(".gpp/graphex/graph.db").exists());
+}
+
+#[test]
+fn the_store_is_found_from_a_subdirectory_and_from_the_environment() {
+    let repo = Repo::new();
+    repo.ok(&["add", "--type", "service", "--name", "svc", "-d", "x"]);
+    let sub = repo.root().join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    bare(&sub)
+        .args(["show", "svc"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("svc"));
+    let elsewhere = tempfile::tempdir().unwrap();
+    bare(elsewhere.path())
+        .env("GRAPHEX_STORE", repo.root())
+        .args(["show", "svc"])
+        .assert()
+        .success();
+    bare(elsewhere.path())
+        .args(["list"])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("no Graphex store found")
+                .and(predicate::str::contains("graphex init")),
+        );
+    bare(elsewhere.path())
+        .args(["--store", "/nonexistent/repo", "status"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "no Graphex store at /nonexistent/repo",
+        ));
+}
+
+#[test]
+fn wrong_passphrases_are_clear_errors() {
+    let repo = Repo::new();
+    repo.locked()
+        .env("GRAPHEX_PASSPHRASE", "nope")
+        .args(["status"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("wrong passphrase"));
+    repo.master()
+        .env("GRAPHEX_HUMAN_PASSPHRASE", "nope")
+        .args(["status"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("wrong human passphrase"));
+}
+
+#[test]
+fn exported_identities_unlock_their_levels() {
+    let repo = Repo::new().with_four_tiers();
+    let agent = repo.agent_identity();
+    let listed = repo.json(
+        {
+            let mut c = repo.locked();
+            c.env("GRAPHEX_AGENT_IDENTITY", &agent);
+            c
+        },
+        &["list"],
+    );
+    assert_eq!(names(&listed), ["agent-readable", "public"]);
+    let master = repo.root().join("master.id");
+    repo.ok(&["keys", "export-master", master.to_str().unwrap()]);
+    let mut c = repo.locked();
+    c.env("GRAPHEX_IDENTITY", &master);
+    assert_eq!(names(&repo.json(c, &["list"])).len(), 3);
+    // Never overwrites, and an agent cannot export anything.
+    repo.master()
+        .args(["keys", "export-master", master.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("refusing to overwrite"));
+    repo.locked()
+        .env("GRAPHEX_AGENT_IDENTITY", &agent)
+        .args(["keys", "export-agent", "/tmp/never"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("master"));
+}
+
+#[test]
+fn demo_builds_once_then_reuses_and_resets() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    let arg = root.to_str().unwrap();
+    bare(dir.path())
+        .args(["demo", arg])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("created the demo store"));
+    bare(dir.path())
+        .args(["demo", arg])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("existing demo store"));
+    let status: serde_json::Value = serde_json::from_slice(
+        &bare(dir.path())
+            .args(["--store", arg, "--json", "status"])
+            .env("GRAPHEX_PASSPHRASE", graphex::cli::DEMO_PASSPHRASE)
+            .env(
+                "GRAPHEX_HUMAN_PASSPHRASE",
+                graphex::cli::DEMO_HUMAN_PASSPHRASE,
+            )
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(status["total_nodes"].as_u64().unwrap() >= 50);
+    let tiers = status["tiers"].as_array().unwrap();
+    assert!(
+        tiers.iter().all(|t| t["nodes"].as_u64().unwrap() > 0),
+        "all four tiers populated"
+    );
+    assert!(
+        status["by_status"]["deprecated"].as_u64().unwrap() > 0
+            && status["by_status"]["archived"].as_u64().unwrap() > 0
+    );
+    bare(dir.path())
+        .args(["demo", arg, "--reset"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("created"));
+    // A store that is not a demo is never deleted by --reset.
+    let other = Repo::new();
+    bare(dir.path())
+        .args(["demo", other.root().to_str().unwrap(), "--reset"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a demo store"));
+}
+
+#[test]
+fn gen_makes_a_store_of_the_requested_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("g");
+    let out = bare(dir.path())
+        .args([
+            "--json",
+            "gen",
+            "--nodes",
+            "200",
+            "--edges",
+            "600",
+            root.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let report: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (report["nodes"].as_u64(), report["edges"].as_u64()),
+        (Some(200), Some(600))
+    );
+    let status: serde_json::Value = serde_json::from_slice(
+        &bare(dir.path())
+            .args(["--store", root.to_str().unwrap(), "--json", "status"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            status["total_nodes"].as_u64(),
+            status["total_edges"].as_u64()
+        ),
+        (Some(200), Some(600))
+    );
+    assert_eq!(status["level"], "locked");
+    bare(dir.path())
+        .args([
+            "gen",
+            "--nodes",
+            "1",
+            "--edges",
+            "0",
+            root.to_str().unwrap(),
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("already holds a store"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    bare(dir.path())
+        .args(["add", "--name", "x"])
+        .assert()
+        .code(2);
+    bare(dir.path()).args(["frobnicate"]).assert().code(2);
+    bare(dir.path())
+        .args(["--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("GRAPHEX_PASSPHRASE"));
+}
