@@ -11,12 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// tier, and they can only propose changes. Content is sealed on disk; only
 /// public content is readable without keys.
 #[derive(Debug, Parser)]
-#[command(
-    name = "graphex",
-    version,
-    propagate_version = true,
-    max_term_width = 100
-)]
+#[command(name = "graphex", version, propagate_version = true, max_term_width = 100)]
 #[command(after_help = "Unlocking (non-interactive):\n  \
     GRAPHEX_PASSPHRASE        master passphrase (reads everything but human-only, can write)\n  \
     GRAPHEX_IDENTITY          path to an exported master identity (skips the slow passphrase KDF)\n  \

@@ -71,10 +71,7 @@ mod tests {
     fn table_aligns_columns() {
         let t = table(
             &["a", "bb"],
-            &[
-                vec!["long".into(), "x".into()],
-                vec!["s".into(), "y".into()],
-            ],
+            &[vec!["long".into(), "x".into()], vec!["s".into(), "y".into()]],
         );
         assert_eq!(t, "a     bb\nlong  x\ns     y\n");
         assert_eq!(clip("abcdef", 4), "abc…");

@@ -13,9 +13,7 @@ use super::views::{NodeRow, NodeView};
 
 fn locked_note(ctx: &Context, store: &Store) {
     if !ctx.json && store.level() == Level::Locked {
-        note(
-            "note: locked, showing public content only (set GRAPHEX_PASSPHRASE or pass --unlock master)",
-        );
+        note("note: locked, showing public content only (set GRAPHEX_PASSPHRASE or pass --unlock master)");
     }
 }
 
@@ -79,16 +77,10 @@ fn show_text(v: &NodeView) -> String {
         s.push_str("edges:\n");
         for e in &v.outgoing {
             let arrow = if e.bidirectional { "<->" } else { "->" };
-            s.push_str(&format!(
-                "  {arrow} {} {arrow} {}  [{}]\n",
-                e.relation, e.to, e.tier
-            ));
+            s.push_str(&format!("  {arrow} {} {arrow} {}  [{}]\n", e.relation, e.to, e.tier));
         }
         for e in &v.incoming {
-            s.push_str(&format!(
-                "  <- {} <- {}  [{}]\n",
-                e.relation, e.from, e.tier
-            ));
+            s.push_str(&format!("  <- {} <- {}  [{}]\n", e.relation, e.from, e.tier));
         }
     }
     s
@@ -103,11 +95,7 @@ impl NodeView {
 pub fn list(ctx: &Context, args: &ListArgs) -> Result<()> {
     let node_type = args.node_type.as_deref().map(NodeType::new).transpose()?;
     let tier = args.tier.as_deref().map(str::parse::<Tier>).transpose()?;
-    let status = args
-        .status
-        .as_deref()
-        .map(str::parse::<Status>)
-        .transpose()?;
+    let status = args.status.as_deref().map(str::parse::<Status>).transpose()?;
     let store = ctx.open(Need::Read)?;
     locked_note(ctx, &store);
     let mut rows: Vec<NodeRow> = store
@@ -167,11 +155,7 @@ fn status_text(r: &StatusReport) -> String {
                 t.tier.to_string(),
                 t.nodes.to_string(),
                 t.edges.to_string(),
-                if t.readable {
-                    "yes".into()
-                } else {
-                    "locked".into()
-                },
+                if t.readable { "yes".into() } else { "locked".into() },
             ]
         })
         .collect();
@@ -181,10 +165,7 @@ fn status_text(r: &StatusReport) -> String {
         r.total_nodes, r.total_edges
     ));
     let join = |m: &std::collections::BTreeMap<String, u64>| {
-        m.iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
     };
     s.push_str(&format!("\nreadable by status: {}\n", join(&r.by_status)));
     s.push_str(&format!("readable by type:   {}\n", join(&r.by_type)));

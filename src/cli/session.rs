@@ -63,9 +63,7 @@ impl Context {
         if want_master && !creds.has_master() {
             creds.passphrase = Some(prompt_secret(
                 "Master passphrase: ",
-                &format!(
-                    "this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY, or run in a terminal"
-                ),
+                &format!("this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY, or run in a terminal"),
             )?);
         }
         if self.unlock == Some(UnlockArg::Human) && creds.human_passphrase.is_none() {
@@ -92,8 +90,7 @@ pub fn prompt_secret(prompt: &str, otherwise: &str) -> Result<SecretString> {
     if !interactive() {
         bail!("{otherwise}");
     }
-    let text = rpassword::prompt_password(prompt)
-        .context("cannot read the passphrase from the terminal")?;
+    let text = rpassword::prompt_password(prompt).context("cannot read the passphrase from the terminal")?;
     if text.is_empty() {
         bail!("empty passphrase");
     }

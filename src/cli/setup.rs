@@ -37,9 +37,7 @@ fn kdf_cost() -> Result<KdfCost> {
                 .parse()
                 .ok()
                 .filter(|n| (1..=30).contains(n))
-                .with_context(|| {
-                    format!("{ENV_TEST_KDF} must be a number from 1 to 30 (it is {v:?})")
-                })?;
+                .with_context(|| format!("{ENV_TEST_KDF} must be a number from 1 to 30 (it is {v:?})"))?;
             note(&format!(
                 "warning: {ENV_TEST_KDF}={n}: weak passphrase KDF, for tests only"
             ));
@@ -73,9 +71,7 @@ pub fn keys(ctx: &Context, cmd: &KeysCommand) -> Result<()> {
         KeysCommand::ExportAgent { file } => (IdentityKind::Agent, file, "agent"),
         KeysCommand::ExportMaster { file } => (IdentityKind::Master, file, "master"),
     };
-    store
-        .keys()
-        .export_identity(&store.layout().keys(), kind, file)?;
+    store.keys().export_identity(&store.layout().keys(), kind, file)?;
     let env = if kind == IdentityKind::Agent {
         "GRAPHEX_AGENT_IDENTITY"
     } else {
@@ -106,8 +102,7 @@ pub fn demo(dir: Option<&Path>, reset: bool) -> Result<()> {
                 root.display()
             );
         }
-        std::fs::remove_dir_all(layout.gpp())
-            .with_context(|| format!("cannot remove {}", layout.gpp().display()))?;
+        std::fs::remove_dir_all(layout.gpp()).with_context(|| format!("cannot remove {}", layout.gpp().display()))?;
     }
     if !exists || reset {
         create_demo(&root)?;
@@ -172,10 +167,7 @@ struct GenReport {
 pub fn gen_store(ctx: &Context, a: &GenArgs) -> Result<()> {
     let root = absolute(&a.dir)?;
     if Layout::new(&root).db().exists() {
-        bail!(
-            "{} already holds a store; gen makes a new one",
-            root.display()
-        );
+        bail!("{} already holds a store; gen makes a new one", root.display());
     }
     std::fs::create_dir_all(&root).with_context(|| format!("cannot create {}", root.display()))?;
     let env_or = |k: &str, d: &str| {

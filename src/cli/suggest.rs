@@ -20,11 +20,7 @@ pub fn similar<'a>(wanted: &str, known: impl Iterator<Item = &'a str>) -> Vec<St
         })
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-    scored
-        .into_iter()
-        .take(3)
-        .map(|(_, k)| k.to_owned())
-        .collect()
+    scored.into_iter().take(3).map(|(_, k)| k.to_owned()).collect()
 }
 
 /// Levenshtein distance over characters.
@@ -34,9 +30,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
         prev = cur;
     }
@@ -50,10 +44,7 @@ mod tests {
     #[test]
     fn finds_typos_and_fragments() {
         let known = ["orders-service", "currency-utils", "api-gateway"];
-        assert_eq!(
-            similar("ordres-service", known.iter().copied())[0],
-            "orders-service"
-        );
+        assert_eq!(similar("ordres-service", known.iter().copied())[0], "orders-service");
         assert_eq!(similar("gateway", known.iter().copied())[0], "api-gateway");
         assert!(similar("zzzz", known.iter().copied()).is_empty());
         assert_eq!(edit_distance("kitten", "sitting"), 3);

@@ -53,11 +53,7 @@ pub struct EdgeView {
 
 impl EdgeView {
     pub fn new(e: &Edge, catalog: &Catalog) -> Self {
-        let name = |id: &NodeId| {
-            catalog
-                .node(id)
-                .map_or_else(|| id.to_string(), |n| n.name.to_string())
-        };
+        let name = |id: &NodeId| catalog.node(id).map_or_else(|| id.to_string(), |n| n.name.to_string());
         Self {
             from: name(&e.from),
             relation: e.relation.to_string(),
@@ -95,14 +91,8 @@ pub struct NodeView {
 
 impl NodeView {
     pub fn new(n: Node, catalog: &Catalog) -> Self {
-        let mut outgoing: Vec<EdgeView> = catalog
-            .outgoing(&n.id)
-            .map(|e| EdgeView::new(e, catalog))
-            .collect();
-        let mut incoming: Vec<EdgeView> = catalog
-            .incoming(&n.id)
-            .map(|e| EdgeView::new(e, catalog))
-            .collect();
+        let mut outgoing: Vec<EdgeView> = catalog.outgoing(&n.id).map(|e| EdgeView::new(e, catalog)).collect();
+        let mut incoming: Vec<EdgeView> = catalog.incoming(&n.id).map(|e| EdgeView::new(e, catalog)).collect();
         outgoing.sort_by(|a, b| (&a.relation, &a.to).cmp(&(&b.relation, &b.to)));
         incoming.sort_by(|a, b| (&a.relation, &a.from).cmp(&(&b.relation, &b.from)));
         Self {

@@ -2,9 +2,7 @@
 //! Each needs the master level and commits one atomic change.
 
 use anyhow::Result;
-use graphex_engine::model::{
-    Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Status, Tier, parse_property,
-};
+use graphex_engine::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Status, Tier, parse_property};
 use graphex_engine::{Error, Store};
 
 use super::args::{AddArgs, LifecycleArgs, LinkArgs, UpdateArgs};
@@ -70,11 +68,7 @@ pub fn update(ctx: &Context, a: &UpdateArgs) -> Result<()> {
 }
 
 pub fn link(ctx: &Context, a: &LinkArgs) -> Result<()> {
-    let mut e = NewEdge::new(
-        Name::new(&a.from)?,
-        Relation::new(&a.relation)?,
-        Name::new(&a.to)?,
-    );
+    let mut e = NewEdge::new(Name::new(&a.from)?, Relation::new(&a.relation)?, Name::new(&a.to)?);
     e.tier = a.tier.parse()?;
     e.confidence = a.confidence;
     e.weight = a.weight;
@@ -84,10 +78,7 @@ pub fn link(ctx: &Context, a: &LinkArgs) -> Result<()> {
     let edge = with_hints(&store, r)?;
     let view = EdgeView::new(&edge, store.catalog());
     emit(ctx.json, &view, |v| {
-        format!(
-            "linked {} -> {} -> {} [{}]\n",
-            v.from, v.relation, v.to, v.tier
-        )
+        format!("linked {} -> {} -> {} [{}]\n", v.from, v.relation, v.to, v.tier)
     })
 }
 

@@ -30,9 +30,7 @@ pub enum Error {
     StoreExists(PathBuf),
 
     /// The store was written by a newer version of Graphex.
-    #[error(
-        "the store's schema version {found} is newer than this program supports ({supported}); upgrade graphex"
-    )]
+    #[error("the store's schema version {found} is newer than this program supports ({supported}); upgrade graphex")]
     SchemaTooNew { found: u32, supported: u32 },
 
     /// A node with this name does not exist (or is not readable at this unlock level).
@@ -82,11 +80,7 @@ pub enum Error {
 
     /// An illegal lifecycle transition.
     #[error("cannot move {name:?} from {from} to {to}")]
-    Transition {
-        name: String,
-        from: Status,
-        to: Status,
-    },
+    Transition { name: String, from: Status, to: Status },
 
     /// A seed or import document is malformed.
     #[error("{path}: {reason}")]
@@ -114,11 +108,7 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn invalid(
-        what: &'static str,
-        value: impl Into<String>,
-        reason: impl Into<String>,
-    ) -> Self {
+    pub(crate) fn invalid(what: &'static str, value: impl Into<String>, reason: impl Into<String>) -> Self {
         Self::Invalid {
             what,
             value: value.into(),
@@ -143,9 +133,6 @@ impl Error {
     /// True for errors caused by the user's input or environment (exit code 1),
     /// false for internal or integrity failures.
     pub fn is_user_error(&self) -> bool {
-        !matches!(
-            self,
-            Self::Integrity { .. } | Self::Db(_) | Self::InjectedFault(_)
-        )
+        !matches!(self, Self::Integrity { .. } | Self::Db(_) | Self::InjectedFault(_))
     }
 }

@@ -7,9 +7,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
-use crate::model::{
-    Name, NewEdge, NewNode, NodeType, Provenance, Relation, Status, Tier, Timestamp,
-};
+use crate::model::{Name, NewEdge, NewNode, NodeType, Provenance, Relation, Status, Tier, Timestamp};
 use crate::store::Batch;
 
 /// The format tag a seed document must carry.
@@ -147,7 +145,8 @@ mod tests {
 
     #[test]
     fn parses_minimal_and_rejects_unknown_fields() {
-        let ok = r#"{"format":"graphex-seed/1","project":"p","nodes":[{"name":"a","type":"service","description":"d"}]}"#;
+        let ok =
+            r#"{"format":"graphex-seed/1","project":"p","nodes":[{"name":"a","type":"service","description":"d"}]}"#;
         let seed = parse("t.json", ok).unwrap();
         assert_eq!((seed.project.as_str(), seed.batch.node_count()), ("p", 1));
         let typo = ok.replace("\"description\"", "\"descripton\"");
@@ -157,15 +156,9 @@ mod tests {
                 .to_string()
                 .contains("unknown field")
         );
-        let bad_tier = ok.replace(
-            "\"type\":\"service\"",
-            "\"type\":\"service\",\"tier\":\"secret\"",
-        );
+        let bad_tier = ok.replace("\"type\":\"service\"", "\"type\":\"service\",\"tier\":\"secret\"");
         let msg = parse("t.json", &bad_tier).unwrap_err().to_string();
-        assert!(
-            msg.contains("nodes[0] (a)") && msg.contains("tier"),
-            "{msg}"
-        );
+        assert!(msg.contains("nodes[0] (a)") && msg.contains("tier"), "{msg}");
     }
 
     #[test]

@@ -113,10 +113,8 @@ pub fn generate(spec: SynthSpec) -> Batch {
         );
         node.confidence = 0.5 + rng.unit() / 2.0;
         node.created = Some(Timestamp(base + (rng.below(600 * 86_400) as i64) * 1000));
-        node.properties.insert(
-            "owner".into(),
-            format!("{}-team", WORDS[rng.below(WORDS.len())]),
-        );
+        node.properties
+            .insert("owner".into(), format!("{}-team", WORDS[rng.below(WORDS.len())]));
         batch.add_node(node);
         names.push(name);
     }
@@ -132,8 +130,7 @@ pub fn generate(spec: SynthSpec) -> Batch {
         if from == to || !seen.insert((from, to, rel)) {
             continue;
         }
-        let relation =
-            Relation::new(Relation::KNOWN[rel]).unwrap_or_else(|_| unreachable!("known relation"));
+        let relation = Relation::new(Relation::KNOWN[rel]).unwrap_or_else(|_| unreachable!("known relation"));
         let mut edge = NewEdge::new(names[from].clone(), relation, names[to].clone());
         edge.confidence = 0.5 + rng.unit() / 2.0;
         edge.created = Some(Timestamp(base));

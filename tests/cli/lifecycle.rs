@@ -30,10 +30,7 @@ fn lifecycle_moves_and_list_hides_archived() {
     );
     repo.ok(&["restore", "c"]);
     let v = repo.json(repo.master(), &["show", "c"]);
-    assert_eq!(
-        (v["status"].as_str(), v["version"].as_u64()),
-        (Some("active"), Some(4))
-    );
+    assert_eq!((v["status"].as_str(), v["version"].as_u64()), (Some("active"), Some(4)));
     repo.master()
         .args(["restore", "c"])
         .assert()

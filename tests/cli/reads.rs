@@ -25,9 +25,7 @@ fn list_shows_exactly_the_readable_tiers() {
         .args(["list"])
         .assert()
         .success()
-        .stderr(predicate::str::contains(
-            "locked, showing public content only",
-        ));
+        .stderr(predicate::str::contains("locked, showing public content only"));
     repo.master()
         .args(["list", "--status", "bogus"])
         .assert()
@@ -42,14 +40,11 @@ fn show_hides_what_the_level_cannot_read() {
         .args(["show", "agent-readable"])
         .assert()
         .code(1)
-        .stderr(
-            predicate::str::contains("no node named").and(predicate::str::contains("not visible")),
-        );
+        .stderr(predicate::str::contains("no node named").and(predicate::str::contains("not visible")));
     let text = repo.master().args(["show", "public"]).assert().success();
     let out = String::from_utf8_lossy(&text.get_output().stdout).into_owned();
     assert!(
-        out.contains("public  [service · public · active · v1]")
-            && out.contains("-> uses -> agent-readable"),
+        out.contains("public  [service · public · active · v1]") && out.contains("-> uses -> agent-readable"),
         "{out}"
     );
     let locked = repo.json(repo.locked(), &["show", "public"]);
@@ -74,10 +69,7 @@ fn status_counts_every_tier_but_details_only_readable_ones() {
     assert_eq!(readable, [true, false, false, false]);
     assert_eq!(locked["by_type"], serde_json::json!({"service": 1}));
     let human = repo.json(repo.human(), &["status"]);
-    assert_eq!(
-        human["by_type"],
-        serde_json::json!({"service": 3, "decision": 1})
-    );
+    assert_eq!(human["by_type"], serde_json::json!({"service": 3, "decision": 1}));
     assert!(human["last_update"].as_str().unwrap().ends_with('Z'));
     let text = repo.locked().args(["status"]).assert().success();
     assert!(String::from_utf8_lossy(&text.get_output().stdout).contains("not shown"));

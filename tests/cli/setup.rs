@@ -60,17 +60,12 @@ fn the_store_is_found_from_a_subdirectory_and_from_the_environment() {
         .args(["list"])
         .assert()
         .code(1)
-        .stderr(
-            predicate::str::contains("no Graphex store found")
-                .and(predicate::str::contains("graphex init")),
-        );
+        .stderr(predicate::str::contains("no Graphex store found").and(predicate::str::contains("graphex init")));
     bare(elsewhere.path())
         .args(["--store", "/nonexistent/repo", "status"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains(
-            "no Graphex store at /nonexistent/repo",
-        ));
+        .stderr(predicate::str::contains("no Graphex store at /nonexistent/repo"));
 }
 
 #[test]
@@ -141,10 +136,7 @@ fn demo_builds_once_then_reuses_and_resets() {
         &bare(dir.path())
             .args(["--store", arg, "--json", "status"])
             .env("GRAPHEX_PASSPHRASE", graphex::cli::DEMO_PASSPHRASE)
-            .env(
-                "GRAPHEX_HUMAN_PASSPHRASE",
-                graphex::cli::DEMO_HUMAN_PASSPHRASE,
-            )
+            .env("GRAPHEX_HUMAN_PASSPHRASE", graphex::cli::DEMO_HUMAN_PASSPHRASE)
             .output()
             .unwrap()
             .stdout,
@@ -204,22 +196,12 @@ fn gen_makes_a_store_of_the_requested_size() {
     )
     .unwrap();
     assert_eq!(
-        (
-            status["total_nodes"].as_u64(),
-            status["total_edges"].as_u64()
-        ),
+        (status["total_nodes"].as_u64(), status["total_edges"].as_u64()),
         (Some(200), Some(600))
     );
     assert_eq!(status["level"], "locked");
     bare(dir.path())
-        .args([
-            "gen",
-            "--nodes",
-            "1",
-            "--edges",
-            "0",
-            root.to_str().unwrap(),
-        ])
+        .args(["gen", "--nodes", "1", "--edges", "0", root.to_str().unwrap()])
         .assert()
         .code(1)
         .stderr(predicate::str::contains("already holds a store"));
@@ -228,10 +210,7 @@ fn gen_makes_a_store_of_the_requested_size() {
 #[test]
 fn usage_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    bare(dir.path())
-        .args(["add", "--name", "x"])
-        .assert()
-        .code(2);
+    bare(dir.path()).args(["add", "--name", "x"]).assert().code(2);
     bare(dir.path()).args(["frobnicate"]).assert().code(2);
     bare(dir.path())
         .args(["--help"])

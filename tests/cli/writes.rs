@@ -46,18 +46,10 @@ fn bad_input_is_named() {
             &["add", "--type", "service", "--name", "Orders", "-d", "x"],
             "uppercase",
         ),
+        (&["add", "--type", "service", "--name", "a/b", "-d", "x"], "'/'"),
+        (&["add", "--type", "Service", "--name", "a", "-d", "x"], "invalid type"),
         (
-            &["add", "--type", "service", "--name", "a/b", "-d", "x"],
-            "'/'",
-        ),
-        (
-            &["add", "--type", "Service", "--name", "a", "-d", "x"],
-            "invalid type",
-        ),
-        (
-            &[
-                "add", "--type", "service", "--name", "a", "-d", "x", "--tier", "secret",
-            ],
+            &["add", "--type", "service", "--name", "a", "-d", "x", "--tier", "secret"],
             "expected one of public",
         ),
         (
@@ -154,11 +146,7 @@ fn update_writes_a_new_version_and_raising_a_tier_hides_the_node() {
     ]);
     let v = repo.json(repo.master(), &["show", "m"]);
     assert_eq!(
-        (
-            v["version"].as_u64(),
-            v["description"].as_str(),
-            v["type"].as_str()
-        ),
+        (v["version"].as_u64(), v["description"].as_str(), v["type"].as_str()),
         (Some(2), Some("two"), Some("service"))
     );
     assert_eq!(v["properties"], serde_json::json!({"b": "2", "c": "3"}));

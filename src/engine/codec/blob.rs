@@ -40,13 +40,9 @@ pub fn encode_node(keys: &Keyring, node: &Node) -> Result<Vec<u8>> {
     )?;
     let plain = Zeroizing::new(to_msgpack(node)?);
     let packed = Zeroizing::new(
-        zstd::bulk::compress(&plain, ZSTD_LEVEL)
-            .map_err(|e| Error::integrity("compression", e.to_string()))?,
+        zstd::bulk::compress(&plain, ZSTD_LEVEL).map_err(|e| Error::integrity("compression", e.to_string()))?,
     );
-    let sealed = Sealer::new(&data_key).seal(
-        &ad(b"graphex/node/v1", &node.id, node.version, node.tier),
-        &packed,
-    )?;
+    let sealed = Sealer::new(&data_key).seal(&ad(b"graphex/node/v1", &node.id, node.version, node.tier), &packed)?;
 
     let mut out = Vec::with_capacity(HEADER_LEN + wrapped.len() + sealed.len());
     out.extend_from_slice(MAGIC);
@@ -60,13 +56,7 @@ pub fn encode_node(keys: &Keyring, node: &Node) -> Result<Vec<u8>> {
 }
 
 /// Opens a blob that the index says holds `id` at `version` in `tier`.
-pub fn decode_node(
-    keys: &Keyring,
-    id: &NodeId,
-    version: u64,
-    tier: Tier,
-    blob: &[u8],
-) -> Result<Node> {
+pub fn decode_node(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, blob: &[u8]) -> Result<Node> {
     let what = || format!("node {id} version {version}");
     let bad = |reason: &str| Error::integrity(what(), reason);
     if blob.len() < HEADER_LEN || &blob[..3] != MAGIC {
@@ -96,9 +86,7 @@ pub fn decode_node(
         ciphers
             .wrap
             .open(&ad(b"graphex/dk/v1", id, version, tier), wrapped)
-            .map_err(|_| {
-                bad("the data key failed authentication (altered, swapped or relabelled)")
-            })?,
+            .map_err(|_| bad("the data key failed authentication (altered, swapped or relabelled)"))?,
     );
     if key_bytes.len() != KEY_LEN {
         return Err(bad("wrapped data key has the wrong length"));
@@ -110,8 +98,7 @@ pub fn decode_node(
             .map_err(|_| bad("content failed authentication (altered, swapped or relabelled)"))?,
     );
     let plain = Zeroizing::new(
-        zstd::bulk::decompress(&packed, MAX_PLAINTEXT)
-            .map_err(|e| bad(&format!("decompression failed ({e})")))?,
+        zstd::bulk::decompress(&packed, MAX_PLAINTEXT).map_err(|e| bad(&format!("decompression failed ({e})")))?,
     );
     let node: Node = from_msgpack(&what(), &plain)?;
     if node.id != *id || node.version != version || node.tier != tier {

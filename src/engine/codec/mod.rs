@@ -2,21 +2,18 @@
 //! Every format starts with a version byte and is tested across versions.
 
 mod blob;
+mod edge_bytes;
 mod record;
 
 pub use blob::{BLOB_FORMAT, MAX_PLAINTEXT, decode_node, encode_node};
+pub use edge_bytes::RelationCache;
 pub use record::{open_edge, open_summary, seal_edge, seal_summary};
 
 use crate::error::{Error, Result};
 
 /// Associated data binding a ciphertext to its place: a domain label, the
 /// object's id, its version and its tier. Changing any of them breaks the tag.
-pub(crate) fn associated_data(
-    domain: &[u8],
-    id: &[u8; 16],
-    version: u64,
-    tier: crate::model::Tier,
-) -> Vec<u8> {
+pub(crate) fn associated_data(domain: &[u8], id: &[u8; 16], version: u64, tier: crate::model::Tier) -> Vec<u8> {
     let mut ad = Vec::with_capacity(domain.len() + 25);
     ad.extend_from_slice(domain);
     ad.extend_from_slice(id);
@@ -31,8 +28,7 @@ pub(crate) fn to_msgpack<T: serde::Serialize>(value: &T) -> Result<Vec<u8>> {
 }
 
 pub(crate) fn from_msgpack<T: serde::de::DeserializeOwned>(what: &str, bytes: &[u8]) -> Result<T> {
-    rmp_serde::from_slice(bytes)
-        .map_err(|e| Error::integrity(what, format!("undecodable content ({e})")))
+    rmp_serde::from_slice(bytes).map_err(|e| Error::integrity(what, format!("undecodable content ({e})")))
 }
 
 #[cfg(test)]

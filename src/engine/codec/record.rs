@@ -2,6 +2,7 @@
 //! index key of its tier. Layout: `format u8 = 1 | nonce | ciphertext | tag`.
 //! Associated data: domain, id, version, tier.
 
+use super::edge_bytes::{self, RelationCache};
 use super::{associated_data, from_msgpack, to_msgpack};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
@@ -17,13 +18,7 @@ fn seal(keys: &Keyring, tier: Tier, ad: &[u8], plain: &[u8]) -> Result<Vec<u8>> 
     Ok(out)
 }
 
-fn open(
-    keys: &Keyring,
-    tier: Tier,
-    ad: &[u8],
-    bytes: &[u8],
-    what: &dyn Fn() -> String,
-) -> Result<Vec<u8>> {
+fn open(keys: &Keyring, tier: Tier, ad: &[u8], bytes: &[u8], what: &dyn Fn() -> String) -> Result<Vec<u8>> {
     match bytes.first() {
         Some(&RECORD_FORMAT) => {}
         Some(&other) => {
@@ -34,12 +29,10 @@ fn open(
         }
         None => return Err(Error::integrity(what(), "empty record")),
     }
-    keys.tier(tier)?.index.open(ad, &bytes[1..]).map_err(|_| {
-        Error::integrity(
-            what(),
-            "failed authentication (altered, swapped or relabelled)",
-        )
-    })
+    keys.tier(tier)?
+        .index
+        .open(ad, &bytes[1..])
+        .map_err(|_| Error::integrity(what(), "failed authentication (altered, swapped or relabelled)"))
 }
 
 /// Seals a node summary for the index row of `summary.id`.
@@ -54,13 +47,7 @@ pub fn seal_summary(keys: &Keyring, summary: &NodeSummary) -> Result<Vec<u8>> {
 }
 
 /// Opens the summary in the index row of `id` at `version` and `tier`.
-pub fn open_summary(
-    keys: &Keyring,
-    id: &NodeId,
-    version: u64,
-    tier: Tier,
-    bytes: &[u8],
-) -> Result<NodeSummary> {
+pub fn open_summary(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, bytes: &[u8]) -> Result<NodeSummary> {
     let what = || format!("index row of node {id}");
     let ad = associated_data(b"graphex/summary/v1", id.as_bytes(), version, tier);
     let s: NodeSummary = from_msgpack(&what(), &open(keys, tier, &ad, bytes, &what)?)?;
@@ -73,14 +60,14 @@ pub fn open_summary(
 /// Seals an edge for its index row.
 pub fn seal_edge(keys: &Keyring, edge: &Edge) -> Result<Vec<u8>> {
     let ad = associated_data(b"graphex/edge/v1", edge.id.as_bytes(), 0, edge.tier);
-    seal(keys, edge.tier, &ad, &to_msgpack(edge)?)
+    seal(keys, edge.tier, &ad, &edge_bytes::encode(edge)?)
 }
 
 /// Opens the edge row `id` stored under `tier`.
-pub fn open_edge(keys: &Keyring, id: &EdgeId, tier: Tier, bytes: &[u8]) -> Result<Edge> {
+pub fn open_edge(keys: &Keyring, id: &EdgeId, tier: Tier, bytes: &[u8], relations: &mut RelationCache) -> Result<Edge> {
     let what = || format!("edge {id}");
     let ad = associated_data(b"graphex/edge/v1", id.as_bytes(), 0, tier);
-    let e: Edge = from_msgpack(&what(), &open(keys, tier, &ad, bytes, &what)?)?;
+    let e = edge_bytes::decode(*id, &open(keys, tier, &ad, bytes, &what)?, relations)?;
     if e.id != *id || e.tier != tier {
         return Err(Error::integrity(what(), "content does not match the index"));
     }

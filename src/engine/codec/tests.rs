@@ -4,9 +4,7 @@ use std::collections::BTreeMap;
 
 use super::*;
 use crate::keys::Keyring;
-use crate::model::{
-    Name, Node, NodeId, NodeSummary, NodeType, Provenance, Status, Tier, Timestamp,
-};
+use crate::model::{Name, Node, NodeId, NodeSummary, NodeType, Provenance, Status, Tier, Timestamp};
 
 /// A node with every field set to something non-default.
 pub(crate) fn full_node(tier: Tier) -> Node {
@@ -41,10 +39,7 @@ fn every_field_round_trips_in_every_tier() {
     for tier in Tier::ALL {
         let node = full_node(tier);
         let blob = encode_node(&keys, &node).unwrap();
-        assert_eq!(
-            decode_node(&keys, &node.id, node.version, tier, &blob).unwrap(),
-            node
-        );
+        assert_eq!(decode_node(&keys, &node.id, node.version, tier, &blob).unwrap(), node);
         let summary = NodeSummary::from(&node);
         let sealed = seal_summary(&keys, &summary).unwrap();
         assert_eq!(
@@ -57,9 +52,7 @@ fn every_field_round_trips_in_every_tier() {
         Provenance::Inferred {
             source: "src/lib.rs".into(),
         },
-        Provenance::Federated {
-            project: "org".into(),
-        },
+        Provenance::Federated { project: "org".into() },
     ];
     for p in provenances {
         let node = Node {
@@ -69,17 +62,11 @@ fn every_field_round_trips_in_every_tier() {
             ..full_node(Tier::Public)
         };
         let blob = encode_node(&keys, &node).unwrap();
-        assert_eq!(
-            decode_node(&keys, &node.id, 7, Tier::Public, &blob).unwrap(),
-            node
-        );
+        assert_eq!(decode_node(&keys, &node.id, 7, Tier::Public, &blob).unwrap(), node);
     }
 }
 
-const FIXTURE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/fixtures/node-v1-agent-readable.blob"
-);
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/node-v1-agent-readable.blob");
 
 /// Regenerates the fixture: `cargo test -p graphex-engine write_blob_fixture -- --ignored`.
 /// Only ever run when a new format version is introduced; old fixtures stay.
@@ -87,11 +74,7 @@ const FIXTURE: &str = concat!(
 #[ignore]
 fn write_blob_fixture() {
     let keys = Keyring::fixed_for_tests(1);
-    std::fs::write(
-        FIXTURE,
-        encode_node(&keys, &full_node(Tier::AgentReadable)).unwrap(),
-    )
-    .unwrap();
+    std::fs::write(FIXTURE, encode_node(&keys, &full_node(Tier::AgentReadable)).unwrap()).unwrap();
 }
 
 #[test]
@@ -155,14 +138,7 @@ fn a_blob_bound_to_its_id_version_and_tier() {
 fn a_different_key_cannot_open_a_blob() {
     let node = full_node(Tier::HumanOnly);
     let blob = encode_node(&Keyring::fixed_for_tests(1), &node).unwrap();
-    let err = decode_node(
-        &Keyring::fixed_for_tests(50),
-        &node.id,
-        7,
-        Tier::HumanOnly,
-        &blob,
-    )
-    .unwrap_err();
+    let err = decode_node(&Keyring::fixed_for_tests(50), &node.id, 7, Tier::HumanOnly, &blob).unwrap_err();
     assert!(err.to_string().contains("failed authentication"), "{err}");
 }
 
@@ -176,6 +152,43 @@ fn an_unknown_future_format_is_named() {
         decode_node(&keys, &node.id, 7, Tier::Public, &blob),
         Err(Error::UnknownFormat { found: 9, .. })
     ));
+}
+
+fn full_edge(tier: Tier) -> crate::model::Edge {
+    crate::model::Edge {
+        id: crate::model::EdgeId::generate(),
+        from: NodeId::generate(),
+        relation: crate::model::Relation::new("custom-relation").unwrap(),
+        to: NodeId::generate(),
+        confidence: 0.25,
+        weight: 3.5,
+        bidirectional: true,
+        declared_tier: Tier::Public,
+        tier,
+        provenance: Provenance::Inferred { source: "Cargo.toml".into() },
+        created: Timestamp::parse("2026-01-02T03:04:05Z").unwrap(),
+    }
+}
+
+#[test]
+fn edges_round_trip_and_are_bound_to_id_and_tier() {
+    let keys = Keyring::fixed_for_tests(1);
+    let mut cache = RelationCache::default();
+    for tier in Tier::ALL {
+        for e in [full_edge(tier), crate::model::Edge { provenance: Provenance::Human, ..full_edge(tier) }] {
+            let sealed = seal_edge(&keys, &e).unwrap();
+            assert_eq!(open_edge(&keys, &e.id, tier, &sealed, &mut cache).unwrap(), e);
+            let other = crate::model::EdgeId::generate();
+            assert!(matches!(open_edge(&keys, &other, tier, &sealed, &mut cache), Err(Error::Integrity { .. })));
+            let higher = if tier == Tier::HumanOnly { Tier::Public } else { Tier::HumanOnly };
+            assert!(open_edge(&keys, &e.id, higher, &sealed, &mut cache).is_err());
+            for i in 0..sealed.len() {
+                let mut bad = sealed.clone();
+                bad[i] ^= 0x10;
+                assert!(open_edge(&keys, &e.id, tier, &bad, &mut cache).is_err(), "flip at {i}");
+            }
+        }
+    }
 }
 
 mod never_panics {
@@ -194,6 +207,10 @@ mod never_panics {
             prop_assert!(decode_node(&keys, &id, 0, Tier::Public, &bytes).is_err());
             prop_assert!(decode_node(&keys, &id, 0, Tier::Public, &framed).is_err());
             prop_assert!(open_summary(&keys, &id, 0, Tier::Public, &bytes).is_err());
+            let edge_id = crate::model::EdgeId::generate();
+            prop_assert!(open_edge(&keys, &edge_id, Tier::Public, &bytes, &mut RelationCache::default()).is_err());
+            // The plaintext decoder behind the AEAD, fed arbitrary bytes directly.
+            let _ = super::super::edge_bytes::decode(edge_id, &bytes, &mut RelationCache::default());
         }
     }
 }

@@ -42,9 +42,7 @@ impl Sealer {
                     aad: ad,
                 },
             )
-            .map_err(|_| {
-                crate::error::Error::integrity("encryption", "plaintext too long for AES-GCM")
-            })?;
+            .map_err(|_| crate::error::Error::integrity("encryption", "plaintext too long for AES-GCM"))?;
         let mut out = Vec::with_capacity(NONCE_LEN + ct.len());
         out.extend_from_slice(&nonce);
         out.extend_from_slice(&ct);

@@ -79,11 +79,7 @@ mod tests {
         let w = derive(&ikm, Purpose::Wrap);
         let i = derive(&ikm, Purpose::Index);
         assert_ne!(w.expose(), i.expose());
-        assert_eq!(
-            w.expose(),
-            derive(&ikm, Purpose::Wrap).expose(),
-            "deterministic"
-        );
+        assert_eq!(w.expose(), derive(&ikm, Purpose::Wrap).expose(), "deterministic");
     }
 
     #[test]

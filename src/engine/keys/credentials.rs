@@ -36,17 +36,8 @@ impl Credentials {
 
     /// Reads the four `GRAPHEX_*` variables. Empty values count as unset.
     pub fn from_env() -> Self {
-        let secret = |k: &str| {
-            std::env::var(k)
-                .ok()
-                .filter(|v| !v.is_empty())
-                .map(SecretString::from)
-        };
-        let path = |k: &str| {
-            std::env::var_os(k)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
+        let secret = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty()).map(SecretString::from);
+        let path = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
         Self {
             passphrase: secret(ENV_PASSPHRASE),
             identity_file: path(ENV_IDENTITY),

@@ -60,25 +60,19 @@ pub struct KdfCost(pub Option<u8>);
 
 /// Encrypts to one or more X25519 recipients.
 pub(crate) fn seal_to(recipients: &[&x25519::Recipient], plaintext: &[u8]) -> Result<Vec<u8>> {
-    let encryptor =
-        age::Encryptor::with_recipients(recipients.iter().map(|r| *r as &dyn age::Recipient))
-            .map_err(|e| Error::integrity("age encryption", e.to_string()))?;
+    let encryptor = age::Encryptor::with_recipients(recipients.iter().map(|r| *r as &dyn age::Recipient))
+        .map_err(|e| Error::integrity("age encryption", e.to_string()))?;
     age_write(encryptor, plaintext)
 }
 
 /// Encrypts to a passphrase with the given KDF cost.
-pub(crate) fn seal_to_passphrase(
-    passphrase: &SecretString,
-    cost: KdfCost,
-    plaintext: &[u8],
-) -> Result<Vec<u8>> {
+pub(crate) fn seal_to_passphrase(passphrase: &SecretString, cost: KdfCost, plaintext: &[u8]) -> Result<Vec<u8>> {
     let mut recipient = age::scrypt::Recipient::new(passphrase.clone());
     if let Some(log_n) = cost.0 {
         recipient.set_work_factor(log_n.clamp(1, 30));
     }
-    let encryptor =
-        age::Encryptor::with_recipients(std::iter::once(&recipient as &dyn age::Recipient))
-            .map_err(|e| Error::integrity("age encryption", e.to_string()))?;
+    let encryptor = age::Encryptor::with_recipients(std::iter::once(&recipient as &dyn age::Recipient))
+        .map_err(|e| Error::integrity("age encryption", e.to_string()))?;
     age_write(encryptor, plaintext)
 }
 
@@ -98,8 +92,7 @@ pub(crate) fn open_with(
     identity: &dyn age::Identity,
     secret_name: &'static str,
 ) -> Result<Zeroizing<Vec<u8>>> {
-    let decryptor =
-        age::Decryptor::new_buffered(bytes).map_err(|e| key_file_error(path, e, secret_name))?;
+    let decryptor = age::Decryptor::new_buffered(bytes).map_err(|e| key_file_error(path, e, secret_name))?;
     let mut reader = decryptor
         .decrypt(std::iter::once(identity))
         .map_err(|e| key_file_error(path, e, secret_name))?;
@@ -117,13 +110,9 @@ fn key_file_error(path: &Path, e: DecryptError, secret_name: &'static str) -> Er
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_default();
     match e {
-        DecryptError::NoMatchingKeys | DecryptError::KeyDecryptionFailed => {
-            Error::WrongSecret(secret_name, file)
-        }
+        DecryptError::NoMatchingKeys | DecryptError::KeyDecryptionFailed => Error::WrongSecret(secret_name, file),
         // age reports a wrong scrypt passphrase as a failed decryption of its stanza.
-        DecryptError::DecryptionFailed if secret_name.contains("passphrase") => {
-            Error::WrongSecret(secret_name, file)
-        }
+        DecryptError::DecryptionFailed if secret_name.contains("passphrase") => Error::WrongSecret(secret_name, file),
         DecryptError::ExcessiveWork { required, target } => Error::KeyFile {
             path: path.to_owned(),
             reason: format!(
@@ -198,8 +187,7 @@ pub(crate) fn decode_tier_key(path: &Path, tier: Tier, text: &[u8]) -> Result<Sy
         return Err(bad("key has the wrong length"));
     }
     for (i, out) in bytes.iter_mut().enumerate() {
-        *out = u8::from_str_radix(hex.get(2 * i..2 * i + 2).unwrap_or("zz"), 16)
-            .map_err(|_| bad("key is not hex"))?;
+        *out = u8::from_str_radix(hex.get(2 * i..2 * i + 2).unwrap_or("zz"), 16).map_err(|_| bad("key is not hex"))?;
     }
     Ok(SymmetricKey::from_bytes(*bytes))
 }

@@ -44,12 +44,7 @@ impl std::fmt::Debug for Keyring {
 }
 
 /// Generates every key of a new store and writes the key files into `paths.dir`.
-pub fn create(
-    paths: &KeyPaths,
-    passphrase: &SecretString,
-    human: &SecretString,
-    cost: KdfCost,
-) -> Result<()> {
+pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString, cost: KdfCost) -> Result<()> {
     std::fs::create_dir_all(&paths.dir).map_err(|e| Error::io(&paths.dir, e))?;
     let master = x25519::Identity::generate();
     let agent = x25519::Identity::generate();
@@ -107,13 +102,14 @@ impl Keyring {
             ring.level = Level::Master;
             if let Some(human) = &creds.human_passphrase {
                 let path = paths.tier(Tier::HumanOnly);
-                let outer =
-                    files::open_with(&path, &files::read(&path)?, &master, "master identity")?;
+                let outer = files::open_with(&path, &files::read(&path)?, &master, "master identity")?;
                 let scrypt = age::scrypt::Identity::new(human.clone());
                 let inner = files::open_with(&path, &outer, &scrypt, "human passphrase")?;
-                ring.tiers[Tier::HumanOnly.code() as usize] = Some(TierCiphers::from_key(
-                    &files::decode_tier_key(&path, Tier::HumanOnly, &inner)?,
-                ));
+                ring.tiers[Tier::HumanOnly.code() as usize] = Some(TierCiphers::from_key(&files::decode_tier_key(
+                    &path,
+                    Tier::HumanOnly,
+                    &inner,
+                )?));
                 ring.level = Level::Human;
             }
             ring.master = Some(master);
@@ -125,29 +121,24 @@ impl Keyring {
             let agent = files::parse_identity(agent_file, &files::read(agent_file)?)?;
             let path = paths.tier(Tier::AgentReadable);
             let text = files::open_with(&path, &files::read(&path)?, &agent, "agent identity")?;
-            ring.tiers[Tier::AgentReadable.code() as usize] = Some(TierCiphers::from_key(
-                &files::decode_tier_key(&path, Tier::AgentReadable, &text)?,
-            ));
+            ring.tiers[Tier::AgentReadable.code() as usize] = Some(TierCiphers::from_key(&files::decode_tier_key(
+                &path,
+                Tier::AgentReadable,
+                &text,
+            )?));
             ring.level = Level::Agent;
         }
         Ok(ring)
     }
 
-    fn load_tier(
-        &mut self,
-        paths: &KeyPaths,
-        tier: Tier,
-        master: Option<&x25519::Identity>,
-    ) -> Result<()> {
+    fn load_tier(&mut self, paths: &KeyPaths, tier: Tier, master: Option<&x25519::Identity>) -> Result<()> {
         let path = paths.tier(tier);
         let raw = files::read(&path)?;
         let text = match master {
             None => zeroize::Zeroizing::new(raw),
             Some(m) => files::open_with(&path, &raw, m, "master identity")?,
         };
-        self.tiers[tier.code() as usize] = Some(TierCiphers::from_key(&files::decode_tier_key(
-            &path, tier, &text,
-        )?));
+        self.tiers[tier.code() as usize] = Some(TierCiphers::from_key(&files::decode_tier_key(&path, tier, &text)?));
         Ok(())
     }
 
@@ -177,9 +168,7 @@ impl Keyring {
 
     /// The master identity (master level and above).
     pub fn master(&self) -> Result<&x25519::Identity> {
-        self.master
-            .as_ref()
-            .ok_or_else(|| self.needs(Level::Master, "this"))
+        self.master.as_ref().ok_or_else(|| self.needs(Level::Master, "this"))
     }
 
     /// The agent identity, decrypted with the master.
@@ -218,16 +207,11 @@ fn open_master(paths: &KeyPaths, creds: &Credentials) -> Result<Option<x25519::I
 /// An identity file offered as the master must match `master.pub`.
 fn check_is_master(paths: &KeyPaths, identity: &x25519::Identity, file: &Path) -> Result<()> {
     let path = paths.master_pub();
-    let expected = String::from_utf8_lossy(&files::read(&path)?)
-        .trim()
-        .to_owned();
+    let expected = String::from_utf8_lossy(&files::read(&path)?).trim().to_owned();
     if identity.to_public().to_string() != expected {
         return Err(Error::WrongSecret(
             "identity",
-            format!(
-                "this store (the file {} is not its master identity)",
-                file.display()
-            ),
+            format!("this store (the file {} is not its master identity)", file.display()),
         ));
     }
     Ok(())
@@ -262,11 +246,7 @@ impl Keyring {
 impl Keyring {
     /// A keyring with fixed tier keys (`[seed + tier; 32]`), for format fixtures.
     pub(crate) fn fixed_for_tests(seed: u8) -> Self {
-        let tiers = Tier::ALL.map(|t| {
-            Some(TierCiphers::from_key(&SymmetricKey::from_bytes(
-                [seed + t.code(); 32],
-            )))
-        });
+        let tiers = Tier::ALL.map(|t| Some(TierCiphers::from_key(&SymmetricKey::from_bytes([seed + t.code(); 32]))));
         Keyring {
             level: Level::Human,
             tiers,

@@ -6,9 +6,7 @@ pub mod files;
 mod keyring;
 mod level;
 
-pub use credentials::{
-    Credentials, ENV_AGENT_IDENTITY, ENV_HUMAN_PASSPHRASE, ENV_IDENTITY, ENV_PASSPHRASE,
-};
+pub use credentials::{Credentials, ENV_AGENT_IDENTITY, ENV_HUMAN_PASSPHRASE, ENV_IDENTITY, ENV_PASSPHRASE};
 pub use files::{KdfCost, KeyPaths};
 pub use keyring::{IdentityKind, Keyring, TierCiphers, create};
 pub use level::Level;

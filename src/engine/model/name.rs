@@ -33,10 +33,7 @@ impl Name {
         }
         if let Some(bad) = raw.chars().find(|c| !is_name_char(*c)) {
             let hint = if bad.is_ascii_uppercase() {
-                format!(
-                    "uppercase {bad:?} is not allowed; try {:?}",
-                    raw.to_ascii_lowercase()
-                )
+                format!("uppercase {bad:?} is not allowed; try {:?}", raw.to_ascii_lowercase())
             } else {
                 format!("character {bad:?} is not allowed (use a-z, 0-9, '-', '_', '.')")
             };

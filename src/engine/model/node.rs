@@ -78,11 +78,7 @@ pub fn validate_description(d: &str) -> Result<()> {
 /// Checks a confidence value: a number from 0 to 1.
 pub fn validate_confidence(c: f64) -> Result<()> {
     if !(0.0..=1.0).contains(&c) {
-        return Err(Error::invalid(
-            "confidence",
-            c.to_string(),
-            "a number from 0 to 1",
-        ));
+        return Err(Error::invalid("confidence", c.to_string(), "a number from 0 to 1"));
     }
     Ok(())
 }
@@ -148,12 +144,7 @@ pub struct NewNode {
 
 impl NewNode {
     /// A human-written Active node with default confidence 1.0.
-    pub fn new(
-        name: Name,
-        node_type: NodeType,
-        description: impl Into<String>,
-        tier: Tier,
-    ) -> Self {
+    pub fn new(name: Name, node_type: NodeType, description: impl Into<String>, tier: Tier) -> Self {
         Self {
             name,
             node_type,
@@ -227,12 +218,7 @@ mod tests {
             ("owner".into(), "orders-team".into())
         );
         assert_eq!(parse_property("note=a=b").unwrap().1, "a=b");
-        assert!(
-            parse_property("novalue")
-                .unwrap_err()
-                .to_string()
-                .contains("KEY=VALUE")
-        );
+        assert!(parse_property("novalue").unwrap_err().to_string().contains("KEY=VALUE"));
         assert!(parse_property("bad key=1").is_err());
         assert!(validate_confidence(1.5).is_err() && validate_confidence(f64::NAN).is_err());
         assert!(validate_description(&"x".repeat(MAX_DESCRIPTION + 1)).is_err());

@@ -12,11 +12,7 @@ pub enum Provenance {
     #[default]
     Human,
     /// Proposed by an AI agent and accepted by a human.
-    Agent {
-        id: String,
-        session: String,
-        trust: f64,
-    },
+    Agent { id: String, session: String, trust: f64 },
     /// Inferred from code or documents.
     Inferred { source: String },
     /// Pulled from another project's published subgraph.

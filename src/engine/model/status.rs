@@ -23,12 +23,7 @@ pub enum Status {
 
 impl Status {
     /// All statuses in lifecycle order.
-    pub const ALL: [Status; 4] = [
-        Status::Proposed,
-        Status::Active,
-        Status::Deprecated,
-        Status::Archived,
-    ];
+    pub const ALL: [Status; 4] = [Status::Proposed, Status::Active, Status::Deprecated, Status::Archived];
 
     /// The status's name as written in the CLI.
     pub fn as_str(self) -> &'static str {
@@ -69,13 +64,7 @@ impl FromStr for Status {
         Status::ALL
             .into_iter()
             .find(|t| t.as_str() == s)
-            .ok_or_else(|| {
-                Error::invalid(
-                    "status",
-                    s,
-                    "expected one of proposed, active, deprecated, archived",
-                )
-            })
+            .ok_or_else(|| Error::invalid("status", s, "expected one of proposed, active, deprecated, archived"))
     }
 }
 

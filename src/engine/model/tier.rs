@@ -56,16 +56,13 @@ impl fmt::Display for Tier {
 impl FromStr for Tier {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self, Error> {
-        Tier::ALL
-            .into_iter()
-            .find(|t| t.as_str() == s)
-            .ok_or_else(|| {
-                Error::invalid(
-                    "tier",
-                    s,
-                    "expected one of public, agent-readable, agent-restricted, human-only",
-                )
-            })
+        Tier::ALL.into_iter().find(|t| t.as_str() == s).ok_or_else(|| {
+            Error::invalid(
+                "tier",
+                s,
+                "expected one of public, agent-readable, agent-restricted, human-only",
+            )
+        })
     }
 }
 

@@ -27,13 +27,8 @@ impl Timestamp {
         } else {
             raw.to_owned()
         };
-        let dt = OffsetDateTime::parse(&text, &Rfc3339).map_err(|e| {
-            Error::invalid(
-                "time",
-                raw,
-                format!("expected RFC 3339 or YYYY-MM-DD ({e})"),
-            )
-        })?;
+        let dt = OffsetDateTime::parse(&text, &Rfc3339)
+            .map_err(|e| Error::invalid("time", raw, format!("expected RFC 3339 or YYYY-MM-DD ({e})")))?;
         Ok(Self((dt.unix_timestamp_nanos() / 1_000_000) as i64))
     }
 

@@ -32,7 +32,7 @@ macro_rules! vocabulary {
         $(#[$doc])*
         #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         #[serde(try_from = "String", into = "String")]
-        pub struct $ty(String);
+        pub struct $ty(std::sync::Arc<str>);
 
         impl $ty {
             /// The spec's values, in the spec's order.
@@ -41,7 +41,7 @@ macro_rules! vocabulary {
             /// Validates a known or custom value.
             pub fn new(raw: &str) -> $crate::error::Result<Self> {
                 $crate::model::vocabulary::validate_term($what, raw, Self::KNOWN)?;
-                Ok(Self(raw.to_owned()))
+                Ok(Self(std::sync::Arc::from(raw)))
             }
 
             /// The value as text.
@@ -51,7 +51,7 @@ macro_rules! vocabulary {
 
             /// Whether this value is one of the spec's.
             pub fn is_known(&self) -> bool {
-                Self::KNOWN.contains(&self.0.as_str())
+                Self::KNOWN.contains(&&*self.0)
             }
         }
 
@@ -71,7 +71,7 @@ macro_rules! vocabulary {
 
         impl From<$ty> for String {
             fn from(v: $ty) -> String {
-                v.0
+                v.0.to_string()
             }
         }
 
@@ -120,10 +120,7 @@ mod tests {
     fn bad_values_list_the_known_ones() {
         for bad in ["Service", "", "1st", "has space", "under_score"] {
             let msg = NodeType::new(bad).unwrap_err().to_string();
-            assert!(
-                msg.contains("known ones: service, module"),
-                "{bad:?}: {msg}"
-            );
+            assert!(msg.contains("known ones: service, module"), "{bad:?}: {msg}");
         }
         assert!(
             Relation::new("DependsOn")

@@ -70,10 +70,7 @@ impl Store {
                 before: None,
                 after: Some(1),
             });
-            plan.nodes.push(NodeWrite {
-                node,
-                previous: None,
-            });
+            plan.nodes.push(NodeWrite { node, previous: None });
         }
         let resolve = |n: &str| {
             names

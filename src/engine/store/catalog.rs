@@ -1,116 +1,223 @@
 //! The in-memory catalog: every node summary and edge this session can read,
 //! decrypted once at open. Reads and traversals run here; content above the
 //! session's level is simply absent (no name, no ghost, no edge).
+//!
+//! Nodes and edges live in slots (dense indices) so adjacency lists are plain
+//! `u32` vectors; ids map to slots through fast hash maps. Freed slots stay
+//! empty until the next open (removals are rare: only tier changes).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::model::{Edge, EdgeId, Name, NodeId, NodeSummary, Tier};
 
 /// Readable nodes and edges, indexed for lookups.
 #[derive(Default, Debug)]
 pub struct Catalog {
-    nodes: HashMap<NodeId, NodeSummary>,
-    by_name: HashMap<Name, NodeId>,
-    edges: HashMap<EdgeId, Edge>,
-    out: HashMap<NodeId, Vec<EdgeId>>,
-    inc: HashMap<NodeId, Vec<EdgeId>>,
+    nodes: Vec<Option<NodeSummary>>,
+    node_slot: FxHashMap<NodeId, u32>,
+    by_name: FxHashMap<Name, u32>,
+    edges: Vec<Option<Edge>>,
+    edge_slot: FxHashMap<EdgeId, u32>,
+    out: Vec<Vec<u32>>,
+    inc: Vec<Vec<u32>>,
+    live_nodes: usize,
+    live_edges: usize,
 }
 
 impl Catalog {
-    /// Adds or replaces a node summary.
-    pub fn put_node(&mut self, s: NodeSummary) {
-        if let Some(old) = self.nodes.get(&s.id)
-            && old.name != s.name
-        {
-            self.by_name.remove(&old.name);
-        }
-        self.by_name.insert(s.name.clone(), s.id);
-        self.nodes.insert(s.id, s);
+    /// An empty catalog sized for `nodes` and `edges`.
+    pub fn with_capacity(nodes: usize, edges: usize) -> Self {
+        let mut c = Self::default();
+        c.nodes.reserve(nodes);
+        c.node_slot.reserve(nodes);
+        c.by_name.reserve(nodes);
+        c.out.reserve(nodes);
+        c.inc.reserve(nodes);
+        c.edges.reserve(edges);
+        c.edge_slot.reserve(edges);
+        c
     }
 
-    /// Adds or replaces an edge.
-    pub fn put_edge(&mut self, e: Edge) {
-        if !self.edges.contains_key(&e.id) {
-            self.out.entry(e.from).or_default().push(e.id);
-            self.inc.entry(e.to).or_default().push(e.id);
+    /// Adds or replaces a node summary.
+    pub fn put_node(&mut self, s: NodeSummary) {
+        if let Some(&slot) = self.node_slot.get(&s.id) {
+            if let Some(old) = &self.nodes[slot as usize]
+                && old.name != s.name
+            {
+                self.by_name.remove(&old.name);
+            }
+            self.by_name.insert(s.name.clone(), slot);
+            self.nodes[slot as usize] = Some(s);
+            return;
         }
-        self.edges.insert(e.id, e);
+        let slot = self.nodes.len() as u32;
+        self.node_slot.insert(s.id, slot);
+        self.by_name.insert(s.name.clone(), slot);
+        self.nodes.push(Some(s));
+        self.out.push(Vec::new());
+        self.inc.push(Vec::new());
+        self.live_nodes += 1;
+    }
+
+    /// Adds or replaces an edge. Both ends must already be in the catalog
+    /// (an edge is never less secret than its ends); otherwise it is ignored.
+    pub fn put_edge(&mut self, e: Edge) {
+        if let Some(&slot) = self.edge_slot.get(&e.id) {
+            self.edges[slot as usize] = Some(e);
+            return;
+        }
+        let (Some(&from), Some(&to)) = (self.node_slot.get(&e.from), self.node_slot.get(&e.to)) else {
+            return;
+        };
+        let slot = self.edges.len() as u32;
+        self.edge_slot.insert(e.id, slot);
+        self.edges.push(Some(e));
+        self.out[from as usize].push(slot);
+        self.inc[to as usize].push(slot);
+        self.live_edges += 1;
     }
 
     /// Forgets an edge (it moved to a tier this session cannot read).
     pub fn drop_edge(&mut self, id: &EdgeId) {
-        if let Some(e) = self.edges.remove(id) {
-            for (map, end) in [(&mut self.out, e.from), (&mut self.inc, e.to)] {
-                if let Some(list) = map.get_mut(&end) {
-                    list.retain(|x| x != id);
+        let Some(slot) = self.edge_slot.remove(id) else { return };
+        if let Some(e) = self.edges[slot as usize].take() {
+            for (lists, end) in [(&mut self.out, e.from), (&mut self.inc, e.to)] {
+                if let Some(&n) = self.node_slot.get(&end) {
+                    lists[n as usize].retain(|x| *x != slot);
                 }
             }
+            self.live_edges -= 1;
         }
     }
 
-    /// Forgets a node (it moved to a tier this session cannot read).
+    /// Forgets a node and its edges (it moved to a tier this session cannot read).
     pub fn drop_node(&mut self, id: &NodeId) {
-        if let Some(s) = self.nodes.remove(id) {
+        let Some(&slot) = self.node_slot.get(id) else { return };
+        let touching: Vec<EdgeId> = self.outgoing(id).chain(self.incoming(id)).map(|e| e.id).collect();
+        for e in touching {
+            self.drop_edge(&e);
+        }
+        self.node_slot.remove(id);
+        if let Some(s) = self.nodes[slot as usize].take() {
             self.by_name.remove(&s.name);
+            self.live_nodes -= 1;
         }
     }
 
     /// The node called `name`, if readable.
     pub fn by_name(&self, name: &str) -> Option<&NodeSummary> {
         let name = Name::new(name).ok()?;
-        self.by_name.get(&name).and_then(|id| self.nodes.get(id))
+        self.by_name.get(&name).and_then(|&s| self.nodes[s as usize].as_ref())
     }
 
     /// The node `id`, if readable.
     pub fn node(&self, id: &NodeId) -> Option<&NodeSummary> {
-        self.nodes.get(id)
+        self.node_slot.get(id).and_then(|&s| self.nodes[s as usize].as_ref())
     }
 
-    /// All readable nodes, in no particular order.
+    /// All readable nodes, in slot order.
     pub fn nodes(&self) -> impl Iterator<Item = &NodeSummary> {
-        self.nodes.values()
+        self.nodes.iter().flatten()
     }
 
-    /// All readable edges, in no particular order.
+    /// All readable edges, in slot order.
     pub fn edges(&self) -> impl Iterator<Item = &Edge> {
-        self.edges.values()
+        self.edges.iter().flatten()
     }
 
     /// The edge `id`, if readable.
     pub fn edge(&self, id: &EdgeId) -> Option<&Edge> {
-        self.edges.get(id)
+        self.edge_slot.get(id).and_then(|&s| self.edges[s as usize].as_ref())
+    }
+
+    fn adjacent<'a>(&'a self, lists: &'a [Vec<u32>], id: &NodeId) -> impl Iterator<Item = &'a Edge> + 'a {
+        self.node_slot
+            .get(id)
+            .into_iter()
+            .flat_map(move |&n| lists[n as usize].iter())
+            .filter_map(|&e| self.edges[e as usize].as_ref())
     }
 
     /// Edges leaving `id`.
     pub fn outgoing(&self, id: &NodeId) -> impl Iterator<Item = &Edge> {
-        self.out
-            .get(id)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| self.edges.get(e))
+        self.adjacent(&self.out, id)
     }
 
     /// Edges arriving at `id`.
     pub fn incoming(&self, id: &NodeId) -> impl Iterator<Item = &Edge> {
-        self.inc
-            .get(id)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| self.edges.get(e))
+        self.adjacent(&self.inc, id)
     }
 
     /// Number of readable nodes.
     pub fn node_count(&self) -> usize {
-        self.nodes.len()
+        self.live_nodes
     }
 
     /// Number of readable edges.
     pub fn edge_count(&self) -> usize {
-        self.edges.len()
+        self.live_edges
     }
 
     /// The tier of the node `id`, if readable.
     pub fn tier_of(&self, id: &NodeId) -> Option<Tier> {
-        self.nodes.get(id).map(|n| n.tier)
+        self.node(id).map(|n| n.tier)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{NodeType, Provenance, Relation, Status, Timestamp};
+
+    fn summary(name: &str, tier: Tier) -> NodeSummary {
+        NodeSummary {
+            id: NodeId::generate(),
+            name: Name::new(name).unwrap(),
+            node_type: NodeType::new("service").unwrap(),
+            description: String::new(),
+            tier,
+            status: Status::Active,
+            confidence: 1.0,
+            created: Timestamp(0),
+            updated: Timestamp(0),
+            version: 1,
+        }
+    }
+
+    fn edge(from: &NodeSummary, to: &NodeSummary) -> Edge {
+        Edge {
+            id: EdgeId::generate(),
+            from: from.id,
+            relation: Relation::new("uses").unwrap(),
+            to: to.id,
+            confidence: 1.0,
+            weight: 1.0,
+            bidirectional: false,
+            declared_tier: Tier::Public,
+            tier: Tier::Public,
+            provenance: Provenance::Human,
+            created: Timestamp(0),
+        }
+    }
+
+    #[test]
+    fn adjacency_follows_puts_and_drops() {
+        let mut c = Catalog::default();
+        let (a, b) = (summary("a", Tier::Public), summary("b", Tier::Public));
+        c.put_node(a.clone());
+        c.put_node(b.clone());
+        let e = edge(&a, &b);
+        c.put_edge(e.clone());
+        c.put_edge(e.clone());
+        assert_eq!(
+            (c.outgoing(&a.id).count(), c.incoming(&b.id).count(), c.edge_count()),
+            (1, 1, 1)
+        );
+        let ghost = summary("ghost", Tier::HumanOnly);
+        c.put_edge(edge(&a, &ghost));
+        assert_eq!(c.edge_count(), 1, "an edge to a node not in the catalog is ignored");
+        c.drop_node(&b.id);
+        assert_eq!((c.node_count(), c.edge_count(), c.outgoing(&a.id).count()), (1, 0, 0));
+        assert!(c.by_name("b").is_none() && c.by_name("a").is_some());
     }
 }

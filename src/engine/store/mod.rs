@@ -68,24 +68,14 @@ pub struct Store {
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Store({}, {})",
-            self.layout.root().display(),
-            self.keys.level()
-        )
+        write!(f, "Store({}, {})", self.layout.root().display(), self.keys.level())
     }
 }
 
 impl Store {
     /// Creates a new, empty store under `root` (`root/.gpp/graphex`), with a
     /// fresh key hierarchy sealed to the two passphrases.
-    pub fn init(
-        root: &Path,
-        passphrase: &SecretString,
-        human: &SecretString,
-        cost: KdfCost,
-    ) -> Result<Layout> {
+    pub fn init(root: &Path, passphrase: &SecretString, human: &SecretString, cost: KdfCost) -> Result<Layout> {
         let layout = Layout::new(root);
         if layout.db().exists() {
             return Err(Error::StoreExists(layout.graphex()));
@@ -99,10 +89,7 @@ impl Store {
         schema::migrate(&mut conn)?;
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('store_id', ?1), ('created', ?2)",
-            params![
-                uuid::Uuid::now_v7().to_string(),
-                Timestamp::now().0.to_string()
-            ],
+            params![uuid::Uuid::now_v7().to_string(), Timestamp::now().0.to_string()],
         )?;
         Ok(layout)
     }
@@ -134,44 +121,34 @@ impl Store {
     /// Decrypts every readable index row. A row that fails authentication
     /// stops the open: altered content is never served.
     fn load_catalog(&self) -> Result<Catalog> {
-        let mut catalog = Catalog::default();
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, tier, version, summary FROM nodes")?;
+        let count = |table: &str| -> Result<usize> {
+            let n: i64 = self
+                .conn
+                .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))?;
+            Ok(usize::try_from(n).unwrap_or(0))
+        };
+        let mut catalog = Catalog::with_capacity(count("nodes")?, count("edges")?);
+        let mut stmt = self.conn.prepare("SELECT id, tier, version, summary FROM nodes")?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
-            let (id, tier) = (
-                row_node_id(&row.get::<_, Vec<u8>>(0)?)?,
-                row_tier(row.get(1)?)?,
-            );
+            let tier = row_tier(row.get(1)?)?;
             if !self.keys.reads(tier) {
                 continue;
             }
+            let id = row_node_id(blob(row, 0)?)?;
             let version = row_version(row.get(2)?)?;
-            catalog.put_node(codec::open_summary(
-                &self.keys,
-                &id,
-                version,
-                tier,
-                &row.get::<_, Vec<u8>>(3)?,
-            )?);
+            catalog.put_node(codec::open_summary(&self.keys, &id, version, tier, blob(row, 3)?)?);
         }
+        let mut relations = codec::RelationCache::default();
         let mut stmt = self.conn.prepare("SELECT id, tier, sealed FROM edges")?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
-            let (id, tier) = (
-                row_edge_id(&row.get::<_, Vec<u8>>(0)?)?,
-                row_tier(row.get(1)?)?,
-            );
+            let tier = row_tier(row.get(1)?)?;
             if !self.keys.reads(tier) {
                 continue;
             }
-            catalog.put_edge(codec::open_edge(
-                &self.keys,
-                &id,
-                tier,
-                &row.get::<_, Vec<u8>>(2)?,
-            )?);
+            let id = row_edge_id(blob(row, 0)?)?;
+            catalog.put_edge(codec::open_edge(&self.keys, &id, tier, blob(row, 2)?, &mut relations)?);
         }
         Ok(catalog)
     }
@@ -242,9 +219,15 @@ impl Store {
     }
 }
 
+/// Borrows a BLOB column without copying it.
+fn blob<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
+    row.get_ref(i)?
+        .as_blob()
+        .map_err(|_| Error::integrity("index row", format!("column {i} is not a blob")))
+}
+
 fn row_tier(code: i64) -> Result<Tier> {
-    Tier::from_code(code)
-        .ok_or_else(|| Error::integrity("index row", format!("unknown tier code {code}")))
+    Tier::from_code(code).ok_or_else(|| Error::integrity("index row", format!("unknown tier code {code}")))
 }
 
 fn row_version(v: i64) -> Result<u64> {

@@ -42,10 +42,7 @@ impl Objects {
 
     fn path(&self, hash: &str) -> Result<PathBuf> {
         if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(Error::integrity(
-                "object name",
-                format!("{hash:?} is not a blob hash"),
-            ));
+            return Err(Error::integrity("object name", format!("{hash:?} is not a blob hash")));
         }
         Ok(self.dir.join(hash))
     }
@@ -72,9 +69,7 @@ impl Objects {
     pub fn read(&self, hash: &str) -> Result<Vec<u8>> {
         let path = self.path(hash)?;
         let bytes = fs::read(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => {
-                Error::integrity(format!("blob {hash}"), "missing from .gpp/objects")
-            }
+            std::io::ErrorKind::NotFound => Error::integrity(format!("blob {hash}"), "missing from .gpp/objects"),
             _ => Error::io(&path, e),
         })?;
         if Self::hash(&bytes) != hash {

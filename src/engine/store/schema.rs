@@ -41,6 +41,9 @@ CREATE TABLE edges (
     token  BLOB NOT NULL UNIQUE,
     sealed BLOB NOT NULL
 );
+-- Per-tier counts (status, exposure) without a sort over every row.
+CREATE INDEX nodes_by_tier ON nodes (tier);
+CREATE INDEX edges_by_tier ON edges (tier);
 -- Who changed what, when: ids and versions only, never content.
 CREATE TABLE timeline (
     seq            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -97,15 +100,9 @@ mod tests {
         let mut conn = Connection::open_in_memory().unwrap();
         migrate(&mut conn).unwrap();
         migrate(&mut conn).unwrap();
-        let v: u32 = conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .unwrap();
+        let v: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
         assert_eq!(v, SCHEMA_VERSION);
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
-            .unwrap();
-        assert!(matches!(
-            migrate(&mut conn),
-            Err(Error::SchemaTooNew { .. })
-        ));
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
+        assert!(matches!(migrate(&mut conn), Err(Error::SchemaTooNew { .. })));
     }
 }

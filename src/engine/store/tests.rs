@@ -71,14 +71,11 @@ fn four_tier_store() -> (tempfile::TempDir, PathBuf) {
     let (dir, root) = new_store();
     let mut s = Store::open(&root, &creds(Level::Human, &root)).unwrap();
     for t in Tier::ALL {
-        s.add_node(node(t.as_str(), t, &format!("{t} description")))
-            .unwrap();
+        s.add_node(node(t.as_str(), t, &format!("{t} description"))).unwrap();
     }
     s.link(edge("public", "uses", "agent-readable")).unwrap();
-    s.link(edge("agent-readable", "uses", "agent-restricted"))
-        .unwrap();
-    s.link(edge("agent-restricted", "uses", "human-only"))
-        .unwrap();
+    s.link(edge("agent-readable", "uses", "agent-restricted")).unwrap();
+    s.link(edge("agent-restricted", "uses", "human-only")).unwrap();
     (dir, root)
 }
 
@@ -95,11 +92,7 @@ fn each_level_reads_exactly_its_tiers() {
         assert_eq!(s.level(), level);
         for (tier, id) in Tier::ALL.iter().zip(&ids) {
             if level.reads(*tier) {
-                assert_eq!(
-                    s.node(tier.as_str()).unwrap().tier,
-                    *tier,
-                    "{level} reads {tier}"
-                );
+                assert_eq!(s.node(tier.as_str()).unwrap().tier, *tier, "{level} reads {tier}");
             } else {
                 assert!(
                     matches!(s.node(tier.as_str()), Err(Error::NotFound(_))),
@@ -112,11 +105,7 @@ fn each_level_reads_exactly_its_tiers() {
             }
         }
         // Edges: each sits at the tier of its more secret end.
-        assert_eq!(
-            s.catalog().edge_count(),
-            (level as usize).min(3),
-            "{level} edges"
-        );
+        assert_eq!(s.catalog().edge_count(), (level as usize).min(3), "{level} edges");
         assert!(s.catalog().edges().all(|e| level.reads(e.tier)));
     }
 }
@@ -136,10 +125,7 @@ fn wrong_secrets_are_clear_errors() {
     ));
     let mut c = Credentials::none();
     c.human_passphrase = Some(SecretString::from(HUMAN));
-    assert!(matches!(
-        Store::open(&root, &c).unwrap_err(),
-        Error::MissingSecret(_)
-    ));
+    assert!(matches!(Store::open(&root, &c).unwrap_err(), Error::MissingSecret(_)));
     // The agent identity is not the master identity.
     let agent = creds(Level::Agent, &root).agent_identity_file.unwrap();
     let mut c = Credentials::none();
@@ -166,10 +152,7 @@ fn a_master_identity_file_unlocks_like_the_passphrase() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(
-            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-            0o600
-        );
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
     }
     assert!(
         s.keys()
@@ -201,13 +184,8 @@ fn locked_and_agent_sessions_cannot_write() {
         );
     }
     let mut master = Store::open(&root, &creds(Level::Master, &root)).unwrap();
-    let err = master
-        .add_node(node("y", Tier::HumanOnly, "d"))
-        .unwrap_err();
-    assert!(
-        matches!(err, Error::TierLocked(_, Tier::HumanOnly)),
-        "{err}"
-    );
+    let err = master.add_node(node("y", Tier::HumanOnly, "d")).unwrap_err();
+    assert!(matches!(err, Error::TierLocked(_, Tier::HumanOnly)), "{err}");
 }
 
 #[test]
@@ -239,9 +217,7 @@ fn lifecycle_and_updates_bump_versions() {
     };
     assert_eq!(s.update_node("svc", &patch).unwrap().version, 2);
     assert_eq!(
-        s.set_status("svc", Status::Deprecated, Some("old"))
-            .unwrap()
-            .status,
+        s.set_status("svc", Status::Deprecated, Some("old")).unwrap().status,
         Status::Deprecated
     );
     let err = s.set_status("svc", Status::Deprecated, None).unwrap_err();
@@ -257,10 +233,7 @@ fn lifecycle_and_updates_bump_versions() {
         (full.description.as_str(), full.status_reason.as_deref()),
         ("v2", Some("back"))
     );
-    assert!(
-        s.update_node("svc", &NodePatch::default()).is_err(),
-        "empty patch"
-    );
+    assert!(s.update_node("svc", &NodePatch::default()).is_err(), "empty patch");
 }
 
 /// Sets a column of the `nodes` row of `name` behind the store's back.
@@ -274,23 +247,14 @@ fn poke(root: &Path, sql: &str, name: &str) {
 #[test]
 fn changing_version_or_tier_in_the_index_is_detected() {
     for (sql, target) in [
-        (
-            "UPDATE nodes SET version = version + 1 WHERE id = ?1",
-            "agent-readable",
-        ),
+        ("UPDATE nodes SET version = version + 1 WHERE id = ?1", "agent-readable"),
         ("UPDATE nodes SET tier = 0 WHERE id = ?1", "human-only"),
-        (
-            "UPDATE nodes SET tier = 0 WHERE id = ?1",
-            "agent-restricted",
-        ),
+        ("UPDATE nodes SET tier = 0 WHERE id = ?1", "agent-restricted"),
     ] {
         let (_dir, root) = four_tier_store();
         poke(&root, sql, target);
         let err = Store::open(&root, &creds(Level::Human, &root)).unwrap_err();
-        assert!(
-            matches!(err, Error::Integrity { .. }),
-            "{sql} on {target}: {err}"
-        );
+        assert!(matches!(err, Error::Integrity { .. }), "{sql} on {target}: {err}");
     }
 }
 
@@ -320,10 +284,7 @@ fn a_corrupted_blob_file_is_detected() {
     let (_dir, root) = new_store();
     let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     s.add_node(node("a", Tier::Public, "alpha")).unwrap();
-    let hash: String = s
-        .conn
-        .query_row("SELECT blob FROM nodes", [], |r| r.get(0))
-        .unwrap();
+    let hash: String = s.conn.query_row("SELECT blob FROM nodes", [], |r| r.get(0)).unwrap();
     let path = Layout::new(&root).objects().join(&hash);
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
@@ -399,8 +360,7 @@ fn no_plaintext_of_a_non_public_node_reaches_the_disk() {
 fn raising_a_tier_leaves_no_copy_readable_with_the_lower_key() {
     let (_dir, root) = new_store();
     let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
-    s.add_node(node("svc", Tier::Public, "first words"))
-        .unwrap();
+    s.add_node(node("svc", Tier::Public, "first words")).unwrap();
     s.add_node(node("peer", Tier::Public, "peer")).unwrap();
     s.update_node(
         "svc",
@@ -417,21 +377,13 @@ fn raising_a_tier_leaves_no_copy_readable_with_the_lower_key() {
             .conn
             .prepare("SELECT blob FROM node_versions WHERE node_id = (SELECT id FROM nodes WHERE version = 2)")
             .unwrap();
-        st.query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
+        st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
     };
     let old_summary: Vec<u8> = s
         .conn
-        .query_row("SELECT summary FROM nodes WHERE version = 2", [], |r| {
-            r.get(0)
-        })
+        .query_row("SELECT summary FROM nodes WHERE version = 2", [], |r| r.get(0))
         .unwrap();
-    let old_edge: Vec<u8> = s
-        .conn
-        .query_row("SELECT sealed FROM edges", [], |r| r.get(0))
-        .unwrap();
+    let old_edge: Vec<u8> = s.conn.query_row("SELECT sealed FROM edges", [], |r| r.get(0)).unwrap();
     let old_contents: Vec<Vec<u8>> = old_blobs
         .iter()
         .map(|h| std::fs::read(Layout::new(&root).objects().join(h)).unwrap())
@@ -449,11 +401,7 @@ fn raising_a_tier_leaves_no_copy_readable_with_the_lower_key() {
         .unwrap();
     assert_eq!(raised.tier, Tier::AgentRestricted);
     let e = s.catalog().edges().next().unwrap();
-    assert_eq!(
-        e.tier,
-        Tier::AgentRestricted,
-        "the edge follows its most secret end"
-    );
+    assert_eq!(e.tier, Tier::AgentRestricted, "the edge follows its most secret end");
 
     let window = |b: &[u8]| b[b.len() - 40..b.len() - 8].to_vec();
     for (hash, bytes) in old_blobs.iter().zip(&old_contents) {
@@ -468,10 +416,7 @@ fn raising_a_tier_leaves_no_copy_readable_with_the_lower_key() {
         files_containing(&root, &window(&old_summary)).is_empty(),
         "old summary gone"
     );
-    assert!(
-        files_containing(&root, &window(&old_edge)).is_empty(),
-        "old edge gone"
-    );
+    assert!(files_containing(&root, &window(&old_edge)).is_empty(), "old edge gone");
     drop(s);
 
     // A locked session sees neither the node nor the edge; history is intact at master level.
@@ -481,16 +426,9 @@ fn raising_a_tier_leaves_no_copy_readable_with_the_lower_key() {
     assert_eq!(master.node("svc").unwrap().description, "second words");
     let versions: i64 = master
         .conn
-        .query_row(
-            "SELECT COUNT(*) FROM node_versions WHERE tier = 2",
-            [],
-            |r| r.get(0),
-        )
+        .query_row("SELECT COUNT(*) FROM node_versions WHERE tier = 2", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(
-        versions, 3,
-        "every version re-sealed under agent-restricted"
-    );
+    assert_eq!(versions, 3, "every version re-sealed under agent-restricted");
 }
 
 #[test]
@@ -507,28 +445,20 @@ fn a_crash_between_blob_write_and_index_commit_keeps_the_old_state() {
         description: Some("v2".into()),
         ..NodePatch::default()
     };
-    assert!(matches!(
-        s.update_node("kept", &patch),
-        Err(Error::InjectedFault(_))
-    ));
+    assert!(matches!(s.update_node("kept", &patch), Err(Error::InjectedFault(_))));
     drop(s);
     let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     assert!(matches!(s.summary("lost"), Err(Error::NotFound(_))));
     let kept = s.node("kept").unwrap();
     assert_eq!((kept.version, kept.description.as_str()), (1, "v1"));
-    let blobs = std::fs::read_dir(Layout::new(&root).objects())
-        .unwrap()
-        .count();
+    let blobs = std::fs::read_dir(Layout::new(&root).objects()).unwrap().count();
     assert_eq!(blobs, 3, "one live blob and two harmless orphans");
 }
 
 #[test]
 fn status_counts_hidden_tiers_without_their_breakdown() {
     let (_dir, root) = four_tier_store();
-    let locked = Store::open(&root, &Credentials::none())
-        .unwrap()
-        .status()
-        .unwrap();
+    let locked = Store::open(&root, &Credentials::none()).unwrap().status().unwrap();
     assert_eq!(locked.total_nodes, 4);
     assert!(locked.tiers.iter().all(|t| t.nodes == 1));
     assert_eq!(

@@ -11,9 +11,7 @@ use super::objects::Durability;
 use super::{Store, row_tier, row_version, sql_version};
 use crate::codec;
 use crate::error::{Error, Result};
-use crate::model::{
-    Edge, EdgeId, NewEdge, NewNode, Node, NodeId, NodePatch, NodeSummary, Status, Tier, Timestamp,
-};
+use crate::model::{Edge, EdgeId, NewEdge, NewNode, Node, NodeId, NodePatch, NodeSummary, Status, Tier, Timestamp};
 
 /// One node version to write, with the version and tier it replaces.
 pub(super) struct NodeWrite {
@@ -80,12 +78,7 @@ impl Store {
     }
 
     /// Moves a node through its lifecycle (deprecate, archive, restore).
-    pub fn set_status(
-        &mut self,
-        name: &str,
-        to: Status,
-        reason: Option<&str>,
-    ) -> Result<NodeSummary> {
+    pub fn set_status(&mut self, name: &str, to: Status, reason: Option<&str>) -> Result<NodeSummary> {
         self.require_writer("changing a node's status")?;
         let current = self.node(name)?;
         if !current.status.can_become(to) {
@@ -109,12 +102,7 @@ impl Store {
         self.write_version(current, next, action)
     }
 
-    fn write_version(
-        &mut self,
-        current: Node,
-        next: Node,
-        action: &'static str,
-    ) -> Result<NodeSummary> {
+    fn write_version(&mut self, current: Node, next: Node, action: &'static str) -> Result<NodeSummary> {
         let id = current.id;
         let mut plan = Plan::default();
         plan.entries.push(Entry {
@@ -141,11 +129,7 @@ impl Store {
     /// Readable edges touching `id` whose tier changes when `id` moves to `tier`.
     fn retiered_edges(&self, id: &NodeId, tier: Tier) -> Vec<Edge> {
         let tier_of = |n: &NodeId| {
-            if n == id {
-                Some(tier)
-            } else {
-                self.catalog.tier_of(n)
-            }
+            if n == id { Some(tier) } else { self.catalog.tier_of(n) }
         };
         let mut seen = HashSet::new();
         self.catalog
@@ -154,10 +138,7 @@ impl Store {
             .filter(|e| seen.insert(e.id))
             .filter_map(|e| {
                 let t = e.declared_tier.max(tier_of(&e.from)?).max(tier_of(&e.to)?);
-                (t != e.tier).then(|| Edge {
-                    tier: t,
-                    ..e.clone()
-                })
+                (t != e.tier).then(|| Edge { tier: t, ..e.clone() })
             })
             .collect()
     }
@@ -170,11 +151,7 @@ impl Store {
     fn edge_token(&self, e: &Edge) -> Result<Vec<u8>> {
         Ok(self.keys.blind()?.token(
             "edge",
-            &[
-                e.from.as_bytes(),
-                e.relation.as_str().as_bytes(),
-                e.to.as_bytes(),
-            ],
+            &[e.from.as_bytes(), e.relation.as_str().as_bytes(), e.to.as_bytes()],
         ))
     }
 
@@ -183,27 +160,17 @@ impl Store {
         let token = self.name_token(name)?;
         let taken: Option<Vec<u8>> = self
             .conn
-            .query_row(
-                "SELECT id FROM nodes WHERE name_token = ?1",
-                [&token],
-                |r| r.get(0),
-            )
+            .query_row("SELECT id FROM nodes WHERE name_token = ?1", [&token], |r| r.get(0))
             .optional()?;
         match taken {
             None => Ok(()),
-            Some(_) if self.catalog.by_name(name).is_some() => {
-                Err(Error::NameTaken(name.to_owned()))
-            }
+            Some(_) if self.catalog.by_name(name).is_some() => Err(Error::NameTaken(name.to_owned())),
             Some(_) => Err(Error::NameTakenHidden(name.to_owned())),
         }
     }
 
     /// Builds the edge for `new`, resolving names through `resolve`.
-    pub(super) fn plan_edge(
-        &self,
-        new: &NewEdge,
-        resolve: &dyn Fn(&str) -> Option<(NodeId, Tier)>,
-    ) -> Result<Edge> {
+    pub(super) fn plan_edge(&self, new: &NewEdge, resolve: &dyn Fn(&str) -> Option<(NodeId, Tier)>) -> Result<Edge> {
         crate::model::validate_confidence(new.confidence)?;
         if !new.weight.is_finite() || new.weight < 0.0 {
             return Err(Error::invalid(
@@ -212,10 +179,8 @@ impl Store {
                 "a number of at least 0",
             ));
         }
-        let (from, from_tier) =
-            resolve(new.from.as_str()).ok_or_else(|| Error::NotFound(new.from.to_string()))?;
-        let (to, to_tier) =
-            resolve(new.to.as_str()).ok_or_else(|| Error::NotFound(new.to.to_string()))?;
+        let (from, from_tier) = resolve(new.from.as_str()).ok_or_else(|| Error::NotFound(new.from.to_string()))?;
+        let (to, to_tier) = resolve(new.to.as_str()).ok_or_else(|| Error::NotFound(new.to.to_string()))?;
         let tier = new.tier.max(from_tier).max(to_tier);
         self.keys.tier(tier)?;
         Ok(Edge {
@@ -260,10 +225,9 @@ impl Store {
         let mut written = Vec::with_capacity(plan.nodes.len());
         let mut reseals = Vec::new();
         for w in &plan.nodes {
-            let hash = self.objects.write(
-                &codec::encode_node(&self.keys, &w.node)?,
-                Durability::Deferred,
-            )?;
+            let hash = self
+                .objects
+                .write(&codec::encode_node(&self.keys, &w.node)?, Durability::Deferred)?;
             written.push(hash);
             if let Some((_, old_tier)) = w.previous
                 && w.node.tier > old_tier
@@ -310,27 +274,18 @@ impl Store {
                 "INSERT INTO nodes (id, tier, version, name_token, blob, summary) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT(id) DO UPDATE SET tier = ?2, version = ?3, blob = ?5, summary = ?6",
             )?;
-            let mut add_version = tx.prepare_cached(
-                "INSERT INTO node_versions (node_id, version, tier, blob) VALUES (?1, ?2, ?3, ?4)",
-            )?;
+            let mut add_version =
+                tx.prepare_cached("INSERT INTO node_versions (node_id, version, tier, blob) VALUES (?1, ?2, ?3, ?4)")?;
             for ((w, hash), (token, summary)) in plan.nodes.iter().zip(&written).zip(&node_rows) {
                 let n = &w.node;
                 let id = n.id.as_bytes().as_slice();
                 upsert_node
-                    .execute(params![
-                        id,
-                        n.tier.code(),
-                        sql_version(n.version),
-                        token,
-                        hash,
-                        summary
-                    ])
+                    .execute(params![id, n.tier.code(), sql_version(n.version), token, hash, summary])
                     .map_err(|e| unique_violation(e, n.name.as_str()))?;
                 add_version.execute(params![id, sql_version(n.version), n.tier.code(), hash])?;
             }
-            let mut reseal = tx.prepare_cached(
-                "UPDATE node_versions SET tier = ?3, blob = ?4 WHERE node_id = ?1 AND version = ?2",
-            )?;
+            let mut reseal =
+                tx.prepare_cached("UPDATE node_versions SET tier = ?3, blob = ?4 WHERE node_id = ?1 AND version = ?2")?;
             for r in &reseals {
                 reseal.execute(params![
                     r.node.as_bytes().as_slice(),
@@ -345,16 +300,9 @@ impl Store {
             )?;
             for (e, token, sealed, described) in &edge_rows {
                 upsert_edge
-                    .execute(params![
-                        e.id.as_bytes().as_slice(),
-                        e.tier.code(),
-                        token,
-                        sealed
-                    ])
+                    .execute(params![e.id.as_bytes().as_slice(), e.tier.code(), token, sealed])
                     .map_err(|err| match err {
-                        rusqlite::Error::SqliteFailure(f, _)
-                            if f.code == rusqlite::ErrorCode::ConstraintViolation =>
-                        {
+                        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
                             Error::EdgeExists(described.clone())
                         }
                         other => Error::Db(other),
@@ -406,33 +354,22 @@ impl Store {
 
     /// Re-encrypts every stored version of `id` below `tier` under `tier`.
     fn reseal_versions(&self, id: &NodeId, tier: Tier) -> Result<Vec<Reseal>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT version, tier, blob FROM node_versions WHERE node_id = ?1 AND tier < ?2",
-        )?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT version, tier, blob FROM node_versions WHERE node_id = ?1 AND tier < ?2")?;
         let rows = stmt
             .query_map(params![id.as_bytes().as_slice(), tier.code()], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, String>(2)?,
-                ))
+                Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         let mut out = Vec::with_capacity(rows.len());
         for (version, old_tier, old_hash) in rows {
             let (version, old_tier) = (row_version(version)?, row_tier(old_tier)?);
-            let mut node = codec::decode_node(
-                &self.keys,
-                id,
-                version,
-                old_tier,
-                &self.objects.read(&old_hash)?,
-            )?;
+            let mut node = codec::decode_node(&self.keys, id, version, old_tier, &self.objects.read(&old_hash)?)?;
             node.tier = tier;
-            let new_hash = self.objects.write(
-                &codec::encode_node(&self.keys, &node)?,
-                Durability::Deferred,
-            )?;
+            let new_hash = self
+                .objects
+                .write(&codec::encode_node(&self.keys, &node)?, Durability::Deferred)?;
             out.push(Reseal {
                 node: *id,
                 version,
@@ -485,9 +422,7 @@ struct Reseal {
 
 fn unique_violation(e: rusqlite::Error, name: &str) -> Error {
     match e {
-        rusqlite::Error::SqliteFailure(f, _)
-            if f.code == rusqlite::ErrorCode::ConstraintViolation =>
-        {
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
             Error::NameTaken(name.to_owned())
         }
         other => Error::Db(other),
