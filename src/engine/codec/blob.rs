@@ -26,6 +26,31 @@ pub const MAX_PLAINTEXT: usize = 2 * 1024 * 1024;
 const HEADER_LEN: usize = 3 + 1 + 1 + 8 + 2;
 const ZSTD_LEVEL: i32 = 3;
 
+type Contexts = (zstd::bulk::Compressor<'static>, zstd::bulk::Decompressor<'static>);
+
+thread_local! {
+    /// zstd contexts are costly to create (a few microseconds each); each
+    /// thread makes one pair on first use and keeps it.
+    static ZSTD: std::cell::RefCell<Option<Contexts>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's zstd contexts.
+fn with_zstd<T>(f: impl FnOnce(&mut Contexts) -> std::io::Result<T>) -> std::io::Result<T> {
+    ZSTD.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some((
+                zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
+                zstd::bulk::Decompressor::new()?,
+            ));
+        }
+        match slot.as_mut() {
+            Some(contexts) => f(contexts),
+            None => Err(std::io::Error::other("no zstd context")),
+        }
+    })
+}
+
 fn ad(purpose: &[u8], id: &NodeId, version: u64, tier: Tier) -> Vec<u8> {
     associated_data(purpose, id.as_bytes(), version, tier)
 }
@@ -40,7 +65,7 @@ pub fn encode_node(keys: &Keyring, node: &Node) -> Result<Vec<u8>> {
     )?;
     let plain = Zeroizing::new(to_msgpack(node)?);
     let packed = Zeroizing::new(
-        zstd::bulk::compress(&plain, ZSTD_LEVEL).map_err(|e| Error::integrity("compression", e.to_string()))?,
+        with_zstd(|z| z.0.compress(&plain)).map_err(|e| Error::integrity("compression", e.to_string()))?,
     );
     let sealed = Sealer::new(&data_key).seal(&ad(b"graphex/node/v1", &node.id, node.version, node.tier), &packed)?;
 
@@ -98,7 +123,8 @@ pub fn decode_node(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, blob: 
             .map_err(|_| bad("content failed authentication (altered, swapped or relabelled)"))?,
     );
     let plain = Zeroizing::new(
-        zstd::bulk::decompress(&packed, MAX_PLAINTEXT).map_err(|e| bad(&format!("decompression failed ({e})")))?,
+        with_zstd(|z| z.1.decompress(&packed, MAX_PLAINTEXT))
+            .map_err(|e| bad(&format!("decompression failed ({e})")))?,
     );
     let node: Node = from_msgpack(&what(), &plain)?;
     if node.id != *id || node.version != version || node.tier != tier {

@@ -2,12 +2,17 @@
 //! Every format starts with a version byte and is tested across versions.
 
 mod blob;
+mod bytes;
 mod edge_bytes;
+mod interner;
 mod record;
+mod snapshot;
+mod summary_bytes;
 
 pub use blob::{BLOB_FORMAT, MAX_PLAINTEXT, decode_node, encode_node};
-pub use edge_bytes::RelationCache;
+pub use interner::Interner;
 pub use record::{open_edge, open_summary, seal_edge, seal_summary};
+pub use snapshot::{Snapshot, open_snapshot, seal_snapshot};
 
 use crate::error::{Error, Result};
 

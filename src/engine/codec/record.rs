@@ -2,8 +2,8 @@
 //! index key of its tier. Layout: `format u8 = 1 | nonce | ciphertext | tag`.
 //! Associated data: domain, id, version, tier.
 
-use super::edge_bytes::{self, RelationCache};
-use super::{associated_data, from_msgpack, to_msgpack};
+use super::interner::Interner;
+use super::{associated_data, edge_bytes, summary_bytes};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{Edge, EdgeId, NodeId, NodeSummary, Tier};
@@ -43,14 +43,23 @@ pub fn seal_summary(keys: &Keyring, summary: &NodeSummary) -> Result<Vec<u8>> {
         summary.version,
         summary.tier,
     );
-    seal(keys, summary.tier, &ad, &to_msgpack(summary)?)
+    let mut plain = Vec::with_capacity(160);
+    summary_bytes::encode(summary, &mut plain);
+    seal(keys, summary.tier, &ad, &plain)
 }
 
 /// Opens the summary in the index row of `id` at `version` and `tier`.
-pub fn open_summary(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, bytes: &[u8]) -> Result<NodeSummary> {
+pub fn open_summary(
+    keys: &Keyring,
+    id: &NodeId,
+    version: u64,
+    tier: Tier,
+    bytes: &[u8],
+    terms: &mut Interner,
+) -> Result<NodeSummary> {
     let what = || format!("index row of node {id}");
     let ad = associated_data(b"graphex/summary/v1", id.as_bytes(), version, tier);
-    let s: NodeSummary = from_msgpack(&what(), &open(keys, tier, &ad, bytes, &what)?)?;
+    let s = summary_bytes::decode(&open(keys, tier, &ad, bytes, &what)?, terms)?;
     if s.id != *id || s.version != version || s.tier != tier {
         return Err(Error::integrity(what(), "content does not match the index"));
     }
@@ -60,14 +69,16 @@ pub fn open_summary(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, bytes
 /// Seals an edge for its index row.
 pub fn seal_edge(keys: &Keyring, edge: &Edge) -> Result<Vec<u8>> {
     let ad = associated_data(b"graphex/edge/v1", edge.id.as_bytes(), 0, edge.tier);
-    seal(keys, edge.tier, &ad, &edge_bytes::encode(edge)?)
+    let mut plain = Vec::with_capacity(96);
+    edge_bytes::encode(edge, &mut plain)?;
+    seal(keys, edge.tier, &ad, &plain)
 }
 
 /// Opens the edge row `id` stored under `tier`.
-pub fn open_edge(keys: &Keyring, id: &EdgeId, tier: Tier, bytes: &[u8], relations: &mut RelationCache) -> Result<Edge> {
+pub fn open_edge(keys: &Keyring, id: &EdgeId, tier: Tier, bytes: &[u8], terms: &mut Interner) -> Result<Edge> {
     let what = || format!("edge {id}");
     let ad = associated_data(b"graphex/edge/v1", id.as_bytes(), 0, tier);
-    let e = edge_bytes::decode(*id, &open(keys, tier, &ad, bytes, &what)?, relations)?;
+    let e = edge_bytes::decode(*id, &open(keys, tier, &ad, bytes, &what)?, terms)?;
     if e.id != *id || e.tier != tier {
         return Err(Error::integrity(what(), "content does not match the index"));
     }

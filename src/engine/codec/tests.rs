@@ -43,7 +43,7 @@ fn every_field_round_trips_in_every_tier() {
         let summary = NodeSummary::from(&node);
         let sealed = seal_summary(&keys, &summary).unwrap();
         assert_eq!(
-            open_summary(&keys, &node.id, node.version, tier, &sealed).unwrap(),
+            open_summary(&keys, &node.id, node.version, tier, &sealed, &mut Interner::default()).unwrap(),
             summary
         );
     }
@@ -130,8 +130,28 @@ fn a_blob_bound_to_its_id_version_and_tier() {
         Err(Error::Integrity { .. })
     ));
     let summary = seal_summary(&keys, &NodeSummary::from(&node)).unwrap();
-    assert!(open_summary(&keys, &other, 7, Tier::AgentReadable, &summary).is_err());
-    assert!(open_summary(&keys, &node.id, 8, Tier::AgentReadable, &summary).is_err());
+    assert!(
+        open_summary(
+            &keys,
+            &other,
+            7,
+            Tier::AgentReadable,
+            &summary,
+            &mut Interner::default()
+        )
+        .is_err()
+    );
+    assert!(
+        open_summary(
+            &keys,
+            &node.id,
+            8,
+            Tier::AgentReadable,
+            &summary,
+            &mut Interner::default()
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -165,7 +185,9 @@ fn full_edge(tier: Tier) -> crate::model::Edge {
         bidirectional: true,
         declared_tier: Tier::Public,
         tier,
-        provenance: Provenance::Inferred { source: "Cargo.toml".into() },
+        provenance: std::sync::Arc::new(Provenance::Inferred {
+            source: "Cargo.toml".into(),
+        }),
         created: Timestamp::parse("2026-01-02T03:04:05Z").unwrap(),
     }
 }
@@ -173,14 +195,27 @@ fn full_edge(tier: Tier) -> crate::model::Edge {
 #[test]
 fn edges_round_trip_and_are_bound_to_id_and_tier() {
     let keys = Keyring::fixed_for_tests(1);
-    let mut cache = RelationCache::default();
+    let mut cache = Interner::default();
     for tier in Tier::ALL {
-        for e in [full_edge(tier), crate::model::Edge { provenance: Provenance::Human, ..full_edge(tier) }] {
+        for e in [
+            full_edge(tier),
+            crate::model::Edge {
+                provenance: std::sync::Arc::new(Provenance::Human),
+                ..full_edge(tier)
+            },
+        ] {
             let sealed = seal_edge(&keys, &e).unwrap();
             assert_eq!(open_edge(&keys, &e.id, tier, &sealed, &mut cache).unwrap(), e);
             let other = crate::model::EdgeId::generate();
-            assert!(matches!(open_edge(&keys, &other, tier, &sealed, &mut cache), Err(Error::Integrity { .. })));
-            let higher = if tier == Tier::HumanOnly { Tier::Public } else { Tier::HumanOnly };
+            assert!(matches!(
+                open_edge(&keys, &other, tier, &sealed, &mut cache),
+                Err(Error::Integrity { .. })
+            ));
+            let higher = if tier == Tier::HumanOnly {
+                Tier::Public
+            } else {
+                Tier::HumanOnly
+            };
             assert!(open_edge(&keys, &e.id, higher, &sealed, &mut cache).is_err());
             for i in 0..sealed.len() {
                 let mut bad = sealed.clone();
@@ -189,6 +224,50 @@ fn edges_round_trip_and_are_bound_to_id_and_tier() {
             }
         }
     }
+}
+
+#[test]
+fn snapshots_round_trip_and_are_bound_to_tier_and_seq() {
+    let keys = Keyring::fixed_for_tests(1);
+    let nodes: Vec<NodeSummary> = (0..3)
+        .map(|i| NodeSummary {
+            id: NodeId::generate(),
+            name: Name::new(&format!("n{i}")).unwrap(),
+            ..NodeSummary::from(&full_node(Tier::AgentReadable))
+        })
+        .collect();
+    let edges = vec![full_edge(Tier::AgentReadable), full_edge(Tier::AgentReadable)];
+    let sealed = seal_snapshot(&keys, Tier::AgentReadable, 42, nodes.iter(), edges.iter()).unwrap();
+    let snap = open_snapshot(&keys, Tier::AgentReadable, 42, &sealed).unwrap();
+    assert_eq!(
+        snap,
+        Snapshot {
+            nodes: nodes.clone(),
+            edges: edges.clone()
+        }
+    );
+    assert!(
+        open_snapshot(&keys, Tier::AgentReadable, 41, &sealed).is_err(),
+        "replayed under another seq"
+    );
+    assert!(
+        open_snapshot(&keys, Tier::AgentRestricted, 42, &sealed).is_err(),
+        "moved to another tier"
+    );
+    let mut bad = sealed.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 1;
+    assert!(matches!(
+        open_snapshot(&keys, Tier::AgentReadable, 42, &bad),
+        Err(Error::Integrity { .. })
+    ));
+    let wrong_tier = seal_snapshot(&keys, Tier::Public, 1, nodes.iter(), std::iter::empty());
+    assert!(wrong_tier.is_err(), "a snapshot only holds its own tier");
+    let empty = seal_snapshot(&keys, Tier::Public, 1, std::iter::empty(), std::iter::empty()).unwrap();
+    assert_eq!(
+        open_snapshot(&keys, Tier::Public, 1, &empty).unwrap(),
+        Snapshot::default()
+    );
 }
 
 mod never_panics {
@@ -206,11 +285,13 @@ mod never_panics {
             framed.extend_from_slice(&bytes);
             prop_assert!(decode_node(&keys, &id, 0, Tier::Public, &bytes).is_err());
             prop_assert!(decode_node(&keys, &id, 0, Tier::Public, &framed).is_err());
-            prop_assert!(open_summary(&keys, &id, 0, Tier::Public, &bytes).is_err());
+            prop_assert!(open_summary(&keys, &id, 0, Tier::Public, &bytes, &mut Interner::default()).is_err());
             let edge_id = crate::model::EdgeId::generate();
-            prop_assert!(open_edge(&keys, &edge_id, Tier::Public, &bytes, &mut RelationCache::default()).is_err());
+            prop_assert!(open_edge(&keys, &edge_id, Tier::Public, &bytes, &mut Interner::default()).is_err());
             // The plaintext decoder behind the AEAD, fed arbitrary bytes directly.
-            let _ = super::super::edge_bytes::decode(edge_id, &bytes, &mut RelationCache::default());
+            let _ = super::super::edge_bytes::decode(edge_id, &bytes, &mut Interner::default());
+            let _ = super::super::summary_bytes::decode(&bytes, &mut Interner::default());
+            prop_assert!(open_snapshot(&keys, Tier::Public, 0, &bytes).is_err());
         }
     }
 }

@@ -19,8 +19,9 @@ pub struct Edge {
     pub declared_tier: Tier,
     /// The tier the edge is stored under: max of declared and both ends.
     pub tier: Tier,
+    /// Shared: most edges have the same provenance (human), so it is not copied per edge.
     #[serde(default)]
-    pub provenance: Provenance,
+    pub provenance: std::sync::Arc<Provenance>,
     pub created: Timestamp,
 }
 

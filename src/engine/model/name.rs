@@ -13,7 +13,7 @@ pub const MAX_NAME_LEN: usize = 128;
 /// A validated node name.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
-pub struct Name(String);
+pub struct Name(std::sync::Arc<str>);
 
 impl Name {
     /// Validates `raw` as a node name.
@@ -39,7 +39,7 @@ impl Name {
             };
             return Err(Error::invalid("name", raw, hint));
         }
-        Ok(Self(raw.to_owned()))
+        Ok(Self(std::sync::Arc::from(raw)))
     }
 
     /// The name as text.
@@ -66,7 +66,7 @@ impl TryFrom<String> for Name {
 
 impl From<Name> for String {
     fn from(n: Name) -> Self {
-        n.0
+        n.0.to_string()
     }
 }
 

@@ -6,7 +6,11 @@
 //! `u32` vectors; ids map to slots through fast hash maps. Freed slots stay
 //! empty until the next open (removals are rare: only tier changes).
 
-use rustc_hash::FxHashMap;
+use std::cell::OnceCell;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::codec::Snapshot;
 
 use crate::model::{Edge, EdgeId, Name, NodeId, NodeSummary, Tier};
 
@@ -17,7 +21,8 @@ pub struct Catalog {
     node_slot: FxHashMap<NodeId, u32>,
     by_name: FxHashMap<Name, u32>,
     edges: Vec<Option<Edge>>,
-    edge_slot: FxHashMap<EdgeId, u32>,
+    /// Built on first use: opening a store never needs it.
+    edge_slot: OnceCell<FxHashMap<EdgeId, u32>>,
     out: Vec<Vec<u32>>,
     inc: Vec<Vec<u32>>,
     live_nodes: usize,
@@ -25,17 +30,80 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// An empty catalog sized for `nodes` and `edges`.
-    pub fn with_capacity(nodes: usize, edges: usize) -> Self {
+    /// Builds a catalog from snapshot parts and the rows written after them;
+    /// a later row replaces the snapshot's record with the same id. Edges
+    /// whose ends are missing are left out.
+    pub fn build(parts: Vec<Snapshot>, later: Snapshot) -> Self {
+        let later_nodes: FxHashSet<NodeId> = later.nodes.iter().map(|n| n.id).collect();
+        let later_edges: FxHashSet<EdgeId> = later.edges.iter().map(|e| e.id).collect();
+        let n_nodes = parts.iter().map(|p| p.nodes.len()).sum::<usize>() + later.nodes.len();
+        let n_edges = parts.iter().map(|p| p.edges.len()).sum::<usize>() + later.edges.len();
         let mut c = Self::default();
-        c.nodes.reserve(nodes);
-        c.node_slot.reserve(nodes);
-        c.by_name.reserve(nodes);
-        c.out.reserve(nodes);
-        c.inc.reserve(nodes);
-        c.edges.reserve(edges);
-        c.edge_slot.reserve(edges);
+        c.nodes.reserve(n_nodes);
+        c.node_slot.reserve(n_nodes);
+        c.by_name.reserve(n_nodes);
+        c.edges.reserve(n_edges);
+        let mut part_edges = Vec::with_capacity(parts.len() + 1);
+        for p in parts {
+            for n in p.nodes {
+                if !later_nodes.contains(&n.id) {
+                    c.put_node(n);
+                }
+            }
+            part_edges.push(p.edges);
+        }
+        for n in later.nodes {
+            c.put_node(n);
+        }
+        part_edges.push(later.edges);
+        let last = part_edges.len() - 1;
+        let mut ends: Vec<(u32, u32)> = Vec::with_capacity(n_edges);
+        for (i, edges) in part_edges.into_iter().enumerate() {
+            for e in edges {
+                if i != last && later_edges.contains(&e.id) {
+                    continue;
+                }
+                let (Some(&from), Some(&to)) = (c.node_slot.get(&e.from), c.node_slot.get(&e.to)) else {
+                    continue;
+                };
+                c.edges.push(Some(e));
+                ends.push((from, to));
+            }
+        }
+        // Adjacency sized exactly: count degrees, then fill.
+        let mut out_deg = vec![0usize; c.nodes.len()];
+        let mut in_deg = vec![0usize; c.nodes.len()];
+        for &(f, t) in &ends {
+            out_deg[f as usize] += 1;
+            in_deg[t as usize] += 1;
+        }
+        c.out = out_deg.into_iter().map(Vec::with_capacity).collect();
+        c.inc = in_deg.into_iter().map(Vec::with_capacity).collect();
+        for (slot, &(f, t)) in ends.iter().enumerate() {
+            c.out[f as usize].push(slot as u32);
+            c.inc[t as usize].push(slot as u32);
+        }
+        c.live_edges = ends.len();
         c
+    }
+
+    fn edge_slots(&self) -> &FxHashMap<EdgeId, u32> {
+        self.edge_slot.get_or_init(|| {
+            let mut map = FxHashMap::with_capacity_and_hasher(self.edges.len(), Default::default());
+            for (slot, e) in self.edges.iter().enumerate() {
+                if let Some(e) = e {
+                    map.insert(e.id, slot as u32);
+                }
+            }
+            map
+        })
+    }
+
+    fn edge_slots_mut(&mut self) -> &mut FxHashMap<EdgeId, u32> {
+        self.edge_slots();
+        self.edge_slot
+            .get_mut()
+            .unwrap_or_else(|| unreachable!("initialised just above"))
     }
 
     /// Adds or replaces a node summary.
@@ -45,6 +113,9 @@ impl Catalog {
                 && old.name != s.name
             {
                 self.by_name.remove(&old.name);
+            }
+            if self.nodes[slot as usize].is_none() {
+                self.live_nodes += 1;
             }
             self.by_name.insert(s.name.clone(), slot);
             self.nodes[slot as usize] = Some(s);
@@ -62,7 +133,7 @@ impl Catalog {
     /// Adds or replaces an edge. Both ends must already be in the catalog
     /// (an edge is never less secret than its ends); otherwise it is ignored.
     pub fn put_edge(&mut self, e: Edge) {
-        if let Some(&slot) = self.edge_slot.get(&e.id) {
+        if let Some(&slot) = self.edge_slots().get(&e.id) {
             self.edges[slot as usize] = Some(e);
             return;
         }
@@ -70,8 +141,9 @@ impl Catalog {
             return;
         };
         let slot = self.edges.len() as u32;
-        self.edge_slot.insert(e.id, slot);
+        let id = e.id;
         self.edges.push(Some(e));
+        self.edge_slots_mut().insert(id, slot);
         self.out[from as usize].push(slot);
         self.inc[to as usize].push(slot);
         self.live_edges += 1;
@@ -79,7 +151,9 @@ impl Catalog {
 
     /// Forgets an edge (it moved to a tier this session cannot read).
     pub fn drop_edge(&mut self, id: &EdgeId) {
-        let Some(slot) = self.edge_slot.remove(id) else { return };
+        let Some(slot) = self.edge_slots_mut().remove(id) else {
+            return;
+        };
         if let Some(e) = self.edges[slot as usize].take() {
             for (lists, end) in [(&mut self.out, e.from), (&mut self.inc, e.to)] {
                 if let Some(&n) = self.node_slot.get(&end) {
@@ -127,7 +201,7 @@ impl Catalog {
 
     /// The edge `id`, if readable.
     pub fn edge(&self, id: &EdgeId) -> Option<&Edge> {
-        self.edge_slot.get(id).and_then(|&s| self.edges[s as usize].as_ref())
+        self.edge_slots().get(id).and_then(|&s| self.edges[s as usize].as_ref())
     }
 
     fn adjacent<'a>(&'a self, lists: &'a [Vec<u32>], id: &NodeId) -> impl Iterator<Item = &'a Edge> + 'a {
@@ -195,7 +269,7 @@ mod tests {
             bidirectional: false,
             declared_tier: Tier::Public,
             tier: Tier::Public,
-            provenance: Provenance::Human,
+            provenance: std::sync::Arc::new(Provenance::Human),
             created: Timestamp(0),
         }
     }

@@ -30,9 +30,11 @@
 mod bulk;
 mod catalog;
 mod layout;
+mod load;
 mod objects;
 mod report;
 mod schema;
+mod snapshots;
 mod write;
 
 #[cfg(test)]
@@ -49,6 +51,7 @@ pub use layout::Layout;
 pub use objects::{Durability, Objects};
 pub use report::{StatusReport, TierCount};
 pub use schema::SCHEMA_VERSION;
+pub use snapshots::REBUILD_AFTER;
 
 use crate::codec;
 use crate::error::{Error, Result};
@@ -62,6 +65,8 @@ pub struct Store {
     keys: Keyring,
     objects: Objects,
     catalog: Catalog,
+    /// The commit the catalog reflects; snapshots are only built from it.
+    seen_seq: u64,
     #[cfg(test)]
     fault: Option<&'static str>,
 }
@@ -111,46 +116,12 @@ impl Store {
             keys,
             objects,
             catalog: Catalog::default(),
+            seen_seq: 0,
             #[cfg(test)]
             fault: None,
         };
-        store.catalog = store.load_catalog()?;
+        (store.catalog, store.seen_seq) = store.load_catalog(true)?;
         Ok(store)
-    }
-
-    /// Decrypts every readable index row. A row that fails authentication
-    /// stops the open: altered content is never served.
-    fn load_catalog(&self) -> Result<Catalog> {
-        let count = |table: &str| -> Result<usize> {
-            let n: i64 = self
-                .conn
-                .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))?;
-            Ok(usize::try_from(n).unwrap_or(0))
-        };
-        let mut catalog = Catalog::with_capacity(count("nodes")?, count("edges")?);
-        let mut stmt = self.conn.prepare("SELECT id, tier, version, summary FROM nodes")?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let tier = row_tier(row.get(1)?)?;
-            if !self.keys.reads(tier) {
-                continue;
-            }
-            let id = row_node_id(blob(row, 0)?)?;
-            let version = row_version(row.get(2)?)?;
-            catalog.put_node(codec::open_summary(&self.keys, &id, version, tier, blob(row, 3)?)?);
-        }
-        let mut relations = codec::RelationCache::default();
-        let mut stmt = self.conn.prepare("SELECT id, tier, sealed FROM edges")?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let tier = row_tier(row.get(1)?)?;
-            if !self.keys.reads(tier) {
-                continue;
-            }
-            let id = row_edge_id(blob(row, 0)?)?;
-            catalog.put_edge(codec::open_edge(&self.keys, &id, tier, blob(row, 2)?, &mut relations)?);
-        }
-        Ok(catalog)
     }
 
     /// The unlock level of this session.

@@ -81,6 +81,16 @@ impl Objects {
         Ok(bytes)
     }
 
+    /// Reads the blob `hash` without re-hashing it: only for objects whose
+    /// content is authenticated by AEAD anyway (large snapshots).
+    pub fn read_authenticated_later(&self, hash: &str) -> Result<Vec<u8>> {
+        let path = self.path(hash)?;
+        fs::read(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::integrity(format!("object {hash}"), "missing from .gpp/objects"),
+            _ => Error::io(&path, e),
+        })
+    }
+
     /// Removes a blob; a missing one is fine.
     pub fn remove(&self, hash: &str) -> Result<()> {
         let path = self.path(hash)?;

@@ -23,7 +23,8 @@ CREATE TABLE nodes (
     version    INTEGER NOT NULL,
     name_token BLOB NOT NULL UNIQUE,
     blob       TEXT NOT NULL,
-    summary    BLOB NOT NULL
+    summary    BLOB NOT NULL,
+    seq        INTEGER NOT NULL
 );
 -- Every version of every node, for history; each blob is sealed under the
 -- tier recorded here.
@@ -39,11 +40,23 @@ CREATE TABLE edges (
     id     BLOB PRIMARY KEY,
     tier   INTEGER NOT NULL,
     token  BLOB NOT NULL UNIQUE,
-    sealed BLOB NOT NULL
+    sealed BLOB NOT NULL,
+    seq    INTEGER NOT NULL
 );
--- Per-tier counts (status, exposure) without a sort over every row.
-CREATE INDEX nodes_by_tier ON nodes (tier);
-CREATE INDEX edges_by_tier ON edges (tier);
+-- seq is the commit that last wrote a row; (tier, seq) finds what changed in
+-- a tier since its snapshot, and counts per tier without a sort.
+CREATE INDEX nodes_by_tier ON nodes (tier, seq);
+CREATE INDEX edges_by_tier ON edges (tier, seq);
+-- One sealed image (an object file) of each tier's summaries and edges as of
+-- commit seq: a cache that makes opening a large store fast. Deleted when a
+-- node or edge enters or leaves the tier.
+CREATE TABLE snapshots (
+    tier INTEGER PRIMARY KEY,
+    seq  INTEGER NOT NULL,
+    blob TEXT NOT NULL,
+    rows INTEGER NOT NULL
+);
+INSERT INTO meta (key, value) VALUES ('commit_seq', '0');
 -- Who changed what, when: ids and versions only, never content.
 CREATE TABLE timeline (
     seq            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -56,6 +69,24 @@ CREATE TABLE timeline (
     after_version  INTEGER
 );
 ";
+
+/// The number of the last commit.
+pub fn commit_seq(conn: &Connection) -> Result<u64> {
+    let v: String = conn.query_row("SELECT value FROM meta WHERE key = 'commit_seq'", [], |r| r.get(0))?;
+    v.parse()
+        .map_err(|_| Error::integrity("index", format!("commit counter {v:?} is not a number")))
+}
+
+/// Advances the commit counter (inside the commit's transaction) and returns
+/// the new value.
+pub fn next_commit_seq(conn: &Connection) -> Result<u64> {
+    let next = commit_seq(conn)? + 1;
+    conn.execute(
+        "UPDATE meta SET value = ?1 WHERE key = 'commit_seq'",
+        [next.to_string()],
+    )?;
+    Ok(next)
+}
 
 /// Sets the connection's pragmas: WAL, full sync, secure delete, busy timeout.
 pub fn configure(conn: &Connection) -> Result<()> {

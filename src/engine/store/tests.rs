@@ -384,6 +384,12 @@ fn raising_a_tier_leaves_no_copy_readable_with_the_lower_key() {
         .query_row("SELECT summary FROM nodes WHERE version = 2", [], |r| r.get(0))
         .unwrap();
     let old_edge: Vec<u8> = s.conn.query_row("SELECT sealed FROM edges", [], |r| r.get(0)).unwrap();
+    s.refresh_snapshots(true).unwrap();
+    let snapshot_hash: String = s
+        .conn
+        .query_row("SELECT blob FROM snapshots WHERE tier = 0", [], |r| r.get(0))
+        .unwrap();
+    let old_snapshot = std::fs::read(Layout::new(&root).objects().join(&snapshot_hash)).unwrap();
     let old_contents: Vec<Vec<u8>> = old_blobs
         .iter()
         .map(|h| std::fs::read(Layout::new(&root).objects().join(h)).unwrap())
@@ -417,6 +423,15 @@ fn raising_a_tier_leaves_no_copy_readable_with_the_lower_key() {
         "old summary gone"
     );
     assert!(files_containing(&root, &window(&old_edge)).is_empty(), "old edge gone");
+    assert!(
+        files_containing(&root, &window(&old_snapshot)).is_empty(),
+        "old public snapshot gone"
+    );
+    assert_eq!(
+        s.snapshot_seq(Tier::Public).unwrap(),
+        None,
+        "dropped, too small to rebuild yet"
+    );
     drop(s);
 
     // A locked session sees neither the node nor the edge; history is intact at master level.
@@ -472,4 +487,65 @@ fn status_counts_hidden_tiers_without_their_breakdown() {
         .unwrap();
     assert_eq!(human.by_status.get("active"), Some(&4));
     assert!(human.last_update.is_some());
+}
+
+/// Everything in a catalog, sorted, for comparisons.
+fn catalog_image(c: &Catalog) -> (Vec<String>, Vec<String>) {
+    let mut nodes: Vec<String> = c.nodes().map(|n| format!("{n:?}")).collect();
+    let mut edges: Vec<String> = c.edges().map(|e| format!("{e:?}")).collect();
+    nodes.sort();
+    edges.sort();
+    (nodes, edges)
+}
+
+#[test]
+fn snapshots_plus_later_rows_load_exactly_what_the_rows_say() {
+    let (_dir, root) = new_store();
+    let mut s = Store::open(&root, &creds(Level::Human, &root)).unwrap();
+    let batch = crate::synth::generate(crate::synth::SynthSpec {
+        nodes: 600,
+        edges: 2000,
+        seed: 3,
+    });
+    s.apply_batch(batch, Durability::Deferred).unwrap();
+    for t in Tier::ALL {
+        assert!(
+            s.snapshot_seq(t).unwrap().is_some(),
+            "{t}: a large batch leaves a snapshot"
+        );
+    }
+    // A few changes after the snapshots, below the rebuild threshold.
+    let some: Vec<String> = s.catalog().nodes().take(5).map(|n| n.name.to_string()).collect();
+    let patch = NodePatch {
+        description: Some("changed after the snapshot".into()),
+        ..NodePatch::default()
+    };
+    s.update_node(&some[0], &patch).unwrap();
+    s.set_status(&some[1], Status::Deprecated, None).unwrap();
+    s.add_node(node("late", Tier::AgentReadable, "added after the snapshot"))
+        .unwrap();
+    s.link(edge("late", "uses", &some[2])).ok();
+    let top = s
+        .catalog()
+        .nodes()
+        .find(|n| n.tier < Tier::HumanOnly)
+        .unwrap()
+        .name
+        .to_string();
+    s.update_node(
+        &top,
+        &NodePatch {
+            tier: Some(Tier::HumanOnly),
+            ..NodePatch::default()
+        },
+    )
+    .unwrap();
+    drop(s);
+    for level in [Level::Locked, Level::Agent, Level::Master, Level::Human] {
+        let s = Store::open(&root, &creds(level, &root)).unwrap();
+        let (rows_only, _) = s.load_catalog(false).unwrap();
+        assert_eq!(catalog_image(s.catalog()), catalog_image(&rows_only), "{level}");
+        assert_eq!(s.catalog().by_name("late").is_some(), level >= Level::Agent);
+        assert_eq!(s.catalog().by_name(&top).is_some(), level == Level::Human);
+    }
 }

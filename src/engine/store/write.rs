@@ -193,7 +193,7 @@ impl Store {
             bidirectional: new.bidirectional,
             declared_tier: new.tier,
             tier,
-            provenance: new.provenance.clone(),
+            provenance: std::sync::Arc::new(new.provenance.clone()),
             created: new.created.unwrap_or_else(Timestamp::now),
         })
     }
@@ -267,12 +267,37 @@ impl Store {
                 ))
             })
             .collect::<Result<Vec<_>>>()?;
+        // Snapshots of tiers that a node or edge enters or leaves are dropped.
+        let mut stale_tiers: Vec<Tier> = Vec::new();
+        for w in &plan.nodes {
+            if let Some((_, old)) = w.previous
+                && old != w.node.tier
+            {
+                stale_tiers.extend([old, w.node.tier]);
+            }
+        }
+        for e in &plan.edges {
+            if let Some(old) = self.catalog.edge(&e.id).map(|o| o.tier)
+                && old != e.tier
+            {
+                stale_tiers.extend([old, e.tier]);
+            }
+        }
+        let mut dropped_snapshots: Vec<String> = Vec::new();
         let now = Timestamp::now().0;
         let tx = self.conn.transaction()?;
+        let before = super::schema::commit_seq(&tx)?;
+        let seq = super::schema::next_commit_seq(&tx)?;
+        let row_seq = sql_version(seq);
         {
+            let mut drop_snapshot = tx.prepare_cached("DELETE FROM snapshots WHERE tier = ?1 RETURNING blob")?;
+            for t in &stale_tiers {
+                let gone: Option<String> = drop_snapshot.query_row([t.code()], |r| r.get(0)).optional()?;
+                dropped_snapshots.extend(gone);
+            }
             let mut upsert_node = tx.prepare_cached(
-                "INSERT INTO nodes (id, tier, version, name_token, blob, summary) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT(id) DO UPDATE SET tier = ?2, version = ?3, blob = ?5, summary = ?6",
+                "INSERT INTO nodes (id, tier, version, name_token, blob, summary, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT(id) DO UPDATE SET tier = ?2, version = ?3, blob = ?5, summary = ?6, seq = ?7",
             )?;
             let mut add_version =
                 tx.prepare_cached("INSERT INTO node_versions (node_id, version, tier, blob) VALUES (?1, ?2, ?3, ?4)")?;
@@ -280,7 +305,15 @@ impl Store {
                 let n = &w.node;
                 let id = n.id.as_bytes().as_slice();
                 upsert_node
-                    .execute(params![id, n.tier.code(), sql_version(n.version), token, hash, summary])
+                    .execute(params![
+                        id,
+                        n.tier.code(),
+                        sql_version(n.version),
+                        token,
+                        hash,
+                        summary,
+                        row_seq
+                    ])
                     .map_err(|e| unique_violation(e, n.name.as_str()))?;
                 add_version.execute(params![id, sql_version(n.version), n.tier.code(), hash])?;
             }
@@ -295,12 +328,18 @@ impl Store {
                 ])?;
             }
             let mut upsert_edge = tx.prepare_cached(
-                "INSERT INTO edges (id, tier, token, sealed) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT(id) DO UPDATE SET tier = ?2, sealed = ?4",
+                "INSERT INTO edges (id, tier, token, sealed, seq) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT(id) DO UPDATE SET tier = ?2, sealed = ?4, seq = ?5",
             )?;
             for (e, token, sealed, described) in &edge_rows {
                 upsert_edge
-                    .execute(params![e.id.as_bytes().as_slice(), e.tier.code(), token, sealed])
+                    .execute(params![
+                        e.id.as_bytes().as_slice(),
+                        e.tier.code(),
+                        token,
+                        sealed,
+                        row_seq
+                    ])
                     .map_err(|err| match err {
                         rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
                             Error::EdgeExists(described.clone())
@@ -324,6 +363,11 @@ impl Store {
             }
         }
         tx.commit()?;
+        // Another process committed since our view: our catalog misses its rows,
+        // so snapshots are not built from it until the next open.
+        if before == self.seen_seq {
+            self.seen_seq = seq;
+        }
 
         let raised = plan
             .nodes
@@ -342,6 +386,10 @@ impl Store {
             } else {
                 self.catalog.drop_edge(&e.id);
             }
+        }
+        self.refresh_snapshots(false)?;
+        for hash in &dropped_snapshots {
+            self.objects.remove(hash)?;
         }
         for r in &reseals {
             self.objects.remove(&r.old_hash)?;

@@ -1,0 +1,132 @@
+//! Store benchmarks: open + unlock + load, the passphrase KDF, a single-node
+//! read with decryption, and a durable single mutation.
+//!
+//! By default they run on a synthetic store of 10k nodes / 50k edges made in
+//! a temporary directory. `scripts/bench.sh` points them at a 100k / 500k
+//! store made by `graphex gen` through `GRAPHEX_BENCH_STORE` (repository
+//! root) and `GRAPHEX_BENCH_IDENTITY` (an exported master identity).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use graphex_engine::age_secret::SecretString;
+use graphex_engine::keys::IdentityKind;
+use graphex_engine::model::NodePatch;
+use graphex_engine::store::Durability;
+use graphex_engine::synth::{SynthSpec, generate};
+use graphex_engine::{Credentials, KdfCost, Store};
+
+struct Fixture {
+    root: PathBuf,
+    identity: PathBuf,
+    _tmp: Option<tempfile::TempDir>,
+}
+
+fn fixture() -> Fixture {
+    if let (Ok(root), Ok(identity)) = (
+        std::env::var("GRAPHEX_BENCH_STORE"),
+        std::env::var("GRAPHEX_BENCH_IDENTITY"),
+    ) {
+        return Fixture {
+            root: root.into(),
+            identity: identity.into(),
+            _tmp: None,
+        };
+    }
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let root = tmp.path().to_path_buf();
+    let (pass, human) = (SecretString::from("bench"), SecretString::from("bench-human"));
+    Store::init(&root, &pass, &human, KdfCost(Some(4))).expect("init");
+    let creds = Credentials {
+        passphrase: Some(pass),
+        human_passphrase: Some(human),
+        ..Credentials::default()
+    };
+    let mut store = Store::open(&root, &creds).expect("open");
+    store
+        .apply_batch(
+            generate(SynthSpec {
+                nodes: 10_000,
+                edges: 50_000,
+                seed: 1,
+            }),
+            Durability::Deferred,
+        )
+        .expect("gen");
+    let identity = root.join("master.id");
+    store
+        .keys()
+        .export_identity(&store.layout().keys(), IdentityKind::Master, &identity)
+        .expect("export");
+    Fixture {
+        root,
+        identity,
+        _tmp: Some(tmp),
+    }
+}
+
+fn identity_creds(f: &Fixture) -> Credentials {
+    Credentials {
+        identity_file: Some(f.identity.clone()),
+        ..Credentials::default()
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    let f = fixture();
+    let mut g = c.benchmark_group("store");
+    g.sample_size(20).measurement_time(Duration::from_secs(10));
+    g.bench_function("open_unlock_load_identity", |b| {
+        b.iter(|| black_box(Store::open(&f.root, &identity_creds(&f)).expect("open")))
+    });
+
+    let store = Store::open(&f.root, &identity_creds(&f)).expect("open");
+    let names: Vec<String> = store.catalog().nodes().take(1000).map(|n| n.name.to_string()).collect();
+    let mut i = 0;
+    g.sample_size(100).measurement_time(Duration::from_secs(5));
+    g.bench_function("read_node_decrypt", |b| {
+        b.iter(|| {
+            i = (i + 1) % names.len();
+            black_box(store.node(&names[i]).expect("read"))
+        })
+    });
+    drop(store);
+
+    let mut store = Store::open(&f.root, &identity_creds(&f)).expect("open");
+    let target = names[0].clone();
+    let mut n = 0u64;
+    g.bench_function("update_node_durable", |b| {
+        b.iter(|| {
+            n += 1;
+            let patch = NodePatch {
+                description: Some(format!("benchmark edit {n}")),
+                ..NodePatch::default()
+            };
+            black_box(store.update_node(&target, &patch).expect("update"))
+        })
+    });
+    g.finish();
+}
+
+fn kdf(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let pass = SecretString::from("kdf bench");
+    Store::init(tmp.path(), &pass, &SecretString::from("h"), KdfCost(None)).expect("init");
+    let mut g = c.benchmark_group("kdf");
+    g.sample_size(10).measurement_time(Duration::from_secs(15));
+    g.bench_function("unlock_master_passphrase_age_default", |b| {
+        b.iter(|| {
+            let creds = Credentials {
+                passphrase: Some(pass.clone()),
+                ..Credentials::default()
+            };
+            black_box(Store::open(tmp.path(), &creds).expect("open"))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(store_benches, benches, kdf);
+criterion_main!(store_benches);

@@ -1,0 +1,91 @@
+//! A bounds-checked reader and a writer for the fixed binary layouts.
+
+use crate::error::{Error, Result};
+
+/// Reads fields from a byte slice; every read is bounds-checked.
+pub struct Reader<'a> {
+    buf: &'a [u8],
+    what: &'a dyn Fn() -> String,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(buf: &'a [u8], what: &'a dyn Fn() -> String) -> Self {
+        Self { buf, what }
+    }
+
+    fn short(&self) -> Error {
+        Error::integrity((self.what)(), "truncated record")
+    }
+
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        if self.buf.len() < n {
+            return Err(self.short());
+        }
+        let (head, rest) = self.buf.split_at(n);
+        self.buf = rest;
+        Ok(head)
+    }
+
+    pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        self.take(N)?.try_into().map_err(|_| self.short())
+    }
+
+    pub fn u8(&mut self) -> Result<u8> {
+        Ok(self.array::<1>()?[0])
+    }
+    pub fn u16(&mut self) -> Result<u16> {
+        Ok(u16::from_le_bytes(self.array()?))
+    }
+    pub fn u32(&mut self) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.array()?))
+    }
+    pub fn u64(&mut self) -> Result<u64> {
+        Ok(u64::from_le_bytes(self.array()?))
+    }
+    pub fn i64(&mut self) -> Result<i64> {
+        Ok(i64::from_le_bytes(self.array()?))
+    }
+    pub fn f64(&mut self) -> Result<f64> {
+        Ok(f64::from_le_bytes(self.array()?))
+    }
+    /// A u16-length-prefixed byte string.
+    pub fn short_bytes(&mut self) -> Result<&'a [u8]> {
+        let n = usize::from(self.u16()?);
+        self.take(n)
+    }
+    /// A u32-length-prefixed byte string.
+    pub fn long_bytes(&mut self) -> Result<&'a [u8]> {
+        let n = self.u32()? as usize;
+        self.take(n)
+    }
+    /// UTF-8 text, u32-length-prefixed.
+    pub fn string(&mut self) -> Result<String> {
+        let raw = self.long_bytes()?;
+        String::from_utf8(raw.to_vec()).map_err(|_| Error::integrity((self.what)(), "text is not UTF-8"))
+    }
+    pub fn rest(&mut self) -> &'a [u8] {
+        std::mem::take(&mut self.buf)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+}
+
+/// Appends fields to a byte vector.
+pub trait Writer {
+    fn short_bytes(&mut self, b: &[u8]);
+    fn long_bytes(&mut self, b: &[u8]);
+}
+
+impl Writer for Vec<u8> {
+    fn short_bytes(&mut self, b: &[u8]) {
+        let n = u16::try_from(b.len()).unwrap_or(u16::MAX);
+        self.extend_from_slice(&n.to_le_bytes());
+        self.extend_from_slice(&b[..usize::from(n)]);
+    }
+    fn long_bytes(&mut self, b: &[u8]) {
+        let n = u32::try_from(b.len()).unwrap_or(u32::MAX);
+        self.extend_from_slice(&n.to_le_bytes());
+        self.extend_from_slice(&b[..n as usize]);
+    }
+}

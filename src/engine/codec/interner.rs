@@ -1,0 +1,48 @@
+//! Interning of node types and relations while decoding many records, so
+//! equal values share one allocation and are validated once.
+
+use rustc_hash::FxHashMap;
+
+use crate::error::{Error, Result};
+use crate::model::{NodeType, Provenance, Relation};
+
+/// Caches of decoded vocabulary terms.
+#[derive(Default)]
+pub struct Interner {
+    relations: FxHashMap<Box<[u8]>, Relation>,
+    types: FxHashMap<Box<[u8]>, NodeType>,
+    human: Option<std::sync::Arc<Provenance>>,
+}
+
+fn text(raw: &[u8]) -> Result<&str> {
+    std::str::from_utf8(raw).map_err(|_| Error::integrity("record", "term is not UTF-8"))
+}
+
+impl Interner {
+    /// The relation spelled `raw`.
+    pub fn relation(&mut self, raw: &[u8]) -> Result<Relation> {
+        if let Some(r) = self.relations.get(raw) {
+            return Ok(r.clone());
+        }
+        let r = Relation::new(text(raw)?)?;
+        self.relations.insert(raw.into(), r.clone());
+        Ok(r)
+    }
+
+    /// The shared human provenance.
+    pub fn human(&mut self) -> std::sync::Arc<Provenance> {
+        self.human
+            .get_or_insert_with(|| std::sync::Arc::new(Provenance::Human))
+            .clone()
+    }
+
+    /// The node type spelled `raw`.
+    pub fn node_type(&mut self, raw: &[u8]) -> Result<NodeType> {
+        if let Some(t) = self.types.get(raw) {
+            return Ok(t.clone());
+        }
+        let t = NodeType::new(text(raw)?)?;
+        self.types.insert(raw.into(), t.clone());
+        Ok(t)
+    }
+}

@@ -1,0 +1,110 @@
+//! Building the catalog at open: each readable tier's snapshot (read and
+//! decoded in parallel, one thread per tier), then the rows written since.
+
+use rusqlite::params;
+
+use super::catalog::Catalog;
+use super::objects::Objects;
+use super::schema::commit_seq;
+use super::{Store, blob, row_edge_id, row_node_id, row_version};
+use crate::codec::{self, Interner, Snapshot};
+use crate::error::{Error, Result};
+use crate::keys::Keyring;
+use crate::model::Tier;
+
+/// Where a tier's snapshot is.
+struct SnapshotRef {
+    tier: Tier,
+    seq: u64,
+    hash: String,
+}
+
+impl Store {
+    /// Decrypts everything this session can read, as of one consistent view of
+    /// the index. Returns the catalog and the commit it reflects. CPU-heavy:
+    /// see the benchmarks (about 0.2 s for 100k nodes and 500k edges).
+    pub(super) fn load_catalog(&self, use_snapshots: bool) -> Result<(Catalog, u64)> {
+        let tx = self.conn.unchecked_transaction()?;
+        let seen = commit_seq(&tx)?;
+        let refs = if use_snapshots {
+            self.snapshot_refs()?
+        } else {
+            Vec::new()
+        };
+        let mut since = [-1i64; 4];
+        for r in &refs {
+            since[r.tier.code() as usize] = i64::try_from(r.seq).unwrap_or(i64::MAX);
+        }
+        let parts = open_all(&self.keys, &self.objects, refs)?;
+
+        let mut later = Snapshot::default();
+        let mut terms = Interner::default();
+        let mut node_rows = tx.prepare("SELECT id, version, summary FROM nodes WHERE tier = ?1 AND seq > ?2")?;
+        let mut edge_rows = tx.prepare("SELECT id, sealed FROM edges WHERE tier = ?1 AND seq > ?2")?;
+        for tier in Tier::ALL.into_iter().filter(|t| self.keys.reads(*t)) {
+            let after = since[tier.code() as usize];
+            let mut rows = node_rows.query(params![tier.code(), after])?;
+            while let Some(row) = rows.next()? {
+                let id = row_node_id(blob(row, 0)?)?;
+                let version = row_version(row.get(1)?)?;
+                later.nodes.push(codec::open_summary(
+                    &self.keys,
+                    &id,
+                    version,
+                    tier,
+                    blob(row, 2)?,
+                    &mut terms,
+                )?);
+            }
+            let mut rows = edge_rows.query(params![tier.code(), after])?;
+            while let Some(row) = rows.next()? {
+                let id = row_edge_id(blob(row, 0)?)?;
+                later
+                    .edges
+                    .push(codec::open_edge(&self.keys, &id, tier, blob(row, 1)?, &mut terms)?);
+            }
+        }
+        Ok((Catalog::build(parts, later), seen))
+    }
+
+    fn snapshot_refs(&self) -> Result<Vec<SnapshotRef>> {
+        let mut stmt = self.conn.prepare("SELECT tier, seq, blob FROM snapshots")?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            let tier = super::row_tier(row.get(0)?)?;
+            if self.keys.reads(tier) {
+                out.push(SnapshotRef {
+                    tier,
+                    seq: row_version(row.get(1)?)?,
+                    hash: row.get(2)?,
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn open_one(keys: &Keyring, objects: &Objects, r: &SnapshotRef) -> Result<Snapshot> {
+    codec::open_snapshot(keys, r.tier, r.seq, &objects.read_authenticated_later(&r.hash)?)
+}
+
+/// Reads and opens every snapshot, one thread each.
+fn open_all(keys: &Keyring, objects: &Objects, refs: Vec<SnapshotRef>) -> Result<Vec<Snapshot>> {
+    if refs.len() <= 1 {
+        return refs.iter().map(|r| open_one(keys, objects, r)).collect();
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = refs
+            .iter()
+            .map(|r| scope.spawn(move || open_one(keys, objects, r)))
+            .collect();
+        refs.iter()
+            .zip(handles)
+            .map(|(r, h)| {
+                h.join()
+                    .map_err(|_| Error::integrity(format!("{} snapshot", r.tier), "decoder thread failed"))?
+            })
+            .collect()
+    })
+}
