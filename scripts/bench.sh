@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Benchmarks of the store on a generated 100k-node / 500k-edge graph.
+#
+#   scripts/bench.sh [NODES] [EDGES]
+#
+# 1. builds the release binary,
+# 2. times `graphex gen` (bulk insert; the passphrase KDF of init is outside
+#    the figure it prints),
+# 3. exports a master identity and runs the criterion benchmarks of
+#    src/engine/benches/store.rs against that store (medians in the output and
+#    in target/criterion/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+nodes=${1:-100000}
+edges=${2:-500000}
+work=${BENCH_DIR:-target/bench-store}
+
+cargo build --release --locked
+rm -rf "$work"
+mkdir -p "$work"
+echo "== bulk insert: $nodes nodes, $edges edges"
+./target/release/graphex gen --nodes "$nodes" --edges "$edges" "$work/repo"
+identity="$work/master.id"
+GRAPHEX_PASSPHRASE=graphex-gen ./target/release/graphex --store "$work/repo" keys export-master "$identity" >/dev/null
+du -sh "$work/repo/.gpp/objects" "$work/repo/.gpp/graphex/graph.db"
+
+echo "== whole-process open (status, master identity), 5 runs"
+for _ in 1 2 3 4 5; do
+  /usr/bin/time -f "%e s, %M KB" env GRAPHEX_IDENTITY="$identity" ./target/release/graphex --store "$work/repo" status >/dev/null
+done
+
+echo "== criterion"
+GRAPHEX_BENCH_STORE="$work/repo" GRAPHEX_BENCH_IDENTITY="$identity" \
+  cargo bench --locked -p graphex-engine --bench store
