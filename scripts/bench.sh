@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-100000}
 edges=${2:-500000}
-work=${BENCH_DIR:-target/bench-store}
+work=$(realpath -m "${BENCH_DIR:-target/bench-store}")
 
 cargo build --release --locked
 rm -rf "$work"

@@ -161,11 +161,8 @@ impl Store {
     pub fn node_by_id(&self, id: &NodeId) -> Result<Node> {
         let (tier, version, hash): (i64, i64, String) = self
             .conn
-            .query_row(
-                "SELECT tier, version, blob FROM nodes WHERE id = ?1",
-                [id.as_bytes().as_slice()],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
+            .prepare_cached("SELECT tier, version, blob FROM nodes WHERE id = ?1")?
+            .query_row([id.as_bytes().as_slice()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?
             .ok_or_else(|| Error::NotFound(id.to_string()))?;
         let (tier, version) = (row_tier(tier)?, row_version(version)?);

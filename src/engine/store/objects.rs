@@ -32,10 +32,12 @@ impl Objects {
 
     /// The hex SHA-256 of `bytes`: a blob's name.
     pub fn hash(bytes: &[u8]) -> String {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
         let digest = Sha256::digest(bytes);
         let mut s = String::with_capacity(64);
         for b in digest.iter() {
-            s.push_str(&format!("{b:02x}"));
+            s.push(char::from(HEX[usize::from(b >> 4)]));
+            s.push(char::from(HEX[usize::from(b & 0xf)]));
         }
         s
     }
@@ -123,5 +125,32 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
     match fs::File::open(dir) {
         Ok(f) => f.sync_all().or(Ok(())),
         Err(e) => Err(Error::io(dir, e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_lowercase_hex_sha256() {
+        assert_eq!(
+            Objects::hash(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn writes_are_whole_and_reads_check_the_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let objects = Objects::new(dir.path().to_path_buf());
+        let hash = objects.write(b"content", Durability::Sync).unwrap();
+        assert_eq!(objects.read(&hash).unwrap(), b"content");
+        std::fs::write(dir.path().join(&hash), b"altered").unwrap();
+        assert!(matches!(objects.read(&hash), Err(Error::Integrity { .. })));
+        assert!(objects.read("../../etc/passwd").is_err(), "only hashes name objects");
+        objects.remove(&hash).unwrap();
+        objects.remove(&hash).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no temp files left");
     }
 }
