@@ -12,6 +12,9 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
+            if let Some(hint) = graphex::cli::hints::for_error(&e) {
+                eprintln!("hint: {hint}");
+            }
             ExitCode::from(1)
         }
     }

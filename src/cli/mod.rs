@@ -3,6 +3,7 @@
 //! command here; every read command has `--json`.
 
 pub mod args;
+pub mod hints;
 mod output;
 mod read;
 mod session;

@@ -76,7 +76,10 @@ fn wrong_passphrases_are_clear_errors() {
         .args(["status"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("wrong passphrase"));
+        .stderr(
+            predicate::str::contains("wrong passphrase")
+                .and(predicate::str::contains("hint: check GRAPHEX_PASSPHRASE")),
+        );
     repo.master()
         .env("GRAPHEX_HUMAN_PASSPHRASE", "nope")
         .args(["status"])

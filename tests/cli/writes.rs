@@ -130,7 +130,10 @@ fn writing_needs_the_master_key() {
         ])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("human-only content is locked"));
+        .stderr(
+            predicate::str::contains("human-only content is locked")
+                .and(predicate::str::contains("hint: set GRAPHEX_HUMAN_PASSPHRASE")),
+        );
 }
 
 #[test]

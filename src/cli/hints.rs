@@ -1,0 +1,27 @@
+//! Hints printed under an error: what the user can do about it. The engine
+//! says what went wrong; the edge says how to proceed.
+
+use graphex_engine::{Error, Level, Tier};
+
+/// A hint for `err`, when there is something useful to say.
+pub fn for_error(err: &anyhow::Error) -> Option<String> {
+    let e = err.downcast_ref::<Error>()?;
+    let master = "set GRAPHEX_PASSPHRASE or GRAPHEX_IDENTITY, or pass --unlock master in a terminal";
+    let human = "set GRAPHEX_HUMAN_PASSPHRASE (with the master), or pass --unlock human in a terminal";
+    Some(match e {
+        Error::TierLocked(_, Tier::HumanOnly) => human.to_owned(),
+        Error::TierLocked(..) => master.to_owned(),
+        Error::Locked {
+            needed: Level::Human, ..
+        } => human.to_owned(),
+        Error::Locked { .. } => master.to_owned(),
+        Error::WrongSecret("passphrase", _) => "check GRAPHEX_PASSPHRASE (or what you typed)".to_owned(),
+        Error::WrongSecret("human passphrase", _) => "check GRAPHEX_HUMAN_PASSPHRASE".to_owned(),
+        Error::Integrity { .. } => {
+            "stored data failed its integrity check: it was altered or damaged; nothing was changed or served"
+                .to_owned()
+        }
+        Error::SchemaTooNew { .. } => "this store was written by a newer graphex".to_owned(),
+        _ => return None,
+    })
+}
