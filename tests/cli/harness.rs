@@ -58,8 +58,8 @@ impl Repo {
 
     /// Runs a read with `--json` at the given level and parses it.
     pub fn json(&self, mut cmd: Command, args: &[&str]) -> serde_json::Value {
-        let out = cmd.arg("--json").args(args).assert().success();
-        serde_json::from_slice(&out.get_output().stdout).unwrap()
+        cmd.arg("--json").args(args);
+        json_of(cmd)
     }
 
     /// Adds one node per tier named after the tier, plus edges between them.
@@ -117,6 +117,12 @@ pub fn bare(cwd: &Path) -> Command {
     }
     c.env("GRAPHEX_TEST_KDF_LOG_N", "4").current_dir(cwd);
     c
+}
+
+/// Runs `cmd` (which must succeed) and parses its stdout as JSON.
+pub fn json_of(mut cmd: Command) -> serde_json::Value {
+    let out = cmd.assert().success();
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
 }
 
 /// The names in a `list --json` result.

@@ -2,7 +2,7 @@
 
 use predicates::prelude::*;
 
-use crate::harness::{HUMAN, PASS, Repo, bare, names};
+use crate::harness::{HUMAN, PASS, Repo, bare, json_of, names};
 
 #[test]
 fn init_creates_the_spec_layout_and_refuses_twice() {
@@ -135,16 +135,11 @@ fn demo_builds_once_then_reuses_and_resets() {
         .assert()
         .success()
         .stdout(predicate::str::contains("existing demo store"));
-    let status: serde_json::Value = serde_json::from_slice(
-        &bare(dir.path())
-            .args(["--store", arg, "--json", "status"])
-            .env("GRAPHEX_PASSPHRASE", graphex::cli::DEMO_PASSPHRASE)
-            .env("GRAPHEX_HUMAN_PASSPHRASE", graphex::cli::DEMO_HUMAN_PASSPHRASE)
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
+    let mut cmd = bare(dir.path());
+    cmd.args(["--store", arg, "--json", "status"])
+        .env("GRAPHEX_PASSPHRASE", graphex::cli::DEMO_PASSPHRASE)
+        .env("GRAPHEX_HUMAN_PASSPHRASE", graphex::cli::DEMO_HUMAN_PASSPHRASE);
+    let status = json_of(cmd);
     assert!(status["total_nodes"].as_u64().unwrap() >= 50);
     let tiers = status["tiers"].as_array().unwrap();
     assert!(
@@ -173,31 +168,24 @@ fn demo_builds_once_then_reuses_and_resets() {
 fn gen_makes_a_store_of_the_requested_size() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("g");
-    let out = bare(dir.path())
-        .args([
-            "--json",
-            "gen",
-            "--nodes",
-            "200",
-            "--edges",
-            "600",
-            root.to_str().unwrap(),
-        ])
-        .assert()
-        .success();
-    let report: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let mut cmd = bare(dir.path());
+    cmd.args([
+        "--json",
+        "gen",
+        "--nodes",
+        "200",
+        "--edges",
+        "600",
+        root.to_str().unwrap(),
+    ]);
+    let report = json_of(cmd);
     assert_eq!(
         (report["nodes"].as_u64(), report["edges"].as_u64()),
         (Some(200), Some(600))
     );
-    let status: serde_json::Value = serde_json::from_slice(
-        &bare(dir.path())
-            .args(["--store", root.to_str().unwrap(), "--json", "status"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
+    let mut cmd = bare(dir.path());
+    cmd.args(["--store", root.to_str().unwrap(), "--json", "status"]);
+    let status = json_of(cmd);
     assert_eq!(
         (status["total_nodes"].as_u64(), status["total_edges"].as_u64()),
         (Some(200), Some(600))

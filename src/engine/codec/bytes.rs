@@ -30,6 +30,18 @@ impl<'a> Reader<'a> {
         self.take(N)?.try_into().map_err(|_| self.short())
     }
 
+    /// Reads the layout byte and checks it is `expected`.
+    pub fn layout(&mut self, expected: u8) -> Result<()> {
+        let found = self.u8()?;
+        if found != expected {
+            return Err(Error::UnknownFormat {
+                what: (self.what)(),
+                found,
+            });
+        }
+        Ok(())
+    }
+
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.array::<1>()?[0])
     }

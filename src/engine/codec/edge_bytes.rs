@@ -41,13 +41,7 @@ pub(crate) fn uuid(raw: [u8; 16]) -> uuid::Uuid {
 pub(crate) fn decode(id: EdgeId, b: &[u8], terms: &mut Interner) -> Result<Edge> {
     let what = || format!("edge {id}");
     let mut r = Reader::new(b, &what);
-    let layout = r.u8()?;
-    if layout != LAYOUT {
-        return Err(Error::UnknownFormat {
-            what: what(),
-            found: layout,
-        });
-    }
+    r.layout(LAYOUT)?;
     let from = NodeId(uuid(r.array()?));
     let to = NodeId(uuid(r.array()?));
     let [t, d, flags] = r.array::<3>()?;

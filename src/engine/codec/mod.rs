@@ -27,6 +27,16 @@ pub(crate) fn associated_data(domain: &[u8], id: &[u8; 16], version: u64, tier: 
     ad
 }
 
+/// Splits a stored record into its format byte, checked against `expected`,
+/// and the rest.
+pub(crate) fn strip_format<'a>(bytes: &'a [u8], expected: u8, what: &dyn Fn() -> String) -> Result<&'a [u8]> {
+    match bytes.split_first() {
+        Some((&f, rest)) if f == expected => Ok(rest),
+        Some((&found, _)) => Err(Error::UnknownFormat { what: what(), found }),
+        None => Err(Error::integrity(what(), "empty record")),
+    }
+}
+
 /// MessagePack with field names, so later versions can add fields.
 pub(crate) fn to_msgpack<T: serde::Serialize>(value: &T) -> Result<Vec<u8>> {
     rmp_serde::to_vec_named(value).map_err(|e| Error::integrity("encoding", e.to_string()))

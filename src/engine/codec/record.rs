@@ -3,7 +3,7 @@
 //! Associated data: domain, id, version, tier.
 
 use super::interner::Interner;
-use super::{associated_data, edge_bytes, summary_bytes};
+use super::{associated_data, edge_bytes, strip_format, summary_bytes};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{Edge, EdgeId, NodeId, NodeSummary, Tier};
@@ -19,19 +19,10 @@ fn seal(keys: &Keyring, tier: Tier, ad: &[u8], plain: &[u8]) -> Result<Vec<u8>> 
 }
 
 fn open(keys: &Keyring, tier: Tier, ad: &[u8], bytes: &[u8], what: &dyn Fn() -> String) -> Result<Vec<u8>> {
-    match bytes.first() {
-        Some(&RECORD_FORMAT) => {}
-        Some(&other) => {
-            return Err(Error::UnknownFormat {
-                what: what(),
-                found: other,
-            });
-        }
-        None => return Err(Error::integrity(what(), "empty record")),
-    }
+    let body = strip_format(bytes, RECORD_FORMAT, what)?;
     keys.tier(tier)?
         .index
-        .open(ad, &bytes[1..])
+        .open(ad, body)
         .map_err(|_| Error::integrity(what(), "failed authentication (altered, swapped or relabelled)"))
 }
 

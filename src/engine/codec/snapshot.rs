@@ -11,7 +11,7 @@
 
 use super::bytes::{Reader, Writer};
 use super::interner::Interner;
-use super::{associated_data, edge_bytes, summary_bytes};
+use super::{associated_data, edge_bytes, strip_format, summary_bytes};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{Edge, EdgeId, NodeSummary, Tier};
@@ -74,20 +74,11 @@ pub fn seal_snapshot<'a>(
 /// Opens the snapshot of `tier` recorded at `seq`. CPU-heavy for large tiers.
 pub fn open_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Result<Snapshot> {
     let what = || format!("{tier} snapshot");
-    match bytes.first() {
-        Some(&FORMAT) => {}
-        Some(&other) => {
-            return Err(Error::UnknownFormat {
-                what: what(),
-                found: other,
-            });
-        }
-        None => return Err(Error::integrity(what(), "empty")),
-    }
+    let body = strip_format(bytes, FORMAT, &what)?;
     let packed = zeroize::Zeroizing::new(
         keys.tier(tier)?
             .index
-            .open(&ad(tier, seq), &bytes[1..])
+            .open(&ad(tier, seq), body)
             .map_err(|_| Error::integrity(what(), "failed authentication (altered, swapped or replayed)"))?,
     );
     // Authenticated above, so the frame is ours; its size is still read from the stream.

@@ -39,13 +39,7 @@ pub(crate) fn encode(s: &NodeSummary, out: &mut Vec<u8>) {
 pub(crate) fn decode(b: &[u8], terms: &mut Interner) -> Result<NodeSummary> {
     let what = || "node summary".to_owned();
     let mut r = Reader::new(b, &what);
-    let layout = r.u8()?;
-    if layout != LAYOUT {
-        return Err(Error::UnknownFormat {
-            what: what(),
-            found: layout,
-        });
-    }
+    r.layout(LAYOUT)?;
     let id = NodeId(uuid(r.array()?));
     let version = r.u64()?;
     let [t, st] = r.array::<2>()?;
