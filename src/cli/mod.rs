@@ -8,7 +8,6 @@ mod output;
 mod read;
 mod session;
 mod setup;
-mod suggest;
 mod views;
 mod write;
 

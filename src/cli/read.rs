@@ -8,8 +8,8 @@ use graphex_engine::{Error, Level, Store};
 use super::args::ListArgs;
 use super::output::{clip, emit, note, table};
 use super::session::{Context, Need};
-use super::suggest::similar;
 use super::views::{NodeRow, NodeView};
+use graphex_engine::query::similar;
 
 fn locked_note(ctx: &Context, store: &Store) {
     if !ctx.json && store.level() == Level::Locked {

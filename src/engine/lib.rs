@@ -14,6 +14,7 @@ pub mod crypto;
 pub mod error;
 pub mod keys;
 pub mod model;
+pub mod query;
 pub mod seed;
 pub mod store;
 pub mod synth;

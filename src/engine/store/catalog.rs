@@ -21,6 +21,8 @@ pub struct Catalog {
     node_slot: FxHashMap<NodeId, u32>,
     by_name: FxHashMap<Name, u32>,
     edges: Vec<Option<Edge>>,
+    /// The node slots at each edge's ends, beside `edges`.
+    ends: Vec<(u32, u32)>,
     /// Built on first use: opening a store never needs it.
     edge_slot: OnceCell<FxHashMap<EdgeId, u32>>,
     out: Vec<Vec<u32>>,
@@ -84,6 +86,7 @@ impl Catalog {
             c.inc[t as usize].push(slot as u32);
         }
         c.live_edges = ends.len();
+        c.ends = ends;
         c
     }
 
@@ -143,6 +146,7 @@ impl Catalog {
         let slot = self.edges.len() as u32;
         let id = e.id;
         self.edges.push(Some(e));
+        self.ends.push((from, to));
         self.edge_slots_mut().insert(id, slot);
         self.out[from as usize].push(slot);
         self.inc[to as usize].push(slot);
@@ -230,6 +234,65 @@ impl Catalog {
     /// Number of readable edges.
     pub fn edge_count(&self) -> usize {
         self.live_edges
+    }
+
+    /// The slot of node `id`.
+    pub fn slot_of(&self, id: &NodeId) -> Option<u32> {
+        self.node_slot
+            .get(id)
+            .copied()
+            .filter(|&s| self.nodes[s as usize].is_some())
+    }
+
+    /// The slot of the node called `name`.
+    pub fn slot_by_name(&self, name: &str) -> Option<u32> {
+        let name = Name::new(name).ok()?;
+        self.by_name.get(&name).copied()
+    }
+
+    /// The node in `slot`, if it is live.
+    pub fn node_at(&self, slot: u32) -> Option<&NodeSummary> {
+        self.nodes.get(slot as usize).and_then(Option::as_ref)
+    }
+
+    /// The edge in `slot`, if it is live.
+    pub fn edge_at(&self, slot: u32) -> Option<&Edge> {
+        self.edges.get(slot as usize).and_then(Option::as_ref)
+    }
+
+    /// The node slots at the ends of edge `slot` (from, to).
+    pub fn ends_at(&self, slot: u32) -> (u32, u32) {
+        self.ends[slot as usize]
+    }
+
+    /// Edge slots leaving node `slot` (some may be dead; check [`Catalog::edge_at`]).
+    pub fn out_slots(&self, slot: u32) -> &[u32] {
+        self.out.get(slot as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// Edge slots arriving at node `slot`.
+    pub fn in_slots(&self, slot: u32) -> &[u32] {
+        self.inc.get(slot as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// Slots of all live nodes.
+    pub fn node_slots(&self) -> impl Iterator<Item = u32> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.is_some())
+            .map(|(i, _)| i as u32)
+    }
+
+    /// Every relation used by a readable edge, and every node type used.
+    pub fn vocabulary(&self) -> (Vec<String>, Vec<String>) {
+        let mut rels: Vec<String> = self.edges().map(|e| e.relation.to_string()).collect();
+        let mut types: Vec<String> = self.nodes().map(|n| n.node_type.to_string()).collect();
+        for v in [&mut rels, &mut types] {
+            v.sort();
+            v.dedup();
+        }
+        (rels, types)
     }
 
     /// The tier of the node `id`, if readable.

@@ -1,4 +1,5 @@
-//! "Did you mean" candidates for names the user mistyped.
+//! "Did you mean" candidates for names, relations, types and flags the user
+//! mistyped: fuzzy matches and small edit distances.
 
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
@@ -11,7 +12,8 @@ pub fn similar<'a>(wanted: &str, known: impl Iterator<Item = &'a str>) -> Vec<St
             let fuzzy = matcher
                 .fuzzy_match(k, wanted)
                 .or_else(|| matcher.fuzzy_match(wanted, k));
-            let close = edit_distance(k, wanted) <= 2;
+            // Two edits, or up to half the word for longer words.
+            let close = edit_distance(k, wanted) <= (wanted.chars().count() / 2).max(2);
             match (fuzzy, close) {
                 (Some(s), _) => Some((s + if close { 100 } else { 0 }, k)),
                 (None, true) => Some((50, k)),
@@ -24,7 +26,7 @@ pub fn similar<'a>(wanted: &str, known: impl Iterator<Item = &'a str>) -> Vec<St
 }
 
 /// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -1,0 +1,42 @@
+//! The query language of the spec: `<subject> -> <relation> -> <object>`,
+//! with names, ids, `*` and globs, `<->` for either direction, chains of
+//! hops, and `--depth --type --tier --since --confidence --status --limit`.
+//!
+//! lexer → parser (AST with spans) → resolve (names against the graph) →
+//! evaluate (walk the in-memory adjacency) → format (JSON, text, Mermaid, DOT).
+//!
+//! Semantics, in short: every node on a path must pass `--status` (default
+//! active), `--tier` (at most) and `--confidence` (at least); every edge must
+//! pass `--tier` and `--confidence`; the last node of a path must pass
+//! `--type`, and it or the last edge must be newer than `--since`. `--depth N`
+//! on a single hop follows that relation up to N times. A chain that ends on
+//! a relation (`a -> uses`) ends on any node. An edge marked bidirectional is
+//! followed both ways even by `->`. Paths never visit a node twice.
+
+mod ast;
+mod error;
+mod eval;
+mod format;
+mod lexer;
+mod parser;
+mod suggest;
+
+pub use ast::{Flags, Hop, MAX_DEPTH, MAX_LIMIT, Pattern, Query, StatusFilter, glob_match};
+pub use error::{QueryError, QueryErrorKind, Span};
+pub use eval::{MAX_ENUMERATED, Match, Matches};
+pub use format::{QueryOutput, ResultPath, SpecEdge, SpecNode, SpecResponse, SpecResult};
+pub use parser::{FLAGS, parse};
+pub use suggest::{edit_distance, similar};
+
+use crate::store::Catalog;
+
+/// Parses, resolves and evaluates `src` against what `catalog` holds.
+/// Cheap for anchored queries; `* -> * -> *` walks every edge.
+pub fn run(catalog: &Catalog, src: &str) -> Result<QueryOutput, QueryError> {
+    let q = parse(src)?;
+    eval::resolve(&q, catalog)?;
+    Ok(QueryOutput::new(src, eval::evaluate(&q, catalog), catalog))
+}
+
+#[cfg(test)]
+mod tests;
