@@ -17,7 +17,11 @@ pub mod model;
 pub mod query;
 pub mod seed;
 pub mod store;
+pub mod traverse;
+
 pub mod synth;
+#[cfg(test)]
+pub(crate) mod testkit;
 
 pub use error::{Error, Result};
 pub use keys::{Credentials, KdfCost, Level};

@@ -4,6 +4,7 @@
 //! ```text
 //! layout 1 | id (16) | version u64 | tier | status | confidence f64 | created i64 | updated i64
 //!          | name (u16 length + bytes) | type (u16 length + bytes) | description (u32 length + bytes)
+//!          | property count u16 | (key (u16 length + bytes), value (u32 length + bytes))*
 //! ```
 
 use super::bytes::{Reader, Writer};
@@ -34,6 +35,11 @@ pub(crate) fn encode(s: &NodeSummary, out: &mut Vec<u8>) {
     out.short_bytes(s.name.as_str().as_bytes());
     out.short_bytes(s.node_type.as_str().as_bytes());
     out.long_bytes(s.description.as_bytes());
+    out.extend_from_slice(&(s.properties.len().min(usize::from(u16::MAX)) as u16).to_le_bytes());
+    for (k, v) in s.properties.iter().take(usize::from(u16::MAX)) {
+        out.short_bytes(k.as_bytes());
+        out.long_bytes(v.as_bytes());
+    }
 }
 
 pub(crate) fn decode(b: &[u8], terms: &mut Interner) -> Result<NodeSummary> {
@@ -51,6 +57,11 @@ pub(crate) fn decode(b: &[u8], terms: &mut Interner) -> Result<NodeSummary> {
     let name = Name::new(name)?;
     let node_type = terms.node_type(r.short_bytes()?)?;
     let description = r.string()?;
+    let mut properties = std::collections::BTreeMap::new();
+    for _ in 0..r.u16()? {
+        let key = std::str::from_utf8(r.short_bytes()?).map_err(|_| Error::integrity(what(), "key is not UTF-8"))?;
+        properties.insert(key.to_owned(), r.string()?);
+    }
     if !r.is_empty() {
         return Err(Error::integrity(what(), "trailing bytes"));
     }
@@ -59,6 +70,7 @@ pub(crate) fn decode(b: &[u8], terms: &mut Interner) -> Result<NodeSummary> {
         name,
         node_type,
         description,
+        properties,
         tier: tier(t, &what)?,
         status,
         confidence,

@@ -225,8 +225,8 @@ mod tests {
     }
 }
 
-/// The part of a node the index keeps (sealed) for listing and traversal:
-/// everything but the body and properties, which stay in the blob.
+/// The part of a node the index keeps (sealed) for listing, traversal and
+/// look-ups: everything but the body, which stays in the blob.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NodeSummary {
     pub id: NodeId,
@@ -234,6 +234,7 @@ pub struct NodeSummary {
     #[serde(rename = "type")]
     pub node_type: NodeType,
     pub description: String,
+    pub properties: BTreeMap<String, String>,
     pub tier: Tier,
     pub status: Status,
     pub confidence: f64,
@@ -249,6 +250,7 @@ impl From<&Node> for NodeSummary {
             name: n.name.clone(),
             node_type: n.node_type.clone(),
             description: n.description.clone(),
+            properties: n.properties.clone(),
             tier: n.tier,
             status: n.status,
             confidence: n.confidence,

@@ -312,6 +312,7 @@ mod tests {
             name: Name::new(name).unwrap(),
             node_type: NodeType::new("service").unwrap(),
             description: String::new(),
+            properties: Default::default(),
             tier,
             status: Status::Active,
             confidence: 1.0,

@@ -1,0 +1,16 @@
+//! Traversals over the in-memory adjacency: neighbours by ring, shortest
+//! paths (kgraph's `connect`), subgraphs by depth. Like queries, they see only
+//! what the session can read.
+
+mod filter;
+mod neighbors;
+mod path;
+mod subgraph;
+
+pub use filter::{Direction, Filter};
+pub use neighbors::{Reached, Ring, neighbors};
+pub use path::{PathStep, shortest_path};
+pub use subgraph::{Subgraph, subgraph};
+
+#[cfg(test)]
+mod tests;
