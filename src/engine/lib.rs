@@ -13,6 +13,7 @@ pub mod codec;
 pub mod crypto;
 pub mod error;
 pub mod keys;
+pub mod lookup;
 pub mod model;
 pub mod query;
 pub mod seed;
