@@ -68,6 +68,32 @@ pub enum Command {
     List(ListArgs),
     /// Counts per tier, status and type; unlock level; last update.
     Status,
+    /// Query the graph: 'SUBJECT -> RELATION -> OBJECT [--depth N --type T --tier T --since DATE
+    /// --confidence X --status S --limit N]'. Names, ids, `*` and globs (`orders-*`); `<->` for either
+    /// direction; chains (`a -> uses -> * -> owned-by -> *`).
+    Query(QueryArgs),
+    /// The shortest path from A to B, with the relations along the way.
+    Path(PathArgs),
+    /// Neighbours of a node, ring by ring, with the edge each was reached through.
+    Neighbors(NeighborsArgs),
+    /// Fuzzy search over names and descriptions.
+    Search {
+        /// Words to look for.
+        text: String,
+        /// Most results.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// Look up glossary terms (exact, then partial, then definitions mentioning it).
+    Glossary {
+        /// The term, e.g. "order batch".
+        term: String,
+    },
+    /// Conventions that apply to a file path, directory or module name.
+    Conventions {
+        /// A path such as services/orders/src/lib.rs, or a node name.
+        target: String,
+    },
     /// Mark a node deprecated (still visible, flagged, not projected to agents).
     Deprecate(LifecycleArgs),
     /// Archive a node (soft delete: hidden, recoverable with restore).
@@ -84,6 +110,68 @@ pub enum Command {
     },
     /// Generate a synthetic store for benchmarks and scale tests.
     Gen(GenArgs),
+}
+
+/// Output formats of `query`.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum QueryFormat {
+    Text,
+    Json,
+    Mermaid,
+    Dot,
+}
+
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// The query, quoted as one argument.
+    pub query: String,
+    /// Output format (`--json` is the same as `--format json`).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: QueryFormat,
+}
+
+/// Filters shared by `path` and `neighbors`.
+#[derive(Debug, Args)]
+pub struct WalkArgs {
+    /// Follow only this relation (repeatable).
+    #[arg(long = "relation", short = 'r', value_name = "RELATION")]
+    pub relations: Vec<String>,
+    /// Walk only through nodes and edges at or below this tier.
+    #[arg(long)]
+    pub tier: Option<String>,
+    /// Walk only through nodes with this status, or `any` (default: active).
+    #[arg(long)]
+    pub status: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    /// Start node.
+    pub from: String,
+    /// End node.
+    pub to: String,
+    /// Ignore edge direction.
+    #[arg(long)]
+    pub undirected: bool,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct NeighborsArgs {
+    /// Centre node.
+    pub name: String,
+    /// How many hops out.
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+    /// Which edges to follow: out, in or both.
+    #[arg(long, default_value = "both")]
+    pub direction: String,
+    /// Report only nodes of this type (repeatable; the walk still passes through others).
+    #[arg(long = "type", short = 't', value_name = "TYPE")]
+    pub types: Vec<String>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
 }
 
 #[derive(Debug, Subcommand)]

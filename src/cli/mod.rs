@@ -3,6 +3,8 @@
 //! command here; every read command has `--json`.
 
 pub mod args;
+mod explore;
+mod find;
 pub mod hints;
 mod output;
 mod read;
@@ -38,6 +40,12 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Show { name } => read::show(&ctx, name),
         Command::List(a) => read::list(&ctx, a),
         Command::Status => read::status(&ctx),
+        Command::Query(a) => explore::query(&ctx, a),
+        Command::Path(a) => explore::path(&ctx, a),
+        Command::Neighbors(a) => explore::neighbors(&ctx, a),
+        Command::Search { text, limit } => find::search(&ctx, text, *limit),
+        Command::Glossary { term } => find::glossary(&ctx, term),
+        Command::Conventions { target } => find::conventions(&ctx, target),
         Command::Deprecate(a) => write::lifecycle(&ctx, a, Status::Deprecated),
         Command::Archive(a) => write::lifecycle(&ctx, a, Status::Archived),
         Command::Restore(a) => write::lifecycle(&ctx, a, Status::Active),

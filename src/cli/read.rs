@@ -11,7 +11,7 @@ use super::session::{Context, Need};
 use super::views::{NodeRow, NodeView};
 use graphex_engine::query::similar;
 
-fn locked_note(ctx: &Context, store: &Store) {
+pub fn locked_note(ctx: &Context, store: &Store) {
     if !ctx.json && store.level() == Level::Locked {
         note("note: locked, showing public content only (set GRAPHEX_PASSPHRASE or pass --unlock master)");
     }

@@ -73,13 +73,13 @@ impl QueryError {
         self
     }
 
-    /// The query, a caret line under the fault, the message and the candidates.
+    /// The message, the query with a caret line under the fault, and the candidates.
     pub fn render(&self, query: &str) -> String {
         let start = self.span.start.min(query.len());
         let end = self.span.end.clamp(start, query.len());
         let pad = query.get(..start).map_or(start, |s| s.chars().count());
         let width = query.get(start..end).map_or(1, |s| s.chars().count()).max(1);
-        let mut out = format!("  {query}\n  {}{}\n{self}", " ".repeat(pad), "^".repeat(width));
+        let mut out = format!("{self}\n  {query}\n  {}{}", " ".repeat(pad), "^".repeat(width));
         if !self.candidates.is_empty() {
             out.push_str(&format!("\ndid you mean: {}?", self.candidates.join(", ")));
         }
@@ -123,9 +123,9 @@ mod tests {
             .with_candidates(vec!["orders".into()]);
         assert_eq!(
             e.render("ordrs -> * -> *"),
-            "  ordrs -> * -> *\n  ^^^^^\nno node named \"ordrs\"\ndid you mean: orders?"
+            "no node named \"ordrs\"\n  ordrs -> * -> *\n  ^^^^^\ndid you mean: orders?"
         );
         let end = QueryError::new(QueryErrorKind::UnexpectedEnd { expected: "a node" }, Span::new(5, 5));
-        assert!(end.render("a -> ").contains("\n       ^\n"));
+        assert!(end.render("a -> ").ends_with("\n       ^"));
     }
 }

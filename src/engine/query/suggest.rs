@@ -22,6 +22,9 @@ pub fn similar<'a>(wanted: &str, known: impl Iterator<Item = &'a str>) -> Vec<St
         })
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    // The same word can come from several pools (used and known relations).
+    let mut seen = std::collections::HashSet::new();
+    scored.retain(|(_, k)| seen.insert(*k));
     scored.into_iter().take(3).map(|(_, k)| k.to_owned()).collect()
 }
 
@@ -49,6 +52,11 @@ mod tests {
         assert_eq!(similar("ordres-service", known.iter().copied())[0], "orders-service");
         assert_eq!(similar("gateway", known.iter().copied())[0], "api-gateway");
         assert!(similar("zzzz", known.iter().copied()).is_empty());
+        assert_eq!(
+            similar("api-gatewy", ["api-gateway", "api-gateway"].into_iter()),
+            ["api-gateway"],
+            "no repeats"
+        );
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

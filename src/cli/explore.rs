@@ -1,0 +1,202 @@
+//! Graph exploration commands: `query`, `path`, `neighbors`.
+
+use anyhow::{Result, anyhow};
+use graphex_engine::model::{Edge, NodeType, Relation, Status, Tier};
+use graphex_engine::query::{self, StatusFilter};
+use graphex_engine::traverse::{self, Direction, Filter, PathStep};
+use graphex_engine::{Error, Store};
+use serde::Serialize;
+
+use super::args::{NeighborsArgs, PathArgs, QueryArgs, QueryFormat, WalkArgs};
+use super::output::emit;
+use super::read::{locked_note, not_found};
+use super::session::{Context, Need};
+
+pub fn query(ctx: &Context, a: &QueryArgs) -> Result<()> {
+    let store = ctx.open(Need::Read)?;
+    locked_note(ctx, &store);
+    let out = query::run(store.catalog(), &a.query).map_err(|e| anyhow!("{}", e.render(&a.query)))?;
+    let format = if ctx.json { QueryFormat::Json } else { a.format };
+    match format {
+        QueryFormat::Json => emit(true, &out.to_json(), |_| String::new()),
+        QueryFormat::Text => emit(false, &(), |_| out.to_text()),
+        QueryFormat::Mermaid => emit(false, &(), |_| out.to_mermaid()),
+        QueryFormat::Dot => emit(false, &(), |_| out.to_dot()),
+    }
+}
+
+fn filter(w: &WalkArgs, types: &[String]) -> Result<Filter> {
+    let status = match w.status.as_deref() {
+        None => StatusFilter::Only(Status::Active),
+        Some("any") => StatusFilter::Any,
+        Some(s) => StatusFilter::Only(s.parse::<Status>()?),
+    };
+    Ok(Filter {
+        relations: w.relations.iter().map(|r| Relation::new(r)).collect::<Result<_, _>>()?,
+        types: types.iter().map(|t| NodeType::new(t)).collect::<Result<_, _>>()?,
+        max_tier: w.tier.as_deref().map(str::parse::<Tier>).transpose()?,
+        status,
+    })
+}
+
+/// `NotFound` becomes "did you mean".
+fn hinted<T>(store: &Store, r: Result<T, Error>) -> Result<T> {
+    match r {
+        Err(Error::NotFound(name)) => Err(not_found(store, &name)),
+        other => Ok(other?),
+    }
+}
+
+/// One step of a path or walk, as printed.
+#[derive(Serialize)]
+struct StepView {
+    name: String,
+    #[serde(rename = "type")]
+    node_type: String,
+    tier: String,
+    /// The relation that led here, with its direction along the path.
+    via: Option<ViaView>,
+}
+
+#[derive(Serialize)]
+struct ViaView {
+    relation: String,
+    /// `forward` when the edge points along the path, `backward` otherwise.
+    direction: &'static str,
+    tier: String,
+}
+
+fn via(e: &Edge, arrived_at: &graphex_engine::NodeSummary) -> ViaView {
+    ViaView {
+        relation: e.relation.to_string(),
+        direction: if e.to == arrived_at.id || e.bidirectional {
+            "forward"
+        } else {
+            "backward"
+        },
+        tier: e.tier.to_string(),
+    }
+}
+
+#[derive(Serialize)]
+struct PathView {
+    from: String,
+    to: String,
+    found: bool,
+    hops: usize,
+    steps: Vec<StepView>,
+}
+
+pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
+    let f = filter(&a.walk, &[])?;
+    let store = ctx.open(Need::Read)?;
+    locked_note(ctx, &store);
+    let found = hinted(
+        &store,
+        traverse::shortest_path(store.catalog(), &a.from, &a.to, a.undirected, &f),
+    )?;
+    let steps: Vec<StepView> = found
+        .unwrap_or_default()
+        .iter()
+        .map(|PathStep { node, via: v }| StepView {
+            name: node.name.to_string(),
+            node_type: node.node_type.to_string(),
+            tier: node.tier.to_string(),
+            via: v.as_ref().map(|e| via(e, node)),
+        })
+        .collect();
+    let view = PathView {
+        from: a.from.clone(),
+        to: a.to.clone(),
+        found: !steps.is_empty(),
+        hops: steps.len().saturating_sub(1),
+        steps,
+    };
+    let undirected = a.undirected;
+    emit(ctx.json, &view, |v| {
+        if !v.found {
+            let hint = if undirected {
+                ""
+            } else {
+                " (try --undirected to ignore edge direction)"
+            };
+            return format!("no path from {} to {}{hint}\n", v.from, v.to);
+        }
+        let mut s = String::new();
+        for step in &v.steps {
+            match &step.via {
+                None => s.push_str(&step.name),
+                Some(x) if x.direction == "forward" => s.push_str(&format!(" -[{}]-> {}", x.relation, step.name)),
+                Some(x) => s.push_str(&format!(" <-[{}]- {}", x.relation, step.name)),
+            }
+        }
+        format!("{s}\n{} hop(s)\n", v.hops)
+    })
+}
+
+#[derive(Serialize)]
+struct RingView {
+    distance: u32,
+    nodes: Vec<ReachedView>,
+}
+
+#[derive(Serialize)]
+struct ReachedView {
+    name: String,
+    #[serde(rename = "type")]
+    node_type: String,
+    tier: String,
+    status: String,
+    from: String,
+    via: ViaView,
+}
+
+pub fn neighbors(ctx: &Context, a: &NeighborsArgs) -> Result<()> {
+    let f = filter(&a.walk, &a.types)?;
+    let dir: Direction = a.direction.parse()?;
+    if !(1..=query::MAX_DEPTH).contains(&a.depth) {
+        anyhow::bail!("--depth must be from 1 to {}", query::MAX_DEPTH);
+    }
+    let store = ctx.open(Need::Read)?;
+    locked_note(ctx, &store);
+    let rings = hinted(&store, traverse::neighbors(store.catalog(), &a.name, a.depth, dir, &f))?;
+    let view: Vec<RingView> = rings
+        .into_iter()
+        .map(|r| RingView {
+            distance: r.distance,
+            nodes: r
+                .nodes
+                .iter()
+                .map(|x| ReachedView {
+                    name: x.node.name.to_string(),
+                    node_type: x.node.node_type.to_string(),
+                    tier: x.node.tier.to_string(),
+                    status: x.node.status.to_string(),
+                    from: x.from.to_string(),
+                    via: via(&x.via, &x.node),
+                })
+                .collect(),
+        })
+        .collect();
+    let centre = a.name.clone();
+    emit(ctx.json, &view, |rings| {
+        let mut s = format!("{centre}\n");
+        let mut total = 0;
+        for r in rings {
+            for n in &r.nodes {
+                total += 1;
+                let edge = if n.via.direction == "forward" {
+                    format!("{} -[{}]-> {}", n.from, n.via.relation, n.name)
+                } else {
+                    format!("{} -[{}]-> {}", n.name, n.via.relation, n.from)
+                };
+                s.push_str(&format!(
+                    "  {}  {} ({}, {})   via {edge}\n",
+                    r.distance, n.name, n.node_type, n.tier
+                ));
+            }
+        }
+        s.push_str(&format!("{total} neighbour(s)\n"));
+        s
+    })
+}
