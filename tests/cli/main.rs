@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod explore;
 mod harness;
 mod lifecycle;
 mod reads;
