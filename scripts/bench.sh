@@ -7,8 +7,11 @@
 # 2. times `graphex gen` (bulk insert; the passphrase KDF of init is outside
 #    the figure it prints),
 # 3. exports a master identity and runs the criterion benchmarks of
-#    src/engine/benches/store.rs against that store (medians in the output and
-#    in target/criterion/).
+#    src/engine/benches/{store,query}.rs against that store (medians in the
+#    output and in target/criterion/),
+# 4. compares traversals with NetworkX on the same graph and the same
+#    workload (example `traversal_workload` + scripts/bench_networkx.py; it
+#    installs networkx into target/bench-venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-100000}
@@ -31,4 +34,13 @@ done
 
 echo "== criterion"
 GRAPHEX_BENCH_STORE="$work/repo" GRAPHEX_BENCH_IDENTITY="$identity" \
-  cargo bench --locked -p graphex-engine --bench store
+  cargo bench --locked -p graphex-engine --bench store --bench query
+
+echo "== traversal workload: graphex vs NetworkX (same graph, centres and pairs)"
+cargo run --release --locked -q -p graphex-engine --example traversal_workload -- \
+  "$work/repo" "$identity" "$work/workload"
+if [ ! -x target/bench-venv/bin/python ]; then
+  python3 -m venv target/bench-venv
+  target/bench-venv/bin/pip install -q networkx
+fi
+target/bench-venv/bin/python scripts/bench_networkx.py "$work/workload"

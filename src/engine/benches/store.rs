@@ -6,83 +6,25 @@
 //! store made by `graphex gen` through `GRAPHEX_BENCH_STORE` (repository
 //! root) and `GRAPHEX_BENCH_IDENTITY` (an exported master identity).
 
+mod common;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use graphex_engine::age_secret::SecretString;
-use graphex_engine::keys::IdentityKind;
 use graphex_engine::model::NodePatch;
-use graphex_engine::store::Durability;
-use graphex_engine::synth::{SynthSpec, generate};
 use graphex_engine::{Credentials, KdfCost, Store};
 
-struct Fixture {
-    root: PathBuf,
-    identity: PathBuf,
-    _tmp: Option<tempfile::TempDir>,
-}
-
-fn fixture() -> Fixture {
-    if let (Ok(root), Ok(identity)) = (
-        std::env::var("GRAPHEX_BENCH_STORE"),
-        std::env::var("GRAPHEX_BENCH_IDENTITY"),
-    ) {
-        return Fixture {
-            root: root.into(),
-            identity: identity.into(),
-            _tmp: None,
-        };
-    }
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let root = tmp.path().to_path_buf();
-    let (pass, human) = (SecretString::from("bench"), SecretString::from("bench-human"));
-    Store::init(&root, &pass, &human, KdfCost(Some(4))).expect("init");
-    let creds = Credentials {
-        passphrase: Some(pass),
-        human_passphrase: Some(human),
-        ..Credentials::default()
-    };
-    let mut store = Store::open(&root, &creds).expect("open");
-    store
-        .apply_batch(
-            generate(SynthSpec {
-                nodes: 10_000,
-                edges: 50_000,
-                seed: 1,
-            }),
-            Durability::Deferred,
-        )
-        .expect("gen");
-    let identity = root.join("master.id");
-    store
-        .keys()
-        .export_identity(&store.layout().keys(), IdentityKind::Master, &identity)
-        .expect("export");
-    Fixture {
-        root,
-        identity,
-        _tmp: Some(tmp),
-    }
-}
-
-fn identity_creds(f: &Fixture) -> Credentials {
-    Credentials {
-        identity_file: Some(f.identity.clone()),
-        ..Credentials::default()
-    }
-}
-
 fn benches(c: &mut Criterion) {
-    let f = fixture();
+    let f = common::fixture();
     let mut g = c.benchmark_group("store");
     g.sample_size(20).measurement_time(Duration::from_secs(10));
     g.bench_function("open_unlock_load_identity", |b| {
-        b.iter(|| black_box(Store::open(&f.root, &identity_creds(&f)).expect("open")))
+        b.iter(|| black_box(Store::open(&f.root, &f.creds()).expect("open")))
     });
 
-    let store = Store::open(&f.root, &identity_creds(&f)).expect("open");
+    let store = Store::open(&f.root, &f.creds()).expect("open");
     let names: Vec<String> = store.catalog().nodes().take(1000).map(|n| n.name.to_string()).collect();
     let mut i = 0;
     g.sample_size(100).measurement_time(Duration::from_secs(5));
@@ -94,7 +36,7 @@ fn benches(c: &mut Criterion) {
     });
     drop(store);
 
-    let mut store = Store::open(&f.root, &identity_creds(&f)).expect("open");
+    let mut store = Store::open(&f.root, &f.creds()).expect("open");
     let target = names[0].clone();
     let mut n = 0u64;
     g.bench_function("update_node_durable", |b| {
