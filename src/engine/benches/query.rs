@@ -48,7 +48,9 @@ fn benches(c: &mut Criterion) {
         })
     });
     g.sample_size(30);
-    g.bench_function("fuzzy_search_all_names", |b| b.iter(|| black_box(lookup::search(cat, "orders core", 20))));
+    g.bench_function("fuzzy_search_all_names", |b| {
+        b.iter(|| black_box(lookup::search(cat, "orders core", 20)))
+    });
     g.finish();
 }
 

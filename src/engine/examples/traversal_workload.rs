@@ -25,7 +25,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let [root, identity, out] = args.as_slice() else {
         return Err("usage: traversal_workload ROOT IDENTITY OUT_DIR".into());
     };
-    let creds = Credentials { identity_file: Some(PathBuf::from(identity)), ..Credentials::default() };
+    let creds = Credentials {
+        identity_file: Some(PathBuf::from(identity)),
+        ..Credentials::default()
+    };
     let t = Instant::now();
     let store = Store::open(root.as_ref(), &creds)?;
     let open_ms = t.elapsed().as_secs_f64() * 1e3;
@@ -33,7 +36,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::create_dir_all(out)?;
     let mut edges = std::io::BufWriter::new(std::fs::File::create(format!("{out}/edges.tsv"))?);
     for e in cat.edges() {
-        let (Some(a), Some(b)) = (cat.node(&e.from), cat.node(&e.to)) else { continue };
+        let (Some(a), Some(b)) = (cat.node(&e.from), cat.node(&e.to)) else {
+            continue;
+        };
         writeln!(edges, "{}\t{}\t{}", a.name, e.relation, b.name)?;
     }
     edges.flush()?;
@@ -41,10 +46,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     names.sort();
     let step = (names.len() / 1000).max(1);
     let centers: Vec<&String> = names.iter().step_by(step).take(1000).collect();
-    let pairs: Vec<(&String, &String)> =
-        (0..centers.len()).map(|i| (centers[i], centers[(i * 7919 + 13) % centers.len()])).collect();
-    std::fs::write(format!("{out}/centers.txt"), centers.iter().map(|c| format!("{c}\n")).collect::<String>())?;
-    std::fs::write(format!("{out}/pairs.tsv"), pairs.iter().map(|(a, b)| format!("{a}\t{b}\n")).collect::<String>())?;
+    let pairs: Vec<(&String, &String)> = (0..centers.len())
+        .map(|i| (centers[i], centers[(i * 7919 + 13) % centers.len()]))
+        .collect();
+    std::fs::write(
+        format!("{out}/centers.txt"),
+        centers.iter().map(|c| format!("{c}\n")).collect::<String>(),
+    )?;
+    std::fs::write(
+        format!("{out}/pairs.tsv"),
+        pairs.iter().map(|(a, b)| format!("{a}\t{b}\n")).collect::<String>(),
+    )?;
 
     let f = Filter::default();
     let mut hood = Vec::new();

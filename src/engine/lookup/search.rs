@@ -1,6 +1,7 @@
-//! Fuzzy search over readable nodes' names and descriptions, ranked. A name
-//! match weighs more than a description match. CPU-bound: one pass over the
-//! catalog.
+//! Search over readable nodes, ranked: names match fuzzily (`ordr srv` finds
+//! `orders-service`), descriptions match by words (every word of the query
+//! appears, in any case). A name match weighs more. CPU-bound: one pass over
+//! the catalog.
 
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
@@ -24,6 +25,15 @@ fn subsequence(needle: &[u8], hay: &[u8]) -> bool {
     needle.iter().all(|n| it.any(|h| h.eq_ignore_ascii_case(n)))
 }
 
+/// The score of each query word found in a description.
+const DESCRIPTION_HIT: i64 = 40;
+
+/// ASCII case-insensitive substring test (names and queries are ASCII; other
+/// characters must match exactly).
+fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+    needle.is_empty() || hay.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+}
+
 /// The best `limit` matches of `text`; archived nodes are left out.
 pub fn search(c: &Catalog, text: &str, limit: usize) -> Vec<SearchHit> {
     let needle: String = text.trim().to_lowercase();
@@ -32,15 +42,17 @@ pub fn search(c: &Catalog, text: &str, limit: usize) -> Vec<SearchHit> {
     }
     // Spaces separate words for people; the matcher wants one run of characters.
     let compact: String = needle.chars().filter(|c| !c.is_whitespace()).collect();
+    let words: Vec<&str> = needle.split_whitespace().collect();
     let matcher = SkimMatcherV2::default().ignore_case();
     let mut hits: Vec<SearchHit> = Vec::new();
     for n in c.nodes().filter(|n| n.status != Status::Archived) {
         let name_score = subsequence(compact.as_bytes(), n.name.as_str().as_bytes())
             .then(|| matcher.fuzzy_match(n.name.as_str(), &compact))
             .flatten();
-        let desc_score = subsequence(compact.as_bytes(), n.description.as_bytes())
-            .then(|| matcher.fuzzy_match(&n.description, &compact))
-            .flatten();
+        let desc_score = words
+            .iter()
+            .all(|w| contains_ignore_case(n.description.as_bytes(), w.as_bytes()))
+            .then_some(DESCRIPTION_HIT * words.len() as i64);
         let score = match (name_score, desc_score) {
             (None, None) => continue,
             (Some(a), b) => 2 * a + b.unwrap_or(0) / 2,

@@ -50,6 +50,13 @@ fn search_ranks_names_above_descriptions_and_skips_archived() {
     );
     assert!(search(&c, "zzzz", 10).is_empty() && search(&c, "  ", 10).is_empty());
     assert_eq!(search(&c, "e", 3).len(), 3, "limit");
+    let by_words = search(&c, "TRANSACTIONS cycle", 5);
+    assert_eq!(
+        by_words[0].node.name.as_str(),
+        "order-batch",
+        "every word, any case, in the description"
+    );
+    assert!(!by_words[0].in_name);
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! empty until the next open (removals are rare: only tier changes).
 
 use std::cell::OnceCell;
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -17,7 +18,8 @@ use crate::model::{Edge, EdgeId, Name, NodeId, NodeSummary, Tier};
 /// Readable nodes and edges, indexed for lookups.
 #[derive(Default, Debug)]
 pub struct Catalog {
-    nodes: Vec<Option<NodeSummary>>,
+    /// Shared, so results can hold a node without copying it.
+    nodes: Vec<Option<Arc<NodeSummary>>>,
     node_slot: FxHashMap<NodeId, u32>,
     by_name: FxHashMap<Name, u32>,
     edges: Vec<Option<Edge>>,
@@ -121,13 +123,13 @@ impl Catalog {
                 self.live_nodes += 1;
             }
             self.by_name.insert(s.name.clone(), slot);
-            self.nodes[slot as usize] = Some(s);
+            self.nodes[slot as usize] = Some(Arc::new(s));
             return;
         }
         let slot = self.nodes.len() as u32;
         self.node_slot.insert(s.id, slot);
         self.by_name.insert(s.name.clone(), slot);
-        self.nodes.push(Some(s));
+        self.nodes.push(Some(Arc::new(s)));
         self.out.push(Vec::new());
         self.inc.push(Vec::new());
         self.live_nodes += 1;
@@ -185,17 +187,17 @@ impl Catalog {
     /// The node called `name`, if readable.
     pub fn by_name(&self, name: &str) -> Option<&NodeSummary> {
         let name = Name::new(name).ok()?;
-        self.by_name.get(&name).and_then(|&s| self.nodes[s as usize].as_ref())
+        self.by_name.get(&name).and_then(|&s| self.nodes[s as usize].as_deref())
     }
 
     /// The node `id`, if readable.
     pub fn node(&self, id: &NodeId) -> Option<&NodeSummary> {
-        self.node_slot.get(id).and_then(|&s| self.nodes[s as usize].as_ref())
+        self.node_slot.get(id).and_then(|&s| self.nodes[s as usize].as_deref())
     }
 
     /// All readable nodes, in slot order.
     pub fn nodes(&self) -> impl Iterator<Item = &NodeSummary> {
-        self.nodes.iter().flatten()
+        self.nodes.iter().flatten().map(|n| &**n)
     }
 
     /// All readable edges, in slot order.
@@ -252,7 +254,12 @@ impl Catalog {
 
     /// The node in `slot`, if it is live.
     pub fn node_at(&self, slot: u32) -> Option<&NodeSummary> {
-        self.nodes.get(slot as usize).and_then(Option::as_ref)
+        self.nodes.get(slot as usize).and_then(Option::as_deref)
+    }
+
+    /// The node in `slot`, shared (a cheap copy for results).
+    pub fn shared_at(&self, slot: u32) -> Option<Arc<NodeSummary>> {
+        self.nodes.get(slot as usize).and_then(Clone::clone)
     }
 
     /// The edge in `slot`, if it is live.

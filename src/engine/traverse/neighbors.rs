@@ -1,6 +1,8 @@
 //! Neighbours of a node, grouped by ring (distance), each with the edge it
 //! was first reached through.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashSet;
 
 use super::filter::{Direction, Filter, steps};
@@ -11,7 +13,7 @@ use crate::store::Catalog;
 /// A node reached by a walk.
 #[derive(Clone, Debug)]
 pub struct Reached {
-    pub node: NodeSummary,
+    pub node: Arc<NodeSummary>,
     /// The edge it was first reached through.
     pub via: Edge,
     /// The node on the other end of `via`.
@@ -46,12 +48,12 @@ pub fn neighbors(c: &Catalog, name: &str, depth: u32, dir: Direction, f: &Filter
                     continue;
                 }
                 next.push(n);
-                let (Some(node), Some(edge), Some(from)) = (c.node_at(n), c.edge_at(e), c.node_at(here)) else {
+                let (Some(node), Some(edge), Some(from)) = (c.shared_at(n), c.edge_at(e), c.node_at(here)) else {
                     continue;
                 };
-                if f.reports(node) {
+                if f.reports(&node) {
                     ring.nodes.push(Reached {
-                        node: node.clone(),
+                        node,
                         via: edge.clone(),
                         from: from.name.clone(),
                     });

@@ -71,7 +71,10 @@ fn identity_creds(f: &Fixture) -> Credentials {
 impl Fixture {
     /// Credentials that unlock the master level through the identity file.
     pub fn creds(&self) -> Credentials {
-        Credentials { identity_file: Some(self.identity.clone()), ..Credentials::default() }
+        Credentials {
+            identity_file: Some(self.identity.clone()),
+            ..Credentials::default()
+        }
     }
 
     /// The store, opened at master level.
