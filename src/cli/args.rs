@@ -68,9 +68,12 @@ pub enum Command {
     List(ListArgs),
     /// Counts per tier, status and type; unlock level; last update.
     Status,
-    /// Query the graph: 'SUBJECT -> RELATION -> OBJECT [--depth N --type T --tier T --since DATE
-    /// --confidence X --status S --limit N]'. Names, ids, `*` and globs (`orders-*`); `<->` for either
-    /// direction; chains (`a -> uses -> * -> owned-by -> *`).
+    /// Query the graph: 'SUBJECT -> RELATION -> OBJECT [--flags]'.
+    ///
+    /// Positions take names, ids, `*` and globs (`orders-*`); `<->` follows edges either way;
+    /// chains walk several hops (`a -> uses -> * -> owned-by -> *`). Flags inside the quotes:
+    /// --depth N, --type T, --tier T, --since DATE, --confidence X, --status S (default active,
+    /// or any), --limit N (default 100). Example: 'orders-service -> depends-on -> * --depth 2'.
     Query(QueryArgs),
     /// The shortest path from A to B, with the relations along the way.
     Path(PathArgs),

@@ -4,7 +4,8 @@
 //!
 //! cargo run --release -p graphex-engine --example traversal_workload -- ROOT IDENTITY OUT_DIR
 //!
-//! Writes OUT_DIR/edges.tsv (from, relation, to), OUT_DIR/centers.txt and
+//! Writes OUT_DIR/nodes.tsv (name, type), OUT_DIR/edges.tsv (from, relation,
+//! to), OUT_DIR/centers.txt and
 //! OUT_DIR/pairs.tsv (1000 each, deterministic), then prints JSON medians for
 //! open + load, 2-hop undirected neighbourhoods and undirected shortest paths.
 
@@ -42,6 +43,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         writeln!(edges, "{}\t{}\t{}", a.name, e.relation, b.name)?;
     }
     edges.flush()?;
+    let mut nodes = std::io::BufWriter::new(std::fs::File::create(format!("{out}/nodes.tsv"))?);
+    for n in cat.nodes() {
+        writeln!(nodes, "{}\t{}", n.name, n.node_type)?;
+    }
+    nodes.flush()?;
     let mut names: Vec<String> = cat.nodes().map(|n| n.name.to_string()).collect();
     names.sort();
     let step = (names.len() / 1000).max(1);

@@ -549,3 +549,42 @@ fn snapshots_plus_later_rows_load_exactly_what_the_rows_say() {
         assert_eq!(s.catalog().by_name(&top).is_some(), level == Level::Human);
     }
 }
+
+#[test]
+fn queries_and_traversals_see_mutations_at_once() {
+    let (_dir, root) = new_store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    for n in ["a", "b", "c"] {
+        s.add_node(node(n, Tier::Public, n)).unwrap();
+    }
+    s.link(edge("a", "uses", "b")).unwrap();
+    let count = |s: &Store, q: &str| crate::query::run(s.catalog(), q).unwrap().total_results;
+    assert_eq!(count(&s, "a -> uses -> *"), 1);
+    s.link(edge("b", "uses", "c")).unwrap();
+    assert_eq!(count(&s, "a -> uses -> * --depth 2"), 2);
+    let f = crate::traverse::Filter::default();
+    assert_eq!(
+        crate::traverse::shortest_path(s.catalog(), "a", "c", false, &f)
+            .unwrap()
+            .unwrap()
+            .len(),
+        3
+    );
+    s.set_status("b", Status::Deprecated, None).unwrap();
+    assert_eq!(count(&s, "a -> uses -> * --depth 2"), 0, "deprecated b blocks the walk");
+    s.set_status("b", Status::Active, None).unwrap();
+    s.update_node(
+        "c",
+        &NodePatch {
+            tier: Some(Tier::AgentRestricted),
+            ..NodePatch::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        count(&s, "a -> uses -> * --depth 2 --tier public"),
+        1,
+        "c and its edge moved up"
+    );
+    assert_eq!(count(&s, "a -> uses -> * --depth 2"), 2, "master still reads them");
+}
