@@ -79,6 +79,8 @@ pub enum Command {
     Path(PathArgs),
     /// Neighbours of a node, ring by ring, with the edge each was reached through.
     Neighbors(NeighborsArgs),
+    /// Everything within N hops of a node (either way) and the edges among it.
+    Subgraph(SubgraphArgs),
     /// Fuzzy search over names and descriptions.
     Search {
         /// Words to look for.
@@ -173,6 +175,20 @@ pub struct NeighborsArgs {
     /// Report only nodes of this type (repeatable; the walk still passes through others).
     #[arg(long = "type", short = 't', value_name = "TYPE")]
     pub types: Vec<String>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SubgraphArgs {
+    /// Centre node.
+    pub center: String,
+    /// How many hops out.
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+    /// Output format (`--json` is the same as `--format json`).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: QueryFormat,
     #[command(flatten)]
     pub walk: WalkArgs,
 }

@@ -7,10 +7,11 @@ use graphex_engine::traverse::{self, Direction, Filter, PathStep};
 use graphex_engine::{Error, Store};
 use serde::Serialize;
 
-use super::args::{NeighborsArgs, PathArgs, QueryArgs, QueryFormat, WalkArgs};
+use super::args::{NeighborsArgs, PathArgs, QueryArgs, QueryFormat, SubgraphArgs, WalkArgs};
 use super::output::emit;
 use super::read::{locked_note, not_found};
 use super::session::{Context, Need};
+use super::views::EdgeView;
 
 pub fn query(ctx: &Context, a: &QueryArgs) -> Result<()> {
     let store = ctx.open(Need::Read)?;
@@ -154,9 +155,7 @@ struct ReachedView {
 pub fn neighbors(ctx: &Context, a: &NeighborsArgs) -> Result<()> {
     let f = filter(&a.walk, &a.types)?;
     let dir: Direction = a.direction.parse()?;
-    if !(1..=query::MAX_DEPTH).contains(&a.depth) {
-        anyhow::bail!("--depth must be from 1 to {}", query::MAX_DEPTH);
-    }
+    check_depth(a.depth)?;
     let store = ctx.open(Need::Read)?;
     locked_note(ctx, &store);
     let rings = hinted(&store, traverse::neighbors(store.catalog(), &a.name, a.depth, dir, &f))?;
@@ -199,4 +198,73 @@ pub fn neighbors(ctx: &Context, a: &NeighborsArgs) -> Result<()> {
         s.push_str(&format!("{total} neighbour(s)\n"));
         s
     })
+}
+
+#[derive(Serialize)]
+struct SubgraphView {
+    center: String,
+    depth: u32,
+    nodes: Vec<SubNode>,
+    edges: Vec<EdgeView>,
+}
+
+#[derive(Serialize)]
+struct SubNode {
+    name: String,
+    #[serde(rename = "type")]
+    node_type: String,
+    tier: String,
+    distance: u32,
+    description: String,
+}
+
+fn check_depth(depth: u32) -> Result<()> {
+    if !(1..=query::MAX_DEPTH).contains(&depth) {
+        anyhow::bail!("--depth must be from 1 to {}", query::MAX_DEPTH);
+    }
+    Ok(())
+}
+
+pub fn subgraph(ctx: &Context, a: &SubgraphArgs) -> Result<()> {
+    let f = filter(&a.walk, &[])?;
+    check_depth(a.depth)?;
+    let store = ctx.open(Need::Read)?;
+    locked_note(ctx, &store);
+    let g = hinted(&store, traverse::subgraph(store.catalog(), &a.center, a.depth, &f))?;
+    let format = if ctx.json { QueryFormat::Json } else { a.format };
+    let nodes: Vec<&graphex_engine::NodeSummary> = g.nodes.iter().map(|(n, _)| n).collect();
+    let edges: Vec<&Edge> = g.edges.iter().collect();
+    match format {
+        QueryFormat::Mermaid => emit(false, &(), |_| query::mermaid(&nodes, &edges)),
+        QueryFormat::Dot => emit(false, &(), |_| query::dot(&nodes, &edges)),
+        QueryFormat::Json | QueryFormat::Text => {
+            let view = SubgraphView {
+                center: a.center.clone(),
+                depth: a.depth,
+                nodes: g
+                    .nodes
+                    .iter()
+                    .map(|(n, d)| SubNode {
+                        name: n.name.to_string(),
+                        node_type: n.node_type.to_string(),
+                        tier: n.tier.to_string(),
+                        distance: *d,
+                        description: n.description.clone(),
+                    })
+                    .collect(),
+                edges: g.edges.iter().map(|e| EdgeView::new(e, store.catalog())).collect(),
+            };
+            emit(format == QueryFormat::Json, &view, |v| {
+                let mut s = String::new();
+                for n in &v.nodes {
+                    s.push_str(&format!("  {}  {} ({}, {})\n", n.distance, n.name, n.node_type, n.tier));
+                }
+                for e in &v.edges {
+                    s.push_str(&format!("  {} -[{}]-> {}\n", e.from, e.relation, e.to));
+                }
+                s.push_str(&format!("{} node(s), {} edge(s)\n", v.nodes.len(), v.edges.len()));
+                s
+            })
+        }
+    }
 }

@@ -43,6 +43,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Query(a) => explore::query(&ctx, a),
         Command::Path(a) => explore::path(&ctx, a),
         Command::Neighbors(a) => explore::neighbors(&ctx, a),
+        Command::Subgraph(a) => explore::subgraph(&ctx, a),
         Command::Search { text, limit } => find::search(&ctx, text, *limit),
         Command::Glossary { term } => find::glossary(&ctx, term),
         Command::Conventions { target } => find::conventions(&ctx, target),

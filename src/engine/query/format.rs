@@ -77,52 +77,13 @@ impl QueryOutput {
     /// A Mermaid flowchart of every node and edge in the results.
     pub fn to_mermaid(&self) -> String {
         let (nodes, edges) = self.distinct();
-        let mut s = String::from("graph LR\n");
-        for n in &nodes {
-            let _ = writeln!(
-                s,
-                "  {}[\"{}<br/><i>{}</i>\"]",
-                mermaid_id(n.name.as_str()),
-                n.name,
-                n.node_type
-            );
-        }
-        for e in &edges {
-            let arrow = if e.bidirectional { "<-->" } else { "-->" };
-            let (from, to) = (self.name_of(e, true), self.name_of(e, false));
-            let _ = writeln!(s, "  {} {arrow}|{}| {}", mermaid_id(&from), e.relation, mermaid_id(&to));
-        }
-        s
+        mermaid(&nodes, &edges)
     }
 
     /// A Graphviz digraph of every node and edge in the results.
     pub fn to_dot(&self) -> String {
         let (nodes, edges) = self.distinct();
-        let mut s = String::from("digraph graphex {\n  rankdir=LR;\n  node [shape=box];\n");
-        for n in &nodes {
-            let _ = writeln!(s, "  \"{}\" [label=\"{}\\n({})\"];", n.name, n.name, n.node_type);
-        }
-        for e in &edges {
-            let dir = if e.bidirectional { ", dir=both" } else { "" };
-            let _ = writeln!(
-                s,
-                "  \"{}\" -> \"{}\" [label=\"{}\"{dir}];",
-                self.name_of(e, true),
-                self.name_of(e, false),
-                e.relation
-            );
-        }
-        s.push_str("}\n");
-        s
-    }
-
-    fn name_of(&self, e: &Edge, from: bool) -> String {
-        let id = if from { e.from } else { e.to };
-        self.paths
-            .iter()
-            .flat_map(|p| &p.nodes)
-            .find(|n| n.id == id)
-            .map_or_else(|| id.to_string(), |n| n.name.to_string())
+        dot(&nodes, &edges)
     }
 
     /// Each node and edge once, in first-seen order.
@@ -143,6 +104,52 @@ impl QueryOutput {
         }
         (nodes, edges)
     }
+}
+
+/// The name of each end of `e`, from `nodes` (the id when the node is absent).
+fn end_names(nodes: &[&NodeSummary], e: &Edge) -> (String, String) {
+    let name = |id| {
+        nodes
+            .iter()
+            .find(|n| n.id == id)
+            .map_or_else(|| id.to_string(), |n| n.name.to_string())
+    };
+    (name(e.from), name(e.to))
+}
+
+/// A Mermaid flowchart of `nodes` and `edges`.
+pub fn mermaid(nodes: &[&NodeSummary], edges: &[&Edge]) -> String {
+    let mut s = String::from("graph LR\n");
+    for n in nodes {
+        let _ = writeln!(
+            s,
+            "  {}[\"{}<br/><i>{}</i>\"]",
+            mermaid_id(n.name.as_str()),
+            n.name,
+            n.node_type
+        );
+    }
+    for e in edges {
+        let arrow = if e.bidirectional { "<-->" } else { "-->" };
+        let (from, to) = end_names(nodes, e);
+        let _ = writeln!(s, "  {} {arrow}|{}| {}", mermaid_id(&from), e.relation, mermaid_id(&to));
+    }
+    s
+}
+
+/// A Graphviz digraph of `nodes` and `edges`.
+pub fn dot(nodes: &[&NodeSummary], edges: &[&Edge]) -> String {
+    let mut s = String::from("digraph graphex {\n  rankdir=LR;\n  node [shape=box];\n");
+    for n in nodes {
+        let _ = writeln!(s, "  \"{}\" [label=\"{}\\n({})\"];", n.name, n.name, n.node_type);
+    }
+    for e in edges {
+        let dir = if e.bidirectional { ", dir=both" } else { "" };
+        let (from, to) = end_names(nodes, e);
+        let _ = writeln!(s, "  \"{from}\" -> \"{to}\" [label=\"{}\"{dir}];", e.relation);
+    }
+    s.push_str("}\n");
+    s
 }
 
 /// Node names are `[a-z0-9._-]`; Mermaid ids cannot hold `-` or `.`.

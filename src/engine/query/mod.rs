@@ -24,7 +24,7 @@ mod suggest;
 pub use ast::{Flags, Hop, MAX_DEPTH, MAX_LIMIT, Pattern, Query, StatusFilter, glob_match};
 pub use error::{QueryError, QueryErrorKind, Span};
 pub use eval::{MAX_ENUMERATED, Match, Matches};
-pub use format::{QueryOutput, ResultPath, SpecEdge, SpecNode, SpecResponse, SpecResult};
+pub use format::{QueryOutput, ResultPath, SpecEdge, SpecNode, SpecResponse, SpecResult, dot, mermaid};
 pub use parser::{FLAGS, parse};
 pub use suggest::{edit_distance, similar};
 
