@@ -11,7 +11,9 @@
 #    output and in target/criterion/),
 # 4. compares traversals with NetworkX on the same graph and the same
 #    workload (example `traversal_workload` + scripts/bench_networkx.py; it
-#    installs networkx into target/bench-venv).
+#    installs networkx into target/bench-venv),
+# 5. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
+#    installed into target/gpp-cli when missing) via scripts/bench_gpp.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-100000}
@@ -44,3 +46,10 @@ if [ ! -x target/bench-venv/bin/python ]; then
   target/bench-venv/bin/pip install -q networkx
 fi
 target/bench-venv/bin/python scripts/bench_networkx.py "$work/workload"
+
+echo "== one-shot CLI queries: graphex vs gpp graphex query (crates.io gpp-cli)"
+if ! command -v gpp >/dev/null; then
+  cargo install --locked --root target/gpp-cli gpp-cli
+  export PATH="$PWD/target/gpp-cli/bin:$PATH"
+fi
+python3 scripts/bench_gpp.py "$work/workload" "$work/repo" "$identity" 30
