@@ -15,6 +15,7 @@ pub mod error;
 pub mod keys;
 pub mod lookup;
 pub mod model;
+pub mod project;
 pub mod query;
 pub mod seed;
 pub mod store;

@@ -1,0 +1,191 @@
+//! One projected item per node, in the spec's sections. Architecture items
+//! group a node's outgoing relations by kind, as in the spec's example
+//! ("Depends on: currency-utils (module), api-gateway (service)").
+
+use std::collections::BTreeMap;
+
+use crate::model::{NodeSummary, Status, Tier, Timestamp};
+use crate::store::Catalog;
+
+/// The spec's projection sections, in output order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Section {
+    Architecture,
+    Conventions,
+    Glossary,
+    RecentDecisions,
+}
+
+impl Section {
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Architecture => "Architecture",
+            Section::Conventions => "Conventions",
+            Section::Glossary => "Glossary",
+            Section::RecentDecisions => "Recent Decisions",
+        }
+    }
+
+    fn of(node_type: &str) -> Section {
+        match node_type {
+            "convention" => Section::Conventions,
+            "glossary" => Section::Glossary,
+            "decision" => Section::RecentDecisions,
+            _ => Section::Architecture,
+        }
+    }
+}
+
+/// A candidate for the projection.
+#[derive(Clone, Debug)]
+pub struct Item {
+    pub slot: u32,
+    pub name: String,
+    pub section: Section,
+    /// Markdown lines, already one-line-safe.
+    pub text: String,
+    pub relevance: f64,
+    /// For ordering decisions newest first.
+    pub date: Timestamp,
+    /// Scrub-pattern matches replaced in `text`.
+    pub scrubbed: usize,
+}
+
+/// Text from the graph made safe to place in a markdown list: one line, and
+/// no line that could pass for a heading, a list item or a tier marker.
+pub fn one_line(text: &str) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.starts_with(['#', '-', '*', '>', '[']) {
+        format!("\\{flat}")
+    } else {
+        flat
+    }
+}
+
+fn relation_label(rel: &str) -> String {
+    match rel {
+        "depends-on" => "Depends on".into(),
+        "owned-by" => "Owned by".into(),
+        "implements-policy" => "Implements policies".into(),
+        "communicates-with" => "Communicates with".into(),
+        other => {
+            let words = other.replace('-', " ");
+            let mut c = words.chars();
+            c.next()
+                .map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
+        }
+    }
+}
+
+fn title_case(word: &str) -> String {
+    word.split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+fn term(name: &str) -> String {
+    let words = name.replace('-', " ");
+    let mut c = words.chars();
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
+}
+
+/// What may appear: Active, at or below `max`.
+pub fn visible(n: &NodeSummary, max: Tier) -> bool {
+    n.status == Status::Active && n.tier <= max
+}
+
+/// The item for node `slot` at `distance` from the centre. Relations to
+/// nodes or over edges above `max` are left out; with `count_hidden` their
+/// number is stated (never their names).
+pub fn item(c: &Catalog, slot: u32, distance: u32, max: Tier, count_hidden: bool, now: Timestamp) -> Option<Item> {
+    let n = c.node_at(slot)?;
+    let section = Section::of(n.node_type.as_str());
+    let date = n
+        .properties
+        .get("date")
+        .and_then(|d| Timestamp::parse(d).ok())
+        .unwrap_or(n.created);
+    let text = match section {
+        Section::Architecture => {
+            let mut s = format!("- {} is a {}", n.name, title_case(n.node_type.as_str()));
+            let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+            let mut hidden = 0;
+            for &e in c.out_slots(slot) {
+                let (Some(edge), Some(to)) = (c.edge_at(e), c.node_at(c.ends_at(e).1)) else {
+                    continue;
+                };
+                if edge.tier > max || !visible(to, max) {
+                    hidden += usize::from(edge.tier > max || to.tier > max);
+                    continue;
+                }
+                groups
+                    .entry(relation_label(edge.relation.as_str()))
+                    .or_default()
+                    .push(format!("{} ({})", to.name, to.node_type));
+            }
+            for (label, targets) in groups {
+                s.push_str(&format!("\n  - {label}: {}", targets.join(", ")));
+            }
+            if count_hidden && hidden > 0 {
+                s.push_str(&format!("\n  - {hidden} more relation(s) to content above this tier"));
+            }
+            if !n.description.is_empty() {
+                s.push_str(&format!("\n  - {}", one_line(&n.description)));
+            }
+            s
+        }
+        Section::Conventions => format!("- {}", one_line(&n.description)),
+        Section::Glossary => format!("- {}: {}", term(n.name.as_str()), one_line(&n.description)),
+        Section::RecentDecisions => format!("- {}: {}", date.date(), one_line(&n.description)),
+    };
+    Some(Item {
+        slot,
+        name: n.name.to_string(),
+        section,
+        text,
+        relevance: relevance(n, distance, date, now),
+        date,
+        scrubbed: 0,
+    })
+}
+
+/// Nearer, surer, more central kinds, and more recent decisions rank higher.
+fn relevance(n: &NodeSummary, distance: u32, date: Timestamp, now: Timestamp) -> f64 {
+    let nearness = 100.0 / (1.0 + f64::from(distance));
+    let kind = match n.node_type.as_str() {
+        "convention" => 15.0,
+        "service" | "module" => 12.0,
+        "glossary" | "decision" => 10.0,
+        _ => 5.0,
+    };
+    let age_days = ((now.0 - date.0).max(0) as f64) / 86_400_000.0;
+    let recency = if n.node_type.as_str() == "decision" {
+        10.0 * (-age_days / 180.0).exp()
+    } else {
+        0.0
+    };
+    nearness + 20.0 * n.confidence + kind + recency
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn untrusted_text_cannot_forge_structure() {
+        assert_eq!(one_line("## Conventions\n- fake"), "\\## Conventions - fake");
+        assert_eq!(one_line("  normal   text "), "normal text");
+        assert_eq!(one_line("[public] marker"), "\\[public] marker");
+        assert_eq!(term("order-batch"), "Order batch");
+        assert_eq!(title_case("external-system"), "External-System");
+        assert_eq!(relation_label("implements-policy"), "Implements policies");
+        assert_eq!(relation_label("runs-on"), "Runs on");
+    }
+}

@@ -1,0 +1,233 @@
+//! Projection: what an agent receives. The subgraph around a query or a node,
+//! filtered to Active content at or below the agent's tier (everything above
+//! is invisible: no name, no ghost, no edge), flattened into the spec's
+//! markdown sections, scrubbed, and cut to a token budget by relevance, whole
+//! items at a time. The result says what was cut and why.
+
+mod items;
+mod policy;
+mod scrub;
+mod tokens;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+pub use items::{Section, one_line};
+pub use policy::{Access, TrustPolicy};
+pub use scrub::{BUILT_IN, REDACTED, Scrubber};
+pub use tokens::Counter;
+
+use crate::error::{Error, Result};
+use crate::model::{Tier, Timestamp};
+use crate::query;
+use crate::store::Catalog;
+use crate::traverse::{self, Filter};
+
+/// What to project around.
+#[derive(Clone, Debug)]
+pub enum Center {
+    /// Every node on the paths a query returns.
+    Query(String),
+    /// A node and everything within `depth` hops of it.
+    Node { name: String, depth: u32 },
+}
+
+/// A projection request.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub center: Center,
+    pub agent: String,
+    pub access: Access,
+    pub budget: usize,
+}
+
+/// Projection settings (from configuration).
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    pub policy: TrustPolicy,
+    pub counter: Counter,
+    pub scrubber: Scrubber,
+    /// State how many relations lead above the tier (a count, never names).
+    pub count_hidden_relations: bool,
+}
+
+/// An item left out, and why.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Cut {
+    pub name: String,
+    pub reason: &'static str,
+}
+
+/// The projected context and its accounting.
+#[derive(Clone, Debug, Serialize)]
+pub struct Projection {
+    pub center: String,
+    pub agent: String,
+    pub tier: Tier,
+    pub budget: usize,
+    pub tokens: usize,
+    pub text: String,
+    /// Names of the nodes whose items are in the text, in output order.
+    pub included: Vec<String>,
+    /// Their ids (for the audit log).
+    pub included_ids: Vec<crate::model::NodeId>,
+    /// Items that were candidates but did not fit.
+    pub cut: Vec<Cut>,
+    /// How many scrub-pattern matches were replaced.
+    pub scrubbed: usize,
+    /// SHA-256 (hex) of `text`, for the audit log.
+    pub hash: String,
+}
+
+/// Builds the projection for `req` from what `catalog` holds.
+pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
+    let tier = s.policy.max_tier(req.access);
+    let (center_label, candidates) = candidates(c, &req.center)?;
+    let now = Timestamp::now();
+    let mut pool = Vec::new();
+    for (slot, distance) in candidates {
+        let Some(n) = c.node_at(slot) else { continue };
+        if !items::visible(n, tier) {
+            continue;
+        }
+        if let Some(mut it) = items::item(c, slot, distance, tier, s.count_hidden_relations, now) {
+            (it.text, it.scrubbed) = s.scrubber.scrub(&it.text);
+            pool.push(it);
+        }
+    }
+    pool.sort_by(|a, b| b.relevance.total_cmp(&a.relevance).then_with(|| a.name.cmp(&b.name)));
+    let header = format!("## Project Context: {}\n", s.scrubber.scrub(&one_line(&center_label)).0);
+    let mut chosen = vec![false; pool.len()];
+    let mut used = s.counter.count(&header);
+    let mut sections_used: BTreeMap<Section, bool> = BTreeMap::new();
+    let mut cut = Vec::new();
+    for (i, it) in pool.iter().enumerate() {
+        let heading = if sections_used.contains_key(&it.section) {
+            0
+        } else {
+            s.counter.count(&format!("\n### {}\n", it.section.title()))
+        };
+        let cost = heading + s.counter.count(&format!("{}\n", it.text));
+        if used + cost <= req.budget {
+            used += cost;
+            chosen[i] = true;
+            sections_used.insert(it.section, true);
+        }
+    }
+    // Counting pieces is close to, not exactly, counting the whole: trim until it fits.
+    let (mut text, mut tokens) = render(&header, &pool, &chosen, s.counter);
+    while tokens > req.budget {
+        let Some(last) = (0..pool.len()).rev().find(|&i| chosen[i]) else {
+            break;
+        };
+        chosen[last] = false;
+        (text, tokens) = render(&header, &pool, &chosen, s.counter);
+    }
+    if tokens > req.budget {
+        return Err(Error::invalid(
+            "budget",
+            req.budget.to_string(),
+            format!("too small even for the header ({tokens} tokens)"),
+        ));
+    }
+    for (i, it) in pool.iter().enumerate() {
+        if !chosen[i] {
+            cut.push(Cut {
+                name: it.name.clone(),
+                reason: "over the token budget",
+            });
+        }
+    }
+    let order = ordered(&pool, &chosen);
+    let scrubbed = order.iter().map(|&i| pool[i].scrubbed).sum();
+    let included = order.iter().map(|&i| pool[i].name.clone()).collect();
+    let included_ids = order
+        .iter()
+        .filter_map(|&i| c.node_at(pool[i].slot).map(|n| n.id))
+        .collect();
+    let hash = hex(&Sha256::digest(text.as_bytes()));
+    Ok(Projection {
+        center: center_label,
+        agent: req.agent.clone(),
+        tier,
+        budget: req.budget,
+        tokens,
+        text,
+        included,
+        included_ids,
+        cut,
+        scrubbed,
+        hash,
+    })
+}
+
+/// The nodes to consider, each with its distance from the centre.
+fn candidates(c: &Catalog, center: &Center) -> Result<(String, Vec<(u32, u32)>)> {
+    match center {
+        Center::Node { name, depth } => {
+            let g = traverse::subgraph(c, name, *depth, &Filter::default())?;
+            let slots = g
+                .nodes
+                .iter()
+                .filter_map(|(n, d)| c.slot_of(&n.id).map(|s| (s, *d)))
+                .collect();
+            Ok((name.clone(), slots))
+        }
+        Center::Query(q) => {
+            let out = query::run(c, q).map_err(|e| Error::invalid("query", q.as_str(), e.render(q)))?;
+            let mut best: BTreeMap<u32, u32> = BTreeMap::new();
+            for p in &out.paths {
+                for (d, n) in p.nodes.iter().enumerate() {
+                    if let Some(s) = c.slot_of(&n.id) {
+                        let e = best.entry(s).or_insert(d as u32);
+                        *e = (*e).min(d as u32);
+                    }
+                }
+            }
+            let label = out
+                .paths
+                .first()
+                .and_then(|p| p.nodes.first())
+                .map_or_else(|| q.clone(), |n| n.name.to_string());
+            Ok((label, best.into_iter().collect()))
+        }
+    }
+}
+
+/// Chosen items in output order: by section, decisions newest first, others by relevance.
+fn ordered(pool: &[items::Item], chosen: &[bool]) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..pool.len()).filter(|&i| chosen[i]).collect();
+    idx.sort_by(|&a, &b| {
+        let (x, y) = (&pool[a], &pool[b]);
+        x.section.cmp(&y.section).then_with(|| match x.section {
+            Section::RecentDecisions => y.date.cmp(&x.date),
+            _ => y.relevance.total_cmp(&x.relevance).then_with(|| x.name.cmp(&y.name)),
+        })
+    });
+    idx
+}
+
+fn render(header: &str, pool: &[items::Item], chosen: &[bool], counter: Counter) -> (String, usize) {
+    let mut text = header.to_owned();
+    let mut current: Option<Section> = None;
+    for i in ordered(pool, chosen) {
+        let it = &pool[i];
+        if current != Some(it.section) {
+            text.push_str(&format!("\n### {}\n", it.section.title()));
+            current = Some(it.section);
+        }
+        text.push_str(&it.text);
+        text.push('\n');
+    }
+    let tokens = counter.count(&text);
+    (text, tokens)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,283 @@
+//! Projection tests: the spec's example, budgets, tier invisibility, scrubbing.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::codec::Snapshot;
+use crate::model::{Status, Tier};
+use crate::testkit::{edge, node};
+
+/// The spec's orders-service example.
+fn spec_graph() -> Catalog {
+    let mut nodes = vec![
+        node("orders-service", "service", Tier::Public, Status::Active),
+        node("currency-utils", "module", Tier::Public, Status::Active),
+        node("api-gateway", "service", Tier::Public, Status::Active),
+        node("postgresql", "database", Tier::Public, Status::Active),
+        node("orders-team", "team", Tier::Public, Status::Active),
+        node("pci-dss", "policy", Tier::Public, Status::Active),
+        node("soc2", "policy", Tier::Public, Status::Active),
+        node("monetary-values-in-cents", "convention", Tier::Public, Status::Active),
+        node("fifo-order-batches", "convention", Tier::Public, Status::Active),
+        node("order-batch", "glossary", Tier::Public, Status::Active),
+        node("idempotency-key", "glossary", Tier::Public, Status::Active),
+        node("integer-arithmetic", "decision", Tier::Public, Status::Active),
+        node("retry-queue-decision", "decision", Tier::Public, Status::Active),
+        node("fraud-thresholds", "concept", Tier::HumanOnly, Status::Active),
+    ];
+    nodes[0].description = "Core orders processing engine".into();
+    nodes[7].description = "All monetary values stored as integers in cents (1 USD = 100 cents)".into();
+    nodes[8].description = "Order batches processed in FIFO order".into();
+    nodes[9].description = "Group of transactions processed together in a single batch cycle".into();
+    nodes[10].description = "Unique token attached to each request to make retries safe".into();
+    nodes[11].description = "Switched from float to integer arithmetic for orders calculations".into();
+    nodes[11].properties.insert("date".into(), "2026-03-15".into());
+    nodes[12].description = "Added retry queue for failed upstream API calls".into();
+    nodes[12].properties.insert("date".into(), "2026-04-02".into());
+    let mut edges = Vec::new();
+    for (f, r, t) in [
+        ("orders-service", "depends-on", "currency-utils"),
+        ("orders-service", "depends-on", "api-gateway"),
+        ("orders-service", "depends-on", "postgresql"),
+        ("orders-service", "owned-by", "orders-team"),
+        ("orders-service", "implements-policy", "pci-dss"),
+        ("orders-service", "implements-policy", "soc2"),
+        ("orders-service", "uses", "monetary-values-in-cents"),
+        ("orders-service", "uses", "fifo-order-batches"),
+        ("orders-service", "uses", "order-batch"),
+        ("orders-service", "uses", "idempotency-key"),
+        ("orders-service", "related-to", "integer-arithmetic"),
+        ("orders-service", "related-to", "retry-queue-decision"),
+        ("orders-service", "uses", "fraud-thresholds"),
+    ] {
+        edges.push(edge(&nodes, f, r, t));
+    }
+    Catalog::build(Vec::new(), Snapshot { nodes, edges })
+}
+
+fn req(access: Access, budget: usize) -> Request {
+    Request {
+        center: Center::Node {
+            name: "orders-service".into(),
+            depth: 1,
+        },
+        agent: "claude-code".into(),
+        access,
+        budget,
+    }
+}
+
+#[test]
+fn the_spec_example_has_the_spec_structure() {
+    let p = project(
+        &spec_graph(),
+        &req(Access::Tier(Tier::AgentRestricted), 4000),
+        &Settings::default(),
+    )
+    .unwrap();
+    let t = &p.text;
+    assert!(
+        t.starts_with("## Project Context: orders-service\n\n### Architecture\n- orders-service is a Service\n"),
+        "{t}"
+    );
+    for line in [
+        "  - Depends on: currency-utils (module), api-gateway (service), postgresql (database)",
+        "  - Owned by: orders-team (team)",
+        "  - Implements policies: pci-dss (policy), soc2 (policy)",
+        "### Conventions\n",
+        "- All monetary values stored as integers in cents (1 USD = 100 cents)",
+        "### Glossary\n",
+        "- Order batch: Group of transactions processed together in a single batch cycle",
+        "### Recent Decisions\n- 2026-04-02: Added retry queue for failed upstream API calls\n- 2026-03-15: Switched",
+    ] {
+        assert!(t.contains(line), "missing {line:?} in\n{t}");
+    }
+    let order: Vec<usize> = [
+        "### Architecture",
+        "### Conventions",
+        "### Glossary",
+        "### Recent Decisions",
+    ]
+    .iter()
+    .map(|h| t.find(h).unwrap())
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "sections in the spec's order");
+    assert!(
+        !t.contains("fraud-thresholds"),
+        "human-only is never projected, even when asked"
+    );
+    assert_eq!(p.tier, Tier::AgentRestricted);
+    assert_eq!(p.tokens, Counter::Bpe.count(t));
+    assert_eq!(p.hash.len(), 64);
+}
+
+#[test]
+fn the_budget_is_never_exceeded_and_cuts_are_listed() {
+    let c = spec_graph();
+    let full = project(&c, &req(Access::Tier(Tier::Public), 100_000), &Settings::default()).unwrap();
+    assert!(full.cut.is_empty());
+    for budget in [12, 30, 60, 120, 250] {
+        let p = project(&c, &req(Access::Tier(Tier::Public), budget), &Settings::default()).unwrap();
+        assert!(p.tokens <= budget, "{budget}: {} tokens", p.tokens);
+        assert_eq!(Counter::Bpe.count(&p.text), p.tokens);
+        assert_eq!(
+            p.included.len() + p.cut.len(),
+            full.included.len(),
+            "{budget}: every candidate accounted for"
+        );
+        assert!(p.cut.iter().all(|c| c.reason == "over the token budget"));
+        for name in &p.included {
+            assert!(!p.cut.iter().any(|c| &c.name == name));
+        }
+    }
+    let centre_cost = Counter::Bpe.count(&full.text) / 2;
+    let small = project(&c, &req(Access::Tier(Tier::Public), centre_cost), &Settings::default()).unwrap();
+    assert!(
+        small.included.contains(&"orders-service".to_owned()),
+        "the centre is the most relevant"
+    );
+    assert!(!small.cut.is_empty());
+    assert!(
+        project(&c, &req(Access::Tier(Tier::Public), 3), &Settings::default()).is_err(),
+        "header alone too big"
+    );
+}
+
+#[test]
+fn trust_scores_choose_the_tier() {
+    let c = spec_graph();
+    let s = Settings::default();
+    assert_eq!(
+        project(
+            &c,
+            &req(
+                Access::Trust {
+                    score: 50.0,
+                    local: false
+                },
+                500
+            ),
+            &s
+        )
+        .unwrap()
+        .tier,
+        Tier::Public
+    );
+    assert_eq!(
+        project(
+            &c,
+            &req(
+                Access::Trust {
+                    score: 95.0,
+                    local: true
+                },
+                500
+            ),
+            &s
+        )
+        .unwrap()
+        .tier,
+        Tier::AgentRestricted
+    );
+}
+
+#[test]
+fn secrets_are_scrubbed_and_counted() {
+    let mut nodes = vec![node("svc", "service", Tier::Public, Status::Active)];
+    nodes[0].description = "uses key AKIAABCDEFGHIJKLMNOP and ERR-1234".into();
+    let c = Catalog::build(
+        Vec::new(),
+        Snapshot {
+            nodes,
+            edges: Vec::new(),
+        },
+    );
+    let s = Settings {
+        scrubber: Scrubber::new(&["ERR-[0-9]{4}".into()]).unwrap(),
+        ..Settings::default()
+    };
+    let r = Request {
+        center: Center::Node {
+            name: "svc".into(),
+            depth: 1,
+        },
+        agent: "a".into(),
+        access: Access::Tier(Tier::Public),
+        budget: 500,
+    };
+    let p = project(&c, &r, &s).unwrap();
+    assert!(
+        !p.text.contains("AKIA") && !p.text.contains("ERR-1234") && p.text.contains(REDACTED),
+        "{}",
+        p.text
+    );
+    assert_eq!(p.scrubbed, 2);
+}
+
+#[test]
+fn hidden_relations_are_counted_only_when_asked_and_never_named() {
+    let c = spec_graph();
+    let asked = Settings {
+        count_hidden_relations: true,
+        ..Settings::default()
+    };
+    let p = project(&c, &req(Access::Tier(Tier::Public), 4000), &asked).unwrap();
+    assert!(
+        p.text.contains("1 more relation(s) to content above this tier"),
+        "{}",
+        p.text
+    );
+    assert!(!p.text.contains("fraud"));
+    let quiet = project(&c, &req(Access::Tier(Tier::Public), 4000), &Settings::default()).unwrap();
+    assert!(!quiet.text.contains("more relation"));
+}
+
+const TIERS: [Tier; 4] = Tier::ALL;
+const STATUSES: [Status; 4] = Status::ALL;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Random graphs with a canary in every field: a projection at tier T never
+    /// holds anything of a node above T, nor of a node that is not Active.
+    #[test]
+    fn nothing_above_the_tier_or_inactive_ever_appears(
+        specs in proptest::collection::vec((0usize..4, 0usize..4), 2..14),
+        links in proptest::collection::vec((0usize..14, 0usize..14), 0..30),
+        max in 0usize..3,
+    ) {
+        let mut nodes: Vec<_> = specs.iter().enumerate().map(|(i, &(t, s))| {
+            let mut n = node(&format!("node{i}canary"), "service", TIERS[t], STATUSES[s]);
+            n.description = format!("desc{i}canary");
+            n.properties.insert("k".into(), format!("prop{i}canary"));
+            n
+        }).collect();
+        nodes[0].tier = Tier::Public;
+        nodes[0].status = Status::Active;
+        let mut edges = Vec::new();
+        for &(a, b) in &links {
+            let (a, b) = (a % nodes.len(), b % nodes.len());
+            if a != b {
+                let mut e = edge(&nodes, nodes[a].name.as_str(), &format!("rel{a}x{b}canary"), nodes[b].name.as_str());
+                e.relation = crate::model::Relation::new(&format!("rel{a}x{b}canary")).unwrap();
+                edges.push(e);
+            }
+        }
+        let c = Catalog::build(Vec::new(), Snapshot { nodes: nodes.clone(), edges: edges.clone() });
+        let tier = TIERS[max];
+        let r = Request { center: Center::Node { name: "node0canary".into(), depth: 3 }, agent: "a".into(), access: Access::Tier(tier), budget: 100_000 };
+        let p = project(&c, &r, &Settings::default()).unwrap();
+        for (i, n) in nodes.iter().enumerate() {
+            let hidden = n.tier > tier || n.status != Status::Active;
+            if hidden {
+                for canary in [format!("node{i}canary"), format!("desc{i}canary")] {
+                    prop_assert!(!p.text.contains(&canary), "{canary} leaked at {tier}:\n{}", p.text);
+                }
+            }
+        }
+        for e in &edges {
+            if e.tier > tier {
+                prop_assert!(!p.text.contains(e.relation.as_str()), "relation {} leaked", e.relation);
+            }
+        }
+    }
+}
