@@ -79,6 +79,9 @@ pub enum Command {
     Path(PathArgs),
     /// Neighbours of a node, ring by ring, with the edge each was reached through.
     Neighbors(NeighborsArgs),
+    /// What an agent would receive: the context around a query or node, filtered to a tier, cut to a
+    /// token budget.
+    Project(ProjectArgs),
     /// Everything within N hops of a node (either way) and the edges among it.
     Subgraph(SubgraphArgs),
     /// Fuzzy search over names and descriptions.
@@ -177,6 +180,45 @@ pub struct NeighborsArgs {
     pub types: Vec<String>,
     #[command(flatten)]
     pub walk: WalkArgs,
+}
+
+/// Output formats of `project`.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ProjectFormat {
+    Md,
+    Json,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("access").required(true).args(["tier", "trust"])))]
+#[command(group(clap::ArgGroup::new("centre").required(true).args(["query", "node"])))]
+pub struct ProjectArgs {
+    /// The query whose paths' nodes form the context.
+    pub query: Option<String>,
+    /// Project around this node instead of a query.
+    #[arg(long, conflicts_with = "query")]
+    pub node: Option<String>,
+    /// With --node: how many hops around it.
+    #[arg(long, default_value_t = 2, requires = "node")]
+    pub depth: u32,
+    /// The tier the agent may read (human-only is never projected).
+    #[arg(long)]
+    pub tier: Option<String>,
+    /// The agent's trust score, mapped to a tier by the store's thresholds.
+    #[arg(long)]
+    pub trust: Option<f64>,
+    /// With --trust: the agent runs in a trusted local runtime (may reach agent-restricted).
+    #[arg(long, requires = "trust")]
+    pub local: bool,
+    /// The agent's id, for the record.
+    #[arg(long, default_value = "cli")]
+    pub agent: String,
+    /// Token budget.
+    #[arg(long, default_value_t = 4000)]
+    pub budget: usize,
+    /// Output format (`--json` is the same as `--format json`).
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: ProjectFormat,
 }
 
 #[derive(Debug, Args)]

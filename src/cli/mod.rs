@@ -7,6 +7,7 @@ mod explore;
 mod find;
 pub mod hints;
 mod output;
+mod projection;
 mod read;
 mod session;
 mod setup;
@@ -44,6 +45,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Path(a) => explore::path(&ctx, a),
         Command::Neighbors(a) => explore::neighbors(&ctx, a),
         Command::Subgraph(a) => explore::subgraph(&ctx, a),
+        Command::Project(a) => projection::project(&ctx, a),
         Command::Search { text, limit } => find::search(&ctx, text, *limit),
         Command::Glossary { term } => find::glossary(&ctx, term),
         Command::Conventions { target } => find::conventions(&ctx, target),

@@ -10,6 +10,7 @@
 //! exposure design (what a copy of the repository without keys reveals).
 
 pub mod codec;
+pub mod config;
 pub mod crypto;
 pub mod error;
 pub mod keys;

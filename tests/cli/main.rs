@@ -5,6 +5,7 @@
 mod explore;
 mod harness;
 mod lifecycle;
+mod projection;
 mod reads;
 mod setup;
 mod writes;

@@ -63,6 +63,17 @@ pub fn one_line(text: &str) -> String {
     }
 }
 
+/// Relations in the order the spec's example lists them.
+const RELATION_ORDER: &[&str] = &[
+    "depends-on",
+    "owned-by",
+    "implements-policy",
+    "contains",
+    "communicates-with",
+    "uses",
+    "supersedes",
+];
+
 fn relation_label(rel: &str) -> String {
     match rel {
         "depends-on" => "Depends on".into(),
@@ -115,7 +126,8 @@ pub fn item(c: &Catalog, slot: u32, distance: u32, max: Tier, count_hidden: bool
     let text = match section {
         Section::Architecture => {
             let mut s = format!("- {} is a {}", n.name, title_case(n.node_type.as_str()));
-            let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+            // Grouped by relation, in the spec's order first, then by name.
+            let mut groups: BTreeMap<(usize, String), Vec<String>> = BTreeMap::new();
             let mut hidden = 0;
             for &e in c.out_slots(slot) {
                 let (Some(edge), Some(to)) = (c.edge_at(e), c.node_at(c.ends_at(e).1)) else {
@@ -125,12 +137,16 @@ pub fn item(c: &Catalog, slot: u32, distance: u32, max: Tier, count_hidden: bool
                     hidden += usize::from(edge.tier > max || to.tier > max);
                     continue;
                 }
+                let rank = RELATION_ORDER
+                    .iter()
+                    .position(|r| *r == edge.relation.as_str())
+                    .unwrap_or(RELATION_ORDER.len());
                 groups
-                    .entry(relation_label(edge.relation.as_str()))
+                    .entry((rank, relation_label(edge.relation.as_str())))
                     .or_default()
                     .push(format!("{} ({})", to.name, to.node_type));
             }
-            for (label, targets) in groups {
+            for ((_, label), targets) in groups {
                 s.push_str(&format!("\n  - {label}: {}", targets.join(", ")));
             }
             if count_hidden && hidden > 0 {

@@ -1,0 +1,160 @@
+//! `project` on the demo store.
+
+use predicates::prelude::*;
+
+use crate::harness::{bare, json_of};
+
+fn demo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    bare(dir.path()).args(["demo", "repo"]).assert().success();
+    dir
+}
+
+fn master(dir: &tempfile::TempDir) -> assert_cmd::Command {
+    let mut c = bare(dir.path());
+    c.args(["--store", "repo"])
+        .env("GRAPHEX_PASSPHRASE", graphex::cli::DEMO_PASSPHRASE);
+    c
+}
+
+fn names_at(dir: &tempfile::TempDir, tier: &str) -> Vec<String> {
+    let mut c = master(dir);
+    c.env("GRAPHEX_HUMAN_PASSPHRASE", graphex::cli::DEMO_HUMAN_PASSPHRASE)
+        .args(["--json", "list", "--all", "--tier", tier]);
+    json_of(c)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn projections_hold_only_their_tier_and_fit_the_budget() {
+    let dir = demo();
+    let hidden: Vec<String> = ["agent-readable", "agent-restricted", "human-only"]
+        .iter()
+        .flat_map(|t| names_at(&dir, t))
+        .collect();
+    let out = master(&dir)
+        .args([
+            "project",
+            "--node",
+            "orders-service",
+            "--tier",
+            "public",
+            "--budget",
+            "600",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.starts_with("## Project Context: orders-service\n"), "{text}");
+    for name in &hidden {
+        assert!(
+            !text.contains(name.as_str()),
+            "{name} leaked into a public projection:\n{text}"
+        );
+    }
+    let mut c = master(&dir);
+    c.args([
+        "--json",
+        "project",
+        "orders-service -> * -> *",
+        "--trust",
+        "95",
+        "--agent",
+        "claude-code",
+        "--budget",
+        "250",
+    ]);
+    let p = json_of(c);
+    assert_eq!(
+        (p["tier"].as_str(), p["agent"].as_str()),
+        (Some("agent-readable"), Some("claude-code"))
+    );
+    assert!(p["tokens"].as_u64().unwrap() <= 250);
+    assert!(
+        !p["cut"].as_array().unwrap().is_empty(),
+        "a small budget cuts items, and says which"
+    );
+    let mut c = master(&dir);
+    c.args([
+        "--json",
+        "project",
+        "--node",
+        "orders-service",
+        "--trust",
+        "95",
+        "--local",
+    ]);
+    assert_eq!(json_of(c)["tier"], "agent-restricted");
+    let human = names_at(&dir, "human-only");
+    let mut c = master(&dir);
+    c.env("GRAPHEX_HUMAN_PASSPHRASE", graphex::cli::DEMO_HUMAN_PASSPHRASE)
+        .args([
+            "--json",
+            "project",
+            "--node",
+            "orders-service",
+            "--depth",
+            "3",
+            "--tier",
+            "human-only",
+        ]);
+    let p = json_of(c);
+    assert_eq!(p["tier"], "agent-restricted", "human-only is never projected");
+    let text = p["text"].as_str().unwrap();
+    assert!(human.iter().all(|n| !text.contains(n.as_str())));
+}
+
+#[test]
+fn bad_requests_are_named() {
+    let dir = demo();
+    master(&dir)
+        .args(["project", "orders-service -> * -> *"])
+        .assert()
+        .code(2);
+    master(&dir)
+        .args(["project", "--node", "orders-service", "--trust", "150"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("from 0 to 100"));
+    master(&dir)
+        .args(["project", "ordrs-service -> * -> *", "--tier", "public"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("did you mean: orders-service"));
+    master(&dir)
+        .args([
+            "project",
+            "--node",
+            "orders-service",
+            "--tier",
+            "public",
+            "--budget",
+            "2",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("too small"));
+}
+
+#[test]
+fn store_configuration_adds_scrub_patterns() {
+    let dir = demo();
+    let config = dir.path().join("repo/.gpp/config.toml");
+    std::fs::write(&config, "[graphex.projection]\nscrub = [\"ERR-XXXX\"]\n").unwrap();
+    let out = master(&dir)
+        .args(["project", "--node", "error-code-format", "--tier", "public"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("[redacted]") && !text.contains("ERR-XXXX"), "{text}");
+    std::fs::write(&config, "[graphex.projection]\nscrubb = []\n").unwrap();
+    master(&dir)
+        .args(["project", "--node", "error-code-format", "--tier", "public"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("unknown field `scrubb`"));
+}
