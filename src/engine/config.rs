@@ -74,7 +74,7 @@ impl Config {
             high: p.high.unwrap_or(d.high),
             readable_between: p.readable_between.unwrap_or(d.readable_between),
         };
-        if !(policy.low <= policy.high) {
+        if !policy.low.is_finite() || !policy.high.is_finite() || policy.low > policy.high {
             return Err(Error::invalid(
                 "trust thresholds",
                 format!("{} > {}", policy.low, policy.high),
