@@ -82,6 +82,9 @@ pub enum Command {
     /// What an agent would receive: the context around a query or node, filtered to a tier, cut to a
     /// token budget.
     Project(ProjectArgs),
+    /// The audit log of projections and previews.
+    #[command(subcommand)]
+    Audit(AuditCommand),
     /// Everything within N hops of a node (either way) and the edges among it.
     Subgraph(SubgraphArgs),
     /// Fuzzy search over names and descriptions.
@@ -219,6 +222,28 @@ pub struct ProjectArgs {
     /// Output format (`--json` is the same as `--format json`).
     #[arg(long, value_enum, default_value = "md")]
     pub format: ProjectFormat,
+    /// The text goes to an agent: record it in the audit log as a projection (default: a preview;
+    /// a preview identical to the previous record is not recorded twice).
+    #[arg(long)]
+    pub deliver: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Records, newest first (content shown only for tiers this session reads).
+    List {
+        /// Only records for this agent.
+        #[arg(long)]
+        agent: Option<String>,
+        /// Only records on or after this date (YYYY-MM-DD or RFC 3339).
+        #[arg(long)]
+        since: Option<String>,
+        /// Most records.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+    },
+    /// Check the hash chain: an edited, deleted or reordered record is reported (exit status 1).
+    Verify,
 }
 
 #[derive(Debug, Args)]

@@ -46,6 +46,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Neighbors(a) => explore::neighbors(&ctx, a),
         Command::Subgraph(a) => explore::subgraph(&ctx, a),
         Command::Project(a) => projection::project(&ctx, a),
+        Command::Audit(a) => projection::audit(&ctx, a),
         Command::Search { text, limit } => find::search(&ctx, text, *limit),
         Command::Glossary { term } => find::glossary(&ctx, term),
         Command::Conventions { target } => find::conventions(&ctx, target),

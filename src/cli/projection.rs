@@ -1,11 +1,13 @@
 //! `project`: what an agent would receive, for people and scripts.
 
 use anyhow::{Result, bail};
+use graphex_engine::audit::{AuditRecord, Kind, NodeRef};
 use graphex_engine::config::Config;
-use graphex_engine::model::Tier;
-use graphex_engine::project::{self, Access, Center, Request};
+use graphex_engine::model::{Tier, Timestamp};
+use graphex_engine::project::{self, Access, Center, Projection, Request};
+use graphex_engine::store::Catalog;
 
-use super::args::{ProjectArgs, ProjectFormat};
+use super::args::{AuditCommand, ProjectArgs, ProjectFormat};
 use super::output::{emit, note};
 use super::session::{Context, Need};
 
@@ -24,7 +26,7 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         },
         (None, None) => bail!("give a query or --node NAME"),
     };
-    let store = ctx.open(Need::Read)?;
+    let mut store = ctx.open(Need::Read)?;
     let settings = Config::load(store.layout())?.projection_settings()?;
     let req = Request {
         center,
@@ -40,6 +42,17 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
             p.tier
         ));
     }
+    let (trust, local) = match access {
+        Access::Trust { score, local } => (Some(score), local),
+        Access::Tier(_) => (None, false),
+    };
+    let kind = if a.deliver { Kind::Projection } else { Kind::Preview };
+    let record = audit_record(store.catalog(), &p, &req, kind, trust, local);
+    let record = AuditRecord {
+        tier: record.tier.min(store.level().max_tier()),
+        ..record
+    };
+    store.audit_append(&record)?;
     let json = ctx.json || a.format == ProjectFormat::Json;
     if !json {
         note(&format!(
@@ -58,4 +71,90 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         }
     }
     emit(json, &p, |p| p.text.clone())
+}
+
+/// The audit record of projection `p`.
+fn audit_record(
+    c: &Catalog,
+    p: &Projection,
+    req: &Request,
+    kind: Kind,
+    trust: Option<f64>,
+    local: bool,
+) -> AuditRecord {
+    let by_name = |name: &String| {
+        c.by_name(name).map(|n| NodeRef {
+            id: n.id,
+            version: n.version,
+        })
+    };
+    AuditRecord {
+        kind,
+        at: Timestamp::now(),
+        agent: p.agent.clone(),
+        trust,
+        local,
+        tier: p.tier,
+        center: match &req.center {
+            Center::Query(q) => q.clone(),
+            Center::Node { name, depth } => format!("node:{name}:{depth}"),
+        },
+        budget: p.budget,
+        tokens: p.tokens,
+        emitted: p.included.iter().filter_map(by_name).collect(),
+        cut: p.cut.iter().filter_map(|x| by_name(&x.name)).collect(),
+        projection_hash: p.hash.clone(),
+    }
+}
+
+pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {
+    let store = ctx.open(Need::Read)?;
+    match cmd {
+        AuditCommand::Verify => {
+            let v = store.audit_verify()?;
+            emit(ctx.json, &v, |v| {
+                if v.ok {
+                    format!("audit log intact: {} record(s)\n", v.records)
+                } else {
+                    v.problems.iter().map(|p| format!("{p}\n")).collect()
+                }
+            })?;
+            if !v.ok {
+                bail!("the audit log failed verification ({} problem(s))", v.problems.len());
+            }
+            Ok(())
+        }
+        AuditCommand::List { agent, since, limit } => {
+            let since = since.as_deref().map(Timestamp::parse).transpose()?;
+            let entries = store.audit_list(agent.as_deref(), since, (*limit).max(1))?;
+            emit(ctx.json, &entries, |entries| {
+                let mut s = String::new();
+                for e in entries {
+                    match &e.record {
+                        Some(r) => s.push_str(&format!(
+                            "{:>5}  {}  {:<10}  {:<16}  {:<16}  {} node(s), {}/{} tokens  {}  {}\n",
+                            e.seq,
+                            e.at,
+                            e.kind,
+                            r.agent,
+                            e.tier,
+                            r.emitted.len(),
+                            r.tokens,
+                            r.budget,
+                            &r.projection_hash[..12],
+                            r.center
+                        )),
+                        None => s.push_str(&format!(
+                            "{:>5}  {}  {:<10}  (sealed at {})\n",
+                            e.seq, e.at, e.kind, e.tier
+                        )),
+                    }
+                }
+                if s.is_empty() {
+                    s.push_str("no audit records\n");
+                }
+                s
+            })
+        }
+    }
 }

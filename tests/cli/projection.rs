@@ -158,3 +158,64 @@ fn store_configuration_adds_scrub_patterns() {
         .code(1)
         .stderr(predicate::str::contains("unknown field `scrubb`"));
 }
+
+#[test]
+fn projections_are_audited_and_the_log_verifies() {
+    let dir = demo();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "project",
+            "--node",
+            "orders-service",
+            "--trust",
+            "95",
+            "--agent",
+            "claude-code",
+        ];
+        args.extend_from_slice(extra);
+        master(&dir).args(&args).assert().success();
+    };
+    run(&[]);
+    run(&[]);
+    run(&["--deliver"]);
+    let mut c = master(&dir);
+    c.args(["--json", "audit", "list"]);
+    let log = json_of(c);
+    let kinds: Vec<&str> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["projection", "preview"],
+        "newest first; the repeated preview was not recorded"
+    );
+    assert_eq!(log[0]["record"]["agent"], "claude-code");
+    assert!(!log[0]["record"]["emitted"].as_array().unwrap().is_empty());
+    let mut locked = bare(dir.path());
+    locked.args(["--store", "repo", "--json", "audit", "list"]);
+    let sealed = json_of(locked);
+    assert!(
+        sealed.as_array().unwrap().iter().all(|e| e["record"].is_null()),
+        "agent-readable records stay sealed"
+    );
+    master(&dir)
+        .args(["audit", "verify"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("intact: 2 record(s)"));
+    delete_first_audit_record(&dir);
+    master(&dir)
+        .args(["audit", "verify"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("record 1"));
+}
+
+/// Deletes the first audit record behind the program's back.
+fn delete_first_audit_record(dir: &tempfile::TempDir) {
+    let db = rusqlite::Connection::open(dir.path().join("repo/.gpp/graphex/graph.db")).unwrap();
+    db.execute("DELETE FROM audit WHERE seq = 1", []).unwrap();
+}

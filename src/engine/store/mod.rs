@@ -45,7 +45,7 @@ mod snapshots;
 mod write;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::path::Path;
 
@@ -129,6 +129,16 @@ impl Store {
         };
         (store.catalog, store.seen_seq) = store.load_catalog(true)?;
         Ok(store)
+    }
+
+    /// The index connection (engine modules that keep their own tables).
+    pub(crate) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// The keyring and the connection at once (their borrows are separate).
+    pub(crate) fn keys_and_conn(&mut self) -> (&Keyring, &mut Connection) {
+        (&self.keys, &mut self.conn)
     }
 
     /// The unlock level of this session.

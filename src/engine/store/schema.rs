@@ -56,6 +56,17 @@ CREATE TABLE snapshots (
     blob TEXT NOT NULL,
     rows INTEGER NOT NULL
 );
+-- The audit log of projections: each record sealed under the projection's
+-- tier, chained by hash over the sealed bytes (verifiable without keys).
+CREATE TABLE audit (
+    seq    INTEGER PRIMARY KEY,
+    at     INTEGER NOT NULL,
+    kind   TEXT NOT NULL,
+    tier   INTEGER NOT NULL,
+    sealed BLOB NOT NULL,
+    prev   TEXT NOT NULL,
+    hash   TEXT NOT NULL
+);
 INSERT INTO meta (key, value) VALUES ('commit_seq', '0');
 -- Who changed what, when: ids and versions only, never content.
 CREATE TABLE timeline (

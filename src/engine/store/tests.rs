@@ -26,6 +26,11 @@ pub(crate) fn new_store() -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
+/// The store under `root`, opened at `level`.
+pub(crate) fn open_at(root: &Path, level: Level) -> Store {
+    Store::open(root, &creds(level, root)).unwrap()
+}
+
 fn creds(level: Level, root: &Path) -> Credentials {
     let mut c = Credentials::none();
     match level {

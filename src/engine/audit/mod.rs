@@ -1,0 +1,205 @@
+//! The audit log: one record per projection (agents) or preview (people),
+//! appended, never changed.
+//!
+//! Each record is sealed under the index key of the projection's tier (its
+//! query may name nodes) and chained: `hash = SHA-256(prev | seq | at | kind |
+//! tier | sealed)`. `verify` needs no keys and finds an edited, deleted or
+//! reordered record; the log's head is also kept in `meta`, so losing the
+//! newest records shows too (an attacker who rewrites both is issue-7
+//! territory: a keyed manifest). A preview identical to the previous record is
+//! not written again, so a console previewing constantly does not flood it.
+
+mod record;
+
+pub use record::{AuditRecord, Kind, NodeRef};
+
+use rusqlite::{OptionalExtension, params};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::codec::{associated_data, from_msgpack, to_msgpack};
+use crate::error::{Error, Result};
+use crate::model::{Tier, Timestamp};
+use crate::store::Store;
+
+const DOMAIN: &[u8] = b"graphex/audit/v1";
+const ZERO: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// One row of the log as `list` shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Entry {
+    pub seq: u64,
+    pub at: String,
+    pub kind: String,
+    pub tier: Tier,
+    pub hash: String,
+    /// The record, when this session reads its tier.
+    pub record: Option<AuditRecord>,
+}
+
+/// What `verify` found.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Verification {
+    pub records: u64,
+    pub ok: bool,
+    pub problems: Vec<String>,
+}
+
+fn chain_hash(prev: &str, seq: u64, at: i64, kind: &str, tier: Tier, sealed: &[u8]) -> String {
+    let mut h = Sha256::new();
+    h.update(prev.as_bytes());
+    h.update(seq.to_le_bytes());
+    h.update(at.to_le_bytes());
+    h.update(kind.as_bytes());
+    h.update([tier.code()]);
+    h.update(sealed);
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Store {
+    /// Appends `record` (sealed under its tier). Returns its sequence number,
+    /// or `None` for a preview identical to the newest record.
+    pub fn audit_append(&mut self, record: &AuditRecord) -> Result<Option<u64>> {
+        let tier = record.tier;
+        let (keys, conn) = self.keys_and_conn();
+        let ciphers = keys.tier(tier)?;
+        // Immediate: two appenders never read the same last record.
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let last: Option<(i64, String, Vec<u8>, String)> = tx
+            .query_row(
+                "SELECT seq, hash, sealed, kind FROM audit ORDER BY seq DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let (seq, prev) = match &last {
+            Some((s, h, _, _)) => (u64::try_from(*s).unwrap_or(0) + 1, h.clone()),
+            None => (1, ZERO.to_owned()),
+        };
+        if record.kind == Kind::Preview
+            && let Some((s, _, sealed, kind)) = &last
+            && kind == Kind::Preview.as_str()
+            && ciphers
+                .index
+                .open(
+                    &associated_data(DOMAIN, &[0; 16], u64::try_from(*s).unwrap_or(0), tier),
+                    sealed,
+                )
+                .ok()
+                .and_then(|p| from_msgpack::<AuditRecord>("audit record", &p).ok())
+                .is_some_and(|prev_rec| prev_rec.same_as(record))
+        {
+            return Ok(None);
+        }
+        let sealed = ciphers
+            .index
+            .seal(&associated_data(DOMAIN, &[0; 16], seq, tier), &to_msgpack(record)?)?;
+        let at = record.at.0;
+        let kind = record.kind.as_str();
+        let hash = chain_hash(&prev, seq, at, kind, tier, &sealed);
+        tx.execute(
+            "INSERT INTO audit (seq, at, kind, tier, sealed, prev, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![seq as i64, at, kind, tier.code(), sealed, prev, hash],
+        )?;
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('audit_head', ?1)",
+            [format!("{seq}:{hash}")],
+        )?;
+        tx.commit()?;
+        Ok(Some(seq))
+    }
+
+    /// Checks the whole chain (no keys needed).
+    pub fn audit_verify(&self) -> Result<Verification> {
+        let mut stmt = self
+            .conn()
+            .prepare("SELECT seq, at, kind, tier, sealed, prev, hash FROM audit ORDER BY seq")?;
+        let mut rows = stmt.query([])?;
+        let mut problems = Vec::new();
+        let (mut expected_prev, mut expected_seq, mut count) = (ZERO.to_owned(), 1u64, 0u64);
+        let mut last = None;
+        while let Some(r) = rows.next()? {
+            count += 1;
+            let seq = u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0);
+            let (at, kind, tier_code): (i64, String, i64) = (r.get(1)?, r.get(2)?, r.get(3)?);
+            let (sealed, prev, hash): (Vec<u8>, String, String) = (r.get(4)?, r.get(5)?, r.get(6)?);
+            if seq != expected_seq {
+                problems.push(format!("record {expected_seq} is missing (found {seq} next)"));
+            }
+            if prev != expected_prev {
+                problems.push(format!(
+                    "record {seq} does not follow the record before it (deleted, reordered or replaced)"
+                ));
+            }
+            match Tier::from_code(tier_code) {
+                Some(tier) if chain_hash(&prev, seq, at, &kind, tier, &sealed) == hash => {}
+                _ => problems.push(format!(
+                    "record {seq} was altered (its hash does not match its content)"
+                )),
+            }
+            expected_prev = hash.clone();
+            expected_seq = seq + 1;
+            last = Some(format!("{seq}:{hash}"));
+        }
+        let head: Option<String> = self
+            .conn()
+            .query_row("SELECT value FROM meta WHERE key = 'audit_head'", [], |r| r.get(0))
+            .optional()?;
+        if head != last {
+            problems.push(format!(
+                "the log ends at {} but its head says {} (newest records removed?)",
+                last.as_deref().unwrap_or("nothing"),
+                head.as_deref().unwrap_or("nothing")
+            ));
+        }
+        Ok(Verification {
+            records: count,
+            ok: problems.is_empty(),
+            problems,
+        })
+    }
+
+    /// Records, newest first, filtered by agent and time; sealed records this
+    /// session cannot read are listed without their content (and never match
+    /// an agent filter).
+    pub fn audit_list(&self, agent: Option<&str>, since: Option<Timestamp>, limit: usize) -> Result<Vec<Entry>> {
+        let mut stmt = self
+            .conn()
+            .prepare("SELECT seq, at, kind, tier, sealed, hash FROM audit WHERE at >= ?1 ORDER BY seq DESC")?;
+        let mut rows = stmt.query([since.map_or(i64::MIN, |t| t.0)])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let seq = u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0);
+            let tier = Tier::from_code(r.get(3)?)
+                .ok_or_else(|| Error::integrity("audit", format!("record {seq}: bad tier")))?;
+            let sealed: Vec<u8> = r.get(4)?;
+            let record = match self.keys().tier(tier) {
+                Ok(c) => Some(
+                    c.index
+                        .open(&associated_data(DOMAIN, &[0; 16], seq, tier), &sealed)
+                        .map_err(|_| Error::integrity(format!("audit record {seq}"), "failed authentication"))
+                        .and_then(|p| from_msgpack::<AuditRecord>("audit record", &p))?,
+                ),
+                Err(_) => None,
+            };
+            if agent.is_some_and(|a| record.as_ref().is_none_or(|rec| rec.agent != a)) {
+                continue;
+            }
+            out.push(Entry {
+                seq,
+                at: Timestamp(r.get(1)?).to_rfc3339(),
+                kind: r.get(2)?,
+                tier,
+                hash: r.get(5)?,
+                record,
+            });
+            if out.len() >= limit {
+                break;
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,60 @@
+//! What an audit record says: who asked, for what, at which tier, what was
+//! emitted and what was cut (with node versions, so the text can be rebuilt),
+//! and the hash of the exact text.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{NodeId, Tier, Timestamp};
+
+/// Projection for an agent, or preview by a person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    Projection,
+    Preview,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Projection => "projection",
+            Kind::Preview => "preview",
+        }
+    }
+}
+
+/// A node and the version that was used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NodeRef {
+    pub id: NodeId,
+    pub version: u64,
+}
+
+/// One audit record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AuditRecord {
+    pub kind: Kind,
+    pub at: Timestamp,
+    pub agent: String,
+    pub trust: Option<f64>,
+    pub local: bool,
+    pub tier: Tier,
+    /// The query, or `node:NAME:DEPTH`.
+    pub center: String,
+    pub budget: usize,
+    pub tokens: usize,
+    pub emitted: Vec<NodeRef>,
+    pub cut: Vec<NodeRef>,
+    /// SHA-256 (hex) of the exact projected text.
+    pub projection_hash: String,
+}
+
+impl AuditRecord {
+    /// Whether two records describe the same projection (for preview dedup).
+    pub fn same_as(&self, other: &AuditRecord) -> bool {
+        self.agent == other.agent
+            && self.tier == other.tier
+            && self.center == other.center
+            && self.projection_hash == other.projection_hash
+    }
+}

@@ -1,0 +1,151 @@
+//! Audit log: append, list per level, preview dedup, and tamper detection.
+
+use super::*;
+use crate::keys::Level;
+use crate::store::Layout;
+
+fn record(kind: Kind, agent: &str, tier: Tier, hash: &str) -> AuditRecord {
+    AuditRecord {
+        kind,
+        at: Timestamp::now(),
+        agent: agent.into(),
+        trust: Some(94.2),
+        local: false,
+        tier,
+        center: "orders-service -> * -> *".into(),
+        budget: 500,
+        tokens: 120,
+        emitted: vec![NodeRef {
+            id: crate::model::NodeId::generate(),
+            version: 3,
+        }],
+        cut: Vec::new(),
+        projection_hash: hash.into(),
+    }
+}
+
+/// A store with five records; returns its root.
+fn logged() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, root) = crate::store::tests::new_store();
+    let mut s = crate::store::tests::open_at(&root, Level::Master);
+    for (i, tier) in [
+        Tier::Public,
+        Tier::AgentReadable,
+        Tier::AgentRestricted,
+        Tier::Public,
+        Tier::AgentReadable,
+    ]
+    .iter()
+    .enumerate()
+    {
+        let agent = if i % 2 == 0 { "claude-code" } else { "other" };
+        assert_eq!(
+            s.audit_append(&record(Kind::Projection, agent, *tier, &format!("h{i}")))
+                .unwrap(),
+            Some(i as u64 + 1)
+        );
+    }
+    (dir, root)
+}
+
+fn sql(root: &std::path::Path, stmt: &str) {
+    rusqlite::Connection::open(Layout::new(root).db())
+        .unwrap()
+        .execute_batch(stmt)
+        .unwrap();
+}
+
+#[test]
+fn an_intact_log_verifies_and_lists_per_level() {
+    let (_d, root) = logged();
+    let s = crate::store::tests::open_at(&root, Level::Locked);
+    assert_eq!(
+        s.audit_verify().unwrap(),
+        Verification {
+            records: 5,
+            ok: true,
+            problems: vec![]
+        }
+    );
+    let all = s.audit_list(None, None, 100).unwrap();
+    assert_eq!(all.len(), 5);
+    assert_eq!(
+        all.iter().filter(|e| e.record.is_some()).count(),
+        2,
+        "a locked session reads only public records"
+    );
+    let master = crate::store::tests::open_at(&root, Level::Master);
+    let mine = master.audit_list(Some("claude-code"), None, 100).unwrap();
+    assert_eq!(mine.iter().map(|e| e.seq).collect::<Vec<_>>(), [5, 3, 1]);
+    assert_eq!(master.audit_list(None, None, 2).unwrap().len(), 2);
+}
+
+#[test]
+fn previews_do_not_flood_the_log() {
+    let (_d, root) = crate::store::tests::new_store();
+    let mut s = crate::store::tests::open_at(&root, Level::Master);
+    let p = record(Kind::Preview, "human", Tier::AgentReadable, "same");
+    assert_eq!(s.audit_append(&p).unwrap(), Some(1));
+    assert_eq!(
+        s.audit_append(&p).unwrap(),
+        None,
+        "the same preview again is not recorded"
+    );
+    assert_eq!(
+        s.audit_append(&record(Kind::Preview, "human", Tier::AgentReadable, "changed"))
+            .unwrap(),
+        Some(2)
+    );
+    assert_eq!(
+        s.audit_append(&record(Kind::Projection, "human", Tier::AgentReadable, "changed"))
+            .unwrap(),
+        Some(3)
+    );
+}
+
+#[test]
+fn edits_deletions_reorders_and_truncation_are_detected() {
+    let cases = [
+        (
+            "UPDATE audit SET sealed = CAST(sealed || x'00' AS BLOB) WHERE seq = 2",
+            "altered",
+        ),
+        ("UPDATE audit SET at = at + 1 WHERE seq = 3", "altered"),
+        ("DELETE FROM audit WHERE seq = 3", "missing"),
+        (
+            "UPDATE audit SET seq = 10 WHERE seq = 2; UPDATE audit SET seq = 2 WHERE seq = 4; UPDATE audit SET seq = 4 WHERE seq = 10;",
+            "does not follow",
+        ),
+        ("DELETE FROM audit WHERE seq = 5", "newest records removed"),
+    ];
+    for (stmt, needle) in cases {
+        let (_d, root) = logged();
+        sql(&root, stmt);
+        let v = crate::store::tests::open_at(&root, Level::Locked)
+            .audit_verify()
+            .unwrap();
+        assert!(!v.ok, "{stmt}");
+        assert!(
+            v.problems.iter().any(|p| p.contains(needle)),
+            "{stmt}: {:?}",
+            v.problems
+        );
+    }
+}
+
+#[test]
+fn an_agent_session_can_append_at_its_tier_only() {
+    let (_d, root) = crate::store::tests::new_store();
+    let mut agent = crate::store::tests::open_at(&root, Level::Agent);
+    assert!(
+        agent
+            .audit_append(&record(Kind::Projection, "a", Tier::AgentReadable, "x"))
+            .unwrap()
+            .is_some()
+    );
+    assert!(
+        agent
+            .audit_append(&record(Kind::Projection, "a", Tier::AgentRestricted, "x"))
+            .is_err()
+    );
+}
