@@ -82,6 +82,15 @@ pub enum Command {
     /// What an agent would receive: the context around a query or node, filtered to a tier, cut to a
     /// token budget.
     Project(ProjectArgs),
+    /// For security reviewers: what each tier holds and adds over the one below, and leak lints.
+    Exposure {
+        /// How many names to list per tier.
+        #[arg(long, default_value_t = 30)]
+        limit: usize,
+        /// Exit with status 1 when there are findings (for CI).
+        #[arg(long)]
+        check: bool,
+    },
     /// The audit log of projections and previews.
     #[command(subcommand)]
     Audit(AuditCommand),

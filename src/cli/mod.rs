@@ -4,6 +4,7 @@
 
 pub mod args;
 mod explore;
+mod exposure;
 mod find;
 pub mod hints;
 mod output;
@@ -47,6 +48,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Subgraph(a) => explore::subgraph(&ctx, a),
         Command::Project(a) => projection::project(&ctx, a),
         Command::Audit(a) => projection::audit(&ctx, a),
+        Command::Exposure { limit, check } => exposure::exposure(&ctx, *limit, *check),
         Command::Search { text, limit } => find::search(&ctx, text, *limit),
         Command::Glossary { term } => find::glossary(&ctx, term),
         Command::Conventions { target } => find::conventions(&ctx, target),

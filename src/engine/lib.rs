@@ -14,6 +14,7 @@ pub mod codec;
 pub mod config;
 pub mod crypto;
 pub mod error;
+pub mod exposure;
 pub mod keys;
 pub mod lookup;
 pub mod model;

@@ -1,0 +1,82 @@
+//! `exposure`: the security reviewer's view of what each tier holds.
+
+use anyhow::{Result, bail};
+use graphex_engine::exposure::{Finding, Report};
+
+use super::output::{emit, table};
+use super::session::{Context, Need};
+
+fn finding_text(f: &Finding) -> String {
+    match f {
+        Finding::MentionsHigher {
+            node,
+            tier,
+            mentions,
+            mentioned_tier,
+            field,
+        } => {
+            format!("mentions-higher: {node} ({tier}) names {mentions} ({mentioned_tier}) in its {field}")
+        }
+        Finding::PublicEdgeToHigher {
+            from,
+            relation,
+            to,
+            to_tier,
+        } => {
+            format!("public-edge-to-higher: {from} -[{relation}]-> {to} ({to_tier})")
+        }
+        Finding::LoweredTier {
+            node,
+            tier,
+            highest_before,
+        } => {
+            format!("lowered-tier: {node} is {tier} now, was {highest_before} before")
+        }
+    }
+}
+
+pub fn exposure(ctx: &Context, limit: usize, check: bool) -> Result<()> {
+    let store = ctx.open(Need::Read)?;
+    let mut report = store.exposure()?;
+    for t in &mut report.tiers {
+        t.adds.truncate(limit);
+    }
+    emit(ctx.json, &report, |r: &Report| {
+        let mut s = format!(
+            "exposure of the tiers up to {} (this session's level)\n\n",
+            r.covers_up_to
+        );
+        let rows: Vec<Vec<String>> = r
+            .tiers
+            .iter()
+            .map(|t| {
+                let types = t
+                    .by_type
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                vec![t.tier.to_string(), t.nodes.to_string(), t.edges.to_string(), types]
+            })
+            .collect();
+        s.push_str(&table(&["TIER", "NODES", "EDGES", "TYPES"], &rows));
+        for t in &r.tiers {
+            let more = (t.nodes as usize).saturating_sub(t.adds.len());
+            let tail = if more > 0 {
+                format!(" (+{more} more)")
+            } else {
+                String::new()
+            };
+            s.push_str(&format!("\n{} adds: {}{tail}\n", t.tier, t.adds.join(", ")));
+        }
+        s.push_str(&format!("\n{} finding(s)\n", r.findings.len()));
+        for f in &r.findings {
+            s.push_str(&format!("  {}\n", finding_text(f)));
+        }
+        s
+    })?;
+    if check && !report.findings.is_empty() {
+        bail!("{} exposure finding(s)", report.findings.len());
+    }
+    Ok(())
+}

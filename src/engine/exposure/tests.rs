@@ -1,0 +1,73 @@
+//! Exposure report and leak lints on a small store.
+
+use crate::keys::Level;
+use crate::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Tier};
+use crate::store::tests::{new_store, open_at};
+
+fn add(s: &mut crate::Store, name: &str, tier: Tier, description: &str) {
+    s.add_node(NewNode::new(
+        Name::new(name).unwrap(),
+        NodeType::new("service").unwrap(),
+        description,
+        tier,
+    ))
+    .unwrap();
+}
+
+#[test]
+fn tiers_counts_and_leaks() {
+    let (_d, root) = new_store();
+    let mut s = open_at(&root, Level::Master);
+    add(
+        &mut s,
+        "orders-service",
+        Tier::Public,
+        "Talks to fraud-engine for every order",
+    );
+    add(&mut s, "fraud-engine", Tier::AgentRestricted, "Scores orders");
+    add(&mut s, "billing", Tier::AgentReadable, "Bills");
+    s.link(NewEdge::new(
+        Name::new("orders-service").unwrap(),
+        Relation::new("uses").unwrap(),
+        Name::new("billing").unwrap(),
+    ))
+    .unwrap();
+    add(&mut s, "was-secret", Tier::AgentRestricted, "x");
+    s.update_node(
+        "was-secret",
+        &NodePatch {
+            tier: Some(Tier::Public),
+            ..NodePatch::default()
+        },
+    )
+    .unwrap();
+
+    let r = s.exposure().unwrap();
+    assert_eq!(r.covers_up_to, Tier::AgentRestricted);
+    assert_eq!(r.tiers.len(), 3, "a master session does not judge human-only");
+    assert_eq!(r.tiers[0].adds, ["orders-service", "was-secret"]);
+    assert_eq!(r.tiers[2].by_type.get("service"), Some(&1));
+    let lints: Vec<String> = r
+        .findings
+        .iter()
+        .map(|f| serde_json::to_value(f).unwrap()["lint"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(lints.contains(&"mentions-higher".to_owned()), "{:?}", r.findings);
+    assert!(lints.contains(&"public-edge-to-higher".to_owned()));
+    assert!(lints.contains(&"lowered-tier".to_owned()));
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| matches!(f, super::Finding::MentionsHigher { mentions, .. } if mentions == "fraud-engine"))
+    );
+
+    let locked = open_at(&root, Level::Locked).exposure().unwrap();
+    assert_eq!(locked.tiers.len(), 1);
+    assert!(
+        locked
+            .findings
+            .iter()
+            .all(|f| !matches!(f, super::Finding::MentionsHigher { .. })),
+        "no names it cannot read"
+    );
+}
