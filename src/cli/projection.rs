@@ -137,7 +137,7 @@ pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {
                             e.at,
                             e.kind,
                             r.agent,
-                            e.tier,
+                            r.tier,
                             r.emitted.len(),
                             r.tokens,
                             r.budget,
@@ -146,7 +146,7 @@ pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {
                         )),
                         None => s.push_str(&format!(
                             "{:>5}  {}  {:<10}  (sealed at {})\n",
-                            e.seq, e.at, e.kind, e.tier
+                            e.seq, e.at, e.kind, e.sealed_at
                         )),
                     }
                 }

@@ -1,8 +1,9 @@
 //! The audit log: one record per projection (agents) or preview (people),
 //! appended, never changed.
 //!
-//! Each record is sealed under the index key of the projection's tier (its
-//! query may name nodes) and chained: `hash = SHA-256(prev | seq | at | kind |
+//! Each record is sealed under the index key of the most secret tier the
+//! writing session holds (its query text may name any node that session can
+//! see, whatever tier it projects for) and chained: `hash = SHA-256(prev | seq | at | kind |
 //! tier | sealed)`. `verify` needs no keys and finds an edited, deleted or
 //! reordered record; the log's head is also kept in `meta`, so losing the
 //! newest records shows too (an attacker who rewrites both is issue-7
@@ -31,7 +32,8 @@ pub struct Entry {
     pub seq: u64,
     pub at: String,
     pub kind: String,
-    pub tier: Tier,
+    /// The tier the record is sealed under (the writer's most secret).
+    pub sealed_at: Tier,
     pub hash: String,
     /// The record, when this session reads its tier.
     pub record: Option<AuditRecord>,
@@ -60,7 +62,7 @@ impl Store {
     /// Appends `record` (sealed under its tier). Returns its sequence number,
     /// or `None` for a preview identical to the newest record.
     pub fn audit_append(&mut self, record: &AuditRecord) -> Result<Option<u64>> {
-        let tier = record.tier;
+        let tier = self.level().max_tier();
         let (keys, conn) = self.keys_and_conn();
         let ciphers = keys.tier(tier)?;
         // Immediate: two appenders never read the same last record.
@@ -189,7 +191,7 @@ impl Store {
                 seq,
                 at: Timestamp(r.get(1)?).to_rfc3339(),
                 kind: r.get(2)?,
-                tier,
+                sealed_at: tier,
                 hash: r.get(5)?,
                 record,
             });

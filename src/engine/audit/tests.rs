@@ -27,23 +27,26 @@ fn record(kind: Kind, agent: &str, tier: Tier, hash: &str) -> AuditRecord {
 /// A store with five records; returns its root.
 fn logged() -> (tempfile::TempDir, std::path::PathBuf) {
     let (dir, root) = crate::store::tests::new_store();
-    let mut s = crate::store::tests::open_at(&root, Level::Master);
-    for (i, tier) in [
+    let tiers = [
         Tier::Public,
         Tier::AgentReadable,
         Tier::AgentRestricted,
         Tier::Public,
         Tier::AgentReadable,
-    ]
-    .iter()
-    .enumerate()
-    {
+    ];
+    for (i, tier) in tiers.iter().enumerate() {
+        // Records are sealed at the writer's level: public for a locked writer.
+        let level = if *tier == Tier::Public {
+            Level::Locked
+        } else {
+            Level::Master
+        };
+        let mut s = crate::store::tests::open_at(&root, level);
         let agent = if i % 2 == 0 { "claude-code" } else { "other" };
-        assert_eq!(
-            s.audit_append(&record(Kind::Projection, agent, *tier, &format!("h{i}")))
-                .unwrap(),
-            Some(i as u64 + 1)
-        );
+        let seq = s
+            .audit_append(&record(Kind::Projection, agent, *tier, &format!("h{i}")))
+            .unwrap();
+        assert_eq!(seq, Some(i as u64 + 1));
     }
     (dir, root)
 }
@@ -134,18 +137,19 @@ fn edits_deletions_reorders_and_truncation_are_detected() {
 }
 
 #[test]
-fn an_agent_session_can_append_at_its_tier_only() {
+fn records_are_sealed_at_the_writers_level() {
     let (_d, root) = crate::store::tests::new_store();
     let mut agent = crate::store::tests::open_at(&root, Level::Agent);
-    assert!(
-        agent
-            .audit_append(&record(Kind::Projection, "a", Tier::AgentReadable, "x"))
-            .unwrap()
-            .is_some()
-    );
-    assert!(
-        agent
-            .audit_append(&record(Kind::Projection, "a", Tier::AgentRestricted, "x"))
-            .is_err()
-    );
+    let mut r = record(Kind::Projection, "a", Tier::Public, "x");
+    r.center = "secret-name -> * -> *".into();
+    assert!(agent.audit_append(&r).unwrap().is_some());
+    let locked = crate::store::tests::open_at(&root, Level::Locked)
+        .audit_list(None, None, 10)
+        .unwrap();
+    assert_eq!(locked[0].sealed_at, Tier::AgentReadable);
+    assert!(locked[0].record.is_none(), "a public projection's query stays sealed");
+    let master = crate::store::tests::open_at(&root, Level::Master)
+        .audit_list(None, None, 10)
+        .unwrap();
+    assert_eq!(master[0].record.as_ref().unwrap().center, "secret-name -> * -> *");
 }

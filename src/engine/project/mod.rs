@@ -84,7 +84,7 @@ pub struct Projection {
 /// Builds the projection for `req` from what `catalog` holds.
 pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
     let tier = s.policy.max_tier(req.access);
-    let (center_label, candidates) = candidates(c, &req.center)?;
+    let (center_label, candidates) = candidates(c, &req.center, tier)?;
     let now = Timestamp::now();
     let mut pool = Vec::new();
     for (slot, distance) in candidates {
@@ -164,10 +164,19 @@ pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
 }
 
 /// The nodes to consider, each with its distance from the centre.
-fn candidates(c: &Catalog, center: &Center) -> Result<(String, Vec<(u32, u32)>)> {
+/// Walks never pass through a node or edge the agent may not see, so nothing
+/// reachable only through hidden content is projected either.
+fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<(String, Vec<(u32, u32)>)> {
     match center {
         Center::Node { name, depth } => {
-            let g = traverse::subgraph(c, name, *depth, &Filter::default())?;
+            if !c.by_name(name).is_some_and(|n| items::visible(n, tier)) {
+                return Err(Error::NotFound(name.clone()));
+            }
+            let filter = Filter {
+                max_tier: Some(tier),
+                ..Filter::default()
+            };
+            let g = traverse::subgraph(c, name, *depth, &filter)?;
             let slots = g
                 .nodes
                 .iter()
@@ -176,7 +185,7 @@ fn candidates(c: &Catalog, center: &Center) -> Result<(String, Vec<(u32, u32)>)>
             Ok((name.clone(), slots))
         }
         Center::Query(q) => {
-            let out = query::run(c, q).map_err(|e| Error::invalid("query", q.as_str(), e.render(q)))?;
+            let out = query::run_capped(c, q, tier).map_err(|e| Error::invalid("query", q.as_str(), e.render(q)))?;
             let mut best: BTreeMap<u32, u32> = BTreeMap::new();
             for p in &out.paths {
                 for (d, n) in p.nodes.iter().enumerate() {
@@ -186,11 +195,12 @@ fn candidates(c: &Catalog, center: &Center) -> Result<(String, Vec<(u32, u32)>)>
                     }
                 }
             }
+            // A node the agent may see, never the query text (which may name anything).
             let label = out
                 .paths
                 .first()
                 .and_then(|p| p.nodes.first())
-                .map_or_else(|| q.clone(), |n| n.name.to_string());
+                .map_or_else(|| "query".to_owned(), |n| n.name.to_string());
             Ok((label, best.into_iter().collect()))
         }
     }

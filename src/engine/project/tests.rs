@@ -232,6 +232,56 @@ fn hidden_relations_are_counted_only_when_asked_and_never_named() {
     assert!(!quiet.text.contains("more relation"));
 }
 
+#[test]
+fn nothing_reachable_only_through_hidden_content_is_projected() {
+    let nodes = vec![
+        node("front", "service", Tier::Public, Status::Active),
+        node("vault", "service", Tier::AgentRestricted, Status::Active),
+        node("behind-vault", "service", Tier::Public, Status::Active),
+    ];
+    let edges = vec![
+        edge(&nodes, "front", "uses", "vault"),
+        edge(&nodes, "vault", "uses", "behind-vault"),
+    ];
+    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let at = |center: Center| Request {
+        center,
+        agent: "a".into(),
+        access: Access::Tier(Tier::Public),
+        budget: 10_000,
+    };
+    let p = project(
+        &c,
+        &at(Center::Node {
+            name: "front".into(),
+            depth: 3,
+        }),
+        &Settings::default(),
+    )
+    .unwrap();
+    assert!(!p.text.contains("vault"), "{}", p.text);
+    let q = project(
+        &c,
+        &at(Center::Query("front -> * -> * -> * -> *".into())),
+        &Settings::default(),
+    )
+    .unwrap();
+    assert!(!q.text.contains("vault"), "{}", q.text);
+    let hidden_start = project(&c, &at(Center::Query("vault -> * -> *".into())), &Settings::default()).unwrap();
+    assert!(hidden_start.text.starts_with("## Project Context: query\n") && !hidden_start.text.contains("vault"));
+    assert!(
+        project(
+            &c,
+            &at(Center::Node {
+                name: "vault".into(),
+                depth: 1
+            }),
+            &Settings::default()
+        )
+        .is_err()
+    );
+}
+
 const TIERS: [Tier; 4] = Tier::ALL;
 const STATUSES: [Status; 4] = Status::ALL;
 

@@ -30,6 +30,16 @@ pub use suggest::{edit_distance, similar};
 
 use crate::store::Catalog;
 
+/// Like [`run`], for projections: only Active nodes, and only nodes and edges
+/// at or below `max`, may be walked through or returned.
+pub fn run_capped(catalog: &Catalog, src: &str, max: crate::model::Tier) -> Result<QueryOutput, QueryError> {
+    let mut q = parse(src)?;
+    eval::resolve(&q, catalog)?;
+    q.flags.tier = Some(q.flags.tier.map_or(max, |t| t.min(max)));
+    q.flags.status = StatusFilter::Only(crate::model::Status::Active);
+    Ok(QueryOutput::new(src, eval::evaluate(&q, catalog), catalog))
+}
+
 /// Parses, resolves and evaluates `src` against what `catalog` holds.
 /// Cheap for anchored queries; `* -> * -> *` walks every edge.
 pub fn run(catalog: &Catalog, src: &str) -> Result<QueryOutput, QueryError> {
