@@ -22,6 +22,7 @@ pub fn for_error(err: &anyhow::Error) -> Option<String> {
                 .to_owned()
         }
         Error::SchemaTooNew { .. } => "this store was written by a newer graphex".to_owned(),
+        Error::Stale => "another process wrote at the same time; run the command again".to_owned(),
         _ => return None,
     })
 }

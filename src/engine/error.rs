@@ -102,6 +102,10 @@ pub enum Error {
     #[error("index database: {0}")]
     Db(#[from] rusqlite::Error),
 
+    /// Another process wrote to the store since this session loaded it.
+    #[error("the store changed since this session opened it (another process wrote to it); nothing was written")]
+    Stale,
+
     /// A fault injected by a test (crash-safety tests only).
     #[error("injected fault: {0}")]
     InjectedFault(&'static str),

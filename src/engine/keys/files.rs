@@ -150,12 +150,16 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// The text form of a tier key: header, tier name, hex key.
 pub(crate) fn encode_tier_key(tier: Tier, key: &SymmetricKey) -> Zeroizing<Vec<u8>> {
-    let mut text = format!("{TIER_KEY_HEADER}\ntier: {tier}\nkey: ");
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    // Built in one zeroized buffer: no formatted temporaries hold the key.
+    let mut out = Zeroizing::new(Vec::with_capacity(128));
+    out.extend_from_slice(format!("{TIER_KEY_HEADER}\ntier: {tier}\nkey: ").as_bytes());
     for b in key.expose() {
-        text.push_str(&format!("{b:02x}"));
+        out.push(HEX[usize::from(b >> 4)]);
+        out.push(HEX[usize::from(b & 0xf)]);
     }
-    text.push('\n');
-    Zeroizing::new(text.into_bytes())
+    out.push(b'\n');
+    out
 }
 
 /// Parses [`encode_tier_key`]'s output and checks it is for `tier`.

@@ -103,6 +103,8 @@ pub const DEFAULT_LIMIT: usize = 100;
 pub const MAX_LIMIT: usize = 100_000;
 /// The largest `--depth`.
 pub const MAX_DEPTH: u32 = 10;
+/// The longest chain of hops.
+pub const MAX_HOPS: usize = 16;
 
 /// A parsed query.
 #[derive(Clone, Debug, PartialEq)]

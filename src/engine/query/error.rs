@@ -49,6 +49,8 @@ pub enum QueryErrorKind {
     BadPattern { pattern: String, reason: String },
     /// `--depth` on a chain of several hops.
     DepthOnChain,
+    /// A chain longer than [`super::ast::MAX_HOPS`].
+    TooManyHops(usize),
 }
 
 /// A query error with its place and suggestions.
@@ -106,6 +108,11 @@ impl fmt::Display for QueryError {
             DepthOnChain => write!(
                 f,
                 "--depth applies to a single hop (`a -> r -> b`); write longer chains out"
+            ),
+            TooManyHops(n) => write!(
+                f,
+                "a chain has at most {} hops (this one has {n})",
+                super::ast::MAX_HOPS
             ),
         }
     }

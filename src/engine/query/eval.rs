@@ -11,6 +11,9 @@ use crate::store::Catalog;
 
 /// Paths enumerated before a query stops counting.
 pub const MAX_ENUMERATED: usize = 1_000_000;
+/// Edges a query may examine before it stops (its results are then marked
+/// truncated): a bound on work however selective the filters are.
+pub const MAX_STEPS: usize = 5_000_000;
 
 /// One matching path: node slots and the edge slots between them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,6 +79,7 @@ struct Walk<'a> {
     c: &'a Catalog,
     found: Vec<Match>,
     total: usize,
+    steps: usize,
 }
 
 impl Walk<'_> {
@@ -145,13 +149,15 @@ impl Walk<'_> {
 
     /// Extends `m` by hop `h` (or, for `--depth`, by the single hop again).
     fn extend(&mut self, m: &mut Match, h: usize, depth_left: u32) {
-        if self.total >= MAX_ENUMERATED {
+        if self.total >= MAX_ENUMERATED || self.steps >= MAX_STEPS {
             return;
         }
         let hop = &self.q.hops[h];
         let last_hop = h + 1 == self.q.hops.len();
         let Some(&here) = m.nodes.last() else { return };
-        for (e, next) in self.steps(here, hop.either_way) {
+        let steps = self.steps(here, hop.either_way);
+        self.steps += steps.len();
+        for (e, next) in steps {
             let (Some(edge), Some(node)) = (self.c.edge_at(e), self.c.node_at(next)) else {
                 continue;
             };
@@ -184,6 +190,7 @@ pub fn evaluate(q: &Query, c: &Catalog) -> Matches {
         c,
         found: Vec::new(),
         total: 0,
+        steps: 0,
     };
     let starts: Vec<u32> = match &q.start.value {
         Pattern::Exact(name) => c
@@ -197,6 +204,10 @@ pub fn evaluate(q: &Query, c: &Catalog) -> Matches {
             .collect(),
     };
     for s in starts {
+        if w.steps >= MAX_STEPS {
+            break;
+        }
+        w.steps += 1;
         let Some(n) = c.node_at(s) else { continue };
         if !w.node_ok(n) {
             continue;
@@ -211,6 +222,7 @@ pub fn evaluate(q: &Query, c: &Catalog) -> Matches {
             w.extend(&mut m, 0, q.flags.depth);
         }
     }
+    let exhausted = w.steps >= MAX_STEPS || w.total >= MAX_ENUMERATED;
     let (total, mut found) = (w.total, w.found);
     let key = |m: &Match| -> Vec<(&str, &str)> {
         let name = |s: u32| c.node_at(s).map_or("", |n| n.name.as_str());
@@ -226,7 +238,7 @@ pub fn evaluate(q: &Query, c: &Catalog) -> Matches {
     }
     found.sort_by(|a, b| key(a).cmp(&key(b)));
     Matches {
-        truncated: total > found.len(),
+        truncated: exhausted || total > found.len(),
         total,
         matches: found,
     }

@@ -21,9 +21,9 @@ mod lexer;
 mod parser;
 mod suggest;
 
-pub use ast::{Flags, Hop, MAX_DEPTH, MAX_LIMIT, Pattern, Query, StatusFilter, glob_match};
+pub use ast::{Flags, Hop, MAX_DEPTH, MAX_HOPS, MAX_LIMIT, Pattern, Query, StatusFilter, glob_match};
 pub use error::{QueryError, QueryErrorKind, Span};
-pub use eval::{MAX_ENUMERATED, Match, Matches};
+pub use eval::{MAX_ENUMERATED, MAX_STEPS, Match, Matches};
 pub use format::{QueryOutput, ResultPath, SpecEdge, SpecNode, SpecResponse, SpecResult, dot, mermaid};
 pub use parser::{FLAGS, parse};
 pub use suggest::{edit_distance, similar};

@@ -1,7 +1,7 @@
 //! Parsing: tokens to a [`Query`], checking every name, pattern and flag
 //! value for form. Whether names exist is checked later, against the graph.
 
-use super::ast::{At, Flags, Hop, MAX_DEPTH, MAX_LIMIT, Pattern, Query, StatusFilter};
+use super::ast::{At, Flags, Hop, MAX_DEPTH, MAX_HOPS, MAX_LIMIT, Pattern, Query, StatusFilter};
 use super::error::{QueryError, QueryErrorKind as K, Span};
 use super::lexer::{Tok, Token, lex};
 use super::suggest::similar;
@@ -52,6 +52,9 @@ pub fn parse(src: &str) -> Result<Query, QueryError> {
             either_way: first.0,
             node,
         });
+        if hops.len() > MAX_HOPS {
+            return Err(QueryError::new(K::TooManyHops(hops.len()), Span::new(0, p.end)));
+        }
     }
     let flags = p.flags()?;
     if flags.depth > 1 && hops.len() > 1 {

@@ -99,6 +99,18 @@ fn parse_errors_have_kinds_and_spans() {
 }
 
 #[test]
+fn chains_are_capped() {
+    let long = std::iter::repeat_n("a", MAX_HOPS + 2)
+        .collect::<Vec<_>>()
+        .join(" -> r -> ");
+    assert!(matches!(parse(&long).unwrap_err().kind, QueryErrorKind::TooManyHops(_)));
+    let ok = std::iter::repeat_n("a", MAX_HOPS + 1)
+        .collect::<Vec<_>>()
+        .join(" -> r -> ");
+    assert!(parse(&ok).is_ok());
+}
+
+#[test]
 fn flags_parse() {
     let q = parse("* -> * -> * --depth 3 --type service --tier agent-readable --since 2026-01-01 --confidence 0.8 --status any --limit 5").unwrap();
     let f = q.flags;

@@ -127,7 +127,19 @@ impl Store {
             #[cfg(test)]
             fault: None,
         };
-        (store.catalog, store.seen_seq) = store.load_catalog(true)?;
+        // A writer in another process may replace a snapshot file between our
+        // reading its name and its content: one retry sees the new one.
+        (store.catalog, store.seen_seq) = match store.load_catalog(true) {
+            Ok(loaded) => loaded,
+            Err(_) => store.load_catalog(true)?,
+        };
+        let owed: Option<String> = store
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'purge_owed'", [], |r| r.get(0))
+            .optional()?;
+        if owed.is_some() {
+            store.purge_wal();
+        }
         Ok(store)
     }
 
@@ -196,11 +208,30 @@ impl Store {
     }
 
     /// Flushes the WAL into the database and truncates it to zero bytes, so
-    /// no older page images stay in the `-wal` file.
-    pub fn checkpoint(&self) -> Result<()> {
-        self.conn
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
-            .map_err(Error::from)
+    /// no older page images stay in the `-wal` file. Returns false when a
+    /// reader in another process kept it from completing.
+    pub fn checkpoint(&self) -> Result<bool> {
+        let busy: i64 = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
+        Ok(busy == 0)
+    }
+
+    /// Checkpoints after old content was replaced, retrying briefly while
+    /// other processes read; if it still cannot finish, records that a purge
+    /// is owed so the next session to open the store completes it.
+    pub(crate) fn purge_wal(&self) {
+        for _ in 0..20 {
+            if self.checkpoint().unwrap_or(false) {
+                let _ = self.conn.execute("DELETE FROM meta WHERE key = 'purge_owed'", []);
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        let _ = self.conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('purge_owed', '1')",
+            [],
+        );
     }
 }
 

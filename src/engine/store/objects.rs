@@ -114,6 +114,13 @@ impl Objects {
         self.sync_dir()
     }
 
+    /// Syncs the whole filesystem holding the objects (one call after many
+    /// deferred writes, instead of one fsync per file).
+    pub fn sync_filesystem(&self) -> Result<()> {
+        let dir = fs::File::open(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+        rustix::fs::syncfs(&dir).map_err(|e| Error::io(&self.dir, e.into()))
+    }
+
     /// Syncs the directory entry list, so renames survive a crash.
     pub fn sync_dir(&self) -> Result<()> {
         sync_dir(&self.dir)

@@ -593,3 +593,24 @@ fn queries_and_traversals_see_mutations_at_once() {
     );
     assert_eq!(count(&s, "a -> uses -> * --depth 2"), 2, "master still reads them");
 }
+
+#[test]
+fn a_session_that_missed_another_processs_write_refuses_to_write() {
+    let (_dir, root) = new_store();
+    let mut a = open_at(&root, Level::Master);
+    a.add_node(node("svc", Tier::Public, "x")).unwrap();
+    let mut b = open_at(&root, Level::Master);
+    b.add_node(node("vault", Tier::Public, "y")).unwrap();
+    b.link(edge("svc", "uses", "vault")).unwrap();
+    // `a` does not know the edge: raising `svc` from it would leave that edge
+    // sealed under the public key. It must refuse instead.
+    let raise = NodePatch {
+        tier: Some(Tier::AgentRestricted),
+        ..NodePatch::default()
+    };
+    assert!(matches!(a.update_node("svc", &raise), Err(Error::Stale)));
+    let mut fresh = open_at(&root, Level::Master);
+    fresh.update_node("svc", &raise).unwrap();
+    let locked = open_at(&root, Level::Locked);
+    assert_eq!(locked.catalog().edge_count(), 0, "the edge moved up with its end");
+}

@@ -222,6 +222,12 @@ impl Store {
 
     /// Applies a plan: blobs first, then one index transaction, then the catalog.
     pub(super) fn commit(&mut self, plan: Plan, durability: Durability) -> Result<()> {
+        // The plan was made from this session's catalog: if another process
+        // wrote since, tiers and edges may have moved and the plan could seal
+        // something under too low a key. Refuse rather than guess.
+        if super::schema::commit_seq(&self.conn)? != self.seen_seq {
+            return Err(Error::Stale);
+        }
         let mut written = Vec::with_capacity(plan.nodes.len());
         let mut reseals = Vec::new();
         for w in &plan.nodes {
@@ -241,7 +247,7 @@ impl Store {
             .chain(reseals.iter().map(|r| r.new_hash.as_str()));
         match durability {
             Durability::Sync => self.objects.sync_files(new_hashes)?,
-            Durability::Deferred => self.objects.sync_dir()?,
+            Durability::Deferred => self.objects.sync_filesystem()?,
         }
         self.fault_point("after-blobs")?;
 
@@ -285,8 +291,12 @@ impl Store {
         }
         let mut dropped_snapshots: Vec<String> = Vec::new();
         let now = Timestamp::now().0;
-        let tx = self.conn.transaction()?;
-        let before = super::schema::commit_seq(&tx)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if super::schema::commit_seq(&tx)? != self.seen_seq {
+            return Err(Error::Stale);
+        }
         let seq = super::schema::next_commit_seq(&tx)?;
         let row_seq = sql_version(seq);
         {
@@ -363,11 +373,7 @@ impl Store {
             }
         }
         tx.commit()?;
-        // Another process committed since our view: our catalog misses its rows,
-        // so snapshots are not built from it until the next open.
-        if before == self.seen_seq {
-            self.seen_seq = seq;
-        }
+        self.seen_seq = seq;
 
         let raised = plan
             .nodes
@@ -387,16 +393,18 @@ impl Store {
                 self.catalog.drop_edge(&e.id);
             }
         }
-        self.refresh_snapshots(false)?;
-        for hash in &dropped_snapshots {
-            self.objects.remove(hash)?;
-        }
-        for r in &reseals {
-            self.objects.remove(&r.old_hash)?;
+        // The change is committed: what follows is clean-up and must not turn
+        // it into an error. Old copies go first; a file that cannot be removed
+        // now stays an orphan for `graphex doctor` to collect.
+        for hash in dropped_snapshots.iter().chain(reseals.iter().map(|r| &r.old_hash)) {
+            let _ = self.objects.remove(hash);
         }
         if raised {
-            self.checkpoint()?;
+            self.purge_wal();
         }
+        // A failed refresh leaves the previous snapshot, still correct with
+        // the rows written since; the next writer tries again.
+        let _ = self.refresh_snapshots(false);
         Ok(())
     }
 
