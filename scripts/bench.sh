@@ -36,7 +36,7 @@ done
 
 echo "== criterion"
 GRAPHEX_BENCH_STORE="$work/repo" GRAPHEX_BENCH_IDENTITY="$identity" \
-  cargo bench --locked -p graphex-engine --bench store --bench query
+  cargo bench --locked -p graphex-engine --bench store --bench query --bench project
 
 echo "== traversal workload: graphex vs NetworkX (same graph, centres and pairs)"
 cargo run --release --locked -q -p graphex-engine --example traversal_workload -- \
