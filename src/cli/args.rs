@@ -253,6 +253,12 @@ pub enum AuditCommand {
     },
     /// Check the hash chain: an edited, deleted or reordered record is reported (exit status 1).
     Verify,
+    /// Rebuild a recorded projection from the node versions of that time and check its hash
+    /// (exit status 1 when it differs).
+    Replay {
+        /// The projection hash, or its first 8 or more hex digits.
+        hash: String,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -33,6 +33,7 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         agent: a.agent.clone(),
         access,
         budget: a.budget,
+        at: None,
     };
     let p = project::project(store.catalog(), &req, &settings)?;
     if p.tier > store.level().max_tier() {
@@ -121,6 +122,29 @@ pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {
             })?;
             if !v.ok {
                 bail!("the audit log failed verification ({} problem(s))", v.problems.len());
+            }
+            Ok(())
+        }
+        AuditCommand::Replay { hash } => {
+            let settings = Config::load(store.layout())?.projection_settings()?;
+            let r = store.audit_replay(hash, &settings)?;
+            if !ctx.json {
+                note(&format!(
+                    "record {} ({} for {} at {}): {}",
+                    r.seq,
+                    r.record.kind.as_str(),
+                    r.record.agent,
+                    r.record.tier,
+                    if r.matches {
+                        "the rebuilt text matches the recorded hash"
+                    } else {
+                        "the rebuilt text does NOT match the recorded hash"
+                    }
+                ));
+            }
+            emit(ctx.json, &r, |r| r.text.clone())?;
+            if !r.matches {
+                bail!("replay of record {} differs from what was recorded", r.seq);
             }
             Ok(())
         }

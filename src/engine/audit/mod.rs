@@ -11,8 +11,10 @@
 //! not written again, so a console previewing constantly does not flood it.
 
 mod record;
+mod replay;
 
 pub use record::{AuditRecord, Kind, NodeRef};
+pub use replay::Replay;
 
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;

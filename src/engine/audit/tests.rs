@@ -153,3 +153,79 @@ fn records_are_sealed_at_the_writers_level() {
         .unwrap();
     assert_eq!(master[0].record.as_ref().unwrap().center, "secret-name -> * -> *");
 }
+
+#[test]
+fn replay_rebuilds_the_text_from_the_versions_of_that_time() {
+    use crate::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation};
+    use crate::project::{Access, Center, Request, Settings, project};
+    let (_d, root) = crate::store::tests::new_store();
+    let mut s = crate::store::tests::open_at(&root, Level::Master);
+    let add = |s: &mut crate::Store, n: &str, t: &str, d: &str| {
+        s.add_node(NewNode::new(
+            Name::new(n).unwrap(),
+            NodeType::new(t).unwrap(),
+            d,
+            Tier::Public,
+        ))
+        .unwrap();
+    };
+    add(&mut s, "orders-service", "service", "Core orders engine");
+    add(&mut s, "cents", "convention", "Money in integer cents");
+    s.link(NewEdge::new(
+        Name::new("orders-service").unwrap(),
+        Relation::new("uses").unwrap(),
+        Name::new("cents").unwrap(),
+    ))
+    .unwrap();
+    let settings = Settings::default();
+    let req = Request {
+        center: Center::Node {
+            name: "orders-service".into(),
+            depth: 1,
+        },
+        agent: "claude-code".into(),
+        access: Access::Tier(Tier::Public),
+        budget: 500,
+        at: None,
+    };
+    let p = project(s.catalog(), &req, &settings).unwrap();
+    let refs = |names: &[String]| {
+        names
+            .iter()
+            .map(|n| {
+                let x = s.catalog().by_name(n).unwrap();
+                NodeRef {
+                    id: x.id,
+                    version: x.version,
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut r = record(Kind::Projection, "claude-code", Tier::Public, &p.hash);
+    r.center = "node:orders-service:1".into();
+    r.emitted = refs(&p.included);
+    r.budget = 500;
+    s.audit_append(&r).unwrap();
+    // The graph moves on: the replay still uses the versions of that time.
+    s.update_node(
+        "cents",
+        &NodePatch {
+            description: Some("Money in floats".into()),
+            ..NodePatch::default()
+        },
+    )
+    .unwrap();
+    let replay = s.audit_replay(&p.hash[..12], &settings).unwrap();
+    assert!(replay.matches, "{}\nvs\n{}", replay.text, p.text);
+    assert_eq!(replay.text, p.text);
+    assert!(s.audit_replay("nothex!!", &settings).is_err());
+    assert!(matches!(
+        s.audit_replay("00000000", &settings),
+        Err(crate::Error::NotFound(_))
+    ));
+    // A record whose hash does not match what its versions produce is reported.
+    let mut forged = r.clone();
+    forged.projection_hash = format!("ffffffff{}", &p.hash[8..]);
+    s.audit_append(&forged).unwrap();
+    assert!(!s.audit_replay("ffffffff", &settings).unwrap().matches);
+}

@@ -33,6 +33,7 @@ fn benches(c: &mut Criterion) {
         agent: "bench".into(),
         access: Access::Tier(Tier::AgentRestricted),
         budget: 4000,
+        at: None,
     };
     let mut g = c.benchmark_group("project");
     g.sample_size(50).measurement_time(Duration::from_secs(10));

@@ -115,7 +115,18 @@ pub fn visible(n: &NodeSummary, max: Tier) -> bool {
 /// The item for node `slot` at `distance` from the centre. Relations to
 /// nodes or over edges above `max` are left out; with `count_hidden` their
 /// number is stated (never their names).
-pub fn item(c: &Catalog, slot: u32, distance: u32, max: Tier, count_hidden: bool, now: Timestamp) -> Option<Item> {
+/// Relations are listed only to nodes in `scope` (the projected
+/// neighbourhood), so a projection depends on its candidates alone and can be
+/// rebuilt from them.
+pub fn item(
+    c: &Catalog,
+    slot: u32,
+    distance: u32,
+    max: Tier,
+    count_hidden: bool,
+    now: Timestamp,
+    scope: &rustc_hash::FxHashSet<u32>,
+) -> Option<Item> {
     let n = c.node_at(slot)?;
     let section = Section::of(n.node_type.as_str());
     let date = n
@@ -135,6 +146,9 @@ pub fn item(c: &Catalog, slot: u32, distance: u32, max: Tier, count_hidden: bool
                 };
                 if edge.tier > max || !visible(to, max) {
                     hidden += usize::from(edge.tier > max || to.tier > max);
+                    continue;
+                }
+                if !scope.contains(&c.ends_at(e).1) {
                     continue;
                 }
                 let rank = RELATION_ORDER

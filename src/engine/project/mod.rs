@@ -41,6 +41,8 @@ pub struct Request {
     pub agent: String,
     pub access: Access,
     pub budget: usize,
+    /// The moment relevance is judged at (decisions age); `None` is now.
+    pub at: Option<Timestamp>,
 }
 
 /// Projection settings (from configuration).
@@ -85,14 +87,15 @@ pub struct Projection {
 pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
     let tier = s.policy.max_tier(req.access);
     let (center_label, candidates) = candidates(c, &req.center, tier)?;
-    let now = Timestamp::now();
+    let now = req.at.unwrap_or_else(Timestamp::now);
+    let scope: rustc_hash::FxHashSet<u32> = candidates.iter().map(|(s, _)| *s).collect();
     let mut pool = Vec::new();
     for (slot, distance) in candidates {
         let Some(n) = c.node_at(slot) else { continue };
         if !items::visible(n, tier) {
             continue;
         }
-        if let Some(mut it) = items::item(c, slot, distance, tier, s.count_hidden_relations, now) {
+        if let Some(mut it) = items::item(c, slot, distance, tier, s.count_hidden_relations, now, &scope) {
             (it.text, it.scrubbed) = s.scrubber.scrub(&it.text);
             pool.push(it);
         }

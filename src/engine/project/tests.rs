@@ -64,6 +64,7 @@ fn req(access: Access, budget: usize) -> Request {
         agent: "claude-code".into(),
         access,
         budget,
+        at: None,
     }
 }
 
@@ -204,6 +205,7 @@ fn secrets_are_scrubbed_and_counted() {
         agent: "a".into(),
         access: Access::Tier(Tier::Public),
         budget: 500,
+        at: None,
     };
     let p = project(&c, &r, &s).unwrap();
     assert!(
@@ -249,6 +251,7 @@ fn nothing_reachable_only_through_hidden_content_is_projected() {
         agent: "a".into(),
         access: Access::Tier(Tier::Public),
         budget: 10_000,
+        at: None,
     };
     let p = project(
         &c,
@@ -314,7 +317,7 @@ proptest! {
         }
         let c = Catalog::build(Vec::new(), Snapshot { nodes: nodes.clone(), edges: edges.clone() });
         let tier = TIERS[max];
-        let r = Request { center: Center::Node { name: "node0canary".into(), depth: 3 }, agent: "a".into(), access: Access::Tier(tier), budget: 100_000 };
+        let r = Request { center: Center::Node { name: "node0canary".into(), depth: 3 }, agent: "a".into(), access: Access::Tier(tier), budget: 100_000, at: None };
         let p = project(&c, &r, &Settings::default()).unwrap();
         for (i, n) in nodes.iter().enumerate() {
             let hidden = n.tier > tier || n.status != Status::Active;

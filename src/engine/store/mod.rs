@@ -198,6 +198,19 @@ impl Store {
         codec::decode_node(&self.keys, id, version, tier, &self.objects.read(&hash)?)
     }
 
+    /// Version `version` of node `id`, from its history.
+    pub fn node_version(&self, id: &NodeId, version: u64) -> Result<Node> {
+        let (tier, hash): (i64, String) = self
+            .conn
+            .prepare_cached("SELECT tier, blob FROM node_versions WHERE node_id = ?1 AND version = ?2")?
+            .query_row(rusqlite::params![id.as_bytes().as_slice(), sql_version(version)], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?
+            .ok_or_else(|| Error::NotFound(format!("{id} version {version}")))?;
+        codec::decode_node(&self.keys, id, version, row_tier(tier)?, &self.objects.read(&hash)?)
+    }
+
     /// A `Locked` error unless this session can write (master level).
     fn require_writer(&self, action: &str) -> Result<()> {
         if self.keys.level() >= Level::Master {

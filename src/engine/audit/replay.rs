@@ -1,0 +1,91 @@
+//! Replay: rebuild a recorded projection from the node versions it used and
+//! the edges that existed then, and check its hash against the record.
+
+use rustc_hash::FxHashSet;
+use serde::Serialize;
+
+use super::AuditRecord;
+use crate::codec::Snapshot;
+use crate::error::{Error, Result};
+use crate::model::NodeSummary;
+use crate::project::{Access, Center, Request, Settings, project};
+use crate::store::{Catalog, Store};
+
+/// The outcome of a replay.
+#[derive(Clone, Debug, Serialize)]
+pub struct Replay {
+    pub seq: u64,
+    pub record: AuditRecord,
+    pub text: String,
+    pub hash: String,
+    /// Whether the rebuilt text hashes to the recorded hash.
+    pub matches: bool,
+}
+
+impl Store {
+    /// Replays the newest readable record whose projection hash starts with
+    /// `prefix` (at least 8 hex digits), with `settings` (today's
+    /// configuration: a changed scrub list or threshold shows as a mismatch).
+    pub fn audit_replay(&self, prefix: &str, settings: &Settings) -> Result<Replay> {
+        if prefix.len() < 8 || !prefix.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Error::invalid("projection hash", prefix, "give at least 8 hex digits"));
+        }
+        let prefix = prefix.to_ascii_lowercase();
+        let found: Vec<(u64, AuditRecord)> = self
+            .audit_list(None, None, usize::MAX)?
+            .into_iter()
+            .filter_map(|e| e.record.map(|r| (e.seq, r)))
+            .filter(|(_, r)| r.projection_hash.starts_with(&prefix))
+            .collect();
+        let distinct: FxHashSet<&str> = found.iter().map(|(_, r)| r.projection_hash.as_str()).collect();
+        if distinct.len() > 1 {
+            return Err(Error::invalid(
+                "projection hash",
+                prefix,
+                "matches several records; give more digits",
+            ));
+        }
+        let (seq, record) = found
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::NotFound(format!("audit record with projection hash {prefix}…")))?;
+        let mut nodes: Vec<NodeSummary> = Vec::new();
+        for n in record.emitted.iter().chain(&record.cut) {
+            nodes.push(NodeSummary::from(&self.node_version(&n.id, n.version)?));
+        }
+        let ids: FxHashSet<_> = nodes.iter().map(|n| n.id).collect();
+        let edges = self
+            .catalog()
+            .edges()
+            .filter(|e| ids.contains(&e.from) && ids.contains(&e.to) && e.created <= record.at)
+            .cloned()
+            .collect();
+        let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+        let center = match record
+            .center
+            .strip_prefix("node:")
+            .and_then(|rest| rest.rsplit_once(':'))
+        {
+            Some((name, depth)) => Center::Node {
+                name: name.to_owned(),
+                depth: depth.parse().unwrap_or(1),
+            },
+            None => Center::Query(record.center.clone()),
+        };
+        let req = Request {
+            center,
+            agent: record.agent.clone(),
+            access: Access::Tier(record.tier),
+            budget: record.budget,
+            at: Some(record.at),
+        };
+        let p = project(&c, &req, settings)?;
+        Ok(Replay {
+            seq,
+            matches: p.hash == record.projection_hash,
+            hash: p.hash,
+            text: p.text,
+            record,
+        })
+    }
+}
