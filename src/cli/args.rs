@@ -90,6 +90,16 @@ pub enum Command {
         /// Exit with status 1 when there are findings (for CI).
         #[arg(long)]
         check: bool,
+        /// Instead of the report: which projections would change, and by how many tokens, if NODE
+        /// moved to TIER (nothing is changed).
+        #[arg(long, value_name = "NODE=TIER")]
+        what_if: Option<String>,
+        /// With --what-if: only the projection of this query (default: every node within --depth).
+        #[arg(long, requires = "what_if")]
+        query: Option<String>,
+        /// With --what-if: projection depth around each centre.
+        #[arg(long, default_value_t = 2, requires = "what_if")]
+        depth: u32,
     },
     /// The audit log of projections and previews.
     #[command(subcommand)]

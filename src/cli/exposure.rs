@@ -1,7 +1,9 @@
 //! `exposure`: the security reviewer's view of what each tier holds.
 
-use anyhow::{Result, bail};
-use graphex_engine::exposure::{Finding, Report};
+use anyhow::{Context as _, Result, bail};
+use graphex_engine::config::Config;
+use graphex_engine::exposure::{Change, Finding, Report};
+use graphex_engine::model::Tier;
 
 use super::output::{emit, table};
 use super::session::{Context, Need};
@@ -79,4 +81,35 @@ pub fn exposure(ctx: &Context, limit: usize, check: bool) -> Result<()> {
         bail!("{} exposure finding(s)", report.findings.len());
     }
     Ok(())
+}
+
+pub fn what_if(ctx: &Context, spec: &str, query: Option<&str>, depth: u32) -> Result<()> {
+    let (node, tier) = spec
+        .split_once('=')
+        .context("--what-if takes NODE=TIER, e.g. pricing=agent-restricted")?;
+    let tier: Tier = tier.parse()?;
+    let store = ctx.open(Need::Read)?;
+    let settings = Config::load(store.layout())?.projection_settings()?;
+    let changes = graphex_engine::exposure::what_if(store.catalog(), node, tier, query, depth.max(1), &settings)?;
+    emit(ctx.json, &changes, |changes: &Vec<Change>| {
+        if changes.is_empty() {
+            return format!("moving {node} to {tier} changes no projection\n");
+        }
+        let rows: Vec<Vec<String>> = changes
+            .iter()
+            .map(|c| {
+                let delta = c.tokens_after as i64 - c.tokens_before as i64;
+                vec![
+                    c.center.clone(),
+                    c.tier.to_string(),
+                    c.tokens_before.to_string(),
+                    c.tokens_after.to_string(),
+                    format!("{delta:+}"),
+                ]
+            })
+            .collect();
+        let mut s = format!("moving {node} to {tier} changes {} projection(s):\n", changes.len());
+        s.push_str(&table(&["CENTRE", "TIER", "TOKENS BEFORE", "AFTER", "CHANGE"], &rows));
+        s
+    })
 }

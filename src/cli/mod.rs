@@ -48,7 +48,18 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Subgraph(a) => explore::subgraph(&ctx, a),
         Command::Project(a) => projection::project(&ctx, a),
         Command::Audit(a) => projection::audit(&ctx, a),
-        Command::Exposure { limit, check } => exposure::exposure(&ctx, *limit, *check),
+        Command::Exposure {
+            limit,
+            check,
+            what_if: None,
+            ..
+        } => exposure::exposure(&ctx, *limit, *check),
+        Command::Exposure {
+            what_if: Some(w),
+            query,
+            depth,
+            ..
+        } => exposure::what_if(&ctx, w, query.as_deref(), *depth),
         Command::Search { text, limit } => find::search(&ctx, text, *limit),
         Command::Glossary { term } => find::glossary(&ctx, term),
         Command::Conventions { target } => find::conventions(&ctx, target),

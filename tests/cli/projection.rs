@@ -219,3 +219,48 @@ fn delete_first_audit_record(dir: &tempfile::TempDir) {
     let db = rusqlite::Connection::open(dir.path().join("repo/.gpp/graphex/graph.db")).unwrap();
     db.execute("DELETE FROM audit WHERE seq = 1", []).unwrap();
 }
+
+#[test]
+fn exposure_report_and_what_if() {
+    let dir = demo();
+    let mut c = master(&dir);
+    c.args(["--json", "exposure"]);
+    let r = json_of(c);
+    assert_eq!(r["covers_up_to"], "agent-restricted");
+    assert_eq!(r["tiers"].as_array().unwrap().len(), 3);
+    assert!(
+        r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["lint"] == "public-edge-to-higher")
+    );
+    master(&dir)
+        .args(["exposure", "--check"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("finding(s)"));
+    let mut c = master(&dir);
+    c.args([
+        "--json",
+        "exposure",
+        "--what-if",
+        "currency-utils=agent-restricted",
+        "--depth",
+        "1",
+    ]);
+    let changes = json_of(c);
+    assert!(
+        changes
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["center"] == "orders-service" && x["tier"] == "public")
+    );
+    master(&dir)
+        .args(["exposure", "--what-if", "currency-utils"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("NODE=TIER"));
+    master(&dir).args(["exposure", "--query", "x"]).assert().code(2);
+}

@@ -161,5 +161,9 @@ impl Store {
     }
 }
 
+mod what_if;
+
+pub use what_if::{Change, what_if};
+
 #[cfg(test)]
 mod tests;

@@ -71,3 +71,46 @@ fn tiers_counts_and_leaks() {
         "no names it cannot read"
     );
 }
+
+#[test]
+fn what_if_lists_the_projections_a_tier_change_would_alter() {
+    use crate::project::Settings;
+    let (_d, root) = new_store();
+    let mut s = open_at(&root, Level::Master);
+    add(&mut s, "orders-service", Tier::Public, "Core orders engine");
+    add(&mut s, "pricing", Tier::Public, "Prices orders");
+    s.link(NewEdge::new(
+        Name::new("orders-service").unwrap(),
+        Relation::new("uses").unwrap(),
+        Name::new("pricing").unwrap(),
+    ))
+    .unwrap();
+    let settings = Settings::default();
+    let changes = super::what_if(s.catalog(), "pricing", Tier::AgentRestricted, None, 1, &settings).unwrap();
+    let public: Vec<_> = changes.iter().filter(|c| c.tier == Tier::Public).collect();
+    assert!(
+        public
+            .iter()
+            .any(|c| c.center == "orders-service" && c.tokens_after < c.tokens_before),
+        "{changes:?}"
+    );
+    assert!(
+        changes.iter().all(|c| c.tier != Tier::AgentRestricted),
+        "unchanged where it stays visible"
+    );
+    let q = super::what_if(
+        s.catalog(),
+        "pricing",
+        Tier::AgentReadable,
+        Some("orders-service -> * -> *"),
+        1,
+        &settings,
+    )
+    .unwrap();
+    assert_eq!(q.iter().map(|c| c.tier).collect::<Vec<_>>(), [Tier::Public]);
+    assert!(
+        s.catalog().by_name("pricing").unwrap().tier == Tier::Public,
+        "the store itself is untouched"
+    );
+    assert!(super::what_if(s.catalog(), "nope", Tier::Public, None, 1, &settings).is_err());
+}

@@ -16,7 +16,7 @@ use crate::codec::Snapshot;
 use crate::model::{Edge, EdgeId, Name, NodeId, NodeSummary, Tier};
 
 /// Readable nodes and edges, indexed for lookups.
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone)]
 pub struct Catalog {
     /// Shared, so results can hold a node without copying it.
     nodes: Vec<Option<Arc<NodeSummary>>>,
