@@ -30,10 +30,28 @@ pub struct ProjectionConfig {
     pub count_hidden_relations: bool,
 }
 
+/// `[graphex.audit]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuditConfig {
+    /// Record people's previews (as `preview`, deduplicated) or skip them.
+    pub previews: PreviewPolicy,
+}
+
+/// What happens to previews in the audit log.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PreviewPolicy {
+    #[default]
+    Record,
+    Skip,
+}
+
 /// Everything Graphex reads from `.gpp/config.toml`.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
     pub projection: ProjectionConfig,
+    pub audit: AuditConfig,
 }
 
 impl Config {
