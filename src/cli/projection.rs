@@ -2,7 +2,7 @@
 
 use anyhow::{Result, bail};
 use graphex_engine::audit::{AuditRecord, Kind, NodeRef};
-use graphex_engine::config::Config;
+use graphex_engine::config::{Config, PreviewPolicy};
 use graphex_engine::model::{Tier, Timestamp};
 use graphex_engine::project::{self, Access, Center, Projection, Request};
 use graphex_engine::store::Catalog;
@@ -27,7 +27,8 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         (None, None) => bail!("give a query or --node NAME"),
     };
     let mut store = ctx.open(Need::Read)?;
-    let settings = Config::load(store.layout())?.projection_settings()?;
+    let config = Config::load(store.layout())?;
+    let settings = config.projection_settings()?;
     let req = Request {
         center,
         agent: a.agent.clone(),
@@ -53,7 +54,9 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         tier: record.tier.min(store.level().max_tier()),
         ..record
     };
-    store.audit_append(&record)?;
+    if kind == Kind::Projection || config.audit.previews == PreviewPolicy::Record {
+        store.audit_append(&record)?;
+    }
     let json = ctx.json || a.format == ProjectFormat::Json;
     if !json {
         note(&format!(

@@ -10,6 +10,9 @@
 //! tokenizer = "bpe"             # or "estimate" (chars / 4)
 //! scrub = ["ERR-[0-9]{4}"]      # extra regular expressions to redact
 //! count_hidden_relations = false
+//!
+//! [graphex.audit]
+//! previews = "record"           # or "skip": people's previews are not logged
 //! ```
 
 use serde::Deserialize;
@@ -73,14 +76,20 @@ impl Config {
             reason,
         };
         let doc: toml::Table = text.parse().map_err(|e: toml::de::Error| bad(e.to_string()))?;
-        let section = doc.get("graphex").and_then(|g| g.get("projection")).cloned();
-        let projection = match section {
+        let section = |name: &str| doc.get("graphex").and_then(|g| g.get(name)).cloned();
+        let projection = match section("projection") {
             None => ProjectionConfig::default(),
             Some(v) => v
                 .try_into()
                 .map_err(|e: toml::de::Error| bad(format!("[graphex.projection]: {e}")))?,
         };
-        Ok(Self { projection })
+        let audit = match section("audit") {
+            None => AuditConfig::default(),
+            Some(v) => v
+                .try_into()
+                .map_err(|e: toml::de::Error| bad(format!("[graphex.audit]: {e}")))?,
+        };
+        Ok(Self { projection, audit })
     }
 
     /// Projection settings, with the scrub patterns compiled.
@@ -132,5 +141,8 @@ mod tests {
         assert!(order.unwrap_err().to_string().contains("low must not exceed high"));
         assert!(Config::parse("c", "not toml [").is_err());
         assert!(Config::parse("c", "").unwrap().projection.scrub.is_empty());
+        let skip = Config::parse("c", "[graphex.audit]\npreviews = \"skip\"\n").unwrap();
+        assert_eq!(skip.audit.previews, PreviewPolicy::Skip);
+        assert!(Config::parse("c", "[graphex.audit]\npreviews = \"never\"\n").is_err());
     }
 }
