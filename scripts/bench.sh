@@ -13,7 +13,8 @@
 #    workload (example `traversal_workload` + scripts/bench_networkx.py; it
 #    installs networkx into target/bench-venv),
 # 5. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
-#    installed into target/gpp-cli when missing) via scripts/bench_gpp.py.
+#    installed into target/gpp-cli when missing) via scripts/bench_gpp.py, and
+#    one-shot projections of the demo graph via scripts/bench_gpp_project.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-100000}
@@ -53,3 +54,6 @@ if ! command -v gpp >/dev/null; then
   export PATH="$PWD/target/gpp-cli/bin:$PATH"
 fi
 python3 scripts/bench_gpp.py "$work/workload" "$work/repo" "$identity" 30
+
+echo "== one-shot projections on the demo graph: graphex vs gpp graphex project"
+python3 scripts/bench_gpp_project.py 20
