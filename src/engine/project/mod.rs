@@ -106,13 +106,38 @@ pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
     let mut used = s.counter.count(&header);
     let mut sections_used: BTreeMap<Section, bool> = BTreeMap::new();
     let mut cut = Vec::new();
+    let heading_cost = |sec: Section| s.counter.count(&format!("\n### {}\n", sec.title()));
+    let item_cost = |it: &items::Item| s.counter.count(&format!("{}\n", it.text));
+    // First, in each section, the most relevant item that fits, so a tight
+    // budget thins every section rather than dropping one wholesale; then
+    // everything else by relevance.
+    let mut sections: Vec<Section> = Vec::new();
+    for it in &pool {
+        if !sections.contains(&it.section) {
+            sections.push(it.section);
+        }
+    }
+    for sec in sections {
+        for (i, it) in pool.iter().enumerate().filter(|(_, it)| it.section == sec) {
+            let cost = heading_cost(sec) + item_cost(it);
+            if used + cost <= req.budget {
+                used += cost;
+                chosen[i] = true;
+                sections_used.insert(sec, true);
+                break;
+            }
+        }
+    }
     for (i, it) in pool.iter().enumerate() {
+        if chosen[i] {
+            continue;
+        }
         let heading = if sections_used.contains_key(&it.section) {
             0
         } else {
-            s.counter.count(&format!("\n### {}\n", it.section.title()))
+            heading_cost(it.section)
         };
-        let cost = heading + s.counter.count(&format!("{}\n", it.text));
+        let cost = heading + item_cost(it);
         if used + cost <= req.budget {
             used += cost;
             chosen[i] = true;

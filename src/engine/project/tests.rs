@@ -145,6 +145,27 @@ fn the_budget_is_never_exceeded_and_cuts_are_listed() {
 }
 
 #[test]
+fn a_tight_budget_thins_every_section_instead_of_dropping_one() {
+    let c = spec_graph();
+    let full = project(&c, &req(Access::Tier(Tier::Public), 100_000), &Settings::default()).unwrap();
+    let budget = Counter::Bpe.count(&full.text) / 3;
+    let p = project(&c, &req(Access::Tier(Tier::Public), budget), &Settings::default()).unwrap();
+    assert!(p.tokens <= budget && !p.cut.is_empty());
+    for heading in [
+        "### Architecture",
+        "### Conventions",
+        "### Glossary",
+        "### Recent Decisions",
+    ] {
+        assert!(
+            p.text.contains(heading),
+            "{heading} dropped wholesale at {budget} tokens:\n{}",
+            p.text
+        );
+    }
+}
+
+#[test]
 fn trust_scores_choose_the_tier() {
     let c = spec_graph();
     let s = Settings::default();
