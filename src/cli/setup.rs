@@ -146,6 +146,10 @@ fn tour(root: &Path) -> String {
          \n  graphex --store {d} list --tier agent-restricted\
          \n  graphex --store {d} show orders-service\
          \n  graphex --store {d} list --type convention --json\
+         \n  graphex --store {d} query 'orders-service -> depends-on -> * --depth 2'\
+         \n  graphex --store {d} path retry-queue orders-team --undirected\
+         \n  graphex --store {d} project --node orders-service --trust 94.2 --agent claude-code --budget 600\
+         \n  graphex --store {d} exposure\
          \n  GRAPHEX_HUMAN_PASSPHRASE={DEMO_HUMAN_PASSPHRASE} graphex --store {d} list --tier human-only\
          \n  graphex --store {d} add --type convention --name log-format -d \"Logs are JSON lines\"\
          \n  graphex --store {d} link orders-service uses log-format\
