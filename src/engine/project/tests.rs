@@ -260,11 +260,11 @@ fn nothing_reachable_only_through_hidden_content_is_projected() {
     let nodes = vec![
         node("front", "service", Tier::Public, Status::Active),
         node("vault", "service", Tier::AgentRestricted, Status::Active),
-        node("behind-vault", "service", Tier::Public, Status::Active),
+        node("back-office", "service", Tier::Public, Status::Active),
     ];
     let edges = vec![
         edge(&nodes, "front", "uses", "vault"),
-        edge(&nodes, "vault", "uses", "behind-vault"),
+        edge(&nodes, "vault", "uses", "back-office"),
     ];
     let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
     let at = |center: Center| Request {
@@ -291,8 +291,24 @@ fn nothing_reachable_only_through_hidden_content_is_projected() {
     )
     .unwrap();
     assert!(!q.text.contains("vault"), "{}", q.text);
-    let hidden_start = project(&c, &at(Center::Query("vault -> * -> *".into())), &Settings::default()).unwrap();
-    assert!(hidden_start.text.starts_with("## Project Context: query\n") && !hidden_start.text.contains("vault"));
+    // A hidden start is indistinguishable from a missing one, and a typo
+    // never suggests a hidden name.
+    let hidden = project(&c, &at(Center::Query("vault -> * -> *".into())), &Settings::default()).unwrap_err();
+    let typo = project(&c, &at(Center::Query("vaul -> * -> *".into())), &Settings::default()).unwrap_err();
+    let missing = project(&c, &at(Center::Query("nothing -> * -> *".into())), &Settings::default()).unwrap_err();
+    assert!(hidden.to_string().contains("no node named \"vault\""), "{hidden}");
+    assert!(!typo.to_string().contains("vault"), "{typo}");
+    assert!(missing.to_string().contains("no node named"));
+    let rel = project(
+        &c,
+        &at(Center::Query("front -> usse -> *".into())),
+        &Settings::default(),
+    )
+    .unwrap_err();
+    assert!(
+        rel.to_string().contains("uses"),
+        "visible relations are still suggested: {rel}"
+    );
     assert!(
         project(
             &c,

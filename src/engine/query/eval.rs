@@ -33,42 +33,50 @@ pub struct Matches {
 
 /// Checks that exact names, relations and types exist for this session.
 pub fn resolve(q: &Query, c: &Catalog) -> Result<(), QueryError> {
+    resolve_in(q, c, &|_| true, &|_| true)
+}
+
+/// Like [`resolve`], seeing only the nodes and edges the predicates accept:
+/// for projections, nothing above the agent's tier is named, suggested, or
+/// distinguishable from absent.
+pub fn resolve_in(
+    q: &Query,
+    c: &Catalog,
+    node_ok: &dyn Fn(&NodeSummary) -> bool,
+    edge_ok: &dyn Fn(&Edge) -> bool,
+) -> Result<(), QueryError> {
+    let visible = || c.nodes().filter(|n| node_ok(n));
     let check_node = |p: &At<Pattern>| -> Result<(), QueryError> {
         let Pattern::Exact(name) = &p.value else { return Ok(()) };
-        let exists = c.slot_by_name(name).is_some()
-            || name
-                .parse()
-                .ok()
-                .and_then(|id| c.slot_of(&crate::model::NodeId(id)))
-                .is_some();
-        if exists {
+        let by_id = || name.parse().ok().and_then(|id| c.node(&crate::model::NodeId(id)));
+        if c.by_name(name).or_else(by_id).is_some_and(|n| node_ok(n)) {
             return Ok(());
         }
         Err(QueryError::new(K::UnknownNode(name.clone()), p.span)
-            .with_candidates(similar(name, c.nodes().map(|n| n.name.as_str()))))
+            .with_candidates(similar(name, visible().map(|n| n.name.as_str()))))
     };
     check_node(&q.start)?;
     for hop in &q.hops {
         check_node(&hop.node)?;
         if let Pattern::Exact(r) = &hop.relation.value {
-            let known = Relation::KNOWN.contains(&r.as_str()) || c.edges().any(|e| e.relation.as_str() == r);
-            if !known {
-                let (used, _) = c.vocabulary();
-                let pool = used.iter().map(String::as_str).chain(Relation::KNOWN.iter().copied());
-                return Err(
-                    QueryError::new(K::UnknownRelation(r.clone()), hop.relation.span).with_candidates(similar(r, pool))
-                );
+            let used = || c.edges().filter(|e| edge_ok(e)).map(|e| e.relation.as_str());
+            if !Relation::KNOWN.contains(&r.as_str()) && !used().any(|u| u == r) {
+                let mut pool: Vec<&str> = used().chain(Relation::KNOWN.iter().copied()).collect();
+                pool.sort_unstable();
+                pool.dedup();
+                return Err(QueryError::new(K::UnknownRelation(r.clone()), hop.relation.span)
+                    .with_candidates(similar(r, pool.into_iter())));
             }
         }
     }
     if let Some(t) = &q.flags.node_type {
-        let known = NodeType::KNOWN.contains(&t.value.as_str()) || c.nodes().any(|n| n.node_type.as_str() == t.value);
-        if !known {
-            let (_, used) = c.vocabulary();
-            let pool = used.iter().map(String::as_str).chain(NodeType::KNOWN.iter().copied());
-            return Err(
-                QueryError::new(K::UnknownType(t.value.clone()), t.span).with_candidates(similar(&t.value, pool))
-            );
+        let used = || visible().map(|n| n.node_type.as_str());
+        if !NodeType::KNOWN.contains(&t.value.as_str()) && !used().any(|u| u == t.value) {
+            let mut pool: Vec<&str> = used().chain(NodeType::KNOWN.iter().copied()).collect();
+            pool.sort_unstable();
+            pool.dedup();
+            return Err(QueryError::new(K::UnknownType(t.value.clone()), t.span)
+                .with_candidates(similar(&t.value, pool.into_iter())));
         }
     }
     Ok(())

@@ -34,7 +34,8 @@ use crate::store::Catalog;
 /// at or below `max`, may be walked through or returned.
 pub fn run_capped(catalog: &Catalog, src: &str, max: crate::model::Tier) -> Result<QueryOutput, QueryError> {
     let mut q = parse(src)?;
-    eval::resolve(&q, catalog)?;
+    let active = |n: &crate::model::NodeSummary| n.status == crate::model::Status::Active && n.tier <= max;
+    eval::resolve_in(&q, catalog, &active, &|e| e.tier <= max)?;
     q.flags.tier = Some(q.flags.tier.map_or(max, |t| t.min(max)));
     q.flags.status = StatusFilter::Only(crate::model::Status::Active);
     Ok(QueryOutput::new(src, eval::evaluate(&q, catalog), catalog))
