@@ -90,6 +90,7 @@ fn audit_record(
         c.by_name(name).map(|n| NodeRef {
             id: n.id,
             version: n.version,
+            tier: n.tier,
         })
     };
     AuditRecord {

@@ -39,6 +39,8 @@ pub struct Entry {
     pub hash: String,
     /// The record, when this session reads its tier.
     pub record: Option<AuditRecord>,
+    /// The record should be readable but fails authentication (run `audit verify`).
+    pub corrupt: bool,
 }
 
 /// What `verify` found.
@@ -50,14 +52,53 @@ pub struct Verification {
 }
 
 fn chain_hash(prev: &str, seq: u64, at: i64, kind: &str, tier: Tier, sealed: &[u8]) -> String {
+    // Every field length-prefixed: no bytes can move from one field to the next.
     let mut h = Sha256::new();
-    h.update(prev.as_bytes());
-    h.update(seq.to_le_bytes());
-    h.update(at.to_le_bytes());
-    h.update(kind.as_bytes());
-    h.update([tier.code()]);
-    h.update(sealed);
+    for field in [
+        prev.as_bytes(),
+        &seq.to_le_bytes(),
+        &at.to_le_bytes(),
+        kind.as_bytes(),
+        &[tier.code()],
+        sealed,
+    ] {
+        h.update((field.len() as u64).to_le_bytes());
+        h.update(field);
+    }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// How many recent previews a new one is compared with: a console showing
+/// several tiers side by side repeats each within this window.
+const PREVIEW_WINDOW: i64 = 32;
+
+/// Whether the newest preview with the same agent, tier and centre among the
+/// last [`PREVIEW_WINDOW`] previews has the same text.
+fn recent_same_preview(
+    tx: &rusqlite::Transaction<'_>,
+    ciphers: &crate::keys::TierCiphers,
+    tier: Tier,
+    record: &AuditRecord,
+) -> Result<bool> {
+    let mut stmt =
+        tx.prepare("SELECT seq, sealed FROM audit WHERE kind = 'preview' AND tier = ?1 ORDER BY seq DESC LIMIT ?2")?;
+    let mut rows = stmt.query(params![tier.code(), PREVIEW_WINDOW])?;
+    while let Some(r) = rows.next()? {
+        let seq = u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0);
+        let sealed: Vec<u8> = r.get(1)?;
+        let Some(prev) = ciphers
+            .index
+            .open(&associated_data(DOMAIN, &[0; 16], seq, tier), &sealed)
+            .ok()
+            .and_then(|p| from_msgpack::<AuditRecord>("audit record", &p).ok())
+        else {
+            continue;
+        };
+        if prev.agent == record.agent && prev.tier == record.tier && prev.center == record.center {
+            return Ok(prev.projection_hash == record.projection_hash);
+        }
+    }
+    Ok(false)
 }
 
 impl Store {
@@ -80,19 +121,7 @@ impl Store {
             Some((s, h, _, _)) => (u64::try_from(*s).unwrap_or(0) + 1, h.clone()),
             None => (1, ZERO.to_owned()),
         };
-        if record.kind == Kind::Preview
-            && let Some((s, _, sealed, kind)) = &last
-            && kind == Kind::Preview.as_str()
-            && ciphers
-                .index
-                .open(
-                    &associated_data(DOMAIN, &[0; 16], u64::try_from(*s).unwrap_or(0), tier),
-                    sealed,
-                )
-                .ok()
-                .and_then(|p| from_msgpack::<AuditRecord>("audit record", &p).ok())
-                .is_some_and(|prev_rec| prev_rec.same_as(record))
-        {
+        if record.kind == Kind::Preview && recent_same_preview(&tx, ciphers, tier, record)? {
             return Ok(None);
         }
         let sealed = ciphers
@@ -135,8 +164,9 @@ impl Store {
                     "record {seq} does not follow the record before it (deleted, reordered or replaced)"
                 ));
             }
+            let known_kind = kind == Kind::Projection.as_str() || kind == Kind::Preview.as_str();
             match Tier::from_code(tier_code) {
-                Some(tier) if chain_hash(&prev, seq, at, &kind, tier, &sealed) == hash => {}
+                Some(tier) if known_kind && chain_hash(&prev, seq, at, &kind, tier, &sealed) == hash => {}
                 _ => problems.push(format!(
                     "record {seq} was altered (its hash does not match its content)"
                 )),
@@ -177,14 +207,14 @@ impl Store {
             let tier = Tier::from_code(r.get(3)?)
                 .ok_or_else(|| Error::integrity("audit", format!("record {seq}: bad tier")))?;
             let sealed: Vec<u8> = r.get(4)?;
-            let record = match self.keys().tier(tier) {
-                Ok(c) => Some(
-                    c.index
-                        .open(&associated_data(DOMAIN, &[0; 16], seq, tier), &sealed)
-                        .map_err(|_| Error::integrity(format!("audit record {seq}"), "failed authentication"))
-                        .and_then(|p| from_msgpack::<AuditRecord>("audit record", &p))?,
-                ),
-                Err(_) => None,
+            let (record, corrupt) = match self.keys().tier(tier) {
+                Ok(c) => c
+                    .index
+                    .open(&associated_data(DOMAIN, &[0; 16], seq, tier), &sealed)
+                    .ok()
+                    .and_then(|p| from_msgpack::<AuditRecord>("audit record", &p).ok())
+                    .map_or((None, true), |r| (Some(r), false)),
+                Err(_) => (None, false),
             };
             if agent.is_some_and(|a| record.as_ref().is_none_or(|rec| rec.agent != a)) {
                 continue;
@@ -196,6 +226,7 @@ impl Store {
                 sealed_at: tier,
                 hash: r.get(5)?,
                 record,
+                corrupt,
             });
             if out.len() >= limit {
                 break;

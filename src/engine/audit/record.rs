@@ -28,6 +28,9 @@ impl Kind {
 pub struct NodeRef {
     pub id: NodeId,
     pub version: u64,
+    /// The node's tier when it was projected (a later raise re-seals old
+    /// versions under the new tier; replay needs the tier of that time).
+    pub tier: Tier,
 }
 
 /// One audit record.

@@ -49,16 +49,34 @@ impl Store {
             .into_iter()
             .next()
             .ok_or_else(|| Error::NotFound(format!("audit record with projection hash {prefix}…")))?;
+        if record.emitted.is_empty() && record.cut.is_empty() {
+            // Nothing matched: the projection was the header alone.
+            let text = "## Project Context: query\n".to_owned();
+            let hash = crate::project::text_hash(&text);
+            return Ok(Replay {
+                seq,
+                matches: hash == record.projection_hash,
+                hash,
+                text,
+                record,
+            });
+        }
         let mut nodes: Vec<NodeSummary> = Vec::new();
         for n in record.emitted.iter().chain(&record.cut) {
-            nodes.push(NodeSummary::from(&self.node_version(&n.id, n.version)?));
+            let mut s = NodeSummary::from(&self.node_version(&n.id, n.version)?);
+            s.tier = n.tier;
+            nodes.push(s);
         }
-        let ids: FxHashSet<_> = nodes.iter().map(|n| n.id).collect();
+        let tiers: rustc_hash::FxHashMap<_, _> = nodes.iter().map(|n| (n.id, n.tier)).collect();
+        // The edges of that time, at the tiers their ends had then.
         let edges = self
             .catalog()
             .edges()
-            .filter(|e| ids.contains(&e.from) && ids.contains(&e.to) && e.created <= record.at)
-            .cloned()
+            .filter(|e| e.created <= record.at)
+            .filter_map(|e| {
+                let t = e.declared_tier.max(*tiers.get(&e.from)?).max(*tiers.get(&e.to)?);
+                Some(crate::model::Edge { tier: t, ..e.clone() })
+            })
             .collect();
         let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
         let center = match record

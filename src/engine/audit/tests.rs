@@ -18,6 +18,7 @@ fn record(kind: Kind, agent: &str, tier: Tier, hash: &str) -> AuditRecord {
         emitted: vec![NodeRef {
             id: crate::model::NodeId::generate(),
             version: 3,
+            tier: Tier::Public,
         }],
         cut: Vec::new(),
         projection_hash: hash.into(),
@@ -104,6 +105,22 @@ fn previews_do_not_flood_the_log() {
             .unwrap(),
         Some(3)
     );
+    // Side-by-side previews of several tiers do not flood the log either.
+    assert_eq!(
+        s.audit_append(&record(Kind::Preview, "human", Tier::Public, "p"))
+            .unwrap(),
+        Some(4)
+    );
+    assert_eq!(
+        s.audit_append(&record(Kind::Preview, "human", Tier::AgentReadable, "changed"))
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        s.audit_append(&record(Kind::Preview, "human", Tier::Public, "p"))
+            .unwrap(),
+        None
+    );
 }
 
 #[test]
@@ -120,6 +137,7 @@ fn edits_deletions_reorders_and_truncation_are_detected() {
             "does not follow",
         ),
         ("DELETE FROM audit WHERE seq = 5", "newest records removed"),
+        ("UPDATE audit SET kind = 'projectionX' WHERE seq = 2", "altered"),
     ];
     for (stmt, needle) in cases {
         let (_d, root) = logged();
@@ -197,6 +215,7 @@ fn replay_rebuilds_the_text_from_the_versions_of_that_time() {
                 NodeRef {
                     id: x.id,
                     version: x.version,
+                    tier: x.tier,
                 }
             })
             .collect::<Vec<_>>()
@@ -211,6 +230,15 @@ fn replay_rebuilds_the_text_from_the_versions_of_that_time() {
         "cents",
         &NodePatch {
             description: Some("Money in floats".into()),
+            ..NodePatch::default()
+        },
+    )
+    .unwrap();
+    // A later tier raise re-seals old versions; replay uses the tier of that time.
+    s.update_node(
+        "cents",
+        &NodePatch {
+            tier: Some(Tier::AgentReadable),
             ..NodePatch::default()
         },
     )

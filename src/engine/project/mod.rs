@@ -175,7 +175,7 @@ pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
         .iter()
         .filter_map(|&i| c.node_at(pool[i].slot).map(|n| n.id))
         .collect();
-    let hash = hex(&Sha256::digest(text.as_bytes()));
+    let hash = text_hash(&text);
     Ok(Projection {
         center: center_label,
         agent: req.agent.clone(),
@@ -261,6 +261,11 @@ fn render(header: &str, pool: &[items::Item], chosen: &[bool], counter: Counter)
     }
     let tokens = counter.count(&text);
     (text, tokens)
+}
+
+/// SHA-256 (hex) of a projection's text, as recorded in the audit log.
+pub fn text_hash(text: &str) -> String {
+    hex(&Sha256::digest(text.as_bytes()))
 }
 
 fn hex(bytes: &[u8]) -> String {
