@@ -241,10 +241,10 @@ pub struct ProjectArgs {
     /// Output format (`--json` is the same as `--format json`).
     #[arg(long, value_enum, default_value = "md")]
     pub format: ProjectFormat,
-    /// The text goes to an agent: record it in the audit log as a projection (default: a preview;
-    /// a preview identical to the previous record is not recorded twice).
+    /// A person previewing, not an agent receiving: recorded as a preview (an identical preview is
+    /// not recorded twice; `[graphex.audit] previews = "skip"` records none).
     #[arg(long)]
-    pub deliver: bool,
+    pub preview: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -29,12 +29,14 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
     let mut store = ctx.open(Need::Read)?;
     let config = Config::load(store.layout())?;
     let settings = config.projection_settings()?;
+    // One moment for the projection (decisions' recency) and its record, so replay rebuilds it.
+    let now = Timestamp::now();
     let req = Request {
         center,
         agent: a.agent.clone(),
         access,
         budget: a.budget,
-        at: None,
+        at: Some(now),
     };
     let p = project::project(store.catalog(), &req, &settings)?;
     if p.tier > store.level().max_tier() {
@@ -48,7 +50,7 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         Access::Trust { score, local } => (Some(score), local),
         Access::Tier(_) => (None, false),
     };
-    let kind = if a.deliver { Kind::Projection } else { Kind::Preview };
+    let kind = if a.preview { Kind::Preview } else { Kind::Projection };
     let record = audit_record(store.catalog(), &p, &req, kind, trust, local);
     let record = AuditRecord {
         tier: record.tier.min(store.level().max_tier()),
@@ -95,7 +97,7 @@ fn audit_record(
     };
     AuditRecord {
         kind,
-        at: Timestamp::now(),
+        at: req.at.unwrap_or_else(Timestamp::now),
         agent: p.agent.clone(),
         trust,
         local,

@@ -175,9 +175,9 @@ fn projections_are_audited_and_the_log_verifies() {
         args.extend_from_slice(extra);
         master(&dir).args(&args).assert().success();
     };
+    run(&["--preview"]);
+    run(&["--preview"]);
     run(&[]);
-    run(&[]);
-    run(&["--deliver"]);
     let mut c = master(&dir);
     c.args(["--json", "audit", "list"]);
     let log = json_of(c);
