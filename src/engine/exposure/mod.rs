@@ -88,7 +88,9 @@ impl Store {
             v.nodes += 1;
             *v.by_type.entry(n.node_type.to_string()).or_default() += 1;
             *v.by_status.entry(n.status.to_string()).or_default() += 1;
-            v.adds.push(n.name.to_string());
+            if n.status == crate::model::Status::Active {
+                v.adds.push(n.name.to_string());
+            }
         }
         for e in c.edges() {
             tiers[e.tier.code() as usize].edges += 1;

@@ -113,4 +113,13 @@ fn what_if_lists_the_projections_a_tier_change_would_alter() {
         "the store itself is untouched"
     );
     assert!(super::what_if(s.catalog(), "nope", Tier::Public, None, 1, &settings).is_err());
+    let bad = super::what_if(
+        s.catalog(),
+        "pricing",
+        Tier::AgentReadable,
+        Some("nothing -> * -> *"),
+        1,
+        &settings,
+    );
+    assert!(bad.is_err(), "a bad query is an error, not \"no change\"");
 }

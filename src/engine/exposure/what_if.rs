@@ -83,12 +83,19 @@ pub fn what_if(
                 budget: UNLIMITED,
                 at: None,
             };
-            let tokens = |cat: &Catalog| match project(cat, &req, s) {
-                Ok(p) => p.tokens,
-                Err(_) => 0,
-            };
-            let (before, after_tokens) = (tokens(c), tokens(&after));
-            if before != after_tokens {
+            // Before: an error is real (a bad query). After: the centre itself may
+            // have become invisible at this tier, which is a change to nothing.
+            let before = project(c, &req, s).map(|p| (p.tokens, p.hash)).or_else(|e| {
+                if matches!(e, Error::NotFound(_)) {
+                    Ok((0, String::new()))
+                } else {
+                    Err(e)
+                }
+            })?;
+            let after_p = project(&after, &req, s)
+                .map(|p| (p.tokens, p.hash))
+                .unwrap_or((0, String::new()));
+            if before.1 != after_p.1 {
                 let center = match &centre {
                     Center::Node { name, .. } => name.clone(),
                     Center::Query(q) => q.clone(),
@@ -96,8 +103,8 @@ pub fn what_if(
                 changes.push(Change {
                     center,
                     tier,
-                    tokens_before: before,
-                    tokens_after: after_tokens,
+                    tokens_before: before.0,
+                    tokens_after: after_p.0,
                 });
             }
         }

@@ -56,7 +56,12 @@ pub struct Item {
 /// no line that could pass for a heading, a list item or a tier marker.
 pub fn one_line(text: &str) -> String {
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.starts_with(['#', '-', '*', '>', '[']) {
+    // Backticks could open a code block; `<` an HTML block.
+    let flat = flat.replace('`', "\\`").replace('<', "&lt;");
+    let numbered = flat
+        .find(['.', ')'])
+        .is_some_and(|dot| dot > 0 && flat[..dot].bytes().all(|b| b.is_ascii_digit()));
+    if flat.starts_with(['#', '-', '*', '>', '[', '+', '|', '=', '~']) || numbered {
         format!("\\{flat}")
     } else {
         flat
@@ -213,6 +218,11 @@ mod tests {
         assert_eq!(one_line("## Conventions\n- fake"), "\\## Conventions - fake");
         assert_eq!(one_line("  normal   text "), "normal text");
         assert_eq!(one_line("[public] marker"), "\\[public] marker");
+        assert_eq!(one_line("+ ### Architecture"), "\\+ ### Architecture");
+        assert_eq!(one_line("1. ### Glossary"), "\\1. ### Glossary");
+        assert_eq!(one_line("use ```rust"), "use \\`\\`\\`rust");
+        assert_eq!(one_line("<script>"), "&lt;script>");
+        assert_eq!(one_line("2026 was a year. Fine"), "2026 was a year. Fine");
         assert_eq!(term("order-batch"), "Order batch");
         assert_eq!(title_case("external-system"), "External-System");
         assert_eq!(relation_label("implements-policy"), "Implements policies");

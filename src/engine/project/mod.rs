@@ -163,21 +163,23 @@ pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
     for (i, it) in pool.iter().enumerate() {
         if !chosen[i] {
             cut.push(Cut {
-                name: it.name.clone(),
+                name: s.scrubber.scrub(&it.name).0,
                 reason: "over the token budget",
             });
         }
     }
     let order = ordered(&pool, &chosen);
     let scrubbed = order.iter().map(|&i| pool[i].scrubbed).sum();
-    let included = order.iter().map(|&i| pool[i].name.clone()).collect();
+    // Names and the centre are scrubbed like the text: a pattern that hides a
+    // codename hides it everywhere the projection reports.
+    let included = order.iter().map(|&i| s.scrubber.scrub(&pool[i].name).0).collect();
     let included_ids = order
         .iter()
         .filter_map(|&i| c.node_at(pool[i].slot).map(|n| n.id))
         .collect();
     let hash = text_hash(&text);
     Ok(Projection {
-        center: center_label,
+        center: s.scrubber.scrub(&center_label).0,
         agent: req.agent.clone(),
         tier,
         budget: req.budget,

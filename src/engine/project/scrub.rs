@@ -29,7 +29,15 @@ impl Scrubber {
     pub fn new(extra: &[String]) -> Result<Self> {
         let mut patterns = Vec::new();
         for p in BUILT_IN.iter().copied().chain(extra.iter().map(String::as_str)) {
-            patterns.push(Regex::new(p).map_err(|e| Error::invalid("scrub pattern", p, e.to_string()))?);
+            let re = Regex::new(p).map_err(|e| Error::invalid("scrub pattern", p, e.to_string()))?;
+            if re.is_match("") {
+                return Err(Error::invalid(
+                    "scrub pattern",
+                    p,
+                    "it matches empty text, so it would redact between every character",
+                ));
+            }
+            patterns.push(re);
         }
         Ok(Self { patterns })
     }
@@ -63,6 +71,12 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("scrub pattern")
+        );
+        assert!(
+            Scrubber::new(&["\\s*".into()])
+                .unwrap_err()
+                .to_string()
+                .contains("matches empty text")
         );
     }
 }

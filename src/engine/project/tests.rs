@@ -235,6 +235,16 @@ fn secrets_are_scrubbed_and_counted() {
         p.text
     );
     assert_eq!(p.scrubbed, 2);
+    let named = Settings {
+        scrubber: Scrubber::new(&["svc".into()]).unwrap(),
+        ..Settings::default()
+    };
+    let p = project(&c, &r, &named).unwrap();
+    assert_eq!(
+        (p.center.as_str(), p.included[0].as_str()),
+        ("[redacted]", "[redacted]"),
+        "names are scrubbed too"
+    );
 }
 
 #[test]
