@@ -49,7 +49,7 @@ pub fn resolve_in(
     let check_node = |p: &At<Pattern>| -> Result<(), QueryError> {
         let Pattern::Exact(name) = &p.value else { return Ok(()) };
         let by_id = || name.parse().ok().and_then(|id| c.node(&crate::model::NodeId(id)));
-        if c.by_name(name).or_else(by_id).is_some_and(|n| node_ok(n)) {
+        if c.by_name(name).or_else(by_id).is_some_and(node_ok) {
             return Ok(());
         }
         Err(QueryError::new(K::UnknownNode(name.clone()), p.span)
