@@ -2,7 +2,9 @@
 //! over the one below, and lints for leaks between tiers. It covers the tiers
 //! this session reads (a master session cannot judge human-only content).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
+
+use aho_corasick::AhoCorasick;
 
 use rusqlite::params;
 use serde::Serialize;
@@ -59,13 +61,6 @@ pub struct Report {
     pub findings: Vec<Finding>,
 }
 
-/// Lower-case words that may be node names, in `text`.
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_' | '.')))
-        .map(|w| w.trim_matches('.'))
-        .filter(|w| w.len() >= 3)
-}
-
 impl Store {
     /// Builds the exposure report for the tiers this session reads.
     pub fn exposure(&self) -> Result<Report> {
@@ -100,28 +95,44 @@ impl Store {
         }
 
         let mut findings = Vec::new();
-        // Names of non-public nodes, for the mention lint.
-        let secret: HashMap<&str, Tier> = c
+        // Every non-public name, searched for in every field of every node of a
+        // lower tier (names, descriptions, property keys and values) at name
+        // boundaries, so `pricing-engine-v2` is caught mentioning `pricing-engine`.
+        let secret: Vec<(&str, Tier)> = c
             .nodes()
             .filter(|n| n.tier > Tier::Public)
             .map(|n| (n.name.as_str(), n.tier))
             .collect();
-        for n in c.nodes() {
-            let fields = std::iter::once(("description".to_owned(), n.description.as_str()))
-                .chain(n.properties.iter().map(|(k, v)| (format!("property {k}"), v.as_str())));
-            for (field, text) in fields {
-                for w in words(&text.to_lowercase()) {
-                    if let Some(&t) = secret.get(w)
-                        && t > n.tier
-                        && w != n.name.as_str()
-                    {
-                        findings.push(Finding::MentionsHigher {
-                            node: n.name.to_string(),
-                            tier: n.tier,
-                            mentions: w.to_owned(),
-                            mentioned_tier: t,
-                            field: field.clone(),
-                        });
+        if let Ok(automaton) = AhoCorasick::new(secret.iter().map(|(name, _)| *name)) {
+            for n in c.nodes() {
+                let fields = std::iter::once(("name".to_owned(), n.name.to_string()))
+                    .chain(std::iter::once((
+                        "description".to_owned(),
+                        n.description.to_lowercase(),
+                    )))
+                    .chain(n.properties.iter().flat_map(|(k, v)| {
+                        [
+                            (format!("property key {k}"), k.to_lowercase()),
+                            (format!("property {k}"), v.to_lowercase()),
+                        ]
+                    }));
+                let mut seen: HashSet<(String, &str)> = HashSet::new();
+                for (field, text) in fields {
+                    for m in automaton.find_overlapping_iter(&text) {
+                        let (name, tier) = secret[m.pattern().as_usize()];
+                        let bounded = |i: Option<&u8>| i.is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
+                        let at_boundary = bounded(m.start().checked_sub(1).and_then(|i| text.as_bytes().get(i)))
+                            && bounded(text.as_bytes().get(m.end()));
+                        if tier > n.tier && name != n.name.as_str() && at_boundary && seen.insert((field.clone(), name))
+                        {
+                            findings.push(Finding::MentionsHigher {
+                                node: n.name.to_string(),
+                                tier: n.tier,
+                                mentions: name.to_owned(),
+                                mentioned_tier: tier,
+                                field: field.clone(),
+                            });
+                        }
                     }
                 }
             }

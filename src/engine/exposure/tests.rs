@@ -26,6 +26,7 @@ fn tiers_counts_and_leaks() {
     );
     add(&mut s, "fraud-engine", Tier::AgentRestricted, "Scores orders");
     add(&mut s, "billing", Tier::AgentReadable, "Bills");
+    add(&mut s, "fraud-engine-dashboard", Tier::Public, "Charts");
     s.link(NewEdge::new(
         Name::new("orders-service").unwrap(),
         Relation::new("uses").unwrap(),
@@ -45,7 +46,10 @@ fn tiers_counts_and_leaks() {
     let r = s.exposure().unwrap();
     assert_eq!(r.covers_up_to, Tier::AgentRestricted);
     assert_eq!(r.tiers.len(), 3, "a master session does not judge human-only");
-    assert_eq!(r.tiers[0].adds, ["orders-service", "was-secret"]);
+    assert_eq!(
+        r.tiers[0].adds,
+        ["fraud-engine-dashboard", "orders-service", "was-secret"]
+    );
     assert_eq!(r.tiers[2].by_type.get("service"), Some(&1));
     let lints: Vec<String> = r
         .findings
