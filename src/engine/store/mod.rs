@@ -114,8 +114,22 @@ impl Store {
         }
         let keys = Keyring::unlock(&layout.keys(), creds)?;
         let mut conn = Connection::open(layout.db())?;
-        schema::configure(&conn)?;
-        schema::migrate(&mut conn)?;
+        let damaged = |e: Error| match e {
+            Error::Db(rusqlite::Error::SqliteFailure(f, _))
+                if matches!(
+                    f.code,
+                    rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt
+                ) =>
+            {
+                Error::integrity(
+                    "graph.db",
+                    "not a readable SQLite database (damaged, or not a Graphex store)",
+                )
+            }
+            other => other,
+        };
+        schema::configure(&conn).map_err(damaged)?;
+        schema::migrate(&mut conn).map_err(damaged)?;
         let objects = Objects::new(layout.objects());
         let mut store = Store {
             layout,

@@ -614,3 +614,14 @@ fn a_session_that_missed_another_processs_write_refuses_to_write() {
     let locked = open_at(&root, Level::Locked);
     assert_eq!(locked.catalog().edge_count(), 0, "the edge moved up with its end");
 }
+
+#[test]
+fn a_damaged_index_is_named_not_a_crash() {
+    let (_dir, root) = new_store();
+    std::fs::write(Layout::new(&root).db(), b"garbage that is not sqlite").unwrap();
+    let err = Store::open(&root, &Credentials::none()).unwrap_err();
+    assert!(
+        err.to_string().contains("graph.db") && err.to_string().contains("not a readable SQLite database"),
+        "{err}"
+    );
+}
