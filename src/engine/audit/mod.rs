@@ -65,7 +65,7 @@ fn chain_hash(prev: &str, seq: u64, at: i64, kind: &str, tier: Tier, sealed: &[u
         h.update((field.len() as u64).to_le_bytes());
         h.update(field);
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    crate::crypto::hex(&h.finalize())
 }
 
 /// How many recent previews a new one is compared with: a console showing
@@ -110,15 +110,13 @@ impl Store {
         let ciphers = keys.tier(tier)?;
         // Immediate: two appenders never read the same last record.
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let last: Option<(i64, String, Vec<u8>, String)> = tx
-            .query_row(
-                "SELECT seq, hash, sealed, kind FROM audit ORDER BY seq DESC LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
+        let last: Option<(i64, String)> = tx
+            .query_row("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .optional()?;
         let (seq, prev) = match &last {
-            Some((s, h, _, _)) => (u64::try_from(*s).unwrap_or(0) + 1, h.clone()),
+            Some((s, h)) => (u64::try_from(*s).unwrap_or(0) + 1, h.clone()),
             None => (1, ZERO.to_owned()),
         };
         if record.kind == Kind::Preview && recent_same_preview(&tx, ciphers, tier, record)? {

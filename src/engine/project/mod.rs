@@ -12,7 +12,6 @@ mod tokens;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 pub use items::{Section, one_line};
 pub use policy::{Access, TrustPolicy};
@@ -267,11 +266,7 @@ fn render(header: &str, pool: &[items::Item], chosen: &[bool], counter: Counter)
 
 /// SHA-256 (hex) of a projection's text, as recorded in the audit log.
 pub fn text_hash(text: &str) -> String {
-    hex(&Sha256::digest(text.as_bytes()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::crypto::sha256_hex(text.as_bytes())
 }
 
 #[cfg(test)]

@@ -291,17 +291,6 @@ impl Catalog {
             .map(|(i, _)| i as u32)
     }
 
-    /// Every relation used by a readable edge, and every node type used.
-    pub fn vocabulary(&self) -> (Vec<String>, Vec<String>) {
-        let mut rels: Vec<String> = self.edges().map(|e| e.relation.to_string()).collect();
-        let mut types: Vec<String> = self.nodes().map(|n| n.node_type.to_string()).collect();
-        for v in [&mut rels, &mut types] {
-            v.sort();
-            v.dedup();
-        }
-        (rels, types)
-    }
-
     /// The tier of the node `id`, if readable.
     pub fn tier_of(&self, id: &NodeId) -> Option<Tier> {
         self.node(id).map(|n| n.tier)

@@ -6,8 +6,6 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
 use crate::error::{Error, Result};
 
 /// The blob directory.
@@ -32,14 +30,7 @@ impl Objects {
 
     /// The hex SHA-256 of `bytes`: a blob's name.
     pub fn hash(bytes: &[u8]) -> String {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let digest = Sha256::digest(bytes);
-        let mut s = String::with_capacity(64);
-        for b in digest.iter() {
-            s.push(char::from(HEX[usize::from(b >> 4)]));
-            s.push(char::from(HEX[usize::from(b & 0xf)]));
-        }
-        s
+        crate::crypto::sha256_hex(bytes)
     }
 
     fn path(&self, hash: &str) -> Result<PathBuf> {
