@@ -107,6 +107,17 @@ pub enum Error {
     Stale,
 
     /// A fault injected by a test (crash-safety tests only).
+    #[error("proposal {0} was decided by another session meanwhile (or its decision was already undone)")]
+    AlreadyDecided(String),
+
+    /// Accepting would overwrite changes made since the proposal was written.
+    #[error("proposal {id} is stale: {names} changed since the agent proposed it (review the versions, or force)")]
+    StaleBase { id: String, names: String },
+
+    /// An undo would overwrite later changes.
+    #[error("cannot undo: {0}")]
+    UndoBlocked(String),
+
     #[error("injected fault: {0}")]
     InjectedFault(&'static str),
 }

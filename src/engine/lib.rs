@@ -19,6 +19,7 @@ pub mod keys;
 pub mod lookup;
 pub mod model;
 pub mod project;
+pub mod proposal;
 pub mod query;
 pub mod seed;
 pub mod store;

@@ -11,7 +11,7 @@ mod summary_bytes;
 
 pub use blob::{BLOB_FORMAT, MAX_PLAINTEXT, decode_node, encode_node};
 pub use interner::Interner;
-pub use record::{open_edge, open_summary, seal_edge, seal_summary};
+pub use record::{DECISION_TIER, open_decision, open_edge, open_summary, seal_decision, seal_edge, seal_summary};
 pub use snapshot::{Snapshot, open_snapshot, seal_snapshot};
 
 use crate::error::{Error, Result};

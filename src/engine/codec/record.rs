@@ -75,3 +75,22 @@ pub fn open_edge(keys: &Keyring, id: &EdgeId, tier: Tier, bytes: &[u8], terms: &
     }
     Ok(e)
 }
+
+/// The tier decisions are sealed under: readable by the agent identity.
+pub const DECISION_TIER: Tier = Tier::AgentReadable;
+
+/// Seals a proposal decision's details, bound to the proposal id.
+pub fn seal_decision(keys: &Keyring, proposal: &str, plain: &[u8]) -> Result<Vec<u8>> {
+    let mut ad = b"graphex/decision/v1".to_vec();
+    ad.extend_from_slice(proposal.as_bytes());
+    seal(keys, DECISION_TIER, &ad, plain)
+}
+
+/// Opens a decision sealed by [`seal_decision`].
+pub fn open_decision(keys: &Keyring, proposal: &str, bytes: &[u8]) -> Result<Vec<u8>> {
+    let mut ad = b"graphex/decision/v1".to_vec();
+    ad.extend_from_slice(proposal.as_bytes());
+    open(keys, DECISION_TIER, &ad, bytes, &|| {
+        format!("decision on proposal {proposal}")
+    })
+}

@@ -36,6 +36,7 @@
 
 mod bulk;
 mod catalog;
+mod decide;
 mod layout;
 mod load;
 mod objects;
@@ -54,6 +55,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 pub use bulk::{Batch, BatchResult};
 pub use catalog::Catalog;
+pub use decide::{AcceptOptions, Accepted, Undone};
 pub use layout::Layout;
 pub use objects::{Durability, Objects};
 pub use report::{StatusReport, TierCount};

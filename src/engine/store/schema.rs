@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::error::{Error, Result};
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 const V1: &str = "
 CREATE TABLE meta (
@@ -81,6 +81,25 @@ CREATE TABLE timeline (
 );
 ";
 
+/// Proposal decisions, and the proposal and commit of each timeline row.
+const V2: &str = "
+-- One row per decided proposal; deleting the row (undo) puts the proposal
+-- back in the queue. sealed holds the outcome's details under the
+-- agent-readable tier, so the proposing agent can read why.
+CREATE TABLE decisions (
+    proposal TEXT PRIMARY KEY,
+    seq      INTEGER NOT NULL,
+    at       INTEGER NOT NULL,
+    outcome  TEXT NOT NULL,
+    sealed   BLOB NOT NULL
+);
+CREATE INDEX decisions_by_seq ON decisions (seq);
+ALTER TABLE timeline ADD COLUMN proposal TEXT;
+ALTER TABLE timeline ADD COLUMN commit_seq INTEGER;
+CREATE INDEX timeline_by_node ON timeline (node_id);
+CREATE INDEX timeline_by_proposal ON timeline (proposal);
+";
+
 /// The number of the last commit.
 pub fn commit_seq(conn: &Connection) -> Result<u64> {
     let v: String = conn.query_row("SELECT value FROM meta WHERE key = 'commit_seq'", [], |r| r.get(0))?;
@@ -128,6 +147,9 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     if found < 1 {
         tx.execute_batch(V1)?;
     }
+    if found < 2 {
+        tx.execute_batch(V2)?;
+    }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;
     Ok(())
@@ -146,5 +168,28 @@ mod tests {
         assert_eq!(v, SCHEMA_VERSION);
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
         assert!(matches!(migrate(&mut conn), Err(Error::SchemaTooNew { .. })));
+    }
+
+    #[test]
+    fn version_one_gains_decisions_and_keeps_rows() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(V1).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        conn.execute(
+            "INSERT INTO timeline (at, actor, action) VALUES (5, 'human', 'add')",
+            [],
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let (action, proposal): (String, Option<String>) = conn
+            .query_row("SELECT action, proposal FROM timeline", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((action.as_str(), proposal), ("add", None));
+        let n: i64 = conn
+            .query_row("SELECT COUNT(*) FROM decisions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0);
     }
 }

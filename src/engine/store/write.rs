@@ -28,12 +28,30 @@ pub(super) struct Entry {
     pub after: Option<u64>,
 }
 
+/// A decision row written with (or, for an undo, deleted by) a commit.
+pub(super) struct DecisionRow {
+    pub proposal: String,
+    pub outcome: &'static str,
+    pub sealed: Vec<u8>,
+}
+
 /// Everything one commit changes.
 #[derive(Default)]
 pub(super) struct Plan {
     pub nodes: Vec<NodeWrite>,
     pub edges: Vec<Edge>,
     pub entries: Vec<Entry>,
+    /// Who the timeline names; `None` means a person at this console or CLI.
+    pub actor: Option<String>,
+    /// The proposal the commit decides or undoes.
+    pub proposal: Option<String>,
+    pub decisions: Vec<DecisionRow>,
+    /// The commit whose decisions an undo removes (their proposals return
+    /// to the queue).
+    pub undo_seq: Option<u64>,
+    /// Node rows removed (their versions stay, sealed, for history).
+    pub removed_nodes: Vec<(NodeId, Tier)>,
+    pub removed_edges: Vec<(EdgeId, Tier)>,
 }
 
 impl Store {
@@ -127,7 +145,7 @@ impl Store {
     }
 
     /// Readable edges touching `id` whose tier changes when `id` moves to `tier`.
-    fn retiered_edges(&self, id: &NodeId, tier: Tier) -> Vec<Edge> {
+    pub(super) fn retiered_edges(&self, id: &NodeId, tier: Tier) -> Vec<Edge> {
         let tier_of = |n: &NodeId| {
             if n == id { Some(tier) } else { self.catalog.tier_of(n) }
         };
@@ -153,6 +171,11 @@ impl Store {
             "edge",
             &[e.from.as_bytes(), e.relation.as_str().as_bytes(), e.to.as_bytes()],
         ))
+    }
+
+    /// True when a node named `name` exists but this session cannot read it.
+    pub fn name_is_hidden(&self, name: &str) -> bool {
+        self.catalog.by_name(name).is_none() && matches!(self.check_name_free(name), Err(Error::NameTakenHidden(_)))
     }
 
     /// Fails when `name` is taken, saying whether by a readable node.
@@ -289,6 +312,9 @@ impl Store {
                 stale_tiers.extend([old, e.tier]);
             }
         }
+        // A removed row is absent from later deltas: its tier's image must go.
+        stale_tiers.extend(plan.removed_nodes.iter().map(|(_, t)| *t));
+        stale_tiers.extend(plan.removed_edges.iter().map(|(_, t)| *t));
         let mut dropped_snapshots: Vec<String> = Vec::new();
         let now = Timestamp::now().0;
         let tx = self
@@ -357,19 +383,50 @@ impl Store {
                         other => Error::Db(other),
                     })?;
             }
+            let mut remove_edge = tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
+            for (id, _) in &plan.removed_edges {
+                remove_edge.execute([id.as_bytes().as_slice()])?;
+            }
+            let mut remove_node = tx.prepare_cached("DELETE FROM nodes WHERE id = ?1")?;
+            for (id, _) in &plan.removed_nodes {
+                remove_node.execute([id.as_bytes().as_slice()])?;
+            }
             let mut entry = tx.prepare_cached(
-                "INSERT INTO timeline (at, actor, action, node_id, edge_id, before_version, after_version)
-                 VALUES (?1, 'human', ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?;
+            let actor = plan.actor.as_deref().unwrap_or("human");
             for en in &plan.entries {
                 entry.execute(params![
                     now,
+                    actor,
                     en.action,
                     en.node.as_ref().map(|i| i.as_bytes().to_vec()),
                     en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
                     en.before.map(sql_version),
-                    en.after.map(sql_version)
+                    en.after.map(sql_version),
+                    plan.proposal,
+                    row_seq
                 ])?;
+            }
+            for d in &plan.decisions {
+                tx.execute(
+                    "INSERT INTO decisions (proposal, seq, at, outcome, sealed) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![d.proposal, row_seq, now, d.outcome, d.sealed],
+                )
+                .map_err(|e| match e {
+                    rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
+                        Error::AlreadyDecided(d.proposal.clone())
+                    }
+                    other => Error::Db(other),
+                })?;
+            }
+            if let Some(undone) = plan.undo_seq
+                && tx.execute("DELETE FROM decisions WHERE seq = ?1", [sql_version(undone)])? == 0
+            {
+                return Err(Error::UndoBlocked(
+                    "another session undid that decision meanwhile".into(),
+                ));
             }
         }
         tx.commit()?;
@@ -385,6 +442,12 @@ impl Store {
             } else {
                 self.catalog.drop_node(&w.node.id);
             }
+        }
+        for (id, _) in &plan.removed_edges {
+            self.catalog.drop_edge(id);
+        }
+        for (id, _) in &plan.removed_nodes {
+            self.catalog.drop_node(id);
         }
         for e in plan.edges {
             if self.keys.reads(e.tier) {
@@ -462,7 +525,7 @@ impl Store {
 
     /// Makes the next commit fail at `at` (crash-safety tests).
     #[cfg(test)]
-    pub(super) fn inject_fault(&mut self, at: &'static str) {
+    pub(crate) fn inject_fault(&mut self, at: &'static str) {
         self.fault = Some(at);
     }
 }

@@ -1,0 +1,67 @@
+//! Proposals: how agents change the graph. An agent never writes to the
+//! graph; it submits a [`Submission`], which is checked, sealed to the master
+//! recipient (so no agent can read another's proposal) and stored as
+//! `.gpp/graphex/pending/<sha256>.proposal`. A reviewer holding the master
+//! key lists them with lints and stale-base checks, then accepts (all or some
+//! changes, in one transaction), rejects with a reason, or edits. Each
+//! decision is recorded in the index, sealed so the proposing agent can read
+//! its outcome, and can be undone.
+//!
+//! Files in `pending/` that are not well-formed proposals of this store are
+//! moved to `pending/quarantine/` with a reason and never stop the queue.
+
+mod change;
+mod decision;
+mod lint;
+mod pending;
+mod queue;
+mod review;
+mod stored;
+mod strict_json;
+mod submission;
+
+pub use change::{Change, FieldSet, Triple, supersedes};
+pub use decision::{Decision, Outcome, check_reason};
+pub use lint::{Lint, credential_in, lint};
+pub use pending::{Pending, QUARANTINE, Quarantined, ScanResult, quarantined, submit};
+pub use queue::{ProposalStatus, edit_text};
+pub use review::{Card, Group, StaleNode, cards};
+pub use stored::{ProposalId, Source, StoredProposal};
+pub use submission::{INFERRED, Submission};
+
+use crate::error::{Error, Result};
+
+/// The largest submission accepted, in bytes of JSON.
+pub const MAX_SUBMISSION_BYTES: usize = 512 * 1024;
+/// The largest file read from `pending/`.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+/// The most changes one proposal may carry.
+pub const MAX_CHANGES: usize = 200;
+/// The most suggested edges one new node may carry.
+pub const MAX_EDGES_PER_NODE: usize = 64;
+
+/// Checks a free-text field: length and no control characters other than
+/// newline and tab.
+pub(crate) fn check_text(what: &'static str, value: &str, text: &str, max: usize) -> Result<()> {
+    if text.len() > max {
+        return Err(Error::invalid(what, shorten(value), format!("at most {max} bytes")));
+    }
+    if let Some(c) = text.chars().find(|c| c.is_control() && *c != '\n' && *c != '\t') {
+        return Err(Error::invalid(
+            what,
+            shorten(value),
+            format!("contains the control character U+{:04X}", u32::from(c)),
+        ));
+    }
+    Ok(())
+}
+
+fn shorten(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,293 @@
+//! The `pending/` directory: writing proposals atomically, and reading them
+//! back defensively. Anything that is not a well-formed proposal of this
+//! store is moved to `pending/quarantine/` with a reason.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use age::x25519;
+
+use super::MAX_FILE_BYTES;
+use super::stored::{FORMAT, ProposalId, Source, StoredProposal};
+use super::submission::Submission;
+use crate::error::{Error, Result};
+use crate::model::Timestamp;
+use crate::project::Access;
+use crate::project::TrustPolicy;
+use crate::store::Store;
+
+/// The sub-directory for rejected files.
+pub const QUARANTINE: &str = "quarantine";
+/// The sub-directory where proposals are written before they are renamed in.
+const INCOMING: &str = ".incoming";
+
+/// A proposal waiting for review.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub id: ProposalId,
+    pub proposal: StoredProposal,
+}
+
+/// A file moved out of the queue, and why.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Quarantined {
+    /// The file's name as found (escaped when it was not printable UTF-8).
+    pub file: String,
+    pub reason: String,
+}
+
+/// What a scan of `pending/` found.
+#[derive(Debug, Default)]
+pub struct ScanResult {
+    /// Undecided proposals, oldest first.
+    pub pending: Vec<Pending>,
+    /// Files quarantined by this scan.
+    pub quarantined: Vec<Quarantined>,
+}
+
+/// Checks, seals and stores `sub`; returns its id. `bases` records the
+/// version of every mentioned node readable by `store`'s session; nothing
+/// about nodes it cannot read is revealed (a hidden name is simply `null`).
+pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Source) -> Result<ProposalId> {
+    sub.validate()?;
+    let ceiling = policy.max_tier(Access::Trust {
+        score: sub.trust,
+        local: false,
+    });
+    for c in &sub.changes {
+        if let Some(t) = c.requested_tier()
+            && t > ceiling
+            && source != Source::Edit
+        {
+            return Err(Error::invalid(
+                "tier",
+                t.to_string(),
+                format!(
+                    "agent {} with trust {} may propose content up to the {ceiling} tier",
+                    sub.agent, sub.trust
+                ),
+            ));
+        }
+    }
+    let mut bases = BTreeMap::new();
+    for c in &sub.changes {
+        for name in c.names() {
+            bases
+                .entry(name.clone())
+                .or_insert_with(|| store.catalog().by_name(name.as_str()).map(|s| s.version));
+        }
+    }
+    let stored = StoredProposal {
+        format: FORMAT,
+        created: Timestamp::now(),
+        source,
+        edited_from: None,
+        bases,
+        submission: sub,
+    };
+    write(
+        store.layout().pending().as_path(),
+        &stored.seal(&store.layout().keys())?,
+    )
+}
+
+/// Writes sealed proposal bytes into `pending/` (temporary file, sync, rename).
+pub(crate) fn write(pending: &Path, sealed: &[u8]) -> Result<ProposalId> {
+    let id = ProposalId::of(sealed);
+    let incoming = pending.join(INCOMING);
+    std::fs::create_dir_all(&incoming).map_err(|e| Error::io(&incoming, e))?;
+    let tmp = incoming.join(format!("{}.{}", id.as_str(), std::process::id()));
+    let target = pending.join(id.file_name());
+    let result = (|| {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(sealed)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &target)?;
+        std::fs::File::open(pending)?.sync_all()
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(&target, e)
+    })?;
+    Ok(id)
+}
+
+/// Reads every proposal in `pending/` not in `decided`, quarantining what is
+/// not a valid proposal sealed to `master`.
+pub(crate) fn scan(pending: &Path, master: &x25519::Identity, decided: &HashSet<String>) -> Result<ScanResult> {
+    let mut out = ScanResult::default();
+    let entries = match std::fs::read_dir(pending) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(Error::io(pending, e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(pending, e))?;
+        let os_name = entry.file_name();
+        let name = os_name.to_str();
+        if matches!(name, Some(QUARANTINE | INCOMING)) && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let id = name.and_then(ProposalId::from_file_name);
+        if let Some(id) = &id
+            && decided.contains(id.as_str())
+        {
+            continue;
+        }
+        let path = entry.path();
+        match read_one(&path, id.as_ref(), master) {
+            Ok(proposal) => out.pending.push(Pending {
+                id: id.unwrap_or_else(|| unreachable!("read_one checks the name")),
+                proposal,
+            }),
+            Err(reason) => {
+                let shown = name.map_or_else(|| format!("{os_name:?}"), |n| n.escape_debug().to_string());
+                if quarantine(pending, &path, &shown, &reason)? {
+                    out.quarantined.push(Quarantined { file: shown, reason });
+                }
+            }
+        }
+    }
+    out.pending.sort_by(|a, b| {
+        a.proposal
+            .created
+            .cmp(&b.proposal.created)
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    Ok(out)
+}
+
+/// Reads and opens one file, or says why it is not a proposal.
+fn read_one(
+    path: &Path,
+    id: Option<&ProposalId>,
+    master: &x25519::Identity,
+) -> std::result::Result<StoredProposal, String> {
+    let bytes = read_capped(path)?;
+    let Some(id) = id else {
+        return Err("its name is not <sha256>.proposal".into());
+    };
+    if ProposalId::of(&bytes) != *id {
+        return Err("its content does not match the hash in its name".into());
+    }
+    StoredProposal::open(path, &bytes, master).map_err(|e| match e {
+        Error::WrongSecret(..) => "it is not sealed to this store's master key".to_owned(),
+        Error::Document { reason, .. } => format!("not a valid proposal: {reason}"),
+        other => other.to_string(),
+    })
+}
+
+/// Reads a regular file of at most [`MAX_FILE_BYTES`], refusing links,
+/// FIFOs, devices and directories without blocking on them.
+fn read_capped(path: &Path) -> std::result::Result<Vec<u8>, String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("cannot be inspected ({e})"))?;
+    if meta.file_type().is_symlink() {
+        return Err("it is a symbolic link".into());
+    }
+    if !meta.is_file() {
+        return Err("it is not a regular file".into());
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32 | rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .map_err(|e| format!("cannot be opened ({e})"))?;
+    let meta = file.metadata().map_err(|e| format!("cannot be inspected ({e})"))?;
+    if !meta.is_file() {
+        return Err("it is not a regular file".into());
+    }
+    if meta.len() == 0 {
+        return Err("it is empty".into());
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "it is {} bytes, above the {MAX_FILE_BYTES}-byte limit",
+            meta.len()
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "it grew above the {MAX_FILE_BYTES}-byte limit while being read"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Moves `path` into the quarantine with a `.reason` file beside it. Returns
+/// false when another process moved it first.
+fn quarantine(pending: &Path, path: &Path, shown: &str, reason: &str) -> Result<bool> {
+    let dir = pending.join(QUARANTINE);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let safe: String = shown
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    let stem = format!("{}-{}", Timestamp::now().0, safe.trim_start_matches('.'));
+    let target = unique(&dir, &stem);
+    let reason_path = target.with_extension("reason");
+    let target = target.with_extension("held");
+    match std::fs::rename(path, &target) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Error::io(path, e)),
+    }
+    let note = format!("file: {shown}\nreason: {reason}\n");
+    std::fs::write(&reason_path, note).map_err(|e| Error::io(&reason_path, e))?;
+    Ok(true)
+}
+
+/// A path `dir/stem[-n]` whose `.held` and `.reason` files are both free.
+fn unique(dir: &Path, stem: &str) -> PathBuf {
+    let taken = |p: &PathBuf| {
+        std::fs::symlink_metadata(p.with_extension("held")).is_ok()
+            || std::fs::symlink_metadata(p.with_extension("reason")).is_ok()
+    };
+    let mut candidate = dir.join(format!("{stem}.x"));
+    let mut n = 1;
+    while taken(&candidate) {
+        n += 1;
+        candidate = dir.join(format!("{stem}-{n}.x"));
+    }
+    candidate
+}
+
+/// The files in quarantine and their reasons, as recorded.
+pub fn quarantined(pending: &Path) -> Result<Vec<Quarantined>> {
+    let dir = pending.join(QUARANTINE);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "reason") {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let field = |k: &str| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(k))
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            out.push(Quarantined {
+                file: field("file: "),
+                reason: field("reason: "),
+            });
+        }
+    }
+    out.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok(out)
+}

@@ -1,0 +1,136 @@
+//! The review queue: one card per pending proposal, with lints, stale-base
+//! state, its place in its session, and groups of proposals touching the
+//! same node so a reviewer decides them together.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::Serialize;
+
+use super::lint::{Lint, lint};
+use super::pending::Pending;
+use super::stored::{ProposalId, StoredProposal};
+use crate::model::Node;
+use crate::store::Store;
+
+/// What a reviewer sees for one proposal.
+#[derive(Clone, Debug, Serialize)]
+pub struct Card {
+    pub id: ProposalId,
+    pub proposal: StoredProposal,
+    pub lints: Vec<Lint>,
+    /// Nodes written by the proposal that changed since its base.
+    pub stale: Vec<String>,
+    /// Index into the groups, when another proposal touches the same node.
+    pub group: Option<usize>,
+    /// 1-based position within its agent session, and the session's size.
+    pub position: (usize, usize),
+}
+
+/// Proposals that touch a common node.
+#[derive(Clone, Debug, Serialize)]
+pub struct Group {
+    pub names: Vec<String>,
+    pub proposals: Vec<ProposalId>,
+}
+
+/// A node a stale proposal writes: as the agent saw it, as it is now, and as
+/// the proposal would leave it.
+#[derive(Clone, Debug, Serialize)]
+pub struct StaleNode {
+    pub name: String,
+    pub base: Option<Node>,
+    pub current: Node,
+    pub proposed: Node,
+}
+
+/// Cards for `pending` (in queue order), and the groups they form.
+pub fn cards(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<Group>) {
+    let mut sessions: HashMap<(String, String), usize> = HashMap::new();
+    for p in &pending {
+        *sessions.entry(session_key(&p.proposal)).or_default() += 1;
+    }
+    let mut seen: HashMap<(String, String), usize> = HashMap::new();
+    let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut cards: Vec<Card> = pending
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let key = session_key(&p.proposal);
+            let n = seen.entry(key.clone()).or_default();
+            *n += 1;
+            for c in &p.proposal.submission.changes {
+                for name in c.modifies().into_iter().chain(added_name(c)) {
+                    let list = by_name.entry(name.to_string()).or_default();
+                    if !list.contains(&i) {
+                        list.push(i);
+                    }
+                }
+            }
+            let all: Vec<usize> = (0..p.proposal.submission.changes.len()).collect();
+            Card {
+                lints: lint(store, &p.proposal),
+                stale: store.stale_names(&p.proposal, &all),
+                group: None,
+                position: (*n, sessions[&key]),
+                id: p.id,
+                proposal: p.proposal,
+            }
+        })
+        .collect();
+    // Union of proposals sharing a name, smallest index as the root.
+    let mut root: Vec<usize> = (0..cards.len()).collect();
+    fn find(root: &mut [usize], i: usize) -> usize {
+        let mut r = i;
+        while root[r] != r {
+            r = root[r];
+        }
+        root[i] = r;
+        r
+    }
+    for list in by_name.values().filter(|l| l.len() > 1) {
+        for w in list.windows(2) {
+            let (a, b) = (find(&mut root, w[0]), find(&mut root, w[1]));
+            root[a.max(b)] = a.min(b);
+        }
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    let mut group_of_root: HashMap<usize, usize> = HashMap::new();
+    for i in 0..cards.len() {
+        let r = find(&mut root, i);
+        let members = (0..cards.len()).filter(|j| find(&mut root, *j) == r).count();
+        if members < 2 {
+            continue;
+        }
+        let g = *group_of_root.entry(r).or_insert_with(|| {
+            groups.push(Group {
+                names: Vec::new(),
+                proposals: Vec::new(),
+            });
+            groups.len() - 1
+        });
+        groups[g].proposals.push(cards[i].id.clone());
+        cards[i].group = Some(g);
+    }
+    for (name, list) in &by_name {
+        if list.len() > 1
+            && let Some(g) = cards[list[0]].group
+        {
+            groups[g].names.push(name.clone());
+        }
+    }
+    for g in &mut groups {
+        g.names = g.names.iter().cloned().collect::<BTreeSet<_>>().into_iter().collect();
+    }
+    (cards, groups)
+}
+
+fn session_key(p: &StoredProposal) -> (String, String) {
+    (p.submission.agent.clone(), p.submission.session.clone())
+}
+
+fn added_name(c: &super::Change) -> Option<&crate::model::Name> {
+    match c {
+        super::Change::AddNode { name, .. } => Some(name),
+        _ => None,
+    }
+}

@@ -1,0 +1,108 @@
+//! What an agent submits: the JSON document `graphex propose` reads and the
+//! MCP tools build. Parsing is strict: unknown fields, duplicate keys, bad
+//! names and oversized input are errors that name the problem.
+
+use serde::{Deserialize, Serialize};
+
+use super::change::Change;
+use super::{MAX_CHANGES, MAX_SUBMISSION_BYTES, check_text};
+use crate::error::{Error, Result};
+use crate::model::{MAX_DESCRIPTION, Provenance};
+
+/// A proposal as an agent writes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Submission {
+    /// The proposing agent's id (`claude-code`), or `inferred`.
+    pub agent: String,
+    /// The agent's trust score, 0 to 100.
+    pub trust: f64,
+    /// The agent session the proposal comes from.
+    #[serde(default)]
+    pub session: String,
+    /// Why the agent proposes this.
+    #[serde(default)]
+    pub rationale: String,
+    /// What to change, applied in order.
+    pub changes: Vec<Change>,
+}
+
+/// The agent id used by `graphex infer`.
+pub const INFERRED: &str = "inferred";
+
+impl Submission {
+    /// Parses and validates a submission from JSON bytes.
+    pub fn from_json(bytes: &[u8]) -> Result<Self> {
+        if bytes.len() > MAX_SUBMISSION_BYTES {
+            return Err(Error::invalid(
+                "proposal",
+                format!("{} bytes", bytes.len()),
+                format!("at most {MAX_SUBMISSION_BYTES} bytes"),
+            ));
+        }
+        super::strict_json::check(bytes)?;
+        let sub: Submission = serde_json::from_slice(bytes).map_err(|e| Error::Document {
+            path: "proposal".into(),
+            reason: e.to_string(),
+        })?;
+        sub.validate()?;
+        Ok(sub)
+    }
+
+    /// Checks every field against its limits.
+    pub fn validate(&self) -> Result<()> {
+        let id_ok = (1..=64).contains(&self.agent.len())
+            && self
+                .agent
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.:@".contains(c));
+        if !id_ok {
+            return Err(Error::invalid(
+                "agent id",
+                &self.agent,
+                "1 to 64 characters of a-z, A-Z, 0-9, '-', '_', '.', ':', '@'",
+            ));
+        }
+        if !(0.0..=100.0).contains(&self.trust) {
+            return Err(Error::invalid("trust", self.trust.to_string(), "a score from 0 to 100"));
+        }
+        check_text("session", &self.session, &self.session, 128)?;
+        if self.session.contains('\n') {
+            return Err(Error::invalid("session", &self.session, "one line"));
+        }
+        check_text("rationale", "rationale", &self.rationale, MAX_DESCRIPTION)?;
+        if self.changes.is_empty() || self.changes.len() > MAX_CHANGES {
+            return Err(Error::invalid(
+                "changes",
+                self.changes.len().to_string(),
+                format!("1 to {MAX_CHANGES} changes"),
+            ));
+        }
+        for (i, c) in self.changes.iter().enumerate() {
+            c.validate().map_err(|e| Error::Document {
+                path: format!("change {} ({})", i + 1, c.op()),
+                reason: e.to_string(),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The provenance accepted content records.
+    pub fn provenance(&self) -> Provenance {
+        if self.agent == INFERRED {
+            Provenance::Inferred {
+                source: if self.session.is_empty() {
+                    "inference".into()
+                } else {
+                    self.session.clone()
+                },
+            }
+        } else {
+            Provenance::Agent {
+                id: self.agent.clone(),
+                session: self.session.clone(),
+                trust: self.trust,
+            }
+        }
+    }
+}

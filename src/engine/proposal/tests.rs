@@ -1,0 +1,451 @@
+//! Proposal tests: submission limits, sealing and separation of duties,
+//! accept (all, some, stale, twice, crash), reject, edit, undo, lints,
+//! grouping and quarantine.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use super::*;
+use crate::Level;
+use crate::error::Error;
+use crate::model::{Name, NewNode, NodePatch, NodeType, Provenance, Status, Tier};
+use crate::project::TrustPolicy;
+use crate::store::tests::{new_store, open_at};
+use crate::store::{AcceptOptions, Store};
+
+fn sub(changes: serde_json::Value) -> Submission {
+    Submission::from_json(
+        json!({"agent": "claude-code", "trust": 94.2, "session": "fix-orders-timeout",
+               "rationale": "orders time out", "changes": changes})
+        .to_string()
+        .as_bytes(),
+    )
+    .unwrap()
+}
+
+fn propose(s: &Store, changes: serde_json::Value) -> ProposalId {
+    submit(s, &TrustPolicy::default(), sub(changes), Source::Cli).unwrap()
+}
+
+/// A store with `orders-service` and `api-gateway` (agent-readable) and a
+/// human-only `payroll`.
+fn graph() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, root) = new_store();
+    let mut s = open_at(&root, Level::Human);
+    for (name, tier) in [
+        ("orders-service", Tier::AgentReadable),
+        ("api-gateway", Tier::AgentReadable),
+        ("payroll", Tier::HumanOnly),
+    ] {
+        s.add_node(NewNode::new(
+            Name::new(name).unwrap(),
+            NodeType::new("service").unwrap(),
+            format!("{name} description"),
+            tier,
+        ))
+        .unwrap();
+    }
+    (dir, root)
+}
+
+fn retry_queue() -> serde_json::Value {
+    json!([{"op": "add_node", "name": "retry-queue", "type": "module",
+            "description": "Exponential backoff retry queue", "properties": {"owner": "orders-team"},
+            "suggested_edges": [["retry-queue", "depends-on", "api-gateway"],
+                                ["orders-service", "depends-on", "retry-queue"]]}])
+}
+
+#[test]
+fn submissions_are_strict() {
+    let bad = |v: serde_json::Value| Submission::from_json(v.to_string().as_bytes()).unwrap_err().to_string();
+    let base = json!({"agent": "a", "trust": 50, "changes": [{"op": "deprecate", "name": "x"}]});
+    assert!(Submission::from_json(base.to_string().as_bytes()).is_ok());
+    let mut unknown = base.clone();
+    unknown["extra"] = json!(1);
+    assert!(bad(unknown).contains("unknown field `extra`"));
+    assert!(
+        bad(json!({"agent": "a", "trust": 50, "changes": [{"op": "deprecate", "name": "Bad Name"}]}))
+            .contains("Bad Name")
+    );
+    assert!(
+        bad(json!({"agent": "a", "trust": 150, "changes": [{"op": "deprecate", "name": "x"}]})).contains("0 to 100")
+    );
+    assert!(bad(json!({"agent": "a", "trust": 5, "changes": []})).contains("1 to 200"));
+    assert!(bad(json!({"agent": "a b", "trust": 5, "changes": [{"op": "archive", "name": "x"}]})).contains("agent id"));
+    assert!(bad(json!({"agent": "a", "trust": 5, "changes": [{"op": "explode", "name": "x"}]})).contains("explode"));
+    assert!(
+        bad(json!({"agent": "a", "trust": 5, "changes": [{"op": "update_node", "name": "x", "set": {}}]}))
+            .contains("changes nothing")
+    );
+    let dup = br#"{"agent": "a", "agent": "b", "trust": 5, "changes": [{"op": "archive", "name": "x"}]}"#;
+    assert!(
+        Submission::from_json(dup)
+            .unwrap_err()
+            .to_string()
+            .contains("duplicate key")
+    );
+    let huge = format!(
+        r#"{{"agent":"a","trust":1,"rationale":"{}","changes":[]}}"#,
+        "x".repeat(MAX_SUBMISSION_BYTES)
+    );
+    assert!(
+        Submission::from_json(huge.as_bytes())
+            .unwrap_err()
+            .to_string()
+            .contains("at most")
+    );
+    assert!(
+        bad(
+            json!({"agent": "a", "trust": 5, "changes": [{"op": "add_node", "name": "n", "type": "module",
+        "description": "d", "suggested_edges": [["x", "uses", "y"]]}]})
+        )
+        .contains("must start or end at the new node")
+    );
+}
+
+#[test]
+fn agents_write_but_cannot_read_or_decide() {
+    let (_dir, root) = graph();
+    let agent = open_at(&root, Level::Agent);
+    let id = propose(&agent, retry_queue());
+    // The file is sealed to the master recipient only.
+    let bytes = std::fs::read(root.join(".gpp/graphex/pending").join(id.file_name())).unwrap();
+    assert!(!String::from_utf8_lossy(&bytes).contains("retry-queue"));
+    assert!(matches!(agent.pending(), Err(Error::Locked { .. })));
+    assert!(matches!(agent.proposal(id.short()), Err(Error::Locked { .. })));
+    let mut agent = agent;
+    let err = agent.accept(&id, &dummy(), &AcceptOptions::default()).unwrap_err();
+    assert!(matches!(err, Error::Locked { .. }), "{err}");
+    assert!(matches!(agent.reject(&id, "no"), Err(Error::Locked { .. })));
+    assert!(matches!(
+        agent.proposal_status(id.short()).unwrap(),
+        ProposalStatus::Pending { .. }
+    ));
+    // An agent above its tier is refused outright.
+    let high =
+        json!([{"op": "add_node", "name": "secret", "type": "module", "description": "d", "tier": "agent-restricted"}]);
+    let err = submit(&agent, &TrustPolicy::default(), sub(high), Source::Mcp).unwrap_err();
+    assert!(err.to_string().contains("up to the agent-readable tier"), "{err}");
+}
+
+fn dummy() -> StoredProposal {
+    StoredProposal {
+        format: 1,
+        created: crate::model::Timestamp(0),
+        source: Source::Cli,
+        edited_from: None,
+        bases: Default::default(),
+        submission: sub(json!([{"op": "archive", "name": "x"}])),
+    }
+}
+
+#[test]
+fn accept_applies_everything_once_and_the_agent_reads_the_outcome() {
+    let (_dir, root) = graph();
+    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let mut s = open_at(&root, Level::Master);
+    let queue = s.pending().unwrap();
+    assert_eq!(queue.pending.len(), 1);
+    let p = &queue.pending[0].proposal;
+    assert_eq!(p.bases.get(&Name::new("api-gateway").unwrap()), Some(&Some(1)));
+    assert_eq!(p.bases.get(&Name::new("retry-queue").unwrap()), Some(&None));
+    let mut other = open_at(&root, Level::Master);
+    let done = s.accept(&id, p, &AcceptOptions::default()).unwrap();
+    assert_eq!((done.nodes_added, done.edges_added), (1, 2));
+    let n = s.node("retry-queue").unwrap();
+    assert_eq!(n.status, Status::Active);
+    assert!(n.confidence < 1.0);
+    assert!(matches!(n.provenance, Provenance::Agent { ref id, .. } if id == "claude-code"));
+    assert!(s.pending().unwrap().pending.is_empty());
+    // A second session that raced cannot apply it again.
+    let err = other.accept(&id, p, &AcceptOptions::default()).unwrap_err();
+    assert!(matches!(err, Error::AlreadyDecided(_)), "{err}");
+    let mut reopened = open_at(&root, Level::Master);
+    let err = reopened.accept(&id, p, &AcceptOptions::default()).unwrap_err();
+    assert!(matches!(err, Error::AlreadyDecided(_)), "{err}");
+    assert_eq!(reopened.catalog().node_count(), 3, "payroll is hidden at master level");
+    // The agent sees the decision.
+    match open_at(&root, Level::Agent).proposal_status(&id.as_str()[..8]).unwrap() {
+        ProposalStatus::Decided { decision, .. } => {
+            assert_eq!(decision.outcome, Outcome::Accepted);
+            assert_eq!(decision.applied, vec![1]);
+        }
+        other => panic!("{other:?}"),
+    }
+    let rows: i64 = s
+        .conn()
+        .query_row(
+            "SELECT COUNT(*) FROM timeline WHERE proposal = ?1",
+            [id.as_str()],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(rows, 3, "one add and two links, all naming the proposal");
+}
+
+#[test]
+fn partial_accept_and_stale_base() {
+    let (_dir, root) = graph();
+    let id = propose(
+        &open_at(&root, Level::Agent),
+        json!([{"op": "update_node", "name": "orders-service", "set": {"description": "new words"}},
+               {"op": "add_edge", "from": "orders-service", "relation": "uses", "to": "api-gateway"}]),
+    );
+    let mut s = open_at(&root, Level::Master);
+    s.update_node(
+        "orders-service",
+        &NodePatch {
+            description: Some("a human edit".into()),
+            ..NodePatch::default()
+        },
+    )
+    .unwrap();
+    let (_, p) = s.proposal(id.short()).unwrap();
+    let err = s.accept(&id, &p, &AcceptOptions::default()).unwrap_err();
+    assert!(
+        matches!(&err, Error::StaleBase { names, .. } if names == "orders-service"),
+        "{err}"
+    );
+    // The edge alone touches no stale node.
+    let done = s
+        .accept(
+            &id,
+            &p,
+            &AcceptOptions {
+                only: Some(vec![2]),
+                force: false,
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        (done.applied.clone(), done.edges_added, done.nodes_changed),
+        (vec![2], 1, 0)
+    );
+    assert_eq!(s.node("orders-service").unwrap().description, "a human edit");
+    assert!(
+        s.accept(
+            &id,
+            &p,
+            &AcceptOptions {
+                only: Some(vec![9]),
+                force: true
+            }
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn forced_stale_accept_reject_and_undo() {
+    let (_dir, root) = graph();
+    let agent = open_at(&root, Level::Agent);
+    let upd = propose(
+        &agent,
+        json!([{"op": "update_node", "name": "orders-service", "set": {"description": "v2", "tier": "public"}}]),
+    );
+    let add = propose(&agent, retry_queue());
+    let mut s = open_at(&root, Level::Master);
+    let (_, p) = s.proposal(upd.short()).unwrap();
+    let lints = lint(&s, &p);
+    assert!(lints.iter().any(|l| l.code() == "tier-lowered"), "{lints:?}");
+    s.accept(&upd, &p, &AcceptOptions::default()).unwrap();
+    assert_eq!(s.node("orders-service").unwrap().description, "v2");
+    s.reject(&add, "not needed yet").unwrap();
+    match open_at(&root, Level::Agent).proposal_status(add.short()).unwrap() {
+        ProposalStatus::Decided { decision, .. } => {
+            assert_eq!(
+                (decision.outcome, decision.reason.as_deref()),
+                (Outcome::Rejected, Some("not needed yet"))
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Undo the reject: the proposal is pending again.
+    assert_eq!(s.undo().unwrap().outcome, Outcome::Rejected);
+    assert_eq!(s.pending().unwrap().pending.len(), 1);
+    // Accept it, then undo: node and edges are gone, the name is free.
+    let (_, p2) = s.proposal(add.short()).unwrap();
+    s.accept(&add, &p2, &AcceptOptions::default()).unwrap();
+    let edges = s.catalog().edge_count();
+    s.undo().unwrap();
+    assert!(s.summary("retry-queue").is_err());
+    assert_eq!(s.catalog().edge_count(), edges - 2);
+    let fresh = open_at(&root, Level::Master);
+    assert!(fresh.summary("retry-queue").is_err());
+    assert_eq!(fresh.catalog().edge_count(), edges - 2);
+    // Undo the update: the old content and tier come back as a new version.
+    s.undo().unwrap();
+    let n = s.node("orders-service").unwrap();
+    assert_eq!(
+        (n.description.as_str(), n.tier, n.version),
+        ("orders-service description", Tier::AgentReadable, 3)
+    );
+    assert_eq!(s.pending().unwrap().pending.len(), 2);
+    assert!(matches!(s.undo(), Err(Error::UndoBlocked(_))));
+}
+
+#[test]
+fn undo_refuses_to_overwrite_later_edits() {
+    let (_dir, root) = graph();
+    let id = propose(
+        &open_at(&root, Level::Agent),
+        json!([{"op": "deprecate", "name": "api-gateway", "reason": "replaced"}]),
+    );
+    let mut s = open_at(&root, Level::Master);
+    let (_, p) = s.proposal(id.short()).unwrap();
+    s.accept(&id, &p, &AcceptOptions::default()).unwrap();
+    assert_eq!(s.node("api-gateway").unwrap().status, Status::Deprecated);
+    s.set_status("api-gateway", Status::Archived, None).unwrap();
+    let err = s.undo().unwrap_err().to_string();
+    assert!(err.contains("api-gateway changed after the decision"), "{err}");
+}
+
+#[test]
+fn edit_then_accept_keeps_both_and_undo_restores_the_original() {
+    let (_dir, root) = graph();
+    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let mut s = open_at(&root, Level::Master);
+    let (_, p) = s.proposal(id.short()).unwrap();
+    let text = edit_text(&p).replace("Exponential backoff retry queue", "Retries failed upstream calls");
+    let bad = s.accept_edit(&id, "{ not json", false).unwrap_err();
+    assert!(matches!(bad, Error::Document { .. }), "{bad}");
+    let (edited, done) = s.accept_edit(&id, &text, false).unwrap();
+    assert_eq!(done.nodes_added, 1);
+    assert_eq!(
+        s.node("retry-queue").unwrap().description,
+        "Retries failed upstream calls"
+    );
+    match s.proposal_status(id.short()).unwrap() {
+        ProposalStatus::Decided { decision, .. } => assert_eq!(decision.edited_as, Some(edited.clone())),
+        other => panic!("{other:?}"),
+    }
+    s.undo().unwrap();
+    let queue = s.pending().unwrap().pending;
+    assert_eq!(queue.iter().map(|p| p.id.clone()).collect::<Vec<_>>(), vec![id]);
+    assert!(s.summary("retry-queue").is_err());
+}
+
+#[test]
+fn crash_during_accept_leaves_it_pending() {
+    let (_dir, root) = graph();
+    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let mut s = open_at(&root, Level::Master);
+    let (_, p) = s.proposal(id.short()).unwrap();
+    s.inject_fault("after-blobs");
+    assert!(matches!(
+        s.accept(&id, &p, &AcceptOptions::default()),
+        Err(Error::InjectedFault(_))
+    ));
+    let fresh = open_at(&root, Level::Master);
+    assert!(fresh.summary("retry-queue").is_err());
+    assert_eq!(fresh.pending().unwrap().pending.len(), 1);
+    assert!(fresh.decision(&id).unwrap().is_none());
+}
+
+#[test]
+fn lints_and_groups() {
+    let (_dir, root) = graph();
+    let agent = open_at(&root, Level::Agent);
+    let leak = propose(
+        &agent,
+        json!([{"op": "add_node", "name": "ci-config", "type": "module",
+                "description": "uses token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB"}]),
+    );
+    let near = propose(
+        &agent,
+        json!([{"op": "add_node", "name": "orders-servce", "type": "service", "description": "d",
+                "suggested_edges": [["orders-servce", "uses", "payroll"], ["orders-servce", "uses", "ghost"]]}]),
+    );
+    let a = propose(
+        &agent,
+        json!([{"op": "update_node", "name": "api-gateway", "set": {"confidence": 0.5}}]),
+    );
+    let b = propose(&agent, json!([{"op": "deprecate", "name": "api-gateway"}]));
+    let human = open_at(&root, Level::Human);
+    let (cards, groups) = cards(&human, human.pending().unwrap().pending);
+    let codes = |id: &ProposalId| {
+        let c = cards.iter().find(|c| &c.id == id).unwrap();
+        c.lints.iter().map(Lint::code).collect::<Vec<_>>()
+    };
+    assert_eq!(codes(&leak), vec!["credential"]);
+    let explained = cards.iter().find(|c| c.id == leak).unwrap().lints[0].explain();
+    assert!(
+        explained.contains("GitHub token") && !explained.contains("ghp_"),
+        "{explained}"
+    );
+    assert_eq!(codes(&near), vec!["near-duplicate", "cross-tier", "dangling"]);
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0].names, vec!["api-gateway".to_owned()]);
+    assert_eq!(groups[0].proposals, vec![a.clone(), b.clone()]);
+    assert_eq!(cards.iter().find(|c| c.id == b).unwrap().position, (4, 4));
+    // The master level cannot read payroll: the lint says hidden, not dangling.
+    let master = open_at(&root, Level::Master);
+    let (cards, _) = super::cards(&master, master.pending().unwrap().pending);
+    let c = cards.iter().find(|c| c.id == near).unwrap();
+    assert!(
+        c.lints
+            .iter()
+            .any(|l| matches!(l, Lint::Hidden { name, .. } if name == "payroll")),
+        "{:?}",
+        c.lints
+    );
+}
+
+#[test]
+fn hostile_pending_files_are_quarantined() {
+    let (_dir, root) = graph();
+    let good = propose(&open_at(&root, Level::Agent), retry_queue());
+    let dir = root.join(".gpp/graphex/pending");
+    let fake = "ab".repeat(32);
+    std::fs::write(dir.join(format!("{fake}.proposal")), b"not age at all").unwrap();
+    std::fs::write(dir.join("notes.txt"), b"hello").unwrap();
+    std::fs::write(dir.join("..weird name.proposal"), b"x").unwrap();
+    std::fs::write(dir.join(format!("{}.proposal", "cd".repeat(32))), b"").unwrap();
+    std::fs::create_dir(dir.join("subdir")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", dir.join(format!("{}.proposal", "ef".repeat(32)))).unwrap();
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        dir.join("fifo"),
+        rustix::fs::Mode::from_raw_mode(0o600),
+    )
+    .unwrap();
+    let big = std::fs::File::create(dir.join("big")).unwrap();
+    big.set_len(2 * 1024 * 1024 * 1024).unwrap();
+    // A valid age file sealed to another key, named by its hash.
+    let other = age::x25519::Identity::generate().to_public();
+    let sealed = crate::keys::files::seal_to(&[&other], b"{}").unwrap();
+    std::fs::write(dir.join(ProposalId::of(&sealed).file_name()), &sealed).unwrap();
+    // A correct seal with content that is not a proposal.
+    let wrong = crate::keys::files::seal_to(
+        &[&stored::master_recipient(&open_at(&root, Level::Locked).layout().keys()).unwrap()],
+        b"{\"format\":1}",
+    )
+    .unwrap();
+    std::fs::write(dir.join(ProposalId::of(&wrong).file_name()), &wrong).unwrap();
+
+    let s = open_at(&root, Level::Master);
+    let scan = s.pending().unwrap();
+    assert_eq!(
+        scan.pending.iter().map(|p| p.id.clone()).collect::<Vec<_>>(),
+        vec![good]
+    );
+    let reasons: Vec<String> = scan.quarantined.iter().map(|q| q.reason.clone()).collect();
+    assert_eq!(scan.quarantined.len(), 10, "{reasons:#?}");
+    for expected in [
+        "does not match the hash",
+        "name is not <sha256>.proposal",
+        "it is empty",
+        "it is not a regular file",
+        "symbolic link",
+        "above the",
+        "not sealed to this store's master key",
+        "missing field",
+    ] {
+        assert!(reasons.iter().any(|r| r.contains(expected)), "{expected}: {reasons:#?}");
+    }
+    // Nothing was followed: the link target is untouched, the queue is clean.
+    assert!(Path::new("/etc/passwd").exists());
+    assert_eq!(s.pending().unwrap().quarantined.len(), 0);
+    assert_eq!(quarantined(&dir).unwrap().len(), 10);
+}

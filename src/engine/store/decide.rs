@@ -1,0 +1,559 @@
+//! Deciding proposals: accept (all or some changes, in one commit), reject
+//! with a reason, and undo the last decision. Each is one commit carrying
+//! its timeline rows and its decision row, so a crash leaves all or nothing
+//! and two sessions deciding the same proposal apply it once.
+
+use std::collections::hash_map::Entry as Slot;
+use std::collections::{HashMap, HashSet};
+
+use rusqlite::{OptionalExtension, params};
+
+use super::objects::Durability;
+use super::write::{DecisionRow, Entry, NodeWrite, Plan};
+use super::{Store, row_node_id, row_version, sql_version};
+use crate::codec;
+use crate::error::{Error, Result};
+use crate::model::{NewEdge, NewNode, Node, NodeId, Provenance, Status, Timestamp};
+use crate::proposal::{Change, Decision, Outcome, ProposalId, StoredProposal};
+
+/// How to accept.
+#[derive(Clone, Debug, Default)]
+pub struct AcceptOptions {
+    /// 1-based numbers of the changes to apply; `None` applies all.
+    pub only: Option<Vec<usize>>,
+    /// Apply even when a touched node changed since the proposal's base.
+    pub force: bool,
+}
+
+/// What an accept wrote.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Accepted {
+    pub applied: Vec<usize>,
+    pub nodes_added: usize,
+    pub nodes_changed: usize,
+    pub edges_added: usize,
+    /// Suggested edges that already existed, left as they are.
+    pub edges_existing: usize,
+}
+
+/// What an undo reverted.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Undone {
+    pub proposal: String,
+    pub outcome: Outcome,
+}
+
+/// Default confidence of accepted agent content that gave none.
+const AGENT_CONFIDENCE: f64 = 0.8;
+/// Default confidence of accepted inferred content.
+const INFERRED_CONFIDENCE: f64 = 0.6;
+
+impl Store {
+    /// Applies the selected changes of `p` in one commit and records the
+    /// decision. Refuses a stale base unless forced.
+    pub fn accept(&mut self, id: &ProposalId, p: &StoredProposal, opts: &AcceptOptions) -> Result<Accepted> {
+        self.require_writer("accepting a proposal")?;
+        let mut plan = Plan::default();
+        let accepted = self.plan_accept(id, p, opts, &mut plan)?;
+        plan.decisions.push(self.decision_row(
+            id,
+            &Decision {
+                outcome: Outcome::Accepted,
+                reason: None,
+                applied: accepted.applied.clone(),
+                edited_as: None,
+                at: Timestamp::now(),
+            },
+        )?);
+        self.commit(plan, Durability::Sync)?;
+        Ok(accepted)
+    }
+
+    /// Accepts `edited` (a reviewer's edit, already written to `pending/`)
+    /// and marks `original` as edited, in one commit.
+    pub fn accept_edited(
+        &mut self,
+        original: &ProposalId,
+        edited_id: &ProposalId,
+        edited: &StoredProposal,
+        force: bool,
+    ) -> Result<Accepted> {
+        self.require_writer("accepting a proposal")?;
+        let mut plan = Plan::default();
+        let opts = AcceptOptions { only: None, force };
+        let accepted = self.plan_accept(edited_id, edited, &opts, &mut plan)?;
+        let now = Timestamp::now();
+        plan.decisions.push(self.decision_row(
+            original,
+            &Decision {
+                outcome: Outcome::Edited,
+                reason: None,
+                applied: Vec::new(),
+                edited_as: Some(edited_id.clone()),
+                at: now,
+            },
+        )?);
+        plan.decisions.push(self.decision_row(
+            edited_id,
+            &Decision {
+                outcome: Outcome::Accepted,
+                reason: None,
+                applied: accepted.applied.clone(),
+                edited_as: None,
+                at: now,
+            },
+        )?);
+        self.commit(plan, Durability::Sync)?;
+        Ok(accepted)
+    }
+
+    /// Rejects a proposal with a reason the agent can read.
+    pub fn reject(&mut self, id: &ProposalId, reason: &str) -> Result<()> {
+        self.require_writer("rejecting a proposal")?;
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(Error::invalid("reason", "", "say why, for the proposing agent"));
+        }
+        crate::proposal::check_reason(reason)?;
+        let mut plan = Plan {
+            proposal: Some(id.to_string()),
+            ..Plan::default()
+        };
+        plan.entries.push(Entry {
+            action: "reject",
+            node: None,
+            edge: None,
+            before: None,
+            after: None,
+        });
+        plan.decisions.push(self.decision_row(
+            id,
+            &Decision {
+                outcome: Outcome::Rejected,
+                reason: Some(reason.to_owned()),
+                applied: Vec::new(),
+                edited_as: None,
+                at: Timestamp::now(),
+            },
+        )?);
+        self.commit(plan, Durability::Sync)
+    }
+
+    /// Reverts the most recent decision as a new commit: an accept's nodes
+    /// and edges are removed or restored to their earlier versions, and the
+    /// proposal returns to the queue. Refuses when later changes would be
+    /// overwritten.
+    pub fn undo(&mut self) -> Result<Undone> {
+        self.require_writer("undoing a decision")?;
+        let last: Option<(String, i64, String)> = self
+            .conn
+            .query_row(
+                "SELECT proposal, seq, outcome FROM decisions ORDER BY seq DESC, outcome ASC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        let Some((proposal, seq, outcome)) = last else {
+            return Err(Error::UndoBlocked("no decision to undo".into()));
+        };
+        let seq = row_version(seq)?;
+        let outcome = Outcome::parse(&outcome)?;
+        // The accept of an edit shares its commit with the original's "edited".
+        let applied_proposal: String = self.conn.query_row(
+            "SELECT proposal FROM decisions WHERE seq = ?1 AND outcome = 'accepted'
+             UNION ALL SELECT ?2 LIMIT 1",
+            params![sql_version(seq), proposal],
+            |r| r.get(0),
+        )?;
+        let mut plan = Plan {
+            proposal: Some(applied_proposal.clone()),
+            undo_seq: Some(seq),
+            ..Plan::default()
+        };
+        self.plan_revert(&applied_proposal, seq, &mut plan)?;
+        plan.entries.push(Entry {
+            action: "undo",
+            node: None,
+            edge: None,
+            before: None,
+            after: None,
+        });
+        let undone_ids: Vec<String> = {
+            let mut stmt = self.conn.prepare("SELECT proposal FROM decisions WHERE seq = ?1")?;
+            stmt.query_map([sql_version(seq)], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?
+        };
+        self.commit(plan, Durability::Sync)?;
+        for id in &undone_ids {
+            self.forget_edit(id);
+        }
+        Ok(Undone {
+            proposal: applied_proposal,
+            outcome,
+        })
+    }
+
+    /// The recorded decision on `id`, if any (readable at agent level).
+    pub fn decision(&self, id: &ProposalId) -> Result<Option<Decision>> {
+        let sealed: Option<Vec<u8>> = self
+            .conn
+            .query_row("SELECT sealed FROM decisions WHERE proposal = ?1", [id.as_str()], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        sealed
+            .map(|s| {
+                let plain = codec::open_decision(&self.keys, id.as_str(), &s)?;
+                serde_json::from_slice(&plain).map_err(|e| Error::integrity("decision", e.to_string()))
+            })
+            .transpose()
+    }
+
+    /// The ids of every decided proposal.
+    pub fn decided(&self) -> Result<HashSet<String>> {
+        let mut stmt = self.conn.prepare("SELECT proposal FROM decisions")?;
+        let ids = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<HashSet<String>>>()?;
+        Ok(ids)
+    }
+
+    fn decision_row(&self, id: &ProposalId, d: &Decision) -> Result<DecisionRow> {
+        let plain = serde_json::to_vec(d).map_err(|e| Error::integrity("decision", e.to_string()))?;
+        Ok(DecisionRow {
+            proposal: id.to_string(),
+            outcome: d.outcome.as_str(),
+            sealed: codec::seal_decision(&self.keys, id.as_str(), &plain)?,
+        })
+    }
+
+    /// Versions of the nodes `p` writes that moved since its base.
+    pub fn stale_names(&self, p: &StoredProposal, selected: &[usize]) -> Vec<String> {
+        let mut out = Vec::new();
+        for i in selected {
+            for name in p.submission.changes[*i].modifies() {
+                let base = p.bases.get(name).copied().flatten();
+                let current = self.catalog.by_name(name.as_str()).map(|s| s.version);
+                if current.is_some() && base != current && !out.contains(&name.to_string()) {
+                    out.push(name.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    fn plan_accept(
+        &self,
+        id: &ProposalId,
+        p: &StoredProposal,
+        opts: &AcceptOptions,
+        plan: &mut Plan,
+    ) -> Result<Accepted> {
+        if self.decision(id)?.is_some() {
+            return Err(Error::AlreadyDecided(id.short().to_owned()));
+        }
+        let changes = &p.submission.changes;
+        let selected: Vec<usize> = match &opts.only {
+            None => (0..changes.len()).collect(),
+            Some(list) => {
+                let mut out = Vec::new();
+                for n in list {
+                    if *n == 0 || *n > changes.len() {
+                        return Err(Error::invalid(
+                            "change number",
+                            n.to_string(),
+                            format!("1 to {} (this proposal's changes)", changes.len()),
+                        ));
+                    }
+                    if !out.contains(&(n - 1)) {
+                        out.push(n - 1);
+                    }
+                }
+                out.sort_unstable();
+                out
+            }
+        };
+        if !opts.force {
+            let stale = self.stale_names(p, &selected);
+            if !stale.is_empty() {
+                return Err(Error::StaleBase {
+                    id: id.short().to_owned(),
+                    names: stale.join(", "),
+                });
+            }
+        }
+        let provenance = p.submission.provenance();
+        let default_confidence = match provenance {
+            Provenance::Inferred { .. } => INFERRED_CONFIDENCE,
+            _ => AGENT_CONFIDENCE,
+        };
+        let now = Timestamp::now();
+        let mut added: HashMap<String, (NodeId, crate::model::Tier)> = HashMap::new();
+        let mut working: HashMap<NodeId, (Node, Node, &'static str)> = HashMap::new();
+        let mut order: Vec<NodeId> = Vec::new();
+        let mut edges: Vec<(crate::proposal::Triple, Option<f64>)> = Vec::new();
+        let mut result = Accepted {
+            applied: selected.iter().map(|i| i + 1).collect(),
+            ..Accepted::default()
+        };
+        for i in &selected {
+            let change = &changes[*i];
+            let context = |e: Error| Error::Document {
+                path: format!("change {} ({})", i + 1, change.op()),
+                reason: e.to_string(),
+            };
+            match change {
+                Change::AddNode {
+                    name,
+                    node_type,
+                    description,
+                    body,
+                    tier,
+                    properties,
+                    confidence,
+                    ..
+                } => {
+                    if added.contains_key(name.as_str()) {
+                        return Err(context(Error::NameTaken(name.to_string())));
+                    }
+                    self.check_name_free(name.as_str()).map_err(context)?;
+                    self.keys.tier(*tier).map_err(context)?;
+                    let mut new = NewNode::new(name.clone(), node_type.clone(), description.clone(), *tier);
+                    new.body.clone_from(body);
+                    new.properties.clone_from(properties);
+                    new.status = Status::Active;
+                    new.confidence = confidence.unwrap_or(default_confidence);
+                    new.provenance = provenance.clone();
+                    let node = Self::plan_node(new, now).map_err(context)?;
+                    added.insert(name.to_string(), (node.id, node.tier));
+                    plan.entries.push(Entry {
+                        action: "add",
+                        node: Some(node.id),
+                        edge: None,
+                        before: None,
+                        after: Some(1),
+                    });
+                    plan.nodes.push(NodeWrite { node, previous: None });
+                    result.nodes_added += 1;
+                }
+                Change::UpdateNode { name, set } => {
+                    let next = self.working_node(name.as_str(), &mut working, &mut order, "update")?;
+                    let mut patched = set.patch().apply(next);
+                    patched.validate().map_err(context)?;
+                    self.keys.tier(patched.tier).map_err(context)?;
+                    patched.updated = now;
+                    *next = patched;
+                }
+                Change::Deprecate { name, reason } | Change::Archive { name, reason } => {
+                    let (to, action) = match change {
+                        Change::Archive { .. } => (Status::Archived, "archive"),
+                        _ => (Status::Deprecated, "deprecate"),
+                    };
+                    let next = self.working_node(name.as_str(), &mut working, &mut order, action)?;
+                    set_status(next, to, reason.clone(), now)?;
+                }
+                Change::Supersede { old, new } => {
+                    let next = self.working_node(old.as_str(), &mut working, &mut order, "deprecate")?;
+                    set_status(next, Status::Deprecated, Some(format!("superseded by {new}")), now)?;
+                }
+                Change::AddEdge { .. } => {}
+            }
+            let confidence = match change {
+                Change::AddEdge { confidence, .. } => *confidence,
+                _ => None,
+            };
+            edges.extend(change.edges().into_iter().map(|t| (t, confidence)));
+        }
+        for id in order {
+            let Some((current, mut next, action)) = working.remove(&id) else {
+                continue;
+            };
+            next.version = current.version + 1;
+            if next.tier != current.tier {
+                plan.edges.extend(self.retiered_edges(&id, next.tier));
+            }
+            plan.entries.push(Entry {
+                action,
+                node: Some(id),
+                edge: None,
+                before: Some(current.version),
+                after: Some(next.version),
+            });
+            if let Some(n) = added.get_mut(next.name.as_str()) {
+                n.1 = next.tier;
+            }
+            plan.nodes.push(NodeWrite {
+                previous: Some((current.version, current.tier)),
+                node: next,
+            });
+            result.nodes_changed += 1;
+        }
+        let tiers: HashMap<NodeId, crate::model::Tier> = plan.nodes.iter().map(|w| (w.node.id, w.node.tier)).collect();
+        let resolve = |n: &str| {
+            added.get(n).copied().or_else(|| {
+                self.catalog
+                    .by_name(n)
+                    .map(|s| (s.id, tiers.get(&s.id).copied().unwrap_or(s.tier)))
+            })
+        };
+        let mut seen = HashSet::new();
+        for ((from, relation, to), confidence) in edges {
+            let mut new = NewEdge::new(from.clone(), relation.clone(), to.clone());
+            new.confidence = confidence.unwrap_or(default_confidence);
+            new.provenance = provenance.clone();
+            let edge = self.plan_edge(&new, &resolve).map_err(|e| Error::Document {
+                path: format!("edge {from} -> {relation} -> {to}"),
+                reason: e.to_string(),
+            })?;
+            let exists = self
+                .catalog
+                .outgoing(&edge.from)
+                .any(|e| e.relation == edge.relation && e.to == edge.to);
+            if exists || !seen.insert((edge.from, edge.relation.clone(), edge.to)) {
+                result.edges_existing += 1;
+                continue;
+            }
+            plan.entries.push(Entry {
+                action: "link",
+                node: None,
+                edge: Some(edge.id),
+                before: None,
+                after: None,
+            });
+            plan.edges.push(edge);
+            result.edges_added += 1;
+        }
+        plan.proposal = Some(id.to_string());
+        Ok(result)
+    }
+
+    /// The node `name` as this commit will write it, read once.
+    fn working_node<'w>(
+        &self,
+        name: &str,
+        working: &'w mut HashMap<NodeId, (Node, Node, &'static str)>,
+        order: &mut Vec<NodeId>,
+        action: &'static str,
+    ) -> Result<&'w mut Node> {
+        let summary = self
+            .catalog
+            .by_name(name)
+            .ok_or_else(|| Error::NotFound(name.to_owned()))?;
+        let id = summary.id;
+        let entry = match working.entry(id) {
+            Slot::Occupied(o) => o.into_mut(),
+            Slot::Vacant(v) => {
+                let current = self.node_by_id(&id)?;
+                order.push(id);
+                v.insert((current.clone(), current, action))
+            }
+        };
+        Ok(&mut entry.1)
+    }
+
+    /// Adds to `plan` what reverts commit `seq` of `proposal`.
+    fn plan_revert(&self, proposal: &str, seq: u64, plan: &mut Plan) -> Result<()> {
+        let mut stmt = self.conn.prepare(
+            "SELECT action, node_id, edge_id, before_version, after_version FROM timeline
+             WHERE proposal = ?1 AND commit_seq = ?2 ORDER BY seq",
+        )?;
+        type Row = (String, Option<Vec<u8>>, Option<Vec<u8>>, Option<i64>, Option<i64>);
+        let rows = stmt
+            .query_map(params![proposal, sql_version(seq)], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?
+            .collect::<rusqlite::Result<Vec<Row>>>()?;
+        let mut removed_edges = HashSet::new();
+        for (action, _, edge, _, _) in &rows {
+            if action == "link"
+                && let Some(bytes) = edge
+            {
+                let id = super::row_edge_id(bytes)?;
+                let e = self
+                    .catalog
+                    .edge(&id)
+                    .ok_or_else(|| Error::UndoBlocked("an edge it added is not readable at this level".into()))?;
+                removed_edges.insert(id);
+                plan.removed_edges.push((id, e.tier));
+                plan.entries.push(Entry {
+                    action: "unlink",
+                    node: None,
+                    edge: Some(id),
+                    before: None,
+                    after: None,
+                });
+            }
+        }
+        let now = Timestamp::now();
+        for (action, node, _, before, after) in rows {
+            let Some(bytes) = node else { continue };
+            let id = row_node_id(&bytes)?;
+            let after = after.map(row_version).transpose()?;
+            let current = self
+                .catalog
+                .node(&id)
+                .ok_or_else(|| Error::UndoBlocked(format!("node {id} it changed is not readable at this level")))?;
+            if Some(current.version) != after {
+                return Err(Error::UndoBlocked(format!(
+                    "{} changed after the decision (now version {}); revert it by hand",
+                    current.name, current.version
+                )));
+            }
+            if action == "add" {
+                let later = self
+                    .catalog
+                    .outgoing(&id)
+                    .chain(self.catalog.incoming(&id))
+                    .any(|e| !removed_edges.contains(&e.id));
+                if later {
+                    return Err(Error::UndoBlocked(format!(
+                        "{} has edges added after the decision; remove them first",
+                        current.name
+                    )));
+                }
+                plan.removed_nodes.push((id, current.tier));
+                plan.entries.push(Entry {
+                    action: "remove",
+                    node: Some(id),
+                    edge: None,
+                    before: after,
+                    after: None,
+                });
+            } else if let Some(before) = before.map(row_version).transpose()? {
+                let now_node = self.node_by_id(&id)?;
+                let mut restored = self.node_version(&id, before)?;
+                restored.version = now_node.version + 1;
+                restored.updated = now;
+                if restored.tier != now_node.tier {
+                    plan.edges.extend(self.retiered_edges(&id, restored.tier));
+                }
+                plan.entries.push(Entry {
+                    action: "revert",
+                    node: Some(id),
+                    edge: None,
+                    before: Some(now_node.version),
+                    after: Some(restored.version),
+                });
+                plan.nodes.push(NodeWrite {
+                    previous: Some((now_node.version, now_node.tier)),
+                    node: restored,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn set_status(node: &mut Node, to: Status, reason: Option<String>, now: Timestamp) -> Result<()> {
+    if !node.status.can_become(to) {
+        return Err(Error::Transition {
+            name: node.name.to_string(),
+            from: node.status,
+            to,
+        });
+    }
+    node.status = to;
+    node.status_reason = reason;
+    node.updated = now;
+    Ok(())
+}
