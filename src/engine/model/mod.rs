@@ -1,6 +1,7 @@
 //! The graph model: nodes, edges, tiers, lifecycle, provenance. Plain data with
 //! validation; no storage or crypto here.
 
+mod diff;
 mod edge;
 mod ids;
 mod name;
@@ -11,6 +12,7 @@ mod tier;
 mod time;
 pub(crate) mod vocabulary;
 
+pub use diff::{FieldDiff, field_diff};
 pub use edge::{Edge, NewEdge};
 pub use ids::{EdgeId, NodeId};
 pub use name::{MAX_NAME_LEN, Name};

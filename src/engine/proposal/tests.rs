@@ -449,3 +449,31 @@ fn hostile_pending_files_are_quarantined() {
     assert_eq!(s.pending().unwrap().quarantined.len(), 0);
     assert_eq!(quarantined(&dir).unwrap().len(), 10);
 }
+
+#[test]
+fn timeline_and_history_name_the_proposal_and_the_fields() {
+    let (_dir, root) = graph();
+    let id = propose(
+        &open_at(&root, Level::Agent),
+        json!([{"op": "update_node", "name": "api-gateway",
+                "set": {"description": "routes requests", "properties": {"owner": "edge-team"}}}]),
+    );
+    let mut s = open_at(&root, Level::Master);
+    let (_, p) = s.proposal(id.short()).unwrap();
+    s.accept(&id, &p, &AcceptOptions::default()).unwrap();
+    let h = s.history("api-gateway").unwrap();
+    assert_eq!(h.len(), 2);
+    assert_eq!(h[1].proposal.as_deref(), Some(id.as_str()));
+    assert_eq!(h[1].action.as_deref(), Some("update"));
+    let fields: Vec<_> = h[1].changes.iter().map(|d| (d.field.as_str(), d.after.as_deref())).collect();
+    assert_eq!(fields, vec![("description", Some("routes requests")), ("property owner", Some("edge-team"))]);
+    s.undo().unwrap();
+    let t = s.timeline(10).unwrap();
+    assert_eq!(t[0].changes.iter().map(|c| c.action.as_str()).collect::<Vec<_>>(), vec!["revert", "undo"]);
+    assert_eq!(t[1].proposal.as_deref(), Some(id.as_str()));
+    assert_eq!(t[1].changes[0].node.as_deref(), Some("api-gateway"));
+    assert_eq!(t[1].changes[0].before, Some(1));
+    assert_eq!(t.len(), 5, "undo, accept and the three adds of the fixture");
+    let h = s.history("api-gateway").unwrap();
+    assert_eq!(h[2].changes[0].after.as_deref(), Some("api-gateway description"));
+}

@@ -43,6 +43,7 @@ mod objects;
 mod report;
 mod schema;
 mod snapshots;
+mod timeline;
 mod write;
 
 #[cfg(test)]
@@ -61,6 +62,7 @@ pub use objects::{Durability, Objects};
 pub use report::{StatusReport, TierCount};
 pub use schema::SCHEMA_VERSION;
 pub use snapshots::REBUILD_AFTER;
+pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};
 
 use crate::codec;
 use crate::error::{Error, Result};

@@ -500,7 +500,7 @@ impl Store {
         Ok(out)
     }
 
-    fn describe_edge(&self, e: &Edge) -> String {
+    pub(super) fn describe_edge(&self, e: &Edge) -> String {
         let name = |id: &NodeId| {
             self.catalog
                 .node(id)

@@ -1,0 +1,154 @@
+//! The timeline: who changed what and when, one entry per commit, and a
+//! node's history with field-level differences between its versions.
+
+use rusqlite::params;
+use serde::Serialize;
+
+use super::{Store, row_edge_id, row_node_id, row_version, sql_version};
+use crate::error::Result;
+use crate::model::{FieldDiff, NodeId, Tier, Timestamp, field_diff};
+
+/// One commit on the timeline.
+#[derive(Clone, Debug, Serialize)]
+pub struct TimelineEntry {
+    pub commit: u64,
+    pub at: Timestamp,
+    pub actor: String,
+    /// The proposal decided or undone, if any.
+    pub proposal: Option<String>,
+    pub changes: Vec<TimelineChange>,
+}
+
+/// One row of an entry.
+#[derive(Clone, Debug, Serialize)]
+pub struct TimelineChange {
+    pub action: String,
+    /// The node's name, or `(hidden)` / its id when this session cannot read it.
+    pub node: Option<String>,
+    pub edge: Option<String>,
+    pub before: Option<u64>,
+    pub after: Option<u64>,
+}
+
+/// One version of a node, with what changed from the previous one.
+#[derive(Clone, Debug, Serialize)]
+pub struct HistoryVersion {
+    pub version: u64,
+    pub tier: Tier,
+    pub at: Timestamp,
+    pub action: Option<String>,
+    pub actor: Option<String>,
+    pub proposal: Option<String>,
+    pub changes: Vec<FieldDiff>,
+}
+
+type Row = (i64, i64, String, Option<String>, String, Option<Vec<u8>>, Option<Vec<u8>>, Option<i64>, Option<i64>);
+
+impl Store {
+    /// The last `limit` timeline entries, newest first.
+    pub fn timeline(&self, limit: usize) -> Result<Vec<TimelineEntry>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT COALESCE(commit_seq, -seq), at, actor, proposal, action, node_id, edge_id, before_version, after_version
+             FROM timeline WHERE COALESCE(commit_seq, -seq) IN (
+                 SELECT DISTINCT COALESCE(commit_seq, -seq) AS c FROM timeline ORDER BY seq DESC LIMIT ?1)
+             ORDER BY seq DESC",
+        )?;
+        let rows = stmt
+            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<Row>>>()?;
+        let mut out: Vec<TimelineEntry> = Vec::new();
+        for (commit, at, actor, proposal, action, node, edge, before, after) in rows {
+            let change = TimelineChange {
+                action,
+                node: node.map(|b| self.describe_node(&b)).transpose()?,
+                edge: edge.map(|b| self.describe_edge_row(&b)).transpose()?,
+                before: before.map(row_version).transpose()?,
+                after: after.map(row_version).transpose()?,
+            };
+            let commit = u64::try_from(commit).unwrap_or(0);
+            match out.last_mut() {
+                Some(e) if e.commit == commit && commit != 0 => e.changes.push(change),
+                _ => out.push(TimelineEntry {
+                    commit,
+                    at: Timestamp(at),
+                    actor,
+                    proposal,
+                    changes: vec![change],
+                }),
+            }
+        }
+        for e in &mut out {
+            e.changes.reverse();
+        }
+        Ok(out)
+    }
+
+    /// Every readable version of `name`, oldest first, with field diffs.
+    pub fn history(&self, name: &str) -> Result<Vec<HistoryVersion>> {
+        let current = self.node(name)?;
+        let id = current.id;
+        let mut out = Vec::new();
+        let mut previous = None;
+        for version in 1..=current.version {
+            let node = if version == current.version {
+                current.clone()
+            } else {
+                self.node_version(&id, version)?
+            };
+            let (action, actor, proposal) = self.version_origin(&id, version)?;
+            out.push(HistoryVersion {
+                version,
+                tier: node.tier,
+                at: node.updated,
+                action,
+                actor,
+                proposal,
+                changes: previous.as_ref().map(|p| field_diff(p, &node)).unwrap_or_default(),
+            });
+            previous = Some(node);
+        }
+        Ok(out)
+    }
+
+    fn version_origin(&self, id: &NodeId, version: u64) -> Result<(Option<String>, Option<String>, Option<String>)> {
+        use rusqlite::OptionalExtension;
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT action, actor, proposal FROM timeline WHERE node_id = ?1 AND after_version = ?2
+                 ORDER BY seq DESC LIMIT 1",
+                params![id.as_bytes().as_slice(), sql_version(version)],
+                |r| Ok((Some(r.get(0)?), Some(r.get(1)?), r.get(2)?)),
+            )
+            .optional()?
+            .unwrap_or((None, None, None)))
+    }
+
+    fn describe_node(&self, bytes: &[u8]) -> Result<String> {
+        let id = row_node_id(bytes)?;
+        Ok(match self.catalog.node(&id) {
+            Some(n) => n.name.to_string(),
+            None => format!("(node {})", &id.to_string()[..8]),
+        })
+    }
+
+    fn describe_edge_row(&self, bytes: &[u8]) -> Result<String> {
+        let id = row_edge_id(bytes)?;
+        Ok(match self.catalog.edge(&id) {
+            Some(e) => self.describe_edge(e),
+            None => format!("(edge {})", &id.to_string()[..8]),
+        })
+    }
+}
