@@ -130,6 +130,52 @@ pub enum Command {
     Archive(LifecycleArgs),
     /// Bring a deprecated or archived node back to active.
     Restore(LifecycleArgs),
+    /// Submit a proposal (agent JSON, see the README) from FILE or `-` for stdin; prints its id.
+    ///
+    /// Needs no key beyond the store's public master recipient; with the agent identity
+    /// the proposal records the version of each node it mentions (for stale checks).
+    Propose {
+        /// The proposal JSON file, or `-` for stdin.
+        file: PathBuf,
+    },
+    /// The review queue: every pending proposal with its changes, lints and stale state (master level).
+    Pending {
+        /// Only proposals of this agent session.
+        #[arg(long)]
+        session: Option<String>,
+    },
+    /// Accept a proposal (all its changes, or some) in one transaction.
+    Accept(AcceptArgs),
+    /// Reject a proposal with a reason the proposing agent can read.
+    Reject(RejectArgs),
+    /// Edit a proposal in $VISUAL/$EDITOR, then accept the edited version.
+    Edit {
+        /// Proposal id (at least 4 leading hex digits).
+        id: String,
+        /// Accept even if a node it changes moved since it was proposed.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Where a proposal stands: pending, accepted, rejected (with the reason) or quarantined.
+    ///
+    /// Works with the agent identity: agents learn the outcome of their own proposals.
+    ProposalStatus {
+        /// Proposal id (at least 4 leading hex digits).
+        id: String,
+    },
+    /// Undo the last accept or reject (as a new timeline entry); the proposal returns to the queue.
+    Undo,
+    /// A node's versions, oldest first, with the fields each one changed.
+    History {
+        /// Node name.
+        name: String,
+    },
+    /// Recent changes: who did what, when, and which proposal it came from.
+    Timeline {
+        /// How many entries.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
     /// Create the demo store (the spec's orders-service example) and print a tour.
     Demo {
         /// Where to create it (default: the user data directory, graphex/demo).
@@ -380,6 +426,35 @@ pub struct ListArgs {
     /// Include archived nodes.
     #[arg(long)]
     pub all: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AcceptArgs {
+    /// Proposal id (at least 4 leading hex digits); or use --session.
+    #[arg(required_unless_present = "session", conflicts_with = "session")]
+    pub id: Option<String>,
+    /// Apply only these changes (1-based numbers as `pending` shows them), e.g. `1,3`.
+    #[arg(long, value_delimiter = ',', value_name = "N,..")]
+    pub only: Option<Vec<usize>>,
+    /// Accept even if a node it changes moved since it was proposed.
+    #[arg(long)]
+    pub force: bool,
+    /// Accept every pending proposal of this agent session, oldest first.
+    #[arg(long, conflicts_with = "only")]
+    pub session: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RejectArgs {
+    /// Proposal id (at least 4 leading hex digits); or use --session.
+    #[arg(required_unless_present = "session", conflicts_with = "session")]
+    pub id: Option<String>,
+    /// Why: the proposing agent reads this.
+    #[arg(long)]
+    pub reason: String,
+    /// Reject every pending proposal of this agent session.
+    #[arg(long)]
+    pub session: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -23,6 +23,12 @@ pub fn for_error(err: &anyhow::Error) -> Option<String> {
         }
         Error::SchemaTooNew { .. } => "this store was written by a newer graphex".to_owned(),
         Error::Stale => "another process wrote at the same time; run the command again".to_owned(),
+        Error::StaleBase { .. } => {
+            "review the versions above; accept with --force to apply anyway, --only to skip those changes, or edit it"
+                .to_owned()
+        }
+        Error::AlreadyDecided(_) => "see `graphex proposal-status ID` and `graphex timeline`".to_owned(),
+        Error::UndoBlocked(_) => "see `graphex timeline` for what changed since".to_owned(),
         _ => return None,
     })
 }

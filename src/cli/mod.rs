@@ -3,12 +3,15 @@
 //! command here; every read command has `--json`.
 
 pub mod args;
+mod cards;
 mod explore;
 mod exposure;
 mod find;
 pub mod hints;
+mod history;
 mod output;
 mod projection;
+mod proposals;
 mod read;
 mod session;
 mod setup;
@@ -66,6 +69,15 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Deprecate(a) => write::lifecycle(&ctx, a, Status::Deprecated),
         Command::Archive(a) => write::lifecycle(&ctx, a, Status::Archived),
         Command::Restore(a) => write::lifecycle(&ctx, a, Status::Active),
+        Command::Propose { file } => proposals::propose(&ctx, file),
+        Command::Pending { session } => proposals::pending(&ctx, session.as_deref()),
+        Command::Accept(a) => proposals::accept(&ctx, a),
+        Command::Reject(a) => proposals::reject(&ctx, a),
+        Command::Edit { id, force } => proposals::edit(&ctx, id, *force),
+        Command::ProposalStatus { id } => proposals::status(&ctx, id),
+        Command::Undo => proposals::undo(&ctx),
+        Command::History { name } => history::history(&ctx, name),
+        Command::Timeline { limit } => history::timeline(&ctx, *limit),
         Command::Demo { dir, reset } => setup::demo(dir.as_deref(), *reset),
         Command::Gen(a) => setup::gen_store(&ctx, a),
     }

@@ -39,8 +39,16 @@ pub fn field_diff(before: &Node, after: &Node) -> Vec<FieldDiff> {
     );
     field("body", before.body.clone(), after.body.clone());
     field("tier", Some(before.tier.to_string()), Some(after.tier.to_string()));
-    field("status", Some(before.status.to_string()), Some(after.status.to_string()));
-    field("status reason", before.status_reason.clone(), after.status_reason.clone());
+    field(
+        "status",
+        Some(before.status.to_string()),
+        Some(after.status.to_string()),
+    );
+    field(
+        "status reason",
+        before.status_reason.clone(),
+        after.status_reason.clone(),
+    );
     field(
         "confidence",
         Some(format!("{:.2}", before.confidence)),

@@ -38,7 +38,15 @@ pub enum Lint {
     },
     /// A new node whose name is already taken.
     NameTaken { change: usize, name: String },
-    /// An edge joining a lower-tier node to a higher-tier one.
+    /// Text at one tier that names a node of a more secret tier.
+    MentionsHigher {
+        change: usize,
+        name: String,
+        tier: Tier,
+        mentions: String,
+        mentioned_tier: Tier,
+    },
+    /// An edge joining a node agents may read to a restricted or human-only one.
     CrossTier {
         change: usize,
         edge: String,
@@ -59,6 +67,7 @@ impl Lint {
             Lint::Hidden { .. } => "hidden",
             Lint::NearDuplicate { .. } => "near-duplicate",
             Lint::NameTaken { .. } => "name-taken",
+            Lint::MentionsHigher { .. } => "mentions-higher",
             Lint::CrossTier { .. } => "cross-tier",
         }
     }
@@ -82,6 +91,16 @@ impl Lint {
                 format!("change {change}: {name} is very close to the existing {existing}; is it the same thing?")
             }
             Lint::NameTaken { change, name } => format!("change {change}: a node named {name} already exists"),
+            Lint::MentionsHigher {
+                change,
+                name,
+                tier,
+                mentions,
+                mentioned_tier,
+            } => format!(
+                "change {change}: the text of {name} ({tier}) names {mentions} ({mentioned_tier}), \
+                 so {tier} readers would learn of it"
+            ),
             Lint::CrossTier {
                 change,
                 edge,
@@ -167,9 +186,14 @@ pub fn lint(store: &Store, p: &StoredProposal) -> Vec<Lint> {
                         existing,
                     });
                 }
+                out.extend(mentions_higher(store, n, name.as_str(), *tier, &change.texts()));
                 added.insert(name.as_str(), *tier);
             }
             Change::UpdateNode { name, set } => {
+                if let Some(current) = catalog.by_name(name.as_str()) {
+                    let tier = set.tier.unwrap_or(current.tier);
+                    out.extend(mentions_higher(store, n, name.as_str(), tier, &change.texts()));
+                }
                 if let (Some(to), Some(current)) = (set.tier, catalog.by_name(name.as_str()))
                     && to < current.tier
                 {
@@ -206,6 +230,7 @@ pub fn lint(store: &Store, p: &StoredProposal) -> Vec<Lint> {
             }
             if let (Some(ft), Some(tt)) = (ft, tt)
                 && ft != tt
+                && ft.max(tt) >= Tier::AgentRestricted
             {
                 let ((lower, lt), (higher, ht)) = if ft < tt {
                     ((&from, ft), (&to, tt))
@@ -221,6 +246,37 @@ pub fn lint(store: &Store, p: &StoredProposal) -> Vec<Lint> {
                     higher_tier: ht,
                 });
             }
+        }
+    }
+    out
+}
+
+/// Names of readable nodes above `tier` that `texts` mention at word
+/// boundaries.
+fn mentions_higher(store: &Store, change: usize, name: &str, tier: Tier, texts: &[&str]) -> Vec<Lint> {
+    let lowered: Vec<String> = texts.iter().map(|t| t.to_lowercase()).collect();
+    let boundary = |b: Option<&u8>| b.is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
+    let mut out = Vec::new();
+    for n in store
+        .catalog()
+        .nodes()
+        .filter(|n| n.tier > tier && n.name.as_str() != name)
+    {
+        let needle = n.name.as_str();
+        let hit = lowered.iter().any(|text| {
+            text.match_indices(needle).any(|(at, _)| {
+                boundary(at.checked_sub(1).and_then(|i| text.as_bytes().get(i)))
+                    && boundary(text.as_bytes().get(at + needle.len()))
+            })
+        });
+        if hit {
+            out.push(Lint::MentionsHigher {
+                change,
+                name: name.to_owned(),
+                tier,
+                mentions: needle.to_owned(),
+                mentioned_tier: n.tier,
+            });
         }
     }
     out

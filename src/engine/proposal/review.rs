@@ -134,3 +134,46 @@ fn added_name(c: &super::Change) -> Option<&crate::model::Name> {
         _ => None,
     }
 }
+
+/// For each stale node `p` writes: the version the agent saw, the current
+/// one, and the current one with the proposal's changes applied.
+pub fn stale_versions(store: &Store, p: &StoredProposal) -> crate::error::Result<Vec<StaleNode>> {
+    let all: Vec<usize> = (0..p.submission.changes.len()).collect();
+    let mut out = Vec::new();
+    for name in store.stale_names(p, &all) {
+        let current = store.node(&name)?;
+        let base = match p.bases.iter().find(|(n, _)| n.as_str() == name).and_then(|(_, v)| *v) {
+            Some(v) if v <= current.version => Some(store.node_version(&current.id, v)?),
+            _ => None,
+        };
+        let mut proposed = current.clone();
+        for c in &p.submission.changes {
+            if !c.modifies().iter().any(|n| n.as_str() == name) {
+                continue;
+            }
+            match c {
+                super::Change::UpdateNode { set, .. } => proposed = set.patch().apply(&proposed),
+                super::Change::Deprecate { reason, .. } => {
+                    proposed.status = crate::model::Status::Deprecated;
+                    proposed.status_reason.clone_from(reason);
+                }
+                super::Change::Archive { reason, .. } => {
+                    proposed.status = crate::model::Status::Archived;
+                    proposed.status_reason.clone_from(reason);
+                }
+                super::Change::Supersede { new, .. } => {
+                    proposed.status = crate::model::Status::Deprecated;
+                    proposed.status_reason = Some(format!("superseded by {new}"));
+                }
+                _ => {}
+            }
+        }
+        out.push(StaleNode {
+            name,
+            base,
+            current,
+            proposed,
+        });
+    }
+    Ok(out)
+}

@@ -359,7 +359,7 @@ fn lints_and_groups() {
     );
     let a = propose(
         &agent,
-        json!([{"op": "update_node", "name": "api-gateway", "set": {"confidence": 0.5}}]),
+        json!([{"op": "update_node", "name": "api-gateway", "set": {"description": "pays via Payroll."}}]),
     );
     let b = propose(&agent, json!([{"op": "deprecate", "name": "api-gateway"}]));
     let human = open_at(&root, Level::Human);
@@ -375,6 +375,9 @@ fn lints_and_groups() {
         "{explained}"
     );
     assert_eq!(codes(&near), vec!["near-duplicate", "cross-tier", "dangling"]);
+    let mention = cards.iter().find(|c| c.id == leak).unwrap();
+    assert!(!mention.lints.iter().any(|l| l.code() == "mentions-higher"));
+    assert_eq!(codes(&a), vec!["mentions-higher"]);
     assert_eq!(groups.len(), 1);
     assert_eq!(groups[0].names, vec!["api-gateway".to_owned()]);
     assert_eq!(groups[0].proposals, vec![a.clone(), b.clone()]);
@@ -465,11 +468,24 @@ fn timeline_and_history_name_the_proposal_and_the_fields() {
     assert_eq!(h.len(), 2);
     assert_eq!(h[1].proposal.as_deref(), Some(id.as_str()));
     assert_eq!(h[1].action.as_deref(), Some("update"));
-    let fields: Vec<_> = h[1].changes.iter().map(|d| (d.field.as_str(), d.after.as_deref())).collect();
-    assert_eq!(fields, vec![("description", Some("routes requests")), ("property owner", Some("edge-team"))]);
+    let fields: Vec<_> = h[1]
+        .changes
+        .iter()
+        .map(|d| (d.field.as_str(), d.after.as_deref()))
+        .collect();
+    assert_eq!(
+        fields,
+        vec![
+            ("description", Some("routes requests")),
+            ("property owner", Some("edge-team"))
+        ]
+    );
     s.undo().unwrap();
     let t = s.timeline(10).unwrap();
-    assert_eq!(t[0].changes.iter().map(|c| c.action.as_str()).collect::<Vec<_>>(), vec!["revert", "undo"]);
+    assert_eq!(
+        t[0].changes.iter().map(|c| c.action.as_str()).collect::<Vec<_>>(),
+        vec!["revert", "undo"]
+    );
     assert_eq!(t[1].proposal.as_deref(), Some(id.as_str()));
     assert_eq!(t[1].changes[0].node.as_deref(), Some("api-gateway"));
     assert_eq!(t[1].changes[0].before, Some(1));

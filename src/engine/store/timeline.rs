@@ -42,7 +42,17 @@ pub struct HistoryVersion {
     pub changes: Vec<FieldDiff>,
 }
 
-type Row = (i64, i64, String, Option<String>, String, Option<Vec<u8>>, Option<Vec<u8>>, Option<i64>, Option<i64>);
+type Row = (
+    i64,
+    i64,
+    String,
+    Option<String>,
+    String,
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<i64>,
+    Option<i64>,
+);
 
 impl Store {
     /// The last `limit` timeline entries, newest first.
@@ -140,7 +150,7 @@ impl Store {
         let id = row_node_id(bytes)?;
         Ok(match self.catalog.node(&id) {
             Some(n) => n.name.to_string(),
-            None => format!("(node {})", &id.to_string()[..8]),
+            None => format!("(node …{})", tail(&id.to_string())),
         })
     }
 
@@ -148,7 +158,12 @@ impl Store {
         let id = row_edge_id(bytes)?;
         Ok(match self.catalog.edge(&id) {
             Some(e) => self.describe_edge(e),
-            None => format!("(edge {})", &id.to_string()[..8]),
+            None => format!("(edge …{})", tail(&id.to_string())),
         })
     }
+}
+
+/// The last 8 characters of an id (the random part of a v7 uuid).
+fn tail(id: &str) -> &str {
+    &id[id.len().saturating_sub(8)..]
 }

@@ -1,0 +1,185 @@
+//! Text for the review queue: the spec's "Proposed by ..." card, one per
+//! proposal, with each change, lints, stale state and group.
+
+use std::fmt::Write as _;
+
+use graphex_engine::Store;
+use graphex_engine::model::{FieldDiff, Node, Timestamp};
+use graphex_engine::proposal::{Card, Change, Group, StaleNode};
+
+/// How long ago `t` was, in words.
+pub fn age(t: Timestamp) -> String {
+    let secs = (Timestamp::now().0 - t.0).max(0) / 1000;
+    match secs {
+        0..60 => format!("{secs}s ago"),
+        60..3600 => format!("{}m ago", secs / 60),
+        3600..86400 => format!("{}h ago", secs / 3600),
+        _ => format!("{}d ago", secs / 86400),
+    }
+}
+
+/// The one-line header of a card.
+pub fn header(c: &Card) -> String {
+    let s = &c.proposal.submission;
+    let mut badges = String::new();
+    for code in c
+        .lints
+        .iter()
+        .map(|l| l.code())
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let _ = write!(badges, " [{code}]");
+    }
+    if !c.stale.is_empty() {
+        badges.push_str(" [stale]");
+    }
+    if let Some(g) = c.group {
+        let _ = write!(badges, " [group {}]", g + 1);
+    }
+    format!(
+        "[{}/{}] {}  agent:{} (trust {:.1})  session {}  {}{}",
+        c.position.0,
+        c.position.1,
+        c.id.short(),
+        s.agent,
+        s.trust,
+        if s.session.is_empty() { "-" } else { &s.session },
+        age(c.proposal.created),
+        badges
+    )
+}
+
+/// The whole card.
+pub fn card(store: &Store, c: &Card, groups: &[Group]) -> String {
+    let mut out = header(c);
+    out.push('\n');
+    let s = &c.proposal.submission;
+    if !s.rationale.is_empty() {
+        let _ = writeln!(out, "  Rationale: {}", s.rationale.replace('\n', "\n             "));
+    }
+    for (i, change) in s.changes.iter().enumerate() {
+        out.push_str(&describe(store, i + 1, change));
+    }
+    if !c.lints.is_empty() {
+        out.push_str("  Lints:\n");
+        for l in &c.lints {
+            let _ = writeln!(out, "    ! {}", l.explain());
+        }
+    }
+    for name in &c.stale {
+        let base = c
+            .proposal
+            .bases
+            .iter()
+            .find(|(n, _)| n.as_str() == name)
+            .and_then(|(_, v)| *v)
+            .map_or_else(|| "unseen".to_owned(), |v| format!("v{v}"));
+        let now = store.catalog().by_name(name).map(|n| n.version).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  Stale: {name} changed since it was proposed (agent saw {base}, now v{now})"
+        );
+    }
+    if let Some(g) = c.group.and_then(|g| groups.get(g)) {
+        let others: Vec<&str> = g.proposals.iter().filter(|p| **p != c.id).map(|p| p.short()).collect();
+        let _ = writeln!(
+            out,
+            "  Group {}: also touching {}: {}",
+            c.group.map_or(0, |g| g + 1),
+            g.names.join(", "),
+            others.join(", ")
+        );
+    }
+    out
+}
+
+/// One change, numbered, with its suggested edges or field diffs.
+pub fn describe(store: &Store, n: usize, change: &Change) -> String {
+    let mut out = String::new();
+    match change {
+        Change::AddNode {
+            name,
+            node_type,
+            description,
+            tier,
+            properties,
+            suggested_edges,
+            ..
+        } => {
+            let _ = writeln!(out, "  {n}. + [{node_type}] {name} ({tier})");
+            let _ = writeln!(out, "       \"{description}\"");
+            for (k, v) in properties {
+                let _ = writeln!(out, "       {k} = {v}");
+            }
+            for (f, r, t) in suggested_edges {
+                let _ = writeln!(out, "       + {f} → {r} → {t}");
+            }
+        }
+        Change::AddEdge { from, relation, to, .. } => {
+            let _ = writeln!(out, "  {n}. + {from} → {relation} → {to}");
+        }
+        Change::UpdateNode { name, set } => {
+            let _ = writeln!(out, "  {n}. ~ {name}");
+            match store.node(name.as_str()) {
+                Ok(current) => {
+                    let next = set.patch().apply(&current);
+                    for d in graphex_engine::model::field_diff(&current, &next) {
+                        out.push_str(&diff_line(&d, "       "));
+                    }
+                }
+                Err(_) => {
+                    let _ = writeln!(out, "       (not readable here: {name})");
+                }
+            }
+        }
+        Change::Deprecate { name, reason } => {
+            let _ = writeln!(out, "  {n}. - deprecate {name}{}", reason_suffix(reason.as_deref()));
+        }
+        Change::Archive { name, reason } => {
+            let _ = writeln!(out, "  {n}. - archive {name}{}", reason_suffix(reason.as_deref()));
+        }
+        Change::Supersede { old, new } => {
+            let _ = writeln!(out, "  {n}. ⇢ {new} supersedes {old} ({old} becomes deprecated)");
+        }
+    }
+    out
+}
+
+fn reason_suffix(reason: Option<&str>) -> String {
+    reason.map(|r| format!(": {r}")).unwrap_or_default()
+}
+
+/// `field: before → after`.
+pub fn diff_line(d: &FieldDiff, indent: &str) -> String {
+    let show = |v: &Option<String>| v.as_deref().map_or_else(|| "(none)".to_owned(), |s| format!("{s:?}"));
+    format!("{indent}{}: {} → {}\n", d.field, show(&d.before), show(&d.after))
+}
+
+/// The three versions of each stale node, for a refused accept.
+pub fn stale(nodes: &[StaleNode]) -> String {
+    let mut out = String::new();
+    for s in nodes {
+        let _ = writeln!(out, "{}:", s.name);
+        let diff = |a: &Node, b: &Node, label: &str, out: &mut String| {
+            let _ = writeln!(out, "  {label}");
+            let d = graphex_engine::model::field_diff(a, b);
+            if d.is_empty() {
+                out.push_str("    (no field changes)\n");
+            }
+            for f in d {
+                out.push_str(&diff_line(&f, "    "));
+            }
+        };
+        match &s.base {
+            Some(base) => diff(
+                base,
+                &s.current,
+                &format!("since the agent saw it (v{} → v{}):", base.version, s.current.version),
+                &mut out,
+            ),
+            None => out.push_str("  the agent could not see it when proposing\n"),
+        }
+        diff(&s.current, &s.proposed, "what the proposal would change now:", &mut out);
+    }
+    out
+}

@@ -1,0 +1,310 @@
+//! Proposal commands: `propose` (agents), `pending`, `accept`, `reject`,
+//! `edit`, `undo` (reviewers, master level) and `proposal-status` (agents).
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context as _, Result, bail};
+use graphex_engine::config::Config;
+use graphex_engine::proposal::{
+    self, Card, Group, MAX_SUBMISSION_BYTES, ProposalId, ProposalStatus, Quarantined, Source, Submission,
+};
+use graphex_engine::store::AcceptOptions;
+use graphex_engine::{Error, Store};
+use serde::Serialize;
+
+use super::args::{AcceptArgs, RejectArgs};
+use super::cards;
+use super::output::{emit, note};
+use super::session::{Context, Need, interactive};
+
+/// Reads a submission from a file or stdin (`-`), capped in size.
+fn read_submission(file: &Path) -> Result<Submission> {
+    let mut bytes = Vec::new();
+    let cap = MAX_SUBMISSION_BYTES as u64 + 1;
+    if file == Path::new("-") {
+        std::io::stdin()
+            .take(cap)
+            .read_to_end(&mut bytes)
+            .context("cannot read stdin")?;
+    } else {
+        std::fs::File::open(file)
+            .with_context(|| format!("cannot open {}", file.display()))?
+            .take(cap)
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+    }
+    Ok(Submission::from_json(&bytes)?)
+}
+
+#[derive(Serialize)]
+struct Proposed {
+    id: String,
+    changes: usize,
+}
+
+pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
+    let sub = read_submission(file)?;
+    let store = ctx.open(Need::Read)?;
+    let settings = Config::load(store.layout())?.projection_settings()?;
+    let changes = sub.changes.len();
+    let id = proposal::submit(&store, &settings.policy, sub, Source::Cli)?;
+    emit(
+        ctx.json,
+        &Proposed {
+            id: id.to_string(),
+            changes,
+        },
+        |p| format!("{}\n", p.id),
+    )?;
+    if !ctx.json {
+        note(&format!(
+            "proposed {changes} change(s); a reviewer sees it in `graphex pending`; follow it with `graphex proposal-status {}`",
+            id.short()
+        ));
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct Queue {
+    proposals: Vec<Card>,
+    groups: Vec<Group>,
+    quarantined: Vec<Quarantined>,
+}
+
+fn queue(store: &Store, session: Option<&str>) -> Result<Queue> {
+    let scan = store.pending()?;
+    let pending = scan
+        .pending
+        .into_iter()
+        .filter(|p| session.is_none_or(|s| p.proposal.submission.session == s))
+        .collect();
+    let (proposals, groups) = proposal::cards(store, pending);
+    Ok(Queue {
+        proposals,
+        groups,
+        quarantined: scan.quarantined,
+    })
+}
+
+pub fn pending(ctx: &Context, session: Option<&str>) -> Result<()> {
+    let store = ctx.open(Need::Write)?;
+    let q = queue(&store, session)?;
+    for held in &q.quarantined {
+        note(&format!("quarantined {}: {}", held.file, held.reason));
+    }
+    emit(ctx.json, &q, |q| {
+        if q.proposals.is_empty() {
+            return "no pending proposals\n".to_owned();
+        }
+        let mut out = String::new();
+        for c in &q.proposals {
+            out.push_str(&cards::card(&store, c, &q.groups));
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "{} pending. Accept: graphex accept ID [--only N,..]; reject: graphex reject ID --reason R; edit: graphex edit ID\n",
+            q.proposals.len()
+        ));
+        out
+    })
+}
+
+#[derive(Serialize)]
+struct Decided {
+    id: String,
+    outcome: &'static str,
+    #[serde(flatten)]
+    accepted: Option<graphex_engine::store::Accepted>,
+}
+
+/// Accepts one proposal, printing the three versions when its base is stale.
+fn accept_one(store: &mut Store, id: &ProposalId, opts: &AcceptOptions) -> Result<graphex_engine::store::Accepted> {
+    let (_, p) = store.proposal(id.as_str())?;
+    match store.accept(id, &p, opts) {
+        Err(e @ Error::StaleBase { .. }) => {
+            if let Ok(three) = proposal::stale_versions(store, &p) {
+                note(&cards::stale(&three));
+            }
+            Err(e.into())
+        }
+        other => Ok(other?),
+    }
+}
+
+fn session_ids(store: &Store, session: &str) -> Result<Vec<ProposalId>> {
+    let ids: Vec<ProposalId> = store
+        .session_proposals(None, session)?
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    if ids.is_empty() {
+        bail!("no pending proposals in session {session:?}");
+    }
+    Ok(ids)
+}
+
+pub fn accept(ctx: &Context, a: &AcceptArgs) -> Result<()> {
+    let mut store = ctx.open(Need::Write)?;
+    let ids = match (&a.id, &a.session) {
+        (Some(id), _) => vec![store.resolve_proposal(id)?],
+        (None, Some(session)) => session_ids(&store, session)?,
+        (None, None) => bail!("give a proposal id or --session"),
+    };
+    let opts = AcceptOptions {
+        only: a.only.clone(),
+        force: a.force,
+    };
+    let mut results = Vec::new();
+    for id in ids {
+        let done = accept_one(&mut store, &id, &opts)?;
+        if !ctx.json {
+            note(&format!(
+                "accepted {}: changes {:?}; {} node(s) added, {} changed, {} edge(s) added{}",
+                id.short(),
+                done.applied,
+                done.nodes_added,
+                done.nodes_changed,
+                done.edges_added,
+                if done.edges_existing > 0 {
+                    format!(", {} already present", done.edges_existing)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        results.push(Decided {
+            id: id.to_string(),
+            outcome: "accepted",
+            accepted: Some(done),
+        });
+    }
+    if ctx.json {
+        emit(true, &results, |_| String::new())?;
+    }
+    Ok(())
+}
+
+pub fn reject(ctx: &Context, a: &RejectArgs) -> Result<()> {
+    let mut store = ctx.open(Need::Write)?;
+    let ids = match (&a.id, &a.session) {
+        (Some(id), _) => vec![store.resolve_proposal(id)?],
+        (None, Some(session)) => session_ids(&store, session)?,
+        (None, None) => bail!("give a proposal id or --session"),
+    };
+    let mut results = Vec::new();
+    for id in ids {
+        store.reject(&id, &a.reason)?;
+        if !ctx.json {
+            note(&format!("rejected {}", id.short()));
+        }
+        results.push(Decided {
+            id: id.to_string(),
+            outcome: "rejected",
+            accepted: None,
+        });
+    }
+    if ctx.json {
+        emit(true, &results, |_| String::new())?;
+    }
+    Ok(())
+}
+
+pub fn edit(ctx: &Context, id: &str, force: bool) -> Result<()> {
+    let mut store = ctx.open(Need::Write)?;
+    let (id, p) = store.proposal(id)?;
+    if store.decision(&id)?.is_some() {
+        return Err(Error::AlreadyDecided(id.short().to_owned()).into());
+    }
+    let editor = std::env::var("VISUAL")
+        .or_else(|_| std::env::var("EDITOR"))
+        .unwrap_or_else(|_| "vi".to_owned());
+    let dir = tempfile::Builder::new().prefix("graphex-edit-").tempdir()?;
+    let path = dir.path().join(format!("proposal-{}.json", id.short()));
+    std::fs::write(&path, proposal::edit_text(&p))?;
+    loop {
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{editor} \"$1\""))
+            .arg("graphex-edit")
+            .arg(&path)
+            .status()
+            .with_context(|| format!("cannot start the editor {editor:?} (set VISUAL or EDITOR)"))?;
+        if !status.success() {
+            bail!("the editor {editor:?} exited with {status}; nothing was accepted");
+        }
+        let text = std::fs::read_to_string(&path)?;
+        match store.accept_edit(&id, &text, force) {
+            Ok((edited, done)) => {
+                emit(
+                    ctx.json,
+                    &Decided {
+                        id: edited.to_string(),
+                        outcome: "accepted",
+                        accepted: Some(done),
+                    },
+                    |d| format!("accepted the edit of {} as {}\n", id.short(), &d.id[..12]),
+                )?;
+                return Ok(());
+            }
+            Err(e @ (Error::Document { .. } | Error::Invalid { .. })) if interactive() => {
+                eprintln!("error: {e}");
+                eprint!("Edit again? [Y/n] ");
+                let mut answer = String::new();
+                std::io::stdin().read_line(&mut answer)?;
+                if answer.trim().eq_ignore_ascii_case("n") {
+                    let kept = std::env::temp_dir().join(format!("graphex-edit-{}.json", id.short()));
+                    std::fs::copy(&path, &kept)?;
+                    bail!("nothing accepted; your edit is kept in {}", kept.display());
+                }
+            }
+            Err(e) => {
+                let kept = std::env::temp_dir().join(format!("graphex-edit-{}.json", id.short()));
+                let _ = std::fs::copy(&path, &kept);
+                note(&format!("your edit is kept in {}", kept.display()));
+                return Err(e.into());
+            }
+        }
+    }
+}
+
+pub fn status(ctx: &Context, id: &str) -> Result<()> {
+    let store = ctx.open(Need::Read)?;
+    let s = store.proposal_status(id)?;
+    emit(ctx.json, &s, |s| match s {
+        ProposalStatus::Pending { id } => format!("{}  pending\n", id.short()),
+        ProposalStatus::Decided { id, decision } => {
+            let mut out = format!("{}  {}", id.short(), decision.outcome.as_str());
+            if !decision.applied.is_empty() {
+                out.push_str(&format!(" (changes {:?})", decision.applied));
+            }
+            if let Some(e) = &decision.edited_as {
+                out.push_str(&format!(" as edited proposal {}", e.short()));
+            }
+            out.push_str(&format!("  {}", decision.at.to_rfc3339()));
+            if let Some(r) = &decision.reason {
+                out.push_str(&format!("\n  reason: {r}"));
+            }
+            out.push('\n');
+            out
+        }
+        ProposalStatus::Quarantined { id, reason } => format!("{id}  quarantined: {reason}\n"),
+    })
+}
+
+pub fn undo(ctx: &Context) -> Result<()> {
+    let mut store = ctx.open(Need::Write)?;
+    let u = store.undo()?;
+    emit(ctx.json, &u, |u| {
+        format!(
+            "undid the {} of {}; it is pending again\n",
+            match u.outcome {
+                proposal::Outcome::Rejected => "rejection",
+                proposal::Outcome::Edited => "edit",
+                proposal::Outcome::Accepted => "acceptance",
+            },
+            &u.proposal[..12]
+        )
+    })
+}
