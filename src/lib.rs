@@ -1,6 +1,6 @@
-//! Graphex Console: the terminal console, the scriptable CLI and (later) the
-//! MCP server, over the `graphex-engine` crate. Tests drive it as a library.
+//! Graphex Console: the terminal console, the scriptable CLI and the MCP server, over the `graphex-engine` crate. Tests drive it as a library.
 
 pub mod app;
 pub mod cli;
+pub mod mcp;
 pub mod widgets;

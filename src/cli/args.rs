@@ -176,6 +176,11 @@ pub enum Command {
         #[arg(long, default_value_t = 20)]
         limit: usize,
     },
+    /// Serve MCP on stdio for an agent: projections at its trust tier, proposals, glossary, conventions.
+    ///
+    /// Runs with the agent identity (GRAPHEX_AGENT_IDENTITY) and refuses master credentials unless
+    /// --local. The agent id, trust and session are fixed here; callers cannot change them.
+    Mcp(McpArgs),
     /// Create the demo store (the spec's orders-service example) and print a tour.
     Demo {
         /// Where to create it (default: the user data directory, graphex/demo).
@@ -426,6 +431,22 @@ pub struct ListArgs {
     /// Include archived nodes.
     #[arg(long)]
     pub all: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// The agent's id, recorded on its proposals and projections.
+    #[arg(long, env = "GRAPHEX_MCP_AGENT")]
+    pub agent: String,
+    /// The agent's trust score (0-100), mapped to a tier by the store's thresholds.
+    #[arg(long, env = "GRAPHEX_MCP_TRUST")]
+    pub trust: f64,
+    /// The session name recorded on proposals (default: mcp-<start time>).
+    #[arg(long, env = "GRAPHEX_MCP_SESSION")]
+    pub session: Option<String>,
+    /// A trusted local runtime: may receive agent-restricted content (and may run with the master key).
+    #[arg(long)]
+    pub local: bool,
 }
 
 #[derive(Debug, Args)]

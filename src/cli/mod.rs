@@ -10,7 +10,7 @@ mod find;
 pub mod hints;
 mod history;
 mod output;
-mod projection;
+pub(crate) mod projection;
 mod proposals;
 mod read;
 mod session;
@@ -69,6 +69,18 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Deprecate(a) => write::lifecycle(&ctx, a, Status::Deprecated),
         Command::Archive(a) => write::lifecycle(&ctx, a, Status::Archived),
         Command::Restore(a) => write::lifecycle(&ctx, a, Status::Active),
+        Command::Mcp(a) => crate::mcp::serve(
+            ctx.root()?,
+            crate::mcp::AgentConfig {
+                agent: a.agent.clone(),
+                trust: a.trust,
+                session: a
+                    .session
+                    .clone()
+                    .unwrap_or_else(|| format!("mcp-{}", graphex_engine::model::Timestamp::now().0)),
+                local: a.local,
+            },
+        ),
         Command::Propose { file } => proposals::propose(&ctx, file),
         Command::Pending { session } => proposals::pending(&ctx, session.as_deref()),
         Command::Accept(a) => proposals::accept(&ctx, a),

@@ -28,7 +28,6 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
     };
     let mut store = ctx.open(Need::Read)?;
     let config = Config::load(store.layout())?;
-    let settings = config.projection_settings()?;
     // One moment for the projection (decisions' recency) and its record, so replay rebuilds it.
     let now = Timestamp::now();
     let req = Request {
@@ -38,26 +37,14 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         budget: a.budget,
         at: Some(now),
     };
-    let p = project::project(store.catalog(), &req, &settings)?;
+    let kind = if a.preview { Kind::Preview } else { Kind::Projection };
+    let p = project_recorded(&mut store, &config, &req, kind)?;
     if p.tier > store.level().max_tier() {
         note(&format!(
             "note: this session is {} and cannot read all of {}; unlock further to see what that tier would receive",
             store.level(),
             p.tier
         ));
-    }
-    let (trust, local) = match access {
-        Access::Trust { score, local } => (Some(score), local),
-        Access::Tier(_) => (None, false),
-    };
-    let kind = if a.preview { Kind::Preview } else { Kind::Projection };
-    let record = audit_record(store.catalog(), &p, &req, kind, trust, local);
-    let record = AuditRecord {
-        tier: record.tier.min(store.level().max_tier()),
-        ..record
-    };
-    if kind == Kind::Projection || config.audit.previews == PreviewPolicy::Record {
-        store.audit_append(&record)?;
     }
     let json = ctx.json || a.format == ProjectFormat::Json;
     if !json {
@@ -77,6 +64,30 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         }
     }
     emit(json, &p, |p| p.text.clone())
+}
+
+/// Projects `req` and records it in the audit log (previews as configured).
+pub(crate) fn project_recorded(
+    store: &mut graphex_engine::Store,
+    config: &Config,
+    req: &Request,
+    kind: Kind,
+) -> Result<Projection> {
+    let settings = config.projection_settings()?;
+    let p = project::project(store.catalog(), req, &settings)?;
+    let (trust, local) = match req.access {
+        Access::Trust { score, local } => (Some(score), local),
+        Access::Tier(_) => (None, false),
+    };
+    let record = audit_record(store.catalog(), &p, req, kind, trust, local);
+    let record = AuditRecord {
+        tier: record.tier.min(store.level().max_tier()),
+        ..record
+    };
+    if kind == Kind::Projection || config.audit.previews == PreviewPolicy::Record {
+        store.audit_append(&record)?;
+    }
+    Ok(p)
 }
 
 /// The audit record of projection `p`.

@@ -95,6 +95,15 @@ impl Repo {
         self
     }
 
+    /// The agent identity's path, exported on first use.
+    pub fn agent_identity_once(&self) -> PathBuf {
+        let path = self.root().join("agent.id");
+        if !path.exists() {
+            self.ok(&["keys", "export-agent", path.to_str().unwrap()]);
+        }
+        path
+    }
+
     /// Exports the agent identity and returns its path.
     pub fn agent_identity(&self) -> PathBuf {
         let path = self.root().join("agent.id");

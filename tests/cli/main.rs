@@ -5,7 +5,9 @@
 mod explore;
 mod harness;
 mod lifecycle;
+mod mcp;
 mod projection;
+mod proposals;
 mod reads;
 mod setup;
 mod writes;

@@ -162,6 +162,20 @@ impl Store {
     }
 
     /// The index connection (engine modules that keep their own tables).
+    /// Reloads the catalog when another process committed since this
+    /// session last read or wrote; returns whether it did. Long-lived
+    /// sessions (the console, the MCP server) call it before each request.
+    pub fn refresh(&mut self) -> Result<bool> {
+        if schema::commit_seq(&self.conn)? == self.seen_seq {
+            return Ok(false);
+        }
+        (self.catalog, self.seen_seq) = match self.load_catalog(true) {
+            Ok(loaded) => loaded,
+            Err(_) => self.load_catalog(true)?,
+        };
+        Ok(true)
+    }
+
     pub(crate) fn conn(&self) -> &Connection {
         &self.conn
     }

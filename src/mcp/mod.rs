@@ -1,0 +1,60 @@
+//! The MCP server: `graphex mcp` speaks the Model Context Protocol on stdio
+//! so agents can query projections and submit proposals. It runs with the
+//! agent identity: it can read the tiers the agent's trust allows and write
+//! proposals, and nothing in it can accept one. The agent id, trust score
+//! and session are fixed by the server's configuration, never by the caller.
+//!
+//! stdout carries only protocol messages; logs go to a file (`--log`) or
+//! nowhere.
+
+mod server;
+
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use graphex_engine::{Credentials, Level, Store};
+
+pub use server::GraphexServer;
+
+/// Who the server speaks for.
+#[derive(Clone, Debug)]
+pub struct AgentConfig {
+    pub agent: String,
+    pub trust: f64,
+    pub session: String,
+    /// A trusted local runtime: may receive agent-restricted content.
+    pub local: bool,
+}
+
+/// Opens the store for the server and serves MCP on stdio until the client
+/// disconnects.
+pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
+    if !(0.0..=100.0).contains(&agent.trust) {
+        bail!("--trust must be from 0 to 100 (it is {})", agent.trust);
+    }
+    graphex_engine::proposal::Submission {
+        agent: agent.agent.clone(),
+        trust: agent.trust,
+        session: agent.session.clone(),
+        rationale: String::new(),
+        changes: vec![graphex_engine::proposal::Change::Archive {
+            name: graphex_engine::model::Name::new("x")?,
+            reason: None,
+        }],
+    }
+    .validate()?;
+    let creds = Credentials::from_env();
+    let store = Store::open(&root, &creds)?;
+    if store.level() > Level::Agent && !agent.local {
+        bail!(
+            "the MCP server runs with the agent identity only, but this environment unlocks the {} level; \
+             unset GRAPHEX_PASSPHRASE / GRAPHEX_IDENTITY and set GRAPHEX_AGENT_IDENTITY, or pass --local for a trusted local runtime",
+            store.level()
+        );
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(server::run(store, agent))
+}

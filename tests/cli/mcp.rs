@@ -1,0 +1,173 @@
+//! The MCP server through rmcp's own client: the tools, a projection at the
+//! agent's tier, proposals, their status, errors as tool errors, and
+//! separation of duties (no master key, no accept tool).
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, object};
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+use crate::harness::{PASS, Repo};
+
+type Client = RunningService<RoleClient, ()>;
+
+fn server(repo: &Repo, extra: &[(&str, &str)]) -> tokio::process::Command {
+    let identity = repo.agent_identity_once();
+    let mut cmd = tokio::process::Command::new(assert_cmd::cargo::cargo_bin("graphex"));
+    for var in [
+        "GRAPHEX_STORE",
+        "GRAPHEX_PASSPHRASE",
+        "GRAPHEX_IDENTITY",
+        "GRAPHEX_HUMAN_PASSPHRASE",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.args(["--store"])
+        .arg(repo.root())
+        .args(["mcp", "--agent", "claude-code", "--trust", "94", "--session", "s1"])
+        .env("GRAPHEX_AGENT_IDENTITY", identity)
+        .env("GRAPHEX_TEST_KDF_LOG_N", "4");
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+async fn call(c: &Client, tool: &'static str, args: Value) -> CallToolResult {
+    c.call_tool(CallToolRequestParams::new(tool).with_arguments(object(args)))
+        .await
+        .unwrap()
+}
+
+fn text(r: &CallToolResult) -> String {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text())
+        .map(|t| t.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn agents_query_propose_and_follow_up_over_mcp() {
+    let repo = Repo::new().with_four_tiers();
+    repo.ok(&["link", "agent-readable", "uses", "agent-restricted"]);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let cmd = server(&repo, &[]).configure(|_| {});
+        let client: Client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
+        let tools: Vec<String> = client
+            .list_all_tools()
+            .await
+            .unwrap()
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        assert_eq!(
+            tools,
+            [
+                "graphex_conventions",
+                "graphex_glossary",
+                "graphex_proposal_status",
+                "graphex_propose_edge",
+                "graphex_propose_node",
+                "graphex_propose_update",
+                "graphex_query",
+                "graphex_status"
+            ]
+        );
+        // Trust 94 reads agent-readable, never agent-restricted or human-only.
+        let r = call(&client, "graphex_query", json!({"query": "public -> * -> * --depth 3"})).await;
+        let t = text(&r);
+        assert_eq!(r.is_error, Some(false), "{t}");
+        assert!(t.contains("agent-readable words"), "{t}");
+        assert!(
+            !t.contains("agent-restricted words") && !t.contains("secret words"),
+            "{t}"
+        );
+        let r = call(&client, "graphex_query", json!({"query": "public -> -> x"})).await;
+        assert_eq!(r.is_error, Some(true));
+        assert!(text(&r).contains("query"), "{}", text(&r));
+
+        let r = call(
+            &client,
+            "graphex_propose_node",
+            json!({"name": "retry-queue", "node_type": "module", "description": "Retries",
+                   "suggested_edges": [["public", "uses", "retry-queue"]], "rationale": "needed"}),
+        )
+        .await;
+        assert_eq!(r.is_error, Some(false), "{}", text(&r));
+        let id = text(&r).split_whitespace().nth(1).unwrap().to_owned();
+        let r = call(&client, "graphex_proposal_status", json!({"id": &id[..8]})).await;
+        assert!(text(&r).contains("pending review"), "{}", text(&r));
+        // Caller cannot set the agent, and bad input is a tool error with the reason.
+        let r = call(
+            &client,
+            "graphex_propose_edge",
+            json!({"from": "a", "relation": "uses", "to": "b", "agent": "root"}),
+        )
+        .await;
+        assert_eq!(r.is_error, Some(true));
+        assert!(text(&r).contains("unknown field `agent`"), "{}", text(&r));
+        let r = call(
+            &client,
+            "graphex_propose_update",
+            json!({"name": "public", "set": {"colour": "red"}}),
+        )
+        .await;
+        assert!(text(&r).contains("unknown field `colour`"), "{}", text(&r));
+        let r = call(
+            &client,
+            "graphex_propose_node",
+            json!({"name": "x", "node_type": "module", "description": "d", "tier": "human-only"}),
+        )
+        .await;
+        assert!(
+            text(&r).contains("may propose content up to the agent-readable tier"),
+            "{}",
+            text(&r)
+        );
+
+        // A reviewer accepts from the CLI; the running server sees it.
+        repo.master().args(["accept", &id[..8]]).assert().success();
+        let r = call(&client, "graphex_proposal_status", json!({"id": &id[..8]})).await;
+        assert!(text(&r).contains("accepted"), "{}", text(&r));
+        let r = call(
+            &client,
+            "graphex_query",
+            json!({"query": "retry-queue <-> *", "format": "json"}),
+        )
+        .await;
+        let v: Value = serde_json::from_str(&text(&r)).unwrap_or_else(|e| panic!("{e}: {}", text(&r)));
+        assert!(
+            v["included"].as_array().unwrap().iter().any(|n| n == "retry-queue"),
+            "{v}"
+        );
+        client.cancel().await.unwrap();
+    });
+    // The proposal was written by the agent, sealed: nothing readable in pending/.
+    let pending = std::fs::read_dir(repo.root().join(".gpp/graphex/pending")).unwrap();
+    for f in pending.flatten().filter(|f| f.path().is_file()) {
+        assert!(!String::from_utf8_lossy(&std::fs::read(f.path()).unwrap()).contains("Retries"));
+    }
+}
+
+#[test]
+fn the_server_refuses_master_credentials_unless_local() {
+    let repo = Repo::new();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("graphex"))
+        .args(["--store"])
+        .arg(repo.root())
+        .args(["mcp", "--agent", "a", "--trust", "50"])
+        .env("GRAPHEX_PASSPHRASE", PASS)
+        .env("GRAPHEX_TEST_KDF_LOG_N", "4")
+        .env_remove("GRAPHEX_AGENT_IDENTITY")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("agent identity only"));
+}

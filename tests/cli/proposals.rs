@@ -1,0 +1,228 @@
+//! The proposal workflow through the binary: an agent proposes, a reviewer
+//! lists, accepts, rejects, edits and undoes; the agent reads the outcome.
+
+use predicates::prelude::*;
+
+use crate::harness::Repo;
+
+fn reviewed_repo() -> Repo {
+    let repo = Repo::new().with_four_tiers();
+    repo.ok(&[
+        "add",
+        "--type",
+        "service",
+        "--name",
+        "orders-service",
+        "-d",
+        "Core orders engine",
+        "--tier",
+        "agent-readable",
+    ]);
+    repo
+}
+
+const RETRY: &str = r#"{"agent": "claude-code", "trust": 94.2, "session": "fix-orders-timeout", "rationale": "upstream calls fail",
+  "changes": [{"op": "add_node", "name": "retry-queue", "type": "module", "description": "Exponential backoff retry queue",
+               "suggested_edges": [["orders-service", "depends-on", "retry-queue"]]},
+              {"op": "update_node", "name": "orders-service", "set": {"description": "Core orders engine with retries"}}]}"#;
+
+/// Proposes `json` as the agent; returns the printed id.
+fn propose(repo: &Repo, json: &str) -> String {
+    let agent = repo.agent_identity_once();
+    let out = repo
+        .locked()
+        .env("GRAPHEX_AGENT_IDENTITY", agent)
+        .args(["propose", "-"])
+        .write_stdin(json)
+        .assert()
+        .success();
+    let id = String::from_utf8(out.get_output().stdout.clone())
+        .unwrap()
+        .trim()
+        .to_owned();
+    assert_eq!(id.len(), 64, "{id}");
+    id
+}
+
+#[test]
+fn propose_review_accept_and_the_agent_reads_the_outcome() {
+    let repo = reviewed_repo();
+    let id = propose(&repo, RETRY);
+    // The agent cannot list the queue.
+    repo.locked()
+        .env("GRAPHEX_AGENT_IDENTITY", repo.agent_identity_once())
+        .arg("pending")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("master"));
+    let text = repo.ok(&["pending"]);
+    assert!(text.contains("agent:claude-code (trust 94.2)"), "{text}");
+    assert!(text.contains("+ [module] retry-queue"), "{text}");
+    assert!(text.contains("+ orders-service → depends-on → retry-queue"), "{text}");
+    assert!(
+        text.contains("description: \"Core orders engine\" → \"Core orders engine with retries\""),
+        "{text}"
+    );
+    let v = repo.json(repo.master(), &["pending"]);
+    assert_eq!(v["proposals"][0]["id"], id);
+    assert_eq!(
+        v["proposals"][0]["proposal"]["submission"]["changes"][0]["op"],
+        "add_node"
+    );
+
+    repo.master()
+        .args(["accept", &id[..8], "--only", "1"])
+        .assert()
+        .success();
+    let shown = repo.json(repo.master(), &["show", "retry-queue"]);
+    assert_eq!(shown["provenance"]["kind"], "agent");
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-service"])["description"],
+        "Core orders engine"
+    );
+    let status = repo.json(
+        {
+            let mut c = repo.locked();
+            c.env("GRAPHEX_AGENT_IDENTITY", repo.agent_identity_once());
+            c
+        },
+        &["proposal-status", &id[..8]],
+    );
+    assert_eq!(status["status"], "decided");
+    assert_eq!(status["decision"]["outcome"], "accepted");
+    assert_eq!(status["decision"]["applied"], serde_json::json!([1]));
+    // Accepting again is refused with a clear message.
+    repo.master()
+        .args(["accept", &id[..8]])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("was decided"));
+    let timeline = repo.ok(&["timeline", "--limit", "1"]);
+    assert!(timeline.contains(&format!("proposal {}", &id[..12])), "{timeline}");
+    assert!(timeline.contains("add retry-queue v1"), "{timeline}");
+}
+
+#[test]
+fn stale_base_shows_three_versions_and_force_applies() {
+    let repo = reviewed_repo();
+    let id = propose(&repo, RETRY);
+    repo.ok(&["update", "orders-service", "-d", "Edited by a human"]);
+    repo.master()
+        .args(["accept", &id[..8]])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("is stale: orders-service"))
+        .stderr(predicate::str::contains(
+            "\"Core orders engine\" → \"Edited by a human\"",
+        ))
+        .stderr(predicate::str::contains(
+            "\"Edited by a human\" → \"Core orders engine with retries\"",
+        ))
+        .stderr(predicate::str::contains("--force"));
+    repo.master().args(["accept", &id[..8], "--force"]).assert().success();
+    let history = repo.ok(&["history", "orders-service"]);
+    assert!(history.contains("v3"), "{history}");
+    assert!(history.contains(&format!("(proposal {})", &id[..12])), "{history}");
+}
+
+#[test]
+fn reject_with_reason_undo_and_session_batches() {
+    let repo = reviewed_repo();
+    let a = propose(&repo, RETRY);
+    let b = propose(
+        &repo,
+        r#"{"agent": "claude-code", "trust": 94.2, "session": "fix-orders-timeout",
+            "changes": [{"op": "deprecate", "name": "public", "reason": "old"}]}"#,
+    );
+    repo.master()
+        .args(["reject", &a[..8]])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--reason"));
+    repo.master()
+        .args(["reject", &a[..8], "--reason", "use the existing queue"])
+        .assert()
+        .success();
+    let status = repo.json(repo.master(), &["proposal-status", &a[..8]]);
+    assert_eq!(status["decision"]["reason"], "use the existing queue");
+    repo.master()
+        .arg("undo")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("undid the rejection"));
+    assert_eq!(
+        repo.json(repo.master(), &["proposal-status", &a[..8]])["status"],
+        "pending"
+    );
+    repo.master()
+        .args(["reject", "--session", "fix-orders-timeout", "--reason", "not now"])
+        .assert()
+        .success();
+    for id in [&a, &b] {
+        assert_eq!(
+            repo.json(repo.master(), &["proposal-status", &id[..8]])["decision"]["outcome"],
+            "rejected"
+        );
+    }
+    assert!(repo.ok(&["pending"]).contains("no pending proposals"));
+}
+
+#[test]
+fn edit_uses_the_editor_and_accepts_the_result() {
+    let repo = reviewed_repo();
+    let id = propose(&repo, RETRY);
+    // A scripted "editor" that rewrites the description.
+    let editor = repo.root().join("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nsed -i 's/Exponential backoff retry queue/Retry queue, edited/' \"$1\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    repo.master()
+        .env("VISUAL", &editor)
+        .args(["edit", &id[..8]])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("accepted the edit"));
+    assert_eq!(
+        repo.json(repo.master(), &["show", "retry-queue"])["description"],
+        "Retry queue, edited"
+    );
+    assert_eq!(
+        repo.json(repo.master(), &["proposal-status", &id[..8]])["decision"]["outcome"],
+        "edited"
+    );
+}
+
+#[test]
+fn bad_submissions_name_the_problem() {
+    let repo = reviewed_repo();
+    for (json, expected) in [
+        ("{", "EOF"),
+        (
+            r#"{"agent": "a", "trust": 1, "changes": [{"op": "add_node", "name": "Bad Name", "type": "module", "description": "d"}]}"#,
+            "Bad Name",
+        ),
+        (
+            r#"{"agent": "a", "trust": 1, "changes": [{"op": "deprecate", "name": "x", "extra": 1}]}"#,
+            "unknown field `extra`",
+        ),
+        (
+            r#"{"agent": "a", "trust": 99, "changes": [{"op": "add_node", "name": "n", "type": "module", "description": "d", "tier": "human-only"}]}"#,
+            "may propose content up to",
+        ),
+    ] {
+        repo.locked()
+            .args(["propose", "-"])
+            .write_stdin(json)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(expected));
+    }
+    repo.locked()
+        .args(["propose", "/nonexistent.json"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("cannot open"));
+}
