@@ -4,6 +4,7 @@
 
 pub mod args;
 mod cards;
+mod demo_proposals;
 mod explore;
 mod exposure;
 mod find;

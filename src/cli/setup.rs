@@ -133,6 +133,7 @@ fn create_demo(root: &Path) -> Result<()> {
     let mut store = Store::open(root, &creds)?;
     let seed = seed::parse("assets/demo/graph.json", DEMO_GRAPH)?;
     store.apply_batch(seed.batch, Durability::Sync)?;
+    super::demo_proposals::add(&mut store)?;
     Ok(())
 }
 
@@ -150,6 +151,7 @@ fn tour(root: &Path) -> String {
          \n  graphex --store {d} path retry-queue orders-team --undirected\
          \n  graphex --store {d} project --node orders-service --trust 94.2 --agent claude-code --budget 600\
          \n  graphex --store {d} exposure\
+         \n  graphex --store {d} pending                     # agent proposals waiting for review\
          \n  GRAPHEX_HUMAN_PASSPHRASE={DEMO_HUMAN_PASSPHRASE} graphex --store {d} list --tier human-only\
          \n  graphex --store {d} add --type convention --name log-format -d \"Logs are JSON lines\"\
          \n  graphex --store {d} link orders-service uses log-format\
