@@ -176,6 +176,14 @@ pub enum Command {
         #[arg(long, default_value_t = 20)]
         limit: usize,
     },
+    /// Propose nodes and edges found in a Rust workspace and its Markdown docs (as agent `inferred`).
+    Infer {
+        /// The directory to read (default: the store's repository root).
+        path: Option<PathBuf>,
+        /// Print the proposal (JSON) instead of submitting it.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Serve MCP on stdio for an agent: projections at its trust tier, proposals, glossary, conventions.
     ///
     /// Runs with the agent identity (GRAPHEX_AGENT_IDENTITY) and refuses master credentials unless

@@ -82,6 +82,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 local: a.local,
             },
         ),
+        Command::Infer { path, dry_run } => proposals::infer(&ctx, path.as_deref(), *dry_run),
         Command::Propose { file } => proposals::propose(&ctx, file),
         Command::Pending { session } => proposals::pending(&ctx, session.as_deref()),
         Command::Accept(a) => proposals::accept(&ctx, a),

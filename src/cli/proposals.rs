@@ -66,6 +66,80 @@ pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
     Ok(())
 }
 
+pub fn infer(ctx: &Context, path: Option<&Path>, dry_run: bool) -> Result<()> {
+    let store = ctx.open(Need::Read)?;
+    let root = match path {
+        Some(p) => p.to_path_buf(),
+        None => store.layout().root().to_path_buf(),
+    };
+    let exists = |name: &str| store.catalog().by_name(name).is_some() || store.name_is_hidden(name);
+    let found = graphex_engine::infer::infer(&root, &exists)?;
+    for s in &found.skipped {
+        note(&format!("skipped {s}"));
+    }
+    // Edges already in the graph are not proposed again.
+    let catalog = store.catalog();
+    let changes: Vec<proposal::Change> = found
+        .changes
+        .into_iter()
+        .filter(|c| match c {
+            proposal::Change::AddEdge { from, relation, to, .. } => {
+                match (catalog.by_name(from.as_str()), catalog.by_name(to.as_str())) {
+                    (Some(f), Some(t)) => !catalog.outgoing(&f.id).any(|e| e.relation == *relation && e.to == t.id),
+                    _ => true,
+                }
+            }
+            _ => true,
+        })
+        .collect();
+    if changes.is_empty() {
+        note(&format!(
+            "nothing new to propose from {} ({} files read)",
+            root.display(),
+            found.sources.len()
+        ));
+        return Ok(());
+    }
+    let sub = Submission {
+        agent: proposal::INFERRED.to_owned(),
+        trust: 100.0,
+        session: format!(
+            "infer {}",
+            std::fs::canonicalize(&root).unwrap_or(root.clone()).display()
+        )
+        .chars()
+        .take(128)
+        .collect(),
+        rationale: format!(
+            "Inferred from {} file(s) under {}: crates, modules and their dependencies, and concepts from the docs.",
+            found.sources.len(),
+            root.display()
+        ),
+        changes,
+    };
+    sub.validate()?;
+    if dry_run {
+        return emit(true, &sub, |_| String::new());
+    }
+    let settings = Config::load(store.layout())?.projection_settings()?;
+    let n = sub.changes.len();
+    let id = proposal::submit(&store, &settings.policy, sub, Source::Infer)?;
+    emit(
+        ctx.json,
+        &Proposed {
+            id: id.to_string(),
+            changes: n,
+        },
+        |p| format!("{}\n", p.id),
+    )?;
+    if !ctx.json {
+        note(&format!(
+            "proposed {n} inferred change(s); review them with `graphex pending`"
+        ));
+    }
+    Ok(())
+}
+
 #[derive(Serialize)]
 struct Queue {
     proposals: Vec<Card>,
@@ -161,9 +235,9 @@ pub fn accept(ctx: &Context, a: &AcceptArgs) -> Result<()> {
         let done = accept_one(&mut store, &id, &opts)?;
         if !ctx.json {
             note(&format!(
-                "accepted {}: changes {:?}; {} node(s) added, {} changed, {} edge(s) added{}",
+                "accepted {}: {}; {} node(s) added, {} changed, {} edge(s) added{}",
                 id.short(),
-                done.applied,
+                numbers(&done.applied),
                 done.nodes_added,
                 done.nodes_changed,
                 done.edges_added,
@@ -184,6 +258,19 @@ pub fn accept(ctx: &Context, a: &AcceptArgs) -> Result<()> {
         emit(true, &results, |_| String::new())?;
     }
     Ok(())
+}
+
+/// `change 2`, `changes 1-101`, or `changes 1, 3`.
+fn numbers(list: &[usize]) -> String {
+    let contiguous = list.windows(2).all(|w| w[1] == w[0] + 1);
+    match list {
+        [one] => format!("change {one}"),
+        [first, .., last] if contiguous => format!("changes {first}-{last}"),
+        _ => format!(
+            "changes {}",
+            list.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    }
 }
 
 pub fn reject(ctx: &Context, a: &RejectArgs) -> Result<()> {

@@ -226,3 +226,45 @@ fn bad_submissions_name_the_problem() {
         .code(1)
         .stderr(predicate::str::contains("cannot open"));
 }
+
+#[test]
+fn infer_proposes_a_workspace_once() {
+    let repo = Repo::new();
+    let ws = repo.root().join("ws");
+    std::fs::create_dir_all(ws.join("core/src")).unwrap();
+    std::fs::create_dir_all(ws.join("app/src")).unwrap();
+    std::fs::write(ws.join("Cargo.toml"), "[workspace]\nmembers = [\"core\", \"app\"]\n").unwrap();
+    std::fs::write(
+        ws.join("core/Cargo.toml"),
+        "[package]\nname = \"core\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(ws.join("core/src/lib.rs"), "//! Core.\npub mod store;\n").unwrap();
+    std::fs::write(ws.join("core/src/store.rs"), "//! The store.\n").unwrap();
+    std::fs::write(
+        ws.join("app/Cargo.toml"),
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\n[dependencies]\ncore = { path = \"../core\" }\n",
+    )
+    .unwrap();
+    std::fs::write(ws.join("app/src/main.rs"), "fn main() {}\n").unwrap();
+    let dry = repo.json(repo.master(), &["infer", ws.to_str().unwrap(), "--dry-run"]);
+    assert_eq!(dry["agent"], "inferred");
+    let names: Vec<&str> = dry["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(names, ["app", "core", "core.store"]);
+    let id = repo.ok(&["infer", ws.to_str().unwrap()]).trim().to_owned();
+    repo.master().args(["accept", &id[..8]]).assert().success();
+    let shown = repo.json(repo.master(), &["show", "app"]);
+    assert_eq!(shown["type"], "service");
+    assert!(shown["confidence"].as_f64().unwrap() < 1.0);
+    assert_eq!(shown["provenance"]["kind"], "inferred");
+    repo.master()
+        .args(["infer", ws.to_str().unwrap()])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("nothing new to propose"));
+}

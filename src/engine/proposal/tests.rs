@@ -493,3 +493,75 @@ fn timeline_and_history_name_the_proposal_and_the_fields() {
     let h = s.history("api-gateway").unwrap();
     assert_eq!(h[2].changes[0].after.as_deref(), Some("api-gateway description"));
 }
+
+#[test]
+fn two_sessions_accepting_at_once_apply_it_once() {
+    let (_dir, root) = graph();
+    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+    let outcomes: Vec<Result<(), String>> = (0..2)
+        .map(|_| {
+            let (root, id, barrier) = (root.clone(), id.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let mut s = open_at(&root, Level::Master);
+                let (_, p) = s.proposal(id.short()).unwrap();
+                barrier.wait();
+                s.accept(&id, &p, &AcceptOptions::default())
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .collect();
+    assert_eq!(outcomes.iter().filter(|o| o.is_ok()).count(), 1, "{outcomes:?}");
+    let s = open_at(&root, Level::Master);
+    assert_eq!(
+        s.catalog().nodes().filter(|n| n.name.as_str() == "retry-queue").count(),
+        1
+    );
+    let links: i64 = s
+        .conn()
+        .query_row(
+            "SELECT COUNT(*) FROM timeline WHERE proposal = ?1",
+            [id.as_str()],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(links, 3);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+
+    /// Random files with random names never break the queue: the valid
+    /// proposal is listed, everything else is quarantined with a reason.
+    #[test]
+    fn random_pending_files_are_quarantined(
+        files in proptest::collection::vec(
+            (proptest::string::string_regex("[a-zA-Z0-9._ -]{1,40}").unwrap(),
+             proptest::collection::vec(proptest::num::u8::ANY, 0..512)),
+            1..8),
+    ) {
+        let (_dir, root) = graph();
+        let good = propose(&open_at(&root, Level::Agent), retry_queue());
+        let dir = root.join(".gpp/graphex/pending");
+        let mut written = 0;
+        for (name, bytes) in &files {
+            let name = name.trim();
+            if name.is_empty() || name == "." || name == ".." || name == "quarantine" || name == ".incoming"
+                || dir.join(name).exists()
+            {
+                continue;
+            }
+            std::fs::write(dir.join(name), bytes).unwrap();
+            written += 1;
+        }
+        let s = open_at(&root, Level::Master);
+        let scan = s.pending().unwrap();
+        proptest::prop_assert_eq!(scan.pending.iter().map(|p| p.id.clone()).collect::<Vec<_>>(), vec![good]);
+        proptest::prop_assert_eq!(scan.quarantined.len(), written);
+        proptest::prop_assert!(scan.quarantined.iter().all(|q| !q.reason.is_empty()));
+    }
+}
