@@ -7,12 +7,14 @@
 # 2. times `graphex gen` (bulk insert; the passphrase KDF of init is outside
 #    the figure it prints),
 # 3. exports a master identity and runs the criterion benchmarks of
-#    src/engine/benches/{store,query}.rs against that store (medians in the
+#    src/engine/benches/{store,query,project,proposal}.rs against that store (medians in the
 #    output and in target/criterion/),
 # 4. compares traversals with NetworkX on the same graph and the same
 #    workload (example `traversal_workload` + scripts/bench_networkx.py; it
 #    installs networkx into target/bench-venv),
-# 5. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
+# 5. sends 1,000 proposals from 4 concurrent MCP clients (example mcp_load,
+#    each client with its own `graphex mcp` on stdio) to a fresh demo store,
+# 6. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
 #    installed into target/gpp-cli when missing) via scripts/bench_gpp.py, and
 #    one-shot projections of the demo graph via scripts/bench_gpp_project.py.
 set -euo pipefail
@@ -37,7 +39,7 @@ done
 
 echo "== criterion"
 GRAPHEX_BENCH_STORE="$work/repo" GRAPHEX_BENCH_IDENTITY="$identity" \
-  cargo bench --locked -p graphex-engine --bench store --bench query --bench project
+  cargo bench --locked -p graphex-engine --bench store --bench query --bench project --bench proposal
 
 echo "== traversal workload: graphex vs NetworkX (same graph, centres and pairs)"
 cargo run --release --locked -q -p graphex-engine --example traversal_workload -- \
@@ -47,6 +49,11 @@ if [ ! -x target/bench-venv/bin/python ]; then
   target/bench-venv/bin/pip install -q networkx
 fi
 target/bench-venv/bin/python scripts/bench_networkx.py "$work/workload"
+
+echo "== MCP: 1,000 proposals from 4 concurrent clients"
+./target/release/graphex demo "$work/mcp-demo" >/dev/null
+GRAPHEX_PASSPHRASE=graphex-demo ./target/release/graphex --store "$work/mcp-demo" keys export-agent "$work/agent.id" >/dev/null
+cargo run --release --locked -q --example mcp_load -- "$work/mcp-demo" "$work/agent.id" 4 250
 
 echo "== one-shot CLI queries: graphex vs gpp graphex query (crates.io gpp-cli)"
 if ! command -v gpp >/dev/null; then

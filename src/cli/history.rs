@@ -17,6 +17,14 @@ pub fn history(ctx: &Context, name: &str) -> Result<()> {
     emit(ctx.json, &versions, |vs| {
         let mut out = String::new();
         for v in vs {
+            if v.sealed {
+                let _ = writeln!(
+                    out,
+                    "v{}  sealed at {} (unlock a higher level to see it)",
+                    v.version, v.tier
+                );
+                continue;
+            }
             let _ = write!(out, "v{}  {}  {}", v.version, v.at.to_rfc3339(), v.tier);
             if let Some(a) = &v.action {
                 let _ = write!(out, "  {a}");

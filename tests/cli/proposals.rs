@@ -268,3 +268,46 @@ fn infer_proposes_a_workspace_once() {
         .success()
         .stderr(predicate::str::contains("nothing new to propose"));
 }
+
+#[test]
+fn two_processes_accepting_at_once_apply_it_once() {
+    let repo = reviewed_repo();
+    let id = propose(&repo, RETRY);
+    let spawn = || {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("graphex"))
+            .args(["--store"])
+            .arg(repo.root())
+            .args(["accept", &id[..12]])
+            .env("GRAPHEX_PASSPHRASE", crate::harness::PASS)
+            .env("GRAPHEX_TEST_KDF_LOG_N", "4")
+            .env_remove("GRAPHEX_IDENTITY")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn(), spawn());
+    let outputs = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+    let ok = outputs.iter().filter(|o| o.status.success()).count();
+    assert_eq!(
+        ok,
+        1,
+        "{:?}",
+        outputs
+            .iter()
+            .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+            .collect::<Vec<_>>()
+    );
+    let failed = outputs.iter().find(|o| !o.status.success()).unwrap();
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        err.contains("was decided") || err.contains("another process") || err.contains("already exists"),
+        "{err}"
+    );
+    let history = repo.json(repo.master(), &["history", "orders-service"]);
+    assert_eq!(
+        history.as_array().unwrap().len(),
+        2,
+        "the update was applied once: {history}"
+    );
+}

@@ -565,3 +565,31 @@ proptest::proptest! {
         proptest::prop_assert!(scan.quarantined.iter().all(|q| !q.reason.is_empty()));
     }
 }
+
+#[test]
+fn history_lists_versions_sealed_above_the_session() {
+    let (_dir, root) = graph();
+    let mut h = open_at(&root, Level::Human);
+    for tier in [Tier::HumanOnly, Tier::AgentReadable] {
+        h.update_node(
+            "api-gateway",
+            &NodePatch {
+                tier: Some(tier),
+                ..NodePatch::default()
+            },
+        )
+        .unwrap();
+    }
+    let hist = open_at(&root, Level::Master).history("api-gateway").unwrap();
+    let sealed: Vec<bool> = hist.iter().map(|v| v.sealed).collect();
+    assert_eq!(
+        sealed,
+        vec![true, true, false],
+        "the raise re-sealed version 1 as human-only"
+    );
+    assert!(hist[2].changes.is_empty(), "no diff against a version it cannot read");
+    assert_eq!(
+        open_at(&root, Level::Human).history("api-gateway").unwrap()[2].changes[0].field,
+        "tier"
+    );
+}

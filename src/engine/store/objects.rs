@@ -96,11 +96,27 @@ impl Objects {
 
     /// Syncs every named file and the directory (after deferred writes).
     pub fn sync_files<'a>(&self, hashes: impl IntoIterator<Item = &'a str>) -> Result<()> {
-        for h in hashes {
-            let path = self.path(h)?;
-            fs::File::open(&path)
+        let paths = hashes.into_iter().map(|h| self.path(h)).collect::<Result<Vec<_>>>()?;
+        let sync = |path: &PathBuf| {
+            fs::File::open(path)
                 .and_then(|f| f.sync_all())
-                .map_err(|e| Error::io(&path, e))?;
+                .map_err(|e| Error::io(path, e))
+        };
+        // Concurrent fsyncs share journal commits on most filesystems: a
+        // commit of several blobs costs about one sync, not one per file.
+        if paths.len() > 1 {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = paths
+                    .chunks(paths.len().div_ceil(8))
+                    .map(|chunk| scope.spawn(move || chunk.iter().try_for_each(sync)))
+                    .collect();
+                handles.into_iter().try_for_each(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::integrity("fsync", "a sync thread failed")))
+                })
+            })?;
+        } else {
+            paths.iter().try_for_each(sync)?;
         }
         self.sync_dir()
     }

@@ -40,6 +40,8 @@ pub struct HistoryVersion {
     pub actor: Option<String>,
     pub proposal: Option<String>,
     pub changes: Vec<FieldDiff>,
+    /// True when this version is sealed above the session's level.
+    pub sealed: bool,
 }
 
 type Row = (
@@ -115,7 +117,26 @@ impl Store {
             let node = if version == current.version {
                 current.clone()
             } else {
-                self.node_version(&id, version)?
+                match self.node_version(&id, version) {
+                    Ok(n) => n,
+                    // An earlier version sealed above this session's level
+                    // (the node's tier was lowered since): listed, not shown.
+                    Err(crate::Error::TierLocked(_, tier)) => {
+                        out.push(HistoryVersion {
+                            version,
+                            tier,
+                            at: Timestamp(0),
+                            action: None,
+                            actor: None,
+                            proposal: None,
+                            changes: Vec::new(),
+                            sealed: true,
+                        });
+                        previous = None;
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
             };
             let (action, actor, proposal) = self.version_origin(&id, version)?;
             out.push(HistoryVersion {
@@ -126,6 +147,7 @@ impl Store {
                 actor,
                 proposal,
                 changes: previous.as_ref().map(|p| field_diff(p, &node)).unwrap_or_default(),
+                sealed: false,
             });
             previous = Some(node);
         }
