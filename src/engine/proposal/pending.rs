@@ -71,13 +71,7 @@ pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Sour
         }
     }
     let mut bases = BTreeMap::new();
-    for c in &sub.changes {
-        for name in c.names() {
-            bases
-                .entry(name.clone())
-                .or_insert_with(|| store.catalog().by_name(name.as_str()).map(|s| s.version));
-        }
-    }
+    record_bases(store, &sub, &mut bases);
     let stored = StoredProposal {
         format: FORMAT,
         created: Timestamp::now(),
@@ -90,6 +84,18 @@ pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Sour
         store.layout().pending().as_path(),
         &stored.seal(&store.layout().keys())?,
     )
+}
+
+/// Adds to `bases` the version `store` sees of each node `sub` mentions
+/// (names already present keep their recorded version).
+pub(crate) fn record_bases(store: &Store, sub: &Submission, bases: &mut BTreeMap<crate::model::Name, Option<u64>>) {
+    for c in &sub.changes {
+        for name in c.names() {
+            bases
+                .entry(name.clone())
+                .or_insert_with(|| store.catalog().by_name(name.as_str()).map(|s| s.version));
+        }
+    }
 }
 
 /// Writes sealed proposal bytes into `pending/` (temporary file, sync, rename).

@@ -131,13 +131,7 @@ impl Store {
         }
         let sub = Submission::from_json(text.as_bytes())?;
         let mut bases = before.bases.clone();
-        for c in &sub.changes {
-            for name in c.names() {
-                bases
-                    .entry(name.clone())
-                    .or_insert_with(|| self.catalog().by_name(name.as_str()).map(|s| s.version));
-            }
-        }
+        super::pending::record_bases(self, &sub, &mut bases);
         let edited = StoredProposal {
             format: FORMAT,
             created: Timestamp::now(),

@@ -63,13 +63,7 @@ impl Store {
             self.keys.tier(new.tier)?;
             let node = Self::plan_node(new, now)?;
             names.insert(name, (node.id, node.tier));
-            plan.entries.push(Entry {
-                action: "add",
-                node: Some(node.id),
-                edge: None,
-                before: None,
-                after: Some(1),
-            });
+            plan.entries.push(Entry::node("add", node.id, None, Some(1)));
             plan.nodes.push(NodeWrite { node, previous: None });
         }
         let resolve = |n: &str| {
@@ -87,13 +81,7 @@ impl Store {
                     new.from, new.relation, new.to
                 )));
             }
-            plan.entries.push(Entry {
-                action: "link",
-                node: None,
-                edge: Some(edge.id),
-                before: None,
-                after: None,
-            });
+            plan.entries.push(Entry::edge("link", edge.id));
             plan.edges.push(edge);
         }
         let result = BatchResult {

@@ -119,13 +119,7 @@ impl Store {
             proposal: Some(id.to_string()),
             ..Plan::default()
         };
-        plan.entries.push(Entry {
-            action: "reject",
-            node: None,
-            edge: None,
-            before: None,
-            after: None,
-        });
+        plan.entries.push(Entry::plain("reject"));
         plan.decisions.push(self.decision_row(
             id,
             &Decision {
@@ -171,13 +165,7 @@ impl Store {
             ..Plan::default()
         };
         self.plan_revert(&applied_proposal, seq, &mut plan)?;
-        plan.entries.push(Entry {
-            action: "undo",
-            node: None,
-            edge: None,
-            before: None,
-            after: None,
-        });
+        plan.entries.push(Entry::plain("undo"));
         let undone_ids: Vec<String> = {
             let mut stmt = self.conn.prepare("SELECT proposal FROM decisions WHERE seq = ?1")?;
             stmt.query_map([sql_version(seq)], |r| r.get(0))?
@@ -326,13 +314,7 @@ impl Store {
                     new.provenance = provenance.clone();
                     let node = Self::plan_node(new, now).map_err(context)?;
                     added.insert(name.to_string(), (node.id, node.tier));
-                    plan.entries.push(Entry {
-                        action: "add",
-                        node: Some(node.id),
-                        edge: None,
-                        before: None,
-                        after: Some(1),
-                    });
+                    plan.entries.push(Entry::node("add", node.id, None, Some(1)));
                     plan.nodes.push(NodeWrite { node, previous: None });
                     result.nodes_added += 1;
                 }
@@ -372,13 +354,8 @@ impl Store {
             if next.tier != current.tier {
                 plan.edges.extend(self.retiered_edges(&id, next.tier));
             }
-            plan.entries.push(Entry {
-                action,
-                node: Some(id),
-                edge: None,
-                before: Some(current.version),
-                after: Some(next.version),
-            });
+            plan.entries
+                .push(Entry::node(action, id, Some(current.version), Some(next.version)));
             if let Some(n) = added.get_mut(next.name.as_str()) {
                 n.1 = next.tier;
             }
@@ -413,13 +390,7 @@ impl Store {
                 result.edges_existing += 1;
                 continue;
             }
-            plan.entries.push(Entry {
-                action: "link",
-                node: None,
-                edge: Some(edge.id),
-                before: None,
-                after: None,
-            });
+            plan.entries.push(Entry::edge("link", edge.id));
             plan.edges.push(edge);
             result.edges_added += 1;
         }
@@ -475,13 +446,7 @@ impl Store {
                     .ok_or_else(|| Error::UndoBlocked("an edge it added is not readable at this level".into()))?;
                 removed_edges.insert(id);
                 plan.removed_edges.push((id, e.tier));
-                plan.entries.push(Entry {
-                    action: "unlink",
-                    node: None,
-                    edge: Some(id),
-                    before: None,
-                    after: None,
-                });
+                plan.entries.push(Entry::edge("unlink", id));
             }
         }
         let now = Timestamp::now();
@@ -512,13 +477,7 @@ impl Store {
                     )));
                 }
                 plan.removed_nodes.push((id, current.tier));
-                plan.entries.push(Entry {
-                    action: "remove",
-                    node: Some(id),
-                    edge: None,
-                    before: after,
-                    after: None,
-                });
+                plan.entries.push(Entry::node("remove", id, after, None));
             } else if let Some(before) = before.map(row_version).transpose()? {
                 let now_node = self.node_by_id(&id)?;
                 let mut restored = self.node_version(&id, before)?;
@@ -527,13 +486,12 @@ impl Store {
                 if restored.tier != now_node.tier {
                     plan.edges.extend(self.retiered_edges(&id, restored.tier));
                 }
-                plan.entries.push(Entry {
-                    action: "revert",
-                    node: Some(id),
-                    edge: None,
-                    before: Some(now_node.version),
-                    after: Some(restored.version),
-                });
+                plan.entries.push(Entry::node(
+                    "revert",
+                    id,
+                    Some(now_node.version),
+                    Some(restored.version),
+                ));
                 plan.nodes.push(NodeWrite {
                     previous: Some((now_node.version, now_node.tier)),
                     node: restored,

@@ -28,6 +28,41 @@ pub(super) struct Entry {
     pub after: Option<u64>,
 }
 
+impl Entry {
+    /// A node's change from `before` to `after` (`None`: absent).
+    pub fn node(action: &'static str, id: NodeId, before: Option<u64>, after: Option<u64>) -> Self {
+        Self {
+            action,
+            node: Some(id),
+            edge: None,
+            before,
+            after,
+        }
+    }
+
+    /// An edge added or removed.
+    pub fn edge(action: &'static str, id: EdgeId) -> Self {
+        Self {
+            action,
+            node: None,
+            edge: Some(id),
+            before: None,
+            after: None,
+        }
+    }
+
+    /// A row naming neither (a reject, an undo).
+    pub fn plain(action: &'static str) -> Self {
+        Self {
+            action,
+            node: None,
+            edge: None,
+            before: None,
+            after: None,
+        }
+    }
+}
+
 /// A decision row written with (or, for an undo, deleted by) a commit.
 pub(super) struct DecisionRow {
     pub proposal: String,
@@ -123,13 +158,8 @@ impl Store {
     fn write_version(&mut self, current: Node, next: Node, action: &'static str) -> Result<NodeSummary> {
         let id = current.id;
         let mut plan = Plan::default();
-        plan.entries.push(Entry {
-            action,
-            node: Some(id),
-            edge: None,
-            before: Some(current.version),
-            after: Some(next.version),
-        });
+        plan.entries
+            .push(Entry::node(action, id, Some(current.version), Some(next.version)));
         if next.tier != current.tier {
             plan.edges = self.retiered_edges(&id, next.tier);
         }
