@@ -136,7 +136,11 @@ pub enum Command {
     /// the proposal records the version of each node it mentions (for stale checks).
     Propose {
         /// The proposal JSON file, or `-` for stdin.
-        file: PathBuf,
+        #[arg(required_unless_present = "schema")]
+        file: Option<PathBuf>,
+        /// Print the JSON Schema of a proposal instead.
+        #[arg(long, conflicts_with = "file")]
+        schema: bool,
     },
     /// The review queue: every pending proposal with its changes, lints and stale state (master level).
     Pending {

@@ -83,7 +83,11 @@ pub fn run(cli: Cli) -> Result<()> {
             },
         ),
         Command::Infer { path, dry_run } => proposals::infer(&ctx, path.as_deref(), *dry_run),
-        Command::Propose { file } => proposals::propose(&ctx, file),
+        Command::Propose { schema: true, .. } => {
+            print!("{}", graphex_engine::proposal::SCHEMA);
+            Ok(())
+        }
+        Command::Propose { file, .. } => proposals::propose(&ctx, file.as_deref().unwrap_or(std::path::Path::new("-"))),
         Command::Pending { session } => proposals::pending(&ctx, session.as_deref()),
         Command::Accept(a) => proposals::accept(&ctx, a),
         Command::Reject(a) => proposals::reject(&ctx, a),

@@ -27,7 +27,7 @@ pub use pending::{Pending, QUARANTINE, Quarantined, ScanResult, quarantined, sub
 pub use queue::{ProposalStatus, edit_text};
 pub use review::{Card, Group, StaleNode, cards, stale_versions};
 pub use stored::{ProposalId, Source, StoredProposal};
-pub use submission::{INFERRED, Submission};
+pub use submission::{INFERRED, SCHEMA, Submission};
 
 use crate::error::{Error, Result};
 

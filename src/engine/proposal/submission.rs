@@ -27,6 +27,9 @@ pub struct Submission {
     pub changes: Vec<Change>,
 }
 
+/// The JSON Schema of a submission (`assets/schema/proposal.schema.json`).
+pub const SCHEMA: &str = include_str!("../../../assets/schema/proposal.schema.json");
+
 /// The agent id used by `graphex infer`.
 pub const INFERRED: &str = "inferred";
 
@@ -103,6 +106,45 @@ impl Submission {
                 session: self.session.clone(),
                 trust: self.trust,
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The published schema and the parser agree: its example parses, every
+    /// op it lists is one the parser knows, and the top-level fields match.
+    #[test]
+    fn the_published_schema_matches_the_parser() {
+        let schema: serde_json::Value = serde_json::from_str(SCHEMA).unwrap();
+        let example = &schema["examples"][0];
+        let sub = Submission::from_json(example.to_string().as_bytes()).unwrap();
+        let ops: Vec<&str> = sub.changes.iter().map(Change::op).collect();
+        assert_eq!(
+            ops,
+            [
+                "add_node",
+                "add_edge",
+                "update_node",
+                "deprecate",
+                "supersede",
+                "archive"
+            ]
+        );
+        let mut fields: Vec<&str> = schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        fields.sort_unstable();
+        assert_eq!(fields, ["agent", "changes", "rationale", "session", "trust"]);
+        let back = serde_json::to_value(&sub).unwrap();
+        assert_eq!(back["changes"].as_array().unwrap().len(), 6);
+        for variant in schema["$defs"]["change"]["oneOf"].as_array().unwrap() {
+            assert_eq!(variant["additionalProperties"], false, "{variant}");
         }
     }
 }
