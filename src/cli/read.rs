@@ -144,8 +144,14 @@ fn status_text(r: &StatusReport) -> String {
         r.store, r.level, r.schema_version
     );
     s.push_str(&format!(
-        "last update  {}\n\n",
-        r.last_update.as_deref().unwrap_or("never")
+        "last update  {}\npending      {} proposal(s){}\n\n",
+        r.last_update.as_deref().unwrap_or("never"),
+        r.pending_proposals,
+        if r.pending_proposals > 0 {
+            " (graphex pending)"
+        } else {
+            ""
+        }
     ));
     let rows: Vec<Vec<String>> = r
         .tiers

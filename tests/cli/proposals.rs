@@ -55,6 +55,7 @@ fn propose_review_accept_and_the_agent_reads_the_outcome() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("master"));
+    assert_eq!(repo.json(repo.locked(), &["status"])["pending_proposals"], 1);
     let text = repo.ok(&["pending"]);
     assert!(text.contains("agent:claude-code (trust 94.2)"), "{text}");
     assert!(text.contains("+ [module] retry-queue"), "{text}");

@@ -109,6 +109,20 @@ impl Store {
         }
     }
 
+    /// How many proposal files in `pending/` have no decision, without
+    /// opening them (malformed ones count until a review quarantines them).
+    pub fn pending_count(&self) -> Result<usize> {
+        let decided = self.decided()?;
+        let Ok(entries) = std::fs::read_dir(self.layout().pending()) else {
+            return Ok(0);
+        };
+        Ok(entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().and_then(ProposalId::from_file_name))
+            .filter(|id| !decided.contains(id.as_str()))
+            .count())
+    }
+
     /// Every undecided proposal of one agent session.
     pub fn session_proposals(&self, agent: Option<&str>, session: &str) -> Result<Vec<Pending>> {
         Ok(self

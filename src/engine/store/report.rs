@@ -36,6 +36,8 @@ pub struct StatusReport {
     pub last_update: Option<String>,
     pub total_nodes: u64,
     pub total_edges: u64,
+    /// Proposal files waiting for a decision (counted without opening them).
+    pub pending_proposals: usize,
 }
 
 impl Store {
@@ -87,6 +89,7 @@ impl Store {
             by_status,
             by_type,
             last_update: last.map(|t| Timestamp(t).to_rfc3339()),
+            pending_proposals: self.pending_count()?,
         })
     }
 }
