@@ -472,9 +472,12 @@ pub struct AcceptArgs {
     /// Accept even if a node it changes moved since it was proposed.
     #[arg(long)]
     pub force: bool,
-    /// Accept every pending proposal of this agent session, oldest first.
-    #[arg(long, conflicts_with = "only")]
+    /// Accept every pending proposal of this agent session, oldest first (needs --batch).
+    #[arg(long, conflicts_with = "only", requires = "batch")]
     pub session: Option<String>,
+    /// The session's batch digest as `pending` shows it: refuses if the session changed since.
+    #[arg(long)]
+    pub batch: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -485,9 +488,12 @@ pub struct RejectArgs {
     /// Why: the proposing agent reads this.
     #[arg(long)]
     pub reason: String,
-    /// Reject every pending proposal of this agent session.
-    #[arg(long)]
+    /// Reject every pending proposal of this agent session (needs --batch).
+    #[arg(long, requires = "batch")]
     pub session: Option<String>,
+    /// The session's batch digest as `pending` shows it: refuses if the session changed since.
+    #[arg(long)]
+    pub batch: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -7,9 +7,26 @@ use graphex_engine::Store;
 use graphex_engine::model::{FieldDiff, Node, Timestamp};
 use graphex_engine::proposal::{Card, Change, Group, StaleNode};
 
+/// `s` safe for a terminal: control characters (escape sequences among
+/// them) are shown escaped, and line breaks continue at `indent`.
+pub fn clean(s: &str, indent: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' => {
+                out.push('\n');
+                out.push_str(indent);
+            }
+            c if c.is_control() && c != '\t' => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// How long ago `t` was, in words.
 pub fn age(t: Timestamp) -> String {
-    let secs = (Timestamp::now().0 - t.0).max(0) / 1000;
+    let secs = Timestamp::now().0.saturating_sub(t.0).max(0) / 1000;
     match secs {
         0..60 => format!("{secs}s ago"),
         60..3600 => format!("{}m ago", secs / 60),
@@ -43,7 +60,11 @@ pub fn header(c: &Card) -> String {
         c.id.short(),
         s.agent,
         s.trust,
-        if s.session.is_empty() { "-" } else { &s.session },
+        if s.session.is_empty() {
+            "-".to_owned()
+        } else {
+            clean(&s.session, " ")
+        },
         age(c.proposal.created),
         badges
     )
@@ -55,7 +76,7 @@ pub fn card(store: &Store, c: &Card, groups: &[Group]) -> String {
     out.push('\n');
     let s = &c.proposal.submission;
     if !s.rationale.is_empty() {
-        let _ = writeln!(out, "  Rationale: {}", s.rationale.replace('\n', "\n             "));
+        let _ = writeln!(out, "  Rationale: {}", clean(&s.rationale, "             "));
     }
     for (i, change) in s.changes.iter().enumerate() {
         out.push_str(&describe(store, i + 1, change));
@@ -104,12 +125,16 @@ pub fn describe(store: &Store, n: usize, change: &Change) -> String {
             tier,
             properties,
             suggested_edges,
+            body,
             ..
         } => {
             let _ = writeln!(out, "  {n}. + [{node_type}] {name} ({tier})");
-            let _ = writeln!(out, "       \"{description}\"");
+            let _ = writeln!(out, "       \"{}\"", clean(description, "        "));
             for (k, v) in properties {
-                let _ = writeln!(out, "       {k} = {v}");
+                let _ = writeln!(out, "       {k} = {}", clean(v, "         "));
+            }
+            if let Some(b) = body {
+                out.push_str(&body_preview(b));
             }
             for (f, r, t) in suggested_edges {
                 let _ = writeln!(out, "       + {f} → {r} → {t}");
@@ -146,11 +171,25 @@ pub fn describe(store: &Store, n: usize, change: &Change) -> String {
 }
 
 fn reason_suffix(reason: Option<&str>) -> String {
-    reason.map(|r| format!(": {r}")).unwrap_or_default()
+    reason.map(|r| format!(": {}", clean(r, "     "))).unwrap_or_default()
+}
+
+/// The size and first lines of a body, so nothing is accepted unseen.
+fn body_preview(body: &str) -> String {
+    const LINES: usize = 6;
+    let mut out = format!("       body ({} bytes, {} lines):\n", body.len(), body.lines().count());
+    for line in body.lines().take(LINES) {
+        let _ = writeln!(out, "       | {}", clean(line, ""));
+    }
+    if body.lines().count() > LINES {
+        out.push_str("       | … (graphex edit ID shows all of it)\n");
+    }
+    out
 }
 
 /// `field: before → after`.
 pub fn diff_line(d: &FieldDiff, indent: &str) -> String {
+    // Debug quoting escapes control characters and line breaks.
     let show = |v: &Option<String>| v.as_deref().map_or_else(|| "(none)".to_owned(), |s| format!("{s:?}"));
     format!("{indent}{}: {} → {}\n", d.field, show(&d.before), show(&d.after))
 }

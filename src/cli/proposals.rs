@@ -144,7 +144,37 @@ pub fn infer(ctx: &Context, path: Option<&Path>, dry_run: bool) -> Result<()> {
 struct Queue {
     proposals: Vec<Card>,
     groups: Vec<Group>,
+    /// Each agent session with its batch digest (for `accept --session`).
+    sessions: Vec<SessionBatch>,
     quarantined: Vec<Quarantined>,
+}
+
+#[derive(Serialize)]
+struct SessionBatch {
+    session: String,
+    agents: Vec<String>,
+    proposals: usize,
+    batch: String,
+}
+
+fn sessions(cards: &[Card]) -> Vec<SessionBatch> {
+    let mut by: std::collections::BTreeMap<&str, Vec<&Card>> = std::collections::BTreeMap::new();
+    for c in cards {
+        by.entry(c.proposal.submission.session.as_str()).or_default().push(c);
+    }
+    by.into_iter()
+        .map(|(session, cs)| {
+            let mut agents: Vec<String> = cs.iter().map(|c| c.proposal.submission.agent.clone()).collect();
+            agents.sort();
+            agents.dedup();
+            SessionBatch {
+                session: session.to_owned(),
+                agents,
+                proposals: cs.len(),
+                batch: proposal::batch_digest(cs.iter().map(|c| &c.id)),
+            }
+        })
+        .collect()
 }
 
 fn queue(store: &Store, session: Option<&str>) -> Result<Queue> {
@@ -154,8 +184,16 @@ fn queue(store: &Store, session: Option<&str>) -> Result<Queue> {
         .into_iter()
         .filter(|p| session.is_none_or(|s| p.proposal.submission.session == s))
         .collect();
+    for u in &scan.unreadable {
+        note(&format!(
+            "left in place {}: {}",
+            cards::clean(&u.file, " "),
+            cards::clean(&u.reason, " ")
+        ));
+    }
     let (proposals, groups) = proposal::cards(store, pending);
     Ok(Queue {
+        sessions: sessions(&proposals),
         proposals,
         groups,
         quarantined: scan.quarantined,
@@ -166,7 +204,11 @@ pub fn pending(ctx: &Context, session: Option<&str>) -> Result<()> {
     let store = ctx.open(Need::Write)?;
     let q = queue(&store, session)?;
     for held in &q.quarantined {
-        note(&format!("quarantined {}: {}", held.file, held.reason));
+        note(&format!(
+            "quarantined {}: {}",
+            cards::clean(&held.file, " "),
+            cards::clean(&held.reason, " ")
+        ));
     }
     emit(ctx.json, &q, |q| {
         if q.proposals.is_empty() {
@@ -177,8 +219,22 @@ pub fn pending(ctx: &Context, session: Option<&str>) -> Result<()> {
             out.push_str(&cards::card(&store, c, &q.groups));
             out.push('\n');
         }
+        for b in &q.sessions {
+            out.push_str(&format!(
+                "session {} ({}): {} proposal(s), batch {}\n",
+                if b.session.is_empty() {
+                    "-".to_owned()
+                } else {
+                    cards::clean(&b.session, " ")
+                },
+                b.agents.join(", "),
+                b.proposals,
+                b.batch
+            ));
+        }
         out.push_str(&format!(
-            "{} pending. Accept: graphex accept ID [--only N,..]; reject: graphex reject ID --reason R; edit: graphex edit ID\n",
+            "{} pending. Accept: graphex accept ID [--only N,..] (or --session S --batch B); \
+             reject: graphex reject ID --reason R; edit: graphex edit ID\n",
             q.proposals.len()
         ));
         out
@@ -207,7 +263,8 @@ fn accept_one(store: &mut Store, id: &ProposalId, opts: &AcceptOptions) -> Resul
     }
 }
 
-fn session_ids(store: &Store, session: &str) -> Result<Vec<ProposalId>> {
+/// The pending ids of `session`, if they are still the batch the reviewer saw.
+fn session_ids(store: &Store, session: &str, batch: Option<&str>) -> Result<Vec<ProposalId>> {
     let ids: Vec<ProposalId> = store
         .session_proposals(None, session)?
         .into_iter()
@@ -216,6 +273,14 @@ fn session_ids(store: &Store, session: &str) -> Result<Vec<ProposalId>> {
     if ids.is_empty() {
         bail!("no pending proposals in session {session:?}");
     }
+    let now = proposal::batch_digest(&ids);
+    if batch != Some(now.as_str()) {
+        bail!(
+            "session {session:?} is not the batch you reviewed (it now holds {} proposal(s), batch {now}); \
+             run `graphex pending --session {session}` again",
+            ids.len()
+        );
+    }
     Ok(ids)
 }
 
@@ -223,7 +288,7 @@ pub fn accept(ctx: &Context, a: &AcceptArgs) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
     let ids = match (&a.id, &a.session) {
         (Some(id), _) => vec![store.resolve_proposal(id)?],
-        (None, Some(session)) => session_ids(&store, session)?,
+        (None, Some(session)) => session_ids(&store, session, a.batch.as_deref())?,
         (None, None) => bail!("give a proposal id or --session"),
     };
     let opts = AcceptOptions {
@@ -277,7 +342,7 @@ pub fn reject(ctx: &Context, a: &RejectArgs) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
     let ids = match (&a.id, &a.session) {
         (Some(id), _) => vec![store.resolve_proposal(id)?],
-        (None, Some(session)) => session_ids(&store, session)?,
+        (None, Some(session)) => session_ids(&store, session, a.batch.as_deref())?,
         (None, None) => bail!("give a proposal id or --session"),
     };
     let mut results = Vec::new();
@@ -391,7 +456,7 @@ pub fn undo(ctx: &Context) -> Result<()> {
                 proposal::Outcome::Edited => "edit",
                 proposal::Outcome::Accepted => "acceptance",
             },
-            &u.proposal[..12]
+            u.proposal.get(..12).unwrap_or(&u.proposal)
         )
     })
 }

@@ -155,8 +155,47 @@ fn reject_with_reason_undo_and_session_batches() {
         repo.json(repo.master(), &["proposal-status", &a[..8]])["status"],
         "pending"
     );
+    let queue = repo.json(repo.master(), &["pending"]);
+    let batch = queue["sessions"][0]["batch"].as_str().unwrap().to_owned();
+    assert_eq!(queue["sessions"][0]["proposals"], 2);
     repo.master()
         .args(["reject", "--session", "fix-orders-timeout", "--reason", "not now"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--batch"));
+    // A proposal slipped into the session after review changes the batch.
+    let late = propose(
+        &repo,
+        r#"{"agent": "other", "trust": 50, "session": "fix-orders-timeout",
+            "changes": [{"op": "archive", "name": "public"}]}"#,
+    );
+    repo.master()
+        .args([
+            "reject",
+            "--session",
+            "fix-orders-timeout",
+            "--batch",
+            &batch,
+            "--reason",
+            "not now",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not the batch you reviewed"));
+    repo.master()
+        .args(["reject", &late[..8], "--reason", "spam"])
+        .assert()
+        .success();
+    repo.master()
+        .args([
+            "reject",
+            "--session",
+            "fix-orders-timeout",
+            "--batch",
+            &batch,
+            "--reason",
+            "not now",
+        ])
         .assert()
         .success();
     for id in [&a, &b] {

@@ -184,15 +184,7 @@ impl Change {
                 ..
             } => {
                 model::validate_description(description)?;
-                if let Some(b) = body
-                    && b.len() > model::MAX_BODY
-                {
-                    return Err(Error::invalid(
-                        "body",
-                        name.as_str(),
-                        format!("at most {} bytes", model::MAX_BODY),
-                    ));
-                }
+                check_content(name.as_str(), Some(description), body.as_deref(), properties)?;
                 model::validate_properties(properties)?;
                 if let Some(c) = confidence {
                     model::validate_confidence(*c)?;
@@ -224,15 +216,12 @@ impl Change {
                 if let Some(d) = &set.description {
                     model::validate_description(d)?;
                 }
-                if let Some(b) = &set.body
-                    && b.len() > model::MAX_BODY
-                {
-                    return Err(Error::invalid(
-                        "body",
-                        name.as_str(),
-                        format!("at most {} bytes", model::MAX_BODY),
-                    ));
-                }
+                check_content(
+                    name.as_str(),
+                    set.description.as_deref(),
+                    set.body.as_deref(),
+                    &set.properties,
+                )?;
                 let props: BTreeMap<_, _> = set
                     .properties
                     .iter()
@@ -269,6 +258,26 @@ impl Change {
             _ => None,
         }
     }
+}
+
+/// Length limits, and no control characters but newline and tab, in the
+/// text a proposal carries: a reviewer's terminal must show what it says.
+fn check_content(
+    name: &str,
+    description: Option<&str>,
+    body: Option<&str>,
+    properties: &BTreeMap<String, String>,
+) -> Result<()> {
+    if let Some(d) = description {
+        super::check_text("description", name, d, model::MAX_DESCRIPTION)?;
+    }
+    if let Some(b) = body {
+        super::check_text("body", name, b, model::MAX_BODY)?;
+    }
+    for (k, v) in properties {
+        super::check_text("property value", k, v, model::MAX_PROPERTY_VALUE)?;
+    }
+    Ok(())
 }
 
 /// The `supersedes` relation.

@@ -13,7 +13,7 @@
 mod change;
 mod decision;
 mod lint;
-mod pending;
+pub(crate) mod pending;
 mod queue;
 mod review;
 mod stored;
@@ -25,7 +25,7 @@ pub use decision::{Decision, Outcome, check_reason};
 pub use lint::{Lint, credential_in, lint};
 pub use pending::{Pending, QUARANTINE, Quarantined, ScanResult, quarantined, submit};
 pub use queue::{ProposalStatus, edit_text};
-pub use review::{Card, Group, StaleNode, cards, stale_versions};
+pub use review::{Card, Group, StaleNode, batch_digest, cards, stale_versions};
 pub use stored::{ProposalId, Source, StoredProposal};
 pub use submission::{INFERRED, SCHEMA, Submission};
 

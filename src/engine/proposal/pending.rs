@@ -44,6 +44,8 @@ pub struct ScanResult {
     pub pending: Vec<Pending>,
     /// Files quarantined by this scan.
     pub quarantined: Vec<Quarantined>,
+    /// Files left in place this time (unreadable now, or not movable).
+    pub unreadable: Vec<Quarantined>,
 }
 
 /// Checks, seals and stores `sub`; returns its id. `bases` records the
@@ -144,14 +146,25 @@ pub(crate) fn scan(pending: &Path, master: &x25519::Identity, decided: &HashSet<
         }
         let path = entry.path();
         match read_one(&path, id.as_ref(), master) {
+            // A reviewer's edit is written just before its accept commits;
+            // left behind by a crash, it must not enter the queue.
+            Ok(proposal) if proposal.source == Source::Edit => {}
             Ok(proposal) => out.pending.push(Pending {
                 id: id.unwrap_or_else(|| unreachable!("read_one checks the name")),
                 proposal,
             }),
-            Err(reason) => {
+            Err(fail) => {
                 let shown = name.map_or_else(|| format!("{os_name:?}"), |n| n.escape_debug().to_string());
-                if quarantine(pending, &path, &shown, &reason)? {
-                    out.quarantined.push(Quarantined { file: shown, reason });
+                match fail {
+                    Fail::Transient(reason) => out.unreadable.push(Quarantined { file: shown, reason }),
+                    Fail::Bad(reason) => match quarantine(pending, &path, &shown, &reason) {
+                        Ok(true) => out.quarantined.push(Quarantined { file: shown, reason }),
+                        Ok(false) => {}
+                        Err(e) => out.unreadable.push(Quarantined {
+                            file: shown,
+                            reason: format!("{reason}; it could not be quarantined: {e}"),
+                        }),
+                    },
                 }
             }
         }
@@ -170,58 +183,74 @@ fn read_one(
     path: &Path,
     id: Option<&ProposalId>,
     master: &x25519::Identity,
-) -> std::result::Result<StoredProposal, String> {
-    let bytes = read_capped(path)?;
+) -> std::result::Result<StoredProposal, Fail> {
+    let bytes = read_capped(path, MAX_FILE_BYTES)?;
     let Some(id) = id else {
-        return Err("its name is not <sha256>.proposal".into());
+        return Err(Fail::Bad("its name is not <sha256>.proposal".into()));
     };
     if ProposalId::of(&bytes) != *id {
-        return Err("its content does not match the hash in its name".into());
+        return Err(Fail::Bad("its content does not match the hash in its name".into()));
     }
-    StoredProposal::open(path, &bytes, master).map_err(|e| match e {
-        Error::WrongSecret(..) => "it is not sealed to this store's master key".to_owned(),
-        Error::Document { reason, .. } => format!("not a valid proposal: {reason}"),
-        other => other.to_string(),
+    StoredProposal::open(path, &bytes, master).map_err(|e| {
+        Fail::Bad(match e {
+            Error::WrongSecret(..) => "it is not sealed to this store's master key".to_owned(),
+            Error::Document { reason, .. } => format!("not a valid proposal: {reason}"),
+            other => other.to_string(),
+        })
     })
 }
 
 /// Reads a regular file of at most [`MAX_FILE_BYTES`], refusing links,
 /// FIFOs, devices and directories without blocking on them.
-fn read_capped(path: &Path) -> std::result::Result<Vec<u8>, String> {
+/// Why a file could not be read: a problem with the file itself, or one of
+/// the moment (permissions, too many open files) that a later scan may not
+/// meet.
+pub(crate) enum Fail {
+    Bad(String),
+    Transient(String),
+}
+
+pub(crate) fn read_capped(path: &Path, cap: u64) -> std::result::Result<Vec<u8>, Fail> {
     use std::os::unix::fs::OpenOptionsExt;
-    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("cannot be inspected ({e})"))?;
+    let meta = std::fs::symlink_metadata(path).map_err(|e| Fail::Transient(format!("cannot be inspected ({e})")))?;
     if meta.file_type().is_symlink() {
-        return Err("it is a symbolic link".into());
+        return Err(Fail::Bad("it is a symbolic link".into()));
     }
     if !meta.is_file() {
-        return Err("it is not a regular file".into());
+        return Err(Fail::Bad("it is not a regular file".into()));
     }
     let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32 | rustix::fs::OFlags::NONBLOCK.bits() as i32)
         .open(path)
-        .map_err(|e| format!("cannot be opened ({e})"))?;
-    let meta = file.metadata().map_err(|e| format!("cannot be inspected ({e})"))?;
+        .map_err(|e| match e.raw_os_error() {
+            // Swapped for a link or a special file since the check above.
+            Some(code) if code == rustix::io::Errno::LOOP.raw_os_error() => Fail::Bad("it is a symbolic link".into()),
+            _ => Fail::Transient(format!("cannot be opened ({e})")),
+        })?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Fail::Transient(format!("cannot be inspected ({e})")))?;
     if !meta.is_file() {
-        return Err("it is not a regular file".into());
+        return Err(Fail::Bad("it is not a regular file".into()));
     }
     if meta.len() == 0 {
-        return Err("it is empty".into());
+        return Err(Fail::Bad("it is empty".into()));
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "it is {} bytes, above the {MAX_FILE_BYTES}-byte limit",
+    if meta.len() > cap {
+        return Err(Fail::Bad(format!(
+            "it is {} bytes, above the {cap}-byte limit",
             meta.len()
-        ));
+        )));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_FILE_BYTES + 1)
+    file.take(cap + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot be read ({e})"))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "it grew above the {MAX_FILE_BYTES}-byte limit while being read"
-        ));
+        .map_err(|e| Fail::Transient(format!("cannot be read ({e})")))?;
+    if bytes.len() as u64 > cap {
+        return Err(Fail::Bad(format!(
+            "it grew above the {cap}-byte limit while being read"
+        )));
     }
     Ok(bytes)
 }
@@ -230,7 +259,16 @@ fn read_capped(path: &Path) -> std::result::Result<Vec<u8>, String> {
 /// false when another process moved it first.
 fn quarantine(pending: &Path, path: &Path, shown: &str, reason: &str) -> Result<bool> {
     let dir = pending.join(QUARANTINE);
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    match std::fs::symlink_metadata(&dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(Error::integrity(
+                "pending/quarantine",
+                "is not a directory (a link or a file was put there); move it away",
+            ));
+        }
+        Err(_) => std::fs::create_dir(&dir).map_err(|e| Error::io(&dir, e))?,
+    }
     let safe: String = shown
         .chars()
         .map(|c| {
@@ -274,6 +312,9 @@ fn unique(dir: &Path, stem: &str) -> PathBuf {
 /// The files in quarantine and their reasons, as recorded.
 pub fn quarantined(pending: &Path) -> Result<Vec<Quarantined>> {
     let dir = pending.join(QUARANTINE);
+    if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+        return Ok(Vec::new());
+    }
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Ok(Vec::new());
     };
@@ -281,7 +322,9 @@ pub fn quarantined(pending: &Path) -> Result<Vec<Quarantined>> {
     for entry in entries.flatten() {
         let path = entry.path();
         if path.extension().is_some_and(|e| e == "reason") {
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let text = read_capped(&path, 16 * 1024)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
             let field = |k: &str| {
                 text.lines()
                     .find_map(|l| l.strip_prefix(k))

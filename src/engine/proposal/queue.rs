@@ -40,7 +40,11 @@ impl Store {
             .map_err(|_| self.keys().needs(crate::Level::Master, "reading proposals"))?;
         let id = self.resolve_proposal(prefix)?;
         let path = self.layout().pending().join(id.file_name());
-        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let bytes = super::pending::read_capped(&path, super::MAX_FILE_BYTES).map_err(|f| match f {
+            super::pending::Fail::Bad(reason) | super::pending::Fail::Transient(reason) => {
+                Error::integrity(format!("proposal {}", id.short()), reason)
+            }
+        })?;
         if ProposalId::of(&bytes) != id {
             return Err(Error::integrity(
                 format!("proposal {}", id.short()),

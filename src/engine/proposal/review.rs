@@ -177,3 +177,11 @@ pub fn stale_versions(store: &Store, p: &StoredProposal) -> crate::error::Result
     }
     Ok(out)
 }
+
+/// A short digest of a set of proposal ids: what a reviewer saw of a
+/// session, so a batch decision can refuse a set that changed since.
+pub fn batch_digest<'a>(ids: impl IntoIterator<Item = &'a ProposalId>) -> String {
+    let mut sorted: Vec<&str> = ids.into_iter().map(ProposalId::as_str).collect();
+    sorted.sort_unstable();
+    crate::crypto::sha256_hex(sorted.join("\n").as_bytes())[..8].to_owned()
+}

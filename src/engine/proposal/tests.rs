@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::pending::write;
 use super::*;
 use crate::Level;
 use crate::error::Error;
@@ -591,5 +592,66 @@ fn history_lists_versions_sealed_above_the_session() {
     assert_eq!(
         open_at(&root, Level::Human).history("api-gateway").unwrap()[2].changes[0].field,
         "tier"
+    );
+}
+
+/// Stores `changes` as a proposal without the submit-time tier ceiling (as
+/// anyone holding the master recipient could).
+fn write_raw(root: &Path, changes: serde_json::Value) -> ProposalId {
+    let s = open_at(root, Level::Master);
+    let mut stored = dummy();
+    stored.submission = sub(changes);
+    pending::record_bases(&s, &stored.submission, &mut stored.bases);
+    write(&s.layout().pending(), &stored.seal(&s.layout().keys()).unwrap()).unwrap()
+}
+
+#[test]
+fn edges_between_two_moved_nodes_take_both_final_tiers() {
+    let (_dir, root) = graph();
+    let mut s = open_at(&root, Level::Master);
+    s.link(crate::model::NewEdge::new(
+        Name::new("orders-service").unwrap(),
+        crate::model::Relation::new("uses").unwrap(),
+        Name::new("api-gateway").unwrap(),
+    ))
+    .unwrap();
+    let id = write_raw(
+        &root,
+        json!([{"op": "update_node", "name": "api-gateway", "set": {"tier": "public"}},
+               {"op": "update_node", "name": "orders-service", "set": {"tier": "agent-restricted"}}]),
+    );
+    let mut s = open_at(&root, Level::Master);
+    let (_, p) = s.proposal(id.short()).unwrap();
+    s.accept(&id, &p, &AcceptOptions::default()).unwrap();
+    for store in [&s, &open_at(&root, Level::Master)] {
+        let tiers: Vec<Tier> = store.catalog().edges().map(|e| e.tier).collect();
+        assert_eq!(tiers, vec![Tier::AgentRestricted]);
+    }
+    assert_eq!(
+        open_at(&root, Level::Agent).catalog().edge_count(),
+        0,
+        "the agent key cannot read it"
+    );
+}
+
+#[test]
+fn undo_of_a_tier_change_and_a_link_leaves_no_edge_behind() {
+    let (_dir, root) = graph();
+    let id = propose(
+        &open_at(&root, Level::Agent),
+        json!([{"op": "update_node", "name": "orders-service", "set": {"tier": "public"}},
+               {"op": "add_edge", "from": "orders-service", "relation": "uses", "to": "api-gateway"}]),
+    );
+    let mut s = open_at(&root, Level::Master);
+    let (_, p) = s.proposal(id.short()).unwrap();
+    s.accept(&id, &p, &AcceptOptions::default()).unwrap();
+    assert_eq!(s.catalog().edge_count(), 1);
+    s.undo().unwrap();
+    assert_eq!(s.catalog().edge_count(), 0, "in this session");
+    assert_eq!(s.summary("orders-service").unwrap().tier, Tier::AgentReadable);
+    assert_eq!(
+        open_at(&root, Level::Master).catalog().edge_count(),
+        0,
+        "after reopening"
     );
 }

@@ -346,13 +346,14 @@ impl Store {
             };
             edges.extend(change.edges().into_iter().map(|t| (t, confidence)));
         }
+        let mut moved: HashMap<NodeId, crate::model::Tier> = HashMap::new();
         for id in order {
             let Some((current, mut next, action)) = working.remove(&id) else {
                 continue;
             };
             next.version = current.version + 1;
             if next.tier != current.tier {
-                plan.edges.extend(self.retiered_edges(&id, next.tier));
+                moved.insert(id, next.tier);
             }
             plan.entries
                 .push(Entry::node(action, id, Some(current.version), Some(next.version)));
@@ -365,6 +366,7 @@ impl Store {
             });
             result.nodes_changed += 1;
         }
+        plan.edges.extend(self.retier(&moved, &HashSet::new()));
         let tiers: HashMap<NodeId, crate::model::Tier> = plan.nodes.iter().map(|w| (w.node.id, w.node.tier)).collect();
         let resolve = |n: &str| {
             added.get(n).copied().or_else(|| {
@@ -450,6 +452,7 @@ impl Store {
             }
         }
         let now = Timestamp::now();
+        let mut moved: HashMap<NodeId, crate::model::Tier> = HashMap::new();
         for (action, node, _, before, after) in rows {
             let Some(bytes) = node else { continue };
             let id = row_node_id(&bytes)?;
@@ -484,7 +487,7 @@ impl Store {
                 restored.version = now_node.version + 1;
                 restored.updated = now;
                 if restored.tier != now_node.tier {
-                    plan.edges.extend(self.retiered_edges(&id, restored.tier));
+                    moved.insert(id, restored.tier);
                 }
                 plan.entries.push(Entry::node(
                     "revert",
@@ -498,6 +501,7 @@ impl Store {
                 });
             }
         }
+        plan.edges.extend(self.retier(&moved, &removed_edges));
         Ok(())
     }
 }

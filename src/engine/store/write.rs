@@ -176,14 +176,23 @@ impl Store {
 
     /// Readable edges touching `id` whose tier changes when `id` moves to `tier`.
     pub(super) fn retiered_edges(&self, id: &NodeId, tier: Tier) -> Vec<Edge> {
-        let tier_of = |n: &NodeId| {
-            if n == id { Some(tier) } else { self.catalog.tier_of(n) }
-        };
+        self.retier(&std::iter::once((*id, tier)).collect(), &HashSet::new())
+    }
+
+    /// Readable edges whose tier changes once the nodes in `tiers` have
+    /// their new tiers (all at once, so an edge between two moved nodes
+    /// gets the tier of both final ends), except those in `removed`.
+    pub(super) fn retier(
+        &self,
+        tiers: &std::collections::HashMap<NodeId, Tier>,
+        removed: &HashSet<EdgeId>,
+    ) -> Vec<Edge> {
+        let tier_of = |n: &NodeId| tiers.get(n).copied().or_else(|| self.catalog.tier_of(n));
         let mut seen = HashSet::new();
-        self.catalog
-            .outgoing(id)
-            .chain(self.catalog.incoming(id))
-            .filter(|e| seen.insert(e.id))
+        tiers
+            .keys()
+            .flat_map(|id| self.catalog.outgoing(id).chain(self.catalog.incoming(id)))
+            .filter(|e| !removed.contains(&e.id) && seen.insert(e.id))
             .filter_map(|e| {
                 let t = e.declared_tier.max(tier_of(&e.from)?).max(tier_of(&e.to)?);
                 (t != e.tier).then(|| Edge { tier: t, ..e.clone() })
@@ -473,18 +482,19 @@ impl Store {
                 self.catalog.drop_node(&w.node.id);
             }
         }
-        for (id, _) in &plan.removed_edges {
-            self.catalog.drop_edge(id);
-        }
-        for (id, _) in &plan.removed_nodes {
-            self.catalog.drop_node(id);
-        }
         for e in plan.edges {
             if self.keys.reads(e.tier) {
                 self.catalog.put_edge(e);
             } else {
                 self.catalog.drop_edge(&e.id);
             }
+        }
+        // Removals last, so nothing above can bring a removed row back.
+        for (id, _) in &plan.removed_edges {
+            self.catalog.drop_edge(id);
+        }
+        for (id, _) in &plan.removed_nodes {
+            self.catalog.drop_node(id);
         }
         // The change is committed: what follows is clean-up and must not turn
         // it into an error. Old copies go first; a file that cannot be removed
