@@ -406,19 +406,22 @@ pub fn edit(ctx: &Context, id: &str, force: bool) -> Result<()> {
                 let mut answer = String::new();
                 std::io::stdin().read_line(&mut answer)?;
                 if answer.trim().eq_ignore_ascii_case("n") {
-                    let kept = std::env::temp_dir().join(format!("graphex-edit-{}.json", id.short()));
-                    std::fs::copy(&path, &kept)?;
-                    bail!("nothing accepted; your edit is kept in {}", kept.display());
+                    bail!("nothing accepted; your edit is kept in {}", keep(dir, &path).display());
                 }
             }
             Err(e) => {
-                let kept = std::env::temp_dir().join(format!("graphex-edit-{}.json", id.short()));
-                let _ = std::fs::copy(&path, &kept);
-                note(&format!("your edit is kept in {}", kept.display()));
+                note(&format!("your edit is kept in {}", keep(dir, &path).display()));
                 return Err(e.into());
             }
         }
     }
+}
+
+/// Keeps the edit's private (0700) directory so nothing typed is lost;
+/// returns the file's path.
+fn keep(dir: tempfile::TempDir, file: &Path) -> std::path::PathBuf {
+    let _ = dir.keep();
+    file.to_path_buf()
 }
 
 pub fn status(ctx: &Context, id: &str) -> Result<()> {
@@ -436,12 +439,18 @@ pub fn status(ctx: &Context, id: &str) -> Result<()> {
             }
             out.push_str(&format!("  {}", decision.at.to_rfc3339()));
             if let Some(r) = &decision.reason {
-                out.push_str(&format!("\n  reason: {r}"));
+                out.push_str(&format!("\n  reason: {}", cards::clean(r, "          ")));
             }
             out.push('\n');
             out
         }
-        ProposalStatus::Quarantined { id, reason } => format!("{id}  quarantined: {reason}\n"),
+        ProposalStatus::Quarantined { id, reason } => {
+            format!(
+                "{}  quarantined: {}\n",
+                cards::clean(id, " "),
+                cards::clean(reason, " ")
+            )
+        }
     })
 }
 

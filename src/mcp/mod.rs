@@ -45,6 +45,9 @@ pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
     .validate()?;
     let creds = Credentials::from_env();
     let store = Store::open(&root, &creds)?;
+    if store.level() >= Level::Human {
+        bail!("the MCP server never holds the human-only key: unset GRAPHEX_HUMAN_PASSPHRASE for `graphex mcp`");
+    }
     if store.level() > Level::Agent && !agent.local {
         bail!(
             "the MCP server runs with the agent identity only, but this environment unlocks the {} level; \

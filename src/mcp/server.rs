@@ -312,11 +312,8 @@ impl GraphexServer {
         self.with_store(move |store, agent| {
             let tier = Self::max_tier(store, agent)?;
             let scrub = Config::load(store.layout())?.projection_settings()?.scrubber;
-            let visible = |name: &str| store.catalog().by_name(name).is_some_and(|n| n.tier <= tier);
-            let lines: Vec<String> = lookup::conventions_for(store.catalog(), &a.path)
+            let lines: Vec<String> = lookup::conventions_within(store.catalog(), &a.path, tier)
                 .into_iter()
-                .filter(|c| c.convention.tier <= tier && c.convention.status == Status::Active)
-                .filter(|c| c.through.as_deref().is_none_or(visible))
                 .map(|c| {
                     let through = c
                         .through

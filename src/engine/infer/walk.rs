@@ -42,8 +42,22 @@ pub(super) fn read_text(root: &Path, rel: &Path, budget: &mut Budget, found: &mu
         ));
         return None;
     }
+    // Paths may come from manifests: stay inside the tree, and read only
+    // regular files (never through a link, never a FIFO or device).
+    if !rel.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
+        found.note(format!("{shown}: not read (outside the tree)"));
+        return None;
+    }
     let path = root.join(rel);
-    match std::fs::metadata(&path) {
+    match std::fs::symlink_metadata(&path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            found.note(format!("{shown}: not read (a symbolic link)"));
+            return None;
+        }
+        Ok(m) if !m.is_file() => {
+            found.note(format!("{shown}: not read (not a regular file)"));
+            return None;
+        }
         Ok(m) if m.len() > MAX_FILE_BYTES => {
             found.note(format!("{shown}: not read (larger than 1 MiB)"));
             return None;

@@ -6,7 +6,7 @@
 
 use rustc_hash::FxHashSet;
 
-use crate::model::{NodeSummary, Status};
+use crate::model::{NodeSummary, Status, Tier};
 use crate::store::Catalog;
 
 /// Properties that name where a node lives in the repository.
@@ -32,14 +32,23 @@ fn covers(value: &str, target: &str) -> bool {
 
 /// The conventions for `target` (a file path, a directory, or a node name).
 pub fn conventions_for(c: &Catalog, target: &str) -> Vec<Applicable> {
+    conventions_within(c, target, Tier::HumanOnly)
+}
+
+/// [`conventions_for`] seeing only nodes and edges up to tier `max`: what an
+/// agent of that tier may learn, paths included.
+pub fn conventions_within(c: &Catalog, target: &str, max: Tier) -> Vec<Applicable> {
+    let node_ok = |s: u32| c.node_at(s).is_some_and(|n| n.tier <= max);
+    let edge_ok = |e: u32| c.edge_at(e).is_some_and(|x| x.tier <= max);
     let mut anchors: Vec<u32> = c
         .node_slots()
         .filter(|&s| {
             c.node_at(s).is_some_and(|n| {
-                n.name.as_str() == target
-                    || PATH_KEYS
-                        .iter()
-                        .any(|k| n.properties.get(*k).is_some_and(|v| covers(v, target)))
+                n.tier <= max
+                    && (n.name.as_str() == target
+                        || PATH_KEYS
+                            .iter()
+                            .any(|k| n.properties.get(*k).is_some_and(|v| covers(v, target))))
             })
         })
         .collect();
@@ -49,7 +58,11 @@ pub fn conventions_for(c: &Catalog, target: &str) -> Vec<Applicable> {
     while i < anchors.len() {
         for &e in c.in_slots(anchors[i]) {
             let holder = c.ends_at(e).0;
-            if c.edge_at(e).is_some_and(|x| x.relation.as_str() == "contains") && seen.insert(holder) {
+            if c.edge_at(e)
+                .is_some_and(|x| x.relation.as_str() == "contains" && x.tier <= max)
+                && node_ok(holder)
+                && seen.insert(holder)
+            {
                 anchors.push(holder);
             }
         }
@@ -63,10 +76,11 @@ pub fn conventions_for(c: &Catalog, target: &str) -> Vec<Applicable> {
         let linked = c
             .out_slots(a)
             .iter()
+            .filter(|&&e| edge_ok(e))
             .map(|&e| c.ends_at(e).1)
-            .chain(c.in_slots(a).iter().map(|&e| c.ends_at(e).0));
+            .chain(c.in_slots(a).iter().filter(|&&e| edge_ok(e)).map(|&e| c.ends_at(e).0));
         for other in linked.collect::<Vec<_>>() {
-            if let Some(n) = c.node_at(other).filter(|n| is_convention(n))
+            if let Some(n) = c.node_at(other).filter(|n| is_convention(n) && n.tier <= max)
                 && taken.insert(other)
             {
                 found.push(Applicable {
@@ -79,7 +93,7 @@ pub fn conventions_for(c: &Catalog, target: &str) -> Vec<Applicable> {
     for s in c.node_slots() {
         if let Some(n) = c
             .node_at(s)
-            .filter(|n| is_convention(n) && n.properties.get("scope").is_some_and(|v| v == "global"))
+            .filter(|n| is_convention(n) && n.tier <= max && n.properties.get("scope").is_some_and(|v| v == "global"))
             && taken.insert(s)
         {
             found.push(Applicable {

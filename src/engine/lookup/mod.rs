@@ -6,7 +6,7 @@ mod conventions;
 mod glossary;
 mod search;
 
-pub use conventions::{Applicable, conventions_for};
+pub use conventions::{Applicable, conventions_for, conventions_within};
 pub use glossary::{glossary, normalize_term};
 pub use search::{SearchHit, search};
 

@@ -110,3 +110,38 @@ fn conventions_follow_paths_containment_and_global_scope() {
         .unwrap();
     assert_eq!(cents.through.as_deref(), Some("currency-utils"));
 }
+
+#[test]
+fn conventions_within_a_tier_ignore_edges_and_nodes_above_it() {
+    let mut nodes = vec![
+        node("orders-service", "service", Tier::Public, Status::Active),
+        node("currency-utils", "module", Tier::Public, Status::Active),
+        node("monetary-values-in-cents", "convention", Tier::Public, Status::Active),
+        node("secret-rule", "convention", Tier::AgentRestricted, Status::Active),
+    ];
+    nodes[1].properties.insert("path".into(), "src/currency".into());
+    let mut edges = vec![
+        edge(&nodes, "orders-service", "contains", "currency-utils"),
+        edge(&nodes, "orders-service", "uses", "monetary-values-in-cents"),
+        edge(&nodes, "currency-utils", "uses", "secret-rule"),
+    ];
+    // A link between two public nodes that is itself sealed higher.
+    edges[0].tier = Tier::AgentReadable;
+    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let names = |max: Tier| {
+        conventions_within(&c, "src/currency/x.rs", max)
+            .into_iter()
+            .map(|a| a.convention.name.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(Tier::Public),
+        Vec::<String>::new(),
+        "the contains edge is above public"
+    );
+    assert_eq!(names(Tier::AgentReadable), ["monetary-values-in-cents"]);
+    assert_eq!(
+        names(Tier::AgentRestricted),
+        ["monetary-values-in-cents", "secret-rule"]
+    );
+}

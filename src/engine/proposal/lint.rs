@@ -46,6 +46,9 @@ pub enum Lint {
         mentions: String,
         mentioned_tier: Tier,
     },
+    /// A tier, or a node written, above what any agent may read: only a
+    /// file sealed outside `graphex propose` can ask for it.
+    AboveAgentTier { change: usize, name: String, tier: Tier },
     /// An edge joining a node agents may read to a restricted or human-only one.
     CrossTier {
         change: usize,
@@ -68,6 +71,7 @@ impl Lint {
             Lint::NearDuplicate { .. } => "near-duplicate",
             Lint::NameTaken { .. } => "name-taken",
             Lint::MentionsHigher { .. } => "mentions-higher",
+            Lint::AboveAgentTier { .. } => "above-agent-tier",
             Lint::CrossTier { .. } => "cross-tier",
         }
     }
@@ -100,6 +104,10 @@ impl Lint {
             } => format!(
                 "change {change}: the text of {name} ({tier}) names {mentions} ({mentioned_tier}), \
                  so {tier} readers would learn of it"
+            ),
+            Lint::AboveAgentTier { change, name, tier } => format!(
+                "change {change}: touches {name} at the {tier} tier, above anything an agent reads or may propose; \
+                 this file did not come through `graphex propose`"
             ),
             Lint::CrossTier {
                 change,
@@ -152,9 +160,18 @@ pub fn credential_in(text: &str) -> Option<&'static str> {
         .map(|(kind, _)| *kind)
 }
 
+/// How many new nodes of one proposal are compared with every existing name.
+const NEAR_DUPLICATE_CHECKS: usize = 50;
+
 /// Lints `p` against the graph as `store` sees it.
 pub fn lint(store: &Store, p: &StoredProposal) -> Vec<Lint> {
+    lint_with(store, &Mentions::new(store), p)
+}
+
+/// [`lint`] with a prepared name index (for many proposals at once).
+pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<Lint> {
     let catalog = store.catalog();
+    let mut near_checks = 0;
     let sub = &p.submission;
     let mut out = Vec::new();
     if let Some(kind) = credential_in(&sub.rationale).or_else(|| credential_in(&sub.session)) {
@@ -179,20 +196,25 @@ pub fn lint(store: &Store, p: &StoredProposal) -> Vec<Lint> {
                         change: n,
                         name: name.to_string(),
                     });
-                } else if let Some(existing) = near_duplicate(store, name.as_str()) {
+                } else if near_checks < NEAR_DUPLICATE_CHECKS
+                    && let Some(existing) = {
+                        near_checks += 1;
+                        near_duplicate(store, name.as_str())
+                    }
+                {
                     out.push(Lint::NearDuplicate {
                         change: n,
                         name: name.to_string(),
                         existing,
                     });
                 }
-                out.extend(mentions_higher(store, n, name.as_str(), *tier, &change.texts()));
+                out.extend(mentions_higher(mentions, n, name.as_str(), *tier, &change.texts()));
                 added.insert(name.as_str(), *tier);
             }
             Change::UpdateNode { name, set } => {
                 if let Some(current) = catalog.by_name(name.as_str()) {
                     let tier = set.tier.unwrap_or(current.tier);
-                    out.extend(mentions_higher(store, n, name.as_str(), tier, &change.texts()));
+                    out.extend(mentions_higher(mentions, n, name.as_str(), tier, &change.texts()));
                 }
                 if let (Some(to), Some(current)) = (set.tier, catalog.by_name(name.as_str()))
                     && to < current.tier
@@ -208,9 +230,25 @@ pub fn lint(store: &Store, p: &StoredProposal) -> Vec<Lint> {
             _ => {}
         }
         for name in change.modifies() {
-            if catalog.by_name(name.as_str()).is_none() {
-                out.push(missing(store, n, name.as_str()));
+            match catalog.by_name(name.as_str()) {
+                None => out.push(missing(store, n, name.as_str())),
+                Some(s) if s.tier > Tier::AgentReadable => out.push(Lint::AboveAgentTier {
+                    change: n,
+                    name: name.to_string(),
+                    tier: s.tier,
+                }),
+                Some(_) => {}
             }
+        }
+        if let Some(t) = change.requested_tier()
+            && t > Tier::AgentReadable
+        {
+            let name = change.names().first().map(|n| n.to_string()).unwrap_or_default();
+            out.push(Lint::AboveAgentTier {
+                change: n,
+                name,
+                tier: t,
+            });
         }
         for (from, relation, to) in change.edges() {
             let tier = |name: &str| {
@@ -251,35 +289,64 @@ pub fn lint(store: &Store, p: &StoredProposal) -> Vec<Lint> {
     out
 }
 
-/// Names of readable nodes above `tier` that `texts` mention at word
-/// boundaries.
-fn mentions_higher(store: &Store, change: usize, name: &str, tier: Tier, texts: &[&str]) -> Vec<Lint> {
-    let lowered: Vec<String> = texts.iter().map(|t| t.to_lowercase()).collect();
-    let boundary = |b: Option<&u8>| b.is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
-    let mut out = Vec::new();
-    for n in store
-        .catalog()
-        .nodes()
-        .filter(|n| n.tier > tier && n.name.as_str() != name)
-    {
-        let needle = n.name.as_str();
-        let hit = lowered.iter().any(|text| {
-            text.match_indices(needle).any(|(at, _)| {
-                boundary(at.checked_sub(1).and_then(|i| text.as_bytes().get(i)))
-                    && boundary(text.as_bytes().get(at + needle.len()))
-            })
-        });
-        if hit {
-            out.push(Lint::MentionsHigher {
-                change,
-                name: name.to_owned(),
-                tier,
-                mentions: needle.to_owned(),
-                mentioned_tier: n.tier,
-            });
-        }
+/// Every non-public node name the session reads, in one automaton, so a
+/// text is searched once however large the graph.
+pub struct Mentions {
+    names: Vec<(String, Tier)>,
+    automaton: Option<aho_corasick::AhoCorasick>,
+}
+
+impl Mentions {
+    /// Built from `store`'s readable, non-public nodes (CPU: linear in names).
+    pub fn new(store: &Store) -> Self {
+        let names: Vec<(String, Tier)> = store
+            .catalog()
+            .nodes()
+            .filter(|n| n.tier > Tier::Public)
+            .map(|n| (n.name.to_string(), n.tier))
+            .collect();
+        let automaton = aho_corasick::AhoCorasick::new(names.iter().map(|(n, _)| n.as_str())).ok();
+        Self { names, automaton }
     }
-    out
+
+    /// Names above `tier` (other than `except`) that `texts` mention at word
+    /// boundaries, with their tiers.
+    pub fn above(&self, tier: Tier, except: &str, texts: &[&str]) -> Vec<(String, Tier)> {
+        let Some(automaton) = &self.automaton else {
+            return Vec::new();
+        };
+        let boundary = |b: Option<&u8>| b.is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
+        let mut found: Vec<(String, Tier)> = Vec::new();
+        for text in texts {
+            let lowered = text.to_lowercase();
+            let bytes = lowered.as_bytes();
+            for m in automaton.find_overlapping_iter(&lowered) {
+                let (name, t) = &self.names[m.pattern().as_usize()];
+                if *t > tier
+                    && name != except
+                    && boundary(m.start().checked_sub(1).and_then(|i| bytes.get(i)))
+                    && boundary(bytes.get(m.end()))
+                    && !found.iter().any(|(n, _)| n == name)
+                {
+                    found.push((name.clone(), *t));
+                }
+            }
+        }
+        found
+    }
+}
+
+fn mentions_higher(m: &Mentions, change: usize, name: &str, tier: Tier, texts: &[&str]) -> Vec<Lint> {
+    m.above(tier, name, texts)
+        .into_iter()
+        .map(|(mentions, mentioned_tier)| Lint::MentionsHigher {
+            change,
+            name: name.to_owned(),
+            tier,
+            mentions,
+            mentioned_tier,
+        })
+        .collect()
 }
 
 /// Dangling, or hidden from the reviewer (the blind index knows the name).

@@ -22,7 +22,7 @@ mod submission;
 
 pub use change::{Change, FieldSet, Triple, supersedes};
 pub use decision::{Decision, Outcome, check_reason};
-pub use lint::{Lint, credential_in, lint};
+pub use lint::{Lint, Mentions, credential_in, lint, lint_with};
 pub use pending::{Pending, QUARANTINE, Quarantined, ScanResult, quarantined, submit};
 pub use queue::{ProposalStatus, edit_text};
 pub use review::{Card, Group, StaleNode, batch_digest, cards, stale_versions};

@@ -60,7 +60,6 @@ pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Sour
     for c in &sub.changes {
         if let Some(t) = c.requested_tier()
             && t > ceiling
-            && source != Source::Edit
         {
             return Err(Error::invalid(
                 "tier",

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
-use super::lint::{Lint, lint};
+use super::lint::{Lint, Mentions, lint_with};
 use super::pending::Pending;
 use super::stored::{ProposalId, StoredProposal};
 use crate::model::Node;
@@ -45,6 +45,7 @@ pub struct StaleNode {
 
 /// Cards for `pending` (in queue order), and the groups they form.
 pub fn cards(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<Group>) {
+    let mentions = Mentions::new(store);
     let mut sessions: HashMap<(String, String), usize> = HashMap::new();
     for p in &pending {
         *sessions.entry(session_key(&p.proposal)).or_default() += 1;
@@ -68,7 +69,7 @@ pub fn cards(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<Group>) {
             }
             let all: Vec<usize> = (0..p.proposal.submission.changes.len()).collect();
             Card {
-                lints: lint(store, &p.proposal),
+                lints: lint_with(store, &mentions, &p.proposal),
                 stale: store.stale_names(&p.proposal, &all),
                 group: None,
                 position: (*n, sessions[&key]),

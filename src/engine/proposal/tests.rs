@@ -622,6 +622,11 @@ fn edges_between_two_moved_nodes_take_both_final_tiers() {
     );
     let mut s = open_at(&root, Level::Master);
     let (_, p) = s.proposal(id.short()).unwrap();
+    let codes: Vec<&str> = lint(&s, &p).iter().map(Lint::code).collect();
+    assert!(
+        codes.contains(&"above-agent-tier"),
+        "no agent can ask for agent-restricted: {codes:?}"
+    );
     s.accept(&id, &p, &AcceptOptions::default()).unwrap();
     for store in [&s, &open_at(&root, Level::Master)] {
         let tiers: Vec<Tier> = store.catalog().edges().map(|e| e.tier).collect();
@@ -654,4 +659,27 @@ fn undo_of_a_tier_change_and_a_link_leaves_no_edge_behind() {
         0,
         "after reopening"
     );
+}
+
+#[test]
+fn reasons_and_undos_respect_what_cannot_be_seen() {
+    let (_dir, root) = graph();
+    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let mut h = open_at(&root, Level::Human);
+    let err = h.reject(&id, "overlaps with Payroll work").unwrap_err().to_string();
+    assert!(err.contains("names payroll (human-only)"), "{err}");
+    let (_, p) = h.proposal(id.short()).unwrap();
+    h.accept(&id, &p, &AcceptOptions::default()).unwrap();
+    h.link(crate::model::NewEdge::new(
+        Name::new("retry-queue").unwrap(),
+        crate::model::Relation::new("uses").unwrap(),
+        Name::new("payroll").unwrap(),
+    ))
+    .unwrap();
+    // The master level cannot see the human-only edge, so it may not remove the node.
+    let err = open_at(&root, Level::Master).undo().unwrap_err().to_string();
+    assert!(err.contains("needs the human level"), "{err}");
+    // The human level sees it, and refuses to strand it.
+    let err = h.undo().unwrap_err().to_string();
+    assert!(err.contains("retry-queue has edges added after the decision"), "{err}");
 }

@@ -115,6 +115,15 @@ impl Store {
             return Err(Error::invalid("reason", "", "say why, for the proposing agent"));
         }
         crate::proposal::check_reason(reason)?;
+        // The agent reads the reason: it must not name what the agent cannot.
+        let named = crate::proposal::Mentions::new(self).above(crate::model::Tier::AgentReadable, "", &[reason]);
+        if let Some((name, tier)) = named.first() {
+            return Err(Error::invalid(
+                "reason",
+                reason,
+                format!("it names {name} ({tier}), which the proposing agent cannot read; rephrase it"),
+            ));
+        }
         let mut plan = Plan {
             proposal: Some(id.to_string()),
             ..Plan::default()
@@ -468,6 +477,7 @@ impl Store {
                 )));
             }
             if action == "add" {
+                self.check_no_unreadable_edges(&current.name)?;
                 let later = self
                     .catalog
                     .outgoing(&id)
@@ -502,6 +512,26 @@ impl Store {
             }
         }
         plan.edges.extend(self.retier(&moved, &removed_edges));
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Removing a node must not strand edges this session cannot see (they
+    /// could touch it): refuse when the index holds any above its level.
+    fn check_no_unreadable_edges(&self, name: &crate::model::Name) -> Result<()> {
+        let readable = self.level().max_tier();
+        let hidden: i64 =
+            self.conn
+                .query_row("SELECT COUNT(*) FROM edges WHERE tier > ?1", [readable.code()], |r| {
+                    r.get(0)
+                })?;
+        if hidden > 0 {
+            return Err(Error::UndoBlocked(format!(
+                "removing {name} needs the human level: the store holds {hidden} edge(s) you cannot read, \
+                 and some could touch it"
+            )));
+        }
         Ok(())
     }
 }
