@@ -96,10 +96,14 @@ pub fn cards(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<Group>) {
     }
     let mut groups: Vec<Group> = Vec::new();
     let mut group_of_root: HashMap<usize, usize> = HashMap::new();
+    let roots: Vec<usize> = (0..cards.len()).map(|i| find(&mut root, i)).collect();
+    let mut size: HashMap<usize, usize> = HashMap::new();
+    for r in &roots {
+        *size.entry(*r).or_default() += 1;
+    }
     for i in 0..cards.len() {
-        let r = find(&mut root, i);
-        let members = (0..cards.len()).filter(|j| find(&mut root, *j) == r).count();
-        if members < 2 {
+        let r = roots[i];
+        if size[&r] < 2 {
             continue;
         }
         let g = *group_of_root.entry(r).or_insert_with(|| {
