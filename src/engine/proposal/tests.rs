@@ -683,3 +683,40 @@ fn reasons_and_undos_respect_what_cannot_be_seen() {
     let err = h.undo().unwrap_err().to_string();
     assert!(err.contains("retry-queue has edges added after the decision"), "{err}");
 }
+
+#[test]
+fn impact_counts_tokens_per_tier_without_writing() {
+    let (_d, root) = graph();
+    let s = open_at(&root, Level::Master);
+    let settings = crate::config::Config::default().projection_settings().unwrap();
+    // An agent-readable module linked to agent-readable services: public
+    // projections do not change, agent-readable and agent-restricted do.
+    let id = propose(&s, retry_queue());
+    let (_, p) = s.proposal(id.as_str()).unwrap();
+    let before = (s.catalog().node_count(), s.catalog().edge_count());
+    let tiers = impact(&s, &id, &p, &settings).unwrap();
+    assert_eq!(
+        (s.catalog().node_count(), s.catalog().edge_count()),
+        before,
+        "the preview wrote nothing"
+    );
+    let of = |t: Tier| tiers.iter().find(|i| i.tier == t).unwrap();
+    assert_eq!(of(Tier::Public).centres_changed, 0);
+    assert_eq!(of(Tier::Public).delta(), 0);
+    let readable = of(Tier::AgentReadable);
+    assert_eq!(
+        readable.centres_changed, 3,
+        "retry-queue and both services: {readable:?}"
+    );
+    assert!(readable.delta() > 0, "{readable:?}");
+    assert!(readable.tokens_before > 0, "the services were visible before");
+    assert!(of(Tier::AgentRestricted).delta() > 0);
+    // Raising a node to agent-restricted removes it from agent-readable projections.
+    let id = write_raw(
+        &root,
+        json!([{"op": "update_node", "name": "api-gateway", "set": {"tier": "agent-restricted"}}]),
+    );
+    let (_, p) = s.proposal(id.as_str()).unwrap();
+    let tiers = impact(&s, &id, &p, &settings).unwrap();
+    assert!(tiers.iter().find(|i| i.tier == Tier::AgentReadable).unwrap().delta() < 0);
+}

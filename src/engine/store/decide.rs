@@ -239,6 +239,23 @@ impl Store {
         out
     }
 
+    /// What accepting all of `p` would write, without writing it: the new
+    /// and changed nodes and the new and re-tiered edges. Stale bases are
+    /// ignored (the preview shows what a forced accept would do).
+    pub fn preview_accept(&self, id: &ProposalId, p: &StoredProposal) -> Result<(Vec<Node>, Vec<crate::model::Edge>)> {
+        let mut plan = Plan::default();
+        self.plan_accept(
+            id,
+            p,
+            &AcceptOptions {
+                only: None,
+                force: true,
+            },
+            &mut plan,
+        )?;
+        Ok((plan.nodes.into_iter().map(|w| w.node).collect(), plan.edges))
+    }
+
     fn plan_accept(
         &self,
         id: &ProposalId,
