@@ -51,7 +51,7 @@ fi
 target/bench-venv/bin/python scripts/bench_networkx.py "$work/workload"
 
 echo "== MCP: 1,000 proposals from 4 concurrent clients"
-./target/release/graphex demo "$work/mcp-demo" >/dev/null
+./target/release/graphex demo "$work/mcp-demo" --no-console >/dev/null
 GRAPHEX_PASSPHRASE=graphex-demo ./target/release/graphex --store "$work/mcp-demo" keys export-agent "$work/agent.id" >/dev/null
 cargo run --release --locked -q --example mcp_load -- "$work/mcp-demo" "$work/agent.id" 4 250
 

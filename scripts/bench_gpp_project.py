@@ -54,7 +54,7 @@ def main(n):
             run(["gpp", "--repo", gpp_repo, "graphex", "link", e["from"], "--relation", e["relation"], "--to", e["to"]], env)
 
     ours = os.path.join(work, "graphex")
-    run(["target/release/graphex", "demo", ours])
+    run(["target/release/graphex", "demo", ours, "--no-console"])
     identity = os.path.join(work, "master.id")
     run(["target/release/graphex", "--store", ours, "keys", "export-master", identity],
         dict(os.environ, GRAPHEX_PASSPHRASE="graphex-demo"))

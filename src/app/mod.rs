@@ -1,3 +1,138 @@
 //! The terminal console: terminal setup, events, actions, keymap, state,
-//! update, the engine worker and the panes. Until it lands, running `graphex`
-//! without a command prints the store's status.
+//! the pure `update`, the engine worker and the panes.
+//!
+//! Flow: one `tokio::select!` loop over terminal events, engine replies and
+//! Ctrl-C. Keys become [`action::Action`]s through the keymap; `update`
+//! changes the state and returns effects; requests go to the one engine
+//! worker thread; the screen is drawn from the state only when something
+//! changed.
+
+pub mod action;
+pub mod config;
+pub mod highlight;
+pub mod keymap;
+pub mod layout;
+pub mod logging;
+pub mod palette;
+pub mod queue_data;
+pub mod queue_view;
+pub mod state;
+pub mod terminal;
+pub mod theme;
+pub mod update;
+pub mod view;
+pub mod worker;
+
+use std::path::PathBuf;
+
+use anyhow::{Context as _, Result};
+use crossterm::event::{Event, EventStream, MouseEventKind};
+use futures_util::{FutureExt as _, StreamExt as _};
+use graphex_engine::Credentials;
+use graphex_engine::model::Timestamp;
+
+use action::Action;
+use config::ConsoleConfig;
+use state::AppState;
+use update::{Effect, Msg, update};
+use worker::Request;
+
+/// What the console opens.
+pub struct Options {
+    pub root: PathBuf,
+    pub creds: Credentials,
+}
+
+/// True when `NO_COLOR` asks for no colour.
+pub fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// Runs the console until the user quits.
+pub fn run(opts: Options) -> Result<()> {
+    terminal::require_tty()?;
+    let _log = logging::start();
+    tracing::info!("console start");
+    let config = ConsoleConfig::load(Some(&opts.root), no_color())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the event loop")?;
+    let mut term = terminal::enter(config.mouse)?;
+    let result = runtime.block_on(event_loop(&mut term, opts, config));
+    terminal::leave();
+    tracing::info!(ok = result.is_ok(), "console stop");
+    result
+}
+
+/// Turns a terminal event into a message; `None` for events that change
+/// nothing on screen (mouse motion, focus).
+pub fn message(e: Event) -> Option<Msg> {
+    match e {
+        Event::Key(k) => Some(Msg::Key(k)),
+        Event::Mouse(m) if matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) => None,
+        Event::Mouse(m) => Some(Msg::Mouse(m)),
+        Event::Paste(p) => Some(Msg::Paste(p)),
+        Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+        Event::FocusGained | Event::FocusLost => None,
+    }
+}
+
+async fn event_loop(term: &mut ratatui::DefaultTerminal, opts: Options, config: ConsoleConfig) -> Result<()> {
+    let (reply_tx, mut replies) = tokio::sync::mpsc::unbounded_channel();
+    let worker = worker::spawn(opts.root.clone(), opts.creds, reply_tx);
+    let send = |r: Request| {
+        worker
+            .tx
+            .send(r)
+            .map_err(|_| anyhow::anyhow!("the engine thread stopped"))
+    };
+    send(Request::Open)?;
+    // Warm the highlighter off the UI thread: the first edit opens at once.
+    std::thread::spawn(highlight::warm);
+    let styles = config.styles;
+    let mut state = AppState::new(config.keymap, opts.root.display().to_string());
+    state.mouse = config.mouse;
+    let size = term.size()?;
+    state.size = (size.width, size.height);
+    let mut events = EventStream::new();
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    let mut dirty = true;
+    loop {
+        if dirty {
+            state.now_ms = Timestamp::now().0;
+            term.draw(|f| view::draw(f, &state, &styles))?;
+            dirty = false;
+        }
+        let first = tokio::select! {
+            ev = events.next() => match ev {
+                Some(Ok(e)) => message(e),
+                Some(Err(e)) => return Err(e).context("reading the terminal"),
+                None => return Ok(()),
+            },
+            r = replies.recv() => match r {
+                Some(r) => Some(Msg::Reply(r)),
+                None => anyhow::bail!("the engine thread stopped"),
+            },
+            _ = &mut ctrl_c => Some(Msg::Action(Action::ForceQuit)),
+        };
+        // Everything already queued is applied before one draw.
+        let mut batch: Vec<Msg> = first.into_iter().collect();
+        while let Some(Some(Ok(e))) = events.next().now_or_never() {
+            batch.extend(message(e));
+        }
+        while let Ok(r) = replies.try_recv() {
+            batch.push(Msg::Reply(r));
+        }
+        for msg in batch {
+            dirty = true;
+            for effect in update(&mut state, msg) {
+                match effect {
+                    Effect::Request(r) => send(r)?,
+                    Effect::Quit => return Ok(()),
+                }
+            }
+        }
+    }
+}

@@ -10,6 +10,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// Agents never read the graph raw: they get projections filtered by trust
 /// tier, and they can only propose changes. Content is sealed on disk; only
 /// public content is readable without keys.
+///
+/// Without a command, opens the console (a terminal UI) on the store: the
+/// proposal queue, with `?` listing every key.
 #[derive(Debug, Parser)]
 #[command(name = "graphex", version, propagate_version = true, max_term_width = 100)]
 #[command(after_help = "Unlocking (non-interactive):\n  \
@@ -193,13 +196,16 @@ pub enum Command {
     /// Runs with the agent identity (GRAPHEX_AGENT_IDENTITY) and refuses master credentials unless
     /// --local. The agent id, trust and session are fixed here; callers cannot change them.
     Mcp(McpArgs),
-    /// Create the demo store (the spec's orders-service example) and print a tour.
+    /// Create the demo store (the spec's orders-service example), then open the console on it, unlocked at the master level.
     Demo {
         /// Where to create it (default: the user data directory, graphex/demo).
         dir: Option<PathBuf>,
         /// Delete and rebuild an existing demo store.
         #[arg(long)]
         reset: bool,
+        /// Only create the store and print a tour of CLI commands (for scripts).
+        #[arg(long)]
+        no_console: bool,
     },
     /// Generate a synthetic store for benchmarks and scale tests.
     Gen(GenArgs),

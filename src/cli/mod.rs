@@ -3,7 +3,7 @@
 //! command here; every read command has `--json`.
 
 pub mod args;
-mod cards;
+pub(crate) mod cards;
 mod demo_proposals;
 mod explore;
 mod exposure;
@@ -35,7 +35,7 @@ pub fn run(cli: Cli) -> Result<()> {
         unlock: cli.unlock,
     };
     let Some(command) = cli.command else {
-        return read::status(&ctx);
+        return console(&ctx);
     };
     match &command {
         Command::Init { dir } => setup::init(dir.as_deref()),
@@ -96,7 +96,16 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Undo => proposals::undo(&ctx),
         Command::History { name } => history::history(&ctx, name),
         Command::Timeline { limit } => history::timeline(&ctx, *limit),
-        Command::Demo { dir, reset } => setup::demo(dir.as_deref(), *reset),
+        Command::Demo { dir, reset, no_console } => setup::demo(dir.as_deref(), *reset, *no_console),
         Command::Gen(a) => setup::gen_store(&ctx, a),
     }
+}
+
+/// `graphex` alone: the console on the discovered store, with the
+/// environment's credentials (and a prompt first for `--unlock`).
+fn console(ctx: &Context) -> Result<()> {
+    crate::app::terminal::require_tty()?;
+    let root = ctx.root()?;
+    let creds = session::console_credentials(ctx)?;
+    crate::app::run(crate::app::Options { root, creds })
 }

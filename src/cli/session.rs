@@ -80,6 +80,19 @@ impl Context {
     }
 }
 
+/// The console's starting credentials: the environment's, plus what
+/// `--unlock` asks to be prompted for before the screen opens.
+pub fn console_credentials(ctx: &Context) -> Result<Credentials> {
+    let mut creds = Credentials::from_env();
+    if ctx.unlock.is_some() && !creds.has_master() {
+        creds.passphrase = Some(prompt_secret("Master passphrase: ", "no terminal to ask on")?);
+    }
+    if ctx.unlock == Some(UnlockArg::Human) && creds.human_passphrase.is_none() {
+        creds.human_passphrase = Some(prompt_secret("Human-only passphrase: ", "no terminal to ask on")?);
+    }
+    Ok(creds)
+}
+
 /// True when a person can answer a prompt.
 pub fn interactive() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()

@@ -91,7 +91,7 @@ fn default_demo_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("graphex-demo"))
 }
 
-pub fn demo(dir: Option<&Path>, reset: bool) -> Result<()> {
+pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
     let root = absolute(&dir.map(Path::to_path_buf).unwrap_or_else(default_demo_dir))?;
     let layout = Layout::new(&root);
     let exists = layout.db().exists();
@@ -113,8 +113,19 @@ pub fn demo(dir: Option<&Path>, reset: bool) -> Result<()> {
             root.display()
         );
     }
-    print!("{}", tour(&root));
-    Ok(())
+    if no_console {
+        print!("{}", tour(&root));
+        return Ok(());
+    }
+    if let Err(e) = crate::app::terminal::require_tty() {
+        print!("{}", tour(&root));
+        return Err(e.context("the demo store is ready, but the console was not opened (pass --no-console in scripts)"));
+    }
+    let creds = Credentials {
+        passphrase: Some(SecretString::from(DEMO_PASSPHRASE)),
+        ..Credentials::default()
+    };
+    crate::app::run(crate::app::Options { root, creds })
 }
 
 fn create_demo(root: &Path) -> Result<()> {

@@ -13,7 +13,10 @@ struct Demo {
 impl Demo {
     fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
-        bare(dir.path()).args(["demo", "repo"]).assert().success();
+        bare(dir.path())
+            .args(["demo", "repo", "--no-console"])
+            .assert()
+            .success();
         Self { dir }
     }
 

@@ -2,12 +2,14 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod console;
 mod explore;
 mod harness;
 mod lifecycle;
 mod mcp;
 mod projection;
 mod proposals;
+mod pty;
 mod reads;
 mod setup;
 mod writes;

@@ -6,7 +6,10 @@ use crate::harness::{bare, json_of};
 
 fn demo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    bare(dir.path()).args(["demo", "repo"]).assert().success();
+    bare(dir.path())
+        .args(["demo", "repo", "--no-console"])
+        .assert()
+        .success();
     dir
 }
 

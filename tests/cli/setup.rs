@@ -126,12 +126,12 @@ fn demo_builds_once_then_reuses_and_resets() {
     let root = dir.path().join("demo");
     let arg = root.to_str().unwrap();
     bare(dir.path())
-        .args(["demo", arg])
+        .args(["demo", arg, "--no-console"])
         .assert()
         .success()
         .stdout(predicate::str::contains("created the demo store"));
     bare(dir.path())
-        .args(["demo", arg])
+        .args(["demo", arg, "--no-console"])
         .assert()
         .success()
         .stdout(predicate::str::contains("existing demo store"));
@@ -151,14 +151,14 @@ fn demo_builds_once_then_reuses_and_resets() {
             && status["by_status"]["archived"].as_u64().unwrap() > 0
     );
     bare(dir.path())
-        .args(["demo", arg, "--reset"])
+        .args(["demo", arg, "--reset", "--no-console"])
         .assert()
         .success()
         .stdout(predicate::str::contains("created"));
     // A store that is not a demo is never deleted by --reset.
     let other = Repo::new();
     bare(dir.path())
-        .args(["demo", other.root().to_str().unwrap(), "--reset"])
+        .args(["demo", other.root().to_str().unwrap(), "--reset", "--no-console"])
         .assert()
         .code(1)
         .stderr(predicate::str::contains("not a demo store"));

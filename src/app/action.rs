@@ -1,0 +1,290 @@
+//! Actions: the one vocabulary every key, click and palette entry maps to.
+//! Each action has a name (used in keymap files and the palette), a
+//! one-line description and the pane it belongs to; the hint bar, `?` help
+//! and the palette are generated from this table.
+
+use serde::{Deserialize, Serialize};
+
+/// Where an action applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pane {
+    Queue,
+    Graph,
+    Query,
+    Projection,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 4] = [Pane::Queue, Pane::Graph, Pane::Query, Pane::Projection];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Queue => "Queue",
+            Pane::Graph => "Graph",
+            Pane::Query => "Query",
+            Pane::Projection => "Projection",
+        }
+    }
+
+    /// The keymap section naming this pane.
+    pub fn section(self) -> &'static str {
+        match self {
+            Pane::Queue => "queue",
+            Pane::Graph => "graph",
+            Pane::Query => "query",
+            Pane::Projection => "projection",
+        }
+    }
+}
+
+/// The scope of an action: everywhere, or one pane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    Global,
+    Pane(Pane),
+}
+
+/// Everything the console can be asked to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    Quit,
+    ForceQuit,
+    Help,
+    Palette,
+    NextPane,
+    PrevPane,
+    ShowQueue,
+    ShowGraph,
+    ShowQuery,
+    ShowProjection,
+    Unlock,
+    UnlockHuman,
+    Lock,
+    Refresh,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    CardUp,
+    CardDown,
+    Accept,
+    Reject,
+    Edit,
+    Skip,
+    ToggleSelect,
+    AcceptSelection,
+    RejectSelection,
+    Undo,
+    ToggleInfo,
+    ToggleDiff,
+}
+
+/// The name, description and scope of an action.
+pub struct Info {
+    pub action: Action,
+    pub name: &'static str,
+    /// A short label for the hint bar.
+    pub hint: &'static str,
+    pub help: &'static str,
+    pub scope: Scope,
+}
+
+const fn info(action: Action, name: &'static str, hint: &'static str, help: &'static str, scope: Scope) -> Info {
+    Info {
+        action,
+        name,
+        hint,
+        help,
+        scope,
+    }
+}
+
+const G: Scope = Scope::Global;
+const Q: Scope = Scope::Pane(Pane::Queue);
+
+/// Every action, in the order help lists them.
+pub const ALL: &[Info] = &[
+    info(
+        Action::Accept,
+        "accept",
+        "accept",
+        "Accept the selected proposal (all its changes, one commit)",
+        Q,
+    ),
+    info(
+        Action::Reject,
+        "reject",
+        "reject",
+        "Reject the selected proposal with a reason the agent can read",
+        Q,
+    ),
+    info(
+        Action::Edit,
+        "edit",
+        "edit",
+        "Edit the selected proposal, then accept the edit on save",
+        Q,
+    ),
+    info(
+        Action::Skip,
+        "skip",
+        "skip",
+        "Skip the selected proposal for now and go to the next",
+        Q,
+    ),
+    info(
+        Action::ToggleSelect,
+        "toggle_select",
+        "select",
+        "Select or unselect the proposal for A/R",
+        Q,
+    ),
+    info(
+        Action::AcceptSelection,
+        "accept_selection",
+        "accept sel/session",
+        "Accept the selected proposals, or the whole session when none is selected",
+        Q,
+    ),
+    info(
+        Action::RejectSelection,
+        "reject_selection",
+        "reject sel/session",
+        "Reject the selected proposals, or the whole session when none is selected",
+        Q,
+    ),
+    info(
+        Action::Undo,
+        "undo",
+        "undo",
+        "Undo the last decision (a new timeline entry)",
+        Q,
+    ),
+    info(
+        Action::ToggleInfo,
+        "toggle_info",
+        "info",
+        "Show or hide the card's header, rationale and lints",
+        Q,
+    ),
+    info(
+        Action::ToggleDiff,
+        "toggle_diff",
+        "diff",
+        "Show or hide the card's changes and diffs",
+        Q,
+    ),
+    info(Action::Up, "up", "up", "Previous proposal", Q),
+    info(Action::Down, "down", "down", "Next proposal", Q),
+    info(Action::PageUp, "page_up", "page up", "Up a page of proposals", Q),
+    info(
+        Action::PageDown,
+        "page_down",
+        "page down",
+        "Down a page of proposals",
+        Q,
+    ),
+    info(Action::Top, "top", "first", "First proposal", Q),
+    info(Action::Bottom, "bottom", "last", "Last proposal", Q),
+    info(Action::CardUp, "card_up", "scroll card", "Scroll the card up", Q),
+    info(Action::CardDown, "card_down", "scroll card", "Scroll the card down", Q),
+    info(
+        Action::Help,
+        "help",
+        "help",
+        "List every key binding (type to search)",
+        G,
+    ),
+    info(
+        Action::Palette,
+        "palette",
+        "commands",
+        "Command palette: run any action by name",
+        G,
+    ),
+    info(Action::NextPane, "next_pane", "next pane", "Next pane", G),
+    info(Action::PrevPane, "prev_pane", "previous pane", "Previous pane", G),
+    info(Action::ShowQueue, "show_queue", "queue", "Go to the proposal queue", G),
+    info(Action::ShowGraph, "show_graph", "graph", "Go to the graph pane", G),
+    info(Action::ShowQuery, "show_query", "query", "Go to the query pane", G),
+    info(
+        Action::ShowProjection,
+        "show_projection",
+        "projection",
+        "Go to the projection pane",
+        G,
+    ),
+    info(
+        Action::Unlock,
+        "unlock",
+        "unlock",
+        "Unlock the next level (master, then human-only)",
+        G,
+    ),
+    info(
+        Action::UnlockHuman,
+        "unlock_human",
+        "unlock human",
+        "Unlock the human-only level",
+        G,
+    ),
+    info(
+        Action::Lock,
+        "lock",
+        "lock",
+        "Lock: drop every key, show public content only",
+        G,
+    ),
+    info(
+        Action::Refresh,
+        "refresh",
+        "refresh",
+        "Reload proposals and the store now",
+        G,
+    ),
+    info(
+        Action::Quit,
+        "quit",
+        "quit",
+        "Quit (asks only when an edit is unsaved)",
+        G,
+    ),
+    info(Action::ForceQuit, "force_quit", "quit now", "Quit at once", G),
+];
+
+impl Action {
+    pub fn info(self) -> &'static Info {
+        // Every action has a row; the test below holds the table to that.
+        ALL.iter().find(|i| i.action == self).unwrap_or(&ALL[ALL.len() - 1])
+    }
+
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    pub fn from_name(name: &str) -> Option<Action> {
+        ALL.iter().find(|i| i.name == name).map(|i| i.action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_has_one_row_and_its_serde_name() {
+        let names: std::collections::HashSet<&str> = ALL.iter().map(|i| i.name).collect();
+        assert_eq!(names.len(), ALL.len(), "names are unique");
+        for i in ALL {
+            assert_eq!(i.action.info().name, i.name);
+            assert_eq!(Action::from_name(i.name), Some(i.action));
+            let json = serde_json::to_string(&i.action).unwrap();
+            assert_eq!(json, format!("\"{}\"", i.name), "serde and table agree");
+        }
+        assert_eq!(Action::from_name("explode"), None);
+    }
+}

@@ -1,0 +1,188 @@
+//! Where things are on screen, shared by drawing and mouse hit-testing, and
+//! the small view models both need (tab titles, queue rows).
+
+use std::collections::BTreeSet;
+
+use graphex_engine::Level;
+use ratatui::layout::Rect;
+
+use super::action::Pane;
+use super::queue_data::QueueItem;
+use super::state::AppState;
+use crate::widgets::Tone;
+use crate::widgets::grouped_list::Row;
+
+/// The smallest size the console draws at; below it, a notice.
+pub const MIN_SIZE: (u16, u16) = (60, 20);
+
+/// The screen's regions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Areas {
+    pub tabs: Rect,
+    pub main: Rect,
+    pub list: Rect,
+    pub card: Rect,
+    pub status: Rect,
+    pub hints: Rect,
+}
+
+pub fn too_small(size: (u16, u16)) -> bool {
+    size.0 < MIN_SIZE.0 || size.1 < MIN_SIZE.1
+}
+
+pub fn areas(size: (u16, u16)) -> Areas {
+    let (w, h) = size;
+    if too_small(size) {
+        return Areas::default();
+    }
+    let main = Rect::new(0, 1, w, h - 3);
+    let list_w = (w * 2 / 5).clamp(30, 60);
+    Areas {
+        tabs: Rect::new(0, 0, w, 1),
+        main,
+        list: Rect::new(0, main.y, list_w, main.height),
+        card: Rect::new(list_w, main.y, w - list_w, main.height),
+        status: Rect::new(0, h - 2, w, 1),
+        hints: Rect::new(0, h - 1, w, 1),
+    }
+}
+
+/// Rows of proposals visible in the list.
+pub fn list_height(size: (u16, u16)) -> u16 {
+    areas(size).list.height.saturating_sub(2)
+}
+
+pub fn tab_titles(state: &AppState) -> Vec<String> {
+    Pane::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match p {
+            Pane::Queue if state.pending > 0 => format!("{} {} ({})", i + 1, p.title(), state.pending),
+            _ => format!("{} {}", i + 1, p.title()),
+        })
+        .collect()
+}
+
+pub fn level_name(l: Level) -> &'static str {
+    match l {
+        Level::Locked => "locked: public only",
+        Level::Agent => "agent: public + agent-readable",
+        Level::Master => "master: all but human-only",
+        Level::Human => "human: every tier",
+    }
+}
+
+/// How long ago, in words.
+pub fn age(now_ms: i64, then_ms: i64) -> String {
+    let secs = now_ms.saturating_sub(then_ms).max(0) / 1000;
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3600 => format!("{}m", secs / 60),
+        3600..86400 => format!("{}h", secs / 3600),
+        _ => format!("{}d", secs / 86400),
+    }
+}
+
+/// The badges of an item: lint codes, stale, group.
+pub fn badges(item: &QueueItem) -> Vec<(String, Tone)> {
+    let codes: BTreeSet<&str> = item.lints.iter().map(|(c, _)| *c).collect();
+    let mut out: Vec<(String, Tone)> = codes
+        .into_iter()
+        .map(|c| {
+            (
+                format!("[{c}]"),
+                if c == "credential" || c.starts_with("tier") {
+                    Tone::Error
+                } else {
+                    Tone::Warn
+                },
+            )
+        })
+        .collect();
+    if !item.stale.is_empty() {
+        out.push(("[stale]".into(), Tone::Warn));
+    }
+    if item.group.is_some() {
+        out.push(("[grouped]".into(), Tone::Accent));
+    }
+    out
+}
+
+/// The widest a proposal's summary gets in the list, in characters.
+const SUMMARY_WIDTH: usize = 24;
+
+/// `s` cut to `max` characters, with `…` marking a cut.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+fn printable(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+}
+
+/// The list rows: a header per agent session, then its proposals.
+pub fn queue_rows(state: &AppState) -> Vec<Row> {
+    let q = &state.queue;
+    let mut rows = Vec::new();
+    let mut last: Option<(&str, &str)> = None;
+    for item in &q.items {
+        let key = (item.agent.as_str(), item.session.as_str());
+        if last != Some(key) {
+            let n = q
+                .items
+                .iter()
+                .filter(|i| i.agent == item.agent && i.session == item.session)
+                .count();
+            let session = if item.session.is_empty() {
+                "-".to_owned()
+            } else {
+                printable(&item.session)
+            };
+            rows.push(Row::Header(format!("{} · {session} ({n})", printable(&item.agent))));
+            last = Some(key);
+        }
+        let mut spans = vec![
+            (format!("[{}/{}] ", item.position.0, item.position.1), Tone::Dim),
+            (clip(&printable(&item.summary()), SUMMARY_WIDTH), Tone::Accent),
+            (format!(" {:.1} ", item.trust), Tone::Normal),
+            (format!("{} ", age(state.now_ms, item.created_ms)), Tone::Dim),
+        ];
+        for (b, t) in badges(item) {
+            spans.push((format!("{b} "), t));
+        }
+        if q.skipped.contains(&item.id) {
+            spans.push(("skipped".into(), Tone::Dim));
+        }
+        rows.push(Row::Item {
+            spans,
+            marked: q.marked.contains(&item.id),
+            dimmed: q.skipped.contains(&item.id),
+        });
+    }
+    rows
+}
+
+/// The row index of the selected item.
+pub fn selected_row(state: &AppState, rows: &[Row]) -> Option<usize> {
+    if state.queue.items.is_empty() {
+        return None;
+    }
+    rows.iter()
+        .enumerate()
+        .filter(|(_, r)| matches!(r, Row::Item { .. }))
+        .nth(state.queue.selected)
+        .map(|(i, _)| i)
+}
+
+/// The item index shown at `row`, if that row is an item.
+pub fn item_at(rows: &[Row], row: usize) -> Option<usize> {
+    match rows.get(row)? {
+        Row::Item { .. } => Some(rows[..row].iter().filter(|r| matches!(r, Row::Item { .. })).count()),
+        Row::Header(_) => None,
+    }
+}

@@ -1,0 +1,240 @@
+//! What the queue pane shows, built by the engine worker from the store:
+//! plain owned data, so the UI thread never touches the engine.
+
+use graphex_engine::Store;
+use graphex_engine::model::FieldDiff;
+use graphex_engine::proposal::{Card, Change, Group, Source, TierImpact};
+
+/// One pending proposal, ready to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueItem {
+    pub id: String,
+    pub short: String,
+    pub agent: String,
+    pub trust: f64,
+    pub session: String,
+    /// Milliseconds since the epoch.
+    pub created_ms: i64,
+    pub source: &'static str,
+    /// Position within its session, 1-based, and the session's size.
+    pub position: (usize, usize),
+    pub rationale: String,
+    pub changes: Vec<ChangeView>,
+    /// (code, explanation).
+    pub lints: Vec<(&'static str, String)>,
+    /// One line per stale node.
+    pub stale: Vec<String>,
+    /// Other proposals touching the same nodes.
+    pub group: Option<String>,
+    /// The text form an edit starts from.
+    pub edit_text: String,
+}
+
+/// One change of a proposal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChangeView {
+    AddNode {
+        name: String,
+        node_type: String,
+        tier: String,
+        description: String,
+        properties: Vec<(String, String)>,
+        body: Option<String>,
+        edges: Vec<(String, String, String)>,
+    },
+    AddEdge {
+        from: String,
+        relation: String,
+        to: String,
+    },
+    Update {
+        name: String,
+        fields: Vec<FieldDiff>,
+        /// The node cannot be read at this level.
+        unreadable: bool,
+    },
+    Lifecycle {
+        verb: &'static str,
+        name: String,
+        reason: Option<String>,
+        /// The node as it stands, in one line.
+        affected: Option<String>,
+    },
+    Supersede {
+        old: String,
+        new: String,
+        old_now: Option<String>,
+        new_now: Option<String>,
+    },
+}
+
+impl QueueItem {
+    /// What the proposal does, in a few words for the list: the first
+    /// change's sign and node, and how many more changes follow.
+    pub fn summary(&self) -> String {
+        let first = match self.changes.first() {
+            None => return "(no changes)".to_owned(),
+            Some(ChangeView::AddNode { name, .. }) => format!("+ {name}"),
+            Some(ChangeView::AddEdge { from, to, .. }) => format!("+ {from} → {to}"),
+            Some(ChangeView::Update { name, .. }) => format!("~ {name}"),
+            Some(ChangeView::Lifecycle { verb, name, .. }) => format!("{verb} {name}"),
+            Some(ChangeView::Supersede { old, new, .. }) => format!("{old} ⇒ {new}"),
+        };
+        match self.changes.len() {
+            1 => first,
+            n => format!("{first} (+{})", n - 1),
+        }
+    }
+}
+
+/// The queue as the worker last read it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueueSnapshot {
+    pub items: Vec<QueueItem>,
+    /// Files moved to quarantine by this read, with their reasons.
+    pub quarantined: Vec<String>,
+}
+
+/// How one agent tier's projections would change on accept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImpactView {
+    pub tier: String,
+    pub centres_changed: usize,
+    pub tokens_before: usize,
+    pub tokens_after: usize,
+}
+
+impl From<&TierImpact> for ImpactView {
+    fn from(t: &TierImpact) -> Self {
+        Self {
+            tier: t.tier.to_string(),
+            centres_changed: t.centres_changed,
+            tokens_before: t.tokens_before,
+            tokens_after: t.tokens_after,
+        }
+    }
+}
+
+fn source(s: Source) -> &'static str {
+    match s {
+        Source::Cli => "cli",
+        Source::Mcp => "mcp",
+        Source::Infer => "infer",
+        Source::Edit => "edit",
+        Source::Demo => "demo",
+    }
+}
+
+/// A node in one line: `[type] name (tier, status): description · N edges`.
+fn summary(store: &Store, name: &str) -> Option<String> {
+    let n = store.catalog().by_name(name)?;
+    let edges = store.catalog().outgoing(&n.id).count() + store.catalog().incoming(&n.id).count();
+    Some(format!(
+        "[{}] {} ({}, {}): {} · {edges} edge(s)",
+        n.node_type, n.name, n.tier, n.status, n.description
+    ))
+}
+
+/// The queue items for `cards`.
+pub fn items(store: &Store, cards: &[Card], groups: &[Group]) -> Vec<QueueItem> {
+    cards.iter().map(|c| item(store, c, groups)).collect()
+}
+
+fn item(store: &Store, c: &Card, groups: &[Group]) -> QueueItem {
+    let s = &c.proposal.submission;
+    let changes = s.changes.iter().map(|ch| change(store, ch)).collect();
+    let stale = c
+        .stale
+        .iter()
+        .map(|name| {
+            let base = c
+                .proposal
+                .bases
+                .iter()
+                .find(|(n, _)| n.as_str() == name)
+                .and_then(|(_, v)| *v)
+                .map_or_else(|| "unseen".to_owned(), |v| format!("v{v}"));
+            let now = store.catalog().by_name(name).map(|n| n.version).unwrap_or_default();
+            format!("{name} changed since it was proposed (agent saw {base}, now v{now})")
+        })
+        .collect();
+    let group = c.group.and_then(|g| groups.get(g)).map(|g| {
+        let others: Vec<&str> = g.proposals.iter().filter(|p| **p != c.id).map(|p| p.short()).collect();
+        format!("also touching {}: {}", g.names.join(", "), others.join(", "))
+    });
+    QueueItem {
+        id: c.id.to_string(),
+        short: c.id.short().to_owned(),
+        agent: s.agent.clone(),
+        trust: s.trust,
+        session: s.session.clone(),
+        created_ms: c.proposal.created.0,
+        source: source(c.proposal.source),
+        position: c.position,
+        rationale: s.rationale.clone(),
+        changes,
+        lints: c.lints.iter().map(|l| (l.code(), l.explain())).collect(),
+        stale,
+        group,
+        edit_text: graphex_engine::proposal::edit_text(&c.proposal),
+    }
+}
+
+fn change(store: &Store, ch: &Change) -> ChangeView {
+    match ch {
+        Change::AddNode {
+            name,
+            node_type,
+            description,
+            tier,
+            properties,
+            suggested_edges,
+            body,
+            ..
+        } => ChangeView::AddNode {
+            name: name.to_string(),
+            node_type: node_type.to_string(),
+            tier: tier.to_string(),
+            description: description.clone(),
+            properties: properties.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            body: body.clone(),
+            edges: suggested_edges
+                .iter()
+                .map(|(f, r, t)| (f.to_string(), r.to_string(), t.to_string()))
+                .collect(),
+        },
+        Change::AddEdge { from, relation, to, .. } => ChangeView::AddEdge {
+            from: from.to_string(),
+            relation: relation.to_string(),
+            to: to.to_string(),
+        },
+        Change::UpdateNode { name, set } => match store.node(name.as_str()) {
+            Ok(current) => ChangeView::Update {
+                name: name.to_string(),
+                fields: graphex_engine::model::field_diff(&current, &set.patch().apply(&current)),
+                unreadable: false,
+            },
+            Err(_) => ChangeView::Update {
+                name: name.to_string(),
+                fields: Vec::new(),
+                unreadable: true,
+            },
+        },
+        Change::Deprecate { name, reason } | Change::Archive { name, reason } => ChangeView::Lifecycle {
+            verb: if matches!(ch, Change::Archive { .. }) {
+                "archive"
+            } else {
+                "deprecate"
+            },
+            name: name.to_string(),
+            reason: reason.clone(),
+            affected: summary(store, name.as_str()),
+        },
+        Change::Supersede { old, new } => ChangeView::Supersede {
+            old: old.to_string(),
+            new: new.to_string(),
+            old_now: summary(store, old.as_str()),
+            new_now: summary(store, new.as_str()),
+        },
+    }
+}

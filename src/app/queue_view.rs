@@ -1,0 +1,266 @@
+//! The card of the selected proposal as toned lines: who proposed it and
+//! why, its lints, stale and group state, each change with field-level word
+//! diffs, and the impact preview.
+
+use super::layout::age;
+use super::queue_data::{ChangeView, ImpactView, QueueItem};
+use crate::widgets::word_diff::word_diff;
+use crate::widgets::{RichLine, Tone};
+
+/// Lines of `s` with control characters shown escaped, so agent text cannot
+/// move the cursor or restyle the screen.
+fn text_lines(s: &str) -> Vec<String> {
+    s.split('\n')
+        .map(|l| {
+            l.chars()
+                .flat_map(|c| {
+                    if c.is_control() && c != '\t' {
+                        c.escape_default().collect::<Vec<_>>()
+                    } else {
+                        vec![c]
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn one(s: &str) -> String {
+    text_lines(s).join("⏎")
+}
+
+fn push_text(out: &mut Vec<RichLine>, indent: &str, s: &str, tone: Tone) {
+    for l in text_lines(s) {
+        out.push(vec![(format!("{indent}{l}"), tone)]);
+    }
+}
+
+/// The card: `hide_info` drops the header, rationale and lints;
+/// `hide_diff` the changes.
+pub fn card_lines(
+    item: &QueueItem,
+    impact: Option<&Result<Vec<ImpactView>, String>>,
+    now_ms: i64,
+    hide_info: bool,
+    hide_diff: bool,
+) -> Vec<RichLine> {
+    let mut out: Vec<RichLine> = Vec::new();
+    if !hide_info {
+        info(&mut out, item, now_ms);
+    }
+    if !hide_diff {
+        out.push(vec![(format!("Changes ({})", item.changes.len()), Tone::Heading)]);
+        for (i, c) in item.changes.iter().enumerate() {
+            change(&mut out, i + 1, c);
+        }
+        out.push(Vec::new());
+    }
+    impact_lines(&mut out, impact);
+    if hide_info && hide_diff {
+        out.push(vec![(
+            "(i shows the header and lints, d the changes)".into(),
+            Tone::Dim,
+        )]);
+    }
+    out
+}
+
+fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
+    out.push(vec![
+        ("Proposed by ".into(), Tone::Dim),
+        (one(&item.agent), Tone::Accent),
+        (format!(" (trust {:.1})", item.trust), Tone::Normal),
+        (" · session ".into(), Tone::Dim),
+        (
+            if item.session.is_empty() {
+                "-".into()
+            } else {
+                one(&item.session)
+            },
+            Tone::Normal,
+        ),
+        (
+            format!(" · via {} · {} ago", item.source, age(now_ms, item.created_ms)),
+            Tone::Dim,
+        ),
+    ]);
+    out.push(vec![("id ".into(), Tone::Dim), (item.id.clone(), Tone::Dim)]);
+    if !item.rationale.is_empty() {
+        out.push(vec![("Rationale".into(), Tone::Heading)]);
+        push_text(out, "  ", &item.rationale, Tone::Normal);
+    }
+    if !item.lints.is_empty() {
+        out.push(vec![(format!("Lints ({})", item.lints.len()), Tone::Heading)]);
+        for (code, text) in &item.lints {
+            let tone = if *code == "credential" || code.starts_with("tier") {
+                Tone::Error
+            } else {
+                Tone::Warn
+            };
+            out.push(vec![(format!("  ! {code}: "), tone), (one(text), Tone::Normal)]);
+        }
+    }
+    for s in &item.stale {
+        out.push(vec![("  ⚠ stale: ".into(), Tone::Warn), (one(s), Tone::Normal)]);
+    }
+    if let Some(g) = &item.group {
+        out.push(vec![("  ⧉ grouped: ".into(), Tone::Accent), (one(g), Tone::Normal)]);
+    }
+    out.push(Vec::new());
+}
+
+fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
+    match c {
+        ChangeView::AddNode {
+            name,
+            node_type,
+            tier,
+            description,
+            properties,
+            body,
+            edges,
+        } => {
+            out.push(vec![
+                (format!("{n}. + "), Tone::Added),
+                (format!("[{}] ", one(node_type)), Tone::Dim),
+                (one(name), Tone::Added),
+                (format!(" ({tier})"), Tone::Dim),
+            ]);
+            push_text(out, "     ", description, Tone::Added);
+            for (k, v) in properties {
+                out.push(vec![
+                    (format!("     {} = ", one(k)), Tone::Field),
+                    (one(v), Tone::Added),
+                ]);
+            }
+            if let Some(b) = body {
+                out.push(vec![(
+                    format!("     body ({} bytes, {} lines):", b.len(), b.lines().count()),
+                    Tone::Dim,
+                )]);
+                push_text(out, "     │ ", b, Tone::Added);
+            }
+            for (f, r, t) in edges {
+                out.push(vec![(
+                    format!("     + {} → {} → {}", one(f), one(r), one(t)),
+                    Tone::Added,
+                )]);
+            }
+        }
+        ChangeView::AddEdge { from, relation, to } => out.push(vec![(
+            format!("{n}. + {} → {} → {}", one(from), one(relation), one(to)),
+            Tone::Added,
+        )]),
+        ChangeView::Update {
+            name,
+            fields,
+            unreadable,
+        } => {
+            out.push(vec![(format!("{n}. ~ "), Tone::Warn), (one(name), Tone::Accent)]);
+            if *unreadable {
+                out.push(vec![("     (cannot be read at this level)".into(), Tone::Dim)]);
+            }
+            if fields.is_empty() && !unreadable {
+                out.push(vec![("     (no field changes)".into(), Tone::Dim)]);
+            }
+            for f in fields {
+                out.push(vec![(format!("     {}:", f.field), Tone::Field)]);
+                let before = f.before.as_deref().map(one).unwrap_or_default();
+                let after = f.after.as_deref().map(one).unwrap_or_default();
+                let (old, new) = word_diff(&before, &after);
+                let mut minus = vec![("     - ".to_owned(), Tone::Removed)];
+                if f.before.is_none() {
+                    minus.push(("(none)".into(), Tone::Dim));
+                }
+                minus.extend(old);
+                let mut plus = vec![("     + ".to_owned(), Tone::Added)];
+                if f.after.is_none() {
+                    plus.push(("(none)".into(), Tone::Dim));
+                }
+                plus.extend(new);
+                out.push(minus);
+                out.push(plus);
+            }
+        }
+        ChangeView::Lifecycle {
+            verb,
+            name,
+            reason,
+            affected,
+        } => {
+            let mut line = vec![(format!("{n}. − {verb} "), Tone::Removed), (one(name), Tone::Accent)];
+            if let Some(r) = reason {
+                line.push((format!(": {}", one(r)), Tone::Normal));
+            }
+            out.push(line);
+            out.push(vec![
+                ("     affects ".into(), Tone::Dim),
+                (
+                    affected
+                        .as_deref()
+                        .map_or_else(|| "(not in the graph, or not readable here)".into(), one),
+                    Tone::Normal,
+                ),
+            ]);
+        }
+        ChangeView::Supersede {
+            old,
+            new,
+            old_now,
+            new_now,
+        } => {
+            out.push(vec![
+                (format!("{n}. ⇢ "), Tone::Warn),
+                (one(new), Tone::Accent),
+                (" supersedes ".into(), Tone::Normal),
+                (one(old), Tone::Accent),
+                (format!(" ({} becomes deprecated)", one(old)), Tone::Dim),
+            ]);
+            for (label, now) in [("old", old_now), ("new", new_now)] {
+                out.push(vec![
+                    (format!("     {label}: "), Tone::Dim),
+                    (
+                        now.as_deref()
+                            .map_or_else(|| "(not in the graph, or not readable here)".into(), one),
+                        Tone::Normal,
+                    ),
+                ]);
+            }
+        }
+    }
+}
+
+fn impact_lines(out: &mut Vec<RichLine>, impact: Option<&Result<Vec<ImpactView>, String>>) {
+    out.push(vec![("Impact if accepted".into(), Tone::Heading)]);
+    match impact {
+        None => out.push(vec![("  computing…".into(), Tone::Dim)]),
+        Some(Err(e)) => out.push(vec![("  no preview: ".into(), Tone::Warn), (one(e), Tone::Normal)]),
+        Some(Ok(tiers)) => {
+            for t in tiers {
+                let delta = i128::try_from(t.tokens_after).unwrap_or(0) - i128::try_from(t.tokens_before).unwrap_or(0);
+                let line = if t.centres_changed == 0 {
+                    vec![
+                        (format!("  {:<17}", t.tier), Tone::Normal),
+                        ("no change".into(), Tone::Dim),
+                    ]
+                } else {
+                    vec![
+                        (format!("  {:<17}", t.tier), Tone::Normal),
+                        (
+                            format!("{delta:+} tokens"),
+                            if delta >= 0 { Tone::Added } else { Tone::Removed },
+                        ),
+                        (
+                            format!(
+                                " across {} projection(s) ({} → {})",
+                                t.centres_changed, t.tokens_before, t.tokens_after
+                            ),
+                            Tone::Dim,
+                        ),
+                    ]
+                };
+                out.push(line);
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! The console's state: everything drawn comes from here, and only
+//! `update` changes it.
+
+use std::collections::BTreeSet;
+
+use graphex_engine::Level;
+use ratatui_textarea::TextArea;
+use zeroize::Zeroizing;
+
+use super::action::Pane;
+use super::keymap::Keymap;
+use super::queue_data::{ImpactView, QueueItem};
+use crate::widgets::Tone;
+
+/// The whole console.
+pub struct AppState {
+    pub keymap: Keymap,
+    pub mouse: bool,
+    pub pane: Pane,
+    /// The store's path, as shown.
+    pub store: String,
+    /// None until the store is open.
+    pub level: Option<Level>,
+    /// Work under way that the status bar names ("opening the store").
+    pub busy: Option<String>,
+    pub pending: usize,
+    pub message: Option<(String, Tone)>,
+    pub queue: Queue,
+    /// Dialogs, the top one sees keys first.
+    pub popups: Vec<Popup>,
+    pub size: (u16, u16),
+    pub quit: bool,
+    /// Bumped for each preview or validation asked; older replies are dropped.
+    pub generation: u64,
+    /// The time ages are shown against (set by the loop before drawing).
+    pub now_ms: i64,
+}
+
+/// The proposal queue pane.
+#[derive(Default)]
+pub struct Queue {
+    /// Grouped by agent session, oldest first within each.
+    pub items: Vec<QueueItem>,
+    pub selected: usize,
+    pub marked: BTreeSet<String>,
+    pub skipped: BTreeSet<String>,
+    pub hide_info: bool,
+    pub hide_diff: bool,
+    pub card_scroll: u16,
+    /// The impact preview of the selected proposal, once computed.
+    pub impact: Option<(String, Result<Vec<ImpactView>, String>)>,
+    pub impact_generation: u64,
+    /// Proposals are sealed below the master level.
+    pub sealed: bool,
+    pub loaded: bool,
+    /// Files the last read moved to quarantine.
+    pub quarantined: Vec<String>,
+}
+
+impl Queue {
+    pub fn current(&self) -> Option<&QueueItem> {
+        self.items.get(self.selected)
+    }
+}
+
+/// What a confirmation leads to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Confirmed {
+    AcceptMany(Vec<String>),
+    RejectMany(Vec<String>, String),
+    Quit,
+    DiscardEdit,
+}
+
+/// A proposal being edited.
+pub struct Editor {
+    pub id: String,
+    pub short: String,
+    pub area: TextArea<'static>,
+    pub original: String,
+    /// The latest validation: the number of changes, or the problem.
+    pub validation: Option<Result<usize, String>>,
+    pub generation: u64,
+    pub saving: bool,
+    pub error: Option<String>,
+    pub top: usize,
+}
+
+impl Editor {
+    pub fn new(id: String, short: String, text: &str) -> Self {
+        let area = TextArea::new(text.lines().map(str::to_owned).collect());
+        Self {
+            id,
+            short,
+            area,
+            original: text.to_owned(),
+            validation: None,
+            generation: 0,
+            saving: false,
+            error: None,
+            top: 0,
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.area.lines().join("\n")
+    }
+
+    pub fn modified(&self) -> bool {
+        self.text().trim_end() != self.original.trim_end()
+    }
+}
+
+/// A dialog over the panes.
+pub enum Popup {
+    Help {
+        filter: String,
+        selected: usize,
+    },
+    Palette {
+        input: String,
+        selected: usize,
+    },
+    Unlock {
+        human: bool,
+        input: Zeroizing<String>,
+        error: Option<String>,
+        busy: bool,
+    },
+    Reason {
+        ids: Vec<String>,
+        input: String,
+        error: Option<String>,
+    },
+    Confirm {
+        text: String,
+        then: Confirmed,
+    },
+    Stale {
+        id: String,
+        versions: String,
+        /// The edited text, when the stale accept was of an edit.
+        edit: Option<String>,
+    },
+    Editor(Box<Editor>),
+}
+
+impl AppState {
+    pub fn new(keymap: Keymap, store: String) -> Self {
+        Self {
+            keymap,
+            mouse: true,
+            pane: Pane::Queue,
+            store,
+            level: None,
+            busy: Some("opening the store".into()),
+            pending: 0,
+            message: None,
+            queue: Queue::default(),
+            popups: Vec::new(),
+            size: (80, 24),
+            quit: false,
+            generation: 0,
+            now_ms: 0,
+        }
+    }
+
+    /// Whether an edit would be lost by quitting.
+    pub fn unsaved_edit(&self) -> bool {
+        self.popups
+            .iter()
+            .any(|p| matches!(p, Popup::Editor(e) if e.modified()))
+    }
+
+    pub fn next_generation(&mut self) -> u64 {
+        self.generation += 1;
+        self.generation
+    }
+
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.message = Some((text.into(), Tone::Ok));
+    }
+
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.message = Some((text.into(), Tone::Error));
+    }
+}

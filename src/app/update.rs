@@ -1,0 +1,756 @@
+//! The pure heart of the console: `update(state, msg) -> effects`. No I/O:
+//! requests to the engine are returned as effects, replies come back as
+//! messages. Dialogs on the popup stack see keys before the panes.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use graphex_engine::Level;
+use graphex_engine::age_secret::SecretString;
+use zeroize::Zeroizing;
+
+use super::action::{Action, Pane, Scope};
+use super::layout;
+use super::palette;
+use super::queue_data::QueueItem;
+use super::state::{AppState, Confirmed, Editor, Popup};
+use super::worker::{Reply, Request};
+
+/// What reaches `update`.
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Paste(String),
+    Resize(u16, u16),
+    Action(Action),
+    Reply(Reply),
+}
+
+/// What `update` asks the loop to do.
+#[derive(Debug)]
+pub enum Effect {
+    Request(Request),
+    Quit,
+}
+
+/// Applies `msg` to `state`.
+pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    match msg {
+        Msg::Key(k) if k.kind == KeyEventKind::Release => {}
+        Msg::Key(k) => key(state, k, &mut fx),
+        Msg::Mouse(m) => mouse(state, m, &mut fx),
+        Msg::Paste(text) => paste(state, &text, &mut fx),
+        Msg::Resize(w, h) => state.size = (w, h),
+        Msg::Action(a) => action(state, a, &mut fx),
+        Msg::Reply(r) => reply(state, r, &mut fx),
+    }
+    fx
+}
+
+fn request(fx: &mut Vec<Effect>, r: Request) {
+    fx.push(Effect::Request(r));
+}
+
+fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
+    if !state.popups.is_empty() {
+        popup_key(state, k, fx);
+        return;
+    }
+    if let Some(a) = state.keymap.action(state.pane, &k) {
+        action(state, a, fx);
+    }
+}
+
+/// A key typed into a text field: returns whether the text changed.
+fn edit_line(text: &mut String, k: &KeyEvent) -> bool {
+    match k.code {
+        KeyCode::Char(c) if !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
+            text.push(c);
+            true
+        }
+        KeyCode::Backspace => text.pop().is_some(),
+        KeyCode::Char('u') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+            text.clear();
+            true
+        }
+        _ => false,
+    }
+}
+
+fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
+    let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+    let Some(top) = state.popups.last_mut() else { return };
+    match top {
+        Popup::Help { filter, selected } => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Up => *selected = selected.saturating_sub(1),
+            KeyCode::Down => *selected += 1,
+            _ if ctrl_c => {
+                state.popups.pop();
+            }
+            _ => {
+                if edit_line(filter, &k) {
+                    *selected = 0;
+                }
+            }
+        },
+        Popup::Palette { input, selected } => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Up => *selected = selected.saturating_sub(1),
+            KeyCode::Down => *selected += 1,
+            KeyCode::Enter => {
+                let matches = palette::matches(input, Some(state.pane));
+                let chosen = matches.get(*selected).or(matches.first()).map(|m| m.action);
+                state.popups.pop();
+                if let Some(a) = chosen {
+                    action(state, a, fx);
+                }
+            }
+            _ if ctrl_c => {
+                state.popups.pop();
+            }
+            _ => {
+                if edit_line(input, &k) {
+                    *selected = 0;
+                }
+            }
+        },
+        Popup::Unlock {
+            human,
+            input,
+            error,
+            busy,
+        } => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            _ if *busy => {}
+            KeyCode::Enter if input.is_empty() => *error = Some("type the passphrase, or esc to cancel".into()),
+            KeyCode::Enter => {
+                let passphrase = SecretString::from(input.as_str().to_owned());
+                *input = Zeroizing::new(String::new());
+                *busy = true;
+                *error = None;
+                let human = *human;
+                state.busy = Some(if human {
+                    "unlocking human-only".into()
+                } else {
+                    "unlocking master".into()
+                });
+                request(fx, Request::Unlock { human, passphrase });
+            }
+            _ if ctrl_c => {
+                state.popups.pop();
+            }
+            _ => {
+                let mut s = Zeroizing::new(input.as_str().to_owned());
+                if edit_line(&mut s, &k) {
+                    *input = s;
+                }
+            }
+        },
+        Popup::Reason { ids, input, error } => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Enter if input.trim().is_empty() => {
+                *error = Some("a reason is required: the agent reads it back".into());
+            }
+            KeyCode::Enter => {
+                let (ids, reason) = (std::mem::take(ids), input.trim().to_owned());
+                state.popups.pop();
+                if ids.len() > 1 {
+                    state.popups.push(Popup::Confirm {
+                        text: format!("Reject {} proposals with the reason \"{reason}\"?", ids.len()),
+                        then: Confirmed::RejectMany(ids, reason),
+                    });
+                } else {
+                    state.busy = Some("rejecting".into());
+                    request(fx, Request::Reject { ids, reason });
+                }
+            }
+            _ if ctrl_c => {
+                state.popups.pop();
+            }
+            _ => {
+                if edit_line(input, &k) {
+                    *error = None;
+                }
+            }
+        },
+        Popup::Confirm { then, .. } => match k.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => {
+                let then = then.clone();
+                state.popups.pop();
+                confirmed(state, then, fx);
+            }
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => {
+                state.popups.pop();
+            }
+            _ if ctrl_c => {
+                state.popups.pop();
+            }
+            _ => {}
+        },
+        Popup::Stale { id, edit, .. } => match k.code {
+            KeyCode::Char('f') => {
+                let (id, edit) = (id.clone(), edit.take());
+                state.popups.pop();
+                state.busy = Some("accepting".into());
+                match edit {
+                    Some(text) => request(fx, Request::AcceptEdit { id, text, force: true }),
+                    None => request(fx, Request::Accept { id, force: true }),
+                }
+            }
+            KeyCode::Char('e') if edit.is_none() => {
+                state.popups.pop();
+                open_editor(state, fx);
+            }
+            KeyCode::Esc | KeyCode::Char('q') => {
+                state.popups.pop();
+            }
+            _ if ctrl_c => {
+                state.popups.pop();
+            }
+            _ => {}
+        },
+        Popup::Editor(ed) => {
+            let saving = ed.saving;
+            editor_key(state, k, fx, ctrl_c, saving);
+        }
+    }
+}
+
+fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>, ctrl_c: bool, saving: bool) {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    let Some(Popup::Editor(ed)) = state.popups.last_mut() else {
+        return;
+    };
+    if saving {
+        return;
+    }
+    match k.code {
+        KeyCode::Char('s') if ctrl => match &ed.validation {
+            Some(Err(e)) => ed.error = Some(format!("not saved: {e}")),
+            _ => {
+                ed.saving = true;
+                ed.error = None;
+                let (id, text) = (ed.id.clone(), ed.text());
+                state.busy = Some("accepting the edit".into());
+                request(fx, Request::AcceptEdit { id, text, force: false });
+            }
+        },
+        KeyCode::Esc => {
+            if ed.modified() {
+                state.popups.push(Popup::Confirm {
+                    text: "Discard this edit? The proposal stays in the queue unchanged.".into(),
+                    then: Confirmed::DiscardEdit,
+                });
+            } else {
+                state.popups.pop();
+            }
+        }
+        _ if ctrl_c || (ctrl && k.code == KeyCode::Char('q')) => {
+            if ed.modified() {
+                state.popups.push(Popup::Confirm {
+                    text: "Quit and lose this edit?".into(),
+                    then: Confirmed::Quit,
+                });
+            } else {
+                state.quit = true;
+                fx.push(Effect::Quit);
+            }
+        }
+        _ => {
+            let before_text = ed.text();
+            ed.area.input(k);
+            let height = usize::from(super::view::editor_area(layout::areas(state.size).main).1);
+            ed.top = crate::widgets::code_view::scroll_to(ed.top, ed.area.cursor().0, height);
+            if ed.text() != before_text {
+                validate(state, fx);
+            }
+        }
+    }
+}
+
+fn validate(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let generation = state.next_generation();
+    if let Some(Popup::Editor(ed)) = state.popups.last_mut() {
+        ed.generation = generation;
+        ed.error = None;
+        request(
+            fx,
+            Request::Validate {
+                generation,
+                text: ed.text(),
+            },
+        );
+    }
+}
+
+fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
+    match state.popups.last_mut() {
+        Some(Popup::Editor(ed)) => {
+            ed.area.insert_str(text);
+            validate(state, fx);
+        }
+        Some(Popup::Reason { input, .. } | Popup::Palette { input, .. } | Popup::Help { filter: input, .. }) => {
+            input.push_str(&text.replace(['\n', '\r'], " "));
+        }
+        Some(Popup::Unlock { input, .. }) => {
+            let mut s = Zeroizing::new(input.as_str().to_owned());
+            s.push_str(text.trim_end_matches(['\n', '\r']));
+            *input = s;
+        }
+        _ => {}
+    }
+}
+
+fn confirmed(state: &mut AppState, then: Confirmed, fx: &mut Vec<Effect>) {
+    match then {
+        Confirmed::AcceptMany(ids) => {
+            state.busy = Some(format!("accepting {} proposals", ids.len()));
+            clear_marks(state, &ids);
+            request(fx, Request::AcceptMany { ids });
+        }
+        Confirmed::RejectMany(ids, reason) => {
+            state.busy = Some(format!("rejecting {} proposals", ids.len()));
+            clear_marks(state, &ids);
+            request(fx, Request::Reject { ids, reason });
+        }
+        Confirmed::Quit => {
+            state.quit = true;
+            fx.push(Effect::Quit);
+        }
+        Confirmed::DiscardEdit => {
+            if let Some(Popup::Editor(_)) = state.popups.last() {
+                state.popups.pop();
+            }
+            state.info("edit discarded");
+        }
+    }
+}
+
+fn clear_marks(state: &mut AppState, ids: &[String]) {
+    for id in ids {
+        state.queue.marked.remove(id);
+    }
+}
+
+/// Runs an action (from a key, the palette or a click).
+pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+    if let Scope::Pane(p) = a.info().scope
+        && p != state.pane
+    {
+        state.error(format!("{} works in the {} pane", a.name(), p.title()));
+        return;
+    }
+    match a {
+        Action::Quit => {
+            if state.unsaved_edit() {
+                state.popups.push(Popup::Confirm {
+                    text: "Quit and lose the unsaved edit?".into(),
+                    then: Confirmed::Quit,
+                });
+            } else {
+                state.quit = true;
+                fx.push(Effect::Quit);
+            }
+        }
+        Action::ForceQuit => {
+            state.quit = true;
+            fx.push(Effect::Quit);
+        }
+        Action::Help => state.popups.push(Popup::Help {
+            filter: String::new(),
+            selected: 0,
+        }),
+        Action::Palette => state.popups.push(Popup::Palette {
+            input: String::new(),
+            selected: 0,
+        }),
+        Action::NextPane | Action::PrevPane => {
+            let i = Pane::ALL.iter().position(|p| *p == state.pane).unwrap_or(0);
+            let n = Pane::ALL.len();
+            let j = if a == Action::NextPane {
+                (i + 1) % n
+            } else {
+                (i + n - 1) % n
+            };
+            state.pane = Pane::ALL[j];
+        }
+        Action::ShowQueue => state.pane = Pane::Queue,
+        Action::ShowGraph => state.pane = Pane::Graph,
+        Action::ShowQuery => state.pane = Pane::Query,
+        Action::ShowProjection => state.pane = Pane::Projection,
+        Action::Unlock | Action::UnlockHuman => {
+            let level = state.level.unwrap_or(Level::Locked);
+            let human = a == Action::UnlockHuman || level >= Level::Master;
+            if level >= Level::Human {
+                state.info("already unlocked at every level (L locks)");
+            } else if human && level < Level::Master {
+                state.error("unlock the master level first (U)");
+            } else {
+                state.popups.push(Popup::Unlock {
+                    human,
+                    input: Zeroizing::new(String::new()),
+                    error: None,
+                    busy: false,
+                });
+            }
+        }
+        Action::Lock => {
+            // Decrypted content leaves the state at once, not when the engine answers.
+            state.queue.items.clear();
+            state.queue.impact = None;
+            state.queue.marked.clear();
+            state.queue.sealed = true;
+            state.busy = Some("locking".into());
+            request(fx, Request::Lock);
+        }
+        Action::Refresh => request(fx, Request::LoadQueue),
+        _ => queue_action(state, a, fx),
+    }
+}
+
+fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+    let page = usize::from(layout::list_height(state.size)).max(1);
+    let n = state.queue.items.len();
+    let before = state.queue.selected;
+    match a {
+        Action::Up => state.queue.selected = before.saturating_sub(1),
+        Action::Down => state.queue.selected = (before + 1).min(n.saturating_sub(1)),
+        Action::PageUp => state.queue.selected = before.saturating_sub(page),
+        Action::PageDown => state.queue.selected = (before + page).min(n.saturating_sub(1)),
+        Action::Top => state.queue.selected = 0,
+        Action::Bottom => state.queue.selected = n.saturating_sub(1),
+        Action::CardUp => state.queue.card_scroll = state.queue.card_scroll.saturating_sub(3),
+        Action::CardDown => state.queue.card_scroll = state.queue.card_scroll.saturating_add(3),
+        Action::ToggleInfo => state.queue.hide_info = !state.queue.hide_info,
+        Action::ToggleDiff => state.queue.hide_diff = !state.queue.hide_diff,
+        Action::Undo => {
+            if needs_master(state) && not_busy(state) {
+                state.busy = Some("undoing".into());
+                request(fx, Request::Undo);
+            }
+        }
+        _ => {
+            let writes = matches!(
+                a,
+                Action::Accept | Action::Reject | Action::Edit | Action::AcceptSelection | Action::RejectSelection
+            );
+            if !needs_master(state) || (writes && !not_busy(state)) {
+                return;
+            }
+            let Some(item) = state.queue.current().cloned() else {
+                state.error(if state.queue.loaded {
+                    "no proposal selected: the queue is empty"
+                } else {
+                    "the queue is still being read; try again in a moment"
+                });
+                return;
+            };
+            decide(state, a, &item, fx);
+        }
+    }
+    if state.queue.selected != before {
+        selection_changed(state, fx);
+    }
+}
+
+/// One write at a time: a decision waits until the last one has come back
+/// with the queue as it is now.
+fn not_busy(state: &mut AppState) -> bool {
+    match state.busy.clone() {
+        Some(b) => {
+            state.error(format!("still {b}; try again when it is done"));
+            false
+        }
+        None => true,
+    }
+}
+
+fn needs_master(state: &mut AppState) -> bool {
+    if state.level.unwrap_or(Level::Locked) < Level::Master {
+        state.error("proposals are sealed to the master key: press U to unlock");
+        return false;
+    }
+    true
+}
+
+fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect>) {
+    match a {
+        Action::Accept => {
+            state.busy = Some(format!("accepting {}", item.short));
+            request(
+                fx,
+                Request::Accept {
+                    id: item.id.clone(),
+                    force: false,
+                },
+            );
+        }
+        Action::Reject => state.popups.push(Popup::Reason {
+            ids: vec![item.id.clone()],
+            input: String::new(),
+            error: None,
+        }),
+        Action::Edit => open_editor(state, fx),
+        Action::Skip => {
+            state.queue.skipped.insert(item.id.clone());
+            let n = state.queue.items.len();
+            let start = state.queue.selected;
+            let next = (1..=n)
+                .map(|d| (start + d) % n)
+                .find(|i| !state.queue.skipped.contains(&state.queue.items[*i].id));
+            match next {
+                Some(i) => {
+                    state.queue.selected = i;
+                    selection_changed(state, fx);
+                }
+                None => state.info("every proposal is skipped; they stay pending"),
+            }
+        }
+        Action::ToggleSelect => {
+            if !state.queue.marked.remove(&item.id) {
+                state.queue.marked.insert(item.id.clone());
+            }
+            let n = state.queue.items.len();
+            if state.queue.selected + 1 < n {
+                state.queue.selected += 1;
+                selection_changed(state, fx);
+            }
+        }
+        Action::AcceptSelection | Action::RejectSelection => {
+            let ids = targets(state, item);
+            let what = if state.queue.marked.is_empty() {
+                format!("session {}", if item.session.is_empty() { "-" } else { &item.session })
+            } else {
+                "selection".to_owned()
+            };
+            if a == Action::RejectSelection {
+                state.popups.push(Popup::Reason {
+                    ids,
+                    input: String::new(),
+                    error: None,
+                });
+            } else if ids.len() > 1 {
+                state.popups.push(Popup::Confirm {
+                    text: format!("Accept {} proposals ({what})?", ids.len()),
+                    then: Confirmed::AcceptMany(ids),
+                });
+            } else {
+                confirmed(state, Confirmed::AcceptMany(ids), fx);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The marked proposals, else every proposal of `item`'s session.
+fn targets(state: &AppState, item: &QueueItem) -> Vec<String> {
+    let q = &state.queue;
+    q.items
+        .iter()
+        .filter(|i| {
+            if q.marked.is_empty() {
+                i.agent == item.agent && i.session == item.session
+            } else {
+                q.marked.contains(&i.id)
+            }
+        })
+        .map(|i| i.id.clone())
+        .collect()
+}
+
+fn open_editor(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let Some(item) = state.queue.current() else { return };
+    let ed = Editor::new(item.id.clone(), item.short.clone(), &item.edit_text);
+    state.popups.push(Popup::Editor(Box::new(ed)));
+    validate(state, fx);
+}
+
+fn selection_changed(state: &mut AppState, fx: &mut Vec<Effect>) {
+    state.queue.card_scroll = 0;
+    let Some(id) = state.queue.current().map(|i| i.id.clone()) else {
+        state.queue.impact = None;
+        return;
+    };
+    if state.queue.impact.as_ref().is_some_and(|(i, _)| *i == id) {
+        return;
+    }
+    state.queue.impact = None;
+    let generation = state.next_generation();
+    state.queue.impact_generation = generation;
+    request(fx, Request::Impact { generation, id });
+}
+
+fn mouse(state: &mut AppState, m: MouseEvent, fx: &mut Vec<Effect>) {
+    if !state.mouse || !state.popups.is_empty() {
+        if let (MouseEventKind::ScrollDown | MouseEventKind::ScrollUp, Some(Popup::Editor(ed))) =
+            (m.kind, state.popups.last_mut())
+        {
+            ed.area.input(m);
+        }
+        return;
+    }
+    let areas = layout::areas(state.size);
+    let inside = |r: ratatui::layout::Rect| r.contains(ratatui::layout::Position::new(m.column, m.row));
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if inside(areas.tabs) {
+                if let Some(i) = crate::widgets::bars::TabBar::hit(&layout::tab_titles(state), m.column) {
+                    state.pane = Pane::ALL[i];
+                }
+            } else if state.pane == Pane::Queue && inside(areas.list) {
+                let rows = layout::queue_rows(state);
+                let inner_top = areas.list.y + 1;
+                let height = usize::from(areas.list.height.saturating_sub(2));
+                let sel = layout::selected_row(state, &rows);
+                let first = crate::widgets::grouped_list::offset(sel, height, rows.len());
+                let row = first + usize::from(m.row.saturating_sub(inner_top));
+                if let Some(item) = layout::item_at(&rows, row)
+                    && state.queue.selected != item
+                {
+                    state.queue.selected = item;
+                    selection_changed(state, fx);
+                }
+            }
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if state.pane == Pane::Queue => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            let a = match (inside(areas.card), down) {
+                (true, true) => Action::CardDown,
+                (true, false) => Action::CardUp,
+                (false, true) => Action::Down,
+                (false, false) => Action::Up,
+            };
+            queue_action(state, a, fx);
+        }
+        _ => {}
+    }
+}
+
+fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
+    match r {
+        Reply::Opened { level, root } => {
+            state.level = Some(level);
+            state.store = root;
+            state.busy = None;
+        }
+        Reply::OpenFailed(e) => {
+            state.busy = None;
+            state.error(e);
+        }
+        Reply::Sealed { pending } => {
+            state.pending = pending;
+            state.queue.items.clear();
+            state.queue.impact = None;
+            state.queue.sealed = true;
+            state.queue.loaded = true;
+            state.busy = None;
+        }
+        Reply::Queue(snapshot) => {
+            let keep = state.queue.current().map(|i| i.id.clone());
+            let mut items = snapshot.items;
+            // Group by agent session, oldest session first, order kept within.
+            let mut first_seen: Vec<(String, String)> = Vec::new();
+            for i in &items {
+                let k = (i.agent.clone(), i.session.clone());
+                if !first_seen.contains(&k) {
+                    first_seen.push(k);
+                }
+            }
+            items.sort_by_key(|i| first_seen.iter().position(|k| k.0 == i.agent && k.1 == i.session));
+            state.pending = items.len();
+            state.queue.marked.retain(|id| items.iter().any(|i| i.id == *id));
+            state.queue.skipped.retain(|id| items.iter().any(|i| i.id == *id));
+            state.queue.selected = keep
+                .and_then(|id| items.iter().position(|i| i.id == id))
+                .unwrap_or(state.queue.selected)
+                .min(items.len().saturating_sub(1));
+            state.queue.items = items;
+            state.queue.sealed = false;
+            state.queue.loaded = true;
+            if !snapshot.quarantined.is_empty() {
+                state.error(format!(
+                    "moved {} malformed file(s) to pending/quarantine: {}",
+                    snapshot.quarantined.len(),
+                    snapshot.quarantined.join("; ")
+                ));
+            }
+            state.queue.quarantined = snapshot.quarantined;
+            if state.busy.as_deref() == Some("opening the store") {
+                state.busy = None;
+            }
+            selection_changed(state, fx);
+        }
+        Reply::Impact { generation, id, result } => {
+            if generation == state.queue.impact_generation {
+                state.queue.impact = Some((id, result));
+            }
+        }
+        Reply::Validated { generation, result } => {
+            if let Some(Popup::Editor(ed)) = state.popups.last_mut()
+                && ed.generation == generation
+            {
+                ed.validation = Some(result);
+            }
+        }
+        Reply::Done(text) => {
+            state.busy = None;
+            state.info(text);
+        }
+        Reply::Failed(text) => {
+            state.busy = None;
+            state.error(text);
+        }
+        Reply::Stale { id, versions, edit } => {
+            state.busy = None;
+            let edit = match state.popups.last_mut() {
+                Some(Popup::Editor(ed)) if edit => {
+                    ed.saving = false;
+                    Some(ed.text())
+                }
+                _ => None,
+            };
+            state.popups.push(Popup::Stale { id, versions, edit });
+        }
+        Reply::EditSaved(text) => {
+            state.busy = None;
+            if let Some(Popup::Editor(_)) = state.popups.last() {
+                state.popups.pop();
+            }
+            state.info(text);
+        }
+        Reply::EditFailed(text) => {
+            state.busy = None;
+            if let Some(Popup::Editor(ed)) = state.popups.last_mut() {
+                ed.saving = false;
+                ed.error = Some(format!("not saved: {text}"));
+            } else {
+                state.error(text);
+            }
+        }
+        Reply::Unlocked(level) => {
+            state.busy = None;
+            if let Some(Popup::Unlock { .. }) = state.popups.last() {
+                state.popups.pop();
+            }
+            state.info(format!("unlocked: {}", layout::level_name(level)));
+        }
+        Reply::UnlockFailed(text) => {
+            state.busy = None;
+            if let Some(Popup::Unlock { error, busy, .. }) = state.popups.last_mut() {
+                *busy = false;
+                *error = Some(text);
+            } else {
+                state.error(text);
+            }
+        }
+    }
+}

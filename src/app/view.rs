@@ -1,0 +1,456 @@
+//! Drawing: the whole screen from `&AppState`, nothing changed.
+
+use graphex_engine::Level;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph, Widget, Wrap};
+
+use super::action::{ALL, Pane, Scope};
+use super::highlight::json_lines;
+use super::layout::{self, areas, level_name, too_small};
+use super::palette;
+use super::queue_view::card_lines;
+use super::state::{AppState, Editor, Popup};
+use crate::widgets::bars::{HintBar, StatusBar, TabBar};
+use crate::widgets::code_view::CodeView;
+use crate::widgets::dialog::{Dialog, centered};
+use crate::widgets::grouped_list::GroupedList;
+use crate::widgets::picker::Picker;
+use crate::widgets::rich_text::RichText;
+use crate::widgets::{RichLine, Tone, ToneStyles};
+
+/// Draws the console.
+pub fn draw(frame: &mut Frame, state: &AppState, styles: &ToneStyles) {
+    let size = (frame.area().width, frame.area().height);
+    let buf = frame.buffer_mut();
+    if too_small(size) {
+        let text = format!(
+            "The terminal is too small: {}×{}. The console needs at least {}×{}. q quits.",
+            size.0,
+            size.1,
+            layout::MIN_SIZE.0,
+            layout::MIN_SIZE.1
+        );
+        Paragraph::new(text).wrap(Wrap { trim: true }).render(buf.area, buf);
+        return;
+    }
+    let a = areas(size);
+    let titles = layout::tab_titles(state);
+    let focused = Pane::ALL.iter().position(|p| *p == state.pane).unwrap_or(0);
+    let level = state
+        .level
+        .map_or_else(|| "opening…".to_owned(), |l| level_name(l).to_owned());
+    let lock = vec![(
+        format!(
+            "{} {level} ",
+            if state.level.unwrap_or(Level::Locked) >= Level::Master {
+                "🔓"
+            } else {
+                "🔒"
+            }
+        ),
+        Tone::Accent,
+    )];
+    TabBar {
+        titles: &titles,
+        focused,
+        right: &lock,
+        styles,
+    }
+    .render(a.tabs, buf);
+    match state.pane {
+        Pane::Queue => queue(buf, state, styles, a.list, a.card),
+        other => placeholder(buf, other, styles, a.main),
+    }
+    status(buf, state, styles, a.status);
+    HintBar {
+        hints: &hints(state),
+        pinned: 2,
+        styles,
+    }
+    .render(a.hints, buf);
+    for p in &state.popups {
+        popup(frame, state, p, styles, a.main);
+    }
+}
+
+fn block<'a>(title: &'a str, focused: bool, styles: &ToneStyles) -> Block<'a> {
+    Block::bordered()
+        .border_type(BorderType::Rounded)
+        .border_style(if focused { styles.border_focused } else { styles.border })
+        .title(Span::styled(format!(" {title} "), styles.heading))
+}
+
+fn queue(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyles, list: Rect, card: Rect) {
+    let q = &state.queue;
+    let title = format!(
+        "Pending {}{}",
+        q.items.len(),
+        if q.marked.is_empty() {
+            String::new()
+        } else {
+            format!(" · {} selected", q.marked.len())
+        }
+    );
+    if q.sealed || !q.loaded || q.items.is_empty() {
+        let lines: Vec<RichLine> = if q.sealed {
+            vec![
+                vec![(format!("{} proposal(s) waiting.", state.pending), Tone::Heading)],
+                Vec::new(),
+                vec![(
+                    "Proposals are sealed to the master key: nobody without it, agents included, can read them.".into(),
+                    Tone::Normal,
+                )],
+                Vec::new(),
+                vec![
+                    ("Press ".into(), Tone::Normal),
+                    ("U".into(), Tone::Key),
+                    (" to unlock.".into(), Tone::Normal),
+                ],
+            ]
+        } else if !q.loaded {
+            vec![vec![("Reading the queue…".into(), Tone::Dim)]]
+        } else {
+            vec![
+                vec![("No proposals waiting.".into(), Tone::Heading)],
+                Vec::new(),
+                vec![(
+                    "Agents propose with `graphex propose FILE.json` or over MCP; new ones appear here by themselves."
+                        .into(),
+                    Tone::Normal,
+                )],
+            ]
+        };
+        RichText {
+            lines: &lines,
+            scroll: 0,
+            styles,
+            block: Some(block(&title, true, styles)),
+        }
+        .render(list.union(card), buf);
+        return;
+    }
+    let rows = layout::queue_rows(state);
+    GroupedList {
+        selected: layout::selected_row(state, &rows),
+        rows: &rows,
+        styles,
+        block: Some(block(&title, true, styles)),
+    }
+    .render(list, buf);
+    if let Some(item) = q.current() {
+        let impact = q.impact.as_ref().filter(|(id, _)| *id == item.id).map(|(_, r)| r);
+        let lines = card_lines(item, impact, state.now_ms, q.hide_info, q.hide_diff);
+        RichText {
+            lines: &lines,
+            scroll: q.card_scroll,
+            styles,
+            block: Some(block(&format!("Proposal {}", item.short), false, styles)),
+        }
+        .render(card, buf);
+    }
+}
+
+fn placeholder(buf: &mut ratatui::buffer::Buffer, pane: Pane, styles: &ToneStyles, area: Rect) {
+    let (what, cli) = match pane {
+        Pane::Graph => (
+            "The graph neighbourhood browser",
+            "graphex neighbors NAME --depth 2, graphex show NAME",
+        ),
+        Pane::Query => ("The query composer with live results", "graphex query 'QUERY'"),
+        _ => (
+            "The live per-tier projection preview",
+            "graphex project --node NAME --tier T",
+        ),
+    };
+    let lines: Vec<RichLine> = vec![
+        vec![(
+            format!("{what} is not in this version of the console yet."),
+            Tone::Heading,
+        )],
+        Vec::new(),
+        vec![
+            (
+                "It comes with the next console release. Until then the CLI does it: ".into(),
+                Tone::Normal,
+            ),
+            (cli.into(), Tone::Key),
+        ],
+    ];
+    RichText {
+        lines: &lines,
+        scroll: 0,
+        styles,
+        block: Some(block(pane.title(), true, styles)),
+    }
+    .render(area, buf);
+}
+
+fn status(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyles, area: Rect) {
+    let mut segs = vec![
+        (state.store.clone(), Tone::Dim),
+        (format!("{} pending", state.pending), Tone::Normal),
+    ];
+    if !state.queue.skipped.is_empty() {
+        segs.push((format!("{} skipped", state.queue.skipped.len()), Tone::Dim));
+    }
+    if let Some(b) = &state.busy {
+        segs.push((format!("{b}…"), Tone::Warn));
+    } else if let Some((m, tone)) = &state.message {
+        segs.push((m.replace(['\n', '\r'], " "), *tone));
+    }
+    StatusBar {
+        segments: &segs,
+        styles,
+    }
+    .render(area, buf);
+}
+
+/// The hint bar: the focused dialog's keys, or the pane's commands then a
+/// few global ones, generated from the action table and the keymap.
+pub fn hints(state: &AppState) -> Vec<(String, String)> {
+    let fixed = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, l)| ((*k).to_owned(), (*l).to_owned())).collect();
+    match state.popups.last() {
+        Some(Popup::Editor(_)) => {
+            return fixed(&[
+                ("ctrl-s", "accept the edit"),
+                ("esc", "cancel"),
+                ("ctrl-z", "undo"),
+                ("ctrl-q", "quit"),
+            ]);
+        }
+        Some(Popup::Help { .. } | Popup::Palette { .. }) => {
+            return fixed(&[
+                ("type", "to search"),
+                ("↑↓", "choose"),
+                ("enter", "run"),
+                ("esc", "close"),
+            ]);
+        }
+        Some(Popup::Confirm { .. }) => return fixed(&[("y", "yes"), ("n", "no")]),
+        Some(Popup::Stale { edit, .. }) => {
+            let mut h: Vec<(String, String)> = fixed(&[("f", "accept anyway")]);
+            if edit.is_none() {
+                h.push(("e".into(), "edit".into()));
+            }
+            h.push(("esc".into(), "cancel".into()));
+            return h;
+        }
+        Some(Popup::Unlock { .. } | Popup::Reason { .. }) => return fixed(&[("enter", "confirm"), ("esc", "cancel")]),
+        None => {}
+    }
+    let mut out = Vec::new();
+    let wanted = |scope: Scope| scope == Scope::Pane(state.pane);
+    let mut seen = std::collections::HashSet::new();
+    for info in ALL.iter().filter(|i| wanted(i.scope)) {
+        if !seen.insert(info.hint) {
+            continue;
+        }
+        if let Some(k) = state.keymap.keys_of(info.action).first() {
+            out.push((k.clone(), info.hint.to_owned()));
+        }
+    }
+    for a in [
+        super::action::Action::NextPane,
+        super::action::Action::Unlock,
+        super::action::Action::Lock,
+        super::action::Action::Palette,
+        super::action::Action::Help,
+        super::action::Action::Quit,
+    ] {
+        if let Some(k) = state.keymap.keys_of(a).first() {
+            out.push((k.clone(), a.info().hint.to_owned()));
+        }
+    }
+    out
+}
+
+fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, main: Rect) {
+    let buf = frame.buffer_mut();
+    match p {
+        Popup::Help { filter, selected } => {
+            let rows = palette::help_rows(&state.keymap, filter);
+            let area = centered(main, 100, main.height.saturating_sub(2));
+            Picker {
+                title: "Keys (type to search)",
+                query: filter,
+                selected: Some((*selected).min(rows.len().saturating_sub(1))),
+                rows: &rows,
+                footer: "esc closes · keys come from assets/keymap.toml and [console.keys] in config.toml",
+                styles,
+            }
+            .render(area, buf);
+        }
+        Popup::Palette { input, selected } => {
+            let matches = palette::matches(input, Some(state.pane));
+            let rows: Vec<_> = matches
+                .iter()
+                .map(|m| {
+                    let mut r = m.row.clone();
+                    r.left = state.keymap.keys_of(m.action).first().cloned().unwrap_or_default();
+                    r
+                })
+                .collect();
+            let area = centered(main, 90, 16.min(main.height));
+            Picker {
+                title: "Run an action",
+                query: input,
+                selected: Some((*selected).min(rows.len().saturating_sub(1))),
+                rows: &rows,
+                footer: "enter runs · esc closes",
+                styles,
+            }
+            .render(area, buf);
+        }
+        Popup::Unlock {
+            human,
+            input,
+            error,
+            busy,
+        } => {
+            let mut body: Vec<RichLine> = vec![vec![(
+                if *human {
+                    "The human-only passphrase opens the human-only tier (with the master).".to_owned()
+                } else {
+                    "The master passphrase opens everything but human-only.".to_owned()
+                },
+                Tone::Normal,
+            )]];
+            if *busy {
+                body.push(vec![(
+                    "Unlocking… (the passphrase KDF is slow on purpose)".into(),
+                    Tone::Warn,
+                )]);
+            }
+            if let Some(e) = error {
+                body.push(vec![(e.clone(), Tone::Error)]);
+            }
+            dialog(
+                buf,
+                main,
+                Dialog {
+                    title: if *human { "Unlock human-only" } else { "Unlock master" },
+                    body: &body,
+                    input: Some((input.as_str(), true)),
+                    footer: "enter unlocks · esc cancels",
+                    styles,
+                },
+            );
+        }
+        Popup::Reason { ids, input, error } => {
+            let mut body: Vec<RichLine> = vec![vec![(
+                format!(
+                    "Why reject {}? The proposing agent reads this reason back; do not name anything it may not see.",
+                    if ids.len() == 1 {
+                        "this proposal".to_owned()
+                    } else {
+                        format!("these {} proposals", ids.len())
+                    }
+                ),
+                Tone::Normal,
+            )]];
+            if let Some(e) = error {
+                body.push(vec![(e.clone(), Tone::Error)]);
+            }
+            dialog(
+                buf,
+                main,
+                Dialog {
+                    title: "Reject",
+                    body: &body,
+                    input: Some((input.as_str(), false)),
+                    footer: "enter rejects · esc cancels",
+                    styles,
+                },
+            );
+        }
+        Popup::Confirm { text, .. } => {
+            let body = vec![vec![(text.clone(), Tone::Normal)]];
+            dialog(
+                buf,
+                main,
+                Dialog {
+                    title: "Confirm",
+                    body: &body,
+                    input: None,
+                    footer: "y yes · n no",
+                    styles,
+                },
+            );
+        }
+        Popup::Stale { versions, edit, .. } => {
+            let mut body: Vec<RichLine> = vec![
+                vec![(
+                    "A node this proposal touches changed since the agent saw it.".into(),
+                    Tone::Warn,
+                )],
+                Vec::new(),
+            ];
+            body.extend(versions.lines().map(|l| vec![(l.to_owned(), Tone::Normal)]));
+            dialog(
+                buf,
+                main,
+                Dialog {
+                    title: "Stale base",
+                    body: &body,
+                    input: None,
+                    footer: if edit.is_some() {
+                        "f accept anyway · esc back to the edit"
+                    } else {
+                        "f accept anyway · e edit · esc cancel"
+                    },
+                    styles,
+                },
+            );
+        }
+        Popup::Editor(ed) => editor(frame, ed, styles, main),
+    }
+}
+
+fn dialog(buf: &mut ratatui::buffer::Buffer, main: Rect, d: Dialog) {
+    let w = 72.min(main.width.saturating_sub(4));
+    let h = d.height(w).min(main.height);
+    d.render(centered(main, w, h), buf);
+}
+
+/// The editor's rectangle and the height of its text.
+pub fn editor_area(main: Rect) -> (Rect, u16) {
+    (main, main.height.saturating_sub(3))
+}
+
+fn editor(frame: &mut Frame, ed: &Editor, styles: &ToneStyles, main: Rect) {
+    let buf = frame.buffer_mut();
+    let (area, text_h) = editor_area(main);
+    ratatui::widgets::Clear.render(area, buf);
+    let title = format!("Edit {}{}", ed.short, if ed.modified() { " (modified)" } else { "" });
+    let b = block(&title, true, styles);
+    let inner = b.inner(area);
+    b.render(area, buf);
+    let lines = json_lines(ed.area.lines());
+    let cursor = ed.area.cursor();
+    CodeView {
+        lines: &lines,
+        cursor: (cursor.0, cursor.1),
+        top: ed.top,
+        styles,
+    }
+    .render(Rect::new(inner.x, inner.y, inner.width, text_h), buf);
+    let status: Vec<(String, Tone)> = match (&ed.error, &ed.validation, ed.saving) {
+        (_, _, true) => vec![("accepting…".into(), Tone::Warn)],
+        (Some(e), _, _) => vec![(e.replace('\n', " "), Tone::Error)],
+        (None, Some(Ok(n)), _) => vec![(format!("✓ valid: {n} change(s); ctrl-s accepts this edit"), Tone::Ok)],
+        (None, Some(Err(e)), _) => vec![("✗ ".into(), Tone::Error), (e.replace('\n', " "), Tone::Error)],
+        (None, None, _) => vec![("checking…".into(), Tone::Dim)],
+    };
+    Paragraph::new(Line::from(
+        status
+            .into_iter()
+            .map(|(s, t)| Span::styled(s, styles.of(t)))
+            .collect::<Vec<_>>(),
+    ))
+    .render(
+        Rect::new(inner.x, inner.bottom().saturating_sub(1), inner.width, 1),
+        buf,
+    );
+}

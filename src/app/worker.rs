@@ -1,0 +1,534 @@
+//! The engine worker: one thread owns the store (a SQLite connection is not
+//! shared between threads) and answers the UI's requests by message. While
+//! idle it polls `pending/` and the index, so proposals written by the CLI or
+//! the MCP server appear without a keypress. Previews and validations are
+//! latest-wins: of several queued, only the newest of each kind runs.
+
+use std::hash::{Hash as _, Hasher as _};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::Duration;
+
+use graphex_engine::age_secret::SecretString;
+use graphex_engine::config::Config;
+use graphex_engine::project::Settings;
+use graphex_engine::proposal::{self, Submission};
+use graphex_engine::store::AcceptOptions;
+use graphex_engine::{Credentials, Error, Level, Store};
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::queue_data::{self, ImpactView, QueueSnapshot};
+
+/// How often an idle worker looks for new proposals.
+pub const POLL: Duration = Duration::from_millis(400);
+
+/// What the UI asks of the engine.
+#[derive(Debug)]
+pub enum Request {
+    /// Open the store with the credentials given at start.
+    Open,
+    LoadQueue,
+    Impact {
+        generation: u64,
+        id: String,
+    },
+    Validate {
+        generation: u64,
+        text: String,
+    },
+    Accept {
+        id: String,
+        force: bool,
+    },
+    AcceptMany {
+        ids: Vec<String>,
+    },
+    Reject {
+        ids: Vec<String>,
+        reason: String,
+    },
+    AcceptEdit {
+        id: String,
+        text: String,
+        force: bool,
+    },
+    Undo,
+    Unlock {
+        human: bool,
+        passphrase: SecretString,
+    },
+    Lock,
+}
+
+/// What the engine answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Opened {
+        level: Level,
+        root: String,
+    },
+    /// The store could not be opened at all.
+    OpenFailed(String),
+    Queue(QueueSnapshot),
+    /// Below the master level proposals stay sealed: only their number.
+    Sealed {
+        pending: usize,
+    },
+    Impact {
+        generation: u64,
+        id: String,
+        result: Result<Vec<ImpactView>, String>,
+    },
+    Validated {
+        generation: u64,
+        result: Result<usize, String>,
+    },
+    /// A decision was made; the message says which.
+    Done(String),
+    /// A request failed; nothing changed.
+    Failed(String),
+    /// Accept refused: the proposal's base is stale. `versions` shows base,
+    /// current and proposed.
+    Stale {
+        id: String,
+        versions: String,
+        edit: bool,
+    },
+    EditSaved(String),
+    EditFailed(String),
+    Unlocked(Level),
+    UnlockFailed(String),
+}
+
+/// The UI's end of the worker.
+pub struct Handle {
+    pub tx: Sender<Request>,
+    pub thread: std::thread::JoinHandle<()>,
+}
+
+/// Starts the worker on `root`; replies go to `reply`.
+pub fn spawn(root: PathBuf, creds: Credentials, reply: UnboundedSender<Reply>) -> Handle {
+    let (tx, rx) = channel();
+    let thread = std::thread::Builder::new()
+        .name("graphex-engine".into())
+        .spawn(move || Worker::new(root, creds, reply).run(&rx))
+        .unwrap_or_else(|e| panic!("cannot start the engine thread: {e}"));
+    Handle { tx, thread }
+}
+
+struct Worker {
+    root: PathBuf,
+    creds: Credentials,
+    store: Option<Store>,
+    settings: Option<Settings>,
+    reply: UnboundedSender<Reply>,
+    signature: u64,
+}
+
+impl Worker {
+    fn new(root: PathBuf, creds: Credentials, reply: UnboundedSender<Reply>) -> Self {
+        Self {
+            root,
+            creds,
+            store: None,
+            settings: None,
+            reply,
+            signature: 0,
+        }
+    }
+
+    fn send(&self, r: Reply) {
+        // The UI has gone: nothing left to tell.
+        let _ = self.reply.send(r);
+    }
+
+    fn run(mut self, rx: &Receiver<Request>) {
+        loop {
+            let first = match rx.recv_timeout(POLL) {
+                Ok(r) => r,
+                Err(RecvTimeoutError::Timeout) => {
+                    self.poll();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => return,
+            };
+            let mut batch = vec![first];
+            batch.extend(rx.try_iter());
+            for req in latest_wins(batch) {
+                self.handle(req);
+            }
+        }
+    }
+
+    fn handle(&mut self, req: Request) {
+        tracing::debug!(request = request_kind(&req), "engine request");
+        match req {
+            Request::Open => self.open(),
+            Request::LoadQueue => self.load_queue(),
+            Request::Impact { generation, id } => {
+                let result = self.impact(&id);
+                self.send(Reply::Impact { generation, id, result });
+            }
+            Request::Validate { generation, text } => {
+                let result = Submission::from_json(text.as_bytes())
+                    .map(|s| s.changes.len())
+                    .map_err(|e| e.to_string());
+                self.send(Reply::Validated { generation, result });
+            }
+            Request::Accept { id, force } => {
+                let reply = self.accept(&id, force);
+                self.decided(reply);
+            }
+            Request::AcceptMany { ids } => {
+                let reply = self.accept_many(&ids);
+                self.decided(reply);
+            }
+            Request::Reject { ids, reason } => {
+                let reply = self.reject(&ids, &reason);
+                self.decided(reply);
+            }
+            Request::AcceptEdit { id, text, force } => {
+                let reply = self.accept_edit(&id, &text, force);
+                self.decided(reply);
+            }
+            Request::Undo => {
+                let reply = match self.with_store(|s| s.undo()) {
+                    Ok(u) => Reply::Done(format!(
+                        "undid the {} of {}; it is back in the queue",
+                        u.outcome.as_str(),
+                        &u.proposal[..u.proposal.len().min(12)]
+                    )),
+                    Err(e) => Reply::Failed(format!("undo: {e}")),
+                };
+                self.decided(reply);
+            }
+            Request::Unlock { human, passphrase } => self.unlock(human, passphrase),
+            Request::Lock => {
+                self.creds = Credentials::none();
+                self.store = None;
+                self.open();
+            }
+        }
+    }
+
+    fn open(&mut self) {
+        match Store::open(&self.root, &self.creds) {
+            Ok(store) => self.opened(store),
+            Err(e) => self.send(Reply::OpenFailed(format!(
+                "cannot open the store at {}: {e}",
+                self.root.display()
+            ))),
+        }
+    }
+
+    fn opened(&mut self, store: Store) {
+        let settings = Config::load(store.layout()).and_then(|c| c.projection_settings());
+        self.settings = match settings {
+            Ok(s) => Some(s),
+            Err(e) => {
+                self.send(Reply::Failed(format!("configuration: {e} (impact previews are off)")));
+                None
+            }
+        };
+        let level = store.level();
+        self.send(Reply::Opened {
+            level,
+            root: self.root.display().to_string(),
+        });
+        self.store = Some(store);
+        self.signature = self.pending_signature();
+        self.load_queue();
+    }
+
+    fn unlock(&mut self, human: bool, passphrase: SecretString) {
+        let mut creds = Credentials {
+            passphrase: self.creds.passphrase.clone(),
+            identity_file: self.creds.identity_file.clone(),
+            human_passphrase: self.creds.human_passphrase.clone(),
+            agent_identity_file: self.creds.agent_identity_file.clone(),
+        };
+        if human {
+            if !creds.has_master() {
+                self.send(Reply::UnlockFailed("unlock the master level first".into()));
+                return;
+            }
+            creds.human_passphrase = Some(passphrase);
+        } else {
+            creds.passphrase = Some(passphrase);
+            creds.identity_file = None;
+        }
+        // The open store stays until the new one is open: a wrong
+        // passphrase loses nothing.
+        match Store::open(&self.root, &creds) {
+            Ok(store) => {
+                let level = store.level();
+                self.creds = creds;
+                self.send(Reply::Unlocked(level));
+                self.opened(store);
+            }
+            Err(e) => self.send(Reply::UnlockFailed(e.to_string())),
+        }
+    }
+
+    fn with_store<T>(&mut self, f: impl FnOnce(&mut Store) -> graphex_engine::Result<T>) -> graphex_engine::Result<T> {
+        let store = self.store.as_mut().ok_or(Error::Locked {
+            action: "this".into(),
+            needed: Level::Master,
+            current: Level::Locked,
+        })?;
+        // Another process may have written since: decide on the current graph.
+        store.refresh()?;
+        f(store)
+    }
+
+    fn load_queue(&mut self) {
+        let Some(store) = self.store.as_ref() else { return };
+        if store.level() < Level::Master {
+            let pending = store.pending_count().unwrap_or(0);
+            self.send(Reply::Sealed { pending });
+            return;
+        }
+        match store.pending() {
+            Ok(scan) => {
+                let (cards, groups) = proposal::cards(store, scan.pending);
+                let quarantined = scan
+                    .quarantined
+                    .iter()
+                    .map(|q| format!("{}: {}", q.file, q.reason))
+                    .collect();
+                self.send(Reply::Queue(QueueSnapshot {
+                    items: queue_data::items(store, &cards, &groups),
+                    quarantined,
+                }));
+            }
+            Err(e) => self.send(Reply::Failed(format!("reading the queue: {e}"))),
+        }
+    }
+
+    fn impact(&mut self, id: &str) -> Result<Vec<ImpactView>, String> {
+        let settings = self
+            .settings
+            .clone()
+            .ok_or_else(|| "no preview: .gpp/config.toml has an error".to_owned())?;
+        self.with_store(|s| {
+            let (pid, p) = s.proposal(id)?;
+            Ok(proposal::impact(s, &pid, &p, &settings)?
+                .iter()
+                .map(ImpactView::from)
+                .collect())
+        })
+        .map_err(|e| e.to_string())
+    }
+
+    /// The queue as it is after a decision goes first, so the console never
+    /// shows the outcome beside a queue that still holds the decided item.
+    fn decided(&mut self, reply: Reply) {
+        self.load_queue();
+        self.send(reply);
+    }
+
+    fn accept(&mut self, id: &str, force: bool) -> Reply {
+        let r = self.with_store(|s| {
+            let (pid, p) = s.proposal(id)?;
+            s.accept(&pid, &p, &AcceptOptions { only: None, force })
+                .map(|a| (pid, a))
+        });
+        match r {
+            Ok((pid, a)) => Reply::Done(format!(
+                "accepted {}: {} node(s) added, {} changed, {} edge(s) added",
+                pid.short(),
+                a.nodes_added,
+                a.nodes_changed,
+                a.edges_added
+            )),
+            Err(Error::StaleBase { .. }) => self.stale(id, false),
+            Err(e) => Reply::Failed(format!("accept: {e}")),
+        }
+    }
+
+    fn stale(&mut self, id: &str, edit: bool) -> Reply {
+        let versions = self
+            .with_store(|s| {
+                let (_, p) = s.proposal(id)?;
+                proposal::stale_versions(s, &p)
+            })
+            .map(|nodes| crate::cli::cards::stale(&nodes))
+            .unwrap_or_else(|e| e.to_string());
+        Reply::Stale {
+            id: id.to_owned(),
+            versions,
+            edit,
+        }
+    }
+
+    fn accept_many(&mut self, ids: &[String]) -> Reply {
+        let (mut ok, mut failed) = (0, Vec::new());
+        for id in ids {
+            let r = self.with_store(|s| {
+                let (pid, p) = s.proposal(id)?;
+                s.accept(&pid, &p, &AcceptOptions::default())
+            });
+            match r {
+                Ok(_) => ok += 1,
+                Err(e) => failed.push(format!("{}: {e}", &id[..id.len().min(12)])),
+            }
+        }
+        report("accepted", ok, &failed)
+    }
+
+    fn reject(&mut self, ids: &[String], reason: &str) -> Reply {
+        let (mut ok, mut failed) = (0, Vec::new());
+        for id in ids {
+            let r = self.with_store(|s| {
+                let pid = s.resolve_proposal(id)?;
+                s.reject(&pid, reason)
+            });
+            match r {
+                Ok(()) => ok += 1,
+                Err(e) => failed.push(format!("{}: {e}", &id[..id.len().min(12)])),
+            }
+        }
+        report("rejected", ok, &failed)
+    }
+
+    fn accept_edit(&mut self, id: &str, text: &str, force: bool) -> Reply {
+        let r = self.with_store(|s| {
+            let pid = s.resolve_proposal(id)?;
+            s.accept_edit(&pid, text, force)
+        });
+        match r {
+            Ok((new, a)) => Reply::EditSaved(format!(
+                "accepted the edit of {} as {}: {} node(s) added, {} changed, {} edge(s) added",
+                &id[..id.len().min(12)],
+                new.short(),
+                a.nodes_added,
+                a.nodes_changed,
+                a.edges_added
+            )),
+            Err(Error::StaleBase { .. }) => self.stale(id, true),
+            Err(e) => Reply::EditFailed(e.to_string()),
+        }
+    }
+
+    /// Reloads when another process wrote to the index or `pending/`.
+    fn poll(&mut self) {
+        let Some(store) = self.store.as_mut() else { return };
+        let index_changed = store.refresh().unwrap_or(false);
+        let signature = self.pending_signature();
+        if index_changed || signature != self.signature {
+            self.signature = signature;
+            self.load_queue();
+        }
+    }
+
+    /// A hash of `pending/`'s listing: names, sizes and times.
+    fn pending_signature(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let dir = graphex_engine::store::Layout::new(&self.root).pending();
+        let mut entries: Vec<(std::ffi::OsString, u64, Option<std::time::SystemTime>)> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.flatten()
+                    .map(|e| {
+                        let m = e.metadata().ok();
+                        (
+                            e.file_name(),
+                            m.as_ref().map_or(0, std::fs::Metadata::len),
+                            m.and_then(|m| m.modified().ok()),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        entries.sort();
+        entries.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// The outcome of deciding several proposals.
+fn report(verb: &str, ok: usize, failed: &[String]) -> Reply {
+    if failed.is_empty() {
+        Reply::Done(format!("{verb} {ok} proposal(s)"))
+    } else {
+        Reply::Failed(format!("{verb} {ok}, {} not: {}", failed.len(), failed.join("; ")))
+    }
+}
+
+fn request_kind(r: &Request) -> &'static str {
+    match r {
+        Request::Open => "open",
+        Request::LoadQueue => "load-queue",
+        Request::Impact { .. } => "impact",
+        Request::Validate { .. } => "validate",
+        Request::Accept { .. } => "accept",
+        Request::AcceptMany { .. } => "accept-many",
+        Request::Reject { .. } => "reject",
+        Request::AcceptEdit { .. } => "accept-edit",
+        Request::Undo => "undo",
+        Request::Unlock { .. } => "unlock",
+        Request::Lock => "lock",
+    }
+}
+
+/// Drops every preview and validation but the newest of its kind, and
+/// repeated queue loads; mutations all run, in order.
+pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
+    let last_impact = batch.iter().rposition(|r| matches!(r, Request::Impact { .. }));
+    let last_validate = batch.iter().rposition(|r| matches!(r, Request::Validate { .. }));
+    let last_load = batch.iter().rposition(|r| matches!(r, Request::LoadQueue));
+    batch
+        .into_iter()
+        .enumerate()
+        .filter(|(i, r)| match r {
+            Request::Impact { .. } => Some(*i) == last_impact,
+            Request::Validate { .. } => Some(*i) == last_validate,
+            Request::LoadQueue => Some(*i) == last_load,
+            _ => true,
+        })
+        .map(|(_, r)| r)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latest_wins_keeps_mutations_and_the_newest_preview() {
+        let batch = vec![
+            Request::Impact {
+                generation: 1,
+                id: "a".into(),
+            },
+            Request::Accept {
+                id: "x".into(),
+                force: false,
+            },
+            Request::Validate {
+                generation: 1,
+                text: "{".into(),
+            },
+            Request::Impact {
+                generation: 2,
+                id: "b".into(),
+            },
+            Request::LoadQueue,
+            Request::Reject {
+                ids: vec!["y".into()],
+                reason: "no".into(),
+            },
+            Request::Validate {
+                generation: 2,
+                text: "{}".into(),
+            },
+            Request::LoadQueue,
+        ];
+        let kept: Vec<String> = latest_wins(batch).iter().map(|r| format!("{r:?}")).collect();
+        assert_eq!(kept.len(), 5, "{kept:?}");
+        assert!(kept[0].starts_with("Accept"));
+        assert!(kept[1].contains("generation: 2") && kept[1].starts_with("Impact"));
+        assert!(kept[2].starts_with("Reject"));
+        assert!(kept[3].contains("generation: 2") && kept[3].starts_with("Validate"));
+        assert_eq!(kept[4], "LoadQueue");
+    }
+}

@@ -1,0 +1,78 @@
+//! A centred dialog: title, body lines, an optional input line (masked for
+//! passphrases) with its cursor, and a footer of keys.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
+
+use super::tone::{RichLine, ToneStyles};
+
+pub struct Dialog<'a> {
+    pub title: &'a str,
+    pub body: &'a [RichLine],
+    /// The input's text and whether to mask it.
+    pub input: Option<(&'a str, bool)>,
+    pub footer: &'a str,
+    pub styles: &'a ToneStyles,
+}
+
+/// A rectangle of at most `w`×`h` centred in `area`.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
+}
+
+impl Dialog<'_> {
+    /// The height this dialog wants at `width`.
+    pub fn height(&self, width: u16) -> u16 {
+        let inner = width.saturating_sub(2).max(1) as usize;
+        let body: usize = self
+            .body
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .map(|(s, _)| s.chars().count())
+                    .sum::<usize>()
+                    .div_ceil(inner)
+                    .max(1)
+            })
+            .sum();
+        u16::try_from(body + usize::from(self.input.is_some()) * 2 + 3).unwrap_or(u16::MAX)
+    }
+}
+
+impl Widget for Dialog<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        Clear.render(area, buf);
+        let block = Block::bordered()
+            .border_type(BorderType::Rounded)
+            .border_style(self.styles.border_focused)
+            .title(Span::styled(format!(" {} ", self.title), self.styles.heading));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let mut lines: Vec<Line> = self.body.iter().map(|l| self.styles.line(l)).collect();
+        if let Some((text, masked)) = self.input {
+            lines.push(Line::raw(""));
+            let shown = if masked {
+                "•".repeat(text.chars().count())
+            } else {
+                text.to_owned()
+            };
+            lines.push(Line::from(vec![
+                Span::styled("> ", self.styles.accent),
+                Span::raw(shown),
+                Span::styled(" ", self.styles.selected),
+            ]));
+        }
+        let footer_h = u16::from(inner.height > 1);
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .render(Rect::new(inner.x, inner.y, inner.width, inner.height - footer_h), buf);
+        if footer_h == 1 {
+            Line::from(Span::styled(self.footer.to_owned(), self.styles.dim))
+                .render(Rect::new(inner.x, inner.bottom() - 1, inner.width, 1), buf);
+        }
+    }
+}

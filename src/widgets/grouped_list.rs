@@ -1,0 +1,96 @@
+//! A list with group headers: headers are not selectable, the selected row
+//! is highlighted and kept in view, marked rows carry a marker.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Widget};
+
+use super::tone::{RichLine, ToneStyles};
+
+/// One row.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Row {
+    Header(String),
+    Item {
+        spans: RichLine,
+        marked: bool,
+        dimmed: bool,
+    },
+}
+
+pub struct GroupedList<'a> {
+    pub rows: &'a [Row],
+    /// Index into `rows` of the selected item.
+    pub selected: Option<usize>,
+    pub styles: &'a ToneStyles,
+    pub block: Option<Block<'a>>,
+}
+
+/// The first row shown so that `selected` sits mid-window of `height` rows
+/// (the list never scrolls past its end).
+pub fn offset(selected: Option<usize>, height: usize, rows: usize) -> usize {
+    let Some(sel) = selected else { return 0 };
+    if height == 0 || rows <= height {
+        return 0;
+    }
+    sel.saturating_sub(height / 2).min(rows - height)
+}
+
+impl Widget for GroupedList<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let inner = match &self.block {
+            Some(b) => b.inner(area),
+            None => area,
+        };
+        if let Some(b) = self.block {
+            b.render(area, buf);
+        }
+        let height = inner.height as usize;
+        let first = offset(self.selected, height, self.rows.len());
+        for (i, row) in self.rows.iter().enumerate().skip(first).take(height) {
+            let y = inner.y + u16::try_from(i - first).unwrap_or(0);
+            let line_area = Rect::new(inner.x, y, inner.width, 1);
+            match row {
+                Row::Header(text) => {
+                    Line::from(Span::styled(text.clone(), self.styles.heading)).render(line_area, buf);
+                }
+                Row::Item { spans, marked, dimmed } => {
+                    let mut line = self.styles.line(spans);
+                    line.spans.insert(
+                        0,
+                        if *marked {
+                            Span::styled("● ", self.styles.marked)
+                        } else {
+                            Span::raw("  ")
+                        },
+                    );
+                    if *dimmed {
+                        line = line.patch_style(self.styles.dim);
+                    }
+                    if Some(i) == self.selected {
+                        buf.set_style(line_area, self.styles.selected);
+                        line = line.patch_style(self.styles.selected);
+                    }
+                    line.render(line_area, buf);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_selection_stays_in_view() {
+        assert_eq!(offset(Some(3), 10, 5), 0);
+        assert_eq!(offset(Some(0), 4, 20), 0);
+        for sel in 0..30 {
+            let o = offset(Some(sel), 6, 30);
+            assert!(o <= sel && sel < o + 6, "sel {sel} offset {o}");
+            assert!(o + 6 <= 30);
+        }
+    }
+}

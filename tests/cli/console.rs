@@ -1,0 +1,149 @@
+//! The console end to end in a pseudo-terminal: the real binary on a demo
+//! store, driven by keys, then checked through the CLI.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::harness::bare;
+use crate::pty::Console;
+
+const DEMO_PASS: &str = "graphex-demo";
+
+fn demo_store(dir: &Path) {
+    bare(dir).args(["demo", "store", "--no-console"]).assert().success();
+}
+
+fn pending_ids(dir: &Path) -> Vec<String> {
+    let out = bare(dir)
+        .args(["--store", "store", "pending", "--json"])
+        .env("GRAPHEX_PASSPHRASE", DEMO_PASS)
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    v["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn status_of(dir: &Path, id: &str) -> serde_json::Value {
+    let out = bare(dir)
+        .args(["--store", "store", "--json", "proposal-status", id])
+        .env("GRAPHEX_PASSPHRASE", DEMO_PASS)
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+fn open_demo(dir: &Path) -> Console {
+    let c = Console::start(dir, &["demo", "store"], &[], 120, 36);
+    c.wait_for("master");
+    c.wait_for("[1/");
+    c
+}
+
+#[test]
+fn console_accepts_rejects_and_edits_then_the_cli_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_store(dir.path());
+    let before = pending_ids(dir.path());
+    assert!(before.len() >= 3, "the demo has proposals: {before:?}");
+
+    let mut c = open_demo(dir.path());
+    // Accept the first proposal.
+    c.send("a");
+    c.wait_for("edge(s) added");
+    // Reject the next one with a reason.
+    c.send("r");
+    c.wait_for("Why reject");
+    c.send("duplicates an existing service");
+    c.send("\r");
+    c.wait_for("rejected 1 proposal(s)");
+    // Edit the next one and accept it with ctrl-s.
+    c.send("e");
+    c.wait_for("ctrl-s");
+    c.send("\x13");
+    c.wait_for("accepted the edit of");
+    c.send("q");
+    assert_eq!(c.wait_exit(), 0);
+
+    let after = pending_ids(dir.path());
+    let decided: Vec<&String> = before.iter().filter(|id| !after.contains(id)).collect();
+    assert_eq!(decided.len(), 3, "three decisions reached the store: {decided:?}");
+    let states: Vec<String> = decided
+        .iter()
+        .map(|id| {
+            status_of(dir.path(), id)["decision"]["outcome"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    let mut sorted = states.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["accepted", "edited", "rejected"], "{states:?}");
+    let rejected = decided
+        .iter()
+        .map(|id| status_of(dir.path(), id))
+        .find(|s| s["decision"]["outcome"] == "rejected")
+        .unwrap();
+    assert_eq!(rejected["decision"]["reason"], "duplicates an existing service");
+}
+
+#[test]
+fn the_harness_fails_when_the_screen_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_store(dir.path());
+    let mut c = open_demo(dir.path());
+    let wrong = c.try_wait_for("a screen that never shows", Duration::from_millis(300), |s| {
+        s.contains("No proposals waiting.")
+    });
+    let err = wrong.unwrap_err();
+    assert!(err.contains("timed out waiting for a screen that never shows"), "{err}");
+    assert!(err.contains("Pending"), "the error shows the screen: {err}");
+    c.send("q");
+    assert_eq!(c.wait_exit(), 0);
+}
+
+#[test]
+fn the_console_refuses_to_start_without_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_store(dir.path());
+    let out = bare(dir.path())
+        .args(["--store", "store"])
+        .env("GRAPHEX_PASSPHRASE", DEMO_PASS)
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("the console needs a terminal"), "{err}");
+}
+
+#[test]
+fn proposals_arriving_while_open_appear_without_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_store(dir.path());
+    let c = open_demo(dir.path());
+    let agent = dir.path().join("agent.id");
+    bare(dir.path())
+        .args(["--store", "store", "keys", "export-agent"])
+        .arg(&agent)
+        .env("GRAPHEX_PASSPHRASE", DEMO_PASS)
+        .assert()
+        .success();
+    let file = dir.path().join("p.json");
+    std::fs::write(
+        &file,
+        r#"{"agent":"probe","trust":90,"session":"live","rationale":"seen in the logs","changes":[{"op":"add_node","name":"arrival-probe","type":"service","description":"appears live","tier":"public"}]}"#,
+    )
+    .unwrap();
+    bare(dir.path())
+        .args(["--store", "store", "propose"])
+        .arg(&file)
+        .env("GRAPHEX_AGENT_IDENTITY", &agent)
+        .assert()
+        .success();
+    c.wait_for("+ arrival-probe");
+}

@@ -1,0 +1,153 @@
+//! Runs the real binary in a pseudo-terminal and reads its screen through a
+//! terminal emulator, waiting on conditions (new output), never sleeping.
+
+use std::io::{Read as _, Write as _};
+use std::path::Path;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
+
+/// How long a screen may take to show what a test waits for.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+struct Shared {
+    parser: vt100::Parser,
+    closed: bool,
+}
+
+/// A running console in a pseudo-terminal.
+pub struct Console {
+    shared: Arc<(Mutex<Shared>, Condvar)>,
+    writer: Box<dyn std::io::Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+}
+
+impl Console {
+    /// Starts the binary with `args` in `cwd` on a `cols`×`rows` terminal.
+    pub fn start(cwd: &Path, args: &[&str], env: &[(&str, &str)], cols: u16, rows: u16) -> Self {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_graphex"));
+        cmd.args(args);
+        cmd.cwd(cwd);
+        cmd.env_clear();
+        cmd.env("PATH", std::env::var("PATH").unwrap_or_default());
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("HOME", cwd.join("home"));
+        cmd.env("XDG_CONFIG_HOME", cwd.join("home/config"));
+        cmd.env("XDG_STATE_HOME", cwd.join("home/state"));
+        cmd.env("GRAPHEX_TEST_KDF_LOG_N", "4");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = pty.slave.spawn_command(cmd).unwrap();
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let writer = pty.master.take_writer().unwrap();
+        let shared = Arc::new((
+            Mutex::new(Shared {
+                parser: vt100::Parser::new(rows.try_into().unwrap(), cols.try_into().unwrap(), 0),
+                closed: false,
+            }),
+            Condvar::new(),
+        ));
+        let feed = Arc::clone(&shared);
+        std::thread::spawn(move || {
+            // The master must stay alive while the child writes.
+            let _master = pty.master;
+            let mut buf = [0u8; 8192];
+            loop {
+                let n = reader.read(&mut buf).unwrap_or(0);
+                let (lock, cv) = &*feed;
+                let mut s = lock.lock().unwrap();
+                if n == 0 {
+                    s.closed = true;
+                } else {
+                    s.parser.process(&buf[..n]);
+                }
+                cv.notify_all();
+                if n == 0 {
+                    return;
+                }
+            }
+        });
+        Self { shared, writer, child }
+    }
+
+    /// The screen's text, one line per row.
+    pub fn screen(&self) -> String {
+        self.shared.0.lock().unwrap().parser.screen().contents()
+    }
+
+    /// Types `keys` as bytes.
+    pub fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// Waits until the screen satisfies `ok`; the error names `what` and
+    /// shows the screen.
+    pub fn try_wait_for(&self, what: &str, within: Duration, ok: impl Fn(&str) -> bool) -> Result<(), String> {
+        let deadline = Instant::now() + within;
+        let (lock, cv) = &*self.shared;
+        let mut s = lock.lock().unwrap();
+        loop {
+            let text = s.parser.screen().contents();
+            if ok(&text) {
+                return Ok(());
+            }
+            let now = Instant::now();
+            if now >= deadline || s.closed {
+                let why = if s.closed { "the program ended" } else { "timed out" };
+                return Err(format!("{why} waiting for {what}; the screen was:\n{text}"));
+            }
+            s = cv.wait_timeout(s, deadline - now).unwrap().0;
+        }
+    }
+
+    /// Waits until `text` is on screen, or fails the test.
+    pub fn wait_for(&self, text: &str) {
+        if let Err(e) = self.try_wait_for(&format!("{text:?}"), PATIENCE, |s| s.contains(text)) {
+            panic!("{e}");
+        }
+    }
+
+    /// Waits for the program to end and returns its exit code.
+    pub fn wait_exit(mut self) -> u32 {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.exit_code();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the console did not exit:\n{}",
+                self.screen()
+            );
+            // Exit shows as the output closing; wait on that, then reap.
+            let (lock, cv) = &*self.shared;
+            let s = lock.lock().unwrap();
+            if !s.closed {
+                let _ = cv.wait_timeout(s, Duration::from_millis(200)).unwrap();
+            } else {
+                drop(s);
+                return self.child.wait().unwrap().exit_code();
+            }
+        }
+    }
+}
+
+impl Drop for Console {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+    }
+}
