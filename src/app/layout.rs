@@ -63,6 +63,11 @@ pub fn tab_titles(state: &AppState) -> Vec<String> {
         .collect()
 }
 
+/// The level's one-word name, for narrow screens.
+pub fn level_word(l: Level) -> &'static str {
+    level_name(l).split(':').next().unwrap_or_default()
+}
+
 pub fn level_name(l: Level) -> &'static str {
     match l {
         Level::Locked => "locked: public only",
@@ -108,8 +113,13 @@ pub fn badges(item: &QueueItem) -> Vec<(String, Tone)> {
     out
 }
 
-/// The widest a proposal's summary gets in the list, in characters.
-const SUMMARY_WIDTH: usize = 24;
+/// The narrowest a proposal's summary gets in the list, in characters.
+const MIN_SUMMARY: usize = 12;
+
+/// Columns inside the list's border.
+fn list_width(size: (u16, u16)) -> u16 {
+    areas(size).list.width.saturating_sub(2)
+}
 
 /// `s` cut to `max` characters, with `…` marking a cut.
 fn clip(s: &str, max: usize) -> String {
@@ -146,15 +156,24 @@ pub fn queue_rows(state: &AppState) -> Vec<Row> {
             rows.push(Row::Header(format!("{} · {session} ({n})", printable(&item.agent))));
             last = Some(key);
         }
-        let mut spans = vec![
-            (format!("[{}/{}] ", item.position.0, item.position.1), Tone::Dim),
-            (clip(&printable(&item.summary()), SUMMARY_WIDTH), Tone::Accent),
+        let head = format!("[{}/{}] ", item.position.0, item.position.1);
+        let tail: Vec<(String, Tone)> = [
             (format!(" {:.1} ", item.trust), Tone::Normal),
             (format!("{} ", age(state.now_ms, item.created_ms)), Tone::Dim),
+        ]
+        .into_iter()
+        .chain(badges(item).into_iter().map(|(b, t)| (format!("{b} "), t)))
+        .collect();
+        // The summary takes what the other fields leave of the row.
+        let used = 2 + head.chars().count() + tail.iter().map(|(s, _)| s.chars().count()).sum::<usize>();
+        let room = usize::from(list_width(state.size))
+            .saturating_sub(used)
+            .max(MIN_SUMMARY);
+        let mut spans = vec![
+            (head, Tone::Dim),
+            (clip(&printable(&item.summary()), room), Tone::Accent),
         ];
-        for (b, t) in badges(item) {
-            spans.push((format!("{b} "), t));
-        }
+        spans.extend(tail);
         if q.skipped.contains(&item.id) {
             spans.push(("skipped".into(), Tone::Dim));
         }

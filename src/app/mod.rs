@@ -16,8 +16,12 @@ pub mod logging;
 pub mod palette;
 pub mod queue_data;
 pub mod queue_view;
+#[cfg(test)]
+mod snapshots;
 pub mod state;
 pub mod terminal;
+#[cfg(test)]
+mod tests;
 pub mod theme;
 pub mod update;
 pub mod view;

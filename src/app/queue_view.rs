@@ -84,7 +84,6 @@ fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
             Tone::Dim,
         ),
     ]);
-    out.push(vec![("id ".into(), Tone::Dim), (item.id.clone(), Tone::Dim)]);
     if !item.rationale.is_empty() {
         out.push(vec![("Rationale".into(), Tone::Heading)]);
         push_text(out, "  ", &item.rationale, Tone::Normal);

@@ -576,14 +576,24 @@ fn open_editor(state: &mut AppState, fx: &mut Vec<Effect>) {
 
 fn selection_changed(state: &mut AppState, fx: &mut Vec<Effect>) {
     state.queue.card_scroll = 0;
+    request_impact(state, fx, false);
+}
+
+/// Asks for the selected proposal's impact preview. `refresh` asks again
+/// even when it is shown (the graph may have changed); the shown one stays
+/// until the new one arrives, so nothing flickers.
+fn request_impact(state: &mut AppState, fx: &mut Vec<Effect>, refresh: bool) {
     let Some(id) = state.queue.current().map(|i| i.id.clone()) else {
         state.queue.impact = None;
         return;
     };
-    if state.queue.impact.as_ref().is_some_and(|(i, _)| *i == id) {
+    let shown = state.queue.impact.as_ref().is_some_and(|(i, _)| *i == id);
+    if shown && !refresh {
         return;
     }
-    state.queue.impact = None;
+    if !shown {
+        state.queue.impact = None;
+    }
     let generation = state.next_generation();
     state.queue.impact_generation = generation;
     request(fx, Request::Impact { generation, id });
@@ -670,7 +680,8 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             state.queue.marked.retain(|id| items.iter().any(|i| i.id == *id));
             state.queue.skipped.retain(|id| items.iter().any(|i| i.id == *id));
             state.queue.selected = keep
-                .and_then(|id| items.iter().position(|i| i.id == id))
+                .as_ref()
+                .and_then(|id| items.iter().position(|i| i.id == *id))
                 .unwrap_or(state.queue.selected)
                 .min(items.len().saturating_sub(1));
             state.queue.items = items;
@@ -687,7 +698,11 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             if state.busy.as_deref() == Some("opening the store") {
                 state.busy = None;
             }
-            selection_changed(state, fx);
+            if state.queue.current().map(|i| &i.id) == keep.as_ref() {
+                request_impact(state, fx, true);
+            } else {
+                selection_changed(state, fx);
+            }
         }
         Reply::Impact { generation, id, result } => {
             if generation == state.queue.impact_generation {

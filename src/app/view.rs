@@ -38,20 +38,18 @@ pub fn draw(frame: &mut Frame, state: &AppState, styles: &ToneStyles) {
     let a = areas(size);
     let titles = layout::tab_titles(state);
     let focused = Pane::ALL.iter().position(|p| *p == state.pane).unwrap_or(0);
-    let level = state
-        .level
-        .map_or_else(|| "opening…".to_owned(), |l| level_name(l).to_owned());
-    let lock = vec![(
-        format!(
-            "{} {level} ",
-            if state.level.unwrap_or(Level::Locked) >= Level::Master {
-                "🔓"
-            } else {
-                "🔒"
-            }
-        ),
-        Tone::Accent,
-    )];
+    let lock_icon = if state.level.unwrap_or(Level::Locked) >= Level::Master {
+        "🔓"
+    } else {
+        "🔒"
+    };
+    let tabs_w = TabBar::ranges(&titles).last().map_or(0, |r| usize::from(r.1));
+    let level = match state.level {
+        None => "opening…",
+        Some(l) if tabs_w + level_name(l).chars().count() + 5 <= usize::from(size.0) => level_name(l),
+        Some(l) => layout::level_word(l),
+    };
+    let lock = vec![(format!("{lock_icon} {level} "), Tone::Accent)];
     TabBar {
         titles: &titles,
         focused,
@@ -86,7 +84,7 @@ fn queue(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyle
     let q = &state.queue;
     let title = format!(
         "Pending {}{}",
-        q.items.len(),
+        if q.sealed { state.pending } else { q.items.len() },
         if q.marked.is_empty() {
             String::new()
         } else {

@@ -282,26 +282,9 @@ impl Worker {
     }
 
     fn load_queue(&mut self) {
-        let Some(store) = self.store.as_ref() else { return };
-        if store.level() < Level::Master {
-            let pending = store.pending_count().unwrap_or(0);
-            self.send(Reply::Sealed { pending });
-            return;
-        }
-        match store.pending() {
-            Ok(scan) => {
-                let (cards, groups) = proposal::cards(store, scan.pending);
-                let quarantined = scan
-                    .quarantined
-                    .iter()
-                    .map(|q| format!("{}: {}", q.file, q.reason))
-                    .collect();
-                self.send(Reply::Queue(QueueSnapshot {
-                    items: queue_data::items(store, &cards, &groups),
-                    quarantined,
-                }));
-            }
-            Err(e) => self.send(Reply::Failed(format!("reading the queue: {e}"))),
+        if let Some(store) = self.store.as_ref() {
+            let reply = read_queue(store);
+            self.send(reply);
         }
     }
 
@@ -310,14 +293,8 @@ impl Worker {
             .settings
             .clone()
             .ok_or_else(|| "no preview: .gpp/config.toml has an error".to_owned())?;
-        self.with_store(|s| {
-            let (pid, p) = s.proposal(id)?;
-            Ok(proposal::impact(s, &pid, &p, &settings)?
-                .iter()
-                .map(ImpactView::from)
-                .collect())
-        })
-        .map_err(|e| e.to_string())
+        let store = self.store.as_ref().ok_or_else(|| "the store is not open".to_owned())?;
+        impact_of(store, &settings, id)
     }
 
     /// The queue as it is after a decision goes first, so the console never
@@ -443,6 +420,41 @@ impl Worker {
         entries.hash(&mut h);
         h.finish()
     }
+}
+
+/// The queue as the console shows it: sealed below the master level.
+pub fn read_queue(store: &Store) -> Reply {
+    if store.level() < Level::Master {
+        let pending = store.pending_count().unwrap_or(0);
+        return Reply::Sealed { pending };
+    }
+    match store.pending() {
+        Ok(scan) => {
+            let (cards, groups) = proposal::cards(store, scan.pending);
+            let quarantined = scan
+                .quarantined
+                .iter()
+                .map(|q| format!("{}: {}", q.file, q.reason))
+                .collect();
+            Reply::Queue(QueueSnapshot {
+                items: queue_data::items(store, &cards, &groups),
+                quarantined,
+            })
+        }
+        Err(e) => Reply::Failed(format!("reading the queue: {e}")),
+    }
+}
+
+/// How accepting proposal `id` would change each agent tier's projections.
+pub fn impact_of(store: &Store, settings: &Settings, id: &str) -> Result<Vec<ImpactView>, String> {
+    let run = || -> graphex_engine::Result<Vec<ImpactView>> {
+        let (pid, p) = store.proposal(id)?;
+        Ok(proposal::impact(store, &pid, &p, settings)?
+            .iter()
+            .map(ImpactView::from)
+            .collect())
+    };
+    run().map_err(|e| e.to_string())
 }
 
 /// The outcome of deciding several proposals.

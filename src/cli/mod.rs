@@ -15,7 +15,7 @@ pub(crate) mod projection;
 mod proposals;
 mod read;
 mod session;
-mod setup;
+pub(crate) mod setup;
 mod views;
 mod write;
 

@@ -105,7 +105,7 @@ pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
         std::fs::remove_dir_all(layout.gpp()).with_context(|| format!("cannot remove {}", layout.gpp().display()))?;
     }
     if !exists || reset {
-        create_demo(&root)?;
+        create_demo(&root, kdf_cost()?)?;
         println!("created the demo store in {}", root.display());
     } else {
         println!(
@@ -128,13 +128,14 @@ pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
     crate::app::run(crate::app::Options { root, creds })
 }
 
-fn create_demo(root: &Path) -> Result<()> {
+/// Builds the demo store (graph and pending proposals) in `root`.
+pub(crate) fn create_demo(root: &Path, cost: KdfCost) -> Result<()> {
     std::fs::create_dir_all(root).with_context(|| format!("cannot create {}", root.display()))?;
     let (pass, human) = (
         SecretString::from(DEMO_PASSPHRASE),
         SecretString::from(DEMO_HUMAN_PASSPHRASE),
     );
-    Store::init(root, &pass, &human, kdf_cost()?)?;
+    Store::init(root, &pass, &human, cost)?;
     std::fs::write(root.join(DEMO_MARKER), "graphex demo store\n")?;
     let creds = Credentials {
         passphrase: Some(pass),

@@ -51,9 +51,11 @@ impl Widget for TabBar<'_> {
             spans.push(Span::styled(format!(" {t} "), style));
             spans.push(Span::raw(" ".repeat(TAB_GAP as usize)));
         }
-        Line::from(spans).render(area, buf);
+        // The note on the right wins: the tabs are cut before it.
         let right = self.styles.line(self.right);
         let w = u16::try_from(right.width()).unwrap_or(u16::MAX).min(area.width);
+        let tabs = Rect::new(area.x, area.y, area.width.saturating_sub(w + 1), 1);
+        Line::from(spans).render(tabs, buf);
         right.render(Rect::new(area.right().saturating_sub(w), area.y, w, 1), buf);
     }
 }
@@ -118,5 +120,58 @@ impl Widget for StatusBar<'_> {
             spans.push(Span::styled(text.clone(), self.styles.of(*tone)));
         }
         Line::from(spans).render(area, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::widgets::Widget;
+
+    use super::HintBar;
+    use crate::widgets::tone::test_styles;
+
+    fn hints(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, l)| ((*k).into(), (*l).into())).collect()
+    }
+
+    fn render(width: u16, h: &[(String, String)]) -> Buffer {
+        let mut buf = Buffer::empty(Rect::new(0, 0, width, 1));
+        HintBar {
+            hints: h,
+            pinned: 2,
+            styles: &test_styles(),
+        }
+        .render(buf.area, &mut buf);
+        buf
+    }
+
+    #[test]
+    fn hints_show_keys_in_the_key_style() {
+        let s = test_styles();
+        let h = hints(&[("a", "accept"), ("?", "help"), ("q", "quit")]);
+        let mut want = Buffer::with_lines(["a accept · ? help · q quit  "]);
+        for x in [0, 11, 20] {
+            want.set_style(Rect::new(x, 0, 1, 1), s.key);
+        }
+        for x in [8, 17] {
+            want.set_style(Rect::new(x, 0, 3, 1), s.dim);
+        }
+        assert_eq!(render(28, &h), want);
+    }
+
+    #[test]
+    fn a_narrow_bar_drops_hints_but_keeps_help_and_quit() {
+        let h = hints(&[
+            ("a", "accept"),
+            ("r", "reject"),
+            ("e", "edit"),
+            ("?", "help"),
+            ("q", "quit"),
+        ]);
+        let buf = render(30, &h);
+        let text: String = (0..30).map(|x| buf[(x, 0)].symbol().to_owned()).collect();
+        assert_eq!(text.trim_end(), "a accept … ? help · q quit");
     }
 }

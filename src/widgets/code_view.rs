@@ -34,6 +34,9 @@ pub fn scroll_to(top: usize, cursor_row: usize, height: usize) -> usize {
 impl Widget for CodeView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let gutter = self.lines.len().max(1).to_string().len() + 1;
+        // Long lines scroll sideways together so the cursor stays in view.
+        let text_w = usize::from(area.width).saturating_sub(gutter).max(1);
+        let left = (self.cursor.1 + 1).saturating_sub(text_w);
         for (row, y) in (self.top..).zip(area.y..area.bottom()) {
             let r = Rect::new(area.x, y, area.width, 1);
             let Some(spans) = self.lines.get(row) else {
@@ -50,7 +53,9 @@ impl Widget for CodeView<'_> {
                     if (row, col) == self.cursor {
                         style = self.styles.selected;
                     }
-                    out.push(Span::styled(ch.to_string(), style));
+                    if col >= left {
+                        out.push(Span::styled(ch.to_string(), style));
+                    }
                     col += 1;
                 }
             }
@@ -59,5 +64,36 @@ impl Widget for CodeView<'_> {
             }
             Line::from(out).render(r, buf);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::widgets::Widget;
+
+    use super::CodeView;
+    use crate::widgets::tone::{Tone, test_styles};
+
+    #[test]
+    fn the_cursor_is_shown_and_long_lines_scroll_to_it() {
+        let s = test_styles();
+        let lines = vec![
+            vec![("abcdefghij".to_owned(), Tone::Normal)],
+            vec![("xy".to_owned(), Tone::Normal)],
+        ];
+        let mut buf = Buffer::empty(Rect::new(0, 0, 8, 2));
+        CodeView {
+            lines: &lines,
+            cursor: (0, 9),
+            top: 0,
+            styles: &s,
+        }
+        .render(buf.area, &mut buf);
+        let mut want = Buffer::with_lines(["1 efghij", "2       "]);
+        want.set_style(Rect::new(0, 0, 2, 2), s.dim);
+        want.set_style(Rect::new(7, 0, 1, 1), s.selected);
+        assert_eq!(buf, want);
     }
 }

@@ -76,3 +76,40 @@ impl Widget for Dialog<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::widgets::tone::{Tone, test_styles};
+
+    #[test]
+    fn a_masked_input_never_shows_the_passphrase() {
+        let s = test_styles();
+        let body = vec![vec![("Passphrase".to_owned(), Tone::Normal)]];
+        let d = Dialog {
+            title: "Unlock",
+            body: &body,
+            input: Some(("hunter2", true)),
+            footer: "esc",
+            styles: &s,
+        };
+        let area = Rect::new(0, 0, 20, d.height(20));
+        let mut buf = Buffer::empty(area);
+        d.render(area, &mut buf);
+        let mut want = Buffer::with_lines([
+            "╭ Unlock ──────────╮",
+            "│Passphrase        │",
+            "│                  │",
+            "│> •••••••         │",
+            "│esc               │",
+            "╰──────────────────╯",
+        ]);
+        want.set_style(Rect::new(0, 0, 20, 6), s.border_focused);
+        want.set_style(Rect::new(1, 1, 18, 4), ratatui::style::Style::reset());
+        want.set_style(Rect::new(1, 0, 8, 1), s.heading);
+        want.set_style(Rect::new(1, 3, 2, 1), s.accent);
+        want.set_style(Rect::new(10, 3, 1, 1), s.selected);
+        want.set_style(Rect::new(1, 4, 3, 1), s.dim);
+        assert_eq!(buf, want);
+    }
+}

@@ -94,3 +94,39 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod render_tests {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::widgets::Widget;
+
+    use super::{GroupedList, Row};
+    use crate::widgets::tone::{Tone, test_styles};
+
+    #[test]
+    fn headers_items_marks_and_the_selection() {
+        let s = test_styles();
+        let item = |t: &str, marked| Row::Item {
+            spans: vec![(t.to_owned(), Tone::Accent)],
+            marked,
+            dimmed: false,
+        };
+        let rows = [Row::Header("claude · s1".into()), item("one", true), item("two", false)];
+        let mut buf = Buffer::empty(Rect::new(0, 0, 12, 3));
+        GroupedList {
+            rows: &rows,
+            selected: Some(2),
+            styles: &s,
+            block: None,
+        }
+        .render(buf.area, &mut buf);
+        let mut want = Buffer::with_lines(["claude · s1 ", "● one       ", "  two       "]);
+        want.set_style(Rect::new(0, 0, 11, 1), s.heading);
+        want.set_style(Rect::new(0, 1, 2, 1), s.marked);
+        want.set_style(Rect::new(2, 1, 3, 1), s.accent);
+        want.set_style(Rect::new(0, 2, 12, 1), s.selected);
+        want.set_style(Rect::new(2, 2, 3, 1), s.accent.patch(s.selected));
+        assert_eq!(buf, want);
+    }
+}

@@ -1,10 +1,12 @@
-//! A scrollable block of toned lines, wrapped to the width.
+//! A scrollable block of toned lines, wrapped at spaces to the width with a
+//! hanging indent: a wrapped line's continuation rows keep its indentation.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Widget};
+use unicode_width::UnicodeWidthChar;
 
-use super::tone::{RichLine, ToneStyles};
+use super::tone::{RichLine, Tone, ToneStyles};
 
 pub struct RichText<'a> {
     pub lines: &'a [RichLine],
@@ -13,15 +15,113 @@ pub struct RichText<'a> {
     pub block: Option<Block<'a>>,
 }
 
+/// The rows `line` takes at `width` columns. Breaks fall after spaces; a
+/// word wider than the row is cut. Continuation rows start with the line's
+/// leading spaces (at most half the width).
+pub fn wrap(line: &RichLine, width: usize) -> Vec<RichLine> {
+    let width = width.max(1);
+    let chars: Vec<(char, Tone)> = line.iter().flat_map(|(s, t)| s.chars().map(|c| (c, *t))).collect();
+    let indent = chars.iter().take_while(|(c, _)| *c == ' ').count().min(width / 2);
+    let mut rows: Vec<Vec<(char, Tone)>> = Vec::new();
+    let mut row: Vec<(char, Tone)> = Vec::new();
+    let mut col = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        // The next word and the spaces after it.
+        let start = i;
+        while i < chars.len() && chars[i].0 != ' ' {
+            i += 1;
+        }
+        let word_end = i;
+        while i < chars.len() && chars[i].0 == ' ' {
+            i += 1;
+        }
+        let word = &chars[start..word_end];
+        let word_w: usize = word.iter().map(|(c, _)| c.width().unwrap_or(0)).sum();
+        if col + word_w > width && col > indent && !word.is_empty() {
+            rows.push(std::mem::take(&mut row));
+            row.extend(std::iter::repeat_n((' ', Tone::Normal), indent));
+            col = indent;
+        }
+        for &(c, t) in &chars[start..i] {
+            let w = c.width().unwrap_or(0);
+            if col + w > width {
+                if c == ' ' {
+                    continue;
+                }
+                rows.push(std::mem::take(&mut row));
+                row.extend(std::iter::repeat_n((' ', Tone::Normal), indent));
+                col = indent;
+            }
+            row.push((c, t));
+            col += w;
+        }
+    }
+    rows.push(row);
+    rows.into_iter().map(|r| spans(&r)).collect()
+}
+
+/// Runs of one tone joined into spans.
+fn spans(chars: &[(char, Tone)]) -> RichLine {
+    let mut out: RichLine = Vec::new();
+    for &(c, t) in chars {
+        match out.last_mut() {
+            Some((s, last)) if *last == t => s.push(c),
+            _ => out.push((c.to_string(), t)),
+        }
+    }
+    out
+}
+
 impl Widget for RichText<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let lines: Vec<_> = self.lines.iter().map(|l| self.styles.line(l)).collect();
-        let mut p = Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((self.scroll, 0));
+        let inner = match &self.block {
+            Some(b) => b.inner(area),
+            None => area,
+        };
         if let Some(b) = self.block {
-            p = p.block(b);
+            b.render(area, buf);
         }
-        p.render(area, buf);
+        let width = usize::from(inner.width);
+        let rows = self
+            .lines
+            .iter()
+            .flat_map(|l| wrap(l, width))
+            .skip(usize::from(self.scroll));
+        for (y, row) in (inner.y..inner.bottom()).zip(rows) {
+            self.styles
+                .line(&row)
+                .render(Rect::new(inner.x, y, inner.width, 1), buf);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(rows: &[RichLine]) -> Vec<String> {
+        rows.iter()
+            .map(|r| r.iter().map(|(s, _)| s.as_str()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn continuation_rows_keep_the_indent_and_tones() {
+        let line = vec![
+            ("  - ".to_owned(), Tone::Removed),
+            ("old words here".to_owned(), Tone::RemovedStrong),
+        ];
+        let rows = wrap(&line, 12);
+        assert_eq!(text(&rows), ["  - old ", "  words ", "  here"]);
+        assert_eq!(rows[1][1], ("words ".to_owned(), Tone::RemovedStrong));
+    }
+
+    #[test]
+    fn a_long_word_is_cut_and_nothing_is_lost() {
+        let line = vec![("abcdefghij klm".to_owned(), Tone::Normal)];
+        let rows = wrap(&line, 4);
+        assert_eq!(text(&rows), ["abcd", "efgh", "ij ", "klm"]);
+        assert_eq!(text(&wrap(&Vec::new(), 10)), [""]);
     }
 }

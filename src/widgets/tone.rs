@@ -93,3 +93,18 @@ impl ToneStyles {
         )
     }
 }
+
+/// Distinct, plain styles for widget tests.
+#[cfg(test)]
+pub fn test_styles() -> ToneStyles {
+    use ratatui::style::{Color, Modifier};
+    ToneStyles {
+        dim: Style::new().fg(Color::DarkGray),
+        heading: Style::new().add_modifier(Modifier::BOLD),
+        accent: Style::new().fg(Color::Cyan),
+        key: Style::new().fg(Color::Yellow),
+        selected: Style::new().add_modifier(Modifier::REVERSED),
+        marked: Style::new().fg(Color::Magenta),
+        ..ToneStyles::default()
+    }
+}

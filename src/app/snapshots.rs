@@ -1,0 +1,176 @@
+//! Screen snapshots over the demo store, drawn on ratatui's `TestBackend`.
+//! Proposal ids (random per store) are replaced by same-width stand-ins and
+//! every age is fixed, so the screens are stable.
+
+use graphex_engine::config::Config;
+use graphex_engine::{Credentials, KdfCost, Level, Store};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::action::{Action, Pane};
+use super::keymap::Keymap;
+use super::state::AppState;
+use super::update::{Msg, update};
+use super::view::draw;
+use super::worker::{Reply, impact_of, read_queue};
+use crate::widgets::ToneStyles;
+
+struct Demo {
+    _dir: tempfile::TempDir,
+    store: Store,
+}
+
+fn demo() -> Demo {
+    let dir = tempfile::tempdir().unwrap();
+    crate::cli::setup::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
+    let creds = Credentials {
+        passphrase: Some(crate::cli::DEMO_PASSPHRASE.into()),
+        ..Credentials::default()
+    };
+    let store = Store::open(dir.path(), &creds).unwrap();
+    Demo { _dir: dir, store }
+}
+
+/// The console at master level over the demo queue, impact shown.
+fn console(d: &Demo, size: (u16, u16)) -> AppState {
+    let mut s = AppState::new(Keymap::load(&[]).unwrap(), "/work/shop".into());
+    s.size = size;
+    update(
+        &mut s,
+        Msg::Reply(Reply::Opened {
+            level: Level::Master,
+            root: "/work/shop".into(),
+        }),
+    );
+    let Reply::Queue(mut snap) = read_queue(&d.store) else {
+        panic!("the demo queue reads")
+    };
+    for item in &mut snap.items {
+        item.created_ms = 0;
+    }
+    s.now_ms = 90 * 60 * 1000;
+    update(&mut s, Msg::Reply(Reply::Queue(snap)));
+    show_impact(d, &mut s);
+    s
+}
+
+fn show_impact(d: &Demo, s: &mut AppState) {
+    let settings = Config::load(d.store.layout()).unwrap().projection_settings().unwrap();
+    let id = s.queue.current().unwrap().id.clone();
+    let result = impact_of(&d.store, &settings, &id);
+    let generation = s.queue.impact_generation;
+    update(s, Msg::Reply(Reply::Impact { generation, id, result }));
+}
+
+/// The screen as text, ids replaced by stand-ins of the same width.
+fn screen(s: &AppState) -> String {
+    let mut t = Terminal::new(TestBackend::new(s.size.0, s.size.1)).unwrap();
+    t.draw(|f| draw(f, s, &ToneStyles::default())).unwrap();
+    let mut text = t.backend().to_string();
+    for (n, item) in s.queue.items.iter().enumerate() {
+        let stand_in = format!("P{n:02}");
+        text = text.replace(&item.id, &format!("{stand_in:-<64}"));
+        text = text.replace(&item.short, &format!("{stand_in:-<12}"));
+    }
+    text
+}
+
+fn press(s: &mut AppState, c: char) {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mods = if c.is_ascii_uppercase() {
+        KeyModifiers::SHIFT
+    } else {
+        KeyModifiers::NONE
+    };
+    update(s, Msg::Key(KeyEvent::new(KeyCode::Char(c), mods)));
+}
+
+#[test]
+fn queue_with_card_and_impact() {
+    let d = demo();
+    let s = console(&d, (120, 36));
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn a_field_update_shows_a_word_diff_and_lints() {
+    let d = demo();
+    let mut s = console(&d, (120, 36));
+    let stale = s
+        .queue
+        .items
+        .iter()
+        .position(|i| !i.stale.is_empty())
+        .expect("the demo has a stale proposal");
+    for _ in 0..stale {
+        press(&mut s, 'j');
+    }
+    show_impact(&d, &mut s);
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn the_smallest_supported_size() {
+    let d = demo();
+    let s = console(&d, (60, 20));
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn help_lists_every_binding() {
+    let d = demo();
+    let mut s = console(&d, (100, 30));
+    press(&mut s, '?');
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn the_editor_over_the_proposal_text() {
+    let d = demo();
+    let mut s = console(&d, (100, 30));
+    press(&mut s, 'e');
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn locked_the_queue_is_sealed() {
+    let d = demo();
+    let mut s = console(&d, (100, 24));
+    update(&mut s, Msg::Reply(Reply::Unlocked(Level::Locked)));
+    update(&mut s, Msg::Reply(Reply::Sealed { pending: 9 }));
+    s.level = Some(Level::Locked);
+    s.message = None;
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn panes_not_built_yet_say_so() {
+    let d = demo();
+    let mut s = console(&d, (100, 24));
+    update(&mut s, Msg::Action(Action::ShowGraph));
+    assert_eq!(s.pane, Pane::Graph);
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn every_size_draws_without_panicking() {
+    let d = demo();
+    let mut s = console(&d, (120, 36));
+    let mut shown_small = false;
+    for popup in ['\0', '?', 'e', 'r', ':'] {
+        if popup != '\0' {
+            press(&mut s, popup);
+        }
+        for w in (1..=130).step_by(7) {
+            for h in (1..=40).step_by(3) {
+                update(&mut s, Msg::Resize(w, h));
+                let text = screen(&s);
+                if (w < 60 || h < 20) && w > 40 && h > 4 && text.contains("too small") {
+                    shown_small = true;
+                }
+            }
+        }
+        s.popups.clear();
+    }
+    assert!(shown_small, "below 60×20 the console says it is too small");
+}
