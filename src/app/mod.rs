@@ -31,7 +31,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
 use crossterm::event::{Event, EventStream, MouseEventKind};
-use futures_util::{FutureExt as _, StreamExt as _};
+use futures_util::StreamExt as _;
 use graphex_engine::Credentials;
 use graphex_engine::model::Timestamp;
 
@@ -82,6 +82,18 @@ pub fn message(e: Event) -> Option<Msg> {
     }
 }
 
+/// The next terminal event if one is already waiting, else `None` at once.
+/// The stream is polled from this task (never with a throwaway waker such
+/// as `now_or_never`'s): crossterm arms one wake-up per pending poll, and a
+/// wake-up sent to a dead waker would leave later keys unread.
+async fn waiting_event(events: &mut EventStream) -> Option<std::io::Result<Event>> {
+    tokio::select! {
+        biased;
+        ev = events.next() => ev,
+        () = std::future::ready(()) => None,
+    }
+}
+
 async fn event_loop(term: &mut ratatui::DefaultTerminal, opts: Options, config: ConsoleConfig) -> Result<()> {
     let (reply_tx, mut replies) = tokio::sync::mpsc::unbounded_channel();
     let worker = worker::spawn(opts.root.clone(), opts.creds, reply_tx);
@@ -123,7 +135,7 @@ async fn event_loop(term: &mut ratatui::DefaultTerminal, opts: Options, config: 
         };
         // Everything already queued is applied before one draw.
         let mut batch: Vec<Msg> = first.into_iter().collect();
-        while let Some(Some(Ok(e))) = events.next().now_or_never() {
+        while let Some(Ok(e)) = waiting_event(&mut events).await {
             batch.extend(message(e));
         }
         while let Ok(r) = replies.try_recv() {

@@ -112,7 +112,7 @@ mod tests {
             ("  - ".to_owned(), Tone::Removed),
             ("old words here".to_owned(), Tone::RemovedStrong),
         ];
-        let rows = wrap(&line, 12);
+        let rows = wrap(&line, 11);
         assert_eq!(text(&rows), ["  - old ", "  words ", "  here"]);
         assert_eq!(rows[1][1], ("words ".to_owned(), Tone::RemovedStrong));
     }
