@@ -14,7 +14,11 @@
 #    installs networkx into target/bench-venv),
 # 5. sends 1,000 proposals from 4 concurrent MCP clients (example mcp_load,
 #    each client with its own `graphex mcp` on stdio) to a fresh demo store,
-# 6. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
+# 6. times the console: criterion (benches/console.rs: first frame, first
+#    queue frame on the demo and the 100k store, key to frame) and the real
+#    binary in a pseudo-terminal (example console_timing: start to first
+#    frame, start to queue frame, key to redrawn card),
+# 7. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
 #    installed into target/gpp-cli when missing) via scripts/bench_gpp.py, and
 #    one-shot projections of the demo graph via scripts/bench_gpp_project.py.
 set -euo pipefail
@@ -54,6 +58,22 @@ echo "== MCP: 1,000 proposals from 4 concurrent clients"
 ./target/release/graphex demo "$work/mcp-demo" --no-console >/dev/null
 GRAPHEX_PASSPHRASE=graphex-demo ./target/release/graphex --store "$work/mcp-demo" keys export-agent "$work/agent.id" >/dev/null
 cargo run --release --locked -q --example mcp_load -- "$work/mcp-demo" "$work/agent.id" 4 250
+
+echo "== console: criterion (in process, TestBackend)"
+GRAPHEX_BENCH_STORE="$work/repo" GRAPHEX_BENCH_IDENTITY="$identity" \
+  cargo bench --locked --bench console
+echo "== console: the real binary in a pseudo-terminal"
+./target/release/graphex demo "$work/console-demo" --no-console >/dev/null
+GRAPHEX_PASSPHRASE=graphex-demo ./target/release/graphex --store "$work/console-demo" keys export-master "$work/demo-master.id" >/dev/null
+bin="$PWD/target/release/graphex"
+echo "-- demo store, master passphrase (includes the passphrase KDF)"
+cargo run --release --locked -q --example console_timing -- 5 "$bin" demo "$work/console-demo"
+echo "-- demo store, master identity"
+GRAPHEX_IDENTITY="$work/demo-master.id" \
+  cargo run --release --locked -q --example console_timing -- 5 "$bin" --store "$work/console-demo"
+echo "-- 100k store, master identity"
+GRAPHEX_IDENTITY="$identity" \
+  cargo run --release --locked -q --example console_timing -- 5 "$bin" --store "$work/repo"
 
 echo "== one-shot CLI queries: graphex vs gpp graphex query (crates.io gpp-cli)"
 if ! command -v gpp >/dev/null; then

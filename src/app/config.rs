@@ -1,12 +1,13 @@
 //! Console settings: `~/.config/graphex/config.toml` (XDG), then the store's
-//! own `.gpp/config.toml`, each with an optional `[console]` section:
+//! own `.gpp/config.toml`, each with an optional `[graphex.console]`
+//! section (other sections of the files are left alone):
 //!
 //! ```toml
-//! [console]
+//! [graphex.console]
 //! mouse = true
-//! [console.theme]
+//! [graphex.console.theme]
 //! accent = "#ff8800"
-//! [console.keys.queue]
+//! [graphex.console.keys.queue]
 //! accept = ["a", "y"]
 //! ```
 //! The store's file wins where both set something.
@@ -30,10 +31,17 @@ struct Section {
     keys: Overrides,
 }
 
+/// `[graphex]`: the console reads only its own part.
+#[derive(Debug, Default, Deserialize)]
+struct Graphex {
+    #[serde(default)]
+    console: Section,
+}
+
 #[derive(Debug, Default, Deserialize)]
 struct File {
     #[serde(default)]
-    console: Section,
+    graphex: Graphex,
 }
 
 /// Everything the console reads from configuration.
@@ -77,12 +85,13 @@ impl ConsoleConfig {
         let mut theme = BTreeMap::new();
         let mut keys = Vec::new();
         for (path, text) in texts {
-            let file: File = toml::from_str(text).with_context(|| format!("{}: [console]", path.display()))?;
-            if let Some(m) = file.console.mouse {
+            let file: File = toml::from_str(text).with_context(|| format!("{}: [graphex.console]", path.display()))?;
+            let console = file.graphex.console;
+            if let Some(m) = console.mouse {
                 mouse = m;
             }
-            theme.extend(file.console.theme);
-            keys.push((path.display().to_string(), file.console.keys));
+            theme.extend(console.theme);
+            keys.push((path.display().to_string(), console.keys));
         }
         Ok(Self {
             keymap: Keymap::load(&keys)?,
@@ -101,11 +110,11 @@ mod tests {
     fn later_files_win_and_errors_name_the_file() {
         let user = (
             PathBuf::from("user.toml"),
-            "[console]\nmouse = false\n[console.keys.queue]\naccept = [\"y\"]\n".to_owned(),
+            "[graphex.console]\nmouse = false\n[graphex.console.keys.queue]\naccept = [\"y\"]\n".to_owned(),
         );
         let store = (
             PathBuf::from("store.toml"),
-            "[graphex.projection]\nlow = 60\n[console]\nmouse = true\n".to_owned(),
+            "[graphex.projection]\nlow = 60\n[graphex.console]\nmouse = true\n".to_owned(),
         );
         let c = ConsoleConfig::from_texts(&[user.clone(), store], false).unwrap();
         assert!(c.mouse);
@@ -115,10 +124,13 @@ mod tests {
         );
         let c = ConsoleConfig::from_texts(&[user], false).unwrap();
         assert!(!c.mouse);
-        let bad = (PathBuf::from("bad.toml"), "[console]\nmouse = \"yes\"\n".to_owned());
+        let bad = (
+            PathBuf::from("bad.toml"),
+            "[graphex.console]\nmouse = \"yes\"\n".to_owned(),
+        );
         let err = format!("{:#}", ConsoleConfig::from_texts(&[bad], false).err().unwrap());
         assert!(err.contains("bad.toml"), "{err}");
-        let unknown = (PathBuf::from("u.toml"), "[console]\ncolour = 1\n".to_owned());
+        let unknown = (PathBuf::from("u.toml"), "[graphex.console]\ncolour = 1\n".to_owned());
         let err = format!("{:#}", ConsoleConfig::from_texts(&[unknown], false).err().unwrap());
         assert!(err.contains("colour"), "{err}");
     }

@@ -88,22 +88,28 @@ pub fn age(now_ms: i64, then_ms: i64) -> String {
     }
 }
 
-/// The badges of an item: lint codes, stale, group.
+/// How a lint reads: leaks and lowered tiers as errors, the rest as warnings.
+pub fn lint_tone(code: &str) -> Tone {
+    if code == "credential" || code.starts_with("tier") {
+        Tone::Error
+    } else {
+        Tone::Warn
+    }
+}
+
+/// The badges of an item: lint codes (or that they are being checked),
+/// stale, group.
 pub fn badges(item: &QueueItem) -> Vec<(String, Tone)> {
-    let codes: BTreeSet<&str> = item.lints.iter().map(|(c, _)| *c).collect();
-    let mut out: Vec<(String, Tone)> = codes
-        .into_iter()
-        .map(|c| {
-            (
-                format!("[{c}]"),
-                if c == "credential" || c.starts_with("tier") {
-                    Tone::Error
-                } else {
-                    Tone::Warn
-                },
-            )
-        })
-        .collect();
+    let mut out: Vec<(String, Tone)> = match &item.lints {
+        None => vec![("[checking]".into(), Tone::Dim)],
+        Some(lints) => lints
+            .iter()
+            .map(|(c, _)| *c)
+            .collect::<BTreeSet<&str>>()
+            .into_iter()
+            .map(|c| (format!("[{c}]"), lint_tone(c)))
+            .collect(),
+    };
     if !item.stale.is_empty() {
         out.push(("[stale]".into(), Tone::Warn));
     }

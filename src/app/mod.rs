@@ -142,6 +142,8 @@ async fn event_loop(term: &mut ratatui::DefaultTerminal, opts: Options, config: 
             batch.push(Msg::Reply(r));
         }
         for msg in batch {
+            #[cfg(debug_assertions)]
+            test_panic(&msg);
             dirty = true;
             for effect in update(&mut state, msg) {
                 match effect {
@@ -150,5 +152,18 @@ async fn event_loop(term: &mut ratatui::DefaultTerminal, opts: Options, config: 
                 }
             }
         }
+    }
+}
+
+/// Debug builds only: with `GRAPHEX_TEST_PANIC` set, F12 panics with a
+/// canary in the payload, so the tests can prove that a panic restores the
+/// terminal and prints nothing of the payload.
+#[cfg(debug_assertions)]
+fn test_panic(msg: &Msg) {
+    if let Msg::Key(k) = msg
+        && k.code == crossterm::event::KeyCode::F(12)
+        && std::env::var_os("GRAPHEX_TEST_PANIC").is_some()
+    {
+        panic!("test panic: canary-7f3a9c");
     }
 }

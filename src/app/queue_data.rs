@@ -3,7 +3,7 @@
 
 use graphex_engine::Store;
 use graphex_engine::model::FieldDiff;
-use graphex_engine::proposal::{Card, Change, Group, Source, TierImpact};
+use graphex_engine::proposal::{Card, Change, Group, Lint, Source, TierImpact};
 
 /// One pending proposal, ready to draw.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,8 +20,9 @@ pub struct QueueItem {
     pub position: (usize, usize),
     pub rationale: String,
     pub changes: Vec<ChangeView>,
-    /// (code, explanation).
-    pub lints: Vec<(&'static str, String)>,
+    /// (code, explanation); `None` while the worker is still checking
+    /// (lints cost the most on a large store, so they follow the queue).
+    pub lints: Option<ItemLints>,
     /// One line per stale node.
     pub stale: Vec<String>,
     /// Other proposals touching the same nodes.
@@ -136,27 +137,26 @@ fn summary(store: &Store, name: &str) -> Option<String> {
 }
 
 /// The queue items for `cards`.
-pub fn items(store: &Store, cards: &[Card], groups: &[Group]) -> Vec<QueueItem> {
-    cards.iter().map(|c| item(store, c, groups)).collect()
+/// A proposal's lints as the console shows them: (code, explanation).
+pub type ItemLints = Vec<(&'static str, String)>;
+
+/// The lints of a linted card.
+pub fn lints_of(lints: &[Lint]) -> ItemLints {
+    lints.iter().map(|l| (l.code(), l.explain())).collect()
 }
 
-fn item(store: &Store, c: &Card, groups: &[Group]) -> QueueItem {
+/// The queue's items; `linted` says whether the cards carry their lints.
+pub fn items(store: &Store, cards: &[Card], groups: &[Group], linted: bool) -> Vec<QueueItem> {
+    cards.iter().map(|c| item(store, c, groups, linted)).collect()
+}
+
+fn item(store: &Store, c: &Card, groups: &[Group], linted: bool) -> QueueItem {
     let s = &c.proposal.submission;
     let changes = s.changes.iter().map(|ch| change(store, ch)).collect();
     let stale = c
         .stale
         .iter()
-        .map(|name| {
-            let base = c
-                .proposal
-                .bases
-                .iter()
-                .find(|(n, _)| n.as_str() == name)
-                .and_then(|(_, v)| *v)
-                .map_or_else(|| "unseen".to_owned(), |v| format!("v{v}"));
-            let now = store.catalog().by_name(name).map(|n| n.version).unwrap_or_default();
-            format!("{name} changed since it was proposed (agent saw {base}, now v{now})")
-        })
+        .map(|name| crate::cli::cards::stale_note(store, c, name))
         .collect();
     let group = c.group.and_then(|g| groups.get(g)).map(|g| {
         let others: Vec<&str> = g.proposals.iter().filter(|p| **p != c.id).map(|p| p.short()).collect();
@@ -173,7 +173,7 @@ fn item(store: &Store, c: &Card, groups: &[Group]) -> QueueItem {
         position: c.position,
         rationale: s.rationale.clone(),
         changes,
-        lints: c.lints.iter().map(|l| (l.code(), l.explain())).collect(),
+        lints: linted.then(|| lints_of(&c.lints)),
         stale,
         group,
         edit_text: graphex_engine::proposal::edit_text(&c.proposal),

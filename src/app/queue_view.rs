@@ -2,7 +2,7 @@
 //! why, its lints, stale and group state, each change with field-level word
 //! diffs, and the impact preview.
 
-use super::layout::age;
+use super::layout::{age, lint_tone};
 use super::queue_data::{ChangeView, ImpactView, QueueItem};
 use crate::widgets::word_diff::word_diff;
 use crate::widgets::{RichLine, Tone};
@@ -88,15 +88,17 @@ fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
         out.push(vec![("Rationale".into(), Tone::Heading)]);
         push_text(out, "  ", &item.rationale, Tone::Normal);
     }
-    if !item.lints.is_empty() {
-        out.push(vec![(format!("Lints ({})", item.lints.len()), Tone::Heading)]);
-        for (code, text) in &item.lints {
-            let tone = if *code == "credential" || code.starts_with("tier") {
-                Tone::Error
-            } else {
-                Tone::Warn
-            };
-            out.push(vec![(format!("  ! {code}: "), tone), (one(text), Tone::Normal)]);
+    match &item.lints {
+        None => out.push(vec![("Lints: checking…".into(), Tone::Dim)]),
+        Some(lints) if lints.is_empty() => {}
+        Some(lints) => {
+            out.push(vec![(format!("Lints ({})", lints.len()), Tone::Heading)]);
+            for (code, text) in lints {
+                out.push(vec![
+                    (format!("  ! {code}: "), lint_tone(code)),
+                    (one(text), Tone::Normal),
+                ]);
+            }
         }
     }
     for s in &item.stale {

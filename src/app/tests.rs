@@ -32,7 +32,7 @@ pub fn item(id: &str, agent: &str, session: &str) -> QueueItem {
             body: None,
             edges: Vec::new(),
         }],
-        lints: Vec::new(),
+        lints: Some(Vec::new()),
         stale: Vec::new(),
         group: None,
         edit_text: format!("{{\"changes\": [{{\"op\": \"add_node\", \"name\": \"node-{id}\"}}]}}"),
@@ -432,4 +432,22 @@ fn the_palette_runs_the_action_it_matches() {
     assert!(s.popups.is_empty());
     update(&mut s, Msg::Action(Action::ShowQueue));
     assert_eq!(s.pane, super::action::Pane::Queue);
+}
+
+#[test]
+fn accepting_waits_for_the_lints_to_show() {
+    let mut a = item("a", "claude", "s1");
+    a.lints = None;
+    let mut s = console(vec![a, item("b", "claude", "s1")]);
+    assert!(requests(ch(&mut s, 'a')).is_empty());
+    assert!(is_error(&s, "still being checked"), "{:?}", s.message);
+    assert!(requests(ch(&mut s, 'A')).is_empty(), "nor as part of a batch");
+    let id = s.queue.items[0].id.clone();
+    update(
+        &mut s,
+        Msg::Reply(Reply::Lints(vec![(id.clone(), vec![("credential", "a key".into())])])),
+    );
+    assert_eq!(s.queue.items[0].lints.as_ref().unwrap()[0].0, "credential");
+    let r = requests(ch(&mut s, 'a'));
+    assert!(matches!(&r[..], [Request::Accept { id: i, .. }] if *i == id), "{r:?}");
 }

@@ -1,4 +1,4 @@
-//! The theme: colours for each tone, overridable in `[console.theme]`, and
+//! The theme: colours for each tone, overridable in `[graphex.console.theme]`, and
 //! plain (modifiers only) when `NO_COLOR` is set.
 
 use std::collections::BTreeMap;
@@ -29,7 +29,7 @@ const NAMES: &[(&str, Color)] = &[
     ("reset", Color::Reset),
 ];
 
-/// The slots `[console.theme]` may set.
+/// The slots `[graphex.console.theme]` may set.
 pub const SLOTS: &[&str] = &[
     "accent", "dim", "added", "removed", "warn", "error", "ok", "key", "string", "number", "keyword", "field",
     "selected", "marked",
@@ -46,7 +46,7 @@ fn color(slot: &str, text: &str) -> Result<Color> {
     match NAMES.iter().find(|(n, _)| *n == text) {
         Some((_, c)) => Ok(*c),
         None => bail!(
-            "[console.theme] {slot} = {text:?}: not a colour (use #rrggbb or one of {})",
+            "[graphex.console.theme] {slot} = {text:?}: not a colour (use #rrggbb or one of {})",
             NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
         ),
     }
@@ -75,7 +75,10 @@ pub fn styles(overrides: &BTreeMap<String, String>, no_color: bool) -> Result<To
     .collect();
     for (slot, value) in overrides {
         let Some(key) = SLOTS.iter().find(|s| **s == slot.as_str()) else {
-            bail!("[console.theme]: unknown slot {slot:?} (one of {})", SLOTS.join(", "));
+            bail!(
+                "[graphex.console.theme]: unknown slot {slot:?} (one of {})",
+                SLOTS.join(", ")
+            );
         };
         c.insert(key, color(slot, value)?);
     }

@@ -482,8 +482,25 @@ fn needs_master(state: &mut AppState) -> bool {
     true
 }
 
+/// Accepting waits until the reviewer can see the lints of what is accepted.
+fn lints_shown(state: &mut AppState, ids: &[String]) -> bool {
+    let unchecked = state
+        .queue
+        .items
+        .iter()
+        .filter(|i| ids.contains(&i.id) && i.lints.is_none())
+        .count();
+    if unchecked > 0 {
+        state.error(format!(
+            "the lints of {unchecked} proposal(s) are still being checked; accept once they show"
+        ));
+    }
+    unchecked == 0
+}
+
 fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect>) {
     match a {
+        Action::Accept if !lints_shown(state, std::slice::from_ref(&item.id)) => {}
         Action::Accept => {
             state.busy = Some(format!("accepting {}", item.short));
             request(
@@ -532,6 +549,9 @@ fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect
             } else {
                 "selection".to_owned()
             };
+            if a == Action::AcceptSelection && !lints_shown(state, &ids) {
+                return;
+            }
             if a == Action::RejectSelection {
                 state.popups.push(Popup::Reason {
                     ids,
@@ -702,6 +722,13 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
                 request_impact(state, fx, true);
             } else {
                 selection_changed(state, fx);
+            }
+        }
+        Reply::Lints(found) => {
+            for (id, lints) in found {
+                if let Some(item) = state.queue.items.iter_mut().find(|i| i.id == id) {
+                    item.lints = Some(lints);
+                }
             }
         }
         Reply::Impact { generation, id, result } => {

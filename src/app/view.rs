@@ -19,6 +19,7 @@ use crate::widgets::grouped_list::GroupedList;
 use crate::widgets::picker::Picker;
 use crate::widgets::rich_text::RichText;
 use crate::widgets::{RichLine, Tone, ToneStyles};
+use unicode_width::UnicodeWidthStr as _;
 
 /// Draws the console.
 pub fn draw(frame: &mut Frame, state: &AppState, styles: &ToneStyles) {
@@ -38,22 +39,10 @@ pub fn draw(frame: &mut Frame, state: &AppState, styles: &ToneStyles) {
     let a = areas(size);
     let titles = layout::tab_titles(state);
     let focused = Pane::ALL.iter().position(|p| *p == state.pane).unwrap_or(0);
-    let lock_icon = if state.level.unwrap_or(Level::Locked) >= Level::Master {
-        "🔓"
-    } else {
-        "🔒"
-    };
-    let tabs_w = TabBar::ranges(&titles).last().map_or(0, |r| usize::from(r.1));
-    let level = match state.level {
-        None => "opening…",
-        Some(l) if tabs_w + level_name(l).chars().count() + 5 <= usize::from(size.0) => level_name(l),
-        Some(l) => layout::level_word(l),
-    };
-    let lock = vec![(format!("{lock_icon} {level} "), Tone::Accent)];
     TabBar {
         titles: &titles,
         focused,
-        right: &lock,
+        right: &[],
         styles,
     }
     .render(a.tabs, buf);
@@ -186,8 +175,20 @@ fn placeholder(buf: &mut ratatui::buffer::Buffer, pane: Pane, styles: &ToneStyle
 }
 
 fn status(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyles, area: Rect) {
+    let level = |long: bool| match state.level {
+        None => ("opening…".to_owned(), Tone::Dim),
+        Some(l) => {
+            let icon = if l >= Level::Master { "🔓" } else { "🔒" };
+            let name = if long { level_name(l) } else { layout::level_word(l) };
+            (
+                format!("{icon} {name}"),
+                if l >= Level::Master { Tone::Accent } else { Tone::Warn },
+            )
+        }
+    };
     let mut segs = vec![
         (state.store.clone(), Tone::Dim),
+        level(true),
         (format!("{} pending", state.pending), Tone::Normal),
     ];
     if !state.queue.skipped.is_empty() {
@@ -197,6 +198,20 @@ fn status(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyl
         segs.push((format!("{b}…"), Tone::Warn));
     } else if let Some((m, tone)) = &state.message {
         segs.push((m.replace(['\n', '\r'], " "), *tone));
+    }
+    // The message matters most: the level's long name, then the store path
+    // (from the left) give way.
+    let width = usize::from(area.width);
+    let used = |segs: &[(String, Tone)]| segs.iter().map(|(t, _)| t.width() + 3).sum::<usize>();
+    if used(&segs) > width {
+        segs[1] = level(false);
+    }
+    let others = used(&segs[1..]);
+    let room = width.saturating_sub(others).max(12);
+    if segs[0].0.width() > room {
+        let chars: Vec<char> = segs[0].0.chars().collect();
+        let tail: String = chars[chars.len().saturating_sub(room - 1)..].iter().collect();
+        segs[0].0 = format!("…{tail}");
     }
     StatusBar {
         segments: &segs,
@@ -275,7 +290,7 @@ fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, ma
                 query: filter,
                 selected: Some((*selected).min(rows.len().saturating_sub(1))),
                 rows: &rows,
-                footer: "esc closes · keys come from assets/keymap.toml and [console.keys] in config.toml",
+                footer: "esc closes · keys come from assets/keymap.toml and [graphex.console.keys] in config.toml",
                 styles,
             }
             .render(area, buf);

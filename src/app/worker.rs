@@ -12,12 +12,12 @@ use std::time::Duration;
 use graphex_engine::age_secret::SecretString;
 use graphex_engine::config::Config;
 use graphex_engine::project::Settings;
-use graphex_engine::proposal::{self, Submission};
+use graphex_engine::proposal::{self, Card, Mentions, Submission};
 use graphex_engine::store::AcceptOptions;
 use graphex_engine::{Credentials, Error, Level, Store};
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::queue_data::{self, ImpactView, QueueSnapshot};
+use super::queue_data::{self, ImpactView, ItemLints, QueueSnapshot};
 
 /// How often an idle worker looks for new proposals.
 pub const POLL: Duration = Duration::from_millis(400);
@@ -70,6 +70,8 @@ pub enum Reply {
     /// The store could not be opened at all.
     OpenFailed(String),
     Queue(QueueSnapshot),
+    /// Lints of queued proposals, by id, once checked.
+    Lints(Vec<(String, ItemLints)>),
     /// Below the master level proposals stay sealed: only their number.
     Sealed {
         pending: usize,
@@ -123,6 +125,15 @@ struct Worker {
     settings: Option<Settings>,
     reply: UnboundedSender<Reply>,
     signature: u64,
+    lints: LintCache,
+}
+
+/// Lints already sent, valid for one commit and one level.
+#[derive(Default)]
+struct LintCache {
+    key: Option<(u64, Level)>,
+    mentions: Option<Mentions>,
+    by_id: std::collections::HashMap<String, ItemLints>,
 }
 
 impl Worker {
@@ -134,6 +145,7 @@ impl Worker {
             settings: None,
             reply,
             signature: 0,
+            lints: LintCache::default(),
         }
     }
 
@@ -281,11 +293,44 @@ impl Worker {
         f(store)
     }
 
+    /// Sends the queue at once, then the lints it still lacks. Lints are
+    /// kept while the graph and the level stay as they were.
     fn load_queue(&mut self) {
-        if let Some(store) = self.store.as_ref() {
-            let reply = read_queue(store);
+        let Some(store) = self.store.as_ref() else { return };
+        let (reply, cards) = read_queue_unlinted(store);
+        let Reply::Queue(mut snapshot) = reply else {
             self.send(reply);
+            return;
+        };
+        let key = (store.seen_seq(), store.level());
+        if self.lints.key != Some(key) {
+            self.lints = LintCache {
+                key: Some(key),
+                ..LintCache::default()
+            };
         }
+        for item in &mut snapshot.items {
+            item.lints = self.lints.by_id.get(&item.id).cloned();
+        }
+        let missing: Vec<Card> = cards
+            .into_iter()
+            .filter(|c| !self.lints.by_id.contains_key(c.id.as_str()))
+            .collect();
+        self.send(Reply::Queue(snapshot));
+        if missing.is_empty() {
+            return;
+        }
+        let Some(store) = self.store.as_ref() else { return };
+        let mentions = self.lints.mentions.get_or_insert_with(|| Mentions::new(store));
+        let done: Vec<(String, ItemLints)> = missing
+            .iter()
+            .map(|c| {
+                let lints = proposal::lint_with(store, mentions, &c.proposal);
+                (c.id.to_string(), queue_data::lints_of(&lints))
+            })
+            .collect();
+        self.lints.by_id.extend(done.iter().cloned());
+        self.send(Reply::Lints(done));
     }
 
     fn impact(&mut self, id: &str) -> Result<Vec<ImpactView>, String> {
@@ -422,27 +467,47 @@ impl Worker {
     }
 }
 
-/// The queue as the console shows it: sealed below the master level.
-pub fn read_queue(store: &Store) -> Reply {
+/// The queue as the console shows it first: sealed below the master level;
+/// at master, every proposal without its lints (see [`Reply::Lints`]), and
+/// the cards to lint.
+pub fn read_queue_unlinted(store: &Store) -> (Reply, Vec<Card>) {
     if store.level() < Level::Master {
         let pending = store.pending_count().unwrap_or(0);
-        return Reply::Sealed { pending };
+        return (Reply::Sealed { pending }, Vec::new());
     }
     match store.pending() {
         Ok(scan) => {
-            let (cards, groups) = proposal::cards(store, scan.pending);
+            let (cards, groups) = proposal::cards_unlinted(store, scan.pending);
             let quarantined = scan
                 .quarantined
                 .iter()
                 .map(|q| format!("{}: {}", q.file, q.reason))
                 .collect();
-            Reply::Queue(QueueSnapshot {
-                items: queue_data::items(store, &cards, &groups),
+            let reply = Reply::Queue(QueueSnapshot {
+                items: queue_data::items(store, &cards, &groups, false),
                 quarantined,
-            })
+            });
+            (reply, cards)
         }
-        Err(e) => Reply::Failed(format!("reading the queue: {e}")),
+        Err(e) => (Reply::Failed(format!("reading the queue: {e}")), Vec::new()),
     }
+}
+
+/// The queue with every lint checked, in one reply.
+pub fn read_queue(store: &Store) -> Reply {
+    let (reply, cards) = read_queue_unlinted(store);
+    let Reply::Queue(mut snapshot) = reply else {
+        return reply;
+    };
+    let mentions = Mentions::new(store);
+    for (item, card) in snapshot.items.iter_mut().zip(&cards) {
+        item.lints = Some(queue_data::lints_of(&proposal::lint_with(
+            store,
+            &mentions,
+            &card.proposal,
+        )));
+    }
+    Reply::Queue(snapshot)
 }
 
 /// How accepting proposal `id` would change each agent tier's projections.

@@ -88,18 +88,7 @@ pub fn card(store: &Store, c: &Card, groups: &[Group]) -> String {
         }
     }
     for name in &c.stale {
-        let base = c
-            .proposal
-            .bases
-            .iter()
-            .find(|(n, _)| n.as_str() == name)
-            .and_then(|(_, v)| *v)
-            .map_or_else(|| "unseen".to_owned(), |v| format!("v{v}"));
-        let now = store.catalog().by_name(name).map(|n| n.version).unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "  Stale: {name} changed since it was proposed (agent saw {base}, now v{now})"
-        );
+        let _ = writeln!(out, "  Stale: {}", stale_note(store, c, name));
     }
     if let Some(g) = c.group.and_then(|g| groups.get(g)) {
         let others: Vec<&str> = g.proposals.iter().filter(|p| **p != c.id).map(|p| p.short()).collect();
@@ -195,6 +184,20 @@ pub fn diff_line(d: &FieldDiff, indent: &str) -> String {
 }
 
 /// The three versions of each stale node, for a refused accept.
+/// Why `name` makes the card stale: the version the agent saw and the one
+/// there now.
+pub fn stale_note(store: &Store, c: &Card, name: &str) -> String {
+    let base = c
+        .proposal
+        .bases
+        .iter()
+        .find(|(n, _)| n.as_str() == name)
+        .and_then(|(_, v)| *v)
+        .map_or_else(|| "unseen".to_owned(), |v| format!("v{v}"));
+    let now = store.catalog().by_name(name).map(|n| n.version).unwrap_or_default();
+    format!("{name} changed since it was proposed (agent saw {base}, now v{now})")
+}
+
 pub fn stale(nodes: &[StaleNode]) -> String {
     let mut out = String::new();
     for s in nodes {

@@ -25,7 +25,9 @@ use graphex_engine::model::Status;
 pub use args::Cli;
 use args::Command;
 pub use session::Context;
-pub use setup::{DEMO_HUMAN_PASSPHRASE, DEMO_PASSPHRASE, ENV_TEST_KDF, GEN_HUMAN_PASSPHRASE, GEN_PASSPHRASE};
+pub use setup::{
+    DEMO_HUMAN_PASSPHRASE, DEMO_PASSPHRASE, ENV_TEST_KDF, GEN_HUMAN_PASSPHRASE, GEN_PASSPHRASE, create_demo,
+};
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {

@@ -129,7 +129,7 @@ pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
 }
 
 /// Builds the demo store (graph and pending proposals) in `root`.
-pub(crate) fn create_demo(root: &Path, cost: KdfCost) -> Result<()> {
+pub fn create_demo(root: &Path, cost: KdfCost) -> Result<()> {
     std::fs::create_dir_all(root).with_context(|| format!("cannot create {}", root.display()))?;
     let (pass, human) = (
         SecretString::from(DEMO_PASSPHRASE),

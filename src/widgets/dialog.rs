@@ -43,15 +43,22 @@ impl Dialog<'_> {
     }
 }
 
+/// Clears `area`, draws a dialog's frame titled `title`, and returns the
+/// rectangle inside it.
+pub fn frame(area: Rect, buf: &mut Buffer, title: &str, styles: &ToneStyles) -> Rect {
+    Clear.render(area, buf);
+    let block = Block::bordered()
+        .border_type(BorderType::Rounded)
+        .border_style(styles.border_focused)
+        .title(Span::styled(format!(" {title} "), styles.heading));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    inner
+}
+
 impl Widget for Dialog<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        Clear.render(area, buf);
-        let block = Block::bordered()
-            .border_type(BorderType::Rounded)
-            .border_style(self.styles.border_focused)
-            .title(Span::styled(format!(" {} ", self.title), self.styles.heading));
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner = frame(area, buf, self.title, self.styles);
         let mut lines: Vec<Line> = self.body.iter().map(|l| self.styles.line(l)).collect();
         if let Some((text, masked)) = self.input {
             lines.push(Line::raw(""));

@@ -39,13 +39,7 @@ pub fn offset(selected: Option<usize>, height: usize, rows: usize) -> usize {
 
 impl Widget for GroupedList<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let inner = match &self.block {
-            Some(b) => b.inner(area),
-            None => area,
-        };
-        if let Some(b) = self.block {
-            b.render(area, buf);
-        }
+        let inner = super::framed(self.block, area, buf);
         let height = inner.height as usize;
         let first = offset(self.selected, height, self.rows.len());
         for (i, row) in self.rows.iter().enumerate().skip(first).take(height) {

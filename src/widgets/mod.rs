@@ -11,3 +11,20 @@ pub mod tone;
 pub mod word_diff;
 
 pub use tone::{RichLine, Tone, ToneStyles};
+
+/// Draws `block` (if any) over `area` and returns the area inside it.
+fn framed(
+    block: Option<ratatui::widgets::Block<'_>>,
+    area: ratatui::layout::Rect,
+    buf: &mut ratatui::buffer::Buffer,
+) -> ratatui::layout::Rect {
+    use ratatui::widgets::Widget as _;
+    match block {
+        Some(b) => {
+            let inner = b.inner(area);
+            b.render(area, buf);
+            inner
+        }
+        None => area,
+    }
+}

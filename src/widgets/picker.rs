@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Widget};
+use ratatui::widgets::Widget;
 
 use super::tone::ToneStyles;
 
@@ -28,13 +28,7 @@ pub struct Picker<'a> {
 
 impl Widget for Picker<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        Clear.render(area, buf);
-        let block = Block::bordered()
-            .border_type(BorderType::Rounded)
-            .border_style(self.styles.border_focused)
-            .title(Span::styled(format!(" {} ", self.title), self.styles.heading));
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner = super::dialog::frame(area, buf, self.title, self.styles);
         if inner.height < 3 {
             return;
         }

@@ -75,13 +75,7 @@ fn spans(chars: &[(char, Tone)]) -> RichLine {
 
 impl Widget for RichText<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let inner = match &self.block {
-            Some(b) => b.inner(area),
-            None => area,
-        };
-        if let Some(b) = self.block {
-            b.render(area, buf);
-        }
+        let inner = super::framed(self.block, area, buf);
         let width = usize::from(inner.width);
         let rows = self
             .lines

@@ -38,9 +38,17 @@ fn status_of(dir: &Path, id: &str) -> serde_json::Value {
 }
 
 fn open_demo(dir: &Path) -> Console {
-    let c = Console::start(dir, &["demo", "store"], &[], 120, 36);
+    let c = Console::start(
+        Path::new(env!("CARGO_BIN_EXE_graphex")),
+        dir,
+        &["demo", "store"],
+        &[("GRAPHEX_TEST_KDF_LOG_N", "4")],
+        120,
+        36,
+    );
     c.wait_for("master");
     c.wait_for("[1/");
+    c.wait_gone("[checking]");
     c
 }
 
@@ -68,6 +76,7 @@ fn console_accepts_rejects_and_edits_then_the_cli_agrees() {
     c.wait_for("accepted the edit of");
     c.send("q");
     assert_eq!(c.wait_exit(), 0);
+    c.restored().unwrap();
 
     let after = pending_ids(dir.path());
     let decided: Vec<&String> = before.iter().filter(|id| !after.contains(id)).collect();
@@ -103,8 +112,11 @@ fn the_harness_fails_when_the_screen_is_wrong() {
     let err = wrong.unwrap_err();
     assert!(err.contains("timed out waiting for a screen that never shows"), "{err}");
     assert!(err.contains("Pending"), "the error shows the screen: {err}");
-    c.send("q");
-    assert_eq!(c.wait_exit(), 0);
+    // While open the terminal is the console's; the check must see that.
+    assert!(c.restored().is_err(), "the harness sees the alternate screen");
+    c.send("\x03");
+    assert_eq!(c.wait_exit(), 0, "ctrl-c quits cleanly");
+    c.restored().unwrap();
 }
 
 #[test]
@@ -125,7 +137,7 @@ fn the_console_refuses_to_start_without_a_terminal() {
 fn proposals_arriving_while_open_appear_without_a_key() {
     let dir = tempfile::tempdir().unwrap();
     demo_store(dir.path());
-    let c = open_demo(dir.path());
+    let mut c = open_demo(dir.path());
     let agent = dir.path().join("agent.id");
     bare(dir.path())
         .args(["--store", "store", "keys", "export-agent"])
@@ -146,4 +158,27 @@ fn proposals_arriving_while_open_appear_without_a_key() {
         .assert()
         .success();
     c.wait_for("+ arrival-probe");
+    c.send("q");
+    assert_eq!(c.wait_exit(), 0);
+}
+
+#[test]
+fn a_panic_restores_the_terminal_and_prints_no_payload() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_store(dir.path());
+    let mut c = Console::start(
+        Path::new(env!("CARGO_BIN_EXE_graphex")),
+        dir.path(),
+        &["demo", "store"],
+        &[("GRAPHEX_TEST_KDF_LOG_N", "4"), ("GRAPHEX_TEST_PANIC", "1")],
+        120,
+        36,
+    );
+    c.wait_for("[1/");
+    c.send("\x1b[24~"); // F12
+    assert_ne!(c.wait_exit(), 0);
+    c.restored().unwrap();
+    let screen = c.screen();
+    assert!(screen.contains("internal error"), "{screen}");
+    assert!(!screen.contains("canary-7f3a9c"), "the payload stays out: {screen}");
 }

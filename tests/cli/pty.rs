@@ -1,5 +1,6 @@
-//! Runs the real binary in a pseudo-terminal and reads its screen through a
+//! Runs a program in a pseudo-terminal and reads its screen through a
 //! terminal emulator, waiting on conditions (new output), never sleeping.
+//! Shared by the console's end-to-end tests and `examples/console_timing.rs`.
 
 use std::io::{Read as _, Write as _};
 use std::path::Path;
@@ -24,8 +25,10 @@ pub struct Console {
 }
 
 impl Console {
-    /// Starts the binary with `args` in `cwd` on a `cols`×`rows` terminal.
-    pub fn start(cwd: &Path, args: &[&str], env: &[(&str, &str)], cols: u16, rows: u16) -> Self {
+    /// Starts `program` with `args` in `cwd` on a `cols`×`rows` terminal,
+    /// with a clean environment: `PATH`, `TERM`, a home under `cwd/home`,
+    /// and `env`.
+    pub fn start(program: &Path, cwd: &Path, args: &[&str], env: &[(&str, &str)], cols: u16, rows: u16) -> Self {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -34,7 +37,7 @@ impl Console {
                 pixel_height: 0,
             })
             .unwrap();
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_graphex"));
+        let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.cwd(cwd);
         cmd.env_clear();
@@ -43,7 +46,6 @@ impl Console {
         cmd.env("HOME", cwd.join("home"));
         cmd.env("XDG_CONFIG_HOME", cwd.join("home/config"));
         cmd.env("XDG_STATE_HOME", cwd.join("home/state"));
-        cmd.env("GRAPHEX_TEST_KDF_LOG_N", "4");
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -119,8 +121,40 @@ impl Console {
         }
     }
 
+    /// After the program ended: the terminal as it was before (main
+    /// screen, cursor shown, no mouse reporting), else what is left on.
+    pub fn restored(&self) -> Result<(), String> {
+        let s = self.shared.0.lock().unwrap();
+        let screen = s.parser.screen();
+        let mut left = Vec::new();
+        if screen.alternate_screen() {
+            left.push("the alternate screen");
+        }
+        if screen.hide_cursor() {
+            left.push("a hidden cursor");
+        }
+        if screen.mouse_protocol_mode() != vt100::MouseProtocolMode::None {
+            left.push("mouse reporting");
+        }
+        if screen.bracketed_paste() {
+            left.push("bracketed paste");
+        }
+        if left.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("the terminal was left with {}", left.join(", ")))
+        }
+    }
+
+    /// Waits until `text` is gone from the screen, or fails the test.
+    pub fn wait_gone(&self, text: &str) {
+        if let Err(e) = self.try_wait_for(&format!("{text:?} to go"), PATIENCE, |s| !s.contains(text)) {
+            panic!("{e}");
+        }
+    }
+
     /// Waits for the program to end and returns its exit code.
-    pub fn wait_exit(mut self) -> u32 {
+    pub fn wait_exit(&mut self) -> u32 {
         let deadline = Instant::now() + PATIENCE;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::change::Change;
 use super::stored::StoredProposal;
 use crate::model::Tier;
-use crate::query::edit_distance;
+use crate::query::{EditPattern, edit_distance};
 use crate::store::Store;
 
 /// One finding. `change` is the 1-based change number (0: the rationale).
@@ -365,18 +365,30 @@ fn missing(store: &Store, change: usize, name: &str) -> Lint {
 }
 
 /// An existing name that differs from `name` only by separators or by a
-/// small edit.
+/// small edit. Runs against every name in the store, so it allocates
+/// nothing per name and uses the bit-parallel distance.
 fn near_duplicate(store: &Store, name: &str) -> Option<String> {
-    let squash = |s: &str| s.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>();
-    let wanted = squash(name);
+    let squashed = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).collect::<Vec<_>>();
+    let wanted = squashed(name);
+    let same_squashed = |other: &str| {
+        other
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .eq(wanted.iter().copied())
+    };
     let budget = (name.len() / 6).clamp(1, 3);
+    let pattern = EditPattern::new(name);
+    let close = |other: &str| {
+        name.len() >= 5
+            && match &pattern {
+                Some(p) => p.distance(other) <= budget,
+                None => edit_distance(other, name) <= budget,
+            }
+    };
     store
         .catalog()
         .nodes()
         .filter(|s| s.name.as_str().len().abs_diff(name.len()) <= budget)
-        .find(|s| {
-            let other = s.name.as_str();
-            squash(other) == wanted || (name.len() >= 5 && edit_distance(other, name) <= budget)
-        })
+        .find(|s| same_squashed(s.name.as_str()) || close(s.name.as_str()))
         .map(|s| s.name.to_string())
 }

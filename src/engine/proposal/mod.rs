@@ -27,7 +27,7 @@ pub use impact::{AGENT_TIERS, TierImpact, impact};
 pub use lint::{Lint, Mentions, credential_in, lint, lint_with};
 pub use pending::{Pending, QUARANTINE, Quarantined, ScanResult, quarantined, submit};
 pub use queue::{ProposalStatus, edit_text};
-pub use review::{Card, Group, StaleNode, batch_digest, cards, stale_versions};
+pub use review::{Card, Group, StaleNode, batch_digest, cards, cards_unlinted, stale_versions};
 pub use stored::{ProposalId, Source, StoredProposal};
 pub use submission::{INFERRED, SCHEMA, Submission};
 

@@ -45,7 +45,18 @@ pub struct StaleNode {
 
 /// Cards for `pending` (in queue order), and the groups they form.
 pub fn cards(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<Group>) {
+    let (mut cards, groups) = cards_unlinted(store, pending);
     let mentions = Mentions::new(store);
+    for c in &mut cards {
+        c.lints = lint_with(store, &mentions, &c.proposal);
+    }
+    (cards, groups)
+}
+
+/// [`cards`] without their lints (left empty), which cost the most on a
+/// large store: a console shows these first and fills the lints in with
+/// [`lint_with`].
+pub fn cards_unlinted(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<Group>) {
     let mut sessions: HashMap<(String, String), usize> = HashMap::new();
     for p in &pending {
         *sessions.entry(session_key(&p.proposal)).or_default() += 1;
@@ -69,7 +80,7 @@ pub fn cards(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<Group>) {
             }
             let all: Vec<usize> = (0..p.proposal.submission.changes.len()).collect();
             Card {
-                lints: lint_with(store, &mentions, &p.proposal),
+                lints: Vec::new(),
                 stale: store.stale_names(&p.proposal, &all),
                 group: None,
                 position: (*n, sessions[&key]),

@@ -14,6 +14,7 @@
 //! followed both ways even by `->`. Paths never visit a node twice.
 
 mod ast;
+mod edit_distance;
 mod error;
 mod eval;
 mod format;
@@ -22,11 +23,12 @@ mod parser;
 mod suggest;
 
 pub use ast::{Flags, Hop, MAX_DEPTH, MAX_HOPS, MAX_LIMIT, Pattern, Query, StatusFilter, glob_match};
+pub use edit_distance::{EditPattern, edit_distance};
 pub use error::{QueryError, QueryErrorKind, Span};
 pub use eval::{MAX_ENUMERATED, MAX_STEPS, Match, Matches};
 pub use format::{QueryOutput, ResultPath, SpecEdge, SpecNode, SpecResponse, SpecResult, dot, mermaid};
 pub use parser::{FLAGS, parse};
-pub use suggest::{edit_distance, similar};
+pub use suggest::similar;
 
 use crate::store::Catalog;
 

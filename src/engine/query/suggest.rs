@@ -4,6 +4,8 @@
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
+use super::edit_distance::edit_distance;
+
 /// Up to three known names closest to `wanted`, best first.
 pub fn similar<'a>(wanted: &str, known: impl Iterator<Item = &'a str>) -> Vec<String> {
     let matcher = SkimMatcherV2::default();
@@ -28,20 +30,6 @@ pub fn similar<'a>(wanted: &str, known: impl Iterator<Item = &'a str>) -> Vec<St
     scored.into_iter().take(3).map(|(_, k)| k.to_owned()).collect()
 }
 
-/// Levenshtein distance over characters.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,6 +45,5 @@ mod tests {
             ["api-gateway"],
             "no repeats"
         );
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -161,7 +161,6 @@ impl Store {
         Ok(store)
     }
 
-    /// The index connection (engine modules that keep their own tables).
     /// Reloads the catalog when another process committed since this
     /// session last read or wrote; returns whether it did. Long-lived
     /// sessions (the console, the MCP server) call it before each request.
@@ -176,6 +175,14 @@ impl Store {
         Ok(true)
     }
 
+    /// The last commit this session has read or written: whatever this
+    /// session derives from the graph (lints, previews) holds while it is
+    /// unchanged.
+    pub fn seen_seq(&self) -> u64 {
+        self.seen_seq
+    }
+
+    /// The index connection (engine modules that keep their own tables).
     pub(crate) fn conn(&self) -> &Connection {
         &self.conn
     }
