@@ -211,3 +211,31 @@ pub fn item_at(rows: &[Row], row: usize) -> Option<usize> {
         Row::Header(_) => None,
     }
 }
+
+/// The selected proposal's card as drawn, with its impact preview once
+/// computed.
+pub fn current_card(state: &AppState) -> Option<Vec<crate::widgets::RichLine>> {
+    let q = &state.queue;
+    let item = q.current()?;
+    let impact = q.impact.as_ref().filter(|(id, _)| *id == item.id).map(|(_, r)| r);
+    Some(super::queue_view::card_lines(
+        item,
+        impact,
+        state.now_ms,
+        q.hide_info,
+        q.hide_diff,
+    ))
+}
+
+/// How far the card scrolls: its wrapped rows less the rows it shows, so
+/// scrolling stops at its last line.
+pub fn card_max_scroll(state: &AppState, lines: &[crate::widgets::RichLine]) -> u16 {
+    let card = areas(state.size).card;
+    let width = usize::from(card.width.saturating_sub(2));
+    let shown = usize::from(card.height.saturating_sub(2));
+    let rows: usize = lines
+        .iter()
+        .map(|l| crate::widgets::rich_text::wrap(l, width).len())
+        .sum();
+    u16::try_from(rows.saturating_sub(shown)).unwrap_or(u16::MAX)
+}

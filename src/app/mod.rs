@@ -94,20 +94,34 @@ async fn waiting_event(events: &mut EventStream) -> Option<std::io::Result<Event
     }
 }
 
+/// Runs the loop with its engine worker; on the way out, however the loop
+/// ended, the worker finishes the decisions already asked for before the
+/// console closes, so quitting never leaves a batch half applied.
 async fn event_loop(term: &mut ratatui::DefaultTerminal, opts: Options, config: ConsoleConfig) -> Result<()> {
-    let (reply_tx, mut replies) = tokio::sync::mpsc::unbounded_channel();
+    let (reply_tx, replies) = tokio::sync::mpsc::unbounded_channel();
     let worker = worker::spawn(opts.root.clone(), opts.creds, reply_tx);
-    let send = |r: Request| {
-        worker
-            .tx
-            .send(r)
-            .map_err(|_| anyhow::anyhow!("the engine thread stopped"))
-    };
+    let result = serve(term, &opts.root, config, &worker.tx, replies).await;
+    let _ = worker.tx.send(Request::Shutdown);
+    drop(worker.tx);
+    if worker.thread.join().is_err() {
+        tracing::error!("the engine thread panicked");
+    }
+    result
+}
+
+async fn serve(
+    term: &mut ratatui::DefaultTerminal,
+    root: &std::path::Path,
+    config: ConsoleConfig,
+    tx: &std::sync::mpsc::Sender<Request>,
+    mut replies: tokio::sync::mpsc::UnboundedReceiver<worker::Reply>,
+) -> Result<()> {
+    let send = |r: Request| tx.send(r).map_err(|_| anyhow::anyhow!("the engine thread stopped"));
     send(Request::Open)?;
     // Warm the highlighter off the UI thread: the first edit opens at once.
     std::thread::spawn(highlight::warm);
     let styles = config.styles;
-    let mut state = AppState::new(config.keymap, opts.root.display().to_string());
+    let mut state = AppState::new(config.keymap, root.display().to_string());
     state.mouse = config.mouse;
     let size = term.size()?;
     state.size = (size.width, size.height);
@@ -148,7 +162,14 @@ async fn event_loop(term: &mut ratatui::DefaultTerminal, opts: Options, config: 
             for effect in update(&mut state, msg) {
                 match effect {
                     Effect::Request(r) => send(r)?,
-                    Effect::Quit => return Ok(()),
+                    Effect::Quit => {
+                        if let Some(b) = state.busy.take() {
+                            state.message = None;
+                            state.busy = Some(format!("finishing: {b}; closing after it"));
+                            term.draw(|f| view::draw(f, &state, &styles))?;
+                        }
+                        return Ok(());
+                    }
                 }
             }
         }

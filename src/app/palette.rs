@@ -4,73 +4,105 @@
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
-use super::action::{ALL, Action, Pane, Scope};
+use super::action::{ALL, Action, Info, Pane, Scope};
 use super::keymap::Keymap;
 use crate::widgets::picker::PickRow;
 
-/// One palette match.
+/// One palette or help row; `action` is what `enter` runs (none for the
+/// keys of a dialog, which help lists too).
 pub struct Match {
-    pub action: Action,
+    pub action: Option<Action>,
     pub row: PickRow,
 }
 
-/// The text an action is matched on: its name and description.
-fn haystack(a: &super::action::Info) -> String {
-    format!("{} — {}", a.name.replace('_', " "), a.help)
+/// Keys that work inside dialogs rather than through the keymap.
+const DIALOG_KEYS: &[(&str, &str)] = &[
+    ("ctrl-s", "Editor: accept the edited proposal (only when it is valid)"),
+    ("esc", "Editor: leave it (asks first when you changed something)"),
+    ("ctrl-z, ctrl-y", "Editor: undo, redo"),
+    ("page keys, wheel", "Editor: move a page, three lines"),
+    ("f", "Stale base: accept anyway"),
+    ("e", "Stale base: edit the proposal instead"),
+    ("y, enter / n, esc", "Confirm: yes / no"),
+    ("enter / esc", "Unlock and reject dialogs: confirm / cancel"),
+    ("ctrl-u", "Any text field: clear it"),
+    ("ctrl-c", "Anywhere: quit (asks first when an edit is unsaved)"),
+];
+
+/// The text an action is matched on: its name and description, and the
+/// pane it switches to when it is not a pane of its own.
+fn haystack(a: &Info, pane: Pane) -> String {
+    let there = match a.scope {
+        Scope::Pane(p) if p != pane => format!(" (goes to the {} pane)", p.title()),
+        _ => String::new(),
+    };
+    format!("{} — {}{there}", a.name.replace('_', " "), a.help)
 }
 
-/// Actions matching `query`, best first; those of other panes are left out
-/// when `pane` is given.
-pub fn matches(query: &str, pane: Option<Pane>) -> Vec<Match> {
+/// Every action matching `query`, best first. With no query, the actions
+/// of `pane` and the global ones come before those of other panes.
+pub fn matches(query: &str, pane: Pane) -> Vec<Match> {
     let m = SkimMatcherV2::default();
-    let mut out: Vec<(i64, usize, Match)> = ALL
+    let here = |a: &Info| matches!(a.scope, Scope::Global) || a.scope == Scope::Pane(pane);
+    let mut out: Vec<(bool, i64, usize, Match)> = ALL
         .iter()
         .enumerate()
-        .filter(|(_, a)| match (a.scope, pane) {
-            (Scope::Pane(p), Some(q)) => p == q,
-            _ => true,
-        })
         .filter_map(|(i, a)| {
-            let text = haystack(a);
+            let text = haystack(a, pane);
             let (score, matched) = if query.is_empty() {
                 (0, Vec::new())
             } else {
                 m.fuzzy_indices(&text, query)?
             };
+            let row = PickRow {
+                left: String::new(),
+                text,
+                matched,
+            };
             Some((
+                !here(a),
                 score,
                 i,
                 Match {
-                    action: a.action,
-                    row: PickRow {
-                        left: String::new(),
-                        text,
-                        matched,
-                    },
+                    action: Some(a.action),
+                    row,
                 },
             ))
         })
         .collect();
-    out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    out.into_iter().map(|(_, _, m)| m).collect()
+    out.sort_by(|a, b| {
+        if query.is_empty() {
+            a.0.cmp(&b.0).then(a.2.cmp(&b.2))
+        } else {
+            b.1.cmp(&a.1).then(a.2.cmp(&b.2))
+        }
+    });
+    out.into_iter().map(|(_, _, _, m)| m).collect()
 }
 
-/// Help rows: every action with its keys and scope, filtered by `query`.
-pub fn help_rows(keymap: &Keymap, query: &str) -> Vec<PickRow> {
+/// Help rows: every action with its keys and scope, then the keys of the
+/// dialogs, filtered by `query`.
+pub fn help_rows(keymap: &Keymap, query: &str) -> Vec<Match> {
+    let actions = ALL.iter().map(|a| {
+        let keys = keymap.keys_of(a.action);
+        let scope = match a.scope {
+            Scope::Global => "everywhere",
+            Scope::Pane(p) => p.title(),
+        };
+        let keys = if keys.is_empty() {
+            ":".to_owned() + a.name
+        } else {
+            keys.join(", ")
+        };
+        (Some(a.action), keys, format!("{} ({scope}) — {}", a.help, a.name))
+    });
+    let dialogs = DIALOG_KEYS
+        .iter()
+        .map(|(k, t)| (None, (*k).to_owned(), (*t).to_owned()));
     let m = SkimMatcherV2::default();
-    ALL.iter()
-        .filter_map(|a| {
-            let keys = keymap.keys_of(a.action);
-            let scope = match a.scope {
-                Scope::Global => "everywhere",
-                Scope::Pane(p) => p.title(),
-            };
-            let text = format!("{} ({scope}) — {}", a.help, a.name);
-            let keys = if keys.is_empty() {
-                ":".to_owned() + a.name
-            } else {
-                keys.join(", ")
-            };
+    actions
+        .chain(dialogs)
+        .filter_map(|(action, keys, text)| {
             let matched = if query.is_empty() {
                 Vec::new()
             } else {
@@ -79,10 +111,13 @@ pub fn help_rows(keymap: &Keymap, query: &str) -> Vec<PickRow> {
                 let shift = keys.chars().count() + 1;
                 idx.into_iter().filter(|i| *i >= shift).map(|i| i - shift).collect()
             };
-            Some(PickRow {
-                left: keys,
-                text,
-                matched,
+            Some(Match {
+                action,
+                row: PickRow {
+                    left: keys,
+                    text,
+                    matched,
+                },
             })
         })
         .collect()
@@ -94,25 +129,32 @@ mod tests {
 
     #[test]
     fn fuzzy_palette_and_help() {
-        let best = matches("acc sel", Some(Pane::Queue));
-        assert_eq!(best[0].action, Action::AcceptSelection);
+        let best = matches("acc sel", Pane::Queue);
+        assert_eq!(best[0].action, Some(Action::AcceptSelection));
         assert!(!best[0].row.matched.is_empty());
-        assert_eq!(
-            matches("", Some(Pane::Graph))
-                .iter()
-                .filter(|m| m.action == Action::Accept)
-                .count(),
-            0
-        );
-        assert_eq!(matches("zzzzqqq", None).len(), 0);
+        let from_graph = matches("", Pane::Graph);
+        assert_eq!(from_graph.len(), ALL.len(), "the palette offers every action");
+        let accept = from_graph
+            .iter()
+            .position(|m| m.action == Some(Action::Accept))
+            .unwrap();
+        let help = from_graph.iter().position(|m| m.action == Some(Action::Help)).unwrap();
+        assert!(help < accept, "what works here comes first");
+        assert!(from_graph[accept].row.text.contains("goes to the Queue pane"));
+        assert_eq!(matches("zzzzqqq", Pane::Queue).len(), 0);
         let keymap = Keymap::load(&[]).unwrap();
         let all = help_rows(&keymap, "");
-        assert_eq!(all.len(), ALL.len(), "help lists every action");
+        assert_eq!(
+            all.len(),
+            ALL.len() + DIALOG_KEYS.len(),
+            "help lists every action and dialog key"
+        );
         let undo = help_rows(&keymap, "undo");
         assert!(
             undo.iter()
-                .any(|r| r.left == "u" && r.text.contains("Undo the last decision"))
+                .any(|r| r.row.left == "u" && r.row.text.contains("Undo the last decision"))
         );
+        assert!(undo.iter().any(|r| r.action.is_none() && r.row.left.contains("ctrl-z")));
         assert!(undo.len() < all.len());
     }
 }

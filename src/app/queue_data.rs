@@ -51,8 +51,8 @@ pub enum ChangeView {
     Update {
         name: String,
         fields: Vec<FieldDiff>,
-        /// The node cannot be read at this level.
-        unreadable: bool,
+        /// Why no diff can be shown: the node is missing or above this level.
+        unreadable: Option<String>,
     },
     Lifecycle {
         verb: &'static str,
@@ -60,12 +60,17 @@ pub enum ChangeView {
         reason: Option<String>,
         /// The node as it stands, in one line.
         affected: Option<String>,
+        /// The nodes linked to it, which lose or keep a link to a
+        /// deprecated node.
+        linked: Vec<String>,
     },
     Supersede {
         old: String,
         new: String,
         old_now: Option<String>,
         new_now: Option<String>,
+        /// The nodes linked to the old node.
+        linked: Vec<String>,
     },
 }
 
@@ -136,7 +141,36 @@ fn summary(store: &Store, name: &str) -> Option<String> {
     ))
 }
 
-/// The queue items for `cards`.
+/// How many linked nodes a card lists before "and N more".
+const LINKED_SHOWN: usize = 8;
+
+/// The nodes linked to `name`, one entry each: `← from (relation)` for
+/// links into it, `→ to (relation)` for links out of it.
+fn linked(store: &Store, name: &str) -> Vec<String> {
+    let catalog = store.catalog();
+    let Some(n) = catalog.by_name(name) else {
+        return Vec::new();
+    };
+    let name_of = |id| {
+        catalog
+            .node(id)
+            .map_or_else(|| "(hidden)".to_owned(), |n| n.name.to_string())
+    };
+    let into = catalog
+        .incoming(&n.id)
+        .map(|e| format!("← {} ({})", name_of(&e.from), e.relation));
+    let out = catalog
+        .outgoing(&n.id)
+        .map(|e| format!("→ {} ({})", name_of(&e.to), e.relation));
+    let all: Vec<String> = into.chain(out).collect();
+    let more = all.len().saturating_sub(LINKED_SHOWN);
+    let mut shown: Vec<String> = all.into_iter().take(LINKED_SHOWN).collect();
+    if more > 0 {
+        shown.push(format!("and {more} more"));
+    }
+    shown
+}
+
 /// A proposal's lints as the console shows them: (code, explanation).
 pub type ItemLints = Vec<(&'static str, String)>;
 
@@ -212,12 +246,16 @@ fn change(store: &Store, ch: &Change) -> ChangeView {
             Ok(current) => ChangeView::Update {
                 name: name.to_string(),
                 fields: graphex_engine::model::field_diff(&current, &set.patch().apply(&current)),
-                unreadable: false,
+                unreadable: None,
             },
-            Err(_) => ChangeView::Update {
+            Err(e) => ChangeView::Update {
                 name: name.to_string(),
                 fields: Vec::new(),
-                unreadable: true,
+                unreadable: Some(match e {
+                    graphex_engine::Error::NotFound(..) => "not in the graph: accepting will fail".to_owned(),
+                    graphex_engine::Error::TierLocked(..) => "cannot be read at this level".to_owned(),
+                    other => format!("cannot be read: {other}"),
+                }),
             },
         },
         Change::Deprecate { name, reason } | Change::Archive { name, reason } => ChangeView::Lifecycle {
@@ -229,12 +267,14 @@ fn change(store: &Store, ch: &Change) -> ChangeView {
             name: name.to_string(),
             reason: reason.clone(),
             affected: summary(store, name.as_str()),
+            linked: linked(store, name.as_str()),
         },
         Change::Supersede { old, new } => ChangeView::Supersede {
             old: old.to_string(),
             new: new.to_string(),
             old_now: summary(store, old.as_str()),
             new_now: summary(store, new.as_str()),
+            linked: linked(store, old.as_str()),
         },
     }
 }

@@ -158,10 +158,10 @@ fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
             unreadable,
         } => {
             out.push(vec![(format!("{n}. ~ "), Tone::Warn), (one(name), Tone::Accent)]);
-            if *unreadable {
-                out.push(vec![("     (cannot be read at this level)".into(), Tone::Dim)]);
+            if let Some(why) = unreadable {
+                out.push(vec![(format!("     ({why})"), Tone::Warn)]);
             }
-            if fields.is_empty() && !unreadable {
+            if fields.is_empty() && unreadable.is_none() {
                 out.push(vec![("     (no field changes)".into(), Tone::Dim)]);
             }
             for f in fields {
@@ -188,6 +188,7 @@ fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
             name,
             reason,
             affected,
+            linked,
         } => {
             let mut line = vec![(format!("{n}. − {verb} "), Tone::Removed), (one(name), Tone::Accent)];
             if let Some(r) = reason {
@@ -203,12 +204,14 @@ fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
                     Tone::Normal,
                 ),
             ]);
+            linked_lines(out, name, linked);
         }
         ChangeView::Supersede {
             old,
             new,
             old_now,
             new_now,
+            linked,
         } => {
             out.push(vec![
                 (format!("{n}. ⇢ "), Tone::Warn),
@@ -227,7 +230,23 @@ fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
                     ),
                 ]);
             }
+            linked_lines(out, old, linked);
         }
+    }
+}
+
+/// The nodes linked to `name`, which a deprecation or supersession affects.
+fn linked_lines(out: &mut Vec<RichLine>, name: &str, linked: &[String]) {
+    if linked.is_empty() {
+        out.push(vec![(
+            format!("     nothing links to or from {}", one(name)),
+            Tone::Dim,
+        )]);
+        return;
+    }
+    out.push(vec![(format!("     linked to {}:", one(name)), Tone::Dim)]);
+    for l in linked {
+        out.push(vec![(format!("       {}", one(l)), Tone::Normal)]);
     }
 }
 

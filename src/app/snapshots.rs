@@ -174,3 +174,25 @@ fn every_size_draws_without_panicking() {
     }
     assert!(shown_small, "below 60×20 the console says it is too small");
 }
+
+#[test]
+fn deprecations_list_what_links_to_the_node() {
+    use graphex_engine::project::TrustPolicy;
+    use graphex_engine::proposal::{Source, Submission, submit};
+    let d = demo();
+    let doc = serde_json::json!({"agent": "curator", "trust": 95, "session": "tidy",
+        "rationale": "retire the old queue", "changes": [
+            {"op": "deprecate", "name": "retry-queue", "reason": "replaced"},
+            {"op": "supersede", "old": "batch-processor", "new": "retry-queue"},
+            {"op": "update_node", "name": "no-such-node", "set": {"description": "x"}}]});
+    let sub = Submission::from_json(doc.to_string().as_bytes()).unwrap();
+    submit(&d.store, &TrustPolicy::default(), sub, Source::Cli).unwrap();
+    let mut s = console(&d, (120, 48));
+    press(&mut s, 'G');
+    show_impact(&d, &mut s);
+    let text = screen(&s);
+    assert!(text.contains("linked to retry-queue:"), "{text}");
+    assert!(text.contains("← "), "links into the node are listed: {text}");
+    assert!(text.contains("not in the graph: accepting will fail"), "{text}");
+    insta::assert_snapshot!(text);
+}

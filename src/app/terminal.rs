@@ -43,7 +43,12 @@ fn install_panic_hook() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         std::panic::set_hook(Box::new(|info| {
-            leave();
+            // The screen belongs to the main thread: a panic elsewhere (the
+            // engine worker) ends the loop through its closed channel, and
+            // the terminal is restored on that way out.
+            if std::thread::current().name() == Some("main") {
+                leave();
+            }
             // The payload may quote state; only the location is printed.
             let place = info
                 .location()

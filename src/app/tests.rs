@@ -451,3 +451,173 @@ fn accepting_waits_for_the_lints_to_show() {
     let r = requests(ch(&mut s, 'a'));
     assert!(matches!(&r[..], [Request::Accept { id: i, .. }] if *i == id), "{r:?}");
 }
+
+#[test]
+fn the_palette_selection_stays_on_its_list() {
+    let mut s = three();
+    ch(&mut s, ':');
+    for c in "pane".chars() {
+        ch(&mut s, c);
+    }
+    let matches = super::palette::matches("pane", super::action::Pane::Queue);
+    let n = matches.len();
+    assert!(n > 1);
+    for _ in 0..n + 5 {
+        press(&mut s, KeyCode::Down);
+    }
+    assert!(matches!(s.popups.last(), Some(Popup::Palette { selected, .. }) if *selected == n - 1));
+    press(&mut s, KeyCode::Enter);
+    let mut want = three();
+    let last = matches[n - 1].action.unwrap();
+    if let super::action::Scope::Pane(p) = last.info().scope {
+        want.pane = p;
+    }
+    update(&mut want, Msg::Action(last));
+    assert_eq!(s.pane, want.pane, "enter ran the last match, the one shown selected");
+}
+
+fn quits(fx: &[Effect]) -> bool {
+    fx.iter().any(|e| matches!(e, Effect::Quit))
+}
+
+#[test]
+fn ctrl_c_quits_from_any_dialog_but_asks_for_an_unsaved_edit() {
+    // From an unlock dialog busy with the KDF, a reason dialog, help.
+    for open in [':', '?', 'r'] {
+        let mut s = three();
+        ch(&mut s, open);
+        assert!(!s.popups.is_empty());
+        assert!(quits(&ctrl(&mut s, 'c')), "ctrl-c quits from the {open} dialog");
+    }
+    let mut s = console(vec![item("a", "claude", "s1")]);
+    s.level = Some(Level::Locked);
+    ch(&mut s, 'U');
+    typed_secret(&mut s, "pass");
+    press(&mut s, KeyCode::Enter);
+    assert!(matches!(s.popups.last(), Some(Popup::Unlock { busy: true, .. })));
+    assert!(quits(&ctrl(&mut s, 'c')), "even while unlocking");
+    // An unsaved edit asks first; a second ctrl-c at the question quits.
+    let mut s = three();
+    ch(&mut s, 'e');
+    typed(&mut s, "x");
+    assert!(!quits(&ctrl(&mut s, 'c')));
+    assert!(matches!(
+        s.popups.last(),
+        Some(Popup::Confirm {
+            then: Confirmed::Quit,
+            ..
+        })
+    ));
+    assert!(quits(&ctrl(&mut s, 'c')));
+}
+
+fn typed_secret(s: &mut AppState, text: &str) {
+    for c in text.chars() {
+        ch(s, c);
+    }
+}
+
+#[test]
+fn a_second_unlock_waits_for_the_first() {
+    let mut s = console(Vec::new());
+    s.level = Some(Level::Locked);
+    ch(&mut s, 'U');
+    typed_secret(&mut s, "pass");
+    assert!(matches!(
+        &requests(press(&mut s, KeyCode::Enter))[..],
+        [Request::Unlock { human: false, .. }]
+    ));
+    press(&mut s, KeyCode::Esc);
+    ch(&mut s, 'U');
+    assert!(s.popups.is_empty(), "no second dialog while the first unlock runs");
+    assert!(is_error(&s, "still unlocking"), "{:?}", s.message);
+}
+
+#[test]
+fn pasting_into_the_palette_starts_the_choice_over() {
+    let mut s = three();
+    ch(&mut s, ':');
+    press(&mut s, KeyCode::Down);
+    press(&mut s, KeyCode::Down);
+    update(&mut s, Msg::Paste("undo".into()));
+    assert!(matches!(s.popups.last(), Some(Popup::Palette { selected: 0, .. })));
+    let r = requests(press(&mut s, KeyCode::Enter));
+    assert!(matches!(&r[..], [Request::Undo]), "the shown match runs: {r:?}");
+}
+
+#[test]
+fn the_palette_runs_an_action_of_another_pane_there() {
+    let mut s = three();
+    ch(&mut s, '2');
+    assert_eq!(s.pane, super::action::Pane::Graph);
+    ch(&mut s, ':');
+    update(&mut s, Msg::Paste("toggle select".into()));
+    press(&mut s, KeyCode::Enter);
+    assert_eq!(s.pane, super::action::Pane::Queue, "it went to the queue");
+    assert_eq!(s.queue.marked.len(), 1, "and selected the proposal");
+}
+
+#[test]
+fn enter_in_help_runs_the_chosen_binding() {
+    let mut s = three();
+    ch(&mut s, '?');
+    update(&mut s, Msg::Paste("show the card's changes".into()));
+    press(&mut s, KeyCode::Enter);
+    assert!(s.popups.is_empty());
+    assert!(s.queue.hide_diff, "toggle_diff ran");
+    // A dialog's key is listed but runs nothing.
+    ch(&mut s, '?');
+    update(&mut s, Msg::Paste("stale accept anyway".into()));
+    assert!(requests(press(&mut s, KeyCode::Enter)).is_empty());
+    assert!(!s.popups.is_empty(), "help stays open");
+}
+
+#[test]
+fn the_card_scrolls_no_further_than_its_end() {
+    let mut s = three();
+    let max = super::layout::current_card(&s).map(|l| super::layout::card_max_scroll(&s, &l));
+    assert_eq!(max, Some(0), "a short card does not scroll");
+    for _ in 0..5 {
+        ch(&mut s, 'J');
+    }
+    assert_eq!(s.queue.card_scroll, 0);
+    // A long rationale makes a card that scrolls, up to its last row.
+    let mut long = item("d", "claude", "s1");
+    long.rationale = (0..80).map(|i| format!("line {i}\n")).collect();
+    let mut s = console(vec![long]);
+    let max = super::layout::current_card(&s).map_or(0, |l| super::layout::card_max_scroll(&s, &l));
+    assert!(max > 40, "{max}");
+    for _ in 0..100 {
+        ch(&mut s, 'J');
+    }
+    assert_eq!(s.queue.card_scroll, max);
+    ch(&mut s, 'K');
+    assert_eq!(s.queue.card_scroll, max - 3, "one K comes back at once");
+}
+
+#[test]
+fn page_keys_move_the_editors_cursor_a_page() {
+    let mut long = item("d", "claude", "s1");
+    long.edit_text = (0..200).map(|i| format!("line {i}\n")).collect();
+    let mut s = console(vec![long]);
+    ch(&mut s, 'e');
+    press(&mut s, KeyCode::PageDown);
+    let Some(Popup::Editor(ed)) = s.popups.last() else {
+        panic!("editor")
+    };
+    let (row, top) = (ed.area.cursor().0, ed.top);
+    assert!(row > 10, "a page down: {row}");
+    assert!(top <= row && row < top + 40, "the cursor stays in view: {top} {row}");
+    press(&mut s, KeyCode::PageUp);
+    let Some(Popup::Editor(ed)) = s.popups.last() else {
+        panic!("editor")
+    };
+    assert_eq!(ed.area.cursor().0, 0);
+    // ctrl-z undoes typing.
+    typed(&mut s, "zz");
+    ctrl(&mut s, 'z');
+    let Some(Popup::Editor(ed)) = s.popups.last() else {
+        panic!("editor")
+    };
+    assert!(!ed.text().starts_with("zz"), "{}", &ed.text()[..10]);
+}

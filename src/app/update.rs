@@ -7,6 +7,8 @@ use graphex_engine::Level;
 use graphex_engine::age_secret::SecretString;
 use zeroize::Zeroizing;
 
+use ratatui_textarea::CursorMove;
+
 use super::action::{Action, Pane, Scope};
 use super::layout;
 use super::palette;
@@ -77,8 +79,45 @@ fn edit_line(text: &mut String, k: &KeyEvent) -> bool {
     }
 }
 
+fn is_ctrl(k: &KeyEvent, c: char) -> bool {
+    k.code == KeyCode::Char(c) && k.modifiers.contains(KeyModifiers::CONTROL)
+}
+
+/// Ctrl-C quits from any dialog: at once, unless an edit would be lost,
+/// when it asks first (and a second Ctrl-C at that question quits).
+fn quit_asked(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let asking = matches!(
+        state.popups.last(),
+        Some(Popup::Confirm {
+            then: Confirmed::Quit,
+            ..
+        })
+    );
+    if state.unsaved_edit() && !asking {
+        state.popups.push(Popup::Confirm {
+            text: "Quit and lose this edit?".into(),
+            then: Confirmed::Quit,
+        });
+    } else {
+        state.quit = true;
+        fx.push(Effect::Quit);
+    }
+}
+
+/// Runs an action chosen in the palette or help: one of another pane goes
+/// to that pane first.
+fn run_chosen(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+    if let Scope::Pane(p) = a.info().scope {
+        state.pane = p;
+    }
+    action(state, a, fx);
+}
+
 fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
-    let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+    if is_ctrl(&k, 'c') {
+        quit_asked(state, fx);
+        return;
+    }
     let Some(top) = state.popups.last_mut() else { return };
     match top {
         Popup::Help { filter, selected } => match k.code {
@@ -86,9 +125,22 @@ fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 state.popups.pop();
             }
             KeyCode::Up => *selected = selected.saturating_sub(1),
-            KeyCode::Down => *selected += 1,
-            _ if ctrl_c => {
-                state.popups.pop();
+            KeyCode::Down => {
+                let n = palette::help_rows(&state.keymap, filter).len();
+                *selected = (*selected + 1).min(n.saturating_sub(1));
+            }
+            KeyCode::Enter => {
+                let chosen = palette::help_rows(&state.keymap, filter)
+                    .get(*selected)
+                    .map(|m| m.action);
+                match chosen {
+                    Some(Some(a)) => {
+                        state.popups.pop();
+                        run_chosen(state, a, fx);
+                    }
+                    Some(None) => state.info("that key works inside its dialog"),
+                    None => {}
+                }
             }
             _ => {
                 if edit_line(filter, &k) {
@@ -101,17 +153,18 @@ fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 state.popups.pop();
             }
             KeyCode::Up => *selected = selected.saturating_sub(1),
-            KeyCode::Down => *selected += 1,
+            KeyCode::Down => {
+                let n = palette::matches(input, state.pane).len();
+                *selected = (*selected + 1).min(n.saturating_sub(1));
+            }
             KeyCode::Enter => {
-                let matches = palette::matches(input, Some(state.pane));
-                let chosen = matches.get(*selected).or(matches.first()).map(|m| m.action);
+                let chosen = palette::matches(input, state.pane)
+                    .get(*selected)
+                    .and_then(|m| m.action);
                 state.popups.pop();
                 if let Some(a) = chosen {
-                    action(state, a, fx);
+                    run_chosen(state, a, fx);
                 }
-            }
-            _ if ctrl_c => {
-                state.popups.pop();
             }
             _ => {
                 if edit_line(input, &k) {
@@ -143,9 +196,6 @@ fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 });
                 request(fx, Request::Unlock { human, passphrase });
             }
-            _ if ctrl_c => {
-                state.popups.pop();
-            }
             _ => {
                 let mut s = Zeroizing::new(input.as_str().to_owned());
                 if edit_line(&mut s, &k) {
@@ -173,9 +223,6 @@ fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                     request(fx, Request::Reject { ids, reason });
                 }
             }
-            _ if ctrl_c => {
-                state.popups.pop();
-            }
             _ => {
                 if edit_line(input, &k) {
                     *error = None;
@@ -189,9 +236,6 @@ fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 confirmed(state, then, fx);
             }
             KeyCode::Char('n' | 'N') | KeyCode::Esc => {
-                state.popups.pop();
-            }
-            _ if ctrl_c => {
                 state.popups.pop();
             }
             _ => {}
@@ -213,26 +257,52 @@ fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
             KeyCode::Esc | KeyCode::Char('q') => {
                 state.popups.pop();
             }
-            _ if ctrl_c => {
-                state.popups.pop();
-            }
             _ => {}
         },
         Popup::Editor(ed) => {
-            let saving = ed.saving;
-            editor_key(state, k, fx, ctrl_c, saving);
+            if !ed.saving {
+                editor_key(state, k, fx);
+            }
         }
     }
 }
 
-fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>, ctrl_c: bool, saving: bool) {
-    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+/// The editor's text height on the current screen.
+fn editor_height(state: &AppState) -> usize {
+    usize::from(super::view::editor_area(layout::areas(state.size).main).1).max(1)
+}
+
+/// Moves the editor's cursor `rows` lines (down when positive) and keeps it
+/// in view. The console draws the text itself, so the text area's own
+/// page keys, which scroll a viewport it never rendered, are not used.
+fn editor_move(state: &mut AppState, rows: isize) {
+    let height = editor_height(state);
     let Some(Popup::Editor(ed)) = state.popups.last_mut() else {
         return;
     };
-    if saving {
-        return;
+    let step = if rows > 0 { CursorMove::Down } else { CursorMove::Up };
+    for _ in 0..rows.unsigned_abs() {
+        ed.area.move_cursor(step);
     }
+    ed.top = crate::widgets::code_view::scroll_to(ed.top, ed.area.cursor().0, height);
+}
+
+fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = k.modifiers.contains(KeyModifiers::ALT);
+    let page = isize::try_from(editor_height(state)).unwrap_or(1);
+    match k.code {
+        KeyCode::PageDown => return editor_move(state, page),
+        KeyCode::Char('v') if ctrl => return editor_move(state, page),
+        KeyCode::PageUp => return editor_move(state, -page),
+        KeyCode::Char('v') if alt => return editor_move(state, -page),
+        KeyCode::Char('q') if ctrl => return quit_asked(state, fx),
+        _ => {}
+    }
+    let height = editor_height(state);
+    let Some(Popup::Editor(ed)) = state.popups.last_mut() else {
+        return;
+    };
     match k.code {
         KeyCode::Char('s') if ctrl => match &ed.validation {
             Some(Err(e)) => ed.error = Some(format!("not saved: {e}")),
@@ -254,21 +324,15 @@ fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>, ctrl_c: b
                 state.popups.pop();
             }
         }
-        _ if ctrl_c || (ctrl && k.code == KeyCode::Char('q')) => {
-            if ed.modified() {
-                state.popups.push(Popup::Confirm {
-                    text: "Quit and lose this edit?".into(),
-                    then: Confirmed::Quit,
-                });
-            } else {
-                state.quit = true;
-                fx.push(Effect::Quit);
-            }
-        }
         _ => {
             let before_text = ed.text();
-            ed.area.input(k);
-            let height = usize::from(super::view::editor_area(layout::areas(state.size).main).1);
+            if ctrl && k.code == KeyCode::Char('z') {
+                ed.area.undo();
+            } else if ctrl && k.code == KeyCode::Char('y') {
+                ed.area.redo();
+            } else {
+                ed.area.input(k);
+            }
             ed.top = crate::widgets::code_view::scroll_to(ed.top, ed.area.cursor().0, height);
             if ed.text() != before_text {
                 validate(state, fx);
@@ -298,8 +362,18 @@ fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
             ed.area.insert_str(text);
             validate(state, fx);
         }
-        Some(Popup::Reason { input, .. } | Popup::Palette { input, .. } | Popup::Help { filter: input, .. }) => {
+        Some(Popup::Reason { input, .. }) => {
             input.push_str(&text.replace(['\n', '\r'], " "));
+        }
+        Some(
+            Popup::Palette { input, selected }
+            | Popup::Help {
+                filter: input,
+                selected,
+            },
+        ) => {
+            input.push_str(&text.replace(['\n', '\r'], " "));
+            *selected = 0;
         }
         Some(Popup::Unlock { input, .. }) => {
             let mut s = Zeroizing::new(input.as_str().to_owned());
@@ -390,7 +464,9 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         Action::Unlock | Action::UnlockHuman => {
             let level = state.level.unwrap_or(Level::Locked);
             let human = a == Action::UnlockHuman || level >= Level::Master;
-            if level >= Level::Human {
+            if state.busy.as_deref().is_some_and(|b| b.starts_with("unlocking")) {
+                state.error("still unlocking; wait for it to finish");
+            } else if level >= Level::Human {
                 state.info("already unlocked at every level (L locks)");
             } else if human && level < Level::Master {
                 state.error("unlock the master level first (U)");
@@ -428,8 +504,14 @@ fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         Action::PageDown => state.queue.selected = (before + page).min(n.saturating_sub(1)),
         Action::Top => state.queue.selected = 0,
         Action::Bottom => state.queue.selected = n.saturating_sub(1),
-        Action::CardUp => state.queue.card_scroll = state.queue.card_scroll.saturating_sub(3),
-        Action::CardDown => state.queue.card_scroll = state.queue.card_scroll.saturating_add(3),
+        Action::CardUp => {
+            let max = layout::current_card(state).map_or(0, |l| layout::card_max_scroll(state, &l));
+            state.queue.card_scroll = state.queue.card_scroll.min(max).saturating_sub(3);
+        }
+        Action::CardDown => {
+            let max = layout::current_card(state).map_or(0, |l| layout::card_max_scroll(state, &l));
+            state.queue.card_scroll = state.queue.card_scroll.saturating_add(3).min(max);
+        }
         Action::ToggleInfo => state.queue.hide_info = !state.queue.hide_info,
         Action::ToggleDiff => state.queue.hide_diff = !state.queue.hide_diff,
         Action::Undo => {
@@ -620,11 +702,24 @@ fn request_impact(state: &mut AppState, fx: &mut Vec<Effect>, refresh: bool) {
 }
 
 fn mouse(state: &mut AppState, m: MouseEvent, fx: &mut Vec<Effect>) {
-    if !state.mouse || !state.popups.is_empty() {
-        if let (MouseEventKind::ScrollDown | MouseEventKind::ScrollUp, Some(Popup::Editor(ed))) =
-            (m.kind, state.popups.last_mut())
-        {
-            ed.area.input(m);
+    if !state.mouse {
+        return;
+    }
+    if !state.popups.is_empty() {
+        // The wheel moves the editor's text or a list's choice; other
+        // dialogs take keys only.
+        let down = match m.kind {
+            MouseEventKind::ScrollDown => true,
+            MouseEventKind::ScrollUp => false,
+            _ => return,
+        };
+        let code = if down { KeyCode::Down } else { KeyCode::Up };
+        match state.popups.last() {
+            Some(Popup::Editor(_)) => editor_move(state, if down { 3 } else { -3 }),
+            Some(Popup::Help { .. } | Popup::Palette { .. }) => {
+                popup_key(state, KeyEvent::new(code, KeyModifiers::NONE), fx);
+            }
+            _ => {}
         }
         return;
     }

@@ -10,7 +10,6 @@ use super::action::{ALL, Pane, Scope};
 use super::highlight::json_lines;
 use super::layout::{self, areas, level_name, too_small};
 use super::palette;
-use super::queue_view::card_lines;
 use super::state::{AppState, Editor, Popup};
 use crate::widgets::bars::{HintBar, StatusBar, TabBar};
 use crate::widgets::code_view::CodeView;
@@ -39,10 +38,18 @@ pub fn draw(frame: &mut Frame, state: &AppState, styles: &ToneStyles) {
     let a = areas(size);
     let titles = layout::tab_titles(state);
     let focused = Pane::ALL.iter().position(|p| *p == state.pane).unwrap_or(0);
+    // The level's long name when the tabs leave room for it, else one word.
+    let tabs_end = TabBar::ranges(&titles).last().map_or(0, |r| r.1);
+    let long = level_note(state, true);
+    let note = if usize::from(tabs_end) + long.0.width() + 2 <= usize::from(a.tabs.width) {
+        long
+    } else {
+        level_note(state, false)
+    };
     TabBar {
         titles: &titles,
         focused,
-        right: &[],
+        right: &[note],
         styles,
     }
     .render(a.tabs, buf);
@@ -126,12 +133,12 @@ fn queue(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyle
         block: Some(block(&title, true, styles)),
     }
     .render(list, buf);
-    if let Some(item) = q.current() {
-        let impact = q.impact.as_ref().filter(|(id, _)| *id == item.id).map(|(_, r)| r);
-        let lines = card_lines(item, impact, state.now_ms, q.hide_info, q.hide_diff);
+    if let (Some(item), Some(lines)) = (q.current(), layout::current_card(state)) {
+        // A card that shrank (a toggle, a shorter preview) shows its end.
+        let scroll = q.card_scroll.min(layout::card_max_scroll(state, &lines));
         RichText {
             lines: &lines,
-            scroll: q.card_scroll,
+            scroll,
             styles,
             block: Some(block(&format!("Proposal {}", item.short), false, styles)),
         }
@@ -174,8 +181,9 @@ fn placeholder(buf: &mut ratatui::buffer::Buffer, pane: Pane, styles: &ToneStyle
     .render(area, buf);
 }
 
-fn status(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyles, area: Rect) {
-    let level = |long: bool| match state.level {
+/// The unlock level, in words (`long`) or one word.
+fn level_note(state: &AppState, long: bool) -> (String, Tone) {
+    match state.level {
         None => ("opening…".to_owned(), Tone::Dim),
         Some(l) => {
             let icon = if l >= Level::Master { "🔓" } else { "🔒" };
@@ -185,7 +193,11 @@ fn status(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyl
                 if l >= Level::Master { Tone::Accent } else { Tone::Warn },
             )
         }
-    };
+    }
+}
+
+fn status(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyles, area: Rect) {
+    let level = |long: bool| level_note(state, long);
     let mut segs = vec![
         (state.store.clone(), Tone::Dim),
         level(true),
@@ -230,6 +242,7 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
                 ("ctrl-s", "accept the edit"),
                 ("esc", "cancel"),
                 ("ctrl-z", "undo"),
+                ("ctrl-y", "redo"),
                 ("ctrl-q", "quit"),
             ]);
         }
@@ -283,25 +296,30 @@ fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, ma
     let buf = frame.buffer_mut();
     match p {
         Popup::Help { filter, selected } => {
-            let rows = palette::help_rows(&state.keymap, filter);
+            let rows: Vec<_> = palette::help_rows(&state.keymap, filter)
+                .into_iter()
+                .map(|m| m.row)
+                .collect();
             let area = centered(main, 100, main.height.saturating_sub(2));
             Picker {
                 title: "Keys (type to search)",
                 query: filter,
                 selected: Some((*selected).min(rows.len().saturating_sub(1))),
                 rows: &rows,
-                footer: "esc closes · keys come from assets/keymap.toml and [graphex.console.keys] in config.toml",
+                footer: "enter runs · esc closes · keys: assets/keymap.toml, [graphex.console.keys] in config.toml",
                 styles,
             }
             .render(area, buf);
         }
         Popup::Palette { input, selected } => {
-            let matches = palette::matches(input, Some(state.pane));
-            let rows: Vec<_> = matches
-                .iter()
+            let rows: Vec<_> = palette::matches(input, state.pane)
+                .into_iter()
                 .map(|m| {
-                    let mut r = m.row.clone();
-                    r.left = state.keymap.keys_of(m.action).first().cloned().unwrap_or_default();
+                    let mut r = m.row;
+                    r.left = m
+                        .action
+                        .and_then(|a| state.keymap.keys_of(a).first().cloned())
+                        .unwrap_or_default();
                     r
                 })
                 .collect();

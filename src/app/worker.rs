@@ -7,7 +7,7 @@
 use std::hash::{Hash as _, Hasher as _};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use graphex_engine::age_secret::SecretString;
 use graphex_engine::config::Config;
@@ -58,6 +58,24 @@ pub enum Request {
         passphrase: SecretString,
     },
     Lock,
+    /// The console is closing: finish the decisions already asked for,
+    /// skip the reads, stop.
+    Shutdown,
+}
+
+impl Request {
+    /// Whether this request changes the store (such requests are never
+    /// dropped, merged or left unfinished).
+    pub fn decides(&self) -> bool {
+        matches!(
+            self,
+            Request::Accept { .. }
+                | Request::AcceptMany { .. }
+                | Request::Reject { .. }
+                | Request::AcceptEdit { .. }
+                | Request::Undo
+        )
+    }
 }
 
 /// What the engine answers.
@@ -126,6 +144,8 @@ struct Worker {
     reply: UnboundedSender<Reply>,
     signature: u64,
     lints: LintCache,
+    /// Set by [`Request::Shutdown`]: decisions no longer reload the queue.
+    closing: bool,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -146,6 +166,7 @@ impl Worker {
             reply,
             signature: 0,
             lints: LintCache::default(),
+            closing: false,
         }
     }
 
@@ -155,19 +176,31 @@ impl Worker {
     }
 
     fn run(mut self, rx: &Receiver<Request>) {
+        let mut polled = Instant::now();
         loop {
-            let first = match rx.recv_timeout(POLL) {
-                Ok(r) => r,
-                Err(RecvTimeoutError::Timeout) => {
-                    self.poll();
-                    continue;
+            // Polls keep their pace while requests stream in (a held `j`
+            // asks for a preview per row), so new proposals still appear.
+            match rx.recv_timeout(POLL.saturating_sub(polled.elapsed())) {
+                Ok(first) => {
+                    let mut batch = vec![first];
+                    batch.extend(rx.try_iter());
+                    if batch.iter().any(|r| matches!(r, Request::Shutdown)) {
+                        self.closing = true;
+                        batch.retain(Request::decides);
+                    }
+                    for req in latest_wins(batch) {
+                        self.handle(req);
+                    }
+                    if self.closing {
+                        return;
+                    }
                 }
+                Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return,
-            };
-            let mut batch = vec![first];
-            batch.extend(rx.try_iter());
-            for req in latest_wins(batch) {
-                self.handle(req);
+            }
+            if polled.elapsed() >= POLL {
+                self.poll();
+                polled = Instant::now();
             }
         }
     }
@@ -220,6 +253,7 @@ impl Worker {
                 self.store = None;
                 self.open();
             }
+            Request::Shutdown => {}
         }
     }
 
@@ -345,6 +379,13 @@ impl Worker {
     /// The queue as it is after a decision goes first, so the console never
     /// shows the outcome beside a queue that still holds the decided item.
     fn decided(&mut self, reply: Reply) {
+        if self.closing {
+            tracing::info!(
+                ok = !matches!(reply, Reply::Failed(_)),
+                "decision finished while closing"
+            );
+            return;
+        }
         self.load_queue();
         self.send(reply);
     }
@@ -544,6 +585,7 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Undo => "undo",
         Request::Unlock { .. } => "unlock",
         Request::Lock => "lock",
+        Request::Shutdown => "shutdown",
     }
 }
 

@@ -91,8 +91,19 @@ fn default_demo_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("graphex-demo"))
 }
 
+/// The demo's scrypt work factor (log2 N): its passphrases are published
+/// in the README, so a slow KDF would protect nothing and only delay the
+/// console's first queue frame. Stores from `init` use age's default.
+pub const DEMO_KDF_LOG_N: u8 = 12;
+
 pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
     let root = absolute(&dir.map(Path::to_path_buf).unwrap_or_else(default_demo_dir))?;
+    if !no_console {
+        // Said before any work, not after building the store.
+        crate::app::terminal::require_tty().map_err(|e| {
+            e.context("the console cannot open here; `graphex demo --no-console` builds the store and prints a tour")
+        })?;
+    }
     let layout = Layout::new(&root);
     let exists = layout.db().exists();
     if exists && reset {
@@ -105,7 +116,7 @@ pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
         std::fs::remove_dir_all(layout.gpp()).with_context(|| format!("cannot remove {}", layout.gpp().display()))?;
     }
     if !exists || reset {
-        create_demo(&root, kdf_cost()?)?;
+        create_demo(&root, KdfCost(kdf_cost()?.0.or(Some(DEMO_KDF_LOG_N))))?;
         println!("created the demo store in {}", root.display());
     } else {
         println!(
@@ -116,10 +127,6 @@ pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
     if no_console {
         print!("{}", tour(&root));
         return Ok(());
-    }
-    if let Err(e) = crate::app::terminal::require_tty() {
-        print!("{}", tour(&root));
-        return Err(e.context("the demo store is ready, but the console was not opened (pass --no-console in scripts)"));
     }
     let creds = Credentials {
         passphrase: Some(SecretString::from(DEMO_PASSPHRASE)),

@@ -69,9 +69,17 @@ fn console_accepts_rejects_and_edits_then_the_cli_agrees() {
     c.send("duplicates an existing service");
     c.send("\r");
     c.wait_for("rejected 1 proposal(s)");
-    // Edit the next one and accept it with ctrl-s.
+    // Edit the next one: append a word to its first description, then
+    // accept the edit with ctrl-s.
     c.send("e");
     c.wait_for("ctrl-s");
+    let (line, comma) = description_line(&c.screen());
+    c.send(&"\x1b[B".repeat(line - 1)); // down to that line
+    c.send("\x1b[F"); // end
+    c.send(if comma { "\x1b[D\x1b[D" } else { "\x1b[D" }); // before the closing quote
+    c.send(" edited-in-the-console");
+    c.wait_for("(modified)");
+    c.wait_for("valid:");
     c.send("\x13");
     c.wait_for("accepted the edit of");
     c.send("q");
@@ -99,6 +107,29 @@ fn console_accepts_rejects_and_edits_then_the_cli_agrees() {
         .find(|s| s["decision"]["outcome"] == "rejected")
         .unwrap();
     assert_eq!(rejected["decision"]["reason"], "duplicates an existing service");
+    let found = bare(dir.path())
+        .args(["--store", "store", "--json", "search", "edited-in-the-console"])
+        .env("GRAPHEX_PASSPHRASE", DEMO_PASS)
+        .assert()
+        .success();
+    let found = String::from_utf8_lossy(&found.get_output().stdout).into_owned();
+    assert!(
+        found.contains("edited-in-the-console"),
+        "the edited text is in the graph: {found}"
+    );
+}
+
+/// The editor's first line holding a description: its number (the
+/// editor shows numbers at the left) and whether a comma ends it.
+fn description_line(screen: &str) -> (usize, bool) {
+    let row = screen
+        .lines()
+        .find(|l| l.contains("\"description\""))
+        .unwrap_or_else(|| panic!("no description on the editor's first page:\n{screen}"));
+    let inner = row.trim_start_matches(['│', ' ']);
+    let number: String = inner.chars().take_while(char::is_ascii_digit).collect();
+    let text = row.trim_end_matches(['│', ' ']);
+    (number.parse().unwrap(), text.ends_with(','))
 }
 
 #[test]
@@ -131,6 +162,15 @@ fn the_console_refuses_to_start_without_a_terminal() {
         .failure();
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(err.contains("the console needs a terminal"), "{err}");
+    // `demo` says so before building anything.
+    let out = bare(dir.path())
+        .args(["demo", "fresh"])
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("--no-console"), "{err}");
+    assert!(!dir.path().join("fresh").exists(), "nothing built");
 }
 
 #[test]
