@@ -83,8 +83,9 @@ fn is_ctrl(k: &KeyEvent, c: char) -> bool {
     k.code == KeyCode::Char(c) && k.modifiers.contains(KeyModifiers::CONTROL)
 }
 
-/// Ctrl-C quits from any dialog: at once, unless an edit would be lost,
-/// when it asks first (and a second Ctrl-C at that question quits).
+/// Quits at once, unless an edit would be lost, when it asks first; asked
+/// again at that question (a second Ctrl-C), it quits. Ctrl-C reaches
+/// here from any dialog.
 fn quit_asked(state: &mut AppState, fx: &mut Vec<Effect>) {
     let asking = matches!(
         state.popups.last(),
@@ -424,17 +425,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         return;
     }
     match a {
-        Action::Quit => {
-            if state.unsaved_edit() {
-                state.popups.push(Popup::Confirm {
-                    text: "Quit and lose the unsaved edit?".into(),
-                    then: Confirmed::Quit,
-                });
-            } else {
-                state.quit = true;
-                fx.push(Effect::Quit);
-            }
-        }
+        Action::Quit => quit_asked(state, fx),
         Action::ForceQuit => {
             state.quit = true;
             fx.push(Effect::Quit);
