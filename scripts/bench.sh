@@ -14,10 +14,8 @@
 #    installs networkx into target/bench-venv),
 # 5. sends 1,000 proposals from 4 concurrent MCP clients (example mcp_load,
 #    each client with its own `graphex mcp` on stdio) to a fresh demo store,
-# 6. times the console: criterion (benches/console.rs: first frame, first
-#    queue frame on the demo and the 100k store, key to frame) and the real
-#    binary in a pseudo-terminal (example console_timing: start to first
-#    frame, start to queue frame, key to redrawn card),
+# 6. times the console (scripts/bench_console.sh: criterion in process, and
+#    the real binary in a pseudo-terminal),
 # 7. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
 #    installed into target/gpp-cli when missing) via scripts/bench_gpp.py, and
 #    one-shot projections of the demo graph via scripts/bench_gpp_project.py.
@@ -32,7 +30,7 @@ rm -rf "$work"
 mkdir -p "$work"
 echo "== bulk insert: $nodes nodes, $edges edges"
 ./target/release/graphex gen --nodes "$nodes" --edges "$edges" "$work/repo"
-identity="$work/master.id"
+identity="$work/master.id"  # the name scripts/bench_console.sh reuses
 GRAPHEX_PASSPHRASE=graphex-gen ./target/release/graphex --store "$work/repo" keys export-master "$identity" >/dev/null
 du -sh "$work/repo/.gpp/objects" "$work/repo/.gpp/graphex/graph.db"
 
@@ -59,21 +57,7 @@ echo "== MCP: 1,000 proposals from 4 concurrent clients"
 GRAPHEX_PASSPHRASE=graphex-demo ./target/release/graphex --store "$work/mcp-demo" keys export-agent "$work/agent.id" >/dev/null
 cargo run --release --locked -q --example mcp_load -- "$work/mcp-demo" "$work/agent.id" 4 250
 
-echo "== console: criterion (in process, TestBackend)"
-GRAPHEX_BENCH_STORE="$work/repo" GRAPHEX_BENCH_IDENTITY="$identity" \
-  cargo bench --locked --bench console
-echo "== console: the real binary in a pseudo-terminal"
-./target/release/graphex demo "$work/console-demo" --no-console >/dev/null
-GRAPHEX_PASSPHRASE=graphex-demo ./target/release/graphex --store "$work/console-demo" keys export-master "$work/demo-master.id" >/dev/null
-bin="$PWD/target/release/graphex"
-echo "-- demo store, master passphrase (includes the passphrase KDF)"
-cargo run --release --locked -q --example console_timing -- 5 "$bin" demo "$work/console-demo"
-echo "-- demo store, master identity"
-GRAPHEX_IDENTITY="$work/demo-master.id" \
-  cargo run --release --locked -q --example console_timing -- 5 "$bin" --store "$work/console-demo"
-echo "-- 100k store, master identity"
-GRAPHEX_IDENTITY="$identity" \
-  cargo run --release --locked -q --example console_timing -- 5 "$bin" --store "$work/repo"
+scripts/bench_console.sh "$work"
 
 echo "== one-shot CLI queries: graphex vs gpp graphex query (crates.io gpp-cli)"
 if ! command -v gpp >/dev/null; then
