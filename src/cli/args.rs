@@ -359,7 +359,8 @@ pub struct SubgraphArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum KeysCommand {
-    /// Write the agent identity (reads public + agent-readable) to FILE, mode 0600.
+    /// Write the agent identity (reads public + agent-readable) to FILE, mode 0600, pinning
+    /// the store's master key: the agent checks keys/keyring.auth against it.
     ExportAgent { file: PathBuf },
     /// Write the master identity to FILE, mode 0600. Keep it outside the repository.
     ExportMaster { file: PathBuf },

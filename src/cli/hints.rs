@@ -21,6 +21,11 @@ pub fn for_error(err: &anyhow::Error) -> Option<String> {
             "stored data failed its integrity check: it was altered or damaged; nothing was changed or served"
                 .to_owned()
         }
+        Error::KeyringForged { .. } => {
+            "a key file is not the one this store was made with: restore .gpp/graphex/keys/ from a copy you \
+             trust (git history); do not write to the store until then"
+                .to_owned()
+        }
         Error::SchemaTooNew { .. } => "this store was written by a newer graphex".to_owned(),
         Error::Stale => "another process wrote at the same time; run the command again".to_owned(),
         Error::StaleBase { .. } => {

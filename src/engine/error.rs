@@ -69,6 +69,11 @@ pub enum Error {
     #[error("key file {path}: {reason}")]
     KeyFile { path: PathBuf, reason: String },
 
+    /// A key file or the keyring file is not what the keyring commits to:
+    /// replaced, forged or altered. The store is not opened.
+    #[error("key substitution refused: {file}: {reason}")]
+    KeyringForged { file: String, reason: String },
+
     /// Stored data failed authentication or did not match the index: it was
     /// altered, swapped, replayed or corrupted. Never served.
     #[error("integrity check failed for {what}: {reason}")]
@@ -148,6 +153,9 @@ impl Error {
     /// True for errors caused by the user's input or environment (exit code 1),
     /// false for internal or integrity failures.
     pub fn is_user_error(&self) -> bool {
-        !matches!(self, Self::Integrity { .. } | Self::Db(_) | Self::InjectedFault(_))
+        !matches!(
+            self,
+            Self::Integrity { .. } | Self::KeyringForged { .. } | Self::Db(_) | Self::InjectedFault(_)
+        )
     }
 }

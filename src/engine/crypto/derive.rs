@@ -22,6 +22,11 @@ pub enum Purpose {
     Index,
     /// Keys the blind index of names and edges.
     Blind,
+    /// Keys the master's MAC of the keyring file.
+    KeyringMaster,
+    /// Keys the agent's MAC of the keyring file (from the master-agent
+    /// X25519 shared secret).
+    KeyringAgent,
 }
 
 impl Purpose {
@@ -30,6 +35,8 @@ impl Purpose {
             Purpose::Wrap => b"graphex/v1/wrap",
             Purpose::Index => b"graphex/v1/index",
             Purpose::Blind => b"graphex/v1/blind",
+            Purpose::KeyringMaster => b"graphex/v1/keyring-master",
+            Purpose::KeyringAgent => b"graphex/v1/keyring-agent",
         }
     }
 }

@@ -10,7 +10,11 @@
 //! | `agent-restricted.age` | tier key | master |
 //! | `human-only.age` | tier key sealed to the human passphrase | master (outer layer) |
 //!
-//! A tier-key file carries its tier's name, so swapping two files is caught.
+//! | `keyring.auth` | commitments to every key, two MACs | nothing (see `auth`) |
+//!
+//! A tier-key file carries its tier's name, so swapping two files is caught;
+//! `keyring.auth` catches a file replaced by one sealed to the same
+//! recipients.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -43,6 +47,10 @@ impl KeyPaths {
     }
     pub fn agent(&self) -> PathBuf {
         self.dir.join("agent.age")
+    }
+    /// The keyring authentication file.
+    pub fn auth(&self) -> PathBuf {
+        self.dir.join("keyring.auth")
     }
     /// The file holding `tier`'s key.
     pub fn tier(&self, tier: Tier) -> PathBuf {
@@ -148,6 +156,24 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
     f.sync_all().map_err(|e| Error::io(path, e))
 }
 
+/// Replaces a file atomically (a private temporary file beside it, synced,
+/// then renamed over it), so a crash leaves the old or the new file whole.
+pub fn replace_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    write_private(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
 /// The text form of a tier key: header, tier name, hex key.
 pub(crate) fn encode_tier_key(tier: Tier, key: &SymmetricKey) -> Zeroizing<Vec<u8>> {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -212,11 +238,42 @@ pub fn parse_identity(path: &Path, text: &[u8]) -> Result<x25519::Identity> {
         .map_err(|e| bad(format!("malformed identity ({e})")))
 }
 
-/// The text of an identity file for `identity`, with a comment naming its role.
-pub fn identity_file_text(role: &str, identity: &x25519::Identity) -> Zeroizing<String> {
+/// The text of an identity file for `identity`, with a comment naming its
+/// role. An agent's file pins the store's master recipient, which the agent
+/// authenticates the keyring against.
+pub fn identity_file_text(
+    role: &str,
+    identity: &x25519::Identity,
+    master: Option<&x25519::Recipient>,
+) -> Zeroizing<String> {
+    let pin = master.map_or_else(String::new, |m| format!("{PIN_PREFIX}{m}\n"));
     Zeroizing::new(format!(
-        "# Graphex {role} identity. Keep it secret and outside the repository.\n# public key: {}\n{}\n",
+        "# Graphex {role} identity. Keep it secret and outside the repository.\n# public key: {}\n{pin}{}\n",
         identity.to_public(),
         identity.to_string().expose_secret()
     ))
+}
+
+const PIN_PREFIX: &str = "# store master: ";
+
+/// The master recipient an agent identity file pins, or a clear error for
+/// a file exported before pins existed.
+pub fn parse_pin(path: &Path, text: &[u8]) -> Result<x25519::Recipient> {
+    let bad = |reason: &str| Error::KeyFile {
+        path: path.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let text = std::str::from_utf8(text).map_err(|_| bad("not text"))?;
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(PIN_PREFIX))
+        .ok_or_else(|| {
+            bad(
+                "it does not name the store's master key, so the keyring cannot be authenticated: \
+                 export the agent identity again with `graphex keys export-agent FILE`",
+            )
+        })?;
+    line.trim()
+        .parse::<x25519::Recipient>()
+        .map_err(|e| bad(&format!("its store master line is malformed ({e})")))
 }

@@ -63,9 +63,22 @@ pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString,
         &files::seal_to(&[&master_pub], agent_text.expose_secret().as_bytes())?,
     )?;
 
-    for tier in Tier::ALL {
-        let key = SymmetricKey::random()?;
-        let text = files::encode_tier_key(tier, &key);
+    let keys = Tier::ALL.map(|_| SymmetricKey::random());
+    let [public, readable, restricted, human_key] = keys;
+    let keys = [public?, readable?, restricted?, human_key?];
+    super::auth::write(
+        paths,
+        &master,
+        &agent_pub,
+        [
+            (Tier::Public, &keys[0]),
+            (Tier::AgentReadable, &keys[1]),
+            (Tier::AgentRestricted, &keys[2]),
+            (Tier::HumanOnly, &keys[3]),
+        ],
+    )?;
+    for (tier, key) in Tier::ALL.into_iter().zip(&keys) {
+        let text = files::encode_tier_key(tier, key);
         let sealed = match tier {
             Tier::Public => text.to_vec(),
             Tier::AgentReadable => files::seal_to(&[&master_pub, &agent_pub], &text)?,
@@ -83,6 +96,7 @@ pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString,
 impl Keyring {
     /// Opens as many tiers as `creds` allow. Offered secrets that do not open
     /// their files are errors: a wrong passphrase is never silently ignored.
+    /// Every key opened is checked against `keyring.auth` (see `auth`).
     pub fn unlock(paths: &KeyPaths, creds: &Credentials) -> Result<Self> {
         let mut ring = Keyring {
             level: Level::Locked,
@@ -90,11 +104,16 @@ impl Keyring {
             blind: None,
             master: None,
         };
-        ring.load_tier(paths, Tier::Public, None)?;
+        let master = open_master(paths, creds)?;
+        let auth = match &master {
+            Some(m) => Some(super::auth::verify_master(paths, m)?),
+            None => None,
+        };
+        ring.load_tier(paths, Tier::Public, None, auth.as_ref())?;
 
-        if let Some(master) = open_master(paths, creds)? {
-            ring.load_tier(paths, Tier::AgentReadable, Some(&master))?;
-            ring.load_tier(paths, Tier::AgentRestricted, Some(&master))?;
+        if let (Some(master), Some(auth)) = (master, auth.as_ref()) {
+            ring.load_tier(paths, Tier::AgentReadable, Some(&master), Some(auth))?;
+            ring.load_tier(paths, Tier::AgentRestricted, Some(&master), Some(auth))?;
             ring.blind = Some(BlindIndex::new(derive(
                 master.to_string().expose_secret().as_bytes(),
                 Purpose::Blind,
@@ -105,11 +124,9 @@ impl Keyring {
                 let outer = files::open_with(&path, &files::read(&path)?, &master, "master identity")?;
                 let scrypt = age::scrypt::Identity::new(human.clone());
                 let inner = files::open_with(&path, &outer, &scrypt, "human passphrase")?;
-                ring.tiers[Tier::HumanOnly.code() as usize] = Some(TierCiphers::from_key(&files::decode_tier_key(
-                    &path,
-                    Tier::HumanOnly,
-                    &inner,
-                )?));
+                let key = files::decode_tier_key(&path, Tier::HumanOnly, &inner)?;
+                auth.check_key(&path, Tier::HumanOnly, &key)?;
+                ring.tiers[Tier::HumanOnly.code() as usize] = Some(TierCiphers::from_key(&key));
                 ring.level = Level::Human;
             }
             ring.master = Some(master);
@@ -118,27 +135,45 @@ impl Keyring {
                 "the human passphrase needs the master as well: set GRAPHEX_PASSPHRASE or GRAPHEX_IDENTITY".into(),
             ));
         } else if let Some(agent_file) = &creds.agent_identity_file {
-            let agent = files::parse_identity(agent_file, &files::read(agent_file)?)?;
+            let text = files::read(agent_file)?;
+            let agent = files::parse_identity(agent_file, &text)?;
+            let pinned = files::parse_pin(agent_file, &text)?;
+            let auth = super::auth::verify_agent(paths, &agent, &pinned)?;
+            // Public was loaded unchecked above (no secret yet): check it now.
+            let public = files::decode_tier_key(
+                &paths.tier(Tier::Public),
+                Tier::Public,
+                &files::read(&paths.tier(Tier::Public))?,
+            )?;
+            auth.check_key(&paths.tier(Tier::Public), Tier::Public, &public)?;
             let path = paths.tier(Tier::AgentReadable);
             let text = files::open_with(&path, &files::read(&path)?, &agent, "agent identity")?;
-            ring.tiers[Tier::AgentReadable.code() as usize] = Some(TierCiphers::from_key(&files::decode_tier_key(
-                &path,
-                Tier::AgentReadable,
-                &text,
-            )?));
+            let key = files::decode_tier_key(&path, Tier::AgentReadable, &text)?;
+            auth.check_key(&path, Tier::AgentReadable, &key)?;
+            ring.tiers[Tier::AgentReadable.code() as usize] = Some(TierCiphers::from_key(&key));
             ring.level = Level::Agent;
         }
         Ok(ring)
     }
 
-    fn load_tier(&mut self, paths: &KeyPaths, tier: Tier, master: Option<&x25519::Identity>) -> Result<()> {
+    fn load_tier(
+        &mut self,
+        paths: &KeyPaths,
+        tier: Tier,
+        master: Option<&x25519::Identity>,
+        auth: Option<&super::auth::Verified>,
+    ) -> Result<()> {
         let path = paths.tier(tier);
         let raw = files::read(&path)?;
         let text = match master {
             None => zeroize::Zeroizing::new(raw),
             Some(m) => files::open_with(&path, &raw, m, "master identity")?,
         };
-        self.tiers[tier.code() as usize] = Some(TierCiphers::from_key(&files::decode_tier_key(&path, tier, &text)?));
+        let key = files::decode_tier_key(&path, tier, &text)?;
+        if let Some(auth) = auth {
+            auth.check_key(&path, tier, &key)?;
+        }
+        self.tiers[tier.code() as usize] = Some(TierCiphers::from_key(&key));
         Ok(())
     }
 
@@ -171,12 +206,15 @@ impl Keyring {
         self.master.as_ref().ok_or_else(|| self.needs(Level::Master, "this"))
     }
 
-    /// The agent identity, decrypted with the master.
+    /// The agent identity, decrypted with the master and checked against
+    /// the keyring.
     pub fn agent_identity(&self, paths: &KeyPaths) -> Result<x25519::Identity> {
         let master = self.master()?;
         let path = paths.agent();
         let text = files::open_with(&path, &files::read(&path)?, master, "master identity")?;
-        files::parse_identity(&path, &text)
+        let agent = files::parse_identity(&path, &text)?;
+        super::auth::verify_master(paths, master)?.check_agent(&path, &agent.to_public())?;
+        Ok(agent)
     }
 
     /// A `Locked` error for `action` needing `needed`.
@@ -228,8 +266,10 @@ impl Keyring {
     /// Writes the master or agent identity to `path` (0600, never overwriting).
     pub fn export_identity(&self, paths: &KeyPaths, kind: IdentityKind, path: &Path) -> Result<()> {
         let text = match kind {
-            IdentityKind::Master => files::identity_file_text("master", self.master()?),
-            IdentityKind::Agent => files::identity_file_text("agent", &self.agent_identity(paths)?),
+            IdentityKind::Master => files::identity_file_text("master", self.master()?, None),
+            IdentityKind::Agent => {
+                files::identity_file_text("agent", &self.agent_identity(paths)?, Some(&self.master()?.to_public()))
+            }
         };
         if path.exists() {
             return Err(Error::invalid(

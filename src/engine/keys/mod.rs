@@ -1,6 +1,7 @@
 //! The key hierarchy: key files, unlock levels, credentials, and the keyring a
 //! session holds once unlocked.
 
+pub(crate) mod auth;
 mod credentials;
 pub mod files;
 mod keyring;

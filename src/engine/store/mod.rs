@@ -47,6 +47,8 @@ mod timeline;
 mod write;
 
 #[cfg(test)]
+mod keyring_tests;
+#[cfg(test)]
 pub(crate) mod tests;
 
 use std::path::Path;

@@ -31,7 +31,7 @@ pub(crate) fn open_at(root: &Path, level: Level) -> Store {
     Store::open(root, &creds(level, root)).unwrap()
 }
 
-fn creds(level: Level, root: &Path) -> Credentials {
+pub(crate) fn creds(level: Level, root: &Path) -> Credentials {
     let mut c = Credentials::none();
     match level {
         Level::Locked => {}

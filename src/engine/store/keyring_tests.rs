@@ -1,0 +1,175 @@
+//! Key substitution: a tier-key or identity file replaced by one sealed to
+//! the same (public) recipients, or an altered keyring file, stops every
+//! session that holds a secret to check it with.
+
+use std::path::Path;
+
+use age::x25519;
+
+use super::tests::{creds, new_store};
+use super::*;
+use crate::crypto::SymmetricKey;
+use crate::keys::{IdentityKind, files};
+
+/// What an attacker with write access to the repository can do: seal a key
+/// of their own to the master and agent recipients, which are public.
+fn substitute(root: &Path, tier: Tier) {
+    let paths = Layout::new(root).keys();
+    let master: x25519::Recipient = std::fs::read_to_string(paths.master_pub())
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let agent = agent_recipient(root);
+    let text = files::encode_tier_key(tier, &SymmetricKey::from_bytes([9; 32]));
+    let sealed = match tier {
+        Tier::Public => text.to_vec(),
+        Tier::AgentReadable => files::seal_to(&[&master, &agent], &text).unwrap(),
+        _ => files::seal_to(&[&master], &text).unwrap(),
+    };
+    std::fs::write(paths.tier(tier), sealed).unwrap();
+}
+
+/// The agent's public key, as anyone reading keyring.auth sees it.
+fn agent_recipient(root: &Path) -> x25519::Recipient {
+    let text = std::fs::read_to_string(Layout::new(root).keys().auth()).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("agent "))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+fn refused(root: &Path, level: Level) -> String {
+    match Store::open(root, &creds(level, root)) {
+        Err(e @ Error::KeyringForged { .. }) => e.to_string(),
+        other => panic!("{level}: expected a refusal, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_substituted_agent_readable_key_is_refused_by_master_and_agent() {
+    let (_dir, root) = new_store();
+    // The agent's identity file is exported before the attack.
+    drop(Store::open(&root, &creds(Level::Agent, &root)).unwrap());
+    substitute(&root, Tier::AgentReadable);
+    let msg = refused(&root, Level::Master);
+    assert!(
+        msg.contains("agent-readable.age") && msg.contains("key substitution"),
+        "{msg}"
+    );
+    refused(&root, Level::Agent);
+    // Public content stays readable without keys: nothing to check there.
+    Store::open(&root, &creds(Level::Locked, &root)).unwrap();
+}
+
+#[test]
+fn every_substituted_tier_key_is_refused() {
+    for tier in [Tier::Public, Tier::AgentRestricted] {
+        let (_dir, root) = new_store();
+        substitute(&root, tier);
+        refused(&root, Level::Master);
+    }
+    // human-only: its outer layer opens at master; the check comes with the
+    // human passphrase, which the attacker's file need not even accept.
+    let (_dir, root) = new_store();
+    let paths = Layout::new(&root).keys();
+    let master: x25519::Recipient = std::fs::read_to_string(paths.master_pub())
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let inner = files::seal_to_passphrase(
+        &age::secrecy::SecretString::from("human only phrase"),
+        KdfCost(Some(4)),
+        &files::encode_tier_key(Tier::HumanOnly, &SymmetricKey::from_bytes([9; 32])),
+    )
+    .unwrap();
+    std::fs::write(paths.tier(Tier::HumanOnly), files::seal_to(&[&master], &inner).unwrap()).unwrap();
+    Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    refused(&root, Level::Human);
+}
+
+#[test]
+fn an_altered_or_missing_keyring_file_is_refused() {
+    let (_dir, root) = new_store();
+    drop(Store::open(&root, &creds(Level::Agent, &root)).unwrap());
+    let auth = Layout::new(&root).keys().auth();
+    let text = std::fs::read_to_string(&auth).unwrap();
+    // Re-commit to an attacker's key: the MACs no longer verify.
+    let forged = text.replacen(
+        text.lines().nth(2).unwrap(),
+        &format!("agent-readable {}", "ab".repeat(32)),
+        1,
+    );
+    std::fs::write(&auth, forged).unwrap();
+    refused(&root, Level::Master);
+    refused(&root, Level::Agent);
+    std::fs::remove_file(&auth).unwrap();
+    let err = Store::open(&root, &creds(Level::Master, &root)).unwrap_err();
+    assert!(
+        err.to_string().contains("keyring.auth") && err.to_string().contains("missing"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_replaced_master_pub_or_agent_identity_is_refused() {
+    let (_dir, root) = new_store();
+    drop(Store::open(&root, &creds(Level::Agent, &root)).unwrap());
+    let paths = Layout::new(&root).keys();
+    // An agent pinned to the real master refuses a keyring that an attacker
+    // rebuilt around a master of their own.
+    let fake = x25519::Identity::generate();
+    let keys: Vec<SymmetricKey> = (0..4).map(|i| SymmetricKey::from_bytes([i; 32])).collect();
+    let agent_pub = agent_recipient(&root);
+    let saved = std::fs::read(paths.auth()).unwrap();
+    crate::keys::auth::write(
+        &paths,
+        &fake,
+        &agent_pub,
+        [
+            (Tier::Public, &keys[0]),
+            (Tier::AgentReadable, &keys[1]),
+            (Tier::AgentRestricted, &keys[2]),
+            (Tier::HumanOnly, &keys[3]),
+        ],
+    )
+    .unwrap();
+    let msg = refused(&root, Level::Agent);
+    assert!(
+        msg.contains("other than the one this agent identity was issued by"),
+        "{msg}"
+    );
+    std::fs::write(paths.auth(), saved).unwrap();
+    // agent.age replaced by an identity the attacker sealed to the master.
+    let master: x25519::Recipient = std::fs::read_to_string(paths.master_pub())
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let theirs = x25519::Identity::generate();
+    let text = files::identity_file_text("agent", &theirs, None);
+    std::fs::write(paths.agent(), files::seal_to(&[&master], text.as_bytes()).unwrap()).unwrap();
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let out = root.join("exported.id");
+    let err = s.keys().export_identity(&paths, IdentityKind::Agent, &out).unwrap_err();
+    assert!(matches!(err, Error::KeyringForged { .. }), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_agent_file_without_the_master_pin_gets_a_clear_error() {
+    let (_dir, root) = new_store();
+    drop(Store::open(&root, &creds(Level::Agent, &root)).unwrap());
+    let path = root.join("agent.id");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let old: String = text
+        .lines()
+        .filter(|l| !l.starts_with("# store master"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, old).unwrap();
+    let err = Store::open(&root, &creds(Level::Agent, &root)).unwrap_err();
+    assert!(err.to_string().contains("export the agent identity again"), "{err}");
+}
