@@ -22,6 +22,8 @@ pub enum Purpose {
     Index,
     /// Keys the blind index of names and edges.
     Blind,
+    /// Keys a tier group's manifest of index rows.
+    Manifest,
     /// Keys the master's MAC of the keyring file.
     KeyringMaster,
     /// Keys the agent's MAC of the keyring file (from the master-agent
@@ -35,6 +37,7 @@ impl Purpose {
             Purpose::Wrap => b"graphex/v1/wrap",
             Purpose::Index => b"graphex/v1/index",
             Purpose::Blind => b"graphex/v1/blind",
+            Purpose::Manifest => b"graphex/v1/manifest",
             Purpose::KeyringMaster => b"graphex/v1/keyring-master",
             Purpose::KeyringAgent => b"graphex/v1/keyring-agent",
         }

@@ -18,6 +18,8 @@ pub struct TierCiphers {
     pub wrap: Sealer,
     /// Seals index rows.
     pub index: Sealer,
+    /// Keys the manifest of the index rows this tier's group covers.
+    pub manifest: SymmetricKey,
 }
 
 impl TierCiphers {
@@ -25,6 +27,7 @@ impl TierCiphers {
         Self {
             wrap: Sealer::new(&derive(key.expose(), Purpose::Wrap)),
             index: Sealer::new(&derive(key.expose(), Purpose::Index)),
+            manifest: derive(key.expose(), Purpose::Manifest),
         }
     }
 }

@@ -4,6 +4,7 @@
 use rusqlite::params;
 
 use super::catalog::Catalog;
+use super::manifest::VerifiedNodes;
 use super::objects::Objects;
 use super::schema::commit_seq;
 use super::{Store, blob, row_edge_id, row_node_id, row_version};
@@ -21,11 +22,14 @@ struct SnapshotRef {
 
 impl Store {
     /// Decrypts everything this session can read, as of one consistent view of
-    /// the index. Returns the catalog and the commit it reflects. CPU-heavy:
-    /// see the benchmarks (about 0.2 s for 100k nodes and 500k edges).
-    pub(super) fn load_catalog(&self, use_snapshots: bool) -> Result<(Catalog, u64)> {
+    /// the index, and checks the index rows against their manifest in the
+    /// same view. Returns the catalog, the commit it reflects and the
+    /// verified node rows. CPU-heavy: see the benchmarks (about 0.2 s for
+    /// 100k nodes and 500k edges).
+    pub(super) fn load_catalog(&self, use_snapshots: bool) -> Result<(Catalog, u64, VerifiedNodes)> {
         let tx = self.conn.unchecked_transaction()?;
         let seen = commit_seq(&tx)?;
+        let verified = super::manifest::verify(&tx, &self.keys)?;
         let refs = if use_snapshots {
             self.snapshot_refs()?
         } else {
@@ -64,7 +68,7 @@ impl Store {
                     .push(codec::open_edge(&self.keys, &id, tier, blob(row, 1)?, &mut terms)?);
             }
         }
-        Ok((Catalog::build(parts, later), seen))
+        Ok((Catalog::build(parts, later), seen, verified))
     }
 
     fn snapshot_refs(&self) -> Result<Vec<SnapshotRef>> {

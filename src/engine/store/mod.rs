@@ -39,6 +39,7 @@ mod catalog;
 mod decide;
 mod layout;
 mod load;
+mod manifest;
 mod objects;
 mod report;
 mod schema;
@@ -48,6 +49,8 @@ mod write;
 
 #[cfg(test)]
 mod keyring_tests;
+#[cfg(test)]
+mod manifest_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -80,6 +83,8 @@ pub struct Store {
     catalog: Catalog,
     /// The commit the catalog reflects; snapshots are only built from it.
     seen_seq: u64,
+    /// The node rows the manifest verified, checked again on each read.
+    verified: manifest::VerifiedNodes,
     #[cfg(test)]
     fault: Option<&'static str>,
 }
@@ -144,15 +149,11 @@ impl Store {
             objects,
             catalog: Catalog::default(),
             seen_seq: 0,
+            verified: manifest::VerifiedNodes::new(),
             #[cfg(test)]
             fault: None,
         };
-        // A writer in another process may replace a snapshot file between our
-        // reading its name and its content: one retry sees the new one.
-        (store.catalog, store.seen_seq) = match store.load_catalog(true) {
-            Ok(loaded) => loaded,
-            Err(_) => store.load_catalog(true)?,
-        };
+        store.load_verified()?;
         let owed: Option<String> = store
             .conn
             .query_row("SELECT value FROM meta WHERE key = 'purge_owed'", [], |r| r.get(0))
@@ -170,11 +171,26 @@ impl Store {
         if schema::commit_seq(&self.conn)? == self.seen_seq {
             return Ok(false);
         }
-        (self.catalog, self.seen_seq) = match self.load_catalog(true) {
-            Ok(loaded) => loaded,
-            Err(_) => self.load_catalog(true)?,
-        };
+        self.load_verified()?;
         Ok(true)
+    }
+
+    /// Loads the catalog and checks the index against its manifest, both as
+    /// of one commit, and the catalog against the verified rows.
+    fn load_verified(&mut self) -> Result<()> {
+        // A writer in another process may replace a snapshot file between our
+        // reading its name and its content, or commit between the two reads:
+        // one retry sees a settled state.
+        let mut attempt = || -> Result<()> {
+            let (catalog, seq, verified) = self.load_catalog(true)?;
+            manifest::check_catalog(&catalog, &verified, &self.keys)?;
+            (self.catalog, self.seen_seq, self.verified) = (catalog, seq, verified);
+            Ok(())
+        };
+        match attempt() {
+            Ok(()) => Ok(()),
+            Err(_) => attempt(),
+        }
     }
 
     /// The last commit this session has read or written: whatever this
@@ -236,6 +252,7 @@ impl Store {
             .optional()?
             .ok_or_else(|| Error::NotFound(id.to_string()))?;
         let (tier, version) = (row_tier(tier)?, row_version(version)?);
+        manifest::check_read(&self.verified, &self.keys, id, tier, version, &hash)?;
         codec::decode_node(&self.keys, id, version, tier, &self.objects.read(&hash)?)
     }
 

@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use crate::error::{Error, Result};
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 const V1: &str = "
 CREATE TABLE meta (
@@ -100,6 +100,18 @@ CREATE INDEX timeline_by_node ON timeline (node_id);
 CREATE INDEX timeline_by_proposal ON timeline (proposal);
 ";
 
+/// The authenticated manifest of the index rows (see `manifest`).
+const V3: &str = "
+-- Per group of tiers: the number of rows and the XOR of their keyed tags,
+-- under a MAC with the group's key.
+CREATE TABLE manifest (
+    grp   INTEGER PRIMARY KEY,
+    count INTEGER NOT NULL,
+    acc   BLOB NOT NULL,
+    mac   BLOB NOT NULL
+);
+";
+
 /// The number of the last commit.
 pub fn commit_seq(conn: &Connection) -> Result<u64> {
     let v: String = conn.query_row("SELECT value FROM meta WHERE key = 'commit_seq'", [], |r| r.get(0))?;
@@ -149,6 +161,9 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     }
     if found < 2 {
         tx.execute_batch(V2)?;
+    }
+    if found < 3 {
+        tx.execute_batch(V3)?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;

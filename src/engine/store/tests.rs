@@ -277,11 +277,10 @@ fn swapping_two_nodes_blobs_is_detected() {
             THEN substr(blob, 66) ELSE substr(blob, 1, 64) END;",
     )
     .unwrap();
-    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
-    for name in ["a", "b"] {
-        let err = s.node(name).unwrap_err();
-        assert!(matches!(err, Error::Integrity { .. }), "{name}: {err}");
-    }
+    // The manifest sees the rows changed at open; with the manifest row
+    // rebuilt to match, the blobs' own binding still refuses them.
+    let err = Store::open(&root, &creds(Level::Master, &root)).unwrap_err();
+    assert!(matches!(err, Error::Integrity { .. }), "{err}");
 }
 
 #[test]
@@ -548,7 +547,7 @@ fn snapshots_plus_later_rows_load_exactly_what_the_rows_say() {
     drop(s);
     for level in [Level::Locked, Level::Agent, Level::Master, Level::Human] {
         let s = Store::open(&root, &creds(level, &root)).unwrap();
-        let (rows_only, _) = s.load_catalog(false).unwrap();
+        let (rows_only, _, _) = s.load_catalog(false).unwrap();
         assert_eq!(catalog_image(s.catalog()), catalog_image(&rows_only), "{level}");
         assert_eq!(s.catalog().by_name("late").is_some(), level >= Level::Agent);
         assert_eq!(s.catalog().by_name(&top).is_some(), level == Level::Human);

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use rusqlite::{OptionalExtension, params};
 
+use super::manifest::{self, RowKey};
 use super::objects::Durability;
 use super::{Store, row_tier, row_version, sql_version};
 use crate::codec;
@@ -364,6 +365,8 @@ impl Store {
         }
         let seq = super::schema::next_commit_seq(&tx)?;
         let row_seq = sql_version(seq);
+        // The rows this commit replaces or removes, as they are before it.
+        let before = rows_before(&tx, &self.catalog, &plan)?;
         {
             let mut drop_snapshot = tx.prepare_cached("DELETE FROM snapshots WHERE tier = ?1 RETURNING blob")?;
             for t in &stale_tiers {
@@ -468,8 +471,28 @@ impl Store {
                 ));
             }
         }
+        let after: Vec<RowKey> = plan
+            .nodes
+            .iter()
+            .zip(&written)
+            .map(|(w, hash)| RowKey::Node {
+                id: w.node.id,
+                tier: w.node.tier,
+                version: w.node.version,
+                blob: hash.clone(),
+            })
+            .chain(
+                edge_rows
+                    .iter()
+                    .map(|(e, _, sealed, _)| RowKey::edge(e.id, e.tier, seq, sealed)),
+            )
+            .collect();
+        let after = manifest::last_per_row(after);
+        manifest::apply(&tx, &self.keys, &before, &after)?;
         tx.commit()?;
         self.seen_seq = seq;
+        self.verified.forget(&before);
+        self.verified.record(&after);
 
         let raised = plan
             .nodes
@@ -586,4 +609,29 @@ fn unique_violation(e: rusqlite::Error, name: &str) -> Error {
         }
         other => Error::Db(other),
     }
+}
+
+/// The index rows `plan` replaces or removes, read inside its
+/// transaction. Rows this session knows to be new are not looked up.
+fn rows_before(tx: &rusqlite::Connection, catalog: &super::Catalog, plan: &Plan) -> Result<Vec<RowKey>> {
+    let mut out = Vec::new();
+    let mut nodes: HashSet<NodeId> = HashSet::new();
+    let existing_nodes = plan.nodes.iter().filter(|w| w.previous.is_some()).map(|w| w.node.id);
+    for id in existing_nodes.chain(plan.removed_nodes.iter().map(|(id, _)| *id)) {
+        if nodes.insert(id) {
+            out.extend(manifest::node_row(tx, &id)?);
+        }
+    }
+    let mut edges: HashSet<EdgeId> = HashSet::new();
+    let existing_edges = plan
+        .edges
+        .iter()
+        .filter(|e| catalog.edge(&e.id).is_some())
+        .map(|e| e.id);
+    for id in existing_edges.chain(plan.removed_edges.iter().map(|(id, _)| *id)) {
+        if edges.insert(id) {
+            out.extend(manifest::edge_row(tx, &id)?);
+        }
+    }
+    Ok(out)
 }

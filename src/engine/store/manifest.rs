@@ -1,0 +1,458 @@
+//! The authenticated manifest of the index: rollback, deletion and
+//! relabelling of rows are caught, not served.
+//!
+//! AEAD binds a blob to its node id, version and tier, but an *older*
+//! consistent pair (an earlier index row with its earlier blob), a deleted
+//! row, or a row restored after its deletion all decrypt fine. The manifest
+//! binds the whole set of rows instead:
+//!
+//! - every row has a tag, a keyed hash of what identifies it: a node row's
+//!   id, tier, version and blob name; an edge row's id, tier, commit and the
+//!   authentication tag of its sealed record (which authenticates the rest);
+//! - rows fall in three groups, each keyed from one tier key: *readable*
+//!   (public and agent-readable rows, keyed from agent-readable, so that the
+//!   public tier, whose key is in the clear, is covered by a key an outsider
+//!   does not hold), *restricted* and *human*;
+//! - per group the index keeps the number of rows and the XOR of their tags,
+//!   under a MAC with the group's key. Each commit updates them in its own
+//!   transaction from the rows it replaces and writes.
+//!
+//! Opening (and reloading after another process's commit) recomputes the
+//! tags of every row in each group the session holds the key of and
+//! compares: one rolled-back, deleted, restored, added or relabelled row
+//! changes the XOR, and a forged XOR fails the MAC. Tags are never stored,
+//! so they cannot be combined from old copies of the index. A session also
+//! keeps the verified node rows and checks each row it reads against them.
+//!
+//! What this cannot catch: a whole group (or the whole store) put back as
+//! it was at an earlier commit, consistently, rows and manifest together;
+//! a locked session, holding no key, checks nothing.
+
+use std::collections::HashMap;
+
+use hmac::{Hmac, KeyInit, Mac};
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use super::{blob, row_edge_id, row_node_id, row_tier, row_version};
+use crate::crypto::SymmetricKey;
+use crate::error::{Error, Result};
+use crate::keys::Keyring;
+use crate::model::{EdgeId, NodeId, Tier};
+
+/// The three groups of rows, each with its own key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Group {
+    Readable = 1,
+    Restricted = 2,
+    Human = 3,
+}
+
+impl Group {
+    const ALL: [Group; 3] = [Group::Readable, Group::Restricted, Group::Human];
+
+    fn of(tier: Tier) -> Group {
+        match tier {
+            Tier::Public | Tier::AgentReadable => Group::Readable,
+            Tier::AgentRestricted => Group::Restricted,
+            Tier::HumanOnly => Group::Human,
+        }
+    }
+
+    /// The tier whose key keys the group.
+    fn key_tier(self) -> Tier {
+        match self {
+            Group::Readable => Tier::AgentReadable,
+            Group::Restricted => Tier::AgentRestricted,
+            Group::Human => Tier::HumanOnly,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Group::Readable => "public and agent-readable",
+            Group::Restricted => "agent-restricted",
+            Group::Human => "human-only",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize - 1
+    }
+}
+
+/// What identifies a row for the manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum RowKey {
+    Node {
+        id: NodeId,
+        tier: Tier,
+        version: u64,
+        blob: String,
+    },
+    Edge {
+        id: EdgeId,
+        tier: Tier,
+        seq: u64,
+        /// The last 16 bytes of the sealed record: its AEAD tag.
+        tag: [u8; 16],
+    },
+}
+
+impl RowKey {
+    fn tier(&self) -> Tier {
+        match self {
+            RowKey::Node { tier, .. } | RowKey::Edge { tier, .. } => *tier,
+        }
+    }
+
+    /// An edge row from its sealed record.
+    pub(super) fn edge(id: EdgeId, tier: Tier, seq: u64, sealed: &[u8]) -> Self {
+        let mut tag = [0u8; 16];
+        let tail = &sealed[sealed.len().saturating_sub(16)..];
+        tag[16 - tail.len()..].copy_from_slice(tail);
+        RowKey::Edge { id, tier, seq, tag }
+    }
+}
+
+impl RowKey {
+    fn id_bytes(&self) -> [u8; 16] {
+        match self {
+            RowKey::Node { id, .. } => *id.as_bytes(),
+            RowKey::Edge { id, .. } => *id.as_bytes(),
+        }
+    }
+}
+
+/// The last of the rows written for each id: what the index holds after a
+/// commit that wrote one row twice.
+pub(super) fn last_per_row(rows: Vec<RowKey>) -> Vec<RowKey> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out: Vec<RowKey> = rows
+        .into_iter()
+        .rev()
+        .filter(|r| seen.insert((matches!(r, RowKey::Node { .. }), r.id_bytes())))
+        .collect();
+    out.reverse();
+    out
+}
+
+/// Row tags under one group key: SHA-256 over the key (one whole block),
+/// then the row's fixed-length fields. Every input of a kind has the same
+/// length, so the secret-prefix construction is a PRF here; the key block is
+/// hashed once and the state cloned per row (one or two compressions).
+struct Tagger(Sha256);
+
+impl Tagger {
+    fn new(key: &SymmetricKey) -> Self {
+        let mut block = zeroize::Zeroizing::new([0u8; 64]);
+        block[..32].copy_from_slice(key.expose());
+        block[32..].copy_from_slice(b"graphex/manifest/row-tag/v1\0\0\0\0\0");
+        let mut h = Sha256::new();
+        h.update(&block[..]);
+        Tagger(h)
+    }
+
+    fn tag(&self, row: &RowKey) -> [u8; 32] {
+        let mut h = self.0.clone();
+        match row {
+            RowKey::Node {
+                id,
+                tier,
+                version,
+                blob,
+            } => {
+                h.update([b'n', tier.code()]);
+                h.update(id.as_bytes());
+                h.update(version.to_le_bytes());
+                h.update(blob.as_bytes());
+            }
+            RowKey::Edge { id, tier, seq, tag } => {
+                h.update([b'e', tier.code()]);
+                h.update(id.as_bytes());
+                h.update(seq.to_le_bytes());
+                h.update(tag);
+            }
+        }
+        h.finalize().into()
+    }
+}
+
+/// One group's count and XOR of tags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Sum {
+    count: i64,
+    acc: [u8; 32],
+}
+
+impl Sum {
+    fn add(&mut self, tag: &[u8; 32], sign: i64) {
+        self.count += sign;
+        for (a, t) in self.acc.iter_mut().zip(tag) {
+            *a ^= t;
+        }
+    }
+}
+
+/// The MAC of a group's sum, ready to finalize or verify.
+fn mac(key: &SymmetricKey, group: Group, sum: &Sum) -> Hmac<Sha256> {
+    let mut m = <Hmac<Sha256> as KeyInit>::new_from_slice(key.expose())
+        .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
+    m.update(b"graphex/manifest/v1");
+    m.update(&[group as u8]);
+    m.update(&sum.count.to_le_bytes());
+    m.update(&sum.acc);
+    m
+}
+
+/// The stored sum of `group`, its MAC checked; an absent row is an empty
+/// group.
+fn stored(conn: &Connection, key: &SymmetricKey, group: Group) -> Result<Sum> {
+    let row: Option<(i64, Vec<u8>, Vec<u8>)> = conn
+        .prepare_cached("SELECT count, acc, mac FROM manifest WHERE grp = ?1")?
+        .query_row([group as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?;
+    let Some((count, acc, tag)) = row else {
+        return Ok(Sum::default());
+    };
+    let sum = Sum {
+        count,
+        acc: acc
+            .try_into()
+            .map_err(|_| tampered(group, "its manifest entry is malformed"))?,
+    };
+    mac(key, group, &sum)
+        .verify_slice(&tag)
+        .map_err(|_| tampered(group, "its manifest entry fails its MAC (altered or forged)"))?;
+    Ok(sum)
+}
+
+fn tampered(group: Group, reason: &str) -> Error {
+    Error::integrity(
+        format!("the index's {} rows", group.name()),
+        format!("{reason}; nothing is served (see `graphex doctor`)"),
+    )
+}
+
+/// The rows as verified: each node row, for the check on read, and the
+/// number of edge rows per tier, for the check of the catalog.
+#[derive(Default)]
+pub(super) struct VerifiedNodes {
+    nodes: HashMap<NodeId, (Tier, u64, String)>,
+    edges: [usize; 4],
+}
+
+impl VerifiedNodes {
+    pub(super) fn new() -> Self {
+        Self::default()
+    }
+
+    /// Drops rows a commit of this session replaced or removed.
+    pub(super) fn forget(&mut self, rows: &[RowKey]) {
+        for r in rows {
+            match r {
+                RowKey::Node { id, .. } => {
+                    self.nodes.remove(id);
+                }
+                RowKey::Edge { tier, .. } => {
+                    let n = &mut self.edges[tier.code() as usize];
+                    *n = n.saturating_sub(1);
+                }
+            }
+        }
+    }
+
+    /// Adds rows a commit of this session wrote.
+    pub(super) fn record(&mut self, rows: &[RowKey]) {
+        for r in rows {
+            match r {
+                RowKey::Node {
+                    id,
+                    tier,
+                    version,
+                    blob,
+                } => {
+                    self.nodes.insert(*id, (*tier, *version, blob.clone()));
+                }
+                RowKey::Edge { tier, .. } => self.edges[tier.code() as usize] += 1,
+            }
+        }
+    }
+}
+
+/// Recomputes every group this session can key and compares it with the
+/// manifest. Returns the verified node rows of those groups.
+pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes> {
+    let groups: Vec<(Group, Tagger)> = Group::ALL
+        .into_iter()
+        .filter_map(|g| keys.tier(g.key_tier()).ok().map(|c| (g, Tagger::new(&c.manifest))))
+        .collect();
+    let mut verified = VerifiedNodes::new();
+    if groups.is_empty() {
+        return Ok(verified);
+    }
+    let tagger = |tier: Tier| groups.iter().find(|(g, _)| *g == Group::of(tier)).map(|(g, t)| (*g, t));
+    let mut sums = [Sum::default(); 3];
+    let mut nodes = conn.prepare("SELECT id, tier, version, blob FROM nodes")?;
+    let mut rows = nodes.query([])?;
+    while let Some(r) = rows.next()? {
+        let tier = row_tier(r.get(1)?)?;
+        let Some((g, t)) = tagger(tier) else { continue };
+        let key = RowKey::Node {
+            id: row_node_id(blob(r, 0)?)?,
+            tier,
+            version: row_version(r.get(2)?)?,
+            blob: r.get(3)?,
+        };
+        sums[g.index()].add(&t.tag(&key), 1);
+        verified.record(std::slice::from_ref(&key));
+    }
+    let mut edges = conn.prepare("SELECT id, tier, seq, substr(sealed, -16) FROM edges")?;
+    let mut rows = edges.query([])?;
+    while let Some(r) = rows.next()? {
+        let tier = row_tier(r.get(1)?)?;
+        let Some((g, t)) = tagger(tier) else { continue };
+        let key = RowKey::edge(row_edge_id(blob(r, 0)?)?, tier, row_version(r.get(2)?)?, blob(r, 3)?);
+        sums[g.index()].add(&t.tag(&key), 1);
+        verified.edges[tier.code() as usize] += 1;
+    }
+    for (g, _) in &groups {
+        let key = &keys.tier(g.key_tier())?.manifest;
+        let want = stored(conn, key, *g)?;
+        let found = sums[g.index()];
+        if want.count != found.count {
+            return Err(tampered(
+                *g,
+                &format!(
+                    "{} rows where the manifest records {}: rows were deleted, restored or added outside Graphex",
+                    found.count, want.count
+                ),
+            ));
+        }
+        if want.acc != found.acc {
+            return Err(tampered(
+                *g,
+                "a row differs from what the manifest records: rolled back, altered or relabelled outside Graphex",
+            ));
+        }
+    }
+    Ok(verified)
+}
+
+/// Updates the manifest inside a commit's transaction: `removed` are the
+/// rows as they were before, `added` as they are after.
+pub(super) fn apply(conn: &Connection, keys: &Keyring, removed: &[RowKey], added: &[RowKey]) -> Result<()> {
+    let mut touched: Vec<(Group, Tagger, Sum)> = Vec::new();
+    for (row, sign) in removed.iter().map(|r| (r, -1)).chain(added.iter().map(|r| (r, 1))) {
+        let g = Group::of(row.tier());
+        let i = match touched.iter().position(|(tg, _, _)| *tg == g) {
+            Some(i) => i,
+            None => {
+                let key = &keys.tier(g.key_tier())?.manifest;
+                touched.push((g, Tagger::new(key), stored(conn, key, g)?));
+                touched.len() - 1
+            }
+        };
+        let (_, tagger, sum) = &mut touched[i];
+        let tag = tagger.tag(row);
+        sum.add(&tag, sign);
+    }
+    let mut put = conn.prepare_cached(
+        "INSERT INTO manifest (grp, count, acc, mac) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(grp) DO UPDATE SET count = ?2, acc = ?3, mac = ?4",
+    )?;
+    for (g, _, sum) in &touched {
+        let key = &keys.tier(g.key_tier())?.manifest;
+        let tag = mac(key, *g, sum).finalize().into_bytes().to_vec();
+        put.execute(params![*g as i64, sum.count, sum.acc.as_slice(), tag])?;
+    }
+    Ok(())
+}
+
+/// The node row `id` as the index holds it now.
+pub(super) fn node_row(conn: &Connection, id: &NodeId) -> Result<Option<RowKey>> {
+    conn.prepare_cached("SELECT tier, version, blob FROM nodes WHERE id = ?1")?
+        .query_row([id.as_bytes().as_slice()], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
+        })
+        .optional()?
+        .map(|(tier, version, blob)| {
+            Ok(RowKey::Node {
+                id: *id,
+                tier: row_tier(tier)?,
+                version: row_version(version)?,
+                blob,
+            })
+        })
+        .transpose()
+}
+
+/// The edge row `id` as the index holds it now.
+pub(super) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>> {
+    conn.prepare_cached("SELECT tier, seq, substr(sealed, -16) FROM edges WHERE id = ?1")?
+        .query_row([id.as_bytes().as_slice()], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, Vec<u8>>(2)?))
+        })
+        .optional()?
+        .map(|(tier, seq, tail)| Ok(RowKey::edge(*id, row_tier(tier)?, row_version(seq)?, &tail)))
+        .transpose()
+}
+
+/// Checks a row about to be read against the verified rows: a row changed
+/// in the index since it was verified, without a commit, is refused.
+pub(super) fn check_read(
+    verified: &VerifiedNodes,
+    keys: &Keyring,
+    id: &NodeId,
+    tier: Tier,
+    version: u64,
+    blob: &str,
+) -> Result<()> {
+    if !keys.reads(Group::of(tier).key_tier()) {
+        // A group this session cannot key (public rows when locked, say).
+        return Ok(());
+    }
+    match verified.nodes.get(id) {
+        Some((t, v, b)) if *t == tier && *v == version && b == blob => Ok(()),
+        _ => Err(Error::integrity(
+            format!("node {id}"),
+            "its index row is not the one the manifest verified: rolled back, altered or restored outside \
+             Graphex; nothing is served (see `graphex doctor`)",
+        )),
+    }
+}
+
+/// Checks the catalog built from snapshots and later rows against the
+/// verified rows: an older snapshot put back would bring back removed nodes
+/// and edges, or old versions.
+pub(super) fn check_catalog(catalog: &super::Catalog, verified: &VerifiedNodes, keys: &Keyring) -> Result<()> {
+    let covered = |tier: Tier| keys.reads(tier) && keys.reads(Group::of(tier).key_tier());
+    let stale = |what: String| Error::integrity("a tier snapshot", format!("{what}: an older snapshot was put back"));
+    let mut seen = 0usize;
+    for n in catalog.nodes().filter(|n| covered(n.tier)) {
+        seen += 1;
+        match verified.nodes.get(&n.id) {
+            Some((t, v, _)) if *t == n.tier && *v == n.version => {}
+            _ => {
+                return Err(stale(format!(
+                    "node {} is not in the index as the snapshot has it",
+                    n.id
+                )));
+            }
+        }
+    }
+    let expected = verified.nodes.values().filter(|(t, _, _)| covered(*t)).count();
+    if seen != expected {
+        return Err(stale(format!("{seen} nodes loaded where the index holds {expected}")));
+    }
+    for tier in Tier::ALL.into_iter().filter(|t| covered(*t)) {
+        let loaded = catalog.edges().filter(|e| e.tier == tier).count();
+        let rows = verified.edges[tier.code() as usize];
+        if loaded != rows {
+            return Err(stale(format!(
+                "{loaded} {tier} edges loaded where the index holds {rows}"
+            )));
+        }
+    }
+    Ok(())
+}

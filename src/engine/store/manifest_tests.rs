@@ -1,0 +1,157 @@
+//! The manifest: rows rolled back, deleted or relabelled in the index are
+//! refused at open, by every session holding the key of their group, and a
+//! row changed under an open session is refused when read.
+
+use std::path::Path;
+
+use super::tests::{creds, new_store};
+use super::*;
+use crate::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation};
+
+fn node(name: &str, tier: Tier) -> NewNode {
+    NewNode::new(
+        Name::new(name).unwrap(),
+        NodeType::new("service").unwrap(),
+        format!("{name} v1"),
+        tier,
+    )
+}
+
+/// Two nodes linked, `a` updated once: its row's version 1 and 2 both exist.
+fn store_with_history(tier: Tier) -> (tempfile::TempDir, std::path::PathBuf, (i64, String, Vec<u8>)) {
+    let (dir, root) = new_store();
+    // The agent's identity file, exported while the store is sound.
+    let _ = creds(Level::Agent, &root);
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    s.add_node(node("a", tier)).unwrap();
+    s.add_node(node("b", tier)).unwrap();
+    s.link(NewEdge::new(
+        Name::new("a").unwrap(),
+        Relation::new("uses").unwrap(),
+        Name::new("b").unwrap(),
+    ))
+    .unwrap();
+    let old = row_of(&root, "a", &s);
+    let patch = NodePatch {
+        description: Some("a v2".into()),
+        ..NodePatch::default()
+    };
+    s.update_node("a", &patch).unwrap();
+    (dir, root, old)
+}
+
+/// The (version, blob, summary) of node `name`'s index row.
+fn row_of(root: &Path, name: &str, s: &Store) -> (i64, String, Vec<u8>) {
+    let id = s.summary(name).unwrap().id;
+    let conn = rusqlite::Connection::open(Layout::new(root).db()).unwrap();
+    conn.query_row(
+        "SELECT version, blob, summary FROM nodes WHERE id = ?1",
+        [id.as_bytes().as_slice()],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
+    .unwrap()
+}
+
+fn sql(root: &Path, statement: &str, args: impl rusqlite::Params) {
+    let conn = rusqlite::Connection::open(Layout::new(root).db()).unwrap();
+    conn.execute(statement, args).unwrap();
+}
+
+fn integrity_error(root: &Path, level: Level) -> String {
+    match Store::open(root, &creds(level, root)) {
+        Err(e @ Error::Integrity { .. }) => e.to_string(),
+        other => panic!("{level}: expected an integrity error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_row_rolled_back_to_its_older_consistent_version_is_refused() {
+    let (_dir, root, (version, blob, summary)) = store_with_history(Tier::AgentReadable);
+    // Before: the store opens and serves v2.
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert_eq!(s.node("a").unwrap().description, "a v2");
+    let id = s.summary("a").unwrap().id;
+    drop(s);
+    // The older row and blob are consistent: AEAD alone accepts them.
+    sql(
+        &root,
+        "UPDATE nodes SET version = ?2, blob = ?3, summary = ?4 WHERE id = ?1",
+        rusqlite::params![id.as_bytes().as_slice(), version, blob, summary],
+    );
+    let msg = integrity_error(&root, Level::Master);
+    assert!(msg.contains("rolled back"), "{msg}");
+    // The agent, holding only the agent-readable key, sees it too.
+    integrity_error(&root, Level::Agent);
+}
+
+#[test]
+fn deleted_node_and_edge_rows_are_refused() {
+    for statement in [
+        "DELETE FROM nodes WHERE rowid = (SELECT MAX(rowid) FROM nodes)",
+        "DELETE FROM edges",
+    ] {
+        let (_dir, root, _) = store_with_history(Tier::AgentRestricted);
+        sql(&root, statement, []);
+        let msg = integrity_error(&root, Level::Master);
+        assert!(msg.contains("deleted"), "{statement}: {msg}");
+        // The agent cannot key the restricted group: it opens, and still
+        // never sees restricted content.
+        Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    }
+}
+
+#[test]
+fn a_forged_manifest_entry_is_refused() {
+    let (_dir, root, _) = store_with_history(Tier::Public);
+    sql(&root, "UPDATE manifest SET count = count + 1", []);
+    let msg = integrity_error(&root, Level::Master);
+    assert!(msg.contains("MAC"), "{msg}");
+}
+
+#[test]
+fn a_public_row_is_covered_by_a_key_outsiders_do_not_hold() {
+    // Public blobs are sealed with a key in the clear: anyone can write one.
+    // Rolling a public row back is still caught at the agent and master levels.
+    let (_dir, root, (version, blob, summary)) = store_with_history(Tier::Public);
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let id = s.summary("a").unwrap().id;
+    drop(s);
+    sql(
+        &root,
+        "UPDATE nodes SET version = ?2, blob = ?3, summary = ?4 WHERE id = ?1",
+        rusqlite::params![id.as_bytes().as_slice(), version, blob, summary],
+    );
+    integrity_error(&root, Level::Agent);
+    integrity_error(&root, Level::Master);
+}
+
+#[test]
+fn a_row_changed_under_an_open_session_is_refused_on_read() {
+    let (_dir, root, (version, blob, summary)) = store_with_history(Tier::AgentReadable);
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let id = s.summary("a").unwrap().id;
+    sql(
+        &root,
+        "UPDATE nodes SET version = ?2, blob = ?3, summary = ?4 WHERE id = ?1",
+        rusqlite::params![id.as_bytes().as_slice(), version, blob, summary],
+    );
+    let err = s.node("a").unwrap_err();
+    assert!(err.to_string().contains("not the one the manifest verified"), "{err}");
+}
+
+#[test]
+fn writes_keep_the_manifest_in_step() {
+    let (_dir, root, _) = store_with_history(Tier::AgentReadable);
+    let mut s = Store::open(&root, &creds(Level::Human, &root)).unwrap();
+    // A tier raise moves a node and its edge between groups.
+    let patch = NodePatch {
+        tier: Some(Tier::HumanOnly),
+        ..NodePatch::default()
+    };
+    s.update_node("b", &patch).unwrap();
+    s.add_node(node("c", Tier::AgentRestricted)).unwrap();
+    drop(s);
+    for level in [Level::Agent, Level::Master, Level::Human] {
+        Store::open(&root, &creds(level, &root)).unwrap();
+    }
+}
