@@ -27,9 +27,26 @@ impl Store {
     /// verified node rows. CPU-heavy: see the benchmarks (about 0.2 s for
     /// 100k nodes and 500k edges).
     pub(super) fn load_catalog(&self, use_snapshots: bool) -> Result<(Catalog, u64, VerifiedNodes)> {
+        // The manifest check runs beside the decoding, on its own read-only
+        // connection; both must have read the same commit.
+        std::thread::scope(|scope| {
+            let (db, keys) = (self.layout.db(), &self.keys);
+            let verifier = scope.spawn(move || verify_manifest(&db, keys));
+            let (catalog, seen) = self.decode_catalog(use_snapshots)?;
+            let (checked, verified) = verifier
+                .join()
+                .map_err(|_| Error::integrity("the index manifest", "its checking thread failed"))??;
+            if checked != seen {
+                // A commit landed between the two reads; the caller retries.
+                return Err(Error::Stale);
+            }
+            Ok((catalog, seen, verified))
+        })
+    }
+
+    fn decode_catalog(&self, use_snapshots: bool) -> Result<(Catalog, u64)> {
         let tx = self.conn.unchecked_transaction()?;
         let seen = commit_seq(&tx)?;
-        let verified = super::manifest::verify(&tx, &self.keys)?;
         let refs = if use_snapshots {
             self.snapshot_refs()?
         } else {
@@ -68,7 +85,7 @@ impl Store {
                     .push(codec::open_edge(&self.keys, &id, tier, blob(row, 1)?, &mut terms)?);
             }
         }
-        Ok((Catalog::build(parts, later), seen, verified))
+        Ok((Catalog::build(parts, later), seen))
     }
 
     fn snapshot_refs(&self) -> Result<Vec<SnapshotRef>> {
@@ -111,4 +128,17 @@ fn open_all(keys: &Keyring, objects: &Objects, refs: Vec<SnapshotRef>) -> Result
             })
             .collect()
     })
+}
+
+/// Checks the manifest in a read transaction of its own; returns the commit
+/// it saw.
+fn verify_manifest(db: &std::path::Path, keys: &Keyring) -> Result<(u64, VerifiedNodes)> {
+    let conn = rusqlite::Connection::open_with_flags(
+        db,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    let tx = conn.unchecked_transaction()?;
+    let seq = commit_seq(&tx)?;
+    Ok((seq, super::manifest::verify(&tx, keys)?))
 }

@@ -7,8 +7,10 @@
 //! binds the whole set of rows instead:
 //!
 //! - every row has a tag, a keyed hash of what identifies it: a node row's
-//!   id, tier, version and blob name; an edge row's id, tier, commit and the
-//!   authentication tag of its sealed record (which authenticates the rest);
+//!   id, tier, version and blob name (the blob's SHA-256); an edge row's id,
+//!   tier, commit and the authentication tag of its sealed record (which
+//!   authenticates the rest), kept in the row's `tail` column so that the
+//!   check reads a covering index, not the sealed records;
 //! - rows fall in three groups, each keyed from one tier key: *readable*
 //!   (public and agent-readable rows, keyed from agent-readable, so that the
 //!   public tier, whose key is in the clear, is covered by a key an outsider
@@ -28,7 +30,7 @@
 //! it was at an earlier commit, consistently, rows and manifest together;
 //! a locked session, holding no key, checks nothing.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use hmac::{Hmac, KeyInit, Mac};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -39,6 +41,12 @@ use crate::crypto::SymmetricKey;
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
+
+/// Every node row as the manifest sees it; a covering index serves it.
+const NODE_ROWS: &str = "SELECT id, tier, version, blob FROM nodes INDEXED BY nodes_by_tier";
+/// Every edge row as the manifest sees it, from the covering index rather
+/// than the sealed records.
+const EDGE_ROWS: &str = "SELECT id, tier, seq, tail FROM edges INDEXED BY edges_by_tier";
 
 /// The three groups of rows, each with its own key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +114,7 @@ impl RowKey {
         }
     }
 
-    /// An edge row from its sealed record.
+    /// An edge row from its sealed record, or from the record's tail.
     pub(super) fn edge(id: EdgeId, tier: Tier, seq: u64, sealed: &[u8]) -> Self {
         let mut tag = [0u8; 16];
         let tail = &sealed[sealed.len().saturating_sub(16)..];
@@ -154,26 +162,30 @@ impl Tagger {
     }
 
     fn tag(&self, row: &RowKey) -> [u8; 32] {
-        let mut h = self.0.clone();
         match row {
             RowKey::Node {
                 id,
                 tier,
                 version,
                 blob,
-            } => {
-                h.update([b'n', tier.code()]);
-                h.update(id.as_bytes());
-                h.update(version.to_le_bytes());
-                h.update(blob.as_bytes());
-            }
+            } => self.node(id, *tier, *version, blob),
             RowKey::Edge { id, tier, seq, tag } => {
+                let mut h = self.0.clone();
                 h.update([b'e', tier.code()]);
                 h.update(id.as_bytes());
                 h.update(seq.to_le_bytes());
                 h.update(tag);
+                h.finalize().into()
             }
         }
+    }
+
+    fn node(&self, id: &NodeId, tier: Tier, version: u64, blob: &str) -> [u8; 32] {
+        let mut h = self.0.clone();
+        h.update([b'n', tier.code()]);
+        h.update(id.as_bytes());
+        h.update(version.to_le_bytes());
+        h.update(blob.as_bytes());
         h.finalize().into()
     }
 }
@@ -234,12 +246,28 @@ fn tampered(group: Group, reason: &str) -> Error {
     )
 }
 
-/// The rows as verified: each node row, for the check on read, and the
-/// number of edge rows per tier, for the check of the catalog.
+/// The rows as verified: each node row's tag, for the check on read, and
+/// the number of edge rows per tier, for the check of the catalog. Only
+/// rows of groups this session holds the key of are kept.
 #[derive(Default)]
 pub(super) struct VerifiedNodes {
-    nodes: HashMap<NodeId, (Tier, u64, String)>,
+    nodes: FxHashMap<NodeId, (Tier, u64, [u8; 32])>,
     edges: [usize; 4],
+}
+
+/// The tagger of each group this session can key.
+fn taggers(keys: &Keyring) -> Vec<(Group, Tagger)> {
+    Group::ALL
+        .into_iter()
+        .filter_map(|g| keys.tier(g.key_tier()).ok().map(|c| (g, Tagger::new(&c.manifest))))
+        .collect()
+}
+
+fn tagger_of(taggers: &[(Group, Tagger)], tier: Tier) -> Option<(Group, &Tagger)> {
+    taggers
+        .iter()
+        .find(|(g, _)| *g == Group::of(tier))
+        .map(|(g, t)| (*g, t))
 }
 
 impl VerifiedNodes {
@@ -263,16 +291,15 @@ impl VerifiedNodes {
     }
 
     /// Adds rows a commit of this session wrote.
-    pub(super) fn record(&mut self, rows: &[RowKey]) {
+    pub(super) fn record(&mut self, keys: &Keyring, rows: &[RowKey]) {
+        let taggers = taggers(keys);
         for r in rows {
+            let Some((_, t)) = tagger_of(&taggers, r.tier()) else {
+                continue;
+            };
             match r {
-                RowKey::Node {
-                    id,
-                    tier,
-                    version,
-                    blob,
-                } => {
-                    self.nodes.insert(*id, (*tier, *version, blob.clone()));
+                RowKey::Node { id, tier, version, .. } => {
+                    self.nodes.insert(*id, (*tier, *version, t.tag(r)));
                 }
                 RowKey::Edge { tier, .. } => self.edges[tier.code() as usize] += 1,
             }
@@ -283,36 +310,43 @@ impl VerifiedNodes {
 /// Recomputes every group this session can key and compares it with the
 /// manifest. Returns the verified node rows of those groups.
 pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes> {
-    let groups: Vec<(Group, Tagger)> = Group::ALL
-        .into_iter()
-        .filter_map(|g| keys.tier(g.key_tier()).ok().map(|c| (g, Tagger::new(&c.manifest))))
-        .collect();
+    let groups = taggers(keys);
     let mut verified = VerifiedNodes::new();
     if groups.is_empty() {
         return Ok(verified);
     }
-    let tagger = |tier: Tier| groups.iter().find(|(g, _)| *g == Group::of(tier)).map(|(g, t)| (*g, t));
     let mut sums = [Sum::default(); 3];
-    let mut nodes = conn.prepare("SELECT id, tier, version, blob FROM nodes")?;
+    let count: i64 = conn.query_row("SELECT COUNT(*) FROM nodes", [], |r| r.get(0))?;
+    verified.nodes.reserve(usize::try_from(count).unwrap_or(0));
+    let mut nodes = conn.prepare(NODE_ROWS)?;
     let mut rows = nodes.query([])?;
     while let Some(r) = rows.next()? {
         let tier = row_tier(r.get(1)?)?;
-        let Some((g, t)) = tagger(tier) else { continue };
-        let key = RowKey::Node {
-            id: row_node_id(blob(r, 0)?)?,
-            tier,
-            version: row_version(r.get(2)?)?,
-            blob: r.get(3)?,
+        let Some((g, t)) = tagger_of(&groups, tier) else {
+            continue;
         };
-        sums[g.index()].add(&t.tag(&key), 1);
-        verified.record(std::slice::from_ref(&key));
+        let id = row_node_id(blob(r, 0)?)?;
+        let version = row_version(r.get(2)?)?;
+        let name = r
+            .get_ref(3)?
+            .as_str()
+            .map_err(|_| Error::integrity("index row", "a blob name is not text"))?;
+        let tag = t.node(&id, tier, version, name);
+        sums[g.index()].add(&tag, 1);
+        verified.nodes.insert(id, (tier, version, tag));
     }
-    let mut edges = conn.prepare("SELECT id, tier, seq, substr(sealed, -16) FROM edges")?;
+    let mut edges = conn.prepare(EDGE_ROWS)?;
     let mut rows = edges.query([])?;
     while let Some(r) = rows.next()? {
         let tier = row_tier(r.get(1)?)?;
-        let Some((g, t)) = tagger(tier) else { continue };
-        let key = RowKey::edge(row_edge_id(blob(r, 0)?)?, tier, row_version(r.get(2)?)?, blob(r, 3)?);
+        let Some((g, t)) = tagger_of(&groups, tier) else {
+            continue;
+        };
+        let tail = match r.get_ref(3)? {
+            rusqlite::types::ValueRef::Blob(b) => b,
+            _ => &[],
+        };
+        let key = RowKey::edge(row_edge_id(blob(r, 0)?)?, tier, row_version(r.get(2)?)?, tail);
         sums[g.index()].add(&t.tag(&key), 1);
         verified.edges[tier.code() as usize] += 1;
     }
@@ -389,12 +423,23 @@ pub(super) fn node_row(conn: &Connection, id: &NodeId) -> Result<Option<RowKey>>
 
 /// The edge row `id` as the index holds it now.
 pub(super) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>> {
-    conn.prepare_cached("SELECT tier, seq, substr(sealed, -16) FROM edges WHERE id = ?1")?
+    conn.prepare_cached("SELECT tier, seq, tail FROM edges WHERE id = ?1")?
         .query_row([id.as_bytes().as_slice()], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, Vec<u8>>(2)?))
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Option<Vec<u8>>>(2)?,
+            ))
         })
         .optional()?
-        .map(|(tier, seq, tail)| Ok(RowKey::edge(*id, row_tier(tier)?, row_version(seq)?, &tail)))
+        .map(|(tier, seq, tail)| {
+            Ok(RowKey::edge(
+                *id,
+                row_tier(tier)?,
+                row_version(seq)?,
+                &tail.unwrap_or_default(),
+            ))
+        })
         .transpose()
 }
 
@@ -408,12 +453,13 @@ pub(super) fn check_read(
     version: u64,
     blob: &str,
 ) -> Result<()> {
-    if !keys.reads(Group::of(tier).key_tier()) {
+    let Ok(ciphers) = keys.tier(Group::of(tier).key_tier()) else {
         // A group this session cannot key (public rows when locked, say).
         return Ok(());
-    }
+    };
+    let tag = Tagger::new(&ciphers.manifest).node(id, tier, version, blob);
     match verified.nodes.get(id) {
-        Some((t, v, b)) if *t == tier && *v == version && b == blob => Ok(()),
+        Some(v) if *v == (tier, version, tag) => Ok(()),
         _ => Err(Error::integrity(
             format!("node {id}"),
             "its index row is not the one the manifest verified: rolled back, altered or restored outside \

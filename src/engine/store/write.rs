@@ -406,8 +406,8 @@ impl Store {
                 ])?;
             }
             let mut upsert_edge = tx.prepare_cached(
-                "INSERT INTO edges (id, tier, token, sealed, seq) VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT(id) DO UPDATE SET tier = ?2, sealed = ?4, seq = ?5",
+                "INSERT INTO edges (id, tier, token, sealed, seq, tail) VALUES (?1, ?2, ?3, ?4, ?5, substr(?4, -16))
+                 ON CONFLICT(id) DO UPDATE SET tier = ?2, sealed = ?4, seq = ?5, tail = substr(?4, -16)",
             )?;
             for (e, token, sealed, described) in &edge_rows {
                 upsert_edge
@@ -492,7 +492,7 @@ impl Store {
         tx.commit()?;
         self.seen_seq = seq;
         self.verified.forget(&before);
-        self.verified.record(&after);
+        self.verified.record(&self.keys, &after);
 
         let raised = plan
             .nodes
