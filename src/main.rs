@@ -7,6 +7,11 @@ use clap::Parser;
 use graphex::cli::{Cli, run};
 
 fn main() -> ExitCode {
+    // Before anything holds a key: no core dumps, not dumpable.
+    if let Err(e) = graphex_engine::hygiene::harden_process() {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

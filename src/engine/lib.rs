@@ -15,6 +15,7 @@ pub mod config;
 pub mod crypto;
 pub mod error;
 pub mod exposure;
+pub mod hygiene;
 pub mod infer;
 pub mod keys;
 pub mod lookup;

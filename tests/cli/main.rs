@@ -11,5 +11,6 @@ mod projection;
 mod proposals;
 mod pty;
 mod reads;
+mod recovery;
 mod setup;
 mod writes;

@@ -21,6 +21,12 @@ pub struct Sealer {
     cipher: Aes256Gcm,
 }
 
+impl std::fmt::Debug for Sealer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Sealer(<redacted>)")
+    }
+}
+
 impl Sealer {
     /// Prepares a cipher for `key`.
     pub fn new(key: &SymmetricKey) -> Self {

@@ -60,6 +60,12 @@ pub struct BlindIndex {
     key: SymmetricKey,
 }
 
+impl std::fmt::Debug for BlindIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BlindIndex(<redacted>)")
+    }
+}
+
 impl BlindIndex {
     /// Builds the index from its key.
     pub fn new(key: SymmetricKey) -> Self {

@@ -66,6 +66,31 @@ impl KeyPaths {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct KdfCost(pub Option<u8>);
 
+/// The largest scrypt work factor (log2 N) a passphrase file may ask for:
+/// 2^20 is about four seconds and 1 GiB here, four times age's default.
+/// A file asking for more is refused before any work is done, so a planted
+/// file cannot make an unlock take hours and tens of GiB.
+pub const MAX_KDF_LOG_N: u8 = 20;
+
+/// An identity that opens passphrase-sealed files, refusing work factors
+/// above [`MAX_KDF_LOG_N`].
+pub(crate) fn passphrase_identity(passphrase: &SecretString) -> age::scrypt::Identity {
+    let mut id = age::scrypt::Identity::new(passphrase.clone());
+    id.set_max_work_factor(MAX_KDF_LOG_N);
+    id
+}
+
+/// The scrypt work factor a passphrase-sealed file asks for, read from its
+/// header without doing the work (`None` for other files).
+pub fn kdf_log_n(bytes: &[u8]) -> Option<u8> {
+    let header = bytes.split(|b| *b == b'\n').take(8);
+    header
+        .filter_map(|l| std::str::from_utf8(l).ok())
+        .find_map(|l| l.strip_prefix("-> scrypt "))
+        .and_then(|args| args.split(' ').nth(1))
+        .and_then(|n| n.parse().ok())
+}
+
 /// Encrypts to one or more X25519 recipients.
 pub(crate) fn seal_to(recipients: &[&x25519::Recipient], plaintext: &[u8]) -> Result<Vec<u8>> {
     let encryptor = age::Encryptor::with_recipients(recipients.iter().map(|r| *r as &dyn age::Recipient))
@@ -121,10 +146,11 @@ fn key_file_error(path: &Path, e: DecryptError, secret_name: &'static str) -> Er
         DecryptError::NoMatchingKeys | DecryptError::KeyDecryptionFailed => Error::WrongSecret(secret_name, file),
         // age reports a wrong scrypt passphrase as a failed decryption of its stanza.
         DecryptError::DecryptionFailed if secret_name.contains("passphrase") => Error::WrongSecret(secret_name, file),
-        DecryptError::ExcessiveWork { required, target } => Error::KeyFile {
+        DecryptError::ExcessiveWork { required, .. } => Error::KeyFile {
             path: path.to_owned(),
             reason: format!(
-                "its passphrase work factor 2^{required} is far above what this machine expects (2^{target}); refusing"
+                "it asks for a passphrase work factor of 2^{required}, above the cap of 2^{MAX_KDF_LOG_N}; \
+                 refused before computing it (a planted file could otherwise take hours and tens of GiB)"
             ),
         },
         other => Error::KeyFile {

@@ -22,6 +22,12 @@ pub struct TierCiphers {
     pub manifest: SymmetricKey,
 }
 
+impl std::fmt::Debug for TierCiphers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TierCiphers(<redacted>)")
+    }
+}
+
 impl TierCiphers {
     fn from_key(key: &SymmetricKey) -> Self {
         Self {
@@ -125,7 +131,7 @@ impl Keyring {
             if let Some(human) = &creds.human_passphrase {
                 let path = paths.tier(Tier::HumanOnly);
                 let outer = files::open_with(&path, &files::read(&path)?, &master, "master identity")?;
-                let scrypt = age::scrypt::Identity::new(human.clone());
+                let scrypt = files::passphrase_identity(human);
                 let inner = files::open_with(&path, &outer, &scrypt, "human passphrase")?;
                 let key = files::decode_tier_key(&path, Tier::HumanOnly, &inner)?;
                 auth.check_key(&path, Tier::HumanOnly, &key)?;
@@ -238,7 +244,7 @@ fn open_master(paths: &KeyPaths, creds: &Credentials) -> Result<Option<x25519::I
     }
     if let Some(pass) = &creds.passphrase {
         let path = paths.master();
-        let scrypt = age::scrypt::Identity::new(pass.clone());
+        let scrypt = files::passphrase_identity(pass);
         let text = files::open_with(&path, &files::read(&path)?, &scrypt, "passphrase")?;
         return files::parse_identity(&path, &text).map(Some);
     }

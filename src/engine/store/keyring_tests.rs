@@ -173,3 +173,37 @@ fn an_agent_file_without_the_master_pin_gets_a_clear_error() {
     let err = Store::open(&root, &creds(Level::Agent, &root)).unwrap_err();
     assert!(err.to_string().contains("export the agent identity again"), "{err}");
 }
+
+/// An age file whose scrypt stanza asks for 2^`log_n` (the rest is noise:
+/// it is never reached).
+fn scrypt_file(log_n: u8) -> Vec<u8> {
+    format!(
+        "age-encryption.org/v1\n-> scrypt {} {log_n}\n{}\n--- {}\n",
+        "A".repeat(22),
+        "A".repeat(43),
+        "A".repeat(43)
+    )
+    .into_bytes()
+    .into_iter()
+    .chain([0u8; 64])
+    .collect()
+}
+
+#[test]
+fn a_passphrase_file_asking_for_too_much_work_is_refused_before_the_work() {
+    let (_dir, root) = new_store();
+    let path = Layout::new(&root).keys().master();
+    assert_eq!(
+        files::kdf_log_n(&std::fs::read(&path).unwrap()),
+        Some(4),
+        "the test store's factor"
+    );
+    std::fs::write(&path, scrypt_file(30)).unwrap();
+    assert_eq!(files::kdf_log_n(&scrypt_file(30)), Some(30));
+    let started = std::time::Instant::now();
+    let err = Store::open(&root, &creds(Level::Master, &root)).unwrap_err();
+    // 2^30 would take hours and 128 GiB; the refusal is at once.
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let msg = err.to_string();
+    assert!(msg.contains("2^30") && msg.contains("above the cap"), "{msg}");
+}
