@@ -74,6 +74,14 @@ pub enum Command {
     List(ListArgs),
     /// Counts per tier, status and type; unlock level; last update.
     Status,
+    /// Check the store's integrity: schema, key files and KDF, keyring, index
+    /// manifest, blobs, orphans, nonce budget. Exits 1 on any finding. Works
+    /// on a store that refuses to open, and says why it refuses.
+    Doctor {
+        /// Remove orphan blob files (those older than ten minutes).
+        #[arg(long)]
+        collect_orphans: bool,
+    },
     /// Query the graph: 'SUBJECT -> RELATION -> OBJECT [--flags]'.
     ///
     /// Positions take names, ids, `*` and globs (`orders-*`); `<->` follows edges either way;

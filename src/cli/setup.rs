@@ -27,7 +27,7 @@ pub const GEN_PASSPHRASE: &str = "graphex-gen";
 pub const GEN_HUMAN_PASSPHRASE: &str = "graphex-gen-human";
 
 const DEMO_GRAPH: &str = include_str!("../../assets/demo/graph.json");
-const DEMO_MARKER: &str = ".graphex-demo";
+pub(crate) const DEMO_MARKER: &str = ".graphex-demo";
 
 fn kdf_cost() -> Result<KdfCost> {
     match std::env::var(ENV_TEST_KDF) {

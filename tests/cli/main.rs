@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod console;
+mod doctor;
 mod explore;
 mod harness;
 mod lifecycle;
