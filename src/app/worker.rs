@@ -316,15 +316,16 @@ impl Worker {
         }
     }
 
-    fn with_store<T>(&mut self, f: impl FnOnce(&mut Store) -> graphex_engine::Result<T>) -> graphex_engine::Result<T> {
+    fn with_store<T>(&mut self, f: impl FnMut(&mut Store) -> graphex_engine::Result<T>) -> graphex_engine::Result<T> {
         let store = self.store.as_mut().ok_or(Error::Locked {
             action: "this".into(),
             needed: Level::Master,
             current: Level::Locked,
         })?;
-        // Another process may have written since: decide on the current graph.
+        // Another process may have written since: decide on the current
+        // graph, and again if one writes while this decision is made.
         store.refresh()?;
-        f(store)
+        store.retrying(f)
     }
 
     /// Sends the queue at once, then the lints it still lacks. Lints are

@@ -252,7 +252,7 @@ struct Decided {
 /// Accepts one proposal, printing the three versions when its base is stale.
 fn accept_one(store: &mut Store, id: &ProposalId, opts: &AcceptOptions) -> Result<graphex_engine::store::Accepted> {
     let (_, p) = store.proposal(id.as_str())?;
-    match store.accept(id, &p, opts) {
+    match store.retrying(|s| s.accept(id, &p, opts)) {
         Err(e @ Error::StaleBase { .. }) => {
             if let Ok(three) = proposal::stale_versions(store, &p) {
                 note(&cards::stale(&three));
@@ -347,7 +347,7 @@ pub fn reject(ctx: &Context, a: &RejectArgs) -> Result<()> {
     };
     let mut results = Vec::new();
     for id in ids {
-        store.reject(&id, &a.reason)?;
+        store.retrying(|s| s.reject(&id, &a.reason))?;
         if !ctx.json {
             note(&format!("rejected {}", id.short()));
         }
@@ -387,7 +387,7 @@ pub fn edit(ctx: &Context, id: &str, force: bool) -> Result<()> {
             bail!("the editor {editor:?} exited with {status}; nothing was accepted");
         }
         let text = std::fs::read_to_string(&path)?;
-        match store.accept_edit(&id, &text, force) {
+        match store.retrying(|s| s.accept_edit(&id, &text, force)) {
             Ok((edited, done)) => {
                 emit(
                     ctx.json,
@@ -456,7 +456,7 @@ pub fn status(ctx: &Context, id: &str) -> Result<()> {
 
 pub fn undo(ctx: &Context) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
-    let u = store.undo()?;
+    let u = store.retrying(Store::undo)?;
     emit(ctx.json, &u, |u| {
         format!(
             "undid the {} of {}; it is pending again\n",

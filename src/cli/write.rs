@@ -41,7 +41,7 @@ pub fn add(ctx: &Context, a: &AddArgs) -> Result<()> {
         node.properties.insert(k, v);
     }
     let mut store = ctx.open(Need::Write)?;
-    let summary = store.add_node(node)?;
+    let summary = store.retrying(|s| s.add_node(node.clone()))?;
     print_row(ctx, "added", &NodeRow::from(&summary))
 }
 
@@ -62,7 +62,7 @@ pub fn update(ctx: &Context, a: &UpdateArgs) -> Result<()> {
         patch.properties.insert(k, v);
     }
     let mut store = ctx.open(Need::Write)?;
-    let r = store.update_node(&a.name, &patch);
+    let r = store.retrying(|s| s.update_node(&a.name, &patch));
     let summary = with_hints(&store, r)?;
     print_row(ctx, "updated", &NodeRow::from(&summary))
 }
@@ -74,7 +74,7 @@ pub fn link(ctx: &Context, a: &LinkArgs) -> Result<()> {
     e.weight = a.weight;
     e.bidirectional = a.bidirectional;
     let mut store = ctx.open(Need::Write)?;
-    let r = store.link(e);
+    let r = store.retrying(|s| s.link(e.clone()));
     let edge = with_hints(&store, r)?;
     let view = EdgeView::new(&edge, store.catalog());
     emit(ctx.json, &view, |v| {
@@ -84,7 +84,7 @@ pub fn link(ctx: &Context, a: &LinkArgs) -> Result<()> {
 
 pub fn lifecycle(ctx: &Context, a: &LifecycleArgs, to: Status) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
-    let r = store.set_status(&a.name, to, a.reason.as_deref());
+    let r = store.retrying(|s| s.set_status(&a.name, to, a.reason.as_deref()));
     let summary = with_hints(&store, r)?;
     let verb = match to {
         Status::Deprecated => "deprecated",

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod concurrency;
 mod console;
 mod doctor;
 mod explore;

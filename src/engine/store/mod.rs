@@ -193,6 +193,25 @@ impl Store {
         }
     }
 
+    /// Runs the mutation `f`, and when another process committed between
+    /// this session's last read and `f`'s commit ([`Error::Stale`]: the
+    /// plan was made from a graph that is no longer current), reloads and
+    /// runs it again, a few times. Concurrent writers (consoles, the CLI,
+    /// the MCP server) then each land their change; none is lost and none
+    /// sees a lock or staleness error for a race it did not cause.
+    pub fn retrying<T>(&mut self, mut f: impl FnMut(&mut Store) -> Result<T>) -> Result<T> {
+        const ATTEMPTS: usize = 8;
+        for _ in 1..ATTEMPTS {
+            match f(self) {
+                Err(Error::Stale) => {
+                    self.refresh()?;
+                }
+                other => return other,
+            }
+        }
+        f(self)
+    }
+
     /// The last commit this session has read or written: whatever this
     /// session derives from the graph (lints, previews) holds while it is
     /// unchanged.

@@ -361,6 +361,13 @@ impl Store {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         if super::schema::commit_seq(&tx)? != self.seen_seq {
+            // Another process committed while the blobs were written: this
+            // plan will not land (the caller may plan again), so its blobs,
+            // named by nothing, go now rather than wait for `doctor`.
+            drop(tx);
+            for hash in written.iter().chain(reseals.iter().map(|r| &r.new_hash)) {
+                let _ = self.objects.remove(hash);
+            }
             return Err(Error::Stale);
         }
         let seq = super::schema::next_commit_seq(&tx)?;
