@@ -1,22 +1,11 @@
-//! Fuzzes the query language: lexer, parser, and (when it parses) resolution
-//! and evaluation against an empty catalog, plus error rendering.
+//! Fuzzes query the language: lexer, parser, resolution and evaluation over an empty catalog, output formats and error rendering
+//! (`graphex_engine::fuzzing`, whose proptest twins run in `cargo test`).
 #![no_main]
 
-use graphex_engine::query;
-use graphex_engine::store::Catalog;
+use graphex_engine::fuzzing;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let catalog = Catalog::default();
-    match query::run(&catalog, text) {
-        Ok(out) => {
-            let _ = out.to_text();
-            let _ = out.to_dot();
-        }
-        Err(e) => {
-            let rendered = e.render(text);
-            assert!(!rendered.is_empty());
-        }
-    }
+    fuzzing::query(text);
 });

@@ -16,6 +16,8 @@ pub mod crypto;
 pub mod doctor;
 pub mod error;
 pub mod exposure;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 pub mod hygiene;
 pub mod infer;
 pub mod keys;

@@ -156,14 +156,13 @@ impl GraphexServer {
     /// Submits one change as a proposal of this agent.
     async fn propose(&self, change: Value, rationale: Option<String>) -> ToolResult {
         self.with_store(move |store, agent| {
-            let doc = json!({
-                "agent": agent.agent,
-                "trust": agent.trust,
-                "session": agent.session,
-                "rationale": rationale.unwrap_or_default(),
-                "changes": [change],
-            });
-            let sub = Submission::from_json(doc.to_string().as_bytes())?;
+            let sub = Submission::single(
+                &agent.agent,
+                agent.trust,
+                &agent.session,
+                &rationale.unwrap_or_default(),
+                change,
+            )?;
             let settings = Config::load(store.layout())?.projection_settings()?;
             let id = proposal::submit(store, &settings.policy, sub, Source::Mcp)?;
             Ok(format!(

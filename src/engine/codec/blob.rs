@@ -80,6 +80,34 @@ pub fn encode_node(keys: &Keyring, node: &Node) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Builds a blob around arbitrary payload bytes (what zstd decompresses),
+/// wrapped and sealed exactly as [`encode_node`] does (fuzzing: the
+/// decompressor and decoder behind the AEAD see bytes that authenticate).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn seal_node_payload(
+    keys: &Keyring,
+    id: &NodeId,
+    version: u64,
+    tier: Tier,
+    packed: &[u8],
+) -> Result<Vec<u8>> {
+    let ciphers = keys.tier(tier)?;
+    let data_key = SymmetricKey::from_bytes([0x5d; KEY_LEN]);
+    let wrapped = ciphers
+        .wrap
+        .seal(&ad(b"graphex/dk/v1", id, version, tier), data_key.expose())?;
+    let sealed = Sealer::new(&data_key).seal(&ad(b"graphex/node/v1", id, version, tier), packed)?;
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.push(BLOB_FORMAT);
+    out.push(tier.code());
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&(wrapped.len() as u16).to_le_bytes());
+    out.extend_from_slice(&wrapped);
+    out.extend_from_slice(&sealed);
+    Ok(out)
+}
+
 /// Opens a blob that the index says holds `id` at `version` in `tier`.
 pub fn decode_node(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, blob: &[u8]) -> Result<Node> {
     let what = || format!("node {id} version {version}");

@@ -13,6 +13,18 @@ pub use blob::{BLOB_FORMAT, MAX_PLAINTEXT, decode_node, encode_node};
 pub use interner::Interner;
 pub use record::{DECISION_TIER, open_decision, open_edge, open_summary, seal_decision, seal_edge, seal_summary};
 pub use snapshot::{Snapshot, open_snapshot, seal_snapshot};
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use {
+    blob::seal_node_payload,
+    record::{seal_edge_plain, seal_summary_plain},
+    snapshot::seal_snapshot_packed,
+};
+/// The plaintext decoders behind the AEAD, for fuzzing.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use {
+    edge_bytes::{decode as decode_edge_plain, encode as encode_edge_plain},
+    summary_bytes::{decode as decode_summary_plain, encode as encode_summary_plain},
+};
 
 use crate::error::{Error, Result};
 

@@ -71,6 +71,15 @@ pub fn seal_snapshot<'a>(
     Ok(out)
 }
 
+/// Seals arbitrary compressed bytes exactly as a snapshot is sealed (fuzzing).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn seal_snapshot_packed(keys: &Keyring, tier: Tier, seq: u64, packed: &[u8]) -> Result<Vec<u8>> {
+    let sealed = keys.tier(tier)?.index.seal(&ad(tier, seq), packed)?;
+    let mut out = vec![FORMAT];
+    out.extend_from_slice(&sealed);
+    Ok(out)
+}
+
 /// Opens the snapshot of `tier` recorded at `seq`. CPU-heavy for large tiers.
 pub fn open_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Result<Snapshot> {
     let what = || format!("{tier} snapshot");

@@ -1,36 +1,12 @@
 //! Round trips, cross-version decoding and tamper tests of the on-disk formats.
 
-use std::collections::BTreeMap;
-
 use super::*;
 use crate::keys::Keyring;
-use crate::model::{Name, Node, NodeId, NodeSummary, NodeType, Provenance, Status, Tier, Timestamp};
+use crate::model::{Name, Node, NodeId, NodeSummary, Provenance, Tier, Timestamp};
 
 /// A node with every field set to something non-default.
 pub(crate) fn full_node(tier: Tier) -> Node {
-    let mut properties = BTreeMap::new();
-    properties.insert("owner".to_owned(), "orders-team".to_owned());
-    properties.insert("repo.path".to_owned(), "services/orders".to_owned());
-    Node {
-        id: "0190f0a0-0000-7000-8000-000000000001".parse().unwrap(),
-        name: Name::new("orders-service").unwrap(),
-        node_type: NodeType::new("service").unwrap(),
-        description: "Core orders processing engine".into(),
-        body: Some("## Notes\nÜnïcödé body — with *markdown*.".into()),
-        properties,
-        tier,
-        status: Status::Deprecated,
-        confidence: 0.75,
-        provenance: Provenance::Agent {
-            id: "claude-code".into(),
-            session: "fix-orders-timeout".into(),
-            trust: 94.2,
-        },
-        status_reason: Some("superseded".into()),
-        created: Timestamp::parse("2026-03-15T10:00:00Z").unwrap(),
-        updated: Timestamp::parse("2026-04-02T08:30:00Z").unwrap(),
-        version: 7,
-    }
+    crate::fuzzing::sample_node(tier)
 }
 
 #[test]

@@ -92,6 +92,17 @@ struct Reading {
     said: Vec<Said>,
 }
 
+/// Reads one document as `infer` does and settles what it found (fuzzing).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn read_one(text: &str) -> usize {
+    let mut reading = Reading::default();
+    read_doc(text, "fuzz.md", &mut reading);
+    let n = reading.headings.len() + reading.bolds.len() + reading.said.len();
+    let mut found = Findings::default();
+    settle(reading, &|_| true, &mut found);
+    n
+}
+
 /// Reads the repository's markdown and records concepts and edges.
 pub(super) fn scan(root: &Path, exists: &dyn Fn(&str) -> bool, found: &mut Findings) {
     let skip = |_: &Path, name: &str| ignored_dir(name);

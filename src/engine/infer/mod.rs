@@ -59,6 +59,12 @@
 mod assemble;
 mod cargo;
 mod markdown;
+
+/// Reads one markdown document as `infer` does, and flattens it (fuzzing).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn read_markdown(text: &str) -> usize {
+    markdown::read_one(text) + text::strip_markdown(text).len()
+}
 mod rust_modules;
 mod text;
 mod walk;

@@ -151,7 +151,7 @@ pub(crate) struct Verified {
 }
 
 /// The parsed file, not yet checked.
-struct Parsed {
+pub(crate) struct Parsed {
     body: String,
     commitments: [String; 4],
     master: String,
@@ -160,7 +160,7 @@ struct Parsed {
     mac_agent: String,
 }
 
-fn parse(path: &Path, text: &[u8]) -> Result<Parsed> {
+pub(crate) fn parse(path: &Path, text: &[u8]) -> Result<Parsed> {
     let bad = |reason: &str| Error::KeyFile {
         path: path.to_owned(),
         reason: reason.to_owned(),

@@ -291,9 +291,10 @@ impl Keyring {
     }
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 impl Keyring {
-    /// A keyring with fixed tier keys (`[seed + tier; 32]`), for format fixtures.
+    /// A keyring with fixed tier keys (`[seed + tier; 32]`), for format
+    /// fixtures and fuzzing.
     pub(crate) fn fixed_for_tests(seed: u8) -> Self {
         let tiers = Tier::ALL.map(|t| Some(TierCiphers::from_key(&SymmetricKey::from_bytes([seed + t.code(); 32]))));
         Keyring {

@@ -52,6 +52,20 @@ impl Submission {
         Ok(sub)
     }
 
+    /// One change an agent sends over MCP (its tool argument, any JSON),
+    /// in the envelope of that agent's identity, and parsed as strictly as
+    /// a file.
+    pub fn single(agent: &str, trust: f64, session: &str, rationale: &str, change: serde_json::Value) -> Result<Self> {
+        let doc = serde_json::json!({
+            "agent": agent,
+            "trust": trust,
+            "session": session,
+            "rationale": rationale,
+            "changes": [change],
+        });
+        Self::from_json(doc.to_string().as_bytes())
+    }
+
     /// Checks every field against its limits.
     pub fn validate(&self) -> Result<()> {
         let id_ok = (1..=64).contains(&self.agent.len())
