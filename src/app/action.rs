@@ -236,7 +236,7 @@ pub const ALL: &[Info] = &[
         Action::Lock,
         "lock",
         "lock",
-        "Lock: drop every key, show public content only",
+        "Lock and clear: drop every key, wipe decrypted content from memory and the screen",
         G,
     ),
     info(

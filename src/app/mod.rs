@@ -162,6 +162,7 @@ async fn serve(
             for effect in update(&mut state, msg) {
                 match effect {
                     Effect::Request(r) => send(r)?,
+                    Effect::ClearScreen => term.clear()?,
                     Effect::Quit => {
                         if let Some(b) = state.busy.take() {
                             state.message = None;

@@ -109,6 +109,16 @@ impl Editor {
     pub fn modified(&self) -> bool {
         self.text().trim_end() != self.original.trim_end()
     }
+
+    /// Overwrites the decrypted text this editor holds, then drops it.
+    pub fn wipe(self) {
+        use zeroize::Zeroize as _;
+        let Editor { area, mut original, .. } = self;
+        for mut line in area.into_lines() {
+            line.zeroize();
+        }
+        original.zeroize();
+    }
 }
 
 /// A dialog over the panes.

@@ -94,7 +94,7 @@ fn requests(fx: Vec<Effect>) -> Vec<Request> {
     fx.into_iter()
         .filter_map(|e| match e {
             Effect::Request(r) => Some(r),
-            Effect::Quit => None,
+            Effect::Quit | Effect::ClearScreen => None,
         })
         .collect()
 }
@@ -620,4 +620,22 @@ fn page_keys_move_the_editors_cursor_a_page() {
         panic!("editor")
     };
     assert!(!ed.text().starts_with("zz"), "{}", &ed.text()[..10]);
+}
+
+#[test]
+fn lock_and_clear_drops_decrypted_state_and_clears_the_screen() {
+    let mut s = three();
+    ch(&mut s, 'e');
+    typed(&mut s, "edited");
+    assert!(s.unsaved_edit());
+    // The editor sees keys first; the palette reaches Lock from inside it.
+    let fx = update(&mut s, Msg::Action(Action::Lock));
+    assert!(s.popups.is_empty(), "the editor and its text are gone");
+    assert!(s.queue.items.is_empty() && s.queue.impact.is_none() && s.queue.sealed);
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::ClearScreen)),
+        "the screen is cleared"
+    );
+    assert!(matches!(&requests(fx)[..], [Request::Lock]));
+    assert!(matches!(&s.message, Some((m, _)) if m.contains("wiped")));
 }

@@ -31,6 +31,8 @@ pub enum Msg {
 #[derive(Debug)]
 pub enum Effect {
     Request(Request),
+    /// Clear the whole terminal before the next draw (after a lock).
+    ClearScreen,
     Quit,
 }
 
@@ -471,13 +473,23 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
             }
         }
         Action::Lock => {
-            // Decrypted content leaves the state at once, not when the engine answers.
+            // Lock and clear: decrypted content leaves the state at once, not
+            // when the engine answers; the editor's text is wiped, and the
+            // whole screen is cleared, not just redrawn over.
+            for p in state.popups.drain(..) {
+                if let Popup::Editor(ed) = p {
+                    ed.wipe();
+                }
+            }
             state.queue.items.clear();
             state.queue.impact = None;
             state.queue.marked.clear();
+            state.queue.skipped.clear();
             state.queue.sealed = true;
             state.busy = Some("locking".into());
+            state.info("locked: decrypted content wiped from memory and the screen");
             request(fx, Request::Lock);
+            fx.push(Effect::ClearScreen);
         }
         Action::Refresh => request(fx, Request::LoadQueue),
         _ => queue_action(state, a, fx),

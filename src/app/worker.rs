@@ -251,6 +251,8 @@ impl Worker {
             Request::Lock => {
                 self.creds = Credentials::none();
                 self.store = None;
+                // Lints quote proposal text: they go with the keys.
+                self.lints = LintCache::default();
                 self.open();
             }
             Request::Shutdown => {}

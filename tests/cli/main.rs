@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod canary;
 mod concurrency;
 mod console;
 mod doctor;
