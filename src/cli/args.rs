@@ -78,9 +78,14 @@ pub enum Command {
     /// manifest, blobs, orphans, nonce budget. Exits 1 on any finding. Works
     /// on a store that refuses to open, and says why it refuses.
     Doctor {
-        /// Remove orphan blob files (those older than ten minutes).
+        /// Remove orphan blob files (those older than the grace period).
         #[arg(long)]
         collect_orphans: bool,
+        /// How old an orphan must be to be removed, in seconds: younger ones may
+        /// belong to a commit under way in another process. Lower it only when no
+        /// other graphex process is running.
+        #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+        grace: u64,
     },
     /// Query the graph: 'SUBJECT -> RELATION -> OBJECT [--flags]'.
     ///

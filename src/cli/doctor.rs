@@ -6,11 +6,12 @@ use graphex_engine::doctor::{self, Options, Outcome, Report};
 use super::output::emit;
 use super::session::{Context, console_credentials};
 
-pub fn doctor(ctx: &Context, collect_orphans: bool) -> Result<()> {
+pub fn doctor(ctx: &Context, collect_orphans: bool, grace_secs: u64) -> Result<()> {
     let root = ctx.root()?;
     let creds = console_credentials(ctx)?;
     let opts = Options {
         collect_orphans,
+        orphan_grace: std::time::Duration::from_secs(grace_secs),
         weak_kdf_expected: root.join(super::setup::DEMO_MARKER).exists(),
     };
     let report = doctor::examine(&root, &creds, opts)?;

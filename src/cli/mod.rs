@@ -49,7 +49,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Show { name } => read::show(&ctx, name),
         Command::List(a) => read::list(&ctx, a),
         Command::Status => read::status(&ctx),
-        Command::Doctor { collect_orphans } => doctor::doctor(&ctx, *collect_orphans),
+        Command::Doctor { collect_orphans, grace } => doctor::doctor(&ctx, *collect_orphans, *grace),
         Command::Query(a) => explore::query(&ctx, a),
         Command::Path(a) => explore::path(&ctx, a),
         Command::Neighbors(a) => explore::neighbors(&ctx, a),

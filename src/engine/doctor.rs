@@ -59,12 +59,25 @@ impl Report {
 }
 
 /// What `doctor` may do besides reading.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// Delete orphan blobs older than [`ORPHAN_GRACE`].
+    /// Delete orphan blobs older than `orphan_grace`.
     pub collect_orphans: bool,
+    /// How old an orphan must be to be collected ([`ORPHAN_GRACE`]; less
+    /// only when no other process can be writing, as after a crash test).
+    pub orphan_grace: Duration,
     /// The store's passphrases are public (the demo): a light KDF is expected.
     pub weak_kdf_expected: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            collect_orphans: false,
+            orphan_grace: ORPHAN_GRACE,
+            weak_kdf_expected: false,
+        }
+    }
 }
 
 /// An orphan younger than this may belong to a commit under way in another
@@ -124,7 +137,7 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
     match referenced_blobs(&conn) {
         Ok(referenced) => {
             checks.push(missing_blobs(&layout, &referenced));
-            match orphans(&layout, &referenced, opts.collect_orphans) {
+            match orphans(&layout, &referenced, opts.collect_orphans.then_some(opts.orphan_grace)) {
                 Ok((c, n)) => {
                     checks.push(c);
                     collected = n;
@@ -297,9 +310,10 @@ fn decrypt_all(store: &Store, conn: &Connection) -> Result<Check> {
     })
 }
 
-/// Blob files no index row names. With `collect`, those older than
-/// [`ORPHAN_GRACE`] are removed under the index's write lock.
-fn orphans(layout: &Layout, referenced: &HashSet<String>, collect: bool) -> Result<(Check, usize)> {
+/// Blob files no index row names. With `collect`, those older than its
+/// grace period are removed under the index's write lock.
+fn orphans(layout: &Layout, referenced: &HashSet<String>, collect: Option<Duration>) -> Result<(Check, usize)> {
+    let grace = collect.unwrap_or(ORPHAN_GRACE);
     let dir = layout.objects();
     let now = SystemTime::now();
     let mut found: Vec<(String, bool)> = Vec::new();
@@ -315,12 +329,12 @@ fn orphans(layout: &Layout, referenced: &HashSet<String>, collect: bool) -> Resu
             .modified()
             .ok()
             .and_then(|m| now.duration_since(m).ok())
-            .is_some_and(|age| age >= ORPHAN_GRACE);
+            .is_some_and(|age| age >= grace);
         bytes += meta.len();
         found.push((name, old));
     }
     let mut collected = 0;
-    if collect && found.iter().any(|(_, old)| *old) {
+    if collect.is_some() && found.iter().any(|(_, old)| *old) {
         // Under the write lock no commit is in flight; the grace covers
         // blobs written by a commit that has not taken the lock yet.
         let mut conn = Connection::open(layout.db())?;
@@ -349,8 +363,8 @@ fn orphans(layout: &Layout, referenced: &HashSet<String>, collect: bool) -> Resu
         (0, _) => "none".to_owned(),
         (n, 0) => format!(
             "{n} blob file(s), {bytes} bytes, named by no index row (left by an interrupted commit); \
-             `graphex doctor --collect-orphans` removes those older than {} minutes",
-            ORPHAN_GRACE.as_secs() / 60
+             `graphex doctor --collect-orphans` removes those older than {} seconds",
+            grace.as_secs()
         ),
         (n, c) => format!("{n} found, {c} removed, {left} left (younger than the grace period)"),
     };

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Crash loop: `graphex accept` killed with SIGKILL at random points (needs
+# strace, on the machine image; `apt-get install strace` elsewhere), then the
+# store checked. Every index row must still have a blob that decrypts, each
+# proposal must be either wholly applied or still pending (never half), and
+# the orphan blobs the kills left must be collectable.
+#
+#   scripts/crash_loop.sh [ITERATIONS]     (default 200)
+#
+# Builds the release binary; works in target/crash-loop (a real disk, where
+# fsync takes time: on tmpfs the window between blobs and commit is nil).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-200}
+cargo build --release --locked -q
+bin="$PWD/target/release/graphex"
+work="$PWD/target/crash-loop"
+rm -rf "$work"
+mkdir -p "$work"
+store="$work/store"
+export GRAPHEX_TEST_KDF_LOG_N=10
+GRAPHEX_PASSPHRASE=crash GRAPHEX_HUMAN_PASSPHRASE=crash-human "$bin" init "$store" >/dev/null 2>&1
+GRAPHEX_PASSPHRASE=crash "$bin" --store "$store" keys export-master "$work/master.id" >/dev/null
+export GRAPHEX_IDENTITY="$work/master.id"
+g() { "$bin" --store "$store" "$@"; }
+g add --type service --name base -d "the node every proposal touches" >/dev/null
+for i in $(seq 1 "$n"); do
+  # Each proposal: a new node, an edge to it, and a change to a shared node,
+  # so an accept writes several blobs and rows in one commit.
+  printf '{"agent":"crash","trust":95,"session":"loop","rationale":"r","changes":[
+    {"op":"add_node","name":"crash-%d","type":"module","description":"node %d","tier":"agent-readable"},
+    {"op":"add_edge","from":"base","relation":"uses","to":"crash-%d"},
+    {"op":"update_node","name":"base","set":{"properties":{"last":"%d"}}}]}' "$i" "$i" "$i" "$i" > "$work/p.json"
+  g propose "$work/p.json" > "$work/id-$i" 2>/dev/null
+done
+# Each accept is killed with SIGKILL at its K-th file system call (open,
+# write, rename, fsync, truncate, unlink), K uniform over about the number an
+# accept makes (~110), so the kills land everywhere: before the blobs, between
+# the blobs and the index commit, inside SQLite's commit, after it. strace
+# delivers the signal; K past the end lets the accept finish.
+calls="openat,rename,fsync,fdatasync,pwrite64,write,unlink,ftruncate"
+killed=0
+for i in $(seq 1 "$n"); do
+  id=$(cat "$work/id-$i")
+  k=$((RANDOM % 120 + 1))
+  if ! (strace -f -o /dev/null -e trace="$calls" -e inject="$calls":signal=SIGKILL:when="$k" \
+      "$bin" --store "$store" accept "$id" --force >/dev/null 2>&1) 2>/dev/null; then
+    killed=$((killed + 1))
+  fi
+done
+accepted=0; pending=0
+for i in $(seq 1 "$n"); do
+  id=$(cat "$work/id-$i")
+  outcome=$(g --json proposal-status "$id" | python3 -c 'import json,sys; d=json.load(sys.stdin).get("decision"); print(d["outcome"] if d else "pending")')
+  if g show "crash-$i" >/dev/null 2>&1; then present=1; else present=0; fi
+  case "$outcome/$present" in
+    accepted/1) accepted=$((accepted + 1)) ;;
+    pending/0) pending=$((pending + 1)) ;;
+    *) echo "proposal $i: $outcome but node present=$present: half applied" >&2; exit 1 ;;
+  esac
+done
+before=$(ls "$store/.gpp/objects" | wc -l)
+g --json doctor --collect-orphans --grace 0 > "$work/doctor.json" || true
+python3 - "$work/doctor.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = [c for c in r["checks"] if c["outcome"] == "finding" and c["name"] not in ("passphrase KDF",)]
+for c in r["checks"]:
+    print(f'  {c["outcome"]:8} {c["name"]}: {c["detail"]}')
+print(f'  orphans collected: {r["collected"]}')
+sys.exit(1 if bad else 0)
+PY
+after=$(ls "$store/.gpp/objects" | wc -l)
+echo "$n accepts, $killed killed, $accepted applied whole, $pending still pending, none half applied; orphan blob files: $((before - after)) collected ($before files before, $after after)"
