@@ -414,6 +414,10 @@ fn hostile_pending_files_are_quarantined() {
         rustix::fs::Mode::from_raw_mode(0o600),
     )
     .unwrap();
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        std::fs::write(dir.join(std::ffi::OsStr::from_bytes(b"\xff\xfe.proposal")), b"x").unwrap();
+    }
     let big = std::fs::File::create(dir.join("big")).unwrap();
     big.set_len(2 * 1024 * 1024 * 1024).unwrap();
     // A valid age file sealed to another key, named by its hash.
@@ -435,7 +439,7 @@ fn hostile_pending_files_are_quarantined() {
         vec![good]
     );
     let reasons: Vec<String> = scan.quarantined.iter().map(|q| q.reason.clone()).collect();
-    assert_eq!(scan.quarantined.len(), 10, "{reasons:#?}");
+    assert_eq!(scan.quarantined.len(), 11, "{reasons:#?}");
     for expected in [
         "does not match the hash",
         "name is not <sha256>.proposal",
@@ -451,7 +455,7 @@ fn hostile_pending_files_are_quarantined() {
     // Nothing was followed: the link target is untouched, the queue is clean.
     assert!(Path::new("/etc/passwd").exists());
     assert_eq!(s.pending().unwrap().quarantined.len(), 0);
-    assert_eq!(quarantined(&dir).unwrap().len(), 10);
+    assert_eq!(quarantined(&dir).unwrap().len(), 11);
 }
 
 #[test]
