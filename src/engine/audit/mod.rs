@@ -136,6 +136,9 @@ impl Store {
             "INSERT OR REPLACE INTO meta (key, value) VALUES ('audit_head', ?1)",
             [format!("{seq}:{hash}")],
         )?;
+        let mut one = [0u64; 4];
+        one[tier.code() as usize] = 1;
+        crate::store::count_sealings(&tx, one)?;
         tx.commit()?;
         Ok(Some(seq))
     }

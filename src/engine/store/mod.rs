@@ -65,7 +65,7 @@ pub use decide::{AcceptOptions, Accepted, Undone};
 pub use layout::Layout;
 pub use objects::{Durability, Objects};
 pub use report::{StatusReport, TierCount};
-pub use schema::SCHEMA_VERSION;
+pub use schema::{SCHEMA_VERSION, count_sealings, sealings};
 pub use snapshots::REBUILD_AFTER;
 pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};
 

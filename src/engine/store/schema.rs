@@ -139,6 +139,48 @@ pub fn next_commit_seq(conn: &Connection) -> Result<u64> {
     Ok(next)
 }
 
+/// Adds `counts` (per tier code) to the sealings each tier key has made,
+/// inside the caller's transaction. AES-GCM with random nonces is safe up
+/// to a bounded number of messages per key; `doctor` compares these counts
+/// with that bound.
+pub fn count_sealings(conn: &Connection, counts: [u64; 4]) -> Result<()> {
+    let mut add = conn.prepare_cached(
+        "INSERT INTO meta (key, value) VALUES (?1, ?2)
+         ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + ?2 AS TEXT)",
+    )?;
+    for (code, n) in counts.iter().enumerate() {
+        if *n > 0 {
+            add.execute(rusqlite::params![
+                format!("sealings:{code}"),
+                i64::try_from(*n).unwrap_or(i64::MAX)
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// The sealings counted per tier code, `None` for a store that has no
+/// count yet (made before counting began).
+pub fn sealings(conn: &Connection) -> Result<Option<[u64; 4]>> {
+    let mut stmt = conn.prepare("SELECT key, value FROM meta WHERE key LIKE 'sealings:%'")?;
+    let mut rows = stmt.query([])?;
+    let mut out = [0u64; 4];
+    let mut any = false;
+    while let Some(r) = rows.next()? {
+        let (key, value): (String, String) = (r.get(0)?, r.get(1)?);
+        if let (Some(code), Ok(n)) = (
+            key.strip_prefix("sealings:").and_then(|c| c.parse::<usize>().ok()),
+            value.parse(),
+        ) {
+            if let Some(slot) = out.get_mut(code) {
+                *slot = n;
+                any = true;
+            }
+        }
+    }
+    Ok(any.then_some(out))
+}
+
 /// Sets the connection's pragmas: WAL, full sync, secure delete, busy timeout.
 pub fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(std::time::Duration::from_secs(10))?;

@@ -57,6 +57,9 @@ impl Store {
             let rows = (nodes.len() + edges.len()) as i64;
             let sealed = codec::seal_snapshot(&self.keys, tier, seq, nodes.into_iter(), edges.into_iter())?;
             let hash = self.objects.write(&sealed, Durability::Sync)?;
+            let mut one = [0u64; 4];
+            one[tier.code() as usize] = 1;
+            super::schema::count_sealings(&tx, one)?;
             tx.execute(
                 "INSERT OR REPLACE INTO snapshots (tier, seq, blob, rows) VALUES (?1, ?2, ?3, ?4)",
                 params![tier.code(), super::sql_version(seq), hash, rows],

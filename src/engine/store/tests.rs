@@ -624,3 +624,23 @@ fn a_damaged_index_is_named_not_a_crash() {
         "{err}"
     );
 }
+
+#[test]
+fn every_commit_counts_what_each_tier_key_sealed() {
+    let (_dir, root) = new_store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert_eq!(schema::sealings(s.conn()).unwrap(), None, "nothing sealed yet");
+    s.add_node(node("a", Tier::AgentReadable, "a")).unwrap();
+    s.add_node(node("b", Tier::AgentRestricted, "b")).unwrap();
+    s.link(edge("a", "uses", "b")).unwrap();
+    let counts = schema::sealings(s.conn()).unwrap().unwrap();
+    // Per node a data-key wrap and a summary; the edge is as secret as its
+    // most secret end.
+    assert_eq!(counts, [0, 2, 3, 0]);
+    let patch = NodePatch {
+        description: Some("a v2".into()),
+        ..NodePatch::default()
+    };
+    s.update_node("a", &patch).unwrap();
+    assert_eq!(schema::sealings(s.conn()).unwrap().unwrap(), [0, 4, 3, 0]);
+}

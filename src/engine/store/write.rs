@@ -496,6 +496,22 @@ impl Store {
             .collect();
         let after = manifest::last_per_row(after);
         manifest::apply(&tx, &self.keys, &before, &after)?;
+        // Under the tier key: a data-key wrap and a summary per node version
+        // (re-sealed ones too), one record per edge and per decision.
+        let mut sealings = [0u64; 4];
+        for t in plan
+            .nodes
+            .iter()
+            .map(|w| w.node.tier)
+            .chain(reseals.iter().map(|r| r.tier))
+        {
+            sealings[t.code() as usize] += 2;
+        }
+        for (e, ..) in &edge_rows {
+            sealings[e.tier.code() as usize] += 1;
+        }
+        sealings[codec::DECISION_TIER.code() as usize] += plan.decisions.len() as u64;
+        super::schema::count_sealings(&tx, sealings)?;
         tx.commit()?;
         self.seen_seq = seq;
         self.verified.forget(&before);
