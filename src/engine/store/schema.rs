@@ -168,14 +168,10 @@ pub fn sealings(conn: &Connection) -> Result<Option<[u64; 4]>> {
     let mut any = false;
     while let Some(r) = rows.next()? {
         let (key, value): (String, String) = (r.get(0)?, r.get(1)?);
-        if let (Some(code), Ok(n)) = (
-            key.strip_prefix("sealings:").and_then(|c| c.parse::<usize>().ok()),
-            value.parse(),
-        ) {
-            if let Some(slot) = out.get_mut(code) {
-                *slot = n;
-                any = true;
-            }
+        let code = key.strip_prefix("sealings:").and_then(|c| c.parse::<usize>().ok());
+        if let (Some(slot), Ok(n)) = (code.and_then(|c| out.get_mut(c)), value.parse()) {
+            *slot = n;
+            any = true;
         }
     }
     Ok(any.then_some(out))
