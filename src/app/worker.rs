@@ -146,6 +146,8 @@ struct Worker {
     lints: LintCache,
     /// Set by [`Request::Shutdown`]: decisions no longer reload the queue.
     closing: bool,
+    /// The last reload failure said, so it is said once, not every poll.
+    last_poll_error: Option<String>,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -167,6 +169,7 @@ impl Worker {
             signature: 0,
             lints: LintCache::default(),
             closing: false,
+            last_poll_error: None,
         }
     }
 
@@ -237,7 +240,7 @@ impl Worker {
                 self.decided(reply);
             }
             Request::Undo => {
-                let reply = match self.with_store(|s| s.undo()) {
+                let reply = match self.once(|s| s.undo()) {
                     Ok(u) => Reply::Done(format!(
                         "undid the {} of {}; it is back in the queue",
                         u.outcome.as_str(),
@@ -316,6 +319,18 @@ impl Worker {
             }
             Err(e) => self.send(Reply::UnlockFailed(e.to_string())),
         }
+    }
+
+    /// Runs `f` on the current graph once: for an undo, which must not be
+    /// retried onto another process's newer decision.
+    fn once<T>(&mut self, f: impl FnOnce(&mut Store) -> graphex_engine::Result<T>) -> graphex_engine::Result<T> {
+        let store = self.store.as_mut().ok_or(Error::Locked {
+            action: "this".into(),
+            needed: Level::Master,
+            current: Level::Locked,
+        })?;
+        store.refresh()?;
+        f(store)
     }
 
     fn with_store<T>(&mut self, f: impl FnMut(&mut Store) -> graphex_engine::Result<T>) -> graphex_engine::Result<T> {
@@ -479,7 +494,20 @@ impl Worker {
     /// Reloads when another process wrote to the index or `pending/`.
     fn poll(&mut self) {
         let Some(store) = self.store.as_mut() else { return };
-        let index_changed = store.refresh().unwrap_or(false);
+        let index_changed = match store.refresh() {
+            Ok(changed) => changed,
+            Err(e) => {
+                // A failed check (tampering, damage) is said, not swallowed;
+                // the console keeps what it verified before.
+                let msg = e.to_string();
+                if self.last_poll_error.as_deref() != Some(msg.as_str()) {
+                    self.send(Reply::Failed(format!("the store failed a check on reload: {msg}")));
+                    self.last_poll_error = Some(msg);
+                }
+                return;
+            }
+        };
+        self.last_poll_error = None;
         let signature = self.pending_signature();
         if index_changed || signature != self.signature {
             self.signature = signature;

@@ -456,7 +456,9 @@ pub fn status(ctx: &Context, id: &str) -> Result<()> {
 
 pub fn undo(ctx: &Context) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
-    let u = store.retrying(Store::undo)?;
+    // Not retried: undo takes the newest decision, which after another
+    // process's commit would be that process's, not the one meant.
+    let u = store.undo()?;
     emit(ctx.json, &u, |u| {
         format!(
             "undid the {} of {}; it is pending again\n",

@@ -134,10 +134,15 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
     let unreadable =
         |name: &'static str, e: Error| check(name, Outcome::Finding, format!("cannot read the index: {e}"));
     let mut collected = 0;
+    // Collecting deletes: only after the store opened at the master level
+    // (its keyring and manifest verified). A store that fails its checks may
+    // have lost rows to an attacker; their blobs are the evidence.
+    let may_collect = store.as_ref().is_some_and(|s| s.level() >= Level::Master);
     match referenced_blobs(&conn) {
         Ok(referenced) => {
             checks.push(missing_blobs(&layout, &referenced));
-            match orphans(&layout, &referenced, opts.collect_orphans.then_some(opts.orphan_grace)) {
+            let collect = (opts.collect_orphans && may_collect).then_some(opts.orphan_grace);
+            match orphans(&layout, &referenced, collect) {
                 Ok((c, n)) => {
                     checks.push(c);
                     collected = n;
@@ -154,6 +159,13 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
                 "the index's blob names cannot be read",
             ));
         }
+    }
+    if opts.collect_orphans && !may_collect {
+        checks.push(check(
+            "collect orphans",
+            Outcome::Skipped,
+            "nothing removed: collecting needs the store to open at the master level with its checks passing",
+        ));
     }
     checks.push(match &store {
         Some(s) => decrypt_all(s, &conn).unwrap_or_else(|e| unreadable("blobs decrypt", e)),
@@ -321,7 +333,10 @@ fn orphans(layout: &Layout, referenced: &HashSet<String>, collect: Option<Durati
     for entry in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
         let entry = entry.map_err(|e| Error::io(&dir, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if referenced.contains(&name) {
+        // Only what Graphex writes here: blobs named by their hash, and the
+        // temporary files of writes in progress. Anything else is not ours.
+        let ours = (name.len() == 64 && name.bytes().all(|b| b.is_ascii_hexdigit())) || name.starts_with(".tmp-");
+        if !ours || referenced.contains(&name) {
             continue;
         }
         let meta = entry.metadata().map_err(|e| Error::io(entry.path(), e))?;
@@ -348,7 +363,7 @@ fn orphans(layout: &Layout, referenced: &HashSet<String>, collect: Option<Durati
             }
             // A blob by its hash; anything else is a temporary file left by
             // an interrupted write.
-            let removed = if name.len() == 64 {
+            let removed = if !name.starts_with(".tmp-") {
                 objects.remove(name).is_ok()
             } else {
                 std::fs::remove_file(dir.join(name)).is_ok()
@@ -361,6 +376,9 @@ fn orphans(layout: &Layout, referenced: &HashSet<String>, collect: Option<Durati
     let outcome = if left == 0 { Outcome::Ok } else { Outcome::Finding };
     let detail = match (found.len(), collected) {
         (0, _) => "none".to_owned(),
+        (n, 0) if collect.is_some() => {
+            format!("{n} blob file(s), {bytes} bytes, named by no index row; none older than the grace period")
+        }
         (n, 0) => format!(
             "{n} blob file(s), {bytes} bytes, named by no index row (left by an interrupted commit); \
              `graphex doctor --collect-orphans` removes those older than {} seconds",

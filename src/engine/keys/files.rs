@@ -61,8 +61,8 @@ impl KeyPaths {
     }
 }
 
-/// The scrypt work factor (log2 N) for passphrase-sealed files. `None` lets age
-/// pick its default (about one second here). Lower values are for tests only.
+/// The scrypt work factor (log2 N) for passphrase-sealed files. `None` is
+/// [`DEFAULT_KDF_LOG_N`]. Lower values are for tests (and the demo) only.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct KdfCost(pub Option<u8>);
 
@@ -71,6 +71,10 @@ pub struct KdfCost(pub Option<u8>);
 /// A file asking for more is refused before any work is done, so a planted
 /// file cannot make an unlock take hours and tens of GiB.
 pub const MAX_KDF_LOG_N: u8 = 20;
+
+/// The scrypt work factor of new passphrase files: 2^18, about a second
+/// here (age's usual choice), well under [`MAX_KDF_LOG_N`].
+pub const DEFAULT_KDF_LOG_N: u8 = 18;
 
 /// An identity that opens passphrase-sealed files, refusing work factors
 /// above [`MAX_KDF_LOG_N`].
@@ -101,9 +105,10 @@ pub(crate) fn seal_to(recipients: &[&x25519::Recipient], plaintext: &[u8]) -> Re
 /// Encrypts to a passphrase with the given KDF cost.
 pub(crate) fn seal_to_passphrase(passphrase: &SecretString, cost: KdfCost, plaintext: &[u8]) -> Result<Vec<u8>> {
     let mut recipient = age::scrypt::Recipient::new(passphrase.clone());
-    if let Some(log_n) = cost.0 {
-        recipient.set_work_factor(log_n.clamp(1, 30));
-    }
+    // Never above what unlocking accepts: a store its owner cannot open is
+    // worse than a slightly cheaper KDF. age's own default is timed on this
+    // machine and could exceed the cap on a fast one.
+    recipient.set_work_factor(cost.0.unwrap_or(DEFAULT_KDF_LOG_N).clamp(1, MAX_KDF_LOG_N));
     let encryptor = age::Encryptor::with_recipients(std::iter::once(&recipient as &dyn age::Recipient))
         .map_err(|e| Error::integrity("age encryption", e.to_string()))?;
     age_write(encryptor, plaintext)

@@ -44,6 +44,8 @@ pub struct Keyring {
     tiers: [Option<TierCiphers>; 4],
     blind: Option<BlindIndex>,
     master: Option<x25519::Identity>,
+    /// An agent session's master recipient, as pinned in its identity file.
+    pinned_master: Option<x25519::Recipient>,
 }
 
 impl std::fmt::Debug for Keyring {
@@ -112,6 +114,7 @@ impl Keyring {
             tiers: [None, None, None, None],
             blind: None,
             master: None,
+            pinned_master: None,
         };
         let master = open_master(paths, creds)?;
         let auth = match &master {
@@ -155,6 +158,9 @@ impl Keyring {
                 &files::read(&paths.tier(Tier::Public))?,
             )?;
             auth.check_key(&paths.tier(Tier::Public), Tier::Public, &public)?;
+            // The checked key is the one used, not the first, unchecked read.
+            ring.tiers[Tier::Public.code() as usize] = Some(TierCiphers::from_key(&public));
+            ring.pinned_master = Some(pinned);
             let path = paths.tier(Tier::AgentReadable);
             let text = files::open_with(&path, &files::read(&path)?, &agent, "agent identity")?;
             let key = files::decode_tier_key(&path, Tier::AgentReadable, &text)?;
@@ -213,6 +219,19 @@ impl Keyring {
     /// The master identity (master level and above).
     pub fn master(&self) -> Result<&x25519::Identity> {
         self.master.as_ref().ok_or_else(|| self.needs(Level::Master, "this"))
+    }
+
+    /// Whom proposals are sealed to: the master's own key at master level,
+    /// the pinned one for an agent, and for a session with no secret only
+    /// `master.pub` as found (nothing to authenticate it with).
+    pub fn proposal_recipient(&self, paths: &KeyPaths) -> Result<x25519::Recipient> {
+        if let Some(m) = &self.master {
+            return Ok(m.to_public());
+        }
+        if let Some(p) = &self.pinned_master {
+            return Ok(p.clone());
+        }
+        crate::proposal::master_recipient(paths)
     }
 
     /// The agent identity, decrypted with the master and checked against
@@ -302,6 +321,7 @@ impl Keyring {
             tiers,
             blind: Some(BlindIndex::new(SymmetricKey::from_bytes([seed; 32]))),
             master: None,
+            pinned_master: None,
         }
     }
 }

@@ -28,7 +28,7 @@ pub use lint::{Lint, Mentions, credential_in, lint, lint_with};
 pub use pending::{Pending, QUARANTINE, Quarantined, ScanResult, quarantined, submit};
 pub use queue::{ProposalStatus, edit_text};
 pub use review::{Card, Group, StaleNode, batch_digest, cards, cards_unlinted, stale_versions};
-pub use stored::{ProposalId, Source, StoredProposal};
+pub use stored::{ProposalId, Source, StoredProposal, master_recipient};
 pub use submission::{INFERRED, SCHEMA, Submission};
 
 use crate::error::{Error, Result};

@@ -83,7 +83,7 @@ pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Sour
     };
     write(
         store.layout().pending().as_path(),
-        &stored.seal(&store.layout().keys())?,
+        &stored.seal(&store.keys().proposal_recipient(&store.layout().keys())?)?,
     )
 }
 

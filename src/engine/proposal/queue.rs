@@ -158,7 +158,10 @@ impl Store {
             bases,
             submission: sub,
         };
-        let id = write(&self.layout().pending(), &edited.seal(&self.layout().keys())?)?;
+        let id = write(
+            &self.layout().pending(),
+            &edited.seal(&self.keys().proposal_recipient(&self.layout().keys())?)?,
+        )?;
         match self.accept_edited(original, &id, &edited, force) {
             Ok(a) => Ok((id, a)),
             Err(e) => {

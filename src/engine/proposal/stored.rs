@@ -102,11 +102,11 @@ pub struct StoredProposal {
 }
 
 impl StoredProposal {
-    /// Seals the proposal to the store's master recipient.
-    pub fn seal(&self, keys: &KeyPaths) -> Result<Vec<u8>> {
-        let recipient = master_recipient(keys)?;
+    /// Seals the proposal to the store's master recipient (see
+    /// [`crate::keys::Keyring::proposal_recipient`]).
+    pub fn seal(&self, recipient: &x25519::Recipient) -> Result<Vec<u8>> {
         let json = serde_json::to_vec(self).map_err(|e| Error::integrity("proposal", e.to_string()))?;
-        files::seal_to(&[&recipient], &json)
+        files::seal_to(&[recipient], &json)
     }
 
     /// Opens sealed proposal bytes with the master identity.

@@ -606,7 +606,13 @@ fn write_raw(root: &Path, changes: serde_json::Value) -> ProposalId {
     let mut stored = dummy();
     stored.submission = sub(changes);
     pending::record_bases(&s, &stored.submission, &mut stored.bases);
-    write(&s.layout().pending(), &stored.seal(&s.layout().keys()).unwrap()).unwrap()
+    write(
+        &s.layout().pending(),
+        &stored
+            .seal(&s.keys().proposal_recipient(&s.layout().keys()).unwrap())
+            .unwrap(),
+    )
+    .unwrap()
 }
 
 #[test]

@@ -207,3 +207,28 @@ fn a_passphrase_file_asking_for_too_much_work_is_refused_before_the_work() {
     let msg = err.to_string();
     assert!(msg.contains("2^30") && msg.contains("above the cap"), "{msg}");
 }
+
+#[test]
+fn a_replaced_master_pub_does_not_divert_proposals() {
+    use crate::project::TrustPolicy;
+    use crate::proposal::{Source, Submission, submit};
+    let (_dir, root) = new_store();
+    let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    // An attacker puts their own key in master.pub.
+    let theirs = x25519::Identity::generate();
+    std::fs::write(
+        Layout::new(&root).keys().master_pub(),
+        format!("{}\n", theirs.to_public()),
+    )
+    .unwrap();
+    let sub = Submission::from_json(
+        br#"{"agent":"a","trust":95,"rationale":"r","changes":[{"op":"add_node","name":"n","type":"service","description":"d"}]}"#,
+    )
+    .unwrap();
+    let id = submit(&agent, &TrustPolicy::default(), sub, Source::Mcp).unwrap();
+    // Sealed to the master the agent's identity file pins: the owner reads it.
+    let master = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let scan = master.pending().unwrap();
+    assert_eq!(scan.pending.iter().map(|p| p.id.clone()).collect::<Vec<_>>(), vec![id]);
+    assert!(scan.quarantined.is_empty());
+}

@@ -331,6 +331,10 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
             .get_ref(3)?
             .as_str()
             .map_err(|_| Error::integrity("index row", "a blob name is not text"))?;
+        // Tags hash fixed-length fields only: a blob name is a SHA-256.
+        if name.len() != 64 || !name.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(tampered(g, "a blob name is not a SHA-256"));
+        }
         let tag = t.node(&id, tier, version, name);
         sums[g.index()].add(&tag, 1);
         verified.nodes.insert(id, (tier, version, tag));
