@@ -118,8 +118,9 @@ async fn serve(
 ) -> Result<()> {
     let send = |r: Request| tx.send(r).map_err(|_| anyhow::anyhow!("the engine thread stopped"));
     send(Request::Open)?;
-    // Warm the highlighter off the UI thread: the first edit opens at once.
-    std::thread::spawn(highlight::warm);
+    // The highlighter is warmed off the UI thread once the store is open
+    // (not while it opens: on two cores it would slow the first queue frame).
+    let mut warmed = false;
     let styles = config.styles;
     let mut state = AppState::new(config.keymap, root.display().to_string());
     state.mouse = config.mouse;
@@ -154,6 +155,17 @@ async fn serve(
         }
         while let Ok(r) = replies.try_recv() {
             batch.push(Msg::Reply(r));
+        }
+        if !warmed
+            && batch.iter().any(|m| {
+                matches!(
+                    m,
+                    Msg::Reply(worker::Reply::Queue(_) | worker::Reply::Sealed { .. } | worker::Reply::OpenFailed(_))
+                )
+            })
+        {
+            warmed = true;
+            std::thread::spawn(highlight::warm);
         }
         for msg in batch {
             #[cfg(debug_assertions)]
