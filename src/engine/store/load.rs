@@ -18,6 +18,7 @@ struct SnapshotRef {
     tier: Tier,
     seq: u64,
     hash: String,
+    mac: Option<Vec<u8>>,
 }
 
 impl Store {
@@ -60,14 +61,16 @@ impl Store {
 
         let mut later = Snapshot::default();
         let mut terms = Interner::default();
-        let mut node_rows = tx.prepare("SELECT id, version, summary FROM nodes WHERE tier = ?1 AND seq > ?2")?;
-        let mut edge_rows = tx.prepare("SELECT id, sealed FROM edges WHERE tier = ?1 AND seq > ?2")?;
+        let mut node_rows =
+            tx.prepare("SELECT id, version, summary, digest FROM nodes WHERE tier = ?1 AND seq > ?2")?;
+        let mut edge_rows = tx.prepare("SELECT id, sealed, digest FROM edges WHERE tier = ?1 AND seq > ?2")?;
         for tier in Tier::ALL.into_iter().filter(|t| self.keys.reads(*t)) {
             let after = since[tier.code() as usize];
             let mut rows = node_rows.query(params![tier.code(), after])?;
             while let Some(row) = rows.next()? {
                 let id = row_node_id(blob(row, 0)?)?;
                 let version = row_version(row.get(1)?)?;
+                super::manifest::check_digest(|| format!("index row of node {id}"), blob(row, 2)?, row.get_ref(3)?)?;
                 later.nodes.push(codec::open_summary(
                     &self.keys,
                     &id,
@@ -80,6 +83,7 @@ impl Store {
             let mut rows = edge_rows.query(params![tier.code(), after])?;
             while let Some(row) = rows.next()? {
                 let id = row_edge_id(blob(row, 0)?)?;
+                super::manifest::check_digest(|| format!("edge {id}"), blob(row, 1)?, row.get_ref(2)?)?;
                 later
                     .edges
                     .push(codec::open_edge(&self.keys, &id, tier, blob(row, 1)?, &mut terms)?);
@@ -89,7 +93,7 @@ impl Store {
     }
 
     fn snapshot_refs(&self) -> Result<Vec<SnapshotRef>> {
-        let mut stmt = self.conn.prepare("SELECT tier, seq, blob FROM snapshots")?;
+        let mut stmt = self.conn.prepare("SELECT tier, seq, blob, mac FROM snapshots")?;
         let mut rows = stmt.query([])?;
         let mut out = Vec::new();
         while let Some(row) = rows.next()? {
@@ -99,6 +103,7 @@ impl Store {
                     tier,
                     seq: row_version(row.get(1)?)?,
                     hash: row.get(2)?,
+                    mac: row.get(3)?,
                 });
             }
         }
@@ -107,7 +112,9 @@ impl Store {
 }
 
 fn open_one(keys: &Keyring, objects: &Objects, r: &SnapshotRef) -> Result<Snapshot> {
-    codec::open_snapshot(keys, r.tier, r.seq, &objects.read_authenticated_later(&r.hash)?)
+    let bytes = objects.read_authenticated_later(&r.hash)?;
+    super::manifest::check_snapshot(keys, r.tier, r.seq, &bytes, r.mac.as_deref())?;
+    codec::open_snapshot(keys, r.tier, r.seq, &bytes)
 }
 
 /// Reads and opens every snapshot, one thread each.

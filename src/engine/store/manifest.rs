@@ -7,10 +7,14 @@
 //! binds the whole set of rows instead:
 //!
 //! - every row has a tag, a keyed hash of what identifies it: a node row's
-//!   id, tier, version and blob name (the blob's SHA-256); an edge row's id,
-//!   tier, commit and the authentication tag of its sealed record (which
-//!   authenticates the rest), kept in the row's `tail` column so that the
-//!   check reads a covering index, not the sealed records;
+//!   id, tier, version, blob name (the blob's SHA-256) and a digest of its
+//!   sealed summary; an edge row's id, tier, commit and a digest of its
+//!   sealed record. The digests are kept in the rows (so the check reads a
+//!   covering index, not the records) and checked when a record is decoded,
+//!   so a record sealed under the public key, which anyone can do, cannot
+//!   replace the one the manifest vouches for;
+//! - a tier's snapshot carries a MAC under its group's key, checked before
+//!   it is used;
 //! - rows fall in three groups, each keyed from one tier key: *readable*
 //!   (public and agent-readable rows, keyed from agent-readable, so that the
 //!   public tier, whose key is in the clear, is covered by a key an outsider
@@ -43,10 +47,10 @@ use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
 
 /// Every node row as the manifest sees it; a covering index serves it.
-const NODE_ROWS: &str = "SELECT id, tier, version, blob FROM nodes INDEXED BY nodes_by_tier";
+const NODE_ROWS: &str = "SELECT id, tier, version, blob, digest FROM nodes INDEXED BY nodes_by_tier";
 /// Every edge row as the manifest sees it, from the covering index rather
 /// than the sealed records.
-const EDGE_ROWS: &str = "SELECT id, tier, seq, tail FROM edges INDEXED BY edges_by_tier";
+const EDGE_ROWS: &str = "SELECT id, tier, seq, digest FROM edges INDEXED BY edges_by_tier";
 
 /// The three groups of rows, each with its own key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,13 +101,15 @@ pub(super) enum RowKey {
         tier: Tier,
         version: u64,
         blob: String,
+        /// [`digest`] of the sealed summary.
+        digest: [u8; 16],
     },
     Edge {
         id: EdgeId,
         tier: Tier,
         seq: u64,
-        /// The last 16 bytes of the sealed record: its AEAD tag.
-        tag: [u8; 16],
+        /// [`digest`] of the sealed record.
+        digest: [u8; 16],
     },
 }
 
@@ -113,13 +119,42 @@ impl RowKey {
             RowKey::Node { tier, .. } | RowKey::Edge { tier, .. } => *tier,
         }
     }
+}
 
-    /// An edge row from its sealed record, or from the record's tail.
-    pub(super) fn edge(id: EdgeId, tier: Tier, seq: u64, sealed: &[u8]) -> Self {
-        let mut tag = [0u8; 16];
-        let tail = &sealed[sealed.len().saturating_sub(16)..];
-        tag[16 - tail.len()..].copy_from_slice(tail);
-        RowKey::Edge { id, tier, seq, tag }
+/// The digest of a sealed record kept in its row: SHA-256, 16 bytes.
+pub(super) fn digest(sealed: &[u8]) -> [u8; 16] {
+    let full: [u8; 32] = Sha256::digest(sealed).into();
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&full[..16]);
+    out
+}
+
+/// A digest column as stored (a missing or malformed one reads as zeros,
+/// which matches no record).
+fn stored_digest(v: rusqlite::types::ValueRef<'_>) -> [u8; 16] {
+    match v {
+        rusqlite::types::ValueRef::Blob(b) if b.len() == 16 => {
+            let mut out = [0u8; 16];
+            out.copy_from_slice(b);
+            out
+        }
+        _ => [0u8; 16],
+    }
+}
+
+/// Refuses a sealed record whose digest is not the one in its row.
+pub(super) fn check_digest(
+    what: impl Fn() -> String,
+    sealed: &[u8],
+    stored: rusqlite::types::ValueRef<'_>,
+) -> Result<()> {
+    if digest(sealed) == stored_digest(stored) {
+        Ok(())
+    } else {
+        Err(Error::integrity(
+            what(),
+            "its sealed record is not the one its row vouches for (replaced outside Graphex)",
+        ))
     }
 }
 
@@ -168,24 +203,26 @@ impl Tagger {
                 tier,
                 version,
                 blob,
-            } => self.node(id, *tier, *version, blob),
-            RowKey::Edge { id, tier, seq, tag } => {
+                digest,
+            } => self.node(id, *tier, *version, blob, digest),
+            RowKey::Edge { id, tier, seq, digest } => {
                 let mut h = self.0.clone();
                 h.update([b'e', tier.code()]);
                 h.update(id.as_bytes());
                 h.update(seq.to_le_bytes());
-                h.update(tag);
+                h.update(digest);
                 h.finalize().into()
             }
         }
     }
 
-    fn node(&self, id: &NodeId, tier: Tier, version: u64, blob: &str) -> [u8; 32] {
+    fn node(&self, id: &NodeId, tier: Tier, version: u64, blob: &str, digest: &[u8; 16]) -> [u8; 32] {
         let mut h = self.0.clone();
         h.update([b'n', tier.code()]);
         h.update(id.as_bytes());
         h.update(version.to_le_bytes());
         h.update(blob.as_bytes());
+        h.update(digest);
         h.finalize().into()
     }
 }
@@ -335,7 +372,7 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
         if name.len() != 64 || !name.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(tampered(g, "a blob name is not a SHA-256"));
         }
-        let tag = t.node(&id, tier, version, name);
+        let tag = t.node(&id, tier, version, name, &stored_digest(r.get_ref(4)?));
         sums[g.index()].add(&tag, 1);
         verified.nodes.insert(id, (tier, version, tag));
     }
@@ -346,11 +383,12 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
         let Some((g, t)) = tagger_of(&groups, tier) else {
             continue;
         };
-        let tail = match r.get_ref(3)? {
-            rusqlite::types::ValueRef::Blob(b) => b,
-            _ => &[],
+        let key = RowKey::Edge {
+            id: row_edge_id(blob(r, 0)?)?,
+            tier,
+            seq: row_version(r.get(2)?)?,
+            digest: stored_digest(r.get_ref(3)?),
         };
-        let key = RowKey::edge(row_edge_id(blob(r, 0)?)?, tier, row_version(r.get(2)?)?, tail);
         sums[g.index()].add(&t.tag(&key), 1);
         verified.edges[tier.code() as usize] += 1;
     }
@@ -409,42 +447,29 @@ pub(super) fn apply(conn: &Connection, keys: &Keyring, removed: &[RowKey], added
 
 /// The node row `id` as the index holds it now.
 pub(super) fn node_row(conn: &Connection, id: &NodeId) -> Result<Option<RowKey>> {
-    conn.prepare_cached("SELECT tier, version, blob FROM nodes WHERE id = ?1")?
-        .query_row([id.as_bytes().as_slice()], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
-        })
-        .optional()?
-        .map(|(tier, version, blob)| {
-            Ok(RowKey::Node {
-                id: *id,
-                tier: row_tier(tier)?,
-                version: row_version(version)?,
-                blob,
-            })
-        })
-        .transpose()
+    let mut stmt = conn.prepare_cached("SELECT tier, version, blob, digest FROM nodes WHERE id = ?1")?;
+    let mut rows = stmt.query([id.as_bytes().as_slice()])?;
+    let Some(r) = rows.next()? else { return Ok(None) };
+    Ok(Some(RowKey::Node {
+        id: *id,
+        tier: row_tier(r.get(0)?)?,
+        version: row_version(r.get(1)?)?,
+        blob: r.get(2)?,
+        digest: stored_digest(r.get_ref(3)?),
+    }))
 }
 
 /// The edge row `id` as the index holds it now.
 pub(super) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>> {
-    conn.prepare_cached("SELECT tier, seq, tail FROM edges WHERE id = ?1")?
-        .query_row([id.as_bytes().as_slice()], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, Option<Vec<u8>>>(2)?,
-            ))
-        })
-        .optional()?
-        .map(|(tier, seq, tail)| {
-            Ok(RowKey::edge(
-                *id,
-                row_tier(tier)?,
-                row_version(seq)?,
-                &tail.unwrap_or_default(),
-            ))
-        })
-        .transpose()
+    let mut stmt = conn.prepare_cached("SELECT tier, seq, digest FROM edges WHERE id = ?1")?;
+    let mut rows = stmt.query([id.as_bytes().as_slice()])?;
+    let Some(r) = rows.next()? else { return Ok(None) };
+    Ok(Some(RowKey::Edge {
+        id: *id,
+        tier: row_tier(r.get(0)?)?,
+        seq: row_version(r.get(1)?)?,
+        digest: stored_digest(r.get_ref(2)?),
+    }))
 }
 
 /// Checks a row about to be read against the verified rows: a row changed
@@ -456,12 +481,13 @@ pub(super) fn check_read(
     tier: Tier,
     version: u64,
     blob: &str,
+    digest: rusqlite::types::ValueRef<'_>,
 ) -> Result<()> {
     let Ok(ciphers) = keys.tier(Group::of(tier).key_tier()) else {
         // A group this session cannot key (public rows when locked, say).
         return Ok(());
     };
-    let tag = Tagger::new(&ciphers.manifest).node(id, tier, version, blob);
+    let tag = Tagger::new(&ciphers.manifest).node(id, tier, version, blob, &stored_digest(digest));
     match verified.nodes.get(id) {
         Some(v) if *v == (tier, version, tag) => Ok(()),
         _ => Err(Error::integrity(
@@ -505,4 +531,48 @@ pub(super) fn check_catalog(catalog: &super::Catalog, verified: &VerifiedNodes, 
         }
     }
     Ok(())
+}
+
+fn snapshot_hmac(key: &SymmetricKey, tier: Tier, seq: u64, bytes: &[u8]) -> Hmac<Sha256> {
+    let mut m = <Hmac<Sha256> as KeyInit>::new_from_slice(key.expose())
+        .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
+    m.update(b"graphex/snapshot/v1");
+    m.update(&[tier.code()]);
+    m.update(&seq.to_le_bytes());
+    m.update(&Sha256::digest(bytes));
+    m
+}
+
+/// A snapshot's MAC under its tier group's key, when this session holds it
+/// (a public snapshot is sealed under a key anyone has: the MAC is what
+/// makes it the store's).
+pub(super) fn snapshot_mac(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Option<Vec<u8>> {
+    let ciphers = keys.tier(Group::of(tier).key_tier()).ok()?;
+    Some(
+        snapshot_hmac(&ciphers.manifest, tier, seq, bytes)
+            .finalize()
+            .into_bytes()
+            .to_vec(),
+    )
+}
+
+/// Refuses a snapshot whose MAC does not verify, when this session holds
+/// the key to check it.
+pub(super) fn check_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8], mac: Option<&[u8]>) -> Result<()> {
+    let Ok(ciphers) = keys.tier(Group::of(tier).key_tier()) else {
+        return Ok(());
+    };
+    let ok = mac.is_some_and(|m| {
+        snapshot_hmac(&ciphers.manifest, tier, seq, bytes)
+            .verify_slice(m)
+            .is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::integrity(
+            format!("the {tier} snapshot"),
+            "its MAC does not verify: it was replaced or forged outside Graphex; nothing is served",
+        ))
+    }
 }

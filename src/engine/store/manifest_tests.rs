@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::manifest::digest;
 use super::tests::{creds, new_store};
 use super::*;
 use crate::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation};
@@ -18,7 +19,7 @@ fn node(name: &str, tier: Tier) -> NewNode {
 }
 
 /// Two nodes linked, `a` updated once: its row's version 1 and 2 both exist.
-fn store_with_history(tier: Tier) -> (tempfile::TempDir, std::path::PathBuf, (i64, String, Vec<u8>)) {
+fn store_with_history(tier: Tier) -> (tempfile::TempDir, std::path::PathBuf, OldRow) {
     let (dir, root) = new_store();
     // The agent's identity file, exported while the store is sound.
     let _ = creds(Level::Agent, &root);
@@ -40,16 +41,29 @@ fn store_with_history(tier: Tier) -> (tempfile::TempDir, std::path::PathBuf, (i6
     (dir, root, old)
 }
 
-/// The (version, blob, summary) of node `name`'s index row.
-fn row_of(root: &Path, name: &str, s: &Store) -> (i64, String, Vec<u8>) {
+/// The (version, blob, summary, digest) of a node's index row.
+type OldRow = (i64, String, Vec<u8>, Vec<u8>);
+
+/// Node `name`'s index row as it is now.
+fn row_of(root: &Path, name: &str, s: &Store) -> OldRow {
     let id = s.summary(name).unwrap().id;
     let conn = rusqlite::Connection::open(Layout::new(root).db()).unwrap();
     conn.query_row(
-        "SELECT version, blob, summary FROM nodes WHERE id = ?1",
+        "SELECT version, blob, summary, digest FROM nodes WHERE id = ?1",
         [id.as_bytes().as_slice()],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )
     .unwrap()
+}
+
+/// Puts node `id`'s older row back, consistently: AEAD alone accepts it.
+fn roll_back(root: &Path, id: &crate::model::NodeId, old: &OldRow) {
+    let (version, blob, summary, digest) = old;
+    sql(
+        root,
+        "UPDATE nodes SET version = ?2, blob = ?3, summary = ?4, digest = ?5 WHERE id = ?1",
+        rusqlite::params![id.as_bytes().as_slice(), version, blob, summary, digest],
+    );
 }
 
 fn sql(root: &Path, statement: &str, args: impl rusqlite::Params) {
@@ -66,18 +80,13 @@ fn integrity_error(root: &Path, level: Level) -> String {
 
 #[test]
 fn a_row_rolled_back_to_its_older_consistent_version_is_refused() {
-    let (_dir, root, (version, blob, summary)) = store_with_history(Tier::AgentReadable);
+    let (_dir, root, old) = store_with_history(Tier::AgentReadable);
     // Before: the store opens and serves v2.
     let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     assert_eq!(s.node("a").unwrap().description, "a v2");
     let id = s.summary("a").unwrap().id;
     drop(s);
-    // The older row and blob are consistent: AEAD alone accepts them.
-    sql(
-        &root,
-        "UPDATE nodes SET version = ?2, blob = ?3, summary = ?4 WHERE id = ?1",
-        rusqlite::params![id.as_bytes().as_slice(), version, blob, summary],
-    );
+    roll_back(&root, &id, &old);
     let msg = integrity_error(&root, Level::Master);
     assert!(msg.contains("rolled back"), "{msg}");
     // The agent, holding only the agent-readable key, sees it too.
@@ -112,29 +121,21 @@ fn a_forged_manifest_entry_is_refused() {
 fn a_public_row_is_covered_by_a_key_outsiders_do_not_hold() {
     // Public blobs are sealed with a key in the clear: anyone can write one.
     // Rolling a public row back is still caught at the agent and master levels.
-    let (_dir, root, (version, blob, summary)) = store_with_history(Tier::Public);
+    let (_dir, root, old) = store_with_history(Tier::Public);
     let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     let id = s.summary("a").unwrap().id;
     drop(s);
-    sql(
-        &root,
-        "UPDATE nodes SET version = ?2, blob = ?3, summary = ?4 WHERE id = ?1",
-        rusqlite::params![id.as_bytes().as_slice(), version, blob, summary],
-    );
+    roll_back(&root, &id, &old);
     integrity_error(&root, Level::Agent);
     integrity_error(&root, Level::Master);
 }
 
 #[test]
 fn a_row_changed_under_an_open_session_is_refused_on_read() {
-    let (_dir, root, (version, blob, summary)) = store_with_history(Tier::AgentReadable);
+    let (_dir, root, old) = store_with_history(Tier::AgentReadable);
     let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     let id = s.summary("a").unwrap().id;
-    sql(
-        &root,
-        "UPDATE nodes SET version = ?2, blob = ?3, summary = ?4 WHERE id = ?1",
-        rusqlite::params![id.as_bytes().as_slice(), version, blob, summary],
-    );
+    roll_back(&root, &id, &old);
     let err = s.node("a").unwrap_err();
     assert!(err.to_string().contains("not the one the manifest verified"), "{err}");
 }
@@ -154,4 +155,82 @@ fn writes_keep_the_manifest_in_step() {
     for level in [Level::Agent, Level::Master, Level::Human] {
         Store::open(&root, &creds(level, &root)).unwrap();
     }
+}
+
+/// The public tier's key is in the clear: a locked session holds it, as
+/// anyone with the repository does.
+fn public_forger(root: &Path) -> Store {
+    Store::open(root, &creds(Level::Locked, root)).unwrap()
+}
+
+#[test]
+fn a_public_summary_or_edge_sealed_by_an_outsider_is_refused() {
+    for what in ["summary", "edge"] {
+        let (_dir, root, _) = store_with_history(Tier::Public);
+        let forger = public_forger(&root);
+        let (statement, target, forged) = if what == "summary" {
+            let mut f = forger.summary("a").unwrap().clone();
+            f.description = "forged by an outsider".into();
+            let sealed = codec::seal_summary(&forger.keys, &f).unwrap();
+            (
+                "UPDATE nodes SET summary = ?2 WHERE id = ?1",
+                f.id.as_bytes().to_vec(),
+                sealed,
+            )
+        } else {
+            let mut e = forger.catalog().edges().next().unwrap().clone();
+            e.relation = Relation::new("supersedes").unwrap();
+            let sealed = codec::seal_edge(&forger.keys, &e).unwrap();
+            (
+                "UPDATE edges SET sealed = ?2 WHERE id = ?1",
+                e.id.as_bytes().to_vec(),
+                sealed,
+            )
+        };
+        drop(forger);
+        sql(&root, statement, rusqlite::params![target, forged]);
+        // The record no longer matches its row's digest: every session refuses it.
+        for level in [Level::Locked, Level::Agent, Level::Master] {
+            integrity_error(&root, level);
+        }
+        // With the digest changed too, the manifest (keyed) catches it.
+        let digest_update = statement
+            .replace("summary = ?2", "digest = ?2")
+            .replace("sealed = ?2", "digest = ?2");
+        sql(
+            &root,
+            &digest_update,
+            rusqlite::params![target, digest(&forged).to_vec()],
+        );
+        let msg = integrity_error(&root, Level::Master);
+        assert!(msg.contains("manifest"), "{what}: {msg}");
+        integrity_error(&root, Level::Agent);
+    }
+}
+
+#[test]
+fn a_public_snapshot_sealed_by_an_outsider_is_refused() {
+    let (_dir, root, _) = store_with_history(Tier::Public);
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    s.refresh_snapshots(true).unwrap();
+    drop(s);
+    let forger = public_forger(&root);
+    let (seq, _): (i64, String) = forger
+        .conn
+        .query_row("SELECT seq, blob FROM snapshots WHERE tier = 0", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    let mut nodes: Vec<_> = forger.catalog().nodes().cloned().collect();
+    for n in &mut nodes {
+        n.description = "forged by an outsider".into();
+    }
+    let edges: Vec<_> = forger.catalog().edges().cloned().collect();
+    let sealed = codec::seal_snapshot(&forger.keys, Tier::Public, seq as u64, nodes.iter(), edges.iter()).unwrap();
+    let hash = forger.objects.write(&sealed, Durability::Sync).unwrap();
+    drop(forger);
+    sql(&root, "UPDATE snapshots SET blob = ?1 WHERE tier = 0", [hash]);
+    let msg = integrity_error(&root, Level::Master);
+    assert!(msg.contains("snapshot"), "{msg}");
+    integrity_error(&root, Level::Agent);
 }

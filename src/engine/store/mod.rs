@@ -264,14 +264,19 @@ impl Store {
 
     /// The full current version of node `id`, checked against the index.
     pub fn node_by_id(&self, id: &NodeId) -> Result<Node> {
-        let (tier, version, hash): (i64, i64, String) = self
+        let (tier, version, hash, digest): (i64, i64, String, Option<Vec<u8>>) = self
             .conn
-            .prepare_cached("SELECT tier, version, blob FROM nodes WHERE id = ?1")?
-            .query_row([id.as_bytes().as_slice()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .prepare_cached("SELECT tier, version, blob, digest FROM nodes WHERE id = ?1")?
+            .query_row([id.as_bytes().as_slice()], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })
             .optional()?
             .ok_or_else(|| Error::NotFound(id.to_string()))?;
         let (tier, version) = (row_tier(tier)?, row_version(version)?);
-        manifest::check_read(&self.verified, &self.keys, id, tier, version, &hash)?;
+        let digest = digest
+            .as_deref()
+            .map_or(rusqlite::types::ValueRef::Null, rusqlite::types::ValueRef::Blob);
+        manifest::check_read(&self.verified, &self.keys, id, tier, version, &hash, digest)?;
         codec::decode_node(&self.keys, id, version, tier, &self.objects.read(&hash)?)
     }
 

@@ -110,15 +110,19 @@ CREATE TABLE manifest (
     acc   BLOB NOT NULL,
     mac   BLOB NOT NULL
 );
--- An edge's tail is its sealed record's authentication tag. The tier
--- indexes cover what the manifest check reads, so it scans them instead
--- of the rows (the sealed records make the rows several times larger).
-ALTER TABLE edges ADD COLUMN tail BLOB;
-UPDATE edges SET tail = substr(sealed, -16);
+-- A digest (SHA-256, 16 bytes) of each row's sealed record: a node's
+-- summary, an edge. The manifest's row tags cover it and decoding checks
+-- it, so even a record sealed under the public key (which is in the clear)
+-- cannot be replaced. The tier indexes cover what the manifest check reads,
+-- so it scans them instead of the rows (several times larger).
+ALTER TABLE nodes ADD COLUMN digest BLOB;
+ALTER TABLE edges ADD COLUMN digest BLOB;
 DROP INDEX nodes_by_tier;
 DROP INDEX edges_by_tier;
-CREATE INDEX nodes_by_tier ON nodes (tier, seq, id, version, blob);
-CREATE INDEX edges_by_tier ON edges (tier, seq, id, tail);
+CREATE INDEX nodes_by_tier ON nodes (tier, seq, id, version, blob, digest);
+CREATE INDEX edges_by_tier ON edges (tier, seq, id, digest);
+-- A snapshot's MAC under its tier group's manifest key (see `manifest`).
+ALTER TABLE snapshots ADD COLUMN mac BLOB;
 ";
 
 /// The number of the last commit.

@@ -381,8 +381,9 @@ impl Store {
                 dropped_snapshots.extend(gone);
             }
             let mut upsert_node = tx.prepare_cached(
-                "INSERT INTO nodes (id, tier, version, name_token, blob, summary, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                 ON CONFLICT(id) DO UPDATE SET tier = ?2, version = ?3, blob = ?5, summary = ?6, seq = ?7",
+                "INSERT INTO nodes (id, tier, version, name_token, blob, summary, seq, digest)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 ON CONFLICT(id) DO UPDATE SET tier = ?2, version = ?3, blob = ?5, summary = ?6, seq = ?7, digest = ?8",
             )?;
             let mut add_version =
                 tx.prepare_cached("INSERT INTO node_versions (node_id, version, tier, blob) VALUES (?1, ?2, ?3, ?4)")?;
@@ -397,7 +398,8 @@ impl Store {
                         token,
                         hash,
                         summary,
-                        row_seq
+                        row_seq,
+                        manifest::digest(summary).as_slice()
                     ])
                     .map_err(|e| unique_violation(e, n.name.as_str()))?;
                 add_version.execute(params![id, sql_version(n.version), n.tier.code(), hash])?;
@@ -413,8 +415,8 @@ impl Store {
                 ])?;
             }
             let mut upsert_edge = tx.prepare_cached(
-                "INSERT INTO edges (id, tier, token, sealed, seq, tail) VALUES (?1, ?2, ?3, ?4, ?5, substr(?4, -16))
-                 ON CONFLICT(id) DO UPDATE SET tier = ?2, sealed = ?4, seq = ?5, tail = substr(?4, -16)",
+                "INSERT INTO edges (id, tier, token, sealed, seq, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT(id) DO UPDATE SET tier = ?2, sealed = ?4, seq = ?5, digest = ?6",
             )?;
             for (e, token, sealed, described) in &edge_rows {
                 upsert_edge
@@ -423,7 +425,8 @@ impl Store {
                         e.tier.code(),
                         token,
                         sealed,
-                        row_seq
+                        row_seq,
+                        manifest::digest(sealed).as_slice()
                     ])
                     .map_err(|err| match err {
                         rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
@@ -482,17 +485,20 @@ impl Store {
             .nodes
             .iter()
             .zip(&written)
-            .map(|(w, hash)| RowKey::Node {
+            .zip(&node_rows)
+            .map(|((w, hash), (_, summary))| RowKey::Node {
                 id: w.node.id,
                 tier: w.node.tier,
                 version: w.node.version,
                 blob: hash.clone(),
+                digest: manifest::digest(summary),
             })
-            .chain(
-                edge_rows
-                    .iter()
-                    .map(|(e, _, sealed, _)| RowKey::edge(e.id, e.tier, seq, sealed)),
-            )
+            .chain(edge_rows.iter().map(|(e, _, sealed, _)| RowKey::Edge {
+                id: e.id,
+                tier: e.tier,
+                seq,
+                digest: manifest::digest(sealed),
+            }))
             .collect();
         let after = manifest::last_per_row(after);
         manifest::apply(&tx, &self.keys, &before, &after)?;
