@@ -13,8 +13,9 @@
 //!   covering index, not the records) and checked when a record is decoded,
 //!   so a record sealed under the public key, which anyone can do, cannot
 //!   replace the one the manifest vouches for;
-//! - a tier's snapshot carries a MAC under its group's key, checked before
-//!   it is used;
+//! - the public snapshot carries a MAC under the readable group's key,
+//!   checked before it is used (other snapshots are sealed under secret
+//!   keys);
 //! - rows fall in three groups, each keyed from one tier key: *readable*
 //!   (public and agent-readable rows, keyed from agent-readable, so that the
 //!   public tier, whose key is in the clear, is covered by a key an outsider
@@ -543,10 +544,14 @@ fn snapshot_hmac(key: &SymmetricKey, tier: Tier, seq: u64, bytes: &[u8]) -> Hmac
     m
 }
 
-/// A snapshot's MAC under its tier group's key, when this session holds it
-/// (a public snapshot is sealed under a key anyone has: the MAC is what
-/// makes it the store's).
+/// The public snapshot's MAC under the readable group's key, when this
+/// session holds it: a public snapshot is sealed under a key anyone has, so
+/// the MAC is what makes it the store's. Other tiers' snapshots are sealed
+/// under secret keys, which already authenticate them.
 pub(super) fn snapshot_mac(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Option<Vec<u8>> {
+    if tier != Tier::Public {
+        return None;
+    }
     let ciphers = keys.tier(Group::of(tier).key_tier()).ok()?;
     Some(
         snapshot_hmac(&ciphers.manifest, tier, seq, bytes)
@@ -562,6 +567,9 @@ pub(super) fn check_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8],
     let Ok(ciphers) = keys.tier(Group::of(tier).key_tier()) else {
         return Ok(());
     };
+    if tier != Tier::Public {
+        return Ok(());
+    }
     let ok = mac.is_some_and(|m| {
         snapshot_hmac(&ciphers.manifest, tier, seq, bytes)
             .verify_slice(m)

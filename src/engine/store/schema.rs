@@ -121,7 +121,8 @@ DROP INDEX nodes_by_tier;
 DROP INDEX edges_by_tier;
 CREATE INDEX nodes_by_tier ON nodes (tier, seq, id, version, blob, digest);
 CREATE INDEX edges_by_tier ON edges (tier, seq, id, digest);
--- A snapshot's MAC under its tier group's manifest key (see `manifest`).
+-- The public snapshot's MAC under the readable group's manifest key (its
+-- own key is in the clear; see `manifest`).
 ALTER TABLE snapshots ADD COLUMN mac BLOB;
 ";
 
