@@ -321,28 +321,28 @@ impl Worker {
         }
     }
 
+    /// The open store, reloaded if another process wrote since: decisions
+    /// are made on the current graph.
+    fn current(&mut self) -> graphex_engine::Result<&mut Store> {
+        let store = self.store.as_mut().ok_or(Error::Locked {
+            action: "this".into(),
+            needed: Level::Master,
+            current: Level::Locked,
+        })?;
+        store.refresh()?;
+        Ok(store)
+    }
+
     /// Runs `f` on the current graph once: for an undo, which must not be
     /// retried onto another process's newer decision.
     fn once<T>(&mut self, f: impl FnOnce(&mut Store) -> graphex_engine::Result<T>) -> graphex_engine::Result<T> {
-        let store = self.store.as_mut().ok_or(Error::Locked {
-            action: "this".into(),
-            needed: Level::Master,
-            current: Level::Locked,
-        })?;
-        store.refresh()?;
-        f(store)
+        f(self.current()?)
     }
 
+    /// Runs `f` on the current graph, and again if another process writes
+    /// while it decides.
     fn with_store<T>(&mut self, f: impl FnMut(&mut Store) -> graphex_engine::Result<T>) -> graphex_engine::Result<T> {
-        let store = self.store.as_mut().ok_or(Error::Locked {
-            action: "this".into(),
-            needed: Level::Master,
-            current: Level::Locked,
-        })?;
-        // Another process may have written since: decide on the current
-        // graph, and again if one writes while this decision is made.
-        store.refresh()?;
-        store.retrying(f)
+        self.current()?.retrying(f)
     }
 
     /// Sends the queue at once, then the lints it still lacks. Lints are
