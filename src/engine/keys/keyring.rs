@@ -54,8 +54,10 @@ impl std::fmt::Debug for Keyring {
     }
 }
 
-/// Generates every key of a new store and writes the key files into `paths.dir`.
-pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString, cost: KdfCost) -> Result<()> {
+/// Generates every key of a new store and writes the key files into
+/// `paths.dir`. Returns a keyring holding the new tier keys (and nothing
+/// else: no master, no blind index), for the store's first records.
+pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString, cost: KdfCost) -> Result<Keyring> {
     std::fs::create_dir_all(&paths.dir).map_err(|e| Error::io(&paths.dir, e))?;
     let master = x25519::Identity::generate();
     let agent = x25519::Identity::generate();
@@ -101,7 +103,13 @@ pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString,
         };
         files::write_private(&paths.tier(tier), &sealed)?;
     }
-    Ok(())
+    Ok(Keyring {
+        level: Level::Locked,
+        tiers: keys.map(|k| Some(TierCiphers::from_key(&k))),
+        blind: None,
+        master: None,
+        pinned_master: None,
+    })
 }
 
 impl Keyring {

@@ -31,8 +31,8 @@ impl Store {
         // The manifest check runs beside the decoding, on its own read-only
         // connection; both must have read the same commit.
         std::thread::scope(|scope| {
-            let (db, keys) = (self.layout.db(), &self.keys);
-            let verifier = scope.spawn(move || verify_manifest(&db, keys));
+            let (db, keys, file) = (self.layout.db(), &self.keys, self.db_file);
+            let verifier = scope.spawn(move || verify_manifest(&db, file, keys));
             let (catalog, seen) = self.decode_catalog(use_snapshots)?;
             let (checked, verified) = verifier
                 .join()
@@ -139,11 +139,19 @@ fn open_all(keys: &Keyring, objects: &Objects, refs: Vec<SnapshotRef>) -> Result
 
 /// Checks the manifest in a read transaction of its own; returns the commit
 /// it saw.
-fn verify_manifest(db: &std::path::Path, keys: &Keyring) -> Result<(u64, VerifiedNodes)> {
+fn verify_manifest(db: &std::path::Path, file: (u64, u64), keys: &Keyring) -> Result<(u64, VerifiedNodes)> {
     let conn = rusqlite::Connection::open_with_flags(
         db,
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
+    // The check must read the index the session reads, not a file put in
+    // its place since.
+    if super::file_id(db)? != file {
+        return Err(Error::integrity(
+            "graph.db",
+            "the index file was replaced while the store was open",
+        ));
+    }
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     let tx = conn.unchecked_transaction()?;
     let seq = commit_seq(&tx)?;

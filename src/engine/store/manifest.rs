@@ -255,15 +255,31 @@ fn mac(key: &SymmetricKey, group: Group, sum: &Sum) -> Hmac<Sha256> {
     m
 }
 
-/// The stored sum of `group`, its MAC checked; an absent row is an empty
-/// group.
+/// Writes a MAC'd empty entry for every group (a new store).
+pub(super) fn init_empty(conn: &Connection, keys: &Keyring) -> Result<()> {
+    let mut put =
+        conn.prepare_cached("INSERT OR REPLACE INTO manifest (grp, count, acc, mac) VALUES (?1, 0, ?2, ?3)")?;
+    for g in Group::ALL {
+        let key = &keys.tier(g.key_tier())?.manifest;
+        let sum = Sum::default();
+        let tag = mac(key, g, &sum).finalize().into_bytes().to_vec();
+        put.execute(params![g as i64, sum.acc.as_slice(), tag])?;
+    }
+    Ok(())
+}
+
+/// The stored sum of `group`, its MAC checked. Every store has an entry for
+/// every group from its creation: an absent one was deleted.
 fn stored(conn: &Connection, key: &SymmetricKey, group: Group) -> Result<Sum> {
     let row: Option<(i64, Vec<u8>, Vec<u8>)> = conn
         .prepare_cached("SELECT count, acc, mac FROM manifest WHERE grp = ?1")?
         .query_row([group as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
     let Some((count, acc, tag)) = row else {
-        return Ok(Sum::default());
+        return Err(tampered(
+            group,
+            "its manifest entry is missing (deleted outside Graphex)",
+        ));
     };
     let sum = Sum {
         count,

@@ -234,3 +234,31 @@ fn a_public_snapshot_sealed_by_an_outsider_is_refused() {
     assert!(msg.contains("snapshot"), "{msg}");
     integrity_error(&root, Level::Agent);
 }
+
+#[test]
+fn a_group_deleted_with_its_manifest_entry_is_refused() {
+    let (_dir, root, _) = store_with_history(Tier::AgentRestricted);
+    for statement in [
+        "DELETE FROM edges WHERE tier = 2",
+        "DELETE FROM nodes WHERE tier = 2",
+        "DELETE FROM manifest WHERE grp = 2",
+    ] {
+        sql(&root, statement, []);
+    }
+    let msg = integrity_error(&root, Level::Master);
+    assert!(msg.contains("missing"), "{msg}");
+}
+
+#[test]
+fn an_index_file_swapped_under_an_open_session_is_refused() {
+    let (_dir, root, _) = store_with_history(Tier::AgentReadable);
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let db = Layout::new(&root).db();
+    let copy = db.with_extension("copy");
+    std::fs::copy(&db, &copy).unwrap();
+    std::fs::rename(&copy, &db).unwrap();
+    let Err(err) = s.load_catalog(true) else {
+        panic!("a swapped index file was read")
+    };
+    assert!(err.to_string().contains("replaced"), "{err}");
+}

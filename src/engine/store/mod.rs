@@ -85,6 +85,9 @@ pub struct Store {
     seen_seq: u64,
     /// The node rows the manifest verified, checked again on each read.
     verified: manifest::VerifiedNodes,
+    /// The index file this session opened (device, inode): the manifest's
+    /// own connection must open the same one.
+    db_file: (u64, u64),
     #[cfg(test)]
     fault: Option<&'static str>,
 }
@@ -106,10 +109,13 @@ impl Store {
         for dir in [layout.graphex(), layout.pending(), layout.objects()] {
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         }
-        keys::create(&layout.keys(), passphrase, human, cost)?;
+        let new_keys = keys::create(&layout.keys(), passphrase, human, cost)?;
         let mut conn = Connection::open(layout.db())?;
         schema::configure(&conn)?;
         schema::migrate(&mut conn)?;
+        // Every group starts with a MAC'd empty entry: a group whose rows and
+        // entry are later deleted together is then caught, not read as new.
+        manifest::init_empty(&conn, &new_keys)?;
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('store_id', ?1), ('created', ?2)",
             params![uuid::Uuid::now_v7().to_string(), Timestamp::now().0.to_string()],
@@ -125,6 +131,7 @@ impl Store {
         }
         let keys = Keyring::unlock(&layout.keys(), creds)?;
         let mut conn = Connection::open(layout.db())?;
+        let db_file = file_id(&layout.db())?;
         let damaged = |e: Error| match e {
             Error::Db(rusqlite::Error::SqliteFailure(f, _))
                 if matches!(
@@ -150,6 +157,7 @@ impl Store {
             catalog: Catalog::default(),
             seen_seq: 0,
             verified: manifest::VerifiedNodes::new(),
+            db_file,
             #[cfg(test)]
             fault: None,
         };
@@ -328,6 +336,13 @@ impl Store {
             [],
         );
     }
+}
+
+/// A file's identity: device and inode.
+fn file_id(path: &Path) -> Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt as _;
+    let m = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    Ok((m.dev(), m.ino()))
 }
 
 /// Borrows a BLOB column without copying it.
