@@ -9,6 +9,7 @@
 
 pub mod action;
 pub mod config;
+mod dialog_keys;
 pub mod highlight;
 pub mod keymap;
 pub mod layout;
