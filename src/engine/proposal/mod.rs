@@ -66,4 +66,6 @@ fn shorten(s: &str) -> String {
 }
 
 #[cfg(test)]
+mod quarantine_tests;
+#[cfg(test)]
 mod tests;

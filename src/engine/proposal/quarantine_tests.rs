@@ -1,0 +1,106 @@
+//! Hostile and random files in `pending/`: every one is quarantined with a
+//! reason, nothing is followed or read outside the store, and the valid
+//! proposal beside them is still listed.
+
+use std::path::Path;
+
+use super::tests::{graph, propose, retry_queue};
+use super::*;
+use crate::Level;
+use crate::store::tests::open_at;
+
+#[test]
+fn hostile_pending_files_are_quarantined() {
+    let (_dir, root) = graph();
+    let good = propose(&open_at(&root, Level::Agent), retry_queue());
+    let dir = root.join(".gpp/graphex/pending");
+    let fake = "ab".repeat(32);
+    std::fs::write(dir.join(format!("{fake}.proposal")), b"not age at all").unwrap();
+    std::fs::write(dir.join("notes.txt"), b"hello").unwrap();
+    std::fs::write(dir.join("..weird name.proposal"), b"x").unwrap();
+    std::fs::write(dir.join(format!("{}.proposal", "cd".repeat(32))), b"").unwrap();
+    std::fs::create_dir(dir.join("subdir")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", dir.join(format!("{}.proposal", "ef".repeat(32)))).unwrap();
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        dir.join("fifo"),
+        rustix::fs::Mode::from_raw_mode(0o600),
+    )
+    .unwrap();
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        std::fs::write(dir.join(std::ffi::OsStr::from_bytes(b"\xff\xfe.proposal")), b"x").unwrap();
+    }
+    let big = std::fs::File::create(dir.join("big")).unwrap();
+    big.set_len(2 * 1024 * 1024 * 1024).unwrap();
+    // A valid age file sealed to another key, named by its hash.
+    let other = age::x25519::Identity::generate().to_public();
+    let sealed = crate::keys::files::seal_to(&[&other], b"{}").unwrap();
+    std::fs::write(dir.join(ProposalId::of(&sealed).file_name()), &sealed).unwrap();
+    // A correct seal with content that is not a proposal.
+    let wrong = crate::keys::files::seal_to(
+        &[&stored::master_recipient(&open_at(&root, Level::Locked).layout().keys()).unwrap()],
+        b"{\"format\":1}",
+    )
+    .unwrap();
+    std::fs::write(dir.join(ProposalId::of(&wrong).file_name()), &wrong).unwrap();
+
+    let s = open_at(&root, Level::Master);
+    let scan = s.pending().unwrap();
+    assert_eq!(
+        scan.pending.iter().map(|p| p.id.clone()).collect::<Vec<_>>(),
+        vec![good]
+    );
+    let reasons: Vec<String> = scan.quarantined.iter().map(|q| q.reason.clone()).collect();
+    assert_eq!(scan.quarantined.len(), 11, "{reasons:#?}");
+    for expected in [
+        "does not match the hash",
+        "name is not <sha256>.proposal",
+        "it is empty",
+        "it is not a regular file",
+        "symbolic link",
+        "above the",
+        "not sealed to this store's master key",
+        "missing field",
+    ] {
+        assert!(reasons.iter().any(|r| r.contains(expected)), "{expected}: {reasons:#?}");
+    }
+    // Nothing was followed: the link target is untouched, the queue is clean.
+    assert!(Path::new("/etc/passwd").exists());
+    assert_eq!(s.pending().unwrap().quarantined.len(), 0);
+    assert_eq!(quarantined(&dir).unwrap().len(), 11);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+
+    /// Random files with random names never break the queue: the valid
+    /// proposal is listed, everything else is quarantined with a reason.
+    #[test]
+    fn random_pending_files_are_quarantined(
+        files in proptest::collection::vec(
+            (proptest::string::string_regex("[a-zA-Z0-9._ -]{1,40}").unwrap(),
+             proptest::collection::vec(proptest::num::u8::ANY, 0..512)),
+            1..8),
+    ) {
+        let (_dir, root) = graph();
+        let good = propose(&open_at(&root, Level::Agent), retry_queue());
+        let dir = root.join(".gpp/graphex/pending");
+        let mut written = 0;
+        for (name, bytes) in &files {
+            let name = name.trim();
+            if name.is_empty() || name == "." || name == ".." || name == "quarantine" || name == ".incoming"
+                || dir.join(name).exists()
+            {
+                continue;
+            }
+            std::fs::write(dir.join(name), bytes).unwrap();
+            written += 1;
+        }
+        let s = open_at(&root, Level::Master);
+        let scan = s.pending().unwrap();
+        proptest::prop_assert_eq!(scan.pending.iter().map(|p| p.id.clone()).collect::<Vec<_>>(), vec![good]);
+        proptest::prop_assert_eq!(scan.quarantined.len(), written);
+        proptest::prop_assert!(scan.quarantined.iter().all(|q| !q.reason.is_empty()));
+    }
+}
