@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Crash loop: `graphex accept` killed with SIGKILL at random points (needs
-# strace, on the machine image; `apt-get install strace` elsewhere), then the
-# store checked. Every index row must still have a blob that decrypts, each
-# proposal must be either wholly applied or still pending (never half), and
-# the orphan blobs the kills left must be collectable.
+# Crash loop: `graphex accept` and `graphex keys rotate` killed with SIGKILL
+# at random points (needs strace, on the machine image; `apt-get install
+# strace` elsewhere), then the store checked. Every index row must still have
+# a blob that decrypts, each proposal must be either wholly applied or still
+# pending (never half), every rotation either done or not begun (the store
+# opens and reads every node after each kill), and the orphan blobs and
+# staged key files the kills left must be collectable.
 #
-#   scripts/crash_loop.sh [ITERATIONS]     (default 200)
+#   scripts/crash_loop.sh [ITERATIONS]     (default 200 accepts, then 200 rotations)
 #
 # Builds the release binary; works in target/crash-loop (a real disk, where
 # fsync takes time: on tmpfs the window between blobs and commit is nil).
@@ -59,6 +61,31 @@ for i in $(seq 1 "$n"); do
     *) echo "proposal $i: $outcome but node present=$present: half applied" >&2; exit 1 ;;
   esac
 done
+# Each rotation (of the four tiers in turn) is killed at its K-th file
+# system call, K uniform over about what a rotation of this store makes, so
+# kills land while staging the key files, while rewrapping blobs, inside the
+# commit, and between the commit and the renames. After each, any command
+# must open the store (finishing a committed rotation) and read every node.
+export GRAPHEX_HUMAN_PASSPHRASE=crash-human
+nodes=$(g --json list --all | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+span=$(strace -f -c -o "$work/count" -e trace="$calls" "$bin" --store "$store" keys rotate --tier agent-readable >/dev/null 2>&1; \
+  awk '/total/ {print $3}' "$work/count")
+rot_killed=0
+for i in $(seq 1 "$n"); do
+  tier=$(echo "public agent-readable agent-restricted human-only" | cut -d' ' -f$((i % 4 + 1)))
+  k=$(( (RANDOM * 32768 + RANDOM) % (span + span / 5) + 1 ))
+  if ! (strace -f -o /dev/null -e trace="$calls" -e inject="$calls":signal=SIGKILL:when="$k" \
+      "$bin" --store "$store" keys rotate --tier "$tier" >/dev/null 2>&1) 2>/dev/null; then
+    rot_killed=$((rot_killed + 1))
+  fi
+  seen=$(g --json list --all 2>"$work/err" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' || true)
+  if [ "$seen" != "$nodes" ]; then
+    echo "rotation $i ($tier, killed at call $k): the store reads $seen of $nodes nodes: $(cat "$work/err")" >&2
+    exit 1
+  fi
+done
+versions=$(g --json doctor 2>/dev/null | python3 -c 'import json,sys; print([c["detail"] for c in json.load(sys.stdin)["checks"] if c["name"]=="key rotation"][0])' || true)
+echo "$n rotations ($span file system calls each), $rot_killed killed; after each the store opened and read all $nodes nodes; $versions"
 before=$(ls "$store/.gpp/objects" | wc -l)
 g --json doctor --collect-orphans --grace 0 > "$work/doctor.json" || true
 python3 - "$work/doctor.json" <<'PY'

@@ -324,13 +324,29 @@ impl Worker {
     /// The open store, reloaded if another process wrote since: decisions
     /// are made on the current graph.
     fn current(&mut self) -> graphex_engine::Result<&mut Store> {
-        let store = self.store.as_mut().ok_or(Error::Locked {
+        let no_store = || Error::Locked {
             action: "this".into(),
             needed: Level::Master,
             current: Level::Locked,
-        })?;
-        store.refresh()?;
-        Ok(store)
+        };
+        match self.store.as_mut().ok_or_else(no_store)?.refresh() {
+            Err(Error::KeyRotated(tier)) => self.reopen_after_rotation(tier)?,
+            other => {
+                other?;
+            }
+        }
+        self.store.as_mut().ok_or_else(no_store)
+    }
+
+    /// Opens the store again with this session's credentials after another
+    /// process rotated a key it holds: they open the new key files.
+    fn reopen_after_rotation(&mut self, tier: graphex_engine::Tier) -> graphex_engine::Result<()> {
+        let store = Store::open(&self.root, &self.creds)?;
+        self.opened(store);
+        self.send(Reply::Done(format!(
+            "the {tier} key was rotated by another process; unlocked again with the new key"
+        )));
+        Ok(())
     }
 
     /// Runs `f` on the current graph once: for an undo, which must not be
@@ -496,6 +512,12 @@ impl Worker {
         let Some(store) = self.store.as_mut() else { return };
         let index_changed = match store.refresh() {
             Ok(changed) => changed,
+            Err(Error::KeyRotated(tier)) => {
+                if let Err(e) = self.reopen_after_rotation(tier) {
+                    self.send(Reply::Failed(format!("after a key rotation: {e}")));
+                }
+                return;
+            }
             Err(e) => {
                 // A failed check (tampering, damage) is said, not swallowed;
                 // the console keeps what it verified before.
@@ -680,5 +702,40 @@ mod tests {
         assert!(kept[2].starts_with("Reject"));
         assert!(kept[3].contains("generation: 2") && kept[3].starts_with("Validate"));
         assert_eq!(kept[4], "LoadQueue");
+    }
+
+    #[test]
+    fn a_key_rotated_elsewhere_is_picked_up_with_the_same_credentials() {
+        use graphex_engine::KdfCost;
+        use graphex_engine::age_secret::SecretString;
+        let dir = tempfile::tempdir().unwrap();
+        let (pass, human) = (SecretString::from("p"), SecretString::from("h"));
+        Store::init(dir.path(), &pass, &human, KdfCost(Some(4))).unwrap();
+        let creds = || Credentials {
+            passphrase: Some(SecretString::from("p")),
+            ..Credentials::default()
+        };
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut w = Worker::new(dir.path().to_path_buf(), creds(), tx);
+        w.open();
+        assert!(matches!(rx.try_recv().unwrap(), Reply::Opened { .. }));
+        while rx.try_recv().is_ok() {}
+        Store::open(dir.path(), &creds())
+            .unwrap()
+            .rotate_key(graphex_engine::Tier::AgentReadable, None, KdfCost(Some(4)))
+            .unwrap();
+        w.poll();
+        let mut said = Vec::new();
+        while let Ok(r) = rx.try_recv() {
+            said.push(format!("{r:?}"));
+        }
+        assert!(
+            said.iter()
+                .any(|r| r.contains("rotated by another process; unlocked again")),
+            "{said:?}"
+        );
+        assert!(!said.iter().any(|r| r.starts_with("Failed")), "{said:?}");
+        // The reopened session writes under the new key.
+        w.current().unwrap().refresh().unwrap();
     }
 }

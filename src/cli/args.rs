@@ -377,6 +377,16 @@ pub enum KeysCommand {
     ExportAgent { file: PathBuf },
     /// Write the master identity to FILE, mode 0600. Keep it outside the repository.
     ExportMaster { file: PathBuf },
+    /// Replace tier keys with new ones and re-seal everything the old keys sealed (blob data
+    /// keys, index rows, audit records, decisions). Without --tier, every tier: human-only
+    /// needs GRAPHEX_HUMAN_PASSPHRASE (or --unlock human), which seals its new key file.
+    /// Safe to interrupt: the next open finishes a rotation that committed. Old key files are
+    /// refused afterwards; agents keep their identity files.
+    Rotate {
+        /// The tier whose key to rotate: public, agent-readable, agent-restricted, human-only.
+        #[arg(long)]
+        tier: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -15,6 +15,7 @@ mod output;
 pub(crate) mod projection;
 mod proposals;
 mod read;
+mod rotate;
 mod session;
 pub(crate) mod setup;
 mod views;

@@ -57,6 +57,12 @@ impl Context {
     /// Opens the store with the environment's credentials, prompting for what
     /// `need` and `--unlock` require when a terminal is attached.
     pub fn open(&self, need: Need) -> Result<Store> {
+        self.open_with_credentials(need).map(|(store, _)| store)
+    }
+
+    /// [`Context::open`], also returning the credentials it used (for
+    /// commands that seal new key files with a passphrase).
+    pub fn open_with_credentials(&self, need: Need) -> Result<(Store, Credentials)> {
         let root = self.root()?;
         let mut creds = Credentials::from_env();
         let want_master = need == Need::Write || self.unlock.is_some();
@@ -76,7 +82,7 @@ impl Context {
         if need == Need::Write && store.level() < Level::Master {
             bail!("this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY");
         }
-        Ok(store)
+        Ok((store, creds))
     }
 }
 

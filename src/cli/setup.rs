@@ -29,7 +29,7 @@ pub const GEN_HUMAN_PASSPHRASE: &str = "graphex-gen-human";
 const DEMO_GRAPH: &str = include_str!("../../assets/demo/graph.json");
 pub(crate) const DEMO_MARKER: &str = ".graphex-demo";
 
-fn kdf_cost() -> Result<KdfCost> {
+pub(crate) fn kdf_cost() -> Result<KdfCost> {
     match std::env::var(ENV_TEST_KDF) {
         Err(_) => Ok(KdfCost(None)),
         Ok(v) => {
@@ -66,11 +66,12 @@ pub fn init(dir: Option<&Path>) -> Result<()> {
 }
 
 pub fn keys(ctx: &Context, cmd: &KeysCommand) -> Result<()> {
-    let store = ctx.open(Need::Write)?;
     let (kind, file, what) = match cmd {
         KeysCommand::ExportAgent { file } => (IdentityKind::Agent, file, "agent"),
         KeysCommand::ExportMaster { file } => (IdentityKind::Master, file, "master"),
+        KeysCommand::Rotate { tier } => return super::rotate::rotate(ctx, tier.as_deref()),
     };
+    let store = ctx.open(Need::Write)?;
     store.keys().export_identity(&store.layout().keys(), kind, file)?;
     let env = if kind == IdentityKind::Agent {
         "GRAPHEX_AGENT_IDENTITY"

@@ -172,6 +172,9 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
         None => check("blobs decrypt", Outcome::Skipped, "the store did not open"),
     });
     checks.push(nonce_budget(&conn).unwrap_or_else(|e| unreadable("nonce budget", e)));
+    checks.push(
+        key_rotation(&layout, opts.collect_orphans && may_collect).unwrap_or_else(|e| unreadable("key rotation", e)),
+    );
     Ok(Report {
         store: root.display().to_string(),
         level: store.as_ref().map(Store::level),
@@ -389,6 +392,62 @@ fn orphans(layout: &Layout, referenced: &HashSet<String>, collect: Option<Durati
     Ok((check("orphan blobs", outcome, detail), collected))
 }
 
+/// Each tier key's version, and what an interrupted rotation left: a
+/// rotation that committed but whose key files are not in place (the
+/// store's next open at a writable checkout finishes it), or staged files
+/// of one that never committed (harmless; removed with `collect`).
+fn key_rotation(layout: &Layout, collect: bool) -> Result<Check> {
+    let paths = layout.keys();
+    // Its own view, after the open above (which finishes a committed
+    // rotation): the other checks' view is older.
+    let conn = &Connection::open_with_flags(layout.db(), OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    conn.busy_timeout(Duration::from_secs(10))?;
+    let versions = Tier::ALL
+        .into_iter()
+        .map(|t| Ok(format!("{t} v{}", crate::store::key_version(conn, t)?)))
+        .collect::<Result<Vec<_>>>()?
+        .join(", ");
+    if let Some((tier, _)) = crate::store::rotation_marker(conn)? {
+        return Ok(check(
+            "key rotation",
+            Outcome::Finding,
+            format!(
+                "the {tier} key's rotation committed but its key files are not in place yet: open the store                  where keys/ is writable (any command) to finish it; key versions: {versions}"
+            ),
+        ));
+    }
+    let staged = crate::keys::staged_files(&paths);
+    if staged.is_empty() {
+        return Ok(check("key rotation", Outcome::Ok, format!("key versions: {versions}")));
+    }
+    let names = staged
+        .iter()
+        .filter_map(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if collect {
+        // Under the rotation lock: a rotation under way holds it.
+        if let Ok(_lock) = crate::keys::rotation::lock(&paths, false)
+            && crate::store::rotation_marker(conn)?.is_none()
+        {
+            crate::keys::rotation::discard(&paths)?;
+            return Ok(check(
+                "key rotation",
+                Outcome::Ok,
+                format!("removed {names}, left by a rotation that never committed; key versions: {versions}"),
+            ));
+        }
+    }
+    Ok(check(
+        "key rotation",
+        Outcome::Finding,
+        format!(
+            "{names} left by a rotation that never committed (or one under way): never used;              `graphex keys rotate` or `graphex doctor --collect-orphans` removes them; key versions: {versions}"
+        ),
+    ))
+}
+
 /// Per tier key: the sealings it has made (data-key wraps, index records,
 /// snapshots, audit records, decisions), as counted at each commit, against
 /// [`ROTATE_AFTER`]. A store made before counting began gets a lower bound
@@ -422,7 +481,8 @@ fn budget_check(counts: [u64; 4], how: &str) -> Check {
         .unwrap_or(Tier::Public);
     let n = counts[worst.code() as usize];
     let detail = format!(
-        "{how}: {n} sealings under the {worst} key, {:.4}% of the {} after which a rotation is due",
+        "{how}: {n} sealings under the current {worst} key, {:.4}% of the {} after which a rotation is due \
+         (`graphex keys rotate --tier {worst}`)",
         n as f64 * 100.0 / ROTATE_AFTER as f64,
         ROTATE_AFTER
     );

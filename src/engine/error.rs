@@ -74,6 +74,21 @@ pub enum Error {
     #[error("key substitution refused: {file}: {reason}")]
     KeyringForged { file: String, reason: String },
 
+    /// A key file holds a tier key that a rotation has retired: the index
+    /// is sealed under its successor. The store is not opened.
+    #[error(
+        "retired key refused: {file} holds an old {tier} key (the key was rotated; the index is sealed under key version {current}): put the current key file back"
+    )]
+    KeyRetired { tier: Tier, file: String, current: u64 },
+
+    /// Another process rotated a tier key since this session unlocked.
+    #[error("the {0} key was rotated by another process since this session unlocked; open the store again")]
+    KeyRotated(Tier),
+
+    /// A key rotation cannot start, or an interrupted one cannot be finished.
+    #[error("key rotation: {0}")]
+    Rotation(String),
+
     /// Stored data failed authentication or did not match the index: it was
     /// altered, swapped, replayed or corrupted. Never served.
     #[error("integrity check failed for {what}: {reason}")]
@@ -155,7 +170,11 @@ impl Error {
     pub fn is_user_error(&self) -> bool {
         !matches!(
             self,
-            Self::Integrity { .. } | Self::KeyringForged { .. } | Self::Db(_) | Self::InjectedFault(_)
+            Self::Integrity { .. }
+                | Self::KeyringForged { .. }
+                | Self::KeyRetired { .. }
+                | Self::Db(_)
+                | Self::InjectedFault(_)
         )
     }
 }

@@ -10,7 +10,7 @@ use graphex_engine::lookup;
 use graphex_engine::model::{Status, Tier, Timestamp};
 use graphex_engine::project::{Access, Center, Request};
 use graphex_engine::proposal::{self, ProposalStatus, Source, Submission};
-use graphex_engine::{Error, Store};
+use graphex_engine::{Credentials, Error, Store};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
@@ -140,7 +140,26 @@ impl GraphexServer {
             let mut guard = store
                 .lock()
                 .map_err(|_| "the store session failed earlier; restart the server".to_owned())?;
-            guard.refresh().map_err(|e| e.to_string())?;
+            match guard.refresh() {
+                // A reviewer rotated a key this session holds: unlock again
+                // with the same credentials (the agent identity still opens
+                // the new agent-readable key file).
+                Err(Error::KeyRotated(_)) => {
+                    let level = guard.level();
+                    let reopened = Store::open(guard.layout().root(), &Credentials::from_env())
+                        .map_err(|e| format!("reopening after a key rotation: {e}"))?;
+                    if reopened.level() != level {
+                        return Err(format!(
+                            "after a key rotation the store opens at the {} level, not {level}; restart the server",
+                            reopened.level()
+                        ));
+                    }
+                    *guard = reopened;
+                }
+                other => {
+                    other.map_err(|e| e.to_string())?;
+                }
+            }
             f(&mut guard, &agent).map_err(|e| e.to_string())
         })
         .await

@@ -14,7 +14,7 @@ fn doctor(repo: &Repo, extra: &[&str]) -> (serde_json::Value, i32) {
     (v, out.status.code().unwrap())
 }
 
-fn outcome<'a>(report: &'a serde_json::Value, name: &str) -> (&'a str, &'a str) {
+pub(crate) fn outcome<'a>(report: &'a serde_json::Value, name: &str) -> (&'a str, &'a str) {
     let c = report["checks"]
         .as_array()
         .unwrap()

@@ -15,5 +15,6 @@ mod proposals;
 mod pty;
 mod reads;
 mod recovery;
+mod rotation;
 mod setup;
 mod writes;

@@ -147,6 +147,18 @@ fn agents_query_propose_and_follow_up_over_mcp() {
             v["included"].as_array().unwrap().iter().any(|n| n == "retry-queue"),
             "{v}"
         );
+        // A reviewer rotates the agent-readable key: the running server
+        // unlocks again with its identity and still reads its tier and the
+        // decision (re-sealed under the new key).
+        repo.master()
+            .args(["keys", "rotate", "--tier", "agent-readable"])
+            .assert()
+            .success();
+        let r = call(&client, "graphex_query", json!({"query": "public -> * -> * --depth 3"})).await;
+        assert_eq!(r.is_error, Some(false), "{}", text(&r));
+        assert!(text(&r).contains("agent-readable words"), "{}", text(&r));
+        let r = call(&client, "graphex_proposal_status", json!({"id": &id[..8]})).await;
+        assert!(text(&r).contains("accepted"), "{}", text(&r));
         client.cancel().await.unwrap();
     });
     // The proposal was written by the agent, sealed: nothing readable in pending/.

@@ -101,6 +101,56 @@ fn recent_same_preview(
     Ok(false)
 }
 
+/// Re-seals every record sealed under `tier` from `old` to `new` (a key
+/// rotation, inside its transaction), and chains the log again from the
+/// first record that changed: its sealed bytes are part of every later
+/// hash. Returns how many records were re-sealed.
+pub(crate) fn rekey(
+    tx: &rusqlite::Connection,
+    old: &crate::keys::TierCiphers,
+    new: &crate::keys::TierCiphers,
+    tier: Tier,
+) -> Result<u64> {
+    let rows: Vec<(i64, i64, String, i64, Vec<u8>)> = tx
+        .prepare("SELECT seq, at, kind, tier, sealed FROM audit ORDER BY seq")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut update = tx.prepare("UPDATE audit SET sealed = ?2, prev = ?3, hash = ?4 WHERE seq = ?1")?;
+    let (mut prev, mut changed, mut resealed) = (ZERO.to_owned(), false, 0u64);
+    let mut head = None;
+    for (seq, at, kind, code, sealed) in rows {
+        let n = u64::try_from(seq).unwrap_or(0);
+        let record_tier =
+            Tier::from_code(code).ok_or_else(|| Error::integrity(format!("audit record {seq}"), "unknown tier"))?;
+        let sealed = if record_tier == tier {
+            changed = true;
+            resealed += 1;
+            let ad = associated_data(DOMAIN, &[0; 16], n, tier);
+            let plain = zeroize::Zeroizing::new(
+                old.index
+                    .open(&ad, &sealed)
+                    .map_err(|_| Error::integrity(format!("audit record {seq}"), "failed authentication"))?,
+            );
+            new.index.seal(&ad, &plain)?
+        } else {
+            sealed
+        };
+        let hash = chain_hash(&prev, n, at, &kind, record_tier, &sealed);
+        if changed {
+            update.execute(params![seq, sealed, prev, hash])?;
+        }
+        head = Some(format!("{n}:{hash}"));
+        prev = hash;
+    }
+    if changed && let Some(head) = head {
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('audit_head', ?1)",
+            [head],
+        )?;
+    }
+    Ok(resealed)
+}
+
 impl Store {
     /// Appends `record` (sealed under its tier). Returns its sequence number,
     /// or `None` for a preview identical to the newest record.
@@ -238,4 +288,4 @@ impl Store {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

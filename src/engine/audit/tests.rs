@@ -4,7 +4,7 @@ use super::*;
 use crate::keys::Level;
 use crate::store::Layout;
 
-fn record(kind: Kind, agent: &str, tier: Tier, hash: &str) -> AuditRecord {
+pub(crate) fn record(kind: Kind, agent: &str, tier: Tier, hash: &str) -> AuditRecord {
     AuditRecord {
         kind,
         at: Timestamp::now(),

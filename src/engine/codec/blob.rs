@@ -15,7 +15,7 @@ use zeroize::Zeroizing;
 use super::{associated_data, from_msgpack, to_msgpack};
 use crate::crypto::{KEY_LEN, Sealer, SymmetricKey};
 use crate::error::{Error, Result};
-use crate::keys::Keyring;
+use crate::keys::{Keyring, TierCiphers};
 use crate::model::{Node, NodeId, Tier};
 
 const MAGIC: &[u8; 3] = b"GXN";
@@ -108,9 +108,42 @@ pub(crate) fn seal_node_payload(
     Ok(out)
 }
 
-/// Opens a blob that the index says holds `id` at `version` in `tier`.
-pub fn decode_node(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, blob: &[u8]) -> Result<Node> {
+/// The blob `blob` (of `id` at `version` in `tier`) with its data key
+/// unwrapped by `old` and wrapped again by `new`; the sealed payload is
+/// kept as it is. A key rotation rewraps every blob of its tier this way.
+pub(crate) fn rewrap(
+    old: &TierCiphers,
+    new: &TierCiphers,
+    id: &NodeId,
+    version: u64,
+    tier: Tier,
+    blob: &[u8],
+) -> Result<Vec<u8>> {
     let what = || format!("node {id} version {version}");
+    let bad = |reason: &str| Error::integrity(what(), reason);
+    let (wrapped, sealed) = split(blob, version, tier, &what)?;
+    let ad = ad(b"graphex/dk/v1", id, version, tier);
+    let key = Zeroizing::new(
+        old.wrap
+            .open(&ad, wrapped)
+            .map_err(|_| bad("the data key failed authentication (altered, swapped or relabelled)"))?,
+    );
+    let rewrapped = new.wrap.seal(&ad, &key)?;
+    let mut out = Vec::with_capacity(blob.len());
+    out.extend_from_slice(&blob[..HEADER_LEN - 2]);
+    out.extend_from_slice(
+        &u16::try_from(rewrapped.len())
+            .map_err(|_| bad("wrapped key too long"))?
+            .to_le_bytes(),
+    );
+    out.extend_from_slice(&rewrapped);
+    out.extend_from_slice(sealed);
+    Ok(out)
+}
+
+/// Checks a blob's header against the index and splits the rest into the
+/// wrapped data key and the sealed payload.
+fn split<'b>(blob: &'b [u8], version: u64, tier: Tier, what: &dyn Fn() -> String) -> Result<(&'b [u8], &'b [u8])> {
     let bad = |reason: &str| Error::integrity(what(), reason);
     if blob.len() < HEADER_LEN || &blob[..3] != MAGIC {
         return Err(bad("not a Graphex node blob"));
@@ -121,7 +154,6 @@ pub fn decode_node(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, blob: 
             found: blob[3],
         });
     }
-    let ciphers = keys.tier(tier)?;
     if blob[4] != tier.code() {
         return Err(bad("the blob's tier does not match the index"));
     }
@@ -134,7 +166,15 @@ pub fn decode_node(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, blob: 
     if rest.len() < wrapped_len {
         return Err(bad("truncated"));
     }
-    let (wrapped, sealed) = rest.split_at(wrapped_len);
+    Ok(rest.split_at(wrapped_len))
+}
+
+/// Opens a blob that the index says holds `id` at `version` in `tier`.
+pub fn decode_node(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, blob: &[u8]) -> Result<Node> {
+    let what = || format!("node {id} version {version}");
+    let bad = |reason: &str| Error::integrity(what(), reason);
+    let (wrapped, sealed) = split(blob, version, tier, &what)?;
+    let ciphers = keys.tier(tier)?;
     let key_bytes = Zeroizing::new(
         ciphers
             .wrap

@@ -5,7 +5,7 @@
 use super::interner::Interner;
 use super::{associated_data, edge_bytes, strip_format, summary_bytes};
 use crate::error::{Error, Result};
-use crate::keys::Keyring;
+use crate::keys::{Keyring, TierCiphers};
 use crate::model::{Edge, EdgeId, NodeId, NodeSummary, Tier};
 
 const RECORD_FORMAT: u8 = 1;
@@ -26,6 +26,45 @@ fn open(keys: &Keyring, tier: Tier, ad: &[u8], bytes: &[u8], what: &dyn Fn() -> 
         .map_err(|_| Error::integrity(what(), "failed authentication (altered, swapped or relabelled)"))
 }
 
+/// A record sealed under `old` (with associated data `ad`), sealed again
+/// under `new`: what a key rotation does to every record of its tier.
+pub(crate) fn reseal(
+    old: &TierCiphers,
+    new: &TierCiphers,
+    ad: &[u8],
+    bytes: &[u8],
+    what: &dyn Fn() -> String,
+) -> Result<Vec<u8>> {
+    let body = strip_format(bytes, RECORD_FORMAT, what)?;
+    let plain = zeroize::Zeroizing::new(
+        old.index
+            .open(ad, body)
+            .map_err(|_| Error::integrity(what(), "failed authentication (altered, swapped or relabelled)"))?,
+    );
+    let sealed = new.index.seal(ad, &plain)?;
+    let mut out = Vec::with_capacity(1 + sealed.len());
+    out.push(RECORD_FORMAT);
+    out.extend_from_slice(&sealed);
+    Ok(out)
+}
+
+/// The associated data of a node's summary row.
+pub(crate) fn summary_ad(id: &NodeId, version: u64, tier: Tier) -> Vec<u8> {
+    associated_data(b"graphex/summary/v1", id.as_bytes(), version, tier)
+}
+
+/// The associated data of an edge row.
+pub(crate) fn edge_ad(id: &EdgeId, tier: Tier) -> Vec<u8> {
+    associated_data(b"graphex/edge/v1", id.as_bytes(), 0, tier)
+}
+
+/// The associated data of a decision.
+pub(crate) fn decision_ad(proposal: &str) -> Vec<u8> {
+    let mut ad = b"graphex/decision/v1".to_vec();
+    ad.extend_from_slice(proposal.as_bytes());
+    ad
+}
+
 /// Seals arbitrary plaintext exactly as a summary row is sealed (fuzzing:
 /// the decoder behind the AEAD sees bytes that authenticate).
 #[cfg(any(test, feature = "fuzzing"))]
@@ -36,33 +75,18 @@ pub(crate) fn seal_summary_plain(
     tier: Tier,
     plain: &[u8],
 ) -> Result<Vec<u8>> {
-    seal(
-        keys,
-        tier,
-        &associated_data(b"graphex/summary/v1", id.as_bytes(), version, tier),
-        plain,
-    )
+    seal(keys, tier, &summary_ad(id, version, tier), plain)
 }
 
 /// Seals arbitrary plaintext exactly as an edge row is sealed (fuzzing).
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn seal_edge_plain(keys: &Keyring, id: &EdgeId, tier: Tier, plain: &[u8]) -> Result<Vec<u8>> {
-    seal(
-        keys,
-        tier,
-        &associated_data(b"graphex/edge/v1", id.as_bytes(), 0, tier),
-        plain,
-    )
+    seal(keys, tier, &edge_ad(id, tier), plain)
 }
 
 /// Seals a node summary for the index row of `summary.id`.
 pub fn seal_summary(keys: &Keyring, summary: &NodeSummary) -> Result<Vec<u8>> {
-    let ad = associated_data(
-        b"graphex/summary/v1",
-        summary.id.as_bytes(),
-        summary.version,
-        summary.tier,
-    );
+    let ad = summary_ad(&summary.id, summary.version, summary.tier);
     let mut plain = Vec::with_capacity(160);
     summary_bytes::encode(summary, &mut plain);
     seal(keys, summary.tier, &ad, &plain)
@@ -78,7 +102,7 @@ pub fn open_summary(
     terms: &mut Interner,
 ) -> Result<NodeSummary> {
     let what = || format!("index row of node {id}");
-    let ad = associated_data(b"graphex/summary/v1", id.as_bytes(), version, tier);
+    let ad = summary_ad(id, version, tier);
     let s = summary_bytes::decode(&open(keys, tier, &ad, bytes, &what)?, terms)?;
     if s.id != *id || s.version != version || s.tier != tier {
         return Err(Error::integrity(what(), "content does not match the index"));
@@ -88,7 +112,7 @@ pub fn open_summary(
 
 /// Seals an edge for its index row.
 pub fn seal_edge(keys: &Keyring, edge: &Edge) -> Result<Vec<u8>> {
-    let ad = associated_data(b"graphex/edge/v1", edge.id.as_bytes(), 0, edge.tier);
+    let ad = edge_ad(&edge.id, edge.tier);
     let mut plain = Vec::with_capacity(96);
     edge_bytes::encode(edge, &mut plain)?;
     seal(keys, edge.tier, &ad, &plain)
@@ -97,7 +121,7 @@ pub fn seal_edge(keys: &Keyring, edge: &Edge) -> Result<Vec<u8>> {
 /// Opens the edge row `id` stored under `tier`.
 pub fn open_edge(keys: &Keyring, id: &EdgeId, tier: Tier, bytes: &[u8], terms: &mut Interner) -> Result<Edge> {
     let what = || format!("edge {id}");
-    let ad = associated_data(b"graphex/edge/v1", id.as_bytes(), 0, tier);
+    let ad = edge_ad(id, tier);
     let e = edge_bytes::decode(*id, &open(keys, tier, &ad, bytes, &what)?, terms)?;
     if e.id != *id || e.tier != tier {
         return Err(Error::integrity(what(), "content does not match the index"));
@@ -110,16 +134,12 @@ pub const DECISION_TIER: Tier = Tier::AgentReadable;
 
 /// Seals a proposal decision's details, bound to the proposal id.
 pub fn seal_decision(keys: &Keyring, proposal: &str, plain: &[u8]) -> Result<Vec<u8>> {
-    let mut ad = b"graphex/decision/v1".to_vec();
-    ad.extend_from_slice(proposal.as_bytes());
-    seal(keys, DECISION_TIER, &ad, plain)
+    seal(keys, DECISION_TIER, &decision_ad(proposal), plain)
 }
 
 /// Opens a decision sealed by [`seal_decision`].
 pub fn open_decision(keys: &Keyring, proposal: &str, bytes: &[u8]) -> Result<Vec<u8>> {
-    let mut ad = b"graphex/decision/v1".to_vec();
-    ad.extend_from_slice(proposal.as_bytes());
-    open(keys, DECISION_TIER, &ad, bytes, &|| {
+    open(keys, DECISION_TIER, &decision_ad(proposal), bytes, &|| {
         format!("decision on proposal {proposal}")
     })
 }

@@ -122,17 +122,34 @@ fn decode_hex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// Writes `keyring.auth` for the given keys (at `init`, and after a key
-/// rotation), replacing any earlier one atomically.
+/// Writes `keyring.auth` for the given keys (at `init`), replacing any
+/// earlier one atomically.
 pub(crate) fn write(
     paths: &KeyPaths,
     master: &x25519::Identity,
     agent: &x25519::Recipient,
     keys: [(Tier, &SymmetricKey); 4],
 ) -> Result<()> {
+    write_to(
+        &paths.auth(),
+        master,
+        agent,
+        &keys.map(|(tier, key)| commitment(tier, key)),
+    )
+}
+
+/// Writes a keyring file with the given commitments (one per tier, in
+/// tier order) to `path`, atomically: `keyring.auth` itself, or the file a
+/// key rotation stages beside it.
+pub(crate) fn write_to(
+    path: &Path,
+    master: &x25519::Identity,
+    agent: &x25519::Recipient,
+    commitments: &[String; 4],
+) -> Result<()> {
     let mut body = format!("{HEADER}\n");
-    for (tier, key) in keys {
-        body.push_str(&format!("{tier} {}\n", commitment(tier, key)));
+    for (tier, c) in Tier::ALL.iter().zip(commitments) {
+        body.push_str(&format!("{tier} {c}\n"));
     }
     body.push_str(&format!("master {}\nagent {agent}\n", master.to_public()));
     let text = format!(
@@ -140,7 +157,7 @@ pub(crate) fn write(
         hex(&mac(&master_key(master)?, &body)),
         hex(&mac(&agent_key(master, agent)?, &body))
     );
-    files::replace_private(&paths.auth(), text.as_bytes())
+    files::replace_private(path, text.as_bytes())
 }
 
 /// A keyring file whose MAC has been checked.
@@ -278,6 +295,23 @@ pub(crate) fn verify_agent(
 }
 
 impl Verified {
+    /// The commitment the keyring holds for `tier`'s key.
+    pub(crate) fn commitment(&self, tier: Tier) -> &str {
+        &self.commitments[tier.code() as usize]
+    }
+
+    /// Every commitment, in tier order.
+    pub(crate) fn commitments(&self) -> &[String; 4] {
+        &self.commitments
+    }
+
+    /// The agent recipient the keyring names.
+    pub(crate) fn agent_recipient(&self) -> Result<x25519::Recipient> {
+        self.agent
+            .parse()
+            .map_err(|e| Error::integrity("keyring.auth", format!("its agent line is malformed ({e})")))
+    }
+
     /// Refuses a tier key that is not the one the keyring commits to.
     pub(crate) fn check_key(&self, key_file: &Path, tier: Tier, key: &SymmetricKey) -> Result<()> {
         if self.commitments[tier.code() as usize] == commitment(tier, key) {

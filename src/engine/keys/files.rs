@@ -12,6 +12,9 @@
 //!
 //! | `keyring.auth` | commitments to every key, two MACs | nothing (see `auth`) |
 //!
+//! A key rotation stages `<file>.next` beside a tier-key file and
+//! `keyring.auth` (see `rotation`).
+//!
 //! A tier-key file carries its tier's name, so swapping two files is caught;
 //! `keyring.auth` catches a file replaced by one sealed to the same
 //! recipients.
@@ -59,6 +62,24 @@ impl KeyPaths {
             other => self.dir.join(format!("{}.age", other.as_str())),
         }
     }
+    /// Where a key rotation stages `tier`'s new key file.
+    pub fn staged(&self, tier: Tier) -> PathBuf {
+        staged_path(&self.tier(tier))
+    }
+    /// Where a key rotation stages the new keyring file.
+    pub fn auth_staged(&self) -> PathBuf {
+        staged_path(&self.auth())
+    }
+    /// The lock a key rotation holds from staging to its last rename.
+    pub fn rotation_lock(&self) -> PathBuf {
+        self.dir.join(".rotation.lock")
+    }
+}
+
+fn staged_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".next");
+    PathBuf::from(name)
 }
 
 /// The scrypt work factor (log2 N) for passphrase-sealed files. `None` is

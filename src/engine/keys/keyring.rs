@@ -29,7 +29,7 @@ impl std::fmt::Debug for TierCiphers {
 }
 
 impl TierCiphers {
-    fn from_key(key: &SymmetricKey) -> Self {
+    pub(crate) fn from_key(key: &SymmetricKey) -> Self {
         Self {
             wrap: Sealer::new(&derive(key.expose(), Purpose::Wrap)),
             index: Sealer::new(&derive(key.expose(), Purpose::Index)),
@@ -46,6 +46,10 @@ pub struct Keyring {
     master: Option<x25519::Identity>,
     /// An agent session's master recipient, as pinned in its identity file.
     pinned_master: Option<x25519::Recipient>,
+    /// The keyring file as this session verified it (master and agent).
+    auth: Option<super::auth::Verified>,
+    /// The commitment to each tier key held (see `auth::commitment`).
+    commits: [Option<String>; 4],
 }
 
 impl std::fmt::Debug for Keyring {
@@ -91,24 +95,39 @@ pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString,
         ],
     )?;
     for (tier, key) in Tier::ALL.into_iter().zip(&keys) {
-        let text = files::encode_tier_key(tier, key);
-        let sealed = match tier {
-            Tier::Public => text.to_vec(),
-            Tier::AgentReadable => files::seal_to(&[&master_pub, &agent_pub], &text)?,
-            Tier::AgentRestricted => files::seal_to(&[&master_pub], &text)?,
-            Tier::HumanOnly => {
-                let inner = files::seal_to_passphrase(human, cost, &text)?;
-                files::seal_to(&[&master_pub], &inner)?
-            }
-        };
+        let sealed = seal_tier_file(tier, key, &master_pub, &agent_pub, Some(human), cost)?;
         files::write_private(&paths.tier(tier), &sealed)?;
     }
-    Ok(Keyring {
-        level: Level::Locked,
-        tiers: keys.map(|k| Some(TierCiphers::from_key(&k))),
-        blind: None,
-        master: None,
-        pinned_master: None,
+    let mut ring = Keyring::empty();
+    for (tier, key) in Tier::ALL.into_iter().zip(&keys) {
+        ring.put(tier, key);
+    }
+    Ok(ring)
+}
+
+/// The bytes of `tier`'s key file holding `key`: in the clear for public,
+/// sealed to the master and agent for agent-readable, to the master for
+/// agent-restricted, and to the human passphrase inside the master for
+/// human-only (which needs `human`).
+pub(crate) fn seal_tier_file(
+    tier: Tier,
+    key: &SymmetricKey,
+    master: &x25519::Recipient,
+    agent: &x25519::Recipient,
+    human: Option<&SecretString>,
+    cost: KdfCost,
+) -> Result<Vec<u8>> {
+    let text = files::encode_tier_key(tier, key);
+    Ok(match tier {
+        Tier::Public => text.to_vec(),
+        Tier::AgentReadable => files::seal_to(&[master, agent], &text)?,
+        Tier::AgentRestricted => files::seal_to(&[master], &text)?,
+        Tier::HumanOnly => {
+            let human = human
+                .ok_or_else(|| Error::MissingSecret("sealing the human-only key needs the human passphrase".into()))?;
+            let inner = files::seal_to_passphrase(human, cost, &text)?;
+            files::seal_to(&[master], &inner)?
+        }
     })
 }
 
@@ -117,13 +136,7 @@ impl Keyring {
     /// their files are errors: a wrong passphrase is never silently ignored.
     /// Every key opened is checked against `keyring.auth` (see `auth`).
     pub fn unlock(paths: &KeyPaths, creds: &Credentials) -> Result<Self> {
-        let mut ring = Keyring {
-            level: Level::Locked,
-            tiers: [None, None, None, None],
-            blind: None,
-            master: None,
-            pinned_master: None,
-        };
+        let mut ring = Keyring::empty();
         let master = open_master(paths, creds)?;
         let auth = match &master {
             Some(m) => Some(super::auth::verify_master(paths, m)?),
@@ -131,9 +144,9 @@ impl Keyring {
         };
         ring.load_tier(paths, Tier::Public, None, auth.as_ref())?;
 
-        if let (Some(master), Some(auth)) = (master, auth.as_ref()) {
-            ring.load_tier(paths, Tier::AgentReadable, Some(&master), Some(auth))?;
-            ring.load_tier(paths, Tier::AgentRestricted, Some(&master), Some(auth))?;
+        if let (Some(master), Some(auth)) = (master, auth) {
+            ring.load_tier(paths, Tier::AgentReadable, Some(&master), Some(&auth))?;
+            ring.load_tier(paths, Tier::AgentRestricted, Some(&master), Some(&auth))?;
             ring.blind = Some(BlindIndex::new(derive(
                 master.to_string().expose_secret().as_bytes(),
                 Purpose::Blind,
@@ -146,10 +159,11 @@ impl Keyring {
                 let inner = files::open_with(&path, &outer, &scrypt, "human passphrase")?;
                 let key = files::decode_tier_key(&path, Tier::HumanOnly, &inner)?;
                 auth.check_key(&path, Tier::HumanOnly, &key)?;
-                ring.tiers[Tier::HumanOnly.code() as usize] = Some(TierCiphers::from_key(&key));
+                ring.put(Tier::HumanOnly, &key);
                 ring.level = Level::Human;
             }
             ring.master = Some(master);
+            ring.auth = Some(auth);
         } else if creds.human_passphrase.is_some() {
             return Err(Error::MissingSecret(
                 "the human passphrase needs the master as well: set GRAPHEX_PASSPHRASE or GRAPHEX_IDENTITY".into(),
@@ -167,14 +181,15 @@ impl Keyring {
             )?;
             auth.check_key(&paths.tier(Tier::Public), Tier::Public, &public)?;
             // The checked key is the one used, not the first, unchecked read.
-            ring.tiers[Tier::Public.code() as usize] = Some(TierCiphers::from_key(&public));
+            ring.put(Tier::Public, &public);
             ring.pinned_master = Some(pinned);
             let path = paths.tier(Tier::AgentReadable);
             let text = files::open_with(&path, &files::read(&path)?, &agent, "agent identity")?;
             let key = files::decode_tier_key(&path, Tier::AgentReadable, &text)?;
             auth.check_key(&path, Tier::AgentReadable, &key)?;
-            ring.tiers[Tier::AgentReadable.code() as usize] = Some(TierCiphers::from_key(&key));
+            ring.put(Tier::AgentReadable, &key);
             ring.level = Level::Agent;
+            ring.auth = Some(auth);
         }
         Ok(ring)
     }
@@ -196,8 +211,58 @@ impl Keyring {
         if let Some(auth) = auth {
             auth.check_key(&path, tier, &key)?;
         }
-        self.tiers[tier.code() as usize] = Some(TierCiphers::from_key(&key));
+        self.put(tier, &key);
         Ok(())
+    }
+
+    fn empty() -> Self {
+        Keyring {
+            level: Level::Locked,
+            tiers: [None, None, None, None],
+            blind: None,
+            master: None,
+            pinned_master: None,
+            auth: None,
+            commits: [None, None, None, None],
+        }
+    }
+
+    /// Holds `key` as `tier`'s key, returning the ciphers it replaces (a
+    /// key rotation installs the new key with this, and puts the old one
+    /// back with [`Keyring::restore`] if its commit fails).
+    pub(crate) fn put(&mut self, tier: Tier, key: &SymmetricKey) -> Option<(TierCiphers, String)> {
+        let i = tier.code() as usize;
+        let old = self.tiers[i].take().zip(self.commits[i].take());
+        self.tiers[i] = Some(TierCiphers::from_key(key));
+        self.commits[i] = Some(super::auth::commitment(tier, key));
+        old
+    }
+
+    /// Puts back ciphers [`Keyring::put`] replaced.
+    pub(crate) fn restore(&mut self, tier: Tier, old: Option<(TierCiphers, String)>) {
+        let i = tier.code() as usize;
+        (self.tiers[i], self.commits[i]) = match old {
+            Some((c, k)) => (Some(c), Some(k)),
+            None => (None, None),
+        };
+    }
+
+    /// The commitment to the `tier` key this session holds.
+    pub(crate) fn commitment(&self, tier: Tier) -> Option<&str> {
+        self.commits[tier.code() as usize].as_deref()
+    }
+
+    /// Verifies `keyring.auth` again (after a rotation replaced it), at the
+    /// master level.
+    pub(crate) fn reverify(&mut self, paths: &KeyPaths) -> Result<()> {
+        let auth = super::auth::verify_master(paths, self.master()?)?;
+        self.auth = Some(auth);
+        Ok(())
+    }
+
+    /// The keyring file as this session verified it (master or agent level).
+    pub(crate) fn verified_auth(&self) -> Option<&super::auth::Verified> {
+        self.auth.as_ref()
     }
 
     /// The unlock level reached.
@@ -323,13 +388,12 @@ impl Keyring {
     /// A keyring with fixed tier keys (`[seed + tier; 32]`), for format
     /// fixtures and fuzzing.
     pub(crate) fn fixed_for_tests(seed: u8) -> Self {
-        let tiers = Tier::ALL.map(|t| Some(TierCiphers::from_key(&SymmetricKey::from_bytes([seed + t.code(); 32]))));
-        Keyring {
-            level: Level::Human,
-            tiers,
-            blind: Some(BlindIndex::new(SymmetricKey::from_bytes([seed; 32]))),
-            master: None,
-            pinned_master: None,
+        let mut ring = Keyring::empty();
+        for t in Tier::ALL {
+            ring.put(t, &SymmetricKey::from_bytes([seed + t.code(); 32]));
         }
+        ring.level = Level::Human;
+        ring.blind = Some(BlindIndex::new(SymmetricKey::from_bytes([seed; 32])));
+        ring
     }
 }

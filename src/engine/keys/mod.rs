@@ -6,11 +6,13 @@ mod credentials;
 pub mod files;
 mod keyring;
 mod level;
+pub(crate) mod rotation;
 
 pub use credentials::{Credentials, ENV_AGENT_IDENTITY, ENV_HUMAN_PASSPHRASE, ENV_IDENTITY, ENV_PASSPHRASE};
 pub use files::{KdfCost, KeyPaths};
 pub use keyring::{IdentityKind, Keyring, TierCiphers, create};
 pub use level::Level;
+pub use rotation::staged_files;
 
 #[cfg(test)]
 mod debug_tests {

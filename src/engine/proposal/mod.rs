@@ -68,4 +68,4 @@ fn shorten(s: &str) -> String {
 #[cfg(test)]
 mod quarantine_tests;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -25,13 +25,13 @@ fn sub(changes: serde_json::Value) -> Submission {
     .unwrap()
 }
 
-pub(super) fn propose(s: &Store, changes: serde_json::Value) -> ProposalId {
+pub(crate) fn propose(s: &Store, changes: serde_json::Value) -> ProposalId {
     submit(s, &TrustPolicy::default(), sub(changes), Source::Cli).unwrap()
 }
 
 /// A store with `orders-service` and `api-gateway` (agent-readable) and a
 /// human-only `payroll`.
-pub(super) fn graph() -> (tempfile::TempDir, std::path::PathBuf) {
+pub(crate) fn graph() -> (tempfile::TempDir, std::path::PathBuf) {
     let (dir, root) = new_store();
     let mut s = open_at(&root, Level::Human);
     for (name, tier) in [
@@ -50,7 +50,7 @@ pub(super) fn graph() -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, root)
 }
 
-pub(super) fn retry_queue() -> serde_json::Value {
+pub(crate) fn retry_queue() -> serde_json::Value {
     json!([{"op": "add_node", "name": "retry-queue", "type": "module",
             "description": "Exponential backoff retry queue", "properties": {"owner": "orders-team"},
             "suggested_edges": [["retry-queue", "depends-on", "api-gateway"],

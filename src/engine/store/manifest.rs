@@ -361,14 +361,9 @@ impl VerifiedNodes {
     }
 }
 
-/// Recomputes every group this session can key and compares it with the
-/// manifest. Returns the verified node rows of those groups.
-pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes> {
-    let groups = taggers(keys);
-    let mut verified = VerifiedNodes::new();
-    if groups.is_empty() {
-        return Ok(verified);
-    }
+/// The count and XOR of tags of every row in `groups`, noting each
+/// node row's tag and the edge rows per tier in `verified`.
+fn tally(conn: &Connection, groups: &[(Group, Tagger)], verified: &mut VerifiedNodes) -> Result<[Sum; 3]> {
     let mut sums = [Sum::default(); 3];
     let count: i64 = conn.query_row("SELECT COUNT(*) FROM nodes", [], |r| r.get(0))?;
     verified.nodes.reserve(usize::try_from(count).unwrap_or(0));
@@ -376,7 +371,7 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
     let mut rows = nodes.query([])?;
     while let Some(r) = rows.next()? {
         let tier = row_tier(r.get(1)?)?;
-        let Some((g, t)) = tagger_of(&groups, tier) else {
+        let Some((g, t)) = tagger_of(groups, tier) else {
             continue;
         };
         let id = row_node_id(blob(r, 0)?)?;
@@ -397,7 +392,7 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
     let mut rows = edges.query([])?;
     while let Some(r) = rows.next()? {
         let tier = row_tier(r.get(1)?)?;
-        let Some((g, t)) = tagger_of(&groups, tier) else {
+        let Some((g, t)) = tagger_of(groups, tier) else {
             continue;
         };
         let key = RowKey::Edge {
@@ -409,6 +404,35 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
         sums[g.index()].add(&t.tag(&key), 1);
         verified.edges[tier.code() as usize] += 1;
     }
+    Ok(sums)
+}
+
+/// Recomputes the entry of the group holding `tier` from the rows as they
+/// are, under `keys` (a key rotation, inside its transaction, after it
+/// re-sealed every row of the tier and after [`verify`] passed under the
+/// old key).
+pub(super) fn rebuild(conn: &Connection, keys: &Keyring, tier: Tier) -> Result<()> {
+    let g = Group::of(tier);
+    let key = &keys.tier(g.key_tier())?.manifest;
+    let sums = tally(conn, &[(g, Tagger::new(key))], &mut VerifiedNodes::new())?;
+    let sum = sums[g.index()];
+    let tag = mac(key, g, &sum).finalize().into_bytes().to_vec();
+    conn.execute(
+        "INSERT OR REPLACE INTO manifest (grp, count, acc, mac) VALUES (?1, ?2, ?3, ?4)",
+        params![g as i64, sum.count, sum.acc.as_slice(), tag],
+    )?;
+    Ok(())
+}
+
+/// Recomputes every group this session can key and compares it with the
+/// manifest. Returns the verified node rows of those groups.
+pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes> {
+    let groups = taggers(keys);
+    let mut verified = VerifiedNodes::new();
+    if groups.is_empty() {
+        return Ok(verified);
+    }
+    let sums = tally(conn, &groups, &mut verified)?;
     for (g, _) in &groups {
         let key = &keys.tier(g.key_tier())?.manifest;
         let want = stored(conn, key, *g)?;

@@ -42,6 +42,7 @@ mod load;
 mod manifest;
 mod objects;
 mod report;
+mod rotate;
 mod schema;
 mod snapshots;
 mod timeline;
@@ -51,6 +52,8 @@ mod write;
 mod keyring_tests;
 #[cfg(test)]
 mod manifest_tests;
+#[cfg(test)]
+mod rotate_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -63,8 +66,11 @@ pub use bulk::{Batch, BatchResult};
 pub use catalog::Catalog;
 pub use decide::{AcceptOptions, Accepted, Undone};
 pub use layout::Layout;
+pub(crate) use objects::sync_dir;
 pub use objects::{Durability, Objects};
 pub use report::{StatusReport, TierCount};
+pub use rotate::Rotated;
+pub(crate) use rotate::{key_version, marker as rotation_marker};
 pub use schema::{SCHEMA_VERSION, count_sealings, sealings};
 pub use snapshots::REBUILD_AFTER;
 pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};
@@ -129,7 +135,6 @@ impl Store {
         if !layout.db().is_file() {
             return Err(Error::NoStore(root.to_owned()));
         }
-        let keys = Keyring::unlock(&layout.keys(), creds)?;
         let mut conn = Connection::open(layout.db())?;
         let db_file = file_id(&layout.db())?;
         let damaged = |e: Error| match e {
@@ -148,6 +153,18 @@ impl Store {
         };
         schema::configure(&conn).map_err(damaged)?;
         schema::migrate(&mut conn).map_err(damaged)?;
+        // A rotation that committed but did not move its key files into
+        // place is finished before the keys are read.
+        rotate::finish_files(&conn, &layout.keys())?;
+        let keys = Keyring::unlock(&layout.keys(), creds)?;
+        rotate::clear_marker(&conn, &keys, &layout.keys())?;
+        if let Some(tier) = rotate::retired_key(&conn, &keys)? {
+            return Err(Error::KeyRetired {
+                tier,
+                file: layout.keys().tier(tier).display().to_string(),
+                current: rotate::key_version(&conn, tier)?,
+            });
+        }
         let objects = Objects::new(layout.objects());
         let mut store = Store {
             layout,
@@ -178,6 +195,9 @@ impl Store {
     pub fn refresh(&mut self) -> Result<bool> {
         if schema::commit_seq(&self.conn)? == self.seen_seq {
             return Ok(false);
+        }
+        if let Some(tier) = rotate::retired_key(&self.conn, &self.keys)? {
+            return Err(Error::KeyRotated(tier));
         }
         self.load_verified()?;
         Ok(true)
@@ -284,8 +304,19 @@ impl Store {
         let digest = digest
             .as_deref()
             .map_or(rusqlite::types::ValueRef::Null, rusqlite::types::ValueRef::Blob);
-        manifest::check_read(&self.verified, &self.keys, id, tier, version, &hash, digest)?;
-        codec::decode_node(&self.keys, id, version, tier, &self.objects.read(&hash)?)
+        manifest::check_read(&self.verified, &self.keys, id, tier, version, &hash, digest)
+            .and_then(|()| codec::decode_node(&self.keys, id, version, tier, &self.objects.read(&hash)?))
+            .map_err(|e| self.rotated_or(e))
+    }
+
+    /// `e`, or [`Error::KeyRotated`] when a key this session holds was
+    /// rotated by another process since: rows it can no longer read are
+    /// not tampering.
+    fn rotated_or(&self, e: Error) -> Error {
+        match (&e, rotate::retired_key(&self.conn, &self.keys)) {
+            (Error::Integrity { .. }, Ok(Some(tier))) => Error::KeyRotated(tier),
+            _ => e,
+        }
     }
 
     /// Version `version` of node `id`, from its history.
@@ -299,6 +330,7 @@ impl Store {
             .optional()?
             .ok_or_else(|| Error::NotFound(format!("{id} version {version}")))?;
         codec::decode_node(&self.keys, id, version, row_tier(tier)?, &self.objects.read(&hash)?)
+            .map_err(|e| self.rotated_or(e))
     }
 
     /// A `Locked` error unless this session can write (master level).

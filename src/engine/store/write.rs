@@ -602,7 +602,7 @@ impl Store {
     }
 
     #[cfg(test)]
-    fn fault_point(&self, at: &'static str) -> Result<()> {
+    pub(super) fn fault_point(&self, at: &'static str) -> Result<()> {
         if self.fault == Some(at) {
             Err(Error::InjectedFault(at))
         } else {
@@ -611,7 +611,7 @@ impl Store {
     }
 
     #[cfg(not(test))]
-    fn fault_point(&self, _at: &'static str) -> Result<()> {
+    pub(super) fn fault_point(&self, _at: &'static str) -> Result<()> {
         Ok(())
     }
 
