@@ -56,7 +56,7 @@ pub enum Command {
         /// Repository root (default: the working directory).
         dir: Option<PathBuf>,
     },
-    /// Export identity files for non-interactive use.
+    /// Export identity files for non-interactive use, or rotate tier keys.
     #[command(subcommand)]
     Keys(KeysCommand),
     /// Add a node (humans add Active nodes directly).

@@ -443,7 +443,8 @@ fn key_rotation(layout: &Layout, collect: bool) -> Result<Check> {
         "key rotation",
         Outcome::Finding,
         format!(
-            "{names} left by a rotation that never committed (or one under way): never used;              `graphex keys rotate` or `graphex doctor --collect-orphans` removes them; key versions: {versions}"
+            "{names} left by a rotation that never committed (or one under way): never used; \
+             `graphex keys rotate` or `graphex doctor --collect-orphans` removes them; key versions: {versions}"
         ),
     ))
 }

@@ -160,6 +160,10 @@ impl Store {
         let ciphers = keys.tier(tier)?;
         // Immediate: two appenders never read the same last record.
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // Never under a key another process has rotated away since.
+        if let Some(rotated) = crate::store::retired_key(&tx, keys)? {
+            return Err(Error::KeyRotated(rotated));
+        }
         let last: Option<(i64, String)> = tx
             .query_row("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1", [], |r| {
                 Ok((r.get(0)?, r.get(1)?))

@@ -70,7 +70,7 @@ pub(crate) use objects::sync_dir;
 pub use objects::{Durability, Objects};
 pub use report::{StatusReport, TierCount};
 pub use rotate::Rotated;
-pub(crate) use rotate::{key_version, marker as rotation_marker};
+pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};
 pub use schema::{SCHEMA_VERSION, count_sealings, sealings};
 pub use snapshots::REBUILD_AFTER;
 pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};

@@ -75,7 +75,7 @@ pub(crate) fn key_version(conn: &Connection, tier: Tier) -> Result<u64> {
 
 /// The first tier whose key this session holds is not the one the index
 /// was last sealed under (recorded at each rotation).
-pub(super) fn retired_key(conn: &Connection, keys: &Keyring) -> Result<Option<Tier>> {
+pub(crate) fn retired_key(conn: &Connection, keys: &Keyring) -> Result<Option<Tier>> {
     let mut stmt = conn.prepare_cached("SELECT value FROM meta WHERE key = ?1")?;
     for tier in Tier::ALL {
         let Some(held) = keys.commitment(tier) else { continue };
@@ -184,6 +184,9 @@ impl Store {
         rotation::finish(&paths, tier)?;
         self.keys.reverify(&paths)?;
         clear_marker(&self.conn, &self.keys, &paths)?;
+        self.load_verified()?;
+        // A failed rebuild leaves no snapshot: opening reads the rows.
+        let _ = self.refresh_snapshots(true);
         done.stale_files_removed = stale_files_removed;
         Ok(done)
     }
@@ -216,8 +219,6 @@ impl Store {
             let _ = self.objects.remove(hash);
         }
         self.purge_wal();
-        self.load_verified()?;
-        let _ = self.refresh_snapshots(true);
         Ok(Rotated {
             tier,
             key_version: key_version(&self.conn, tier)?,

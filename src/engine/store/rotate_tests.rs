@@ -305,6 +305,11 @@ fn other_sessions_learn_of_the_rotation_and_write_nothing_under_the_old_key() {
     };
     let e = other.retrying(|s| s.update_node("api-gateway", &patch)).unwrap_err();
     assert!(matches!(e, Error::KeyRotated(Tier::AgentReadable)), "{e}");
+    // Nor an audit record under the old key.
+    let mut agent = open_at(&root, Level::Agent);
+    rotate(&root, Tier::AgentReadable);
+    let r = crate::audit::tests::record(Kind::Projection, "a", Tier::Public, "late");
+    assert!(matches!(agent.audit_append(&r), Err(Error::KeyRotated(_))));
     let s = open_at(&root, Level::Master);
     assert_eq!(s.node("api-gateway").unwrap().version, 1);
 }
