@@ -113,7 +113,10 @@ PY
   rm -f "$work/doctor-$i.json"
 done
 versions=$(g --json doctor 2>/dev/null | python3 -c 'import json,sys; print([c["detail"] for c in json.load(sys.stdin)["checks"] if c["name"]=="key rotation"][0])' || true)
-echo "$n rotations (calls of the most frequent traced system call: $(for t in $tiers; do printf '%s %s, ' "$t" "${span[$t]}"; done)each killed at a uniform K up to 110% of that), $rot_killed killed; after each the store opened and read all $nodes nodes; $versions"
+# Versions gained beyond the four counting runs: rotations that committed.
+committed=$(echo "$versions" | grep -o ' v[0-9]*' | tr -d ' v' | awk '{ s += $1 } END { print s - 8 }')
+late=$((committed - (n - rot_killed)))
+echo "$n rotations (calls of the most frequent traced system call: $(for t in $tiers; do printf '%s %s, ' "$t" "${span[$t]}"; done)each killed at a uniform K up to 110% of that), $rot_killed killed, $late of them after the commit (finished by the next command); after each the store opened and read all $nodes nodes; $versions"
 before=$(ls "$store/.gpp/objects" | wc -l)
 g --json doctor --collect-orphans --grace 0 > "$work/doctor.json" || true
 python3 - "$work/doctor.json" <<'PY'

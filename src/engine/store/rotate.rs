@@ -127,6 +127,9 @@ pub(super) fn clear_marker(conn: &Connection, keys: &Keyring, paths: &KeyPaths) 
     Ok(())
 }
 
+/// Threads rewrapping blobs at once.
+const REWRAP_THREADS: usize = 4;
+
 /// One blob to rewrap.
 struct Blob {
     node: NodeId,
@@ -247,16 +250,46 @@ impl Store {
                 found.insert(r.get(2)?, (id, row_version(r.get(1)?)?));
             }
         }
+        let found: Vec<(String, (NodeId, u64))> = found.into_iter().collect();
+        let objects = &self.objects;
+        let one = |(old_hash, (node, version)): &(String, (NodeId, u64))| -> Result<Blob> {
+            let bytes = codec::rewrap(old, new, node, *version, tier, &objects.read(old_hash)?)?;
+            Ok(Blob {
+                node: *node,
+                version: *version,
+                old_hash: old_hash.clone(),
+                new_hash: objects.write(&bytes, Durability::Deferred)?,
+            })
+        };
+        // File reads and writes wait on the disk more than on the CPU: a few
+        // threads overlap them.
+        let chunk = found.len().div_ceil(REWRAP_THREADS).max(1);
+        let parts: Vec<Result<Vec<Blob>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = found
+                .chunks(chunk)
+                .map(|c| scope.spawn(move || c.iter().map(one).collect::<Result<Vec<_>>>()))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::integrity("key rotation", "a rewrap thread failed")))
+                })
+                .collect()
+        });
         let mut out = Vec::with_capacity(found.len());
-        for (old_hash, (node, version)) in found {
-            let bytes = codec::rewrap(old, new, &node, version, tier, &self.objects.read(&old_hash)?)?;
-            let new_hash = self.objects.write(&bytes, Durability::Deferred)?;
-            out.push(Blob {
-                node,
-                version,
-                old_hash,
-                new_hash,
-            });
+        let mut failed = None;
+        for part in parts {
+            match part {
+                Ok(blobs) => out.extend(blobs),
+                Err(e) => failed = failed.or(Some(e)),
+            }
+        }
+        if let Some(e) = failed {
+            for b in &out {
+                let _ = self.objects.remove(&b.new_hash);
+            }
+            return Err(e);
         }
         self.objects.sync_files(out.iter().map(|b| b.new_hash.as_str()))?;
         Ok(out)
