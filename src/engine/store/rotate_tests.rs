@@ -144,6 +144,19 @@ fn every_tier_rotates_and_everything_stays_readable() {
     assert!(agent.decision(&id).unwrap().is_some());
     // Locked sessions still read public content.
     assert!(open_at(&root, Level::Locked).node("docs-site").is_ok());
+    // A decision from before the rotations is still undone, and the
+    // rotations are on the timeline.
+    let mut s = open_at(&root, Level::Master);
+    assert_eq!(s.undo().unwrap().proposal, id.to_string());
+    assert!(s.decision(&id).unwrap().is_none());
+    let rotations = s
+        .timeline(100)
+        .unwrap()
+        .iter()
+        .flat_map(|e| &e.changes)
+        .filter(|c| c.action.starts_with("rotate-key"))
+        .count();
+    assert_eq!(rotations, 4);
 }
 
 #[test]
