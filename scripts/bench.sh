@@ -16,7 +16,8 @@
 #    each client with its own `graphex mcp` on stdio) to a fresh demo store,
 # 6. times the console (scripts/bench_console.sh: criterion in process, and
 #    the real binary in a pseudo-terminal),
-# 7. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
+# 7. times key rotations (agent-readable, then public) on a copy of the store,
+# 8. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
 #    installed into target/gpp-cli when missing) via scripts/bench_gpp.py, and
 #    one-shot projections of the demo graph via scripts/bench_gpp_project.py.
 set -euo pipefail
@@ -58,6 +59,15 @@ GRAPHEX_PASSPHRASE=graphex-demo ./target/release/graphex --store "$work/mcp-demo
 cargo run --release --locked -q --example mcp_load -- "$work/mcp-demo" "$work/agent.id" 4 250
 
 scripts/bench_console.sh "$work"
+
+echo "== key rotation on a copy of the 100k store"
+rm -rf "$work/rotate"
+cp -a "$work/repo" "$work/rotate"
+sync
+for tier in agent-readable public; do
+  /usr/bin/time -f "%e s, %M KB" env GRAPHEX_IDENTITY="$identity" ./target/release/graphex --store "$work/rotate" keys rotate --tier "$tier" | head -1
+done
+rm -rf "$work/rotate"
 
 echo "== one-shot CLI queries: graphex vs gpp graphex query (crates.io gpp-cli)"
 if ! command -v gpp >/dev/null; then
