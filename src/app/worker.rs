@@ -735,7 +735,20 @@ mod tests {
             "{said:?}"
         );
         assert!(!said.iter().any(|r| r.starts_with("Failed")), "{said:?}");
-        // The reopened session writes under the new key.
-        w.current().unwrap().refresh().unwrap();
+        // The reopened session reads and writes under the new key.
+        let store = w.current().unwrap();
+        store
+            .add_node(graphex_engine::NewNode::new(
+                graphex_engine::model::Name::new("after-rotation").unwrap(),
+                graphex_engine::model::NodeType::new("concept").unwrap(),
+                "written under the new key",
+                graphex_engine::Tier::AgentReadable,
+            ))
+            .unwrap();
+        let fresh = Store::open(dir.path(), &creds()).unwrap();
+        assert_eq!(
+            fresh.node("after-rotation").unwrap().description,
+            "written under the new key"
+        );
     }
 }

@@ -57,18 +57,28 @@ pub fn rotate(ctx: &Context, tier: Option<&str>) -> Result<()> {
             continue;
         }
         let started = Instant::now();
-        let done = store
-            .retrying(|s: &mut Store| s.rotate_key(t, human, cost))
-            .with_context(|| format!("rotating the {t} key"))?;
-        report.rotated.push(Timed {
-            done,
-            seconds: started.elapsed().as_secs_f64(),
-        });
+        match store.retrying(|s: &mut Store| s.rotate_key(t, human, cost)) {
+            Ok(done) => report.rotated.push(Timed {
+                done,
+                seconds: started.elapsed().as_secs_f64(),
+            }),
+            Err(e) => {
+                // What was rotated before the failure is said, then why.
+                if !report.rotated.is_empty() {
+                    show(ctx, &report)?;
+                }
+                return Err(anyhow::Error::new(e).context(format!("rotating the {t} key")));
+            }
+        }
     }
     for s in &report.skipped {
         note(&format!("skipped {s}"));
     }
-    emit(ctx.json, &report, |r| {
+    show(ctx, &report)
+}
+
+fn show(ctx: &Context, report: &Report) -> Result<()> {
+    emit(ctx.json, report, |r| {
         let mut out = String::new();
         for t in &r.rotated {
             let d = &t.done;

@@ -138,6 +138,13 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
     // (its keyring and manifest verified). A store that fails its checks may
     // have lost rows to an attacker; their blobs are the evidence.
     let may_collect = store.as_ref().is_some_and(|s| s.level() >= Level::Master);
+    // Nor while a key rotation runs: its new blobs are named by nothing
+    // until it commits. Held until the checks are done.
+    let rotation_lock = (opts.collect_orphans && may_collect)
+        .then(|| crate::keys::rotation::lock(&layout.keys(), false).ok())
+        .flatten();
+    let rotating = opts.collect_orphans && may_collect && rotation_lock.is_none();
+    let may_collect = may_collect && !rotating;
     match referenced_blobs(&conn) {
         Ok(referenced) => {
             checks.push(missing_blobs(&layout, &referenced));
@@ -160,7 +167,13 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
             ));
         }
     }
-    if opts.collect_orphans && !may_collect {
+    if rotating {
+        checks.push(check(
+            "collect orphans",
+            Outcome::Skipped,
+            "nothing removed: a key rotation is under way (its new files are named by nothing until it commits)",
+        ));
+    } else if opts.collect_orphans && !may_collect {
         checks.push(check(
             "collect orphans",
             Outcome::Skipped,
@@ -175,6 +188,7 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
     checks.push(
         key_rotation(&layout, opts.collect_orphans && may_collect).unwrap_or_else(|e| unreadable("key rotation", e)),
     );
+    drop(rotation_lock);
     Ok(Report {
         store: root.display().to_string(),
         level: store.as_ref().map(Store::level),
@@ -395,7 +409,8 @@ fn orphans(layout: &Layout, referenced: &HashSet<String>, collect: Option<Durati
 /// Each tier key's version, and what an interrupted rotation left: a
 /// rotation that committed but whose key files are not in place (the
 /// store's next open at a writable checkout finishes it), or staged files
-/// of one that never committed (harmless; removed with `collect`).
+/// of one that never committed (harmless; removed with `collect`, which
+/// the caller passes only while it holds the rotation lock).
 fn key_rotation(layout: &Layout, collect: bool) -> Result<Check> {
     let paths = layout.keys();
     // Its own view, after the open above (which finishes a committed
@@ -407,7 +422,9 @@ fn key_rotation(layout: &Layout, collect: bool) -> Result<Check> {
         .map(|t| Ok(format!("{t} v{}", crate::store::key_version(conn, t)?)))
         .collect::<Result<Vec<_>>>()?
         .join(", ");
-    if let Some((tier, _)) = crate::store::rotation_marker(conn)? {
+    if let Some((tier, _)) = crate::store::rotation_marker(conn)?
+        && (paths.staged(tier).exists() || paths.auth_staged().exists())
+    {
         return Ok(check(
             "key rotation",
             Outcome::Finding,
@@ -427,10 +444,8 @@ fn key_rotation(layout: &Layout, collect: bool) -> Result<Check> {
         .collect::<Vec<_>>()
         .join(", ");
     if collect {
-        // Under the rotation lock: a rotation under way holds it.
-        if let Ok(_lock) = crate::keys::rotation::lock(&paths, false)
-            && crate::store::rotation_marker(conn)?.is_none()
-        {
+        // The caller holds the rotation lock: no rotation is under way.
+        if crate::store::rotation_marker(conn)?.is_none() {
             crate::keys::rotation::discard(&paths)?;
             return Ok(check(
                 "key rotation",

@@ -77,7 +77,7 @@ pub enum Error {
     /// A key file holds a tier key that a rotation has retired: the index
     /// is sealed under its successor. The store is not opened.
     #[error(
-        "retired key refused: {file} holds an old {tier} key (the key was rotated; the index is sealed under key version {current}): put the current key file back"
+        "retired key refused: {file} holds an old {tier} key (the key was rotated; the index is sealed under key version {current}): put the current key file, and the keyring.auth beside it, back"
     )]
     KeyRetired { tier: Tier, file: String, current: u64 },
 

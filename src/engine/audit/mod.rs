@@ -111,26 +111,45 @@ pub(crate) fn rekey(
     new: &crate::keys::TierCiphers,
     tier: Tier,
 ) -> Result<u64> {
-    let rows: Vec<(i64, i64, String, i64, Vec<u8>)> = tx
-        .prepare("SELECT seq, at, kind, tier, sealed FROM audit ORDER BY seq")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
+    type Row = (i64, i64, String, i64, Vec<u8>, String, String);
+    let rows: Vec<Row> = tx
+        .prepare("SELECT seq, at, kind, tier, sealed, prev, hash FROM audit ORDER BY seq")?
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     let mut update = tx.prepare("UPDATE audit SET sealed = ?2, prev = ?3, hash = ?4 WHERE seq = ?1")?;
-    let (mut prev, mut changed, mut resealed) = (ZERO.to_owned(), false, 0u64);
-    let mut head = None;
-    for (seq, at, kind, code, sealed) in rows {
+    // The chain as stored is checked on the way, inside the transaction:
+    // nothing altered since the rotation began is chained anew.
+    let altered = |seq: i64| {
+        Error::integrity(
+            format!("audit record {seq}"),
+            "the log was altered outside Graphex (see `graphex audit verify`); nothing was rotated",
+        )
+    };
+    let (mut old_prev, mut prev, mut changed, mut resealed) = (ZERO.to_owned(), ZERO.to_owned(), false, 0u64);
+    let (mut old_head, mut head) = (None, None);
+    for (seq, at, kind, code, sealed, stored_prev, stored_hash) in rows {
         let n = u64::try_from(seq).unwrap_or(0);
-        let record_tier =
-            Tier::from_code(code).ok_or_else(|| Error::integrity(format!("audit record {seq}"), "unknown tier"))?;
+        let record_tier = Tier::from_code(code).ok_or_else(|| altered(seq))?;
+        if stored_prev != old_prev || chain_hash(&old_prev, n, at, &kind, record_tier, &sealed) != stored_hash {
+            return Err(altered(seq));
+        }
+        old_head = Some(format!("{n}:{stored_hash}"));
+        old_prev = stored_hash;
         let sealed = if record_tier == tier {
             changed = true;
             resealed += 1;
             let ad = associated_data(DOMAIN, &[0; 16], n, tier);
-            let plain = zeroize::Zeroizing::new(
-                old.index
-                    .open(&ad, &sealed)
-                    .map_err(|_| Error::integrity(format!("audit record {seq}"), "failed authentication"))?,
-            );
+            let plain = zeroize::Zeroizing::new(old.index.open(&ad, &sealed).map_err(|_| altered(seq))?);
             new.index.seal(&ad, &plain)?
         } else {
             sealed
@@ -141,6 +160,15 @@ pub(crate) fn rekey(
         }
         head = Some(format!("{n}:{hash}"));
         prev = hash;
+    }
+    let stored_head: Option<String> = tx
+        .query_row("SELECT value FROM meta WHERE key = 'audit_head'", [], |r| r.get(0))
+        .optional()?;
+    if stored_head != old_head {
+        return Err(Error::integrity(
+            "the audit log",
+            "its newest records were removed outside Graphex (see `graphex audit verify`); nothing was rotated",
+        ));
     }
     if changed && let Some(head) = head {
         tx.execute(

@@ -260,6 +260,15 @@ impl Keyring {
         Ok(())
     }
 
+    /// A tier whose key this session holds but the keyring file (as last
+    /// verified) no longer commits to: rotated by another process.
+    pub(crate) fn stale_tier(&self) -> Option<Tier> {
+        let auth = self.auth.as_ref()?;
+        Tier::ALL
+            .into_iter()
+            .find(|t| self.commitment(*t).is_some_and(|held| held != auth.commitment(*t)))
+    }
+
     /// The keyring file as this session verified it (master or agent level).
     pub(crate) fn verified_auth(&self) -> Option<&super::auth::Verified> {
         self.auth.as_ref()

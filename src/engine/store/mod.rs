@@ -153,18 +153,21 @@ impl Store {
         };
         schema::configure(&conn).map_err(damaged)?;
         schema::migrate(&mut conn).map_err(damaged)?;
-        // A rotation that committed but did not move its key files into
-        // place is finished before the keys are read.
-        rotate::finish_files(&conn, &layout.keys())?;
-        let keys = Keyring::unlock(&layout.keys(), creds)?;
-        rotate::clear_marker(&conn, &keys, &layout.keys())?;
-        if let Some(tier) = rotate::retired_key(&conn, &keys)? {
-            return Err(Error::KeyRetired {
-                tier,
-                file: layout.keys().tier(tier).display().to_string(),
-                current: rotate::key_version(&conn, tier)?,
-            });
-        }
+        let keys = match unlock_current(&conn, &layout, creds) {
+            // A rotation in another process may be between its commit and
+            // its renames: wait for it to finish, then look again. What
+            // still fails is what it says.
+            Err(e @ (Error::KeyringForged { .. } | Error::KeyRetired { .. } | Error::Rotation(_))) => {
+                match crate::keys::rotation::lock(&layout.keys(), true) {
+                    Ok(lock) => {
+                        drop(lock);
+                        unlock_current(&conn, &layout, creds)?
+                    }
+                    Err(_) => return Err(e),
+                }
+            }
+            other => other?,
+        };
         let objects = Objects::new(layout.objects());
         let mut store = Store {
             layout,
@@ -368,6 +371,22 @@ impl Store {
             [],
         );
     }
+}
+
+/// Unlocks the keys as they are after any committed rotation: its key files
+/// are moved into place first, and a key the index has retired is refused.
+fn unlock_current(conn: &Connection, layout: &Layout, creds: &Credentials) -> Result<Keyring> {
+    rotate::finish_files(conn, &layout.keys())?;
+    let keys = Keyring::unlock(&layout.keys(), creds)?;
+    rotate::clear_marker(conn, &keys, &layout.keys())?;
+    if let Some(tier) = rotate::retired_key(conn, &keys)? {
+        return Err(Error::KeyRetired {
+            tier,
+            file: layout.keys().tier(tier).display().to_string(),
+            current: rotate::key_version(conn, tier)?,
+        });
+    }
+    Ok(keys)
 }
 
 /// A file's identity: device and inode.

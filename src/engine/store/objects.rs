@@ -84,6 +84,11 @@ impl Objects {
         })
     }
 
+    /// Whether the blob `hash` is present.
+    pub fn exists(&self, hash: &str) -> bool {
+        self.path(hash).is_ok_and(|p| p.is_file())
+    }
+
     /// Removes a blob; a missing one is fine.
     pub fn remove(&self, hash: &str) -> Result<()> {
         let path = self.path(hash)?;

@@ -92,8 +92,11 @@ pub(crate) fn retired_key(conn: &Connection, keys: &Keyring) -> Result<Option<Ti
 /// Before unlocking: moves the key files of a committed rotation into
 /// place, under the rotation lock (re-reading the marker once it is held).
 pub(super) fn finish_files(conn: &Connection, paths: &KeyPaths) -> Result<()> {
-    if marker(conn)?.is_none() {
-        return Ok(());
+    match marker(conn)? {
+        // Nothing staged: the files are in place (the marker clears at the
+        // next master-level open), and a read-only keys/ is fine.
+        Some((tier, _)) if paths.staged(tier).exists() || paths.auth_staged().exists() => {}
+        _ => return Ok(()),
     }
     let _lock = rotation::lock(paths, true)?;
     if let Some((tier, _)) = marker(conn)? {
@@ -130,6 +133,17 @@ pub(super) fn clear_marker(conn: &Connection, keys: &Keyring, paths: &KeyPaths) 
 /// Threads rewrapping blobs at once.
 const REWRAP_THREADS: usize = 4;
 
+/// Whether the index records `staged`'s key as the tier's current one: the
+/// rotation committed (whatever an error said).
+fn committed(conn: &Connection, staged: &Staged) -> bool {
+    conn.query_row(
+        "SELECT value FROM meta WHERE key = ?1",
+        [format!("key_commit:{}", staged.tier.code())],
+        |r| r.get::<_, String>(0),
+    )
+    .is_ok_and(|c| c == staged.commitment)
+}
+
 /// One blob to rewrap.
 struct Blob {
     node: NodeId,
@@ -163,9 +177,15 @@ impl Store {
         // then are staged files known to be leftovers.
         if let Some((done, _)) = marker(&self.conn)? {
             rotation::finish(&paths, done)?;
-            self.keys.reverify(&paths)?;
-            clear_marker(&self.conn, &self.keys, &paths)?;
         }
+        // The keyring as it is now, not as this session opened it: another
+        // process may have rotated a tier since (one this session may not
+        // even hold), and the new keyring file is built from this one.
+        self.keys.reverify(&paths)?;
+        if let Some(moved) = self.keys.stale_tier() {
+            return Err(Error::KeyRotated(moved));
+        }
+        clear_marker(&self.conn, &self.keys, &paths)?;
         let stale_files_removed = rotation::discard(&paths)?;
         self.refresh()?;
         let audit = self.audit_verify()?;
@@ -179,7 +199,12 @@ impl Store {
         let mut done = match self.rekey(&staged) {
             Ok(done) => done,
             Err(e) => {
-                let _ = rotation::discard(&paths);
+                // Once committed, the staged files are the keys the index
+                // needs: an error after the commit (or a commit reported as
+                // failed that landed) must keep them for the next open.
+                if !committed(&self.conn, &staged) {
+                    let _ = rotation::discard(&paths);
+                }
                 return Err(e);
             }
         };
@@ -208,11 +233,12 @@ impl Store {
             cleanup(self);
             return Err(e);
         }
-        let committed = self.commit_rekey(staged, &new, &blobs);
-        let (seq, counts, dropped) = match committed {
+        let (seq, version, counts, dropped) = match self.commit_rekey(staged, &new, &blobs) {
             Ok(c) => c,
             Err(e) => {
-                cleanup(self);
+                if !committed(&self.conn, staged) {
+                    cleanup(self);
+                }
                 return Err(e);
             }
         };
@@ -222,9 +248,10 @@ impl Store {
             let _ = self.objects.remove(hash);
         }
         self.purge_wal();
+        self.fault_point("rotate-after-tx")?;
         Ok(Rotated {
             tier,
-            key_version: key_version(&self.conn, tier)?,
+            key_version: version,
             blobs: blobs.len() as u64,
             summaries: counts[0],
             edges: counts[1],
@@ -295,15 +322,15 @@ impl Store {
         Ok(out)
     }
 
-    /// The rotation's one transaction. Returns its commit, the records
-    /// re-sealed (summaries, edges, audit records, decisions) and the
-    /// snapshot files it dropped.
+    /// The rotation's one transaction. Returns its commit, the new key
+    /// version, the records re-sealed (summaries, edges, audit records,
+    /// decisions) and the snapshot files it dropped.
     fn commit_rekey(
         &mut self,
         staged: &Staged,
         new: &TierCiphers,
         blobs: &[Blob],
-    ) -> Result<(u64, [u64; 4], Vec<String>)> {
+    ) -> Result<(u64, u64, [u64; 4], Vec<String>)> {
         let tier = staged.tier;
         let fault = self.fault_point("rotate-before-commit");
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -313,6 +340,15 @@ impl Store {
         // Verified under the old key inside this transaction: rows altered
         // outside Graphex are refused, not vouched for under the new key.
         manifest::verify(&tx, &self.keys)?;
+        // Under the write lock no orphan collection runs: the new files are
+        // there now, and stay.
+        if let Some(gone) = blobs.iter().find(|b| !self.objects.exists(&b.new_hash)) {
+            return Err(Error::integrity(
+                format!("blob {}", gone.new_hash),
+                "a rewrapped blob was removed before the rotation committed (orphan collection?); \
+                 nothing changed: rotate again",
+            ));
+        }
         let old = self.keys.tier(tier)?;
         let seq = schema::next_commit_seq(&tx)?;
         let row_seq = sql_version(seq);
@@ -389,6 +425,8 @@ impl Store {
             (format!("key_version:{code}"), version.to_string()),
             (format!("key_commit:{code}"), staged.commitment.clone()),
             (format!("sealings:{code}"), sealings.to_string()),
+            // Old-key pages go from the WAL even if this process dies next.
+            ("purge_owed".to_owned(), "1".to_owned()),
         ] {
             tx.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
@@ -412,7 +450,7 @@ impl Store {
             self.keys.restore(tier, old_key);
             return Err(e);
         }
-        Ok((seq, counts, dropped))
+        Ok((seq, version, counts, dropped))
     }
 }
 

@@ -109,6 +109,19 @@ fn blob_names(root: &Path) -> std::collections::BTreeSet<String> {
         .collect()
 }
 
+/// The blob files the index names for `tier`, current and past versions.
+fn tier_blobs(root: &Path, tier: Tier) -> std::collections::BTreeSet<String> {
+    let s = open_at(root, Level::Master);
+    let mut stmt = s
+        .conn()
+        .prepare("SELECT blob FROM node_versions WHERE tier = ?1 UNION SELECT blob FROM nodes WHERE tier = ?1")
+        .unwrap();
+    stmt.query_map([tier.code()], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+}
+
 #[test]
 fn every_tier_rotates_and_everything_stays_readable() {
     let (_d, root, id) = fixture();
@@ -116,7 +129,7 @@ fn every_tier_rotates_and_everything_stays_readable() {
     let paths = Layout::new(&root).keys();
     for tier in Tier::ALL {
         let old_file = std::fs::read(paths.tier(tier)).unwrap();
-        let old_blobs = blob_names(&root);
+        let old_blobs = tier_blobs(&root, tier);
         let done = rotate(&root, tier);
         assert_eq!(done.key_version, 2, "{tier}");
         assert!(done.summaries >= 1 && done.edges >= 1, "{tier}: {done:?}");
@@ -124,10 +137,11 @@ fn every_tier_rotates_and_everything_stays_readable() {
         assert_ne!(std::fs::read(paths.tier(tier)).unwrap(), old_file, "{tier}");
         assert!(rotation::staged_files(&paths).is_empty());
         assert_eq!(everything(&root, &id), before, "after rotating {tier}");
-        // The blobs the old key wrapped are gone from the store.
+        // Every blob the old key wrapped is gone from the store.
+        assert_eq!(old_blobs.len() as u64, done.blobs, "{tier}");
         let now = blob_names(&root);
         assert!(
-            old_blobs.difference(&now).count() >= done.blobs as usize,
+            old_blobs.iter().all(|b| !now.contains(b)),
             "{tier}: old blob files left"
         );
         let s = open_at(&root, Level::Master);
@@ -369,4 +383,71 @@ fn a_tampered_store_is_not_rotated_into_a_fresh_manifest() {
     let e = rotating.rotate_key(Tier::AgentReadable, None, cheap()).unwrap_err();
     assert!(e.to_string().contains("manifest"), "{e}");
     assert!(rotation::staged_files(&Layout::new(&root).keys()).is_empty());
+}
+
+#[test]
+fn a_failure_after_the_commit_keeps_the_new_key_files() {
+    let (_d, root, id) = fixture();
+    let before = everything(&root, &id);
+    let paths = Layout::new(&root).keys();
+    let mut s = open_at(&root, Level::Master);
+    s.inject_fault("rotate-after-tx");
+    let e = s.rotate_key(Tier::AgentReadable, None, cheap()).unwrap_err();
+    assert!(matches!(e, Error::InjectedFault(_)), "{e}");
+    drop(s);
+    assert_eq!(rotation::staged_files(&paths).len(), 2, "the new key files are kept");
+    // Half moved into place (the tier file only), as a crash between the
+    // two renames leaves it: the next open moves the rest.
+    std::fs::rename(paths.staged(Tier::AgentReadable), paths.tier(Tier::AgentReadable)).unwrap();
+    assert_eq!(everything(&root, &id), before);
+    assert!(rotation::staged_files(&paths).is_empty());
+}
+
+#[test]
+fn a_rotation_builds_on_the_keyring_as_it_is_not_as_it_was_opened() {
+    let (_d, root, id) = fixture();
+    let before = everything(&root, &id);
+    // Opened before another process rotates a tier this session cannot
+    // even read; its own rotation must keep that tier's new commitment.
+    let mut master = open_at(&root, Level::Master);
+    rotate(&root, Tier::HumanOnly);
+    master.rotate_key(Tier::Public, None, cheap()).unwrap();
+    drop(master);
+    assert_eq!(everything(&root, &id), before);
+    // A tier it holds, rotated meanwhile: refused, not rotated from a stale view.
+    let mut master = open_at(&root, Level::Master);
+    rotate(&root, Tier::AgentRestricted);
+    let e = master.rotate_key(Tier::Public, None, cheap()).unwrap_err();
+    assert!(matches!(e, Error::KeyRotated(Tier::AgentRestricted)), "{e}");
+    drop(master);
+    assert_eq!(everything(&root, &id), before);
+}
+
+#[test]
+fn re_chaining_the_audit_log_checks_the_chain_it_rewrites() {
+    use crate::crypto::SymmetricKey;
+    let (_d, root, _) = fixture();
+    let s = open_at(&root, Level::Human);
+    let new = crate::keys::TierCiphers::from_key(&SymmetricKey::from_bytes([7; 32]));
+    let old = s.keys().tier(Tier::AgentReadable).unwrap();
+    // Altered after the rotation's first check (a record's time moved).
+    s.conn()
+        .execute("UPDATE audit SET at = at + 1 WHERE seq = 2", [])
+        .unwrap();
+    // As in a rotation: inside a transaction, rolled back on the error.
+    let rekey = || {
+        let tx = s.conn().unchecked_transaction().unwrap();
+        crate::audit::rekey(&tx, old, &new, Tier::AgentReadable).unwrap_err()
+    };
+    let e = rekey();
+    assert!(e.to_string().contains("altered"), "{e}");
+    s.conn()
+        .execute("UPDATE audit SET at = at - 1 WHERE seq = 2", [])
+        .unwrap();
+    // The newest record removed.
+    s.conn()
+        .execute("DELETE FROM audit WHERE seq = (SELECT MAX(seq) FROM audit)", [])
+        .unwrap();
+    let e = rekey();
+    assert!(e.to_string().contains("removed"), "{e}");
 }
