@@ -52,10 +52,11 @@ killed=0
 for i in $(seq 1 "$n"); do
   id=$(cat "$work/id-$i")
   k=$((RANDOM % 120 + 1))
-  if ! (strace -f -o /dev/null -e trace="$calls" -e inject="$calls":signal=SIGKILL:when="$k" \
-      "$bin" --store "$store" accept "$id" --force >/dev/null 2>&1) 2>/dev/null; then
+  # (strace dies by the same signal; the braces keep bash's "Killed" quiet)
+  { if ! (strace -f -o /dev/null -e trace="$calls" -e inject="$calls":signal=SIGKILL:when="$k" \
+      "$bin" --store "$store" accept "$id" --force >/dev/null 2>&1); then
     killed=$((killed + 1))
-  fi
+  fi; } 2>/dev/null
 done
 accepted=0; pending=0
 for i in $(seq 1 "$n"); do
@@ -88,10 +89,10 @@ for i in $(seq 1 "$n"); do
   tier=$(echo $tiers | cut -d' ' -f$((i % 4 + 1)))
   s=${span[$tier]}
   k=$(( (RANDOM * 32768 + RANDOM) % (s + s / 10) + 1 ))
-  if ! (strace -f -o /dev/null -e trace="$calls" -e inject="$calls":signal=SIGKILL:when="$k" \
-      "$bin" --store "$store" keys rotate --tier "$tier" >/dev/null 2>&1) 2>/dev/null; then
+  { if ! (strace -f -o /dev/null -e trace="$calls" -e inject="$calls":signal=SIGKILL:when="$k" \
+      "$bin" --store "$store" keys rotate --tier "$tier" >/dev/null 2>&1); then
     rot_killed=$((rot_killed + 1))
-  fi
+  fi; } 2>/dev/null
   seen=$(g --json list --all 2>"$work/err" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' || true)
   if [ "$seen" != "$nodes" ]; then
     echo "rotation $i ($tier, killed at call $k): the store reads $seen of $nodes nodes: $(cat "$work/err")" >&2
