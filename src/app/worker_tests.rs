@@ -1,0 +1,91 @@
+//! The engine worker: request batching, and a key rotation made by
+//! another process picked up with the same credentials.
+
+use super::*;
+
+#[test]
+fn latest_wins_keeps_mutations_and_the_newest_preview() {
+    let batch = vec![
+        Request::Impact {
+            generation: 1,
+            id: "a".into(),
+        },
+        Request::Accept {
+            id: "x".into(),
+            force: false,
+        },
+        Request::Validate {
+            generation: 1,
+            text: "{".into(),
+        },
+        Request::Impact {
+            generation: 2,
+            id: "b".into(),
+        },
+        Request::LoadQueue,
+        Request::Reject {
+            ids: vec!["y".into()],
+            reason: "no".into(),
+        },
+        Request::Validate {
+            generation: 2,
+            text: "{}".into(),
+        },
+        Request::LoadQueue,
+    ];
+    let kept: Vec<String> = latest_wins(batch).iter().map(|r| format!("{r:?}")).collect();
+    assert_eq!(kept.len(), 5, "{kept:?}");
+    assert!(kept[0].starts_with("Accept"));
+    assert!(kept[1].contains("generation: 2") && kept[1].starts_with("Impact"));
+    assert!(kept[2].starts_with("Reject"));
+    assert!(kept[3].contains("generation: 2") && kept[3].starts_with("Validate"));
+    assert_eq!(kept[4], "LoadQueue");
+}
+
+#[test]
+fn a_key_rotated_elsewhere_is_picked_up_with_the_same_credentials() {
+    use graphex_engine::KdfCost;
+    use graphex_engine::age_secret::SecretString;
+    let dir = tempfile::tempdir().unwrap();
+    let (pass, human) = (SecretString::from("p"), SecretString::from("h"));
+    Store::init(dir.path(), &pass, &human, KdfCost(Some(4))).unwrap();
+    let creds = || Credentials {
+        passphrase: Some(SecretString::from("p")),
+        ..Credentials::default()
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut w = Worker::new(dir.path().to_path_buf(), creds(), tx);
+    w.open();
+    assert!(matches!(rx.try_recv().unwrap(), Reply::Opened { .. }));
+    while rx.try_recv().is_ok() {}
+    Store::open(dir.path(), &creds())
+        .unwrap()
+        .rotate_key(graphex_engine::Tier::AgentReadable, None, KdfCost(Some(4)))
+        .unwrap();
+    w.poll();
+    let mut said = Vec::new();
+    while let Ok(r) = rx.try_recv() {
+        said.push(format!("{r:?}"));
+    }
+    assert!(
+        said.iter()
+            .any(|r| r.contains("rotated by another process; unlocked again")),
+        "{said:?}"
+    );
+    assert!(!said.iter().any(|r| r.starts_with("Failed")), "{said:?}");
+    // The reopened session reads and writes under the new key.
+    let store = w.current().unwrap();
+    store
+        .add_node(graphex_engine::NewNode::new(
+            graphex_engine::model::Name::new("after-rotation").unwrap(),
+            graphex_engine::model::NodeType::new("concept").unwrap(),
+            "written under the new key",
+            graphex_engine::Tier::AgentReadable,
+        ))
+        .unwrap();
+    let fresh = Store::open(dir.path(), &creds()).unwrap();
+    assert_eq!(
+        fresh.node("after-rotation").unwrap().description,
+        "written under the new key"
+    );
+}
