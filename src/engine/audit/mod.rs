@@ -161,9 +161,7 @@ pub(crate) fn rekey(
         head = Some(format!("{n}:{hash}"));
         prev = hash;
     }
-    let stored_head: Option<String> = tx
-        .query_row("SELECT value FROM meta WHERE key = 'audit_head'", [], |r| r.get(0))
-        .optional()?;
+    let stored_head = crate::store::meta(tx, "audit_head")?;
     if stored_head != old_head {
         return Err(Error::integrity(
             "the audit log",
@@ -258,10 +256,7 @@ impl Store {
             expected_seq = seq + 1;
             last = Some(format!("{seq}:{hash}"));
         }
-        let head: Option<String> = self
-            .conn()
-            .query_row("SELECT value FROM meta WHERE key = 'audit_head'", [], |r| r.get(0))
-            .optional()?;
+        let head = crate::store::meta(self.conn(), "audit_head")?;
         if head != last {
             problems.push(format!(
                 "the log ends at {} but its head says {} (newest records removed?)",

@@ -71,7 +71,7 @@ pub use objects::{Durability, Objects};
 pub use report::{StatusReport, TierCount};
 pub use rotate::Rotated;
 pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};
-pub use schema::{SCHEMA_VERSION, count_sealings, sealings};
+pub use schema::{SCHEMA_VERSION, count_sealings, meta, sealings};
 pub use snapshots::REBUILD_AFTER;
 pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};
 
@@ -182,11 +182,7 @@ impl Store {
             fault: None,
         };
         store.load_verified()?;
-        let owed: Option<String> = store
-            .conn
-            .query_row("SELECT value FROM meta WHERE key = 'purge_owed'", [], |r| r.get(0))
-            .optional()?;
-        if owed.is_some() {
+        if schema::meta(&store.conn, "purge_owed")?.is_some() {
             store.purge_wal();
         }
         Ok(store)

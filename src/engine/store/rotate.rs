@@ -49,10 +49,9 @@ const MARKER: &str = "rotation";
 
 /// The marker, if a rotation committed and its files may not be in place.
 pub(crate) fn marker(conn: &Connection) -> Result<Option<(Tier, String)>> {
-    let value: Option<String> = conn
-        .query_row("SELECT value FROM meta WHERE key = ?1", [MARKER], |r| r.get(0))
-        .optional()?;
-    let Some(value) = value else { return Ok(None) };
+    let Some(value) = schema::meta(conn, MARKER)? else {
+        return Ok(None);
+    };
     let parsed = value
         .split_once(' ')
         .and_then(|(code, commit)| Some((Tier::from_code(code.parse().ok()?)?, commit.to_owned())));
@@ -63,25 +62,16 @@ pub(crate) fn marker(conn: &Connection) -> Result<Option<(Tier, String)>> {
 
 /// A tier key's version: 1 until its first rotation.
 pub(crate) fn key_version(conn: &Connection, tier: Tier) -> Result<u64> {
-    let v: Option<String> = conn
-        .query_row(
-            "SELECT value FROM meta WHERE key = ?1",
-            [format!("key_version:{}", tier.code())],
-            |r| r.get(0),
-        )
-        .optional()?;
+    let v = schema::meta(conn, &format!("key_version:{}", tier.code()))?;
     Ok(v.and_then(|v| v.parse().ok()).unwrap_or(1))
 }
 
 /// The first tier whose key this session holds is not the one the index
 /// was last sealed under (recorded at each rotation).
 pub(crate) fn retired_key(conn: &Connection, keys: &Keyring) -> Result<Option<Tier>> {
-    let mut stmt = conn.prepare_cached("SELECT value FROM meta WHERE key = ?1")?;
     for tier in Tier::ALL {
         let Some(held) = keys.commitment(tier) else { continue };
-        let current: Option<String> = stmt
-            .query_row([format!("key_commit:{}", tier.code())], |r| r.get(0))
-            .optional()?;
+        let current = schema::meta(conn, &format!("key_commit:{}", tier.code()))?;
         if current.is_some_and(|c| c != held) {
             return Ok(Some(tier));
         }
@@ -136,12 +126,8 @@ const REWRAP_THREADS: usize = 4;
 /// Whether the index records `staged`'s key as the tier's current one: the
 /// rotation committed (whatever an error said).
 fn committed(conn: &Connection, staged: &Staged) -> bool {
-    conn.query_row(
-        "SELECT value FROM meta WHERE key = ?1",
-        [format!("key_commit:{}", staged.tier.code())],
-        |r| r.get::<_, String>(0),
-    )
-    .is_ok_and(|c| c == staged.commitment)
+    schema::meta(conn, &format!("key_commit:{}", staged.tier.code()))
+        .is_ok_and(|c| c.as_deref() == Some(staged.commitment.as_str()))
 }
 
 /// One blob to rewrap.

@@ -3,7 +3,7 @@
 //! Nothing in the index is plaintext content of a non-public node: rows hold
 //! ids, tiers, versions, blob hashes, blind-index tokens and sealed records.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 use crate::error::{Error, Result};
 
@@ -125,6 +125,14 @@ CREATE INDEX edges_by_tier ON edges (tier, seq, id, digest);
 -- own key is in the clear; see `manifest`).
 ALTER TABLE snapshots ADD COLUMN mac BLOB;
 ";
+
+/// The value of `key` in `meta`, if set.
+pub fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
+        .query_row([key], |r| r.get(0))
+        .optional()?)
+}
 
 /// The number of the last commit.
 pub fn commit_seq(conn: &Connection) -> Result<u64> {
