@@ -219,6 +219,7 @@ impl Store {
         let mut one = [0u64; 4];
         one[tier.code() as usize] = 1;
         crate::store::count_sealings(&tx, one)?;
+        Store::seal_audit_head(&tx, keys)?;
         tx.commit()?;
         Ok(Some(seq))
     }
@@ -255,6 +256,9 @@ impl Store {
             expected_prev = hash.clone();
             expected_seq = seq + 1;
             last = Some(format!("{seq}:{hash}"));
+        }
+        if let Err(e) = self.check_sealed_audit() {
+            problems.push(e.to_string());
         }
         let head = crate::store::meta(self.conn(), "audit_head")?;
         if head != last {

@@ -29,6 +29,10 @@ pub enum Purpose {
     /// Keys the agent's MAC of the keyring file (from the master-agent
     /// X25519 shared secret).
     KeyringAgent,
+    /// Keys the master's seal on the index (from the master identity).
+    SealMac,
+    /// Seeds the master's Ed25519 signing key (from the master identity).
+    SealSigning,
 }
 
 impl Purpose {
@@ -40,6 +44,8 @@ impl Purpose {
             Purpose::Manifest => b"graphex/v1/manifest",
             Purpose::KeyringMaster => b"graphex/v1/keyring-master",
             Purpose::KeyringAgent => b"graphex/v1/keyring-agent",
+            Purpose::SealMac => b"graphex/v1/seal-mac",
+            Purpose::SealSigning => b"graphex/v1/seal-signing",
         }
     }
 }

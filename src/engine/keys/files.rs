@@ -26,7 +26,7 @@ use age::secrecy::{ExposeSecret, SecretString};
 use age::{DecryptError, x25519};
 use zeroize::Zeroizing;
 
-use crate::crypto::{KEY_LEN, SymmetricKey};
+use crate::crypto::{KEY_LEN, SealVerifier, SymmetricKey};
 use crate::error::{Error, Result};
 use crate::model::Tier;
 
@@ -292,13 +292,16 @@ pub fn parse_identity(path: &Path, text: &[u8]) -> Result<x25519::Identity> {
 
 /// The text of an identity file for `identity`, with a comment naming its
 /// role. An agent's file pins the store's master recipient, which the agent
-/// authenticates the keyring against.
+/// authenticates the keyring against, and the master's signing key, which
+/// it checks the master's seal on the index with.
 pub fn identity_file_text(
     role: &str,
     identity: &x25519::Identity,
-    master: Option<&x25519::Recipient>,
+    master: Option<(&x25519::Recipient, &SealVerifier)>,
 ) -> Zeroizing<String> {
-    let pin = master.map_or_else(String::new, |m| format!("{PIN_PREFIX}{m}\n"));
+    let pin = master.map_or_else(String::new, |(m, signer)| {
+        format!("{PIN_PREFIX}{m}\n{SIGNER_PREFIX}{}\n", signer.to_hex())
+    });
     Zeroizing::new(format!(
         "# Graphex {role} identity. Keep it secret and outside the repository.\n# public key: {}\n{pin}{}\n",
         identity.to_public(),
@@ -307,6 +310,27 @@ pub fn identity_file_text(
 }
 
 const PIN_PREFIX: &str = "# store master: ";
+const SIGNER_PREFIX: &str = "# store signer: ";
+
+/// The master signing key an agent identity file pins, or a clear error for
+/// a file exported before commits were signed.
+pub fn parse_signer_pin(path: &Path, text: &[u8]) -> Result<SealVerifier> {
+    let bad = |reason: &str| Error::KeyFile {
+        path: path.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let text = std::str::from_utf8(text).map_err(|_| bad("not text"))?;
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(SIGNER_PREFIX))
+        .ok_or_else(|| {
+            bad(
+                "it does not name the store's signing key, so the master's seal on the graph cannot be \
+                 checked: export the agent identity again with `graphex keys export-agent FILE`",
+            )
+        })?;
+    SealVerifier::from_hex(line).ok_or_else(|| bad("its store signer line is not an Ed25519 public key"))
+}
 
 /// The master recipient an agent identity file pins, or a clear error for
 /// a file exported before pins existed.

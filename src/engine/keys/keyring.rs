@@ -8,7 +8,7 @@ use age::x25519;
 
 use super::files::{self, KdfCost, KeyPaths};
 use super::{Credentials, Level};
-use crate::crypto::{BlindIndex, Purpose, Sealer, SymmetricKey, derive};
+use crate::crypto::{BlindIndex, MasterSeal, Purpose, SealVerifier, Sealer, SymmetricKey, derive};
 use crate::error::{Error, Result};
 use crate::model::Tier;
 
@@ -50,6 +50,11 @@ pub struct Keyring {
     auth: Option<super::auth::Verified>,
     /// The commitment to each tier key held (see `auth::commitment`).
     commits: [Option<String>; 4],
+    /// The master's seal keys (master level).
+    seal: Option<MasterSeal>,
+    /// The master's signing key's public half: derived at master level,
+    /// pinned in an agent's identity file.
+    verifier: Option<SealVerifier>,
 }
 
 impl std::fmt::Debug for Keyring {
@@ -102,6 +107,7 @@ pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString,
     for (tier, key) in Tier::ALL.into_iter().zip(&keys) {
         ring.put(tier, key);
     }
+    ring.set_seal(MasterSeal::derive(master_text.expose_secret().as_bytes()));
     Ok(ring)
 }
 
@@ -147,10 +153,12 @@ impl Keyring {
         if let (Some(master), Some(auth)) = (master, auth) {
             ring.load_tier(paths, Tier::AgentReadable, Some(&master), Some(&auth))?;
             ring.load_tier(paths, Tier::AgentRestricted, Some(&master), Some(&auth))?;
+            let secret = master.to_string();
             ring.blind = Some(BlindIndex::new(derive(
-                master.to_string().expose_secret().as_bytes(),
+                secret.expose_secret().as_bytes(),
                 Purpose::Blind,
             )));
+            ring.set_seal(MasterSeal::derive(secret.expose_secret().as_bytes()));
             ring.level = Level::Master;
             if let Some(human) = &creds.human_passphrase {
                 let path = paths.tier(Tier::HumanOnly);
@@ -172,6 +180,7 @@ impl Keyring {
             let text = files::read(agent_file)?;
             let agent = files::parse_identity(agent_file, &text)?;
             let pinned = files::parse_pin(agent_file, &text)?;
+            ring.verifier = Some(files::parse_signer_pin(agent_file, &text)?);
             let auth = super::auth::verify_agent(paths, &agent, &pinned)?;
             // Public was loaded unchecked above (no secret yet): check it now.
             let public = files::decode_tier_key(
@@ -224,7 +233,25 @@ impl Keyring {
             pinned_master: None,
             auth: None,
             commits: [None, None, None, None],
+            seal: None,
+            verifier: None,
         }
+    }
+
+    fn set_seal(&mut self, seal: MasterSeal) {
+        self.verifier = Some(seal.verifier());
+        self.seal = Some(seal);
+    }
+
+    /// The master's seal keys (master level and above).
+    pub(crate) fn seal(&self) -> Option<&MasterSeal> {
+        self.seal.as_ref()
+    }
+
+    /// The key that checks the master's signatures: the master's own at
+    /// master level, the pinned one for an agent, none when locked.
+    pub(crate) fn verifier(&self) -> Option<&SealVerifier> {
+        self.verifier.as_ref()
     }
 
     /// Holds `key` as `tier`'s key, returning the ciphers it replaces (a
@@ -378,7 +405,12 @@ impl Keyring {
         let text = match kind {
             IdentityKind::Master => files::identity_file_text("master", self.master()?, None),
             IdentityKind::Agent => {
-                files::identity_file_text("agent", &self.agent_identity(paths)?, Some(&self.master()?.to_public()))
+                let verifier = self.verifier().ok_or_else(|| self.needs(Level::Master, "exporting"))?;
+                files::identity_file_text(
+                    "agent",
+                    &self.agent_identity(paths)?,
+                    Some((&self.master()?.to_public(), verifier)),
+                )
             }
         };
         if path.exists() {
@@ -403,6 +435,7 @@ impl Keyring {
         }
         ring.level = Level::Human;
         ring.blind = Some(BlindIndex::new(SymmetricKey::from_bytes([seed; 32])));
+        ring.set_seal(MasterSeal::derive(&[seed; 32]));
         ring
     }
 }

@@ -98,7 +98,10 @@ impl Store {
         let mut out = Vec::new();
         while let Some(row) = rows.next()? {
             let tier = super::row_tier(row.get(0)?)?;
-            if self.keys.reads(tier) {
+            let signed = row.get_ref(3)?.as_blob().is_ok();
+            // A snapshot from before snapshots were signed is not used (the
+            // rows are read instead) until the master rebuilds it.
+            if self.keys.reads(tier) && (signed || self.keys.verifier().is_none()) {
                 out.push(SnapshotRef {
                     tier,
                     seq: row_version(row.get(1)?)?,

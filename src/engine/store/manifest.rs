@@ -13,9 +13,8 @@
 //!   covering index, not the records) and checked when a record is decoded,
 //!   so a record sealed under the public key, which anyone can do, cannot
 //!   replace the one the manifest vouches for;
-//! - the public snapshot carries a MAC under the readable group's key,
-//!   checked before it is used (other snapshots are sealed under secret
-//!   keys);
+//! - every snapshot carries the master's signature, checked before it is
+//!   used (see `seal`);
 //! - rows fall in three groups, each keyed from one tier key: *readable*
 //!   (public and agent-readable rows, keyed from agent-readable, so that the
 //!   public tier, whose key is in the clear, is covered by a key an outsider
@@ -31,6 +30,10 @@
 //! so they cannot be combined from old copies of the index. A session also
 //! keeps the verified node rows and checks each row it reads against them.
 //!
+//! The readable group's key is one every agent identity holds, so its
+//! entry protects against outsiders only; against an agent, the master's
+//! seal (`seal`) covers every row under a key only the master has.
+//!
 //! What this cannot catch: a whole group (or the whole store) put back as
 //! it was at an earlier commit, consistently, rows and manifest together;
 //! a locked session, holding no key, checks nothing.
@@ -41,6 +44,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
+use super::seal::SealTagger;
 use super::{blob, row_edge_id, row_node_id, row_tier, row_version};
 use crate::crypto::SymmetricKey;
 use crate::error::{Error, Result};
@@ -48,10 +52,10 @@ use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
 
 /// Every node row as the manifest sees it; a covering index serves it.
-const NODE_ROWS: &str = "SELECT id, tier, version, blob, digest FROM nodes INDEXED BY nodes_by_tier";
+const NODE_ROWS: &str = "SELECT id, tier, version, blob, digest, name_token FROM nodes INDEXED BY nodes_by_tier";
 /// Every edge row as the manifest sees it, from the covering index rather
 /// than the sealed records.
-const EDGE_ROWS: &str = "SELECT id, tier, seq, digest FROM edges INDEXED BY edges_by_tier";
+const EDGE_ROWS: &str = "SELECT id, tier, seq, digest, token FROM edges INDEXED BY edges_by_tier";
 
 /// The three groups of rows, each with its own key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +108,8 @@ pub(super) enum RowKey {
         blob: String,
         /// [`digest`] of the sealed summary.
         digest: [u8; 16],
+        /// The name's blind-index token (covered by the master's seal).
+        token: Vec<u8>,
     },
     Edge {
         id: EdgeId,
@@ -111,6 +117,8 @@ pub(super) enum RowKey {
         seq: u64,
         /// [`digest`] of the sealed record.
         digest: [u8; 16],
+        /// The edge's blind-index token (covered by the master's seal).
+        token: Vec<u8>,
     },
 }
 
@@ -205,8 +213,11 @@ impl Tagger {
                 version,
                 blob,
                 digest,
+                ..
             } => self.node(id, *tier, *version, blob, digest),
-            RowKey::Edge { id, tier, seq, digest } => {
+            RowKey::Edge {
+                id, tier, seq, digest, ..
+            } => {
                 let mut h = self.0.clone();
                 h.update([b'e', tier.code()]);
                 h.update(id.as_bytes());
@@ -230,13 +241,13 @@ impl Tagger {
 
 /// One group's count and XOR of tags.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Sum {
-    count: i64,
-    acc: [u8; 32],
+pub(super) struct Sum {
+    pub count: i64,
+    pub acc: [u8; 32],
 }
 
 impl Sum {
-    fn add(&mut self, tag: &[u8; 32], sign: i64) {
+    pub(super) fn add(&mut self, tag: &[u8; 32], sign: i64) {
         self.count += sign;
         for (a, t) in self.acc.iter_mut().zip(tag) {
             *a ^= t;
@@ -362,18 +373,26 @@ impl VerifiedNodes {
 }
 
 /// The count and XOR of tags of every row in `groups`, noting each
-/// node row's tag and the edge rows per tier in `verified`.
-fn tally(conn: &Connection, groups: &[(Group, Tagger)], verified: &mut VerifiedNodes) -> Result<[Sum; 3]> {
+/// node row's tag and the edge rows per tier in `verified`; with `seal`,
+/// also the master-keyed tags of every row of every tier.
+fn tally(
+    conn: &Connection,
+    groups: &[(Group, Tagger)],
+    seal: Option<&SealTagger>,
+    verified: &mut VerifiedNodes,
+) -> Result<([Sum; 3], Sum)> {
     let mut sums = [Sum::default(); 3];
+    let mut sealed = Sum::default();
     let count: i64 = conn.query_row("SELECT COUNT(*) FROM nodes", [], |r| r.get(0))?;
     verified.nodes.reserve(usize::try_from(count).unwrap_or(0));
     let mut nodes = conn.prepare(NODE_ROWS)?;
     let mut rows = nodes.query([])?;
     while let Some(r) = rows.next()? {
         let tier = row_tier(r.get(1)?)?;
-        let Some((g, t)) = tagger_of(groups, tier) else {
+        let group = tagger_of(groups, tier);
+        if group.is_none() && seal.is_none() {
             continue;
-        };
+        }
         let id = row_node_id(blob(r, 0)?)?;
         let version = row_version(r.get(2)?)?;
         let name = r
@@ -382,29 +401,70 @@ fn tally(conn: &Connection, groups: &[(Group, Tagger)], verified: &mut VerifiedN
             .map_err(|_| Error::integrity("index row", "a blob name is not text"))?;
         // Tags hash fixed-length fields only: a blob name is a SHA-256.
         if name.len() != 64 || !name.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(tampered(g, "a blob name is not a SHA-256"));
+            return Err(tampered(Group::of(tier), "a blob name is not a SHA-256"));
         }
-        let tag = t.node(&id, tier, version, name, &stored_digest(r.get_ref(4)?));
-        sums[g.index()].add(&tag, 1);
-        verified.nodes.insert(id, (tier, version, tag));
+        let digest = stored_digest(r.get_ref(4)?);
+        if let Some(s) = seal {
+            sealed.add(&s.node(&id, tier, version, name, &digest, token(r, 5)?), 1);
+        }
+        if let Some((g, t)) = group {
+            let tag = t.node(&id, tier, version, name, &digest);
+            sums[g.index()].add(&tag, 1);
+            verified.nodes.insert(id, (tier, version, tag));
+        }
     }
     let mut edges = conn.prepare(EDGE_ROWS)?;
     let mut rows = edges.query([])?;
     while let Some(r) = rows.next()? {
         let tier = row_tier(r.get(1)?)?;
-        let Some((g, t)) = tagger_of(groups, tier) else {
+        let group = tagger_of(groups, tier);
+        if group.is_none() && seal.is_none() {
             continue;
-        };
-        let key = RowKey::Edge {
-            id: row_edge_id(blob(r, 0)?)?,
-            tier,
-            seq: row_version(r.get(2)?)?,
-            digest: stored_digest(r.get_ref(3)?),
-        };
-        sums[g.index()].add(&t.tag(&key), 1);
-        verified.edges[tier.code() as usize] += 1;
+        }
+        let id = row_edge_id(blob(r, 0)?)?;
+        let seq = row_version(r.get(2)?)?;
+        let digest = stored_digest(r.get_ref(3)?);
+        if let Some(s) = seal {
+            sealed.add(&s.edge(&id, tier, seq, &digest, token(r, 4)?), 1);
+        }
+        if let Some((g, t)) = group {
+            let key = RowKey::Edge {
+                id,
+                tier,
+                seq,
+                digest,
+                token: Vec::new(),
+            };
+            sums[g.index()].add(&t.tag(&key), 1);
+            verified.edges[tier.code() as usize] += 1;
+        }
     }
-    Ok(sums)
+    Ok((sums, sealed))
+}
+
+/// A blind-index token column (any blob; a non-blob reads as empty, which
+/// no real token is).
+fn token<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
+    Ok(r.get_ref(i)?.as_blob().unwrap_or(&[]))
+}
+
+/// The master-keyed tags of every row, for a seal built from scratch.
+pub(super) fn seal_rows(conn: &Connection, seal: &SealTagger) -> Result<Sum> {
+    Ok(tally(conn, &[], Some(seal), &mut VerifiedNodes::new())?.1)
+}
+
+/// The readable group's entry as stored (for the seal, which the master
+/// writes right after updating it).
+pub(super) fn readable_entry(conn: &Connection) -> Result<Sum> {
+    let (count, acc): (i64, Vec<u8>) = conn
+        .prepare_cached("SELECT count, acc FROM manifest WHERE grp = ?1")?
+        .query_row([Group::Readable as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(Sum {
+        count,
+        acc: acc
+            .try_into()
+            .map_err(|_| tampered(Group::Readable, "its manifest entry is malformed"))?,
+    })
 }
 
 /// Recomputes the entry of the group holding `tier` from the rows as they
@@ -414,7 +474,7 @@ fn tally(conn: &Connection, groups: &[(Group, Tagger)], verified: &mut VerifiedN
 pub(super) fn rebuild(conn: &Connection, keys: &Keyring, tier: Tier) -> Result<()> {
     let g = Group::of(tier);
     let key = &keys.tier(g.key_tier())?.manifest;
-    let sums = tally(conn, &[(g, Tagger::new(key))], &mut VerifiedNodes::new())?;
+    let (sums, _) = tally(conn, &[(g, Tagger::new(key))], None, &mut VerifiedNodes::new())?;
     let sum = sums[g.index()];
     let tag = mac(key, g, &sum).finalize().into_bytes().to_vec();
     conn.execute(
@@ -425,14 +485,16 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, tier: Tier) -> Result<(
 }
 
 /// Recomputes every group this session can key and compares it with the
-/// manifest. Returns the verified node rows of those groups.
+/// manifest, then checks the master's seal (see `seal`). Returns the
+/// verified node rows of those groups.
 pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes> {
     let groups = taggers(keys);
     let mut verified = VerifiedNodes::new();
     if groups.is_empty() {
         return Ok(verified);
     }
-    let sums = tally(conn, &groups, &mut verified)?;
+    let seal = keys.seal().map(|s| SealTagger::new(s.mac_key()));
+    let (sums, sealed) = tally(conn, &groups, seal.as_ref(), &mut verified)?;
     for (g, _) in &groups {
         let key = &keys.tier(g.key_tier())?.manifest;
         let want = stored(conn, key, *g)?;
@@ -453,6 +515,14 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
             ));
         }
     }
+    let found = super::seal::Recomputed {
+        rows: seal.is_some().then_some(sealed),
+        readable: groups
+            .iter()
+            .any(|(g, _)| *g == Group::Readable)
+            .then_some(sums[Group::Readable.index()]),
+    };
+    super::seal::check(conn, keys, super::schema::commit_seq(conn)?, &found)?;
     Ok(verified)
 }
 
@@ -488,7 +558,7 @@ pub(super) fn apply(conn: &Connection, keys: &Keyring, removed: &[RowKey], added
 
 /// The node row `id` as the index holds it now.
 pub(super) fn node_row(conn: &Connection, id: &NodeId) -> Result<Option<RowKey>> {
-    let mut stmt = conn.prepare_cached("SELECT tier, version, blob, digest FROM nodes WHERE id = ?1")?;
+    let mut stmt = conn.prepare_cached("SELECT tier, version, blob, digest, name_token FROM nodes WHERE id = ?1")?;
     let mut rows = stmt.query([id.as_bytes().as_slice()])?;
     let Some(r) = rows.next()? else { return Ok(None) };
     Ok(Some(RowKey::Node {
@@ -497,12 +567,13 @@ pub(super) fn node_row(conn: &Connection, id: &NodeId) -> Result<Option<RowKey>>
         version: row_version(r.get(1)?)?,
         blob: r.get(2)?,
         digest: stored_digest(r.get_ref(3)?),
+        token: token(r, 4)?.to_vec(),
     }))
 }
 
 /// The edge row `id` as the index holds it now.
 pub(super) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>> {
-    let mut stmt = conn.prepare_cached("SELECT tier, seq, digest FROM edges WHERE id = ?1")?;
+    let mut stmt = conn.prepare_cached("SELECT tier, seq, digest, token FROM edges WHERE id = ?1")?;
     let mut rows = stmt.query([id.as_bytes().as_slice()])?;
     let Some(r) = rows.next()? else { return Ok(None) };
     Ok(Some(RowKey::Edge {
@@ -510,6 +581,7 @@ pub(super) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>>
         tier: row_tier(r.get(0)?)?,
         seq: row_version(r.get(1)?)?,
         digest: stored_digest(r.get_ref(2)?),
+        token: token(r, 3)?.to_vec(),
     }))
 }
 
@@ -574,53 +646,36 @@ pub(super) fn check_catalog(catalog: &super::Catalog, verified: &VerifiedNodes, 
     Ok(())
 }
 
-fn snapshot_hmac(key: &SymmetricKey, tier: Tier, seq: u64, bytes: &[u8]) -> Hmac<Sha256> {
-    let mut m = <Hmac<Sha256> as KeyInit>::new_from_slice(key.expose())
-        .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
-    m.update(b"graphex/snapshot/v1");
-    m.update(&[tier.code()]);
-    m.update(&seq.to_le_bytes());
-    m.update(&Sha256::digest(bytes));
+/// What the master signs for a snapshot: its tier, commit and content.
+fn snapshot_statement(tier: Tier, seq: u64, bytes: &[u8]) -> Vec<u8> {
+    let mut m = b"graphex/snapshot/v2\0".to_vec();
+    m.push(tier.code());
+    m.extend_from_slice(&seq.to_le_bytes());
+    m.extend_from_slice(&Sha256::digest(bytes));
     m
 }
 
-/// The public snapshot's MAC under the readable group's key, when this
-/// session holds it: a public snapshot is sealed under a key anyone has, so
-/// the MAC is what makes it the store's. Other tiers' snapshots are sealed
-/// under secret keys, which already authenticate them.
+/// A snapshot's signature by the master (the only writer of snapshots).
+/// Every tier's snapshot is signed: the public one is sealed under a key
+/// anyone has, the agent-readable one under a key every agent has.
 pub(super) fn snapshot_mac(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Option<Vec<u8>> {
-    if tier != Tier::Public {
-        return None;
-    }
-    let ciphers = keys.tier(Group::of(tier).key_tier()).ok()?;
-    Some(
-        snapshot_hmac(&ciphers.manifest, tier, seq, bytes)
-            .finalize()
-            .into_bytes()
-            .to_vec(),
-    )
+    keys.seal()
+        .map(|s| s.sign(&snapshot_statement(tier, seq, bytes)).to_vec())
 }
 
-/// Refuses a snapshot whose MAC does not verify, when this session holds
-/// the key to check it.
+/// Refuses a snapshot whose signature does not verify, when this session
+/// holds the key to check it (master or agent; a locked session checks
+/// nothing).
 pub(super) fn check_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8], mac: Option<&[u8]>) -> Result<()> {
-    let Ok(ciphers) = keys.tier(Group::of(tier).key_tier()) else {
+    let Some(verifier) = keys.verifier() else {
         return Ok(());
     };
-    if tier != Tier::Public {
-        return Ok(());
-    }
-    let ok = mac.is_some_and(|m| {
-        snapshot_hmac(&ciphers.manifest, tier, seq, bytes)
-            .verify_slice(m)
-            .is_ok()
-    });
-    if ok {
+    if mac.is_some_and(|m| verifier.verifies(&snapshot_statement(tier, seq, bytes), m)) {
         Ok(())
     } else {
         Err(Error::integrity(
             format!("the {tier} snapshot"),
-            "its MAC does not verify: it was replaced or forged outside Graphex; nothing is served",
+            "the master's signature on it does not verify: it was replaced or forged outside Graphex; nothing is served",
         ))
     }
 }

@@ -44,6 +44,7 @@ mod objects;
 mod report;
 mod rotate;
 mod schema;
+mod seal;
 mod snapshots;
 mod timeline;
 mod write;
@@ -54,6 +55,8 @@ mod keyring_tests;
 mod manifest_tests;
 #[cfg(test)]
 mod rotate_tests;
+#[cfg(test)]
+mod seal_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -122,6 +125,7 @@ impl Store {
         // Every group starts with a MAC'd empty entry: a group whose rows and
         // entry are later deleted together is then caught, not read as new.
         manifest::init_empty(&conn, &new_keys)?;
+        seal::rebuild(&conn, &new_keys, 0)?;
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('store_id', ?1), ('created', ?2)",
             params![uuid::Uuid::now_v7().to_string(), Timestamp::now().0.to_string()],
@@ -182,6 +186,7 @@ impl Store {
             fault: None,
         };
         store.load_verified()?;
+        store.seal_if_unsealed()?;
         if schema::meta(&store.conn, "purge_owed")?.is_some() {
             store.purge_wal();
         }
@@ -218,6 +223,36 @@ impl Store {
             Ok(()) => Ok(()),
             Err(_) => attempt(),
         }
+    }
+
+    /// Seals a store from before seals (schema v3), at the master level,
+    /// once its manifest has been checked: from then on an agent identity
+    /// cannot change it unseen.
+    fn seal_if_unsealed(&mut self) -> Result<()> {
+        if self.keys.seal().is_none() || seal::exists(&self.conn)? {
+            return Ok(());
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let seq = schema::commit_seq(&tx)?;
+        if seq == self.seen_seq && !seal::exists(&tx)? {
+            seal::rebuild(&tx, &self.keys, seq)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Checks that the audit log still holds the record the master's seal
+    /// names (when this session can authenticate the seal).
+    pub(crate) fn check_sealed_audit(&self) -> Result<()> {
+        seal::check_audit_of(&self.conn, &self.keys)
+    }
+
+    /// Moves the master's seal to the audit log's newest record, inside an
+    /// append's transaction (master level; otherwise nothing).
+    pub(crate) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
+        seal::seal_audit_head(tx, keys)
     }
 
     /// Runs the mutation `f`, and when another process committed between

@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension};
 use crate::error::{Error, Result};
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 const V1: &str = "
 CREATE TABLE meta (
@@ -126,6 +126,28 @@ CREATE INDEX edges_by_tier ON edges (tier, seq, id, digest);
 ALTER TABLE snapshots ADD COLUMN mac BLOB;
 ";
 
+/// The master's seal on the index (see `seal`).
+const V4: &str = "
+-- One row: the master's statement over the index at the last commit, its
+-- MAC under a key derived from the master identity, and its Ed25519
+-- signature by the master (checked by agents).
+CREATE TABLE seal (
+    id        INTEGER PRIMARY KEY CHECK (id = 1),
+    statement BLOB NOT NULL,
+    mac       BLOB NOT NULL,
+    sig       BLOB NOT NULL
+);
+-- The seal's row tags cover the blind-index tokens: the tier indexes carry
+-- them so the check still scans the indexes only.
+DROP INDEX nodes_by_tier;
+DROP INDEX edges_by_tier;
+CREATE INDEX nodes_by_tier ON nodes (tier, seq, id, version, blob, digest, name_token);
+CREATE INDEX edges_by_tier ON edges (tier, seq, id, digest, token);
+-- snapshots.mac now holds the master's signature; the MACs of v3 are
+-- dropped and those snapshots rebuilt by the next master-level session.
+UPDATE snapshots SET mac = NULL;
+";
+
 /// The value of `key` in `meta`, if set.
 pub fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
     Ok(conn
@@ -224,6 +246,9 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     }
     if found < 3 {
         tx.execute_batch(V3)?;
+    }
+    if found < 4 {
+        tx.execute_batch(V4)?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;

@@ -34,15 +34,16 @@ impl Store {
         }
         let mut replaced: Vec<String> = Vec::new();
         for tier in Tier::ALL.into_iter().filter(|t| self.keys.reads(*t)) {
-            let snap: Option<(i64, String, i64)> = tx
+            let snap: Option<(i64, String, i64, bool)> = tx
                 .query_row(
-                    "SELECT seq, blob, rows FROM snapshots WHERE tier = ?1",
+                    "SELECT seq, blob, rows, mac IS NOT NULL FROM snapshots WHERE tier = ?1",
                     [tier.code()],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
                 )
                 .optional()?;
             let threshold = REBUILD_AFTER.max(snap.as_ref().map_or(0, |s| s.2 / REBUILD_FRACTION));
-            let after = snap.as_ref().map_or(-1, |s| s.0);
+            // An unsigned snapshot (from before signatures) is rebuilt whole.
+            let after = snap.as_ref().filter(|s| s.3).map_or(-1, |s| s.0);
             let changed: i64 = tx.query_row(
                 "SELECT (SELECT COUNT(*) FROM nodes WHERE tier = ?1 AND seq > ?2)
                       + (SELECT COUNT(*) FROM edges WHERE tier = ?1 AND seq > ?2)",

@@ -9,6 +9,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::manifest::{self, RowKey};
 use super::objects::Durability;
+use super::seal;
 use super::{Store, row_tier, row_version, sql_version};
 use crate::codec;
 use crate::error::{Error, Result};
@@ -374,6 +375,7 @@ impl Store {
         let row_seq = sql_version(seq);
         // The rows this commit replaces or removes, as they are before it.
         let before = rows_before(&tx, &self.catalog, &plan)?;
+        let mut decisions_before = Vec::new();
         {
             let mut drop_snapshot = tx.prepare_cached("DELETE FROM snapshots WHERE tier = ?1 RETURNING blob")?;
             for t in &stale_tiers {
@@ -473,6 +475,9 @@ impl Store {
                     other => Error::Db(other),
                 })?;
             }
+            if let Some(undone) = plan.undo_seq {
+                decisions_before = seal::decision_rows(&tx, Some(sql_version(undone)))?;
+            }
             if let Some(undone) = plan.undo_seq
                 && tx.execute("DELETE FROM decisions WHERE seq = ?1", [sql_version(undone)])? == 0
             {
@@ -486,22 +491,46 @@ impl Store {
             .iter()
             .zip(&written)
             .zip(&node_rows)
-            .map(|((w, hash), (_, summary))| RowKey::Node {
+            .map(|((w, hash), (token, summary))| RowKey::Node {
                 id: w.node.id,
                 tier: w.node.tier,
                 version: w.node.version,
                 blob: hash.clone(),
                 digest: manifest::digest(summary),
+                token: token.clone(),
             })
-            .chain(edge_rows.iter().map(|(e, _, sealed, _)| RowKey::Edge {
+            .chain(edge_rows.iter().map(|(e, token, sealed, _)| RowKey::Edge {
                 id: e.id,
                 tier: e.tier,
                 seq,
                 digest: manifest::digest(sealed),
+                token: token.clone(),
             }))
             .collect();
         let after = manifest::last_per_row(after);
         manifest::apply(&tx, &self.keys, &before, &after)?;
+        let decisions_after: Vec<seal::DecisionKey> = plan
+            .decisions
+            .iter()
+            .map(|d| seal::DecisionKey {
+                proposal: d.proposal.clone(),
+                seq: row_seq,
+                at: now,
+                outcome: d.outcome.to_string(),
+                digest: manifest::digest(&d.sealed),
+            })
+            .collect();
+        seal::apply(
+            &tx,
+            &self.keys,
+            &seal::Change {
+                seq,
+                rows_before: &before,
+                rows_after: &after,
+                decisions_before: &decisions_before,
+                decisions_after: &decisions_after,
+            },
+        )?;
         // Under the tier key: a data-key wrap and a summary per node version
         // (re-sealed ones too), one record per edge and per decision.
         let mut sealings = [0u64; 4];

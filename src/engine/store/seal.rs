@@ -1,0 +1,482 @@
+//! The master's seal on the index: what an agent identity cannot forge.
+//!
+//! The manifest's readable group is keyed from the agent-readable key, which
+//! every agent identity opens: an agent with write access to the repository
+//! can recompute its tags and rewrite its entry. So every commit also
+//! writes one *statement*, MAC'd under a key derived from the master
+//! identity and signed with the master's Ed25519 key (also derived from it):
+//!
+//! - the commit number (`meta.commit_seq`), so no commit can be added;
+//! - the count and XOR of master-keyed tags over **every** node and edge
+//!   row of every tier, covering the same fields as the manifest plus the
+//!   blind-index token (so a duplicate name cannot be slipped in by editing
+//!   a token);
+//! - the count and XOR of master-keyed tags over the `decisions` rows, so
+//!   a decided proposal cannot come back nor a pending one be hidden;
+//! - the readable group's manifest entry, for agents;
+//! - the audit log's head at the last master-level write, so the records
+//!   up to it cannot be truncated.
+//!
+//! A master session recomputes the tags and checks the MAC; an agent checks
+//! the signature with the key pinned in its identity file and compares the
+//! readable entry with what it recomputed. Records an agent appends to the
+//! audit log after the last master-level write are vouched for by the hash
+//! chain only.
+
+use hmac::{Hmac, KeyInit, Mac};
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use super::manifest::{RowKey, Sum, digest};
+use crate::crypto::{MasterSeal, SymmetricKey};
+use crate::error::{Error, Result};
+use crate::keys::Keyring;
+use crate::model::{EdgeId, NodeId, Tier};
+
+const DOMAIN: &[u8; 16] = b"graphex/seal/v1\0";
+/// An audit head of nothing (an empty log).
+const NO_AUDIT: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+const STATEMENT_LEN: usize = 16 + 8 + 3 * (8 + 32) + 8 + 64;
+
+/// What the master vouches for at one commit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Statement {
+    pub seq: u64,
+    pub rows: Sum,
+    pub decisions: Sum,
+    pub readable: Sum,
+    pub audit_seq: u64,
+    pub audit_hash: String,
+}
+
+impl Statement {
+    fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(STATEMENT_LEN);
+        out.extend_from_slice(DOMAIN);
+        out.extend_from_slice(&self.seq.to_le_bytes());
+        for s in [&self.rows, &self.decisions, &self.readable] {
+            out.extend_from_slice(&s.count.to_le_bytes());
+            out.extend_from_slice(&s.acc);
+        }
+        out.extend_from_slice(&self.audit_seq.to_le_bytes());
+        out.extend_from_slice(self.audit_hash.as_bytes());
+        out
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Self> {
+        if bytes.len() != STATEMENT_LEN || &bytes[..16] != DOMAIN {
+            return None;
+        }
+        let u64_at = |at: usize| {
+            bytes
+                .get(at..at + 8)
+                .and_then(|b| b.try_into().ok())
+                .map(u64::from_le_bytes)
+        };
+        let sum_at = |at: usize| -> Option<Sum> {
+            Some(Sum {
+                count: i64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?),
+                acc: bytes.get(at + 8..at + 40)?.try_into().ok()?,
+            })
+        };
+        let hash = std::str::from_utf8(&bytes[STATEMENT_LEN - 64..]).ok()?;
+        if !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        Some(Statement {
+            seq: u64_at(16)?,
+            rows: sum_at(24)?,
+            decisions: sum_at(64)?,
+            readable: sum_at(104)?,
+            audit_seq: u64_at(144)?,
+            audit_hash: hash.to_owned(),
+        })
+    }
+}
+
+/// Master-keyed row tags: the manifest's construction (SHA-256 over one
+/// key block, then fixed-length fields) under the master's seal key.
+pub(super) struct SealTagger(Sha256);
+
+impl SealTagger {
+    pub(super) fn new(key: &SymmetricKey) -> Self {
+        let mut block = zeroize::Zeroizing::new([0u8; 64]);
+        block[..32].copy_from_slice(key.expose());
+        block[32..].copy_from_slice(b"graphex/seal/row-tag/v1\0\0\0\0\0\0\0\0\0");
+        let mut h = Sha256::new();
+        h.update(&block[..]);
+        SealTagger(h)
+    }
+
+    /// A node row's tag (`token` is the name's blind-index token).
+    pub(super) fn node(
+        &self,
+        id: &NodeId,
+        tier: Tier,
+        version: u64,
+        blob: &str,
+        digest: &[u8; 16],
+        token: &[u8],
+    ) -> [u8; 32] {
+        let mut h = self.0.clone();
+        h.update([b'n', tier.code()]);
+        h.update(id.as_bytes());
+        h.update(version.to_le_bytes());
+        h.update(blob.as_bytes());
+        h.update(digest);
+        h.update((token.len() as u64).to_le_bytes());
+        h.update(token);
+        h.finalize().into()
+    }
+
+    /// An edge row's tag.
+    pub(super) fn edge(&self, id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16], token: &[u8]) -> [u8; 32] {
+        let mut h = self.0.clone();
+        h.update([b'e', tier.code()]);
+        h.update(id.as_bytes());
+        h.update(seq.to_le_bytes());
+        h.update(digest);
+        h.update((token.len() as u64).to_le_bytes());
+        h.update(token);
+        h.finalize().into()
+    }
+
+    fn row(&self, row: &RowKey) -> [u8; 32] {
+        match row {
+            RowKey::Node {
+                id,
+                tier,
+                version,
+                blob,
+                digest,
+                token,
+            } => self.node(id, *tier, *version, blob, digest, token),
+            RowKey::Edge {
+                id,
+                tier,
+                seq,
+                digest,
+                token,
+            } => self.edge(id, *tier, *seq, digest, token),
+        }
+    }
+
+    fn decision(&self, d: &DecisionKey) -> [u8; 32] {
+        let mut h = self.0.clone();
+        h.update([b'd', 0]);
+        for field in [d.proposal.as_bytes(), d.outcome.as_bytes()] {
+            h.update((field.len() as u64).to_le_bytes());
+            h.update(field);
+        }
+        h.update(d.seq.to_le_bytes());
+        h.update(d.at.to_le_bytes());
+        h.update(d.digest);
+        h.finalize().into()
+    }
+}
+
+/// What identifies a `decisions` row for the seal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct DecisionKey {
+    pub proposal: String,
+    pub seq: i64,
+    pub at: i64,
+    pub outcome: String,
+    /// [`digest`] of the sealed outcome.
+    pub digest: [u8; 16],
+}
+
+const DECISION_ROWS: &str = "SELECT proposal, seq, at, outcome, sealed FROM decisions";
+
+/// The decisions rows of commit `seq` (what an undo deletes), or all.
+pub(super) fn decision_rows(conn: &Connection, seq: Option<i64>) -> Result<Vec<DecisionKey>> {
+    let map = |r: &rusqlite::Row<'_>| -> rusqlite::Result<DecisionKey> {
+        let sealed: Vec<u8> = r.get(4)?;
+        Ok(DecisionKey {
+            proposal: r.get(0)?,
+            seq: r.get(1)?,
+            at: r.get(2)?,
+            outcome: r.get(3)?,
+            digest: digest(&sealed),
+        })
+    };
+    let rows = match seq {
+        Some(s) => conn
+            .prepare_cached(&format!("{DECISION_ROWS} WHERE seq = ?1"))?
+            .query_map([s], map)?
+            .collect::<rusqlite::Result<Vec<_>>>()?,
+        None => conn
+            .prepare(DECISION_ROWS)?
+            .query_map([], map)?
+            .collect::<rusqlite::Result<Vec<_>>>()?,
+    };
+    Ok(rows)
+}
+
+fn mac(key: &SymmetricKey, statement: &[u8]) -> Hmac<Sha256> {
+    let mut m = <Hmac<Sha256> as KeyInit>::new_from_slice(key.expose())
+        .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
+    m.update(statement);
+    m
+}
+
+fn sealer(keys: &Keyring) -> Result<&MasterSeal> {
+    keys.seal()
+        .ok_or_else(|| keys.needs(crate::keys::Level::Master, "sealing a commit"))
+}
+
+fn tampered(reason: impl std::fmt::Display) -> Error {
+    Error::integrity(
+        "the master's seal on the index",
+        format!("{reason}; nothing is served (see `graphex doctor`)"),
+    )
+}
+
+/// Writes `st` with its MAC and signature.
+fn put(conn: &Connection, seal: &MasterSeal, st: &Statement) -> Result<()> {
+    let bytes = st.encode();
+    let tag = mac(seal.mac_key(), &bytes).finalize().into_bytes().to_vec();
+    conn.execute(
+        "INSERT OR REPLACE INTO seal (id, statement, mac, sig) VALUES (1, ?1, ?2, ?3)",
+        params![bytes, tag, seal.sign(&bytes).to_vec()],
+    )?;
+    Ok(())
+}
+
+/// The stored statement, authenticated: by its MAC at master level, by its
+/// signature otherwise. `None` when there is none (a store from before
+/// seals) or when this session holds nothing to check it with.
+pub(super) fn stored(conn: &Connection, keys: &Keyring) -> Result<Option<Statement>> {
+    let row: Option<(Vec<u8>, Vec<u8>, Vec<u8>)> = conn
+        .prepare_cached("SELECT statement, mac, sig FROM seal WHERE id = 1")?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?;
+    let Some((bytes, tag, sig)) = row else {
+        return Ok(None);
+    };
+    let authentic = match (keys.seal(), keys.verifier()) {
+        (Some(seal), _) => mac(seal.mac_key(), &bytes).verify_slice(&tag).is_ok(),
+        (None, Some(v)) => v.verifies(&bytes, &sig),
+        (None, None) => return Ok(None),
+    };
+    if !authentic {
+        return Err(tampered(
+            "it fails its MAC or signature (altered or forged outside Graphex)",
+        ));
+    }
+    Statement::decode(&bytes)
+        .map(Some)
+        .ok_or_else(|| tampered("it is malformed"))
+}
+
+/// The audit log's newest record, `(seq, hash)`.
+fn audit_head(conn: &Connection) -> Result<(u64, String)> {
+    let last: Option<(i64, String)> = conn
+        .prepare_cached("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1")?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(last.map_or((0, NO_AUDIT.to_owned()), |(s, h)| (u64::try_from(s).unwrap_or(0), h)))
+}
+
+/// Refuses a log that no longer holds the record the seal names.
+fn check_audit(conn: &Connection, st: &Statement) -> Result<()> {
+    if st.audit_seq == 0 {
+        return Ok(());
+    }
+    let hash: Option<String> = conn
+        .prepare_cached("SELECT hash FROM audit WHERE seq = ?1")?
+        .query_row([i64::try_from(st.audit_seq).unwrap_or(i64::MAX)], |r| r.get(0))
+        .optional()?;
+    if hash.as_deref() == Some(st.audit_hash.as_str()) {
+        Ok(())
+    } else {
+        Err(Error::integrity(
+            "the audit log",
+            format!(
+                "record {} that the master's seal names is gone or altered: records were removed outside Graphex \
+                 (see `graphex audit verify`)",
+                st.audit_seq
+            ),
+        ))
+    }
+}
+
+/// [`check_audit`] against the stored statement, when this session can
+/// authenticate it.
+pub(super) fn check_audit_of(conn: &Connection, keys: &Keyring) -> Result<()> {
+    match stored(conn, keys)? {
+        Some(st) => check_audit(conn, &st),
+        None => Ok(()),
+    }
+}
+
+/// What [`check`] compares the statement with, recomputed from the rows.
+pub(super) struct Recomputed {
+    /// Master-keyed tags over every row (master level only).
+    pub rows: Option<Sum>,
+    /// The readable group as tallied (when its key is held).
+    pub readable: Option<Sum>,
+}
+
+/// Checks the stored statement against the index as `conn` sees it:
+/// called at open and reload, in the manifest check's transaction.
+pub(super) fn check(conn: &Connection, keys: &Keyring, seq: u64, found: &Recomputed) -> Result<()> {
+    if keys.verifier().is_none() {
+        return Ok(());
+    }
+    let Some(st) = stored(conn, keys)? else {
+        if keys.seal().is_some() {
+            // A store from before seals: the master's open seals it first.
+            return Ok(());
+        }
+        return Err(tampered(
+            "there is none: open the store once at the master level to seal it (a store from an earlier version), \
+             or it was deleted outside Graphex",
+        ));
+    };
+    if st.seq != seq {
+        return Err(tampered(format!(
+            "it seals commit {} but the index is at commit {seq}: commits were made or undone outside Graphex",
+            st.seq
+        )));
+    }
+    if let Some(readable) = &found.readable
+        && *readable != st.readable
+    {
+        return Err(tampered(
+            "the public and agent-readable rows differ from what the master sealed: written outside Graphex \
+             (an agent identity cannot write)",
+        ));
+    }
+    if let (Some(seal), Some(rows)) = (keys.seal(), &found.rows) {
+        if *rows != st.rows {
+            return Err(tampered(
+                "the index rows (or their name tokens) differ from what the master sealed: written outside Graphex",
+            ));
+        }
+        let tagger = SealTagger::new(seal.mac_key());
+        let mut decisions = Sum::default();
+        for d in decision_rows(conn, None)? {
+            decisions.add(&tagger.decision(&d), 1);
+        }
+        if decisions != st.decisions {
+            return Err(tampered(
+                "the proposal decisions differ from what the master sealed: a decision was deleted, added or \
+                 altered outside Graphex",
+            ));
+        }
+    }
+    check_audit(conn, &st)
+}
+
+/// What one commit changes, for [`apply`].
+pub(super) struct Change<'a> {
+    pub seq: u64,
+    pub rows_before: &'a [RowKey],
+    pub rows_after: &'a [RowKey],
+    pub decisions_before: &'a [DecisionKey],
+    pub decisions_after: &'a [DecisionKey],
+}
+
+/// Seals a commit inside its transaction, after the manifest is updated:
+/// the stored statement (checked) plus the change, at the new commit.
+pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Result<()> {
+    let seal = sealer(keys)?;
+    let Some(mut st) = stored(tx, keys)? else {
+        return rebuild(tx, keys, change.seq);
+    };
+    check_audit(tx, &st)?;
+    let tagger = SealTagger::new(seal.mac_key());
+    for (r, sign) in change
+        .rows_before
+        .iter()
+        .map(|r| (r, -1))
+        .chain(change.rows_after.iter().map(|r| (r, 1)))
+    {
+        st.rows.add(&tagger.row(r), sign);
+    }
+    for (d, sign) in change
+        .decisions_before
+        .iter()
+        .map(|d| (d, -1))
+        .chain(change.decisions_after.iter().map(|d| (d, 1)))
+    {
+        st.decisions.add(&tagger.decision(d), sign);
+    }
+    st.seq = change.seq;
+    st.readable = super::manifest::readable_entry(tx)?;
+    (st.audit_seq, st.audit_hash) = audit_head(tx)?;
+    put(tx, seal, &st)
+}
+
+/// Recomputes the whole statement from the index as it is, at commit `seq`
+/// (a new store, the first master open of a store from before seals, a key
+/// rotation after it re-sealed every row).
+pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64) -> Result<()> {
+    let seal = sealer(keys)?;
+    let tagger = SealTagger::new(seal.mac_key());
+    let rows = super::manifest::seal_rows(conn, &tagger)?;
+    let mut decisions = Sum::default();
+    for d in decision_rows(conn, None)? {
+        decisions.add(&tagger.decision(&d), 1);
+    }
+    let (audit_seq, audit_hash) = audit_head(conn)?;
+    let st = Statement {
+        seq,
+        rows,
+        decisions,
+        readable: super::manifest::readable_entry(conn)?,
+        audit_seq,
+        audit_hash,
+    };
+    put(conn, seal, &st)
+}
+
+/// Moves the sealed audit head to the log's newest record (a master-level
+/// append), inside the append's transaction.
+pub(super) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
+    let Some(seal) = keys.seal() else {
+        return Ok(());
+    };
+    let Some(mut st) = stored(tx, keys)? else {
+        return Ok(());
+    };
+    (st.audit_seq, st.audit_hash) = audit_head(tx)?;
+    put(tx, seal, &st)
+}
+
+/// Whether the store has a seal yet.
+pub(super) fn exists(conn: &Connection) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM seal WHERE id = 1")?
+        .query_row([], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_statement_round_trips_and_malformed_bytes_are_refused() {
+        let st = Statement {
+            seq: 7,
+            rows: Sum { count: 3, acc: [1; 32] },
+            decisions: Sum { count: 1, acc: [2; 32] },
+            readable: Sum { count: 2, acc: [3; 32] },
+            audit_seq: 4,
+            audit_hash: "ab".repeat(32),
+        };
+        let bytes = st.encode();
+        assert_eq!(bytes.len(), STATEMENT_LEN);
+        assert_eq!(Statement::decode(&bytes), Some(st));
+        assert_eq!(Statement::decode(&bytes[1..]), None);
+        let mut bad = bytes.clone();
+        bad[0] ^= 1;
+        assert_eq!(Statement::decode(&bad), None);
+        let mut bad = bytes;
+        *bad.last_mut().unwrap() = b'z';
+        assert_eq!(Statement::decode(&bad), None);
+    }
+}

@@ -1,0 +1,330 @@
+//! The master's seal against a writer holding the agent identity: an engine
+//! whose level check was removed, run with the agent identity, can re-seal
+//! readable records and update the readable manifest entry (it holds that
+//! key), but no change it makes is accepted by a master or agent open.
+
+use std::path::Path;
+
+use super::manifest::{self, RowKey, digest};
+use super::tests::{creds, new_store};
+use super::*;
+use crate::model::{Name, NewEdge, NewNode, NodeType, Relation};
+
+fn node(name: &str, tier: Tier) -> NewNode {
+    NewNode::new(
+        Name::new(name).unwrap(),
+        NodeType::new("convention").unwrap(),
+        format!("{name} as the humans wrote it"),
+        tier,
+    )
+}
+
+/// A store with readable, public and restricted nodes, linked; the agent's
+/// identity file exported while it is sound.
+fn store() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, root) = new_store();
+    let _ = creds(Level::Agent, &root);
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    s.add_node(node("retry-policy", Tier::AgentReadable)).unwrap();
+    s.add_node(node("orders-service", Tier::Public)).unwrap();
+    s.add_node(node("payroll-keys", Tier::AgentRestricted)).unwrap();
+    s.link(NewEdge::new(
+        Name::new("orders-service").unwrap(),
+        Relation::new("uses").unwrap(),
+        Name::new("retry-policy").unwrap(),
+    ))
+    .unwrap();
+    (dir, root)
+}
+
+fn sql(root: &Path, statement: &str, args: impl rusqlite::Params) {
+    let conn = rusqlite::Connection::open(Layout::new(root).db()).unwrap();
+    conn.execute(statement, args).unwrap();
+}
+
+fn refused(root: &Path, level: Level) -> String {
+    match Store::open(root, &creds(level, root)) {
+        Err(e @ Error::Integrity { .. }) => e.to_string(),
+        other => panic!("{level}: expected an integrity error, got {other:?}"),
+    }
+}
+
+/// What the agent-level writer does for one commit, as the engine's commit
+/// would: the rows, the readable manifest entry under the agent's key and
+/// the commit counter. It holds no blind-index key, so a new row gets a
+/// token of its own making.
+fn agent_commit(agent: &Store, before: &[RowKey], after: &[RowKey], write: impl FnOnce(&rusqlite::Connection)) {
+    let conn = rusqlite::Connection::open(agent.layout.db()).unwrap();
+    let tx = conn.unchecked_transaction().unwrap();
+    write(&tx);
+    manifest::apply(&tx, &agent.keys, before, after).unwrap();
+    schema::next_commit_seq(&tx).unwrap();
+    tx.commit().unwrap();
+}
+
+#[test]
+fn an_agent_level_writer_cannot_change_a_readable_node() {
+    let (_dir, root) = store();
+    let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    let mut forged = agent.summary("retry-policy").unwrap().clone();
+    forged.description = "retry forever; scope=global".into();
+    let sealed = codec::seal_summary(&agent.keys, &forged).unwrap();
+    let before = manifest::node_row(&agent.conn, &forged.id).unwrap().unwrap();
+    let RowKey::Node {
+        id,
+        tier,
+        version,
+        blob,
+        token,
+        ..
+    } = before.clone()
+    else {
+        unreachable!()
+    };
+    let after = RowKey::Node {
+        id,
+        tier,
+        version,
+        blob,
+        digest: digest(&sealed),
+        token,
+    };
+    agent_commit(&agent, &[before], &[after], |tx| {
+        tx.execute(
+            "UPDATE nodes SET summary = ?2, digest = ?3 WHERE id = ?1",
+            rusqlite::params![id.as_bytes().as_slice(), sealed, digest(&sealed).to_vec()],
+        )
+        .unwrap();
+    });
+    drop(agent);
+    let msg = refused(&root, Level::Master);
+    assert!(msg.contains("master's seal"), "{msg}");
+    // The agent side (an MCP server) refuses to serve it too.
+    let msg = refused(&root, Level::Agent);
+    assert!(msg.contains("master's seal"), "{msg}");
+}
+
+#[test]
+fn an_agent_level_writer_cannot_add_a_public_node_even_without_a_new_commit() {
+    for bump in [true, false] {
+        let (_dir, root) = store();
+        let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+        let mut forged = agent.summary("orders-service").unwrap().clone();
+        forged.id = crate::model::NodeId(uuid::Uuid::now_v7());
+        forged.name = Name::new("orders-service-2").unwrap();
+        let sealed = codec::seal_summary(&agent.keys, &forged).unwrap();
+        let blob = "ab".repeat(32);
+        let row = RowKey::Node {
+            id: forged.id,
+            tier: Tier::Public,
+            version: forged.version,
+            blob: blob.clone(),
+            digest: digest(&sealed),
+            token: vec![7; 32],
+        };
+        let write = |tx: &rusqlite::Connection| {
+            tx.execute(
+                "INSERT INTO nodes (id, tier, version, name_token, blob, summary, seq, digest)
+                 VALUES (?1, 0, ?2, ?3, ?4, ?5, 1, ?6)",
+                rusqlite::params![
+                    forged.id.as_bytes().as_slice(),
+                    forged.version as i64,
+                    vec![7u8; 32],
+                    blob,
+                    sealed,
+                    digest(&sealed).to_vec()
+                ],
+            )
+            .unwrap();
+        };
+        if bump {
+            agent_commit(&agent, &[], &[row], write);
+        } else {
+            let conn = rusqlite::Connection::open(agent.layout.db()).unwrap();
+            write(&conn);
+            manifest::apply(&conn, &agent.keys, &[], &[row]).unwrap();
+        }
+        drop(agent);
+        for level in [Level::Master, Level::Agent] {
+            let msg = refused(&root, level);
+            assert!(msg.contains("master's seal"), "{level} {bump}: {msg}");
+        }
+    }
+}
+
+#[test]
+fn an_old_seal_put_back_with_a_forged_commit_is_refused() {
+    let (_dir, root) = store();
+    let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+    let old: (Vec<u8>, Vec<u8>, Vec<u8>) = conn
+        .query_row("SELECT statement, mac, sig FROM seal", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .unwrap();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    s.add_node(node("later", Tier::AgentRestricted)).unwrap();
+    drop(s);
+    // The restricted row stays (the agent cannot key it) but the seal of the
+    // commit before is put back.
+    conn.execute(
+        "UPDATE seal SET statement = ?1, mac = ?2, sig = ?3",
+        rusqlite::params![old.0, old.1, old.2],
+    )
+    .unwrap();
+    let msg = refused(&root, Level::Master);
+    assert!(msg.contains("commit"), "{msg}");
+    refused(&root, Level::Agent);
+}
+
+#[test]
+fn an_edited_name_token_is_refused_at_master_level() {
+    for table in ["nodes SET name_token", "edges SET token"] {
+        let (_dir, root) = store();
+        // A restricted node's token replaced: the name would be free for a
+        // second node of the same name.
+        sql(
+            &root,
+            &format!(
+                "UPDATE {table} = randomblob(32) WHERE rowid = (SELECT MAX(rowid) FROM {})",
+                &table[..5]
+            ),
+            [],
+        );
+        let msg = refused(&root, Level::Master);
+        assert!(msg.contains("name tokens"), "{table}: {msg}");
+    }
+}
+
+#[test]
+fn a_deleted_seal_is_refused_by_agents() {
+    let (_dir, root) = store();
+    sql(&root, "DELETE FROM seal", []);
+    let msg = refused(&root, Level::Agent);
+    assert!(msg.contains("master level"), "{msg}");
+}
+
+#[test]
+fn a_forged_seal_is_refused() {
+    let (_dir, root) = store();
+    sql(&root, "UPDATE seal SET sig = randomblob(64)", []);
+    let msg = refused(&root, Level::Agent);
+    assert!(msg.contains("signature"), "{msg}");
+    // The master checks its MAC, which still holds: its view is unchanged.
+    Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    sql(&root, "UPDATE seal SET mac = randomblob(32)", []);
+    let msg = refused(&root, Level::Master);
+    assert!(msg.contains("MAC"), "{msg}");
+}
+
+#[test]
+fn an_agent_readable_snapshot_sealed_by_an_agent_is_refused() {
+    let (_dir, root) = store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    s.refresh_snapshots(true).unwrap();
+    drop(s);
+    let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    let seq: i64 = agent
+        .conn
+        .query_row("SELECT seq FROM snapshots WHERE tier = 1", [], |r| r.get(0))
+        .unwrap();
+    let mut nodes: Vec<_> = agent
+        .catalog()
+        .nodes()
+        .filter(|n| n.tier == Tier::AgentReadable)
+        .cloned()
+        .collect();
+    for n in &mut nodes {
+        n.description = "forged by an agent".into();
+    }
+    let edges: Vec<_> = agent
+        .catalog()
+        .edges()
+        .filter(|e| e.tier == Tier::AgentReadable)
+        .cloned()
+        .collect();
+    let sealed =
+        codec::seal_snapshot(&agent.keys, Tier::AgentReadable, seq as u64, nodes.iter(), edges.iter()).unwrap();
+    let hash = agent.objects.write(&sealed, Durability::Sync).unwrap();
+    drop(agent);
+    sql(&root, "UPDATE snapshots SET blob = ?1 WHERE tier = 1", [hash]);
+    for level in [Level::Master, Level::Agent] {
+        let msg = refused(&root, level);
+        assert!(msg.contains("snapshot"), "{level}: {msg}");
+    }
+}
+
+#[test]
+fn a_store_from_before_seals_is_sealed_by_its_first_master_open() {
+    let (_dir, root) = store();
+    sql(&root, "DELETE FROM seal", []);
+    refused(&root, Level::Agent);
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert_eq!(s.summary("retry-policy").unwrap().tier, Tier::AgentReadable);
+    drop(s);
+    let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    assert!(agent.summary("retry-policy").is_ok());
+}
+
+/// A store with one pending and one rejected proposal; returns the ids.
+fn decided() -> (tempfile::TempDir, std::path::PathBuf, String, String) {
+    let (dir, root) = store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let add = |name: &str| {
+        serde_json::json!([{"op": "add_node", "name": name, "type": "convention",
+                            "description": "from an agent", "tier": "agent-readable"}])
+    };
+    let pending = crate::proposal::tests::propose(&s, add("pending-one"));
+    let rejected = crate::proposal::tests::propose(&s, add("rejected-one"));
+    s.reject(&rejected, "not needed").unwrap();
+    (dir, root, pending.as_str().to_owned(), rejected.as_str().to_owned())
+}
+
+#[test]
+fn a_deleted_or_inserted_decision_is_refused_at_master_level() {
+    // Deleted: the rejected proposal would come back to the queue.
+    let (_dir, root, _, rejected) = decided();
+    sql(&root, "DELETE FROM decisions WHERE proposal = ?1", [&rejected]);
+    let msg = refused(&root, Level::Master);
+    assert!(msg.contains("decision"), "{msg}");
+    // Inserted: the pending proposal would leave the queue unseen.
+    let (_dir, root, pending, _) = decided();
+    sql(
+        &root,
+        "INSERT INTO decisions (proposal, seq, at, outcome, sealed)
+         SELECT ?1, seq, at, outcome, sealed FROM decisions LIMIT 1",
+        [&pending],
+    );
+    let msg = refused(&root, Level::Master);
+    assert!(msg.contains("decision"), "{msg}");
+}
+
+#[test]
+fn undo_keeps_the_seal_in_step() {
+    let (_dir, root, pending, _) = decided();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    s.undo().unwrap();
+    drop(s);
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert_eq!(s.decided().unwrap().len(), 0, "{pending}");
+}
+
+#[test]
+fn audit_records_truncated_with_their_head_are_found() {
+    let (_dir, root) = store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    for i in 0..4 {
+        let r = crate::audit::tests::record(crate::audit::Kind::Projection, "claude", Tier::Public, &format!("h{i}"));
+        s.audit_append(&r).unwrap();
+    }
+    drop(s);
+    // The newest two records go, and the head in `meta` is moved back.
+    sql(&root, "DELETE FROM audit WHERE seq > 2", []);
+    sql(
+        &root,
+        "UPDATE meta SET value = (SELECT seq || ':' || hash FROM audit WHERE seq = 2) WHERE key = 'audit_head'",
+        [],
+    );
+    let msg = refused(&root, Level::Master);
+    assert!(msg.contains("audit"), "{msg}");
+    refused(&root, Level::Agent);
+}
