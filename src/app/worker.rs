@@ -10,7 +10,6 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
 use graphex_engine::age_secret::SecretString;
-use graphex_engine::config::Config;
 use graphex_engine::project::Settings;
 use graphex_engine::proposal::{self, Card, Mentions, Submission};
 use graphex_engine::store::AcceptOptions;
@@ -273,7 +272,12 @@ impl Worker {
     }
 
     fn opened(&mut self, store: Store) {
-        let settings = Config::load(store.layout()).and_then(|c| c.projection_settings());
+        let settings = store.config().and_then(|c| {
+            if let Some(w) = c.warning() {
+                self.send(Reply::Failed(w));
+            }
+            c.config.projection_settings()
+        });
         self.settings = match settings {
             Ok(s) => Some(s),
             Err(e) => {

@@ -59,6 +59,11 @@ pub enum Command {
     /// Export identity files for non-interactive use, or rotate tier keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Show the settings in force, or approve `.gpp/config.toml` (master level). Settings
+    /// decide what agents receive (trust thresholds, scrub patterns, hidden relations, audit
+    /// previews); an edit of the file takes effect only once approved.
+    #[command(subcommand)]
+    Config(ConfigCommand),
     /// Add a node (humans add Active nodes directly).
     Add(AddArgs),
     /// Change fields of a node; writes a new version.
@@ -387,6 +392,15 @@ pub enum KeysCommand {
         #[arg(long)]
         tier: Option<String>,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// The settings in force and how `.gpp/config.toml` differs from them.
+    Show,
+    /// Approve `.gpp/config.toml` as it is now: its settings are then in force for every
+    /// session (the console, the CLI, MCP servers). Prints what changed.
+    Approve,
 }
 
 #[derive(Debug, Args)]

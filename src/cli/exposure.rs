@@ -1,7 +1,6 @@
 //! `exposure`: the security reviewer's view of what each tier holds.
 
 use anyhow::{Context as _, Result, bail};
-use graphex_engine::config::Config;
 use graphex_engine::exposure::{Change, Finding, Report};
 use graphex_engine::model::Tier;
 
@@ -89,7 +88,7 @@ pub fn what_if(ctx: &Context, spec: &str, query: Option<&str>, depth: u32) -> Re
         .context("--what-if takes NODE=TIER, e.g. pricing=agent-restricted")?;
     let tier: Tier = tier.parse()?;
     let store = ctx.open(Need::Read)?;
-    let settings = Config::load(store.layout())?.projection_settings()?;
+    let settings = super::output::config_in_force(&store)?.projection_settings()?;
     let changes = graphex_engine::exposure::what_if(store.catalog(), node, tier, query, depth.max(1), &settings)?;
     emit(ctx.json, &changes, |changes: &Vec<Change>| {
         if changes.is_empty() {

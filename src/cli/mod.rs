@@ -4,6 +4,7 @@
 
 pub mod args;
 pub(crate) mod cards;
+mod config;
 mod demo_proposals;
 mod doctor;
 mod explore;
@@ -44,6 +45,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match &command {
         Command::Init { dir } => setup::init(dir.as_deref()),
         Command::Keys(k) => setup::keys(&ctx, k),
+        Command::Config(c) => config::config(&ctx, c),
         Command::Add(a) => write::add(&ctx, a),
         Command::Update(a) => write::update(&ctx, a),
         Command::Link(a) => write::link(&ctx, a),

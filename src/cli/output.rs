@@ -63,6 +63,16 @@ pub fn clip(s: &str, max: usize) -> String {
     }
 }
 
+/// The settings in force (the ones the master approved), with a warning on
+/// stderr when `.gpp/config.toml` differs from them.
+pub fn config_in_force(store: &graphex_engine::store::Store) -> Result<graphex_engine::config::Config> {
+    let c = store.config()?;
+    if let Some(w) = c.warning() {
+        note(&format!("warning: {w}"));
+    }
+    Ok(c.config)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

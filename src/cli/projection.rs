@@ -27,7 +27,7 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         (None, None) => bail!("give a query or --node NAME"),
     };
     let mut store = ctx.open(Need::Read)?;
-    let config = Config::load(store.layout())?;
+    let config = super::output::config_in_force(&store)?;
     // One moment for the projection (decisions' recency) and its record, so replay rebuilds it.
     let now = Timestamp::now();
     let req = Request {
@@ -143,7 +143,7 @@ pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {
             Ok(())
         }
         AuditCommand::Replay { hash } => {
-            let settings = Config::load(store.layout())?.projection_settings()?;
+            let settings = super::output::config_in_force(&store)?.projection_settings()?;
             let r = store.audit_replay(hash, &settings)?;
             if !ctx.json {
                 note(&format!(

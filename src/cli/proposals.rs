@@ -5,7 +5,6 @@ use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
-use graphex_engine::config::Config;
 use graphex_engine::proposal::{
     self, Card, Group, MAX_SUBMISSION_BYTES, ProposalId, ProposalStatus, Quarantined, Source, Submission,
 };
@@ -46,7 +45,7 @@ struct Proposed {
 pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
     let sub = read_submission(file)?;
     let store = ctx.open(Need::Read)?;
-    let settings = Config::load(store.layout())?.projection_settings()?;
+    let settings = super::output::config_in_force(&store)?.projection_settings()?;
     let changes = sub.changes.len();
     let id = proposal::submit(&store, &settings.policy, sub, Source::Cli)?;
     emit(
@@ -121,7 +120,7 @@ pub fn infer(ctx: &Context, path: Option<&Path>, dry_run: bool) -> Result<()> {
     if dry_run {
         return emit(true, &sub, |_| String::new());
     }
-    let settings = Config::load(store.layout())?.projection_settings()?;
+    let settings = super::output::config_in_force(&store)?.projection_settings()?;
     let n = sub.changes.len();
     let id = proposal::submit(&store, &settings.policy, sub, Source::Infer)?;
     emit(

@@ -15,14 +15,15 @@
 //! previews = "record"           # or "skip": people's previews are not logged
 //! ```
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::project::{Counter, Scrubber, Settings, TrustPolicy};
 use crate::store::Layout;
 
 /// `[graphex.projection]`
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ProjectionConfig {
     pub low: Option<f64>,
@@ -34,7 +35,7 @@ pub struct ProjectionConfig {
 }
 
 /// `[graphex.audit]`
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AuditConfig {
     /// Record people's previews (as `preview`, deduplicated) or skip them.
@@ -42,7 +43,7 @@ pub struct AuditConfig {
 }
 
 /// What happens to previews in the audit log.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PreviewPolicy {
     #[default]
@@ -50,15 +51,59 @@ pub enum PreviewPolicy {
     Skip,
 }
 
-/// Everything Graphex reads from `.gpp/config.toml`.
-#[derive(Clone, Debug, Default)]
+/// Everything Graphex reads from `.gpp/config.toml`. Every setting here
+/// decides what agents receive or what the audit log keeps, so the one in
+/// force is the one the master approved (see [`Config::digest`] and
+/// `Store::config`), not whatever the file says now.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct Config {
     pub projection: ProjectionConfig,
     pub audit: AuditConfig,
 }
 
 impl Config {
-    /// Reads `.gpp/config.toml`; a missing file means defaults.
+    /// The settings as canonical JSON: what the master approves.
+    pub fn canonical(&self) -> Result<String> {
+        serde_json::to_string(self).map_err(|e| Error::invalid("settings", "config", e.to_string()))
+    }
+
+    /// Parses settings stored by [`Config::canonical`].
+    pub fn from_canonical(text: &str) -> Result<Self> {
+        serde_json::from_str(text).map_err(|e| Error::integrity("the approved settings", format!("malformed ({e})")))
+    }
+
+    /// SHA-256 of the canonical form: what the master's seal commits to.
+    pub fn digest(&self) -> Result<[u8; 32]> {
+        Ok(Sha256::digest(self.canonical()?.as_bytes()).into())
+    }
+
+    /// The settings that differ between `self` (approved) and `other` (the
+    /// file), as `name: approved -> file` lines.
+    pub fn differences(&self, other: &Config) -> Vec<String> {
+        let flat = |c: &Config| -> Vec<(String, String)> {
+            let v = serde_json::to_value(c).unwrap_or_default();
+            let mut out = Vec::new();
+            for section in ["projection", "audit"] {
+                if let Some(map) = v.get(section).and_then(|m| m.as_object()) {
+                    for (k, val) in map {
+                        out.push((format!("{section}.{k}"), val.to_string()));
+                    }
+                }
+            }
+            out
+        };
+        let (a, b) = (flat(self), flat(other));
+        a.iter()
+            .zip(&b)
+            .filter(|(x, y)| x != y)
+            .map(|((k, x), (_, y))| format!("{k}: {x} -> {y}"))
+            .collect()
+    }
+
+    /// Reads `.gpp/config.toml` as it is on disk; a missing file means
+    /// defaults. What is in force is `Store::config`, which checks this
+    /// against the master's approval.
     pub fn load(layout: &Layout) -> Result<Self> {
         let path = layout.gpp().join("config.toml");
         let text = match std::fs::read_to_string(&path) {

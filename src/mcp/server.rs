@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use graphex_engine::audit::Kind;
-use graphex_engine::config::Config;
 use graphex_engine::lookup;
 use graphex_engine::model::{Status, Tier, Timestamp};
 use graphex_engine::project::{Access, Center, Request};
@@ -168,7 +167,7 @@ impl GraphexServer {
 
     /// The tier this agent may receive.
     fn max_tier(store: &Store, agent: &AgentConfig) -> Result<Tier, Error> {
-        let settings = Config::load(store.layout())?.projection_settings()?;
+        let settings = store.config()?.config.projection_settings()?;
         Ok(settings.policy.max_tier(access(agent)))
     }
 
@@ -182,7 +181,7 @@ impl GraphexServer {
                 &rationale.unwrap_or_default(),
                 change,
             )?;
-            let settings = Config::load(store.layout())?.projection_settings()?;
+            let settings = store.config()?.config.projection_settings()?;
             let id = proposal::submit(store, &settings.policy, sub, Source::Mcp)?;
             Ok(format!(
                 "proposal {id} submitted for human review; ask graphex_proposal_status with id {} for the outcome",
@@ -210,7 +209,7 @@ impl GraphexServer {
             return Err(format!("budget must be from 1 to {MAX_BUDGET} tokens"));
         }
         self.with_store(move |store, agent| {
-            let config = Config::load(store.layout())?;
+            let config = store.config()?.config;
             let req = Request {
                 center: Center::Query(args.query),
                 agent: agent.agent.clone(),
@@ -305,7 +304,7 @@ impl GraphexServer {
     async fn graphex_glossary(&self, Parameters(a): Parameters<GlossaryArgs>) -> ToolResult {
         self.with_store(move |store, agent| {
             let tier = Self::max_tier(store, agent)?;
-            let scrub = Config::load(store.layout())?.projection_settings()?.scrubber;
+            let scrub = store.config()?.config.projection_settings()?.scrubber;
             let lines: Vec<String> = lookup::glossary(store.catalog(), &a.term)
                 .into_iter()
                 .filter(|n| n.tier <= tier && n.status == Status::Active)
@@ -329,7 +328,7 @@ impl GraphexServer {
     async fn graphex_conventions(&self, Parameters(a): Parameters<ConventionsArgs>) -> ToolResult {
         self.with_store(move |store, agent| {
             let tier = Self::max_tier(store, agent)?;
-            let scrub = Config::load(store.layout())?.projection_settings()?.scrubber;
+            let scrub = store.config()?.config.projection_settings()?.scrubber;
             let lines: Vec<String> = lookup::conventions_within(store.catalog(), &a.path, tier)
                 .into_iter()
                 .map(|c| {

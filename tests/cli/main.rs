@@ -4,6 +4,7 @@
 
 mod canary;
 mod concurrency;
+mod config;
 mod console;
 mod doctor;
 mod explore;

@@ -148,6 +148,8 @@ fn store_configuration_adds_scrub_patterns() {
     let dir = demo();
     let config = dir.path().join("repo/.gpp/config.toml");
     std::fs::write(&config, "[graphex.projection]\nscrub = [\"ERR-XXXX\"]\n").unwrap();
+    // In force once the master approves it.
+    master(&dir).args(["config", "approve"]).assert().success();
     let out = master(&dir)
         .args(["project", "--node", "error-code-format", "--tier", "public"])
         .assert()
@@ -155,8 +157,17 @@ fn store_configuration_adds_scrub_patterns() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("[redacted]") && !text.contains("ERR-XXXX"), "{text}");
     std::fs::write(&config, "[graphex.projection]\nscrubb = []\n").unwrap();
-    master(&dir)
+    // A typo is reported, never applied, and stops nothing: the approved
+    // patterns stay in force.
+    let out = master(&dir)
         .args(["project", "--node", "error-code-format", "--tier", "public"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("unknown field `scrubb`"));
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("[redacted]") && !text.contains("ERR-XXXX"), "{text}");
+    master(&dir)
+        .args(["config", "approve"])
         .assert()
         .code(1)
         .stderr(predicate::str::contains("unknown field `scrubb`"));

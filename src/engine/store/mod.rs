@@ -41,6 +41,7 @@ mod layout;
 mod load;
 mod manifest;
 mod objects;
+mod policy;
 mod report;
 mod rotate;
 mod schema;
@@ -71,6 +72,7 @@ pub use decide::{AcceptOptions, Accepted, Undone};
 pub use layout::Layout;
 pub(crate) use objects::sync_dir;
 pub use objects::{Durability, Objects};
+pub use policy::ConfigInForce;
 pub use report::{StatusReport, TierCount};
 pub use rotate::Rotated;
 pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};
@@ -125,6 +127,13 @@ impl Store {
         // Every group starts with a MAC'd empty entry: a group whose rows and
         // entry are later deleted together is then caught, not read as new.
         manifest::init_empty(&conn, &new_keys)?;
+        // The settings a repository already has are approved by its owner
+        // creating the store; a file that cannot be used leaves defaults.
+        if let Ok(config) = crate::config::Config::load(&layout)
+            && config.projection_settings().is_ok()
+        {
+            policy::put(&conn, &config)?;
+        }
         seal::rebuild(&conn, &new_keys, 0)?;
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('store_id', ?1), ('created', ?2)",
@@ -237,6 +246,13 @@ impl Store {
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let seq = schema::commit_seq(&tx)?;
         if seq == self.seen_seq && !seal::exists(&tx)? {
+            // The settings as they are now are taken as approved, once.
+            if !policy::is_set(&tx)?
+                && let Ok(config) = crate::config::Config::load(&self.layout)
+                && config.projection_settings().is_ok()
+            {
+                policy::put(&tx, &config)?;
+            }
             seal::rebuild(&tx, &self.keys, seq)?;
         }
         tx.commit()?;

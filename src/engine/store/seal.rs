@@ -15,7 +15,10 @@
 //!   a decided proposal cannot come back nor a pending one be hidden;
 //! - the readable group's manifest entry, for agents;
 //! - the audit log's head at the last master-level write, so the records
-//!   up to it cannot be truncated.
+//!   up to it cannot be truncated;
+//! - the digest of the settings the master approved (trust thresholds,
+//!   scrub patterns…), so a hand edit of `.gpp/config.toml` changes nothing
+//!   until the master approves it (see `policy`).
 //!
 //! A master session recomputes the tags and checks the MAC; an agent checks
 //! the signature with the key pinned in its identity file and compares the
@@ -36,7 +39,7 @@ use crate::model::{EdgeId, NodeId, Tier};
 const DOMAIN: &[u8; 16] = b"graphex/seal/v1\0";
 /// An audit head of nothing (an empty log).
 const NO_AUDIT: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-const STATEMENT_LEN: usize = 16 + 8 + 3 * (8 + 32) + 8 + 64;
+const STATEMENT_LEN: usize = 16 + 8 + 3 * (8 + 32) + 8 + 64 + 32;
 
 /// What the master vouches for at one commit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +50,8 @@ pub(super) struct Statement {
     pub readable: Sum,
     pub audit_seq: u64,
     pub audit_hash: String,
+    /// SHA-256 of the approved settings (`config::Config::digest`).
+    pub policy: [u8; 32],
 }
 
 impl Statement {
@@ -60,6 +65,7 @@ impl Statement {
         }
         out.extend_from_slice(&self.audit_seq.to_le_bytes());
         out.extend_from_slice(self.audit_hash.as_bytes());
+        out.extend_from_slice(&self.policy);
         out
     }
 
@@ -79,7 +85,7 @@ impl Statement {
                 acc: bytes.get(at + 8..at + 40)?.try_into().ok()?,
             })
         };
-        let hash = std::str::from_utf8(&bytes[STATEMENT_LEN - 64..]).ok()?;
+        let hash = std::str::from_utf8(&bytes[152..216]).ok()?;
         if !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
@@ -90,6 +96,7 @@ impl Statement {
             readable: sum_at(104)?,
             audit_seq: u64_at(144)?,
             audit_hash: hash.to_owned(),
+            policy: bytes[216..].try_into().ok()?,
         })
     }
 }
@@ -340,6 +347,11 @@ pub(super) fn check(conn: &Connection, keys: &Keyring, seq: u64, found: &Recompu
             st.seq
         )));
     }
+    if st.policy != super::policy::approved(conn)?.digest()? {
+        return Err(tampered(
+            "the approved settings are not the ones the master sealed: edited outside Graphex",
+        ));
+    }
     if let Some(readable) = &found.readable
         && *readable != st.readable
     {
@@ -428,6 +440,7 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64) -> Result<()>
         readable: super::manifest::readable_entry(conn)?,
         audit_seq,
         audit_hash,
+        policy: super::policy::approved(conn)?.digest()?,
     };
     put(conn, seal, &st)
 }
@@ -442,6 +455,17 @@ pub(super) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
         return Ok(());
     };
     (st.audit_seq, st.audit_hash) = audit_head(tx)?;
+    put(tx, seal, &st)
+}
+
+/// Seals `policy` as the approved settings' digest, inside the caller's
+/// transaction (master level).
+pub(super) fn seal_policy(tx: &Connection, keys: &Keyring, policy: [u8; 32]) -> Result<()> {
+    let seal = sealer(keys)?;
+    let Some(mut st) = stored(tx, keys)? else {
+        return Err(tampered("there is none to approve settings in"));
+    };
+    st.policy = policy;
     put(tx, seal, &st)
 }
 
@@ -467,6 +491,7 @@ mod tests {
             readable: Sum { count: 2, acc: [3; 32] },
             audit_seq: 4,
             audit_hash: "ab".repeat(32),
+            policy: [9; 32],
         };
         let bytes = st.encode();
         assert_eq!(bytes.len(), STATEMENT_LEN);
@@ -476,7 +501,7 @@ mod tests {
         bad[0] ^= 1;
         assert_eq!(Statement::decode(&bad), None);
         let mut bad = bytes;
-        *bad.last_mut().unwrap() = b'z';
+        bad[200] = b'z';
         assert_eq!(Statement::decode(&bad), None);
     }
 }

@@ -328,3 +328,25 @@ fn audit_records_truncated_with_their_head_are_found() {
     assert!(msg.contains("audit"), "{msg}");
     refused(&root, Level::Agent);
 }
+
+#[test]
+fn approved_settings_edited_in_the_index_are_refused() {
+    let (_dir, root) = store();
+    std::fs::write(root.join(".gpp/config.toml"), "[graphex.projection]\nlow = 1.0\n").unwrap();
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let c = s.config().unwrap();
+    assert_eq!(c.config.projection.low, None, "the file is not in force yet");
+    assert_eq!(c.unapproved, vec!["projection.low: null -> 1.0".to_owned()]);
+    drop(s);
+    // The agent writes its own approval into the index.
+    let forged = crate::config::Config::parse("c", "[graphex.projection]\nlow = 1.0\n").unwrap();
+    sql(
+        &root,
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('policy', ?1)",
+        [forged.canonical().unwrap()],
+    );
+    for level in [Level::Master, Level::Agent] {
+        let msg = refused(&root, level);
+        assert!(msg.contains("approved settings"), "{level}: {msg}");
+    }
+}
