@@ -48,6 +48,7 @@ mod schema;
 mod seal;
 mod snapshots;
 mod timeline;
+mod wipe;
 mod write;
 
 #[cfg(test)]
@@ -196,6 +197,10 @@ impl Store {
         };
         store.load_verified()?;
         store.seal_if_unsealed()?;
+        // A tier raise that crashed after its commit left old copies.
+        if store.finish_wipe(true)? > 0 {
+            store.purge_wal();
+        }
         if schema::meta(&store.conn, "purge_owed")?.is_some() {
             store.purge_wal();
         }
