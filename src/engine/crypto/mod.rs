@@ -4,11 +4,13 @@
 pub mod aead;
 pub mod derive;
 pub mod hex;
+pub mod lthash;
 pub mod secret;
 pub mod signer;
 
 pub use aead::{OpenFailed, Sealer};
 pub use derive::{BlindIndex, Purpose, derive};
 pub use hex::{hex, sha256_hex};
+pub use lthash::LtHash;
 pub use secret::{KEY_LEN, SymmetricKey, fill_random};
 pub use signer::{MasterSeal, SealVerifier};

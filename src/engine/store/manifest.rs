@@ -46,7 +46,7 @@ use sha2::{Digest, Sha256};
 
 use super::seal::SealTagger;
 use super::{blob, row_edge_id, row_node_id, row_tier, row_version};
-use crate::crypto::SymmetricKey;
+use crate::crypto::{LtHash, SymmetricKey};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
@@ -123,7 +123,7 @@ pub(super) enum RowKey {
 }
 
 impl RowKey {
-    fn tier(&self) -> Tier {
+    pub(super) fn tier(&self) -> Tier {
         match self {
             RowKey::Node { tier, .. } | RowKey::Edge { tier, .. } => *tier,
         }
@@ -379,6 +379,7 @@ fn tally(
     conn: &Connection,
     groups: &[(Group, Tagger)],
     seal: Option<&SealTagger>,
+    mut readable: Option<&mut LtHash>,
     verified: &mut VerifiedNodes,
 ) -> Result<([Sum; 3], Sum)> {
     let mut sums = [Sum::default(); 3];
@@ -407,6 +408,11 @@ fn tally(
         if let Some(s) = seal {
             sealed.add(&s.node(&id, tier, version, name, &digest, token(r, 5)?), 1);
         }
+        if let Some(lt) = readable.as_deref_mut()
+            && Group::of(tier) == Group::Readable
+        {
+            lt.add(&super::seal::node_element(&id, tier, version, name, &digest), 1);
+        }
         if let Some((g, t)) = group {
             let tag = t.node(&id, tier, version, name, &digest);
             sums[g.index()].add(&tag, 1);
@@ -426,6 +432,11 @@ fn tally(
         let digest = stored_digest(r.get_ref(3)?);
         if let Some(s) = seal {
             sealed.add(&s.edge(&id, tier, seq, &digest, token(r, 4)?), 1);
+        }
+        if let Some(lt) = readable.as_deref_mut()
+            && Group::of(tier) == Group::Readable
+        {
+            lt.add(&super::seal::edge_element(&id, tier, seq, &digest), 1);
         }
         if let Some((g, t)) = group {
             let key = RowKey::Edge {
@@ -448,23 +459,17 @@ fn token<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
     Ok(r.get_ref(i)?.as_blob().unwrap_or(&[]))
 }
 
-/// The master-keyed tags of every row, for a seal built from scratch.
-pub(super) fn seal_rows(conn: &Connection, seal: &SealTagger) -> Result<Sum> {
-    Ok(tally(conn, &[], Some(seal), &mut VerifiedNodes::new())?.1)
+/// The master-keyed tags of every row and the set hash of the readable
+/// rows, for a seal built from scratch.
+pub(super) fn seal_rows(conn: &Connection, seal: &SealTagger) -> Result<(Sum, LtHash)> {
+    let mut lt = LtHash::default();
+    let (_, sum) = tally(conn, &[], Some(seal), Some(&mut lt), &mut VerifiedNodes::new())?;
+    Ok((sum, lt))
 }
 
-/// The readable group's entry as stored (for the seal, which the master
-/// writes right after updating it).
-pub(super) fn readable_entry(conn: &Connection) -> Result<Sum> {
-    let (count, acc): (i64, Vec<u8>) = conn
-        .prepare_cached("SELECT count, acc FROM manifest WHERE grp = ?1")?
-        .query_row([Group::Readable as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(Sum {
-        count,
-        acc: acc
-            .try_into()
-            .map_err(|_| tampered(Group::Readable, "its manifest entry is malformed"))?,
-    })
+/// Whether a row belongs to the readable group (public, agent-readable).
+pub(super) fn is_readable(row: &RowKey) -> bool {
+    Group::of(row.tier()) == Group::Readable
 }
 
 /// Recomputes the entry of the group holding `tier` from the rows as they
@@ -474,7 +479,7 @@ pub(super) fn readable_entry(conn: &Connection) -> Result<Sum> {
 pub(super) fn rebuild(conn: &Connection, keys: &Keyring, tier: Tier) -> Result<()> {
     let g = Group::of(tier);
     let key = &keys.tier(g.key_tier())?.manifest;
-    let (sums, _) = tally(conn, &[(g, Tagger::new(key))], None, &mut VerifiedNodes::new())?;
+    let (sums, _) = tally(conn, &[(g, Tagger::new(key))], None, None, &mut VerifiedNodes::new())?;
     let sum = sums[g.index()];
     let tag = mac(key, g, &sum).finalize().into_bytes().to_vec();
     conn.execute(
@@ -494,7 +499,11 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
         return Ok(verified);
     }
     let seal = keys.seal().map(|s| SealTagger::new(s.mac_key()));
-    let (sums, sealed) = tally(conn, &groups, seal.as_ref(), &mut verified)?;
+    // An agent checks the readable rows against the master's signature
+    // through their set hash; a master has its own tags of every row.
+    let agent_check = seal.is_none() && keys.verifier().is_some() && groups.iter().any(|(g, _)| *g == Group::Readable);
+    let mut lt = agent_check.then(LtHash::default);
+    let (sums, sealed) = tally(conn, &groups, seal.as_ref(), lt.as_mut(), &mut verified)?;
     for (g, _) in &groups {
         let key = &keys.tier(g.key_tier())?.manifest;
         let want = stored(conn, key, *g)?;
@@ -517,10 +526,7 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
     }
     let found = super::seal::Recomputed {
         rows: seal.is_some().then_some(sealed),
-        readable: groups
-            .iter()
-            .any(|(g, _)| *g == Group::Readable)
-            .then_some(sums[Group::Readable.index()]),
+        readable: lt.map(|lt| lt.digest()),
     };
     super::seal::check(conn, keys, super::schema::commit_seq(conn)?, &found)?;
     Ok(verified)
@@ -678,4 +684,15 @@ pub(super) fn check_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8],
             "the master's signature on it does not verify: it was replaced or forged outside Graphex; nothing is served",
         ))
     }
+}
+
+/// A row's tag under its group's key, as the session holding `keys`
+/// computes it (tests of what an agent holding that key can forge).
+#[cfg(test)]
+pub(super) fn tag_for_tests(keys: &Keyring, row: &RowKey) -> [u8; 32] {
+    let key = &keys
+        .tier(Group::of(row.tier()).key_tier())
+        .expect("the group's key")
+        .manifest;
+    Tagger::new(key).tag(row)
 }

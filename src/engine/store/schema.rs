@@ -130,12 +130,15 @@ ALTER TABLE snapshots ADD COLUMN mac BLOB;
 const V4: &str = "
 -- One row: the master's statement over the index at the last commit, its
 -- MAC under a key derived from the master identity, and its Ed25519
--- signature by the master (checked by agents).
+-- signature by the master (checked by agents); readable is the set hash
+-- of the public and agent-readable rows (its digest is in the statement),
+-- kept so the master updates it by what each commit changes.
 CREATE TABLE seal (
     id        INTEGER PRIMARY KEY CHECK (id = 1),
     statement BLOB NOT NULL,
     mac       BLOB NOT NULL,
-    sig       BLOB NOT NULL
+    sig       BLOB NOT NULL,
+    readable  BLOB NOT NULL
 );
 -- The seal's row tags cover the blind-index tokens: the tier indexes carry
 -- them so the check still scans the indexes only.

@@ -13,7 +13,9 @@
 //!   a token);
 //! - the count and XOR of master-keyed tags over the `decisions` rows, so
 //!   a decided proposal cannot come back nor a pending one be hidden;
-//! - the readable group's manifest entry, for agents;
+//! - a set hash (`crypto::LtHash`) of the public and agent-readable rows,
+//!   which an agent recomputes: unlike the manifest's XOR of tags under a
+//!   key the agent holds, it cannot be matched by a forged set of rows;
 //! - the audit log's head at the last master-level write, so the records
 //!   up to it cannot be truncated;
 //! - the digest of the settings the master approved (trust thresholds,
@@ -22,7 +24,7 @@
 //!
 //! A master session recomputes the tags and checks the MAC; an agent checks
 //! the signature with the key pinned in its identity file and compares the
-//! readable entry with what it recomputed. Records an agent appends to the
+//! readable rows' set hash with what it recomputed. Records an agent appends to the
 //! audit log after the last master-level write are vouched for by the hash
 //! chain only.
 
@@ -31,7 +33,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use super::manifest::{RowKey, Sum, digest};
-use crate::crypto::{MasterSeal, SymmetricKey};
+use crate::crypto::{LtHash, MasterSeal, SymmetricKey};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
@@ -39,7 +41,7 @@ use crate::model::{EdgeId, NodeId, Tier};
 const DOMAIN: &[u8; 16] = b"graphex/seal/v1\0";
 /// An audit head of nothing (an empty log).
 const NO_AUDIT: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-const STATEMENT_LEN: usize = 16 + 8 + 3 * (8 + 32) + 8 + 64 + 32;
+const STATEMENT_LEN: usize = 16 + 8 + 2 * (8 + 32) + 32 + 8 + 64 + 32;
 
 /// What the master vouches for at one commit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +49,8 @@ pub(super) struct Statement {
     pub seq: u64,
     pub rows: Sum,
     pub decisions: Sum,
-    pub readable: Sum,
+    /// Digest of the set hash of the public and agent-readable rows.
+    pub readable: [u8; 32],
     pub audit_seq: u64,
     pub audit_hash: String,
     /// SHA-256 of the approved settings (`config::Config::digest`).
@@ -59,10 +62,11 @@ impl Statement {
         let mut out = Vec::with_capacity(STATEMENT_LEN);
         out.extend_from_slice(DOMAIN);
         out.extend_from_slice(&self.seq.to_le_bytes());
-        for s in [&self.rows, &self.decisions, &self.readable] {
+        for s in [&self.rows, &self.decisions] {
             out.extend_from_slice(&s.count.to_le_bytes());
             out.extend_from_slice(&s.acc);
         }
+        out.extend_from_slice(&self.readable);
         out.extend_from_slice(&self.audit_seq.to_le_bytes());
         out.extend_from_slice(self.audit_hash.as_bytes());
         out.extend_from_slice(&self.policy);
@@ -85,7 +89,7 @@ impl Statement {
                 acc: bytes.get(at + 8..at + 40)?.try_into().ok()?,
             })
         };
-        let hash = std::str::from_utf8(&bytes[152..216]).ok()?;
+        let hash = std::str::from_utf8(&bytes[144..208]).ok()?;
         if !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
@@ -93,11 +97,53 @@ impl Statement {
             seq: u64_at(16)?,
             rows: sum_at(24)?,
             decisions: sum_at(64)?,
-            readable: sum_at(104)?,
-            audit_seq: u64_at(144)?,
+            readable: bytes[104..136].try_into().ok()?,
+            audit_seq: u64_at(136)?,
             audit_hash: hash.to_owned(),
-            policy: bytes[216..].try_into().ok()?,
+            policy: bytes[208..].try_into().ok()?,
         })
+    }
+}
+
+/// A readable node row as an element of the set hash (no key: the hash
+/// must be one an agent can recompute).
+pub(super) fn node_element(id: &NodeId, tier: Tier, version: u64, blob: &str, digest: &[u8; 16]) -> [u8; 32] {
+    Sha256::new()
+        .chain_update(b"graphex/seal/readable-node/v1")
+        .chain_update([tier.code()])
+        .chain_update(id.as_bytes())
+        .chain_update(version.to_le_bytes())
+        .chain_update(blob.as_bytes())
+        .chain_update(digest)
+        .finalize()
+        .into()
+}
+
+/// A readable edge row as an element of the set hash.
+pub(super) fn edge_element(id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16]) -> [u8; 32] {
+    Sha256::new()
+        .chain_update(b"graphex/seal/readable-edge/v1")
+        .chain_update([tier.code()])
+        .chain_update(id.as_bytes())
+        .chain_update(seq.to_le_bytes())
+        .chain_update(digest)
+        .finalize()
+        .into()
+}
+
+fn element(row: &RowKey) -> [u8; 32] {
+    match row {
+        RowKey::Node {
+            id,
+            tier,
+            version,
+            blob,
+            digest,
+            ..
+        } => node_element(id, *tier, *version, blob, digest),
+        RowKey::Edge {
+            id, tier, seq, digest, ..
+        } => edge_element(id, *tier, *seq, digest),
     }
 }
 
@@ -239,15 +285,28 @@ fn tampered(reason: impl std::fmt::Display) -> Error {
     )
 }
 
-/// Writes `st` with its MAC and signature.
-fn put(conn: &Connection, seal: &MasterSeal, st: &Statement) -> Result<()> {
+/// Writes `st` with its MAC and signature, and the readable rows' set hash
+/// whose digest it holds.
+fn put(conn: &Connection, seal: &MasterSeal, st: &Statement, readable: &LtHash) -> Result<()> {
+    let mut st = st.clone();
+    st.readable = readable.digest();
     let bytes = st.encode();
     let tag = mac(seal.mac_key(), &bytes).finalize().into_bytes().to_vec();
     conn.execute(
-        "INSERT OR REPLACE INTO seal (id, statement, mac, sig) VALUES (1, ?1, ?2, ?3)",
-        params![bytes, tag, seal.sign(&bytes).to_vec()],
+        "INSERT OR REPLACE INTO seal (id, statement, mac, sig, readable) VALUES (1, ?1, ?2, ?3, ?4)",
+        params![bytes, tag, seal.sign(&bytes).to_vec(), readable.to_bytes()],
     )?;
     Ok(())
+}
+
+/// The stored set hash of the readable rows, checked against `st`.
+fn stored_readable(conn: &Connection, st: &Statement) -> Result<LtHash> {
+    let bytes: Vec<u8> = conn
+        .prepare_cached("SELECT readable FROM seal WHERE id = 1")?
+        .query_row([], |r| r.get(0))?;
+    LtHash::from_bytes(&bytes)
+        .filter(|lt| lt.digest() == st.readable)
+        .ok_or_else(|| tampered("its set hash of the readable rows is not the one it signed"))
 }
 
 /// The stored statement, authenticated: by its MAC at master level, by its
@@ -321,8 +380,8 @@ pub(super) fn check_audit_of(conn: &Connection, keys: &Keyring) -> Result<()> {
 pub(super) struct Recomputed {
     /// Master-keyed tags over every row (master level only).
     pub rows: Option<Sum>,
-    /// The readable group as tallied (when its key is held).
-    pub readable: Option<Sum>,
+    /// The digest of the readable rows' set hash (agent sessions).
+    pub readable: Option<[u8; 32]>,
 }
 
 /// Checks the stored statement against the index as `conn` sees it:
@@ -399,6 +458,7 @@ pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
     };
     check_audit(tx, &st)?;
     let tagger = SealTagger::new(seal.mac_key());
+    let mut readable = stored_readable(tx, &st)?;
     for (r, sign) in change
         .rows_before
         .iter()
@@ -406,6 +466,9 @@ pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
         .chain(change.rows_after.iter().map(|r| (r, 1)))
     {
         st.rows.add(&tagger.row(r), sign);
+        if super::manifest::is_readable(r) {
+            readable.add(&element(r), sign);
+        }
     }
     for (d, sign) in change
         .decisions_before
@@ -416,9 +479,8 @@ pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
         st.decisions.add(&tagger.decision(d), sign);
     }
     st.seq = change.seq;
-    st.readable = super::manifest::readable_entry(tx)?;
     (st.audit_seq, st.audit_hash) = audit_head(tx)?;
-    put(tx, seal, &st)
+    put(tx, seal, &st, &readable)
 }
 
 /// Recomputes the whole statement from the index as it is, at commit `seq`
@@ -427,7 +489,7 @@ pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
 pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64) -> Result<()> {
     let seal = sealer(keys)?;
     let tagger = SealTagger::new(seal.mac_key());
-    let rows = super::manifest::seal_rows(conn, &tagger)?;
+    let (rows, readable) = super::manifest::seal_rows(conn, &tagger)?;
     let mut decisions = Sum::default();
     for d in decision_rows(conn, None)? {
         decisions.add(&tagger.decision(&d), 1);
@@ -437,12 +499,12 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64) -> Result<()>
         seq,
         rows,
         decisions,
-        readable: super::manifest::readable_entry(conn)?,
+        readable: readable.digest(),
         audit_seq,
         audit_hash,
         policy: super::policy::approved(conn)?.digest()?,
     };
-    put(conn, seal, &st)
+    put(conn, seal, &st, &readable)
 }
 
 /// Moves the sealed audit head to the log's newest record (a master-level
@@ -455,7 +517,8 @@ pub(super) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
         return Ok(());
     };
     (st.audit_seq, st.audit_hash) = audit_head(tx)?;
-    put(tx, seal, &st)
+    let readable = stored_readable(tx, &st)?;
+    put(tx, seal, &st, &readable)
 }
 
 /// Seals `policy` as the approved settings' digest, inside the caller's
@@ -466,7 +529,8 @@ pub(super) fn seal_policy(tx: &Connection, keys: &Keyring, policy: [u8; 32]) -> 
         return Err(tampered("there is none to approve settings in"));
     };
     st.policy = policy;
-    put(tx, seal, &st)
+    let readable = stored_readable(tx, &st)?;
+    put(tx, seal, &st, &readable)
 }
 
 /// Whether the store has a seal yet.
@@ -488,7 +552,7 @@ mod tests {
             seq: 7,
             rows: Sum { count: 3, acc: [1; 32] },
             decisions: Sum { count: 1, acc: [2; 32] },
-            readable: Sum { count: 2, acc: [3; 32] },
+            readable: [3; 32],
             audit_seq: 4,
             audit_hash: "ab".repeat(32),
             policy: [9; 32],

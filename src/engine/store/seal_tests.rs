@@ -350,3 +350,123 @@ fn approved_settings_edited_in_the_index_are_refused() {
         assert!(msg.contains("approved settings"), "{level}: {msg}");
     }
 }
+
+/// Which of `diffs` XOR to `target` (Gaussian elimination over GF(2)^256).
+fn xor_subset(diffs: &[[u8; 32]], target: [u8; 32]) -> Option<Vec<usize>> {
+    let bit = |v: &[u8; 32], k: usize| (v[k / 8] >> (k % 8)) & 1 == 1;
+    let xor = |a: &mut [u8; 32], b: &[u8; 32]| a.iter_mut().zip(b).for_each(|(x, y)| *x ^= y);
+    let words = diffs.len().div_ceil(64);
+    let mut basis: Vec<Option<([u8; 32], Vec<u64>)>> = vec![None; 256];
+    let reduce = |basis: &Vec<Option<([u8; 32], Vec<u64>)>>, mut v: [u8; 32], mut mask: Vec<u64>| {
+        for k in (0..256).rev() {
+            if bit(&v, k)
+                && let Some((b, m)) = &basis[k]
+            {
+                xor(&mut v, b);
+                mask.iter_mut().zip(m).for_each(|(x, y)| *x ^= y);
+            }
+        }
+        (v, mask)
+    };
+    for (i, d) in diffs.iter().enumerate() {
+        let mut mask = vec![0u64; words];
+        mask[i / 64] |= 1 << (i % 64);
+        let (v, mask) = reduce(&basis, *d, mask);
+        if let Some(k) = (0..256).rev().find(|k| bit(&v, *k)) {
+            basis[k] = Some((v, mask));
+        }
+    }
+    let (rest, mask) = reduce(&basis, target, vec![0u64; words]);
+    (rest == [0; 32]).then(|| (0..diffs.len()).filter(|i| mask[i / 64] >> (i % 64) & 1 == 1).collect())
+}
+
+#[test]
+fn an_agent_cannot_match_the_signed_rows_with_a_crafted_set_of_forged_ones() {
+    // The manifest's readable entry combines tags by XOR under a key every
+    // agent holds: with enough rows to vary, an agent can make a forged row
+    // leave that combination unchanged. The signed set hash catches it.
+    let (_dir, root) = store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let mut batch = Batch::default();
+    for i in 0..300 {
+        batch.add_node(node(&format!("filler-{i}"), Tier::Public));
+    }
+    s.apply_batch(batch, Durability::Sync).unwrap();
+    drop(s);
+    let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    let tag = |row: &RowKey| manifest::tag_for_tests(&agent.keys, row);
+    let with_digest = |row: &RowKey, sealed: &[u8]| match row.clone() {
+        RowKey::Node {
+            id,
+            tier,
+            version,
+            blob,
+            token,
+            ..
+        } => RowKey::Node {
+            id,
+            tier,
+            version,
+            blob,
+            digest: digest(sealed),
+            token,
+        },
+        RowKey::Edge { .. } => unreachable!(),
+    };
+    // The forged convention.
+    let mut forged = agent.summary("retry-policy").unwrap().clone();
+    forged.description = "retry forever; scope=global".into();
+    let forged_sealed = codec::seal_summary(&agent.keys, &forged).unwrap();
+    let old_row = manifest::node_row(&agent.conn, &forged.id).unwrap().unwrap();
+    let mut target = tag(&old_row);
+    target
+        .iter_mut()
+        .zip(tag(&with_digest(&old_row, &forged_sealed)))
+        .for_each(|(a, b)| *a ^= b);
+    // Each filler row re-sealed as it is (a fresh nonce): same content, a
+    // new digest, a new tag.
+    let fillers: Vec<_> = (0..300)
+        .map(|i| {
+            let sum = agent.summary(&format!("filler-{i}")).unwrap().clone();
+            let sealed = codec::seal_summary(&agent.keys, &sum).unwrap();
+            let row = manifest::node_row(&agent.conn, &sum.id).unwrap().unwrap();
+            let mut d = tag(&row);
+            d.iter_mut()
+                .zip(tag(&with_digest(&row, &sealed)))
+                .for_each(|(a, b)| *a ^= b);
+            (sum.id, sealed, d)
+        })
+        .collect();
+    let diffs: Vec<[u8; 32]> = fillers.iter().map(|f| f.2).collect();
+    let chosen = xor_subset(&diffs, target).expect("300 random differences span the space");
+    let conn = rusqlite::Connection::open(agent.layout.db()).unwrap();
+    let put = "UPDATE nodes SET summary = ?2, digest = ?3 WHERE id = ?1";
+    conn.execute(
+        put,
+        rusqlite::params![
+            forged.id.as_bytes().as_slice(),
+            forged_sealed,
+            digest(&forged_sealed).to_vec()
+        ],
+    )
+    .unwrap();
+    for i in &chosen {
+        let (id, sealed, _) = &fillers[*i];
+        conn.execute(
+            put,
+            rusqlite::params![id.as_bytes().as_slice(), sealed, digest(sealed).to_vec()],
+        )
+        .unwrap();
+    }
+    drop((conn, agent));
+    // The manifest entry (count and XOR, under the agent's key) still holds:
+    // only the seal's set hash and the master's own tags tell.
+    for level in [Level::Agent, Level::Master] {
+        let msg = refused(&root, level);
+        assert!(msg.contains("master's seal"), "{level}: {msg}");
+        assert!(
+            !msg.contains("manifest"),
+            "{level}: the manifest alone missed it: {msg}"
+        );
+    }
+}
