@@ -14,6 +14,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use graphex_engine::age_secret::SecretString;
 use graphex_engine::model::NodePatch;
+use graphex_engine::keys::IdentityKind;
 use graphex_engine::{Credentials, KdfCost, Store};
 
 fn benches(c: &mut Criterion) {
@@ -22,6 +23,25 @@ fn benches(c: &mut Criterion) {
     g.sample_size(20).measurement_time(Duration::from_secs(10));
     g.bench_function("open_unlock_load_identity", |b| {
         b.iter(|| black_box(Store::open(&f.root, &f.creds()).expect("open")))
+    });
+
+    // An agent's open checks the master's signed set hash of the readable
+    // rows instead of the master's own tags.
+    let agent_dir = tempfile::tempdir().expect("temp dir");
+    let agent_id = agent_dir.path().join("agent.id");
+    {
+        let master = Store::open(&f.root, &f.creds()).expect("open");
+        master
+            .keys()
+            .export_identity(&master.layout().keys(), IdentityKind::Agent, &agent_id)
+            .expect("export agent");
+    }
+    let agent = Credentials {
+        agent_identity_file: Some(agent_id),
+        ..Credentials::default()
+    };
+    g.bench_function("open_unlock_load_agent", |b| {
+        b.iter(|| black_box(Store::open(&f.root, &agent).expect("open")))
     });
 
     let store = Store::open(&f.root, &f.creds()).expect("open");

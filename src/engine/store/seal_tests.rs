@@ -470,3 +470,34 @@ fn an_agent_cannot_match_the_signed_rows_with_a_crafted_set_of_forged_ones() {
         );
     }
 }
+
+#[test]
+fn an_agent_file_without_the_signer_pin_gets_a_clear_error() {
+    let (_dir, root) = store();
+    let path = root.join("agent.id");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("# store signer: "), "{text}");
+    let stripped: String = text
+        .lines()
+        .filter(|l| !l.starts_with("# store signer: "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, stripped).unwrap();
+    let err = Store::open(&root, &creds(Level::Agent, &root)).unwrap_err().to_string();
+    assert!(err.contains("export the agent identity again"), "{err}");
+    // A pin of another key is refused by the seal, not trusted.
+    let other = crate::crypto::MasterSeal::derive(b"someone else").verifier().to_hex();
+    let forged_pin: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("# store signer: ") {
+                format!("# store signer: {other}\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(&path, forged_pin).unwrap();
+    let msg = refused(&root, Level::Agent);
+    assert!(msg.contains("signature"), "{msg}");
+}
