@@ -6,6 +6,7 @@ pub mod args;
 pub(crate) mod cards;
 mod demo_proposals;
 mod doctor;
+mod edit_file;
 mod explore;
 mod exposure;
 mod find;

@@ -372,17 +372,11 @@ pub fn edit(ctx: &Context, id: &str, force: bool) -> Result<()> {
     let editor = std::env::var("VISUAL")
         .or_else(|_| std::env::var("EDITOR"))
         .unwrap_or_else(|_| "vi".to_owned());
-    let dir = tempfile::Builder::new().prefix("graphex-edit-").tempdir()?;
-    let path = dir.path().join(format!("proposal-{}.json", id.short()));
-    std::fs::write(&path, proposal::edit_text(&p))?;
+    // Dropped on every way out of this function, removing the decrypted text.
+    let scratch = super::edit_file::Scratch::new(&format!("proposal-{}.json", id.short()), &proposal::edit_text(&p))?;
+    let path = scratch.path().to_owned();
     loop {
-        let status = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(format!("{editor} \"$1\""))
-            .arg("graphex-edit")
-            .arg(&path)
-            .status()
-            .with_context(|| format!("cannot start the editor {editor:?} (set VISUAL or EDITOR)"))?;
+        let status = scratch.run(&editor)?;
         if !status.success() {
             bail!("the editor {editor:?} exited with {status}; nothing was accepted");
         }
@@ -406,22 +400,14 @@ pub fn edit(ctx: &Context, id: &str, force: bool) -> Result<()> {
                 let mut answer = String::new();
                 std::io::stdin().read_line(&mut answer)?;
                 if answer.trim().eq_ignore_ascii_case("n") {
-                    bail!("nothing accepted; your edit is kept in {}", keep(dir, &path).display());
+                    bail!("nothing accepted; the edit was discarded (it held decrypted content)");
                 }
             }
-            Err(e) => {
-                note(&format!("your edit is kept in {}", keep(dir, &path).display()));
-                return Err(e.into());
-            }
+            // The edit is not kept: a decrypted copy left in $TMPDIR is
+            // readable by anything running as this user, agents included.
+            Err(e) => return Err(anyhow::Error::from(e).context("nothing accepted; the edit was discarded")),
         }
     }
-}
-
-/// Keeps the edit's private (0700) directory so nothing typed is lost;
-/// returns the file's path.
-fn keep(dir: tempfile::TempDir, file: &Path) -> std::path::PathBuf {
-    let _ = dir.keep();
-    file.to_path_buf()
 }
 
 pub fn status(ctx: &Context, id: &str) -> Result<()> {
