@@ -48,6 +48,7 @@ pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
     let store = ctx.open(Need::Read)?;
     let settings = Config::load(store.layout())?.projection_settings()?;
     let changes = sub.changes.len();
+    warn_unauthenticated_recipient(&store);
     let id = proposal::submit(&store, &settings.policy, sub, Source::Cli)?;
     emit(
         ctx.json,
@@ -64,6 +65,18 @@ pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// A session with neither the master nor an agent identity (whose file pins
+/// the master key) seals to `master.pub` as found: say it cannot be checked.
+fn warn_unauthenticated_recipient(store: &graphex_engine::Store) {
+    if !store.keys().proposal_recipient_authenticated() {
+        note(
+            "warning: sealing to keys/master.pub, which this session cannot authenticate (anyone who can write \
+             the repository could have replaced it); set GRAPHEX_AGENT_IDENTITY to the file `graphex keys \
+             export-agent` wrote, which pins the master key",
+        );
+    }
 }
 
 pub fn infer(ctx: &Context, path: Option<&Path>, dry_run: bool) -> Result<()> {
@@ -123,6 +136,7 @@ pub fn infer(ctx: &Context, path: Option<&Path>, dry_run: bool) -> Result<()> {
     }
     let settings = Config::load(store.layout())?.projection_settings()?;
     let n = sub.changes.len();
+    warn_unauthenticated_recipient(&store);
     let id = proposal::submit(&store, &settings.policy, sub, Source::Infer)?;
     emit(
         ctx.json,

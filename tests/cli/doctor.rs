@@ -108,6 +108,30 @@ fn a_substituted_key_file_is_named() {
     );
 }
 
+/// Attack: `master.pub` swapped, so sessions without a pin seal proposals
+/// to the attacker. The doctor names the file; a locked `propose` warns.
+#[test]
+fn a_swapped_master_pub_is_named() {
+    let repo = Repo::new();
+    let file = repo.root().join(".gpp/graphex/keys/master.pub");
+    let genuine = std::fs::read_to_string(&file).unwrap();
+    let other = Repo::new();
+    std::fs::copy(other.root().join(".gpp/graphex/keys/master.pub"), &file).unwrap();
+    let (report, code) = doctor(&repo, &[]);
+    assert_eq!(code, 1);
+    let (result, detail) = outcome(&report, "open");
+    assert_eq!(result, "finding");
+    assert!(
+        detail.contains("key substitution refused") && detail.contains("master.pub") && detail.contains(genuine.trim()),
+        "{report}"
+    );
+    repo.locked()
+        .args(["propose", "-"])
+        .write_stdin(r#"{"agent":"a","trust":50,"rationale":"r","changes":[{"op":"deprecate","name":"x"}]}"#)
+        .assert()
+        .stderr(predicates::str::contains("cannot authenticate"));
+}
+
 #[test]
 fn orphan_blobs_are_found_and_collected_after_the_grace_period() {
     let repo = demo();
