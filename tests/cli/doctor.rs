@@ -164,6 +164,50 @@ fn orphan_blobs_are_found_and_collected_after_the_grace_period() {
     assert!(outcome(&report, "orphan blobs").1.contains("1 left"));
 }
 
+/// Attack: history rows deleted by hand leave their blobs named by no row,
+/// and `--collect-orphans` used to delete that evidence as leftovers.
+#[test]
+fn blobs_of_deleted_history_rows_are_tampering_not_orphans() {
+    let repo = Repo::new();
+    repo.ok(&["add", "--type", "service", "--name", "billing", "-d", "first words"]);
+    repo.ok(&["update", "billing", "-d", "second words"]);
+    let db = repo.root().join(".gpp/graphex/graph.db");
+    let blob: String = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT blob FROM node_versions WHERE version = 1", [], |r| r.get(0))
+        .unwrap();
+    sql(repo.root(), "DELETE FROM node_versions WHERE version = 1");
+    let file = repo.root().join(".gpp/objects").join(&blob);
+    // A leftover of a commit that never landed, beside it.
+    let leftover = repo.root().join(".gpp/objects").join("ef".repeat(32));
+    std::fs::write(&leftover, b"left by an interrupted commit").unwrap();
+    for p in [&file, &leftover] {
+        std::fs::File::options()
+            .write(true)
+            .open(p)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(3600))
+            .unwrap();
+    }
+    let (report, code) = doctor(&repo, &[]);
+    assert_eq!(code, 1);
+    let (result, detail) = outcome(&report, "history rows");
+    assert_eq!(result, "finding", "{report}");
+    assert!(
+        detail.contains("history rows deleted outside Graphex") && detail.contains("version 1"),
+        "{detail}"
+    );
+    assert!(
+        outcome(&report, "orphan blobs").1.starts_with("1 blob file(s)"),
+        "{report}"
+    );
+    let (report, _) = doctor(&repo, &["--collect-orphans"]);
+    assert_eq!(report["collected"], 1, "{report}");
+    assert!(file.exists(), "the evidence is kept");
+    assert!(!leftover.exists());
+    assert_eq!(outcome(&report, "history rows").0, "finding");
+}
+
 #[test]
 fn a_damaged_or_truncated_index_is_reported_not_a_crash() {
     let page = 4096;
