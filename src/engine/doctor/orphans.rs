@@ -73,7 +73,7 @@ fn known(conn: &Connection) -> Result<Known> {
             let (Some(id), Ok(version)) = (node_id(&bytes), u64::try_from(version)) else {
                 continue;
             };
-            let top = k.highest.entry(id.clone()).or_insert(version);
+            let top = k.highest.entry(id).or_insert(version);
             *top = (*top).max(version);
             if is_row {
                 k.rows.insert((id, version));
@@ -95,7 +95,7 @@ fn classify(store: Option<&Store>, known: &Known, head: &[u8]) -> Kind {
         if version > *highest || !authenticates_as(store.keys(), id, version, tier, head) {
             continue;
         }
-        if known.rows.contains(&(id.clone(), version)) {
+        if known.rows.contains(&(*id, version)) {
             return Kind::Leftover;
         }
         return Kind::Deleted(format!("node {id} version {version}"));
