@@ -59,6 +59,9 @@ pub fn run(opts: Options) -> Result<()> {
     let _log = logging::start();
     tracing::info!("console start");
     let config = ConsoleConfig::load(Some(&opts.root), no_color())?;
+    for note in &config.notes {
+        tracing::warn!(%note, "store config");
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -125,6 +128,17 @@ async fn serve(
     let styles = config.styles;
     let mut state = AppState::new(config.keymap, root.display().to_string());
     state.mouse = config.mouse;
+    // What the store's config tried to set and was refused is shown, not
+    // silently dropped: the reviewer learns the repository asked for it.
+    if let Some(first) = config.notes.first() {
+        let more = config.notes.len() - 1;
+        let tail = if more > 0 {
+            format!(" (+{more} more in the log)")
+        } else {
+            String::new()
+        };
+        state.message = Some((format!("{first}{tail}"), crate::widgets::Tone::Warn));
+    }
     let size = term.size()?;
     state.size = (size.width, size.height);
     let mut events = EventStream::new();

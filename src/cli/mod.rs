@@ -7,6 +7,7 @@ pub(crate) mod cards;
 mod config;
 mod demo_proposals;
 mod doctor;
+mod edit_file;
 mod explore;
 mod exposure;
 mod find;

@@ -47,6 +47,7 @@ pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
     let store = ctx.open(Need::Read)?;
     let settings = super::output::config_in_force(&store)?.projection_settings()?;
     let changes = sub.changes.len();
+    warn_unauthenticated_recipient(&store);
     let id = proposal::submit(&store, &settings.policy, sub, Source::Cli)?;
     emit(
         ctx.json,
@@ -63,6 +64,18 @@ pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// A session with neither the master nor an agent identity (whose file pins
+/// the master key) seals to `master.pub` as found: say it cannot be checked.
+fn warn_unauthenticated_recipient(store: &graphex_engine::Store) {
+    if !store.keys().proposal_recipient_authenticated() {
+        note(
+            "warning: sealing to keys/master.pub, which this session cannot authenticate (anyone who can write \
+             the repository could have replaced it); set GRAPHEX_AGENT_IDENTITY to the file `graphex keys \
+             export-agent` wrote, which pins the master key",
+        );
+    }
 }
 
 pub fn infer(ctx: &Context, path: Option<&Path>, dry_run: bool) -> Result<()> {
@@ -122,6 +135,7 @@ pub fn infer(ctx: &Context, path: Option<&Path>, dry_run: bool) -> Result<()> {
     }
     let settings = super::output::config_in_force(&store)?.projection_settings()?;
     let n = sub.changes.len();
+    warn_unauthenticated_recipient(&store);
     let id = proposal::submit(&store, &settings.policy, sub, Source::Infer)?;
     emit(
         ctx.json,
@@ -371,17 +385,11 @@ pub fn edit(ctx: &Context, id: &str, force: bool) -> Result<()> {
     let editor = std::env::var("VISUAL")
         .or_else(|_| std::env::var("EDITOR"))
         .unwrap_or_else(|_| "vi".to_owned());
-    let dir = tempfile::Builder::new().prefix("graphex-edit-").tempdir()?;
-    let path = dir.path().join(format!("proposal-{}.json", id.short()));
-    std::fs::write(&path, proposal::edit_text(&p))?;
+    // Dropped on every way out of this function, removing the decrypted text.
+    let scratch = super::edit_file::Scratch::new(&format!("proposal-{}.json", id.short()), &proposal::edit_text(&p))?;
+    let path = scratch.path().to_owned();
     loop {
-        let status = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(format!("{editor} \"$1\""))
-            .arg("graphex-edit")
-            .arg(&path)
-            .status()
-            .with_context(|| format!("cannot start the editor {editor:?} (set VISUAL or EDITOR)"))?;
+        let status = scratch.run(&editor)?;
         if !status.success() {
             bail!("the editor {editor:?} exited with {status}; nothing was accepted");
         }
@@ -405,22 +413,14 @@ pub fn edit(ctx: &Context, id: &str, force: bool) -> Result<()> {
                 let mut answer = String::new();
                 std::io::stdin().read_line(&mut answer)?;
                 if answer.trim().eq_ignore_ascii_case("n") {
-                    bail!("nothing accepted; your edit is kept in {}", keep(dir, &path).display());
+                    bail!("nothing accepted; the edit was discarded (it held decrypted content)");
                 }
             }
-            Err(e) => {
-                note(&format!("your edit is kept in {}", keep(dir, &path).display()));
-                return Err(e.into());
-            }
+            // The edit is not kept: a decrypted copy left in $TMPDIR is
+            // readable by anything running as this user, agents included.
+            Err(e) => return Err(anyhow::Error::from(e).context("nothing accepted; the edit was discarded")),
         }
     }
-}
-
-/// Keeps the edit's private (0700) directory so nothing typed is lost;
-/// returns the file's path.
-fn keep(dir: tempfile::TempDir, file: &Path) -> std::path::PathBuf {
-    let _ = dir.keep();
-    file.to_path_buf()
 }
 
 pub fn status(ctx: &Context, id: &str) -> Result<()> {

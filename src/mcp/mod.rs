@@ -55,6 +55,13 @@ pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
             store.level()
         );
     }
+    if !store.keys().proposal_recipient_authenticated() {
+        // stdout is the protocol; stderr is the runtime's log.
+        eprintln!(
+            "graphex mcp: warning: proposals will be sealed to keys/master.pub, which cannot be authenticated \
+             without GRAPHEX_AGENT_IDENTITY (its file pins the master key)"
+        );
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

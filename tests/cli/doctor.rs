@@ -108,6 +108,30 @@ fn a_substituted_key_file_is_named() {
     );
 }
 
+/// Attack: `master.pub` swapped, so sessions without a pin seal proposals
+/// to the attacker. The doctor names the file; a locked `propose` warns.
+#[test]
+fn a_swapped_master_pub_is_named() {
+    let repo = Repo::new();
+    let file = repo.root().join(".gpp/graphex/keys/master.pub");
+    let genuine = std::fs::read_to_string(&file).unwrap();
+    let other = Repo::new();
+    std::fs::copy(other.root().join(".gpp/graphex/keys/master.pub"), &file).unwrap();
+    let (report, code) = doctor(&repo, &[]);
+    assert_eq!(code, 1);
+    let (result, detail) = outcome(&report, "open");
+    assert_eq!(result, "finding");
+    assert!(
+        detail.contains("key substitution refused") && detail.contains("master.pub") && detail.contains(genuine.trim()),
+        "{report}"
+    );
+    repo.locked()
+        .args(["propose", "-"])
+        .write_stdin(r#"{"agent":"a","trust":50,"rationale":"r","changes":[{"op":"deprecate","name":"x"}]}"#)
+        .assert()
+        .stderr(predicates::str::contains("cannot authenticate"));
+}
+
 #[test]
 fn orphan_blobs_are_found_and_collected_after_the_grace_period() {
     let repo = demo();
@@ -138,6 +162,50 @@ fn orphan_blobs_are_found_and_collected_after_the_grace_period() {
     assert!(!old.exists() && !tmp.exists());
     assert!(fresh.exists(), "a young orphan may belong to a commit under way");
     assert!(outcome(&report, "orphan blobs").1.contains("1 left"));
+}
+
+/// Attack: history rows deleted by hand leave their blobs named by no row,
+/// and `--collect-orphans` used to delete that evidence as leftovers.
+#[test]
+fn blobs_of_deleted_history_rows_are_tampering_not_orphans() {
+    let repo = Repo::new();
+    repo.ok(&["add", "--type", "service", "--name", "billing", "-d", "first words"]);
+    repo.ok(&["update", "billing", "-d", "second words"]);
+    let db = repo.root().join(".gpp/graphex/graph.db");
+    let blob: String = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT blob FROM node_versions WHERE version = 1", [], |r| r.get(0))
+        .unwrap();
+    sql(repo.root(), "DELETE FROM node_versions WHERE version = 1");
+    let file = repo.root().join(".gpp/objects").join(&blob);
+    // A leftover of a commit that never landed, beside it.
+    let leftover = repo.root().join(".gpp/objects").join("ef".repeat(32));
+    std::fs::write(&leftover, b"left by an interrupted commit").unwrap();
+    for p in [&file, &leftover] {
+        std::fs::File::options()
+            .write(true)
+            .open(p)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(3600))
+            .unwrap();
+    }
+    let (report, code) = doctor(&repo, &[]);
+    assert_eq!(code, 1);
+    let (result, detail) = outcome(&report, "history rows");
+    assert_eq!(result, "finding", "{report}");
+    assert!(
+        detail.contains("history rows deleted outside Graphex") && detail.contains("version 1"),
+        "{detail}"
+    );
+    assert!(
+        outcome(&report, "orphan blobs").1.starts_with("1 blob file(s)"),
+        "{report}"
+    );
+    let (report, _) = doctor(&repo, &["--collect-orphans"]);
+    assert_eq!(report["collected"], 1, "{report}");
+    assert!(file.exists(), "the evidence is kept");
+    assert!(!leftover.exists());
+    assert_eq!(outcome(&report, "history rows").0, "finding");
 }
 
 #[test]

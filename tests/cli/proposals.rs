@@ -3,7 +3,7 @@
 
 use predicates::prelude::*;
 
-use crate::harness::Repo;
+use crate::harness::{PASS, Repo};
 
 fn reviewed_repo() -> Repo {
     let repo = Repo::new().with_four_tiers();
@@ -350,4 +350,103 @@ fn two_processes_accepting_at_once_apply_it_once() {
         2,
         "the update was applied once: {history}"
     );
+}
+
+/// An editor script that records the modes of the file and its directory,
+/// then runs `then`.
+fn recording_editor(repo: &Repo, then: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let log = repo.root().join("editor.log");
+    let editor = repo.root().join("record.sh");
+    std::fs::write(
+        &editor,
+        format!(
+            "#!/bin/sh\nstat -c '%a' \"$1\" \"$(dirname \"$1\")\" > '{log}.tmp'\necho \"$1\" >> '{log}.tmp'\nmv '{log}.tmp' '{log}'\n{then}\n",
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    (editor, log)
+}
+
+/// Attack: the decrypted proposal was written 0644 in a 0755 directory of
+/// $TMPDIR and kept there after an error, readable by anything running as
+/// (or beside) the reviewer.
+#[test]
+fn edit_file_is_private_and_removed_on_error() {
+    let repo = reviewed_repo();
+    let id = propose(&repo, RETRY);
+    let tmp = tempfile::tempdir().unwrap();
+    let (editor, log) = recording_editor(&repo, "echo '{' > \"$1\"");
+    repo.master()
+        .env("VISUAL", &editor)
+        .env("TMPDIR", tmp.path())
+        .args(["edit", &id[..8]])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("discarded"));
+    let seen = std::fs::read_to_string(&log).unwrap();
+    let modes: Vec<&str> = seen.lines().take(2).collect();
+    assert_eq!(modes, ["600", "700"], "{seen}");
+    assert_eq!(
+        std::fs::read_dir(tmp.path()).unwrap().count(),
+        0,
+        "left behind in $TMPDIR"
+    );
+    // The editor failing is an exit path too.
+    repo.master()
+        .env("VISUAL", "false")
+        .env("TMPDIR", tmp.path())
+        .args(["edit", &id[..8]])
+        .assert()
+        .failure();
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+/// Attack: closing the terminal (SIGHUP) or a SIGTERM while the editor ran
+/// left the decrypted file behind.
+#[test]
+fn edit_file_is_removed_when_graphex_is_signalled() {
+    let repo = reviewed_repo();
+    let id = propose(&repo, RETRY);
+    let (editor, log) = recording_editor(&repo, "sleep 5");
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let _ = std::fs::remove_file(&log);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_graphex"))
+            .current_dir(repo.root())
+            .env_remove("GRAPHEX_IDENTITY")
+            .env_remove("GRAPHEX_HUMAN_PASSPHRASE")
+            .env("GRAPHEX_TEST_KDF_LOG_N", "4")
+            .env("GRAPHEX_PASSPHRASE", PASS)
+            .env("VISUAL", &editor)
+            .env("TMPDIR", tmp.path())
+            .args(["--store", repo.root().to_str().unwrap(), "edit", &id[..8]])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while !log.exists() {
+            assert!(start.elapsed().as_secs() < 30, "the editor never started");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let file = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .nth(2)
+            .unwrap()
+            .to_owned();
+        assert!(std::path::Path::new(&file).exists());
+        let killed = std::process::Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(code), "{signal}: {status}");
+        assert!(!std::path::Path::new(&file).exists(), "{signal}: {file} left behind");
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0, "{signal}");
+    }
 }

@@ -169,6 +169,36 @@ fn split<'b>(blob: &'b [u8], version: u64, tier: Tier, what: &dyn Fn() -> String
     Ok(rest.split_at(wrapped_len))
 }
 
+/// The tier and version a node blob's header claims, or `None` for
+/// anything that is not a node blob of this format. Unauthenticated: see
+/// [`authenticates_as`].
+pub(crate) fn claimed(blob: &[u8]) -> Option<(Tier, u64)> {
+    if blob.len() < HEADER_LEN || &blob[..3] != MAGIC || blob[3] != BLOB_FORMAT {
+        return None;
+    }
+    let tier = Tier::from_code(i64::from(blob[4]))?;
+    let version = u64::from_le_bytes(blob[5..13].try_into().ok()?);
+    Some((tier, version))
+}
+
+/// Whether `blob` was sealed for `id` at `version` in `tier` under the
+/// current key: only its wrapped data key is opened (one small AEAD), so
+/// trying it against many ids stays cheap. `blob` needs only its header
+/// and wrapped key.
+pub(crate) fn authenticates_as(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, blob: &[u8]) -> bool {
+    let what = String::new;
+    let (Ok((wrapped, _)), Ok(ciphers)) = (split(blob, version, tier, &what), keys.tier(tier)) else {
+        return false;
+    };
+    ciphers
+        .wrap
+        .open(&ad(b"graphex/dk/v1", id, version, tier), wrapped)
+        .is_ok()
+}
+
+/// How many leading bytes of a blob [`authenticates_as`] reads at most.
+pub(crate) const AUTH_PREFIX: usize = HEADER_LEN + u16::MAX as usize;
+
 /// Opens a blob that the index says holds `id` at `version` in `tier`.
 pub fn decode_node(keys: &Keyring, id: &NodeId, version: u64, tier: Tier, blob: &[u8]) -> Result<Node> {
     let what = || format!("node {id} version {version}");

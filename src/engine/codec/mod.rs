@@ -9,6 +9,7 @@ mod record;
 mod snapshot;
 mod summary_bytes;
 
+pub(crate) use blob::{AUTH_PREFIX, authenticates_as, claimed};
 pub use blob::{BLOB_FORMAT, MAX_PLAINTEXT, decode_node, encode_node};
 pub use interner::Interner;
 pub use record::{DECISION_TIER, open_decision, open_edge, open_summary, seal_decision, seal_edge, seal_summary};

@@ -102,6 +102,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         rustix::fs::mkfifoat(rustix::fs::CWD, f, rustix::fs::Mode::from_raw_mode(0o600)).ok();
     });
     {
+        // A valid proposal file naming 7,000 decoy recipients before the
+        // master's: each would cost a key operation if it were tried.
+        let master = graphex_engine::proposal::master_recipient(&store.layout().keys())?;
+        let decoys: Vec<_> = (0..7000)
+            .map(|_| age::x25519::Identity::generate().to_public())
+            .collect();
+        let to = decoys
+            .iter()
+            .chain(std::iter::once(&master))
+            .map(|r| r as &dyn age::Recipient);
+        let mut sealed = Vec::new();
+        let mut w = age::Encryptor::with_recipients(to)?.wrap_output(&mut sealed)?;
+        std::io::Write::write_all(&mut w, b"{}")?;
+        w.finish()?;
+        let name = format!("{}.proposal", graphex_engine::proposal::ProposalId::of(&sealed));
+        one("age file, 7,000 decoy recipients", &name, &|f| {
+            std::fs::write(f, &sealed).ok();
+        });
+    }
+    {
         use std::os::unix::ffi::OsStrExt as _;
         let name = std::ffi::OsStr::from_bytes(b"\xff\xfe-not-utf8.proposal");
         std::fs::write(pending.join(name), b"x")?;

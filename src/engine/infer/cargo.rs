@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 use super::text::{clip, ident_name, normalize, rel_string};
-use super::walk::{Budget, ignored_dir, read_text};
+use super::walk::{Budget, ignored_dir, read_text, resolves_inside};
 use super::{Draft, EdgeKind, Findings, Rank};
 use crate::model::Name;
 
@@ -59,6 +59,15 @@ pub(super) fn crates(root: &Path, budget: &mut Budget, found: &mut Findings) -> 
 
     let mut members: Vec<Member> = Vec::new();
     for dir in dirs {
+        // A member may be a link; one leading out of the tree is not read
+        // (nor are its sources: every read checks the same).
+        if !resolves_inside(root, &dir) {
+            found.note(format!(
+                "{}: not read (a symbolic link leads outside the tree)",
+                rel_string(&dir)
+            ));
+            continue;
+        }
         let table = if dir.as_os_str().is_empty() {
             Some(top.clone())
         } else {

@@ -378,6 +378,51 @@ fn odd_input_is_skipped_not_an_error() {
     assert!(infer(&r.join("missing"), &none).is_err());
 }
 
+/// Attack: a workspace member (or a member's `src`) that is a symbolic
+/// link to a directory outside the tree made `infer` read, and propose,
+/// what lies there.
+#[test]
+fn symlinks_out_of_the_tree_are_not_followed() {
+    let outside = tempfile::tempdir().unwrap();
+    let o = outside.path();
+    write(
+        o,
+        "Cargo.toml",
+        "[package]\nname = \"secret-pkg\"\ndescription = \"OUTSIDE-CANARY\"\n",
+    );
+    write(o, "src/lib.rs", "//! OUTSIDE-CANARY module.\npub mod hidden;\n");
+    write(o, "src/hidden.rs", "//! OUTSIDE-CANARY too.\n");
+    write(o, "notes.md", "# OUTSIDE-CANARY\n\nText.\n");
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(
+        r,
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"core\", \"linked\", \"crates/*\"]\n",
+    );
+    write(r, "core/Cargo.toml", "[package]\nname = \"core\"\n");
+    std::os::unix::fs::symlink(o.join("src"), r.join("core/src")).unwrap();
+    std::os::unix::fs::symlink(o, r.join("linked")).unwrap();
+    std::fs::create_dir_all(r.join("crates")).unwrap();
+    std::os::unix::fs::symlink(o, r.join("crates/also")).unwrap();
+    std::os::unix::fs::symlink(o, r.join("docs")).unwrap();
+    let inf = infer(r, &none).unwrap();
+    let all = format!("{:?}", inf.changes);
+    assert!(!all.contains("OUTSIDE-CANARY") && !all.contains("secret"), "{all}");
+    assert!(
+        inf.sources
+            .iter()
+            .all(|s| !s.starts_with("linked") && !s.starts_with("core/src")),
+        "{:?}",
+        inf.sources
+    );
+    let notes = inf.skipped.join("\n");
+    assert!(
+        notes.contains("linked: not read (a symbolic link leads outside the tree)"),
+        "{notes}"
+    );
+}
+
 #[test]
 fn text_helpers() {
     assert_eq!(

@@ -48,6 +48,10 @@ pub(super) fn read_text(root: &Path, rel: &Path, budget: &mut Budget, found: &mu
         found.note(format!("{shown}: not read (outside the tree)"));
         return None;
     }
+    if !resolves_inside(root, rel) {
+        found.note(format!("{shown}: not read (a symbolic link leads outside the tree)"));
+        return None;
+    }
     let path = root.join(rel);
     match std::fs::symlink_metadata(&path) {
         Ok(m) if m.file_type().is_symlink() => {
@@ -119,9 +123,24 @@ pub(super) fn files(
     (out, false)
 }
 
+/// Whether `rel` under `root`, with every symlink on the way resolved,
+/// is still inside `root`. Checking only the last component is not enough:
+/// a workspace member that is a link to `/home/you` would make
+/// `member/Cargo.toml` a regular file outside the tree.
+pub(super) fn resolves_inside(root: &Path, rel: &Path) -> bool {
+    match (std::fs::canonicalize(root), std::fs::canonicalize(root.join(rel))) {
+        (Ok(root), Ok(path)) => path.starts_with(root),
+        _ => false,
+    }
+}
+
 /// The entries of one directory, sorted, as (relative path, is a directory);
-/// symlinks and unreadable entries are left out.
+/// symlinks and unreadable entries are left out, and so is a directory
+/// reached through a link out of the tree.
 fn listing(root: &Path, rel: &Path, seen: &mut usize) -> Vec<(PathBuf, bool)> {
+    if !resolves_inside(root, rel) {
+        return Vec::new();
+    }
     let Ok(dir) = std::fs::read_dir(root.join(rel)) else {
         return Vec::new();
     };

@@ -144,13 +144,63 @@ fn age_write(encryptor: age::Encryptor, plaintext: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Decrypts an age file's bytes with one identity, mapping failures to clear errors.
+/// The most recipient stanzas an age file may name before Graphex tries to
+/// open it. Graphex writes at most three (the master, the agent, and the
+/// random "grease" stanza the age library adds); every stanza costs an
+/// X25519 operation to try, so a planted file naming thousands of decoy
+/// recipients would cost seconds of CPU on every queue load.
+pub const MAX_STANZAS: usize = 8;
+/// The largest age header accepted (Graphex's are under 1 KiB).
+pub const MAX_HEADER_BYTES: usize = 4096;
+
+/// Checks an age file's header cheaply, before any key is tried: the
+/// version line, at most [`MAX_STANZAS`] recipient stanzas, and the end of
+/// the header (`---`) within [`MAX_HEADER_BYTES`]. Returns why it is refused.
+pub fn check_header(bytes: &[u8]) -> std::result::Result<(), String> {
+    const VERSION: &[u8] = b"age-encryption.org/v1\n";
+    let Some(rest) = bytes.strip_prefix(VERSION) else {
+        return Err("not an age file (it does not start with age-encryption.org/v1)".into());
+    };
+    let window = &rest[..rest.len().min(MAX_HEADER_BYTES)];
+    let mut stanzas = 0;
+    let mut ended = false;
+    for line in window.split(|b| *b == b'\n') {
+        if line.starts_with(b"---") {
+            ended = true;
+            break;
+        }
+        if line.starts_with(b"-> ") {
+            stanzas += 1;
+        }
+    }
+    if stanzas > MAX_STANZAS {
+        return Err(format!(
+            "its header names {stanzas}{} recipients, above the limit of {MAX_STANZAS} \
+             (Graphex writes at most 3); refused before trying any key",
+            if ended { "" } else { " or more" }
+        ));
+    }
+    if !ended {
+        return Err(format!(
+            "its age header does not end within {MAX_HEADER_BYTES} bytes; refused before trying any key"
+        ));
+    }
+    Ok(())
+}
+
+/// Decrypts an age file's bytes with one identity, mapping failures to clear
+/// errors. The header is checked first ([`check_header`]), so a hostile file
+/// costs no key operation.
 pub(crate) fn open_with(
     path: &Path,
     bytes: &[u8],
     identity: &dyn age::Identity,
     secret_name: &'static str,
 ) -> Result<Zeroizing<Vec<u8>>> {
+    check_header(bytes).map_err(|reason| Error::KeyFile {
+        path: path.to_owned(),
+        reason,
+    })?;
     let decryptor = age::Decryptor::new_buffered(bytes).map_err(|e| key_file_error(path, e, secret_name))?;
     let mut reader = decryptor
         .decrypt(std::iter::once(identity))

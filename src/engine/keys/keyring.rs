@@ -145,7 +145,11 @@ impl Keyring {
         let mut ring = Keyring::empty();
         let master = open_master(paths, creds)?;
         let auth = match &master {
-            Some(m) => Some(super::auth::verify_master(paths, m)?),
+            Some(m) => {
+                let verified = super::auth::verify_master(paths, m)?;
+                check_master_pub(paths, m)?;
+                Some(verified)
+            }
             None => None,
         };
         ring.load_tier(paths, Tier::Public, None, auth.as_ref())?;
@@ -343,6 +347,13 @@ impl Keyring {
         crate::proposal::master_recipient(paths)
     }
 
+    /// Whether [`Keyring::proposal_recipient`] is authenticated: the
+    /// master's own key or the agent's pin. Without either it is
+    /// `master.pub` as found, which anyone with write access could replace.
+    pub fn proposal_recipient_authenticated(&self) -> bool {
+        self.master.is_some() || self.pinned_master.is_some()
+    }
+
     /// The agent identity, decrypted with the master and checked against
     /// the keyring.
     pub fn agent_identity(&self, paths: &KeyPaths) -> Result<x25519::Identity> {
@@ -379,17 +390,43 @@ fn open_master(paths: &KeyPaths, creds: &Credentials) -> Result<Option<x25519::I
     Ok(None)
 }
 
-/// An identity file offered as the master must match `master.pub`.
+/// An identity file offered as the master must match `master.pub`, unless
+/// `keyring.auth` verifies under it: then the identity is the master and
+/// `master.pub` is what was replaced.
 fn check_is_master(paths: &KeyPaths, identity: &x25519::Identity, file: &Path) -> Result<()> {
     let path = paths.master_pub();
     let expected = String::from_utf8_lossy(&files::read(&path)?).trim().to_owned();
     if identity.to_public().to_string() != expected {
+        if super::auth::verify_master(paths, identity).is_ok() {
+            return check_master_pub(paths, identity);
+        }
         return Err(Error::WrongSecret(
             "identity",
             format!("this store (the file {} is not its master identity)", file.display()),
         ));
     }
     Ok(())
+}
+
+/// `master.pub` must name the master this session holds. Sessions without
+/// a pin seal proposals to whatever it names, so a replaced file would hand
+/// every later proposal to whoever holds the key it names.
+fn check_master_pub(paths: &KeyPaths, master: &x25519::Identity) -> Result<()> {
+    let path = paths.master_pub();
+    let found = String::from_utf8_lossy(&files::read(&path)?).trim().to_owned();
+    let expected = master.to_public().to_string();
+    if found == expected {
+        return Ok(());
+    }
+    let shown: String = found.chars().take(70).collect::<String>().escape_debug().to_string();
+    Err(Error::KeyringForged {
+        file: path.display().to_string(),
+        reason: format!(
+            "it names {shown:?}, not this store's master key {expected}: proposals sealed to it would go to \
+             whoever holds that key; put the master key back (`echo {expected} > {}`) and look for how it changed",
+            path.display()
+        ),
+    })
 }
 
 /// Which identity to export.

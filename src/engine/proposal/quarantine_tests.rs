@@ -104,3 +104,58 @@ proptest::proptest! {
         proptest::prop_assert!(scan.quarantined.iter().all(|q| !q.reason.is_empty()));
     }
 }
+
+/// Attack: a hand-sealed proposal naming many decoy recipients before the
+/// master's is a valid age file, and each stanza costs a key operation on
+/// every queue load (7,000 cost about 20 s). It is quarantined from its
+/// header alone.
+#[test]
+fn decoy_recipients_are_quarantined_before_any_key_is_tried() {
+    let (_dir, root) = graph();
+    let good = propose(&open_at(&root, Level::Agent), retry_queue());
+    let dir = root.join(".gpp/graphex/pending");
+    let s = open_at(&root, Level::Master);
+    let stored = s.pending().unwrap().pending.remove(0).proposal;
+    let json = serde_json::to_vec(&stored).unwrap();
+    let master = stored::master_recipient(&s.layout().keys()).unwrap();
+    let decoys: Vec<_> = (0..20).map(|_| age::x25519::Identity::generate().to_public()).collect();
+    let mut to: Vec<&age::x25519::Recipient> = decoys.iter().collect();
+    to.push(&master);
+    let sealed = crate::keys::files::seal_to(&to, &json).unwrap();
+    let decoy_id = ProposalId::of(&sealed);
+    std::fs::write(dir.join(decoy_id.file_name()), &sealed).unwrap();
+    // A few recipients, as Graphex itself may write, still open.
+    let two = crate::keys::files::seal_to(&[&decoys[0], &master], &json).unwrap();
+    let two_id = ProposalId::of(&two);
+    std::fs::write(dir.join(two_id.file_name()), &two).unwrap();
+
+    let scan = s.pending().unwrap();
+    let mut ids: Vec<_> = scan.pending.iter().map(|p| p.id.clone()).collect();
+    ids.sort();
+    let mut want = vec![good, two_id];
+    want.sort();
+    assert_eq!(ids, want);
+    assert_eq!(scan.quarantined.len(), 1, "{:#?}", scan.quarantined);
+    let reason = &scan.quarantined[0].reason;
+    assert!(reason.contains("recipients, above the limit of 8"), "{reason}");
+    assert!(!dir.join(decoy_id.file_name()).exists());
+}
+
+#[test]
+fn age_headers_are_checked_cheaply() {
+    use crate::keys::files::check_header;
+    let stanza = "-> X25519 AAAA\nBBBB\n";
+    let file = |n: usize| format!("age-encryption.org/v1\n{}--- mac\nbody", stanza.repeat(n)).into_bytes();
+    assert!(check_header(&file(3)).is_ok());
+    assert!(check_header(&file(8)).is_ok());
+    assert!(check_header(&file(9)).unwrap_err().contains("9 recipients"));
+    assert!(check_header(&file(7000)).unwrap_err().contains("or more recipients"));
+    let long = format!("age-encryption.org/v1\n-> X 1\n{}\n--- mac\n", "A".repeat(8000));
+    assert!(
+        check_header(long.as_bytes())
+            .unwrap_err()
+            .contains("does not end within")
+    );
+    assert!(check_header(b"not age").unwrap_err().contains("not an age file"));
+    assert!(check_header(b"age-encryption.org/v1\n-> X 1\n").is_err());
+}

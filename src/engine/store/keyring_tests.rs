@@ -215,6 +215,7 @@ fn a_replaced_master_pub_does_not_divert_proposals() {
     let (_dir, root) = new_store();
     let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
     // An attacker puts their own key in master.pub.
+    let genuine = std::fs::read(Layout::new(&root).keys().master_pub()).unwrap();
     let theirs = x25519::Identity::generate();
     std::fs::write(
         Layout::new(&root).keys().master_pub(),
@@ -226,9 +227,47 @@ fn a_replaced_master_pub_does_not_divert_proposals() {
     )
     .unwrap();
     let id = submit(&agent, &TrustPolicy::default(), sub, Source::Mcp).unwrap();
-    // Sealed to the master the agent's identity file pins: the owner reads it.
+    assert!(agent.keys().proposal_recipient_authenticated());
+    // Sealed to the master the agent's identity file pins: the owner reads it
+    // once master.pub is put back (see the test below for the refusal).
+    std::fs::write(Layout::new(&root).keys().master_pub(), &genuine).unwrap();
     let master = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     let scan = master.pending().unwrap();
     assert_eq!(scan.pending.iter().map(|p| p.id.clone()).collect::<Vec<_>>(), vec![id]);
     assert!(scan.quarantined.is_empty());
+}
+
+/// Attack: `master.pub` swapped for the attacker's key. Sessions that seal
+/// to it (no master, no pin) would hand the attacker every proposal, so a
+/// master-level open refuses it, by passphrase or by identity file, and a
+/// locked session says it cannot authenticate it.
+#[test]
+fn a_replaced_master_pub_is_refused_at_the_master_level() {
+    let (_dir, root) = new_store();
+    let paths = Layout::new(&root).keys();
+    let genuine = std::fs::read_to_string(paths.master_pub()).unwrap();
+    let identity = root.join("master.id");
+    {
+        let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+        s.keys()
+            .export_identity(&paths, IdentityKind::Master, &identity)
+            .unwrap();
+    }
+    let locked = Store::open(&root, &creds(Level::Locked, &root)).unwrap();
+    assert!(!locked.keys().proposal_recipient_authenticated());
+    let theirs = x25519::Identity::generate().to_public();
+    std::fs::write(paths.master_pub(), format!("{theirs}\n")).unwrap();
+    let by_identity = Credentials {
+        identity_file: Some(identity),
+        ..Credentials::none()
+    };
+    for c in [creds(Level::Master, &root), creds(Level::Human, &root), by_identity] {
+        let err = Store::open(&root, &c).err().unwrap();
+        assert!(matches!(err, Error::KeyringForged { .. }), "{err}");
+        let msg = err.to_string();
+        assert!(msg.contains("master.pub") && msg.contains(&theirs.to_string()), "{msg}");
+        assert!(msg.contains(genuine.trim()), "the message says what to put back: {msg}");
+    }
+    std::fs::write(paths.master_pub(), &genuine).unwrap();
+    assert!(Store::open(&root, &creds(Level::Master, &root)).is_ok());
 }

@@ -12,7 +12,7 @@
 
 use std::collections::HashSet;
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
@@ -20,7 +20,9 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::keys::{Credentials, Level, files};
 use crate::model::Tier;
-use crate::store::{Layout, Objects, SCHEMA_VERSION, Store};
+use crate::store::{Layout, SCHEMA_VERSION, Store};
+
+mod orphans;
 
 /// What a check found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -149,9 +151,9 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
         Ok(referenced) => {
             checks.push(missing_blobs(&layout, &referenced));
             let collect = (opts.collect_orphans && may_collect).then_some(opts.orphan_grace);
-            match orphans(&layout, &referenced, collect) {
+            match orphans::orphans(&layout, &conn, &referenced, store.as_ref(), collect) {
                 Ok((c, n)) => {
-                    checks.push(c);
+                    checks.extend(c);
                     collected = n;
                 }
                 Err(e) => checks.push(check("orphan blobs", Outcome::Finding, e.to_string())),
@@ -337,73 +339,6 @@ fn decrypt_all(store: &Store, conn: &Connection) -> Result<Check> {
             format!("{failed} node(s) fail: {}", first.unwrap_or_default()),
         )
     })
-}
-
-/// Blob files no index row names. With `collect`, those older than its
-/// grace period are removed under the index's write lock.
-fn orphans(layout: &Layout, referenced: &HashSet<String>, collect: Option<Duration>) -> Result<(Check, usize)> {
-    let grace = collect.unwrap_or(ORPHAN_GRACE);
-    let dir = layout.objects();
-    let now = SystemTime::now();
-    let mut found: Vec<(String, bool)> = Vec::new();
-    let mut bytes = 0u64;
-    for entry in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
-        let entry = entry.map_err(|e| Error::io(&dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        // Only what Graphex writes here: blobs named by their hash, and the
-        // temporary files of writes in progress. Anything else is not ours.
-        let ours = (name.len() == 64 && name.bytes().all(|b| b.is_ascii_hexdigit())) || name.starts_with(".tmp-");
-        if !ours || referenced.contains(&name) {
-            continue;
-        }
-        let meta = entry.metadata().map_err(|e| Error::io(entry.path(), e))?;
-        let old = meta
-            .modified()
-            .ok()
-            .and_then(|m| now.duration_since(m).ok())
-            .is_some_and(|age| age >= grace);
-        bytes += meta.len();
-        found.push((name, old));
-    }
-    let mut collected = 0;
-    if collect.is_some() && found.iter().any(|(_, old)| *old) {
-        // Under the write lock no commit is in flight; the grace covers
-        // blobs written by a commit that has not taken the lock yet.
-        let mut conn = Connection::open(layout.db())?;
-        conn.busy_timeout(Duration::from_secs(10))?;
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let now_referenced = referenced_blobs(&tx)?;
-        let objects = Objects::new(dir.clone());
-        for (name, old) in &found {
-            if !*old || now_referenced.contains(name) {
-                continue;
-            }
-            // A blob by its hash; anything else is a temporary file left by
-            // an interrupted write.
-            let removed = if !name.starts_with(".tmp-") {
-                objects.remove(name).is_ok()
-            } else {
-                std::fs::remove_file(dir.join(name)).is_ok()
-            };
-            collected += usize::from(removed);
-        }
-        drop(tx);
-    }
-    let left = found.len() - collected;
-    let outcome = if left == 0 { Outcome::Ok } else { Outcome::Finding };
-    let detail = match (found.len(), collected) {
-        (0, _) => "none".to_owned(),
-        (n, 0) if collect.is_some() => {
-            format!("{n} blob file(s), {bytes} bytes, named by no index row; none older than the grace period")
-        }
-        (n, 0) => format!(
-            "{n} blob file(s), {bytes} bytes, named by no index row (left by an interrupted commit); \
-             `graphex doctor --collect-orphans` removes those older than {} seconds",
-            grace.as_secs()
-        ),
-        (n, c) => format!("{n} found, {c} removed, {left} left (younger than the grace period)"),
-    };
-    Ok((check("orphan blobs", outcome, detail), collected))
 }
 
 /// Each tier key's version, and what an interrupted rotation left: a
