@@ -69,3 +69,18 @@ fn a_broken_config_file_does_not_stop_anything() {
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(err.contains("config.toml"), "{err}");
 }
+
+#[test]
+fn doctor_names_an_unapproved_config_file() {
+    let repo = Repo::new();
+    repo.master().arg("doctor").assert().success();
+    write_config(&repo, "[graphex.projection]\nreadable_between = true\n");
+    let out = repo.master().arg("doctor").assert().code(1);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("projection.readable_between: null -> true"),
+        "{text}"
+    );
+    repo.ok(&["config", "approve"]);
+    repo.master().arg("doctor").assert().success();
+}

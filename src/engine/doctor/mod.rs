@@ -120,9 +120,10 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
         Ok(s) => {
             let level = s.level();
             let what = if level >= Level::Master {
-                "the keyring's MACs and key commitments hold; the index matches its manifest"
+                "the keyring's MACs and key commitments hold; the index matches its manifest and the master's seal \
+                 (every row, decision, the audit head and the approved settings)"
             } else if level == Level::Agent {
-                "the keyring's agent MAC holds; the readable index matches its manifest"
+                "the keyring's agent MAC holds; the readable index matches its manifest and the master's signature"
             } else {
                 "opened locked: nothing to authenticate without a key"
             };
@@ -186,6 +187,10 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
         Some(s) => decrypt_all(s, &conn).unwrap_or_else(|e| unreadable("blobs decrypt", e)),
         None => check("blobs decrypt", Outcome::Skipped, "the store did not open"),
     });
+    checks.push(match &store {
+        Some(s) => settings(s),
+        None => check("settings", Outcome::Skipped, "the store did not open"),
+    });
     checks.push(nonce_budget(&conn).unwrap_or_else(|e| unreadable("nonce budget", e)));
     checks.push(
         key_rotation(&layout, opts.collect_orphans && may_collect).unwrap_or_else(|e| unreadable("key rotation", e)),
@@ -197,6 +202,28 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
         checks,
         collected,
     })
+}
+
+/// `.gpp/config.toml` against the settings the master approved: a file
+/// edited by hand changes nothing, and is a finding until approved.
+fn settings(store: &Store) -> Check {
+    match store.config() {
+        Ok(c) if c.unapproved.is_empty() => check(
+            "settings",
+            Outcome::Ok,
+            ".gpp/config.toml is the approved settings",
+        ),
+        Ok(c) => check(
+            "settings",
+            Outcome::Finding,
+            format!(
+                ".gpp/config.toml differs from the approved settings, which stay in force (`graphex config approve` \
+                 if the change is yours): {}",
+                c.unapproved.join("; ")
+            ),
+        ),
+        Err(e) => check("settings", Outcome::Finding, e.to_string()),
+    }
 }
 
 fn schema(conn: &Connection) -> Check {
