@@ -77,10 +77,7 @@ fn doctor_names_an_unapproved_config_file() {
     write_config(&repo, "[graphex.projection]\nreadable_between = true\n");
     let out = repo.master().arg("doctor").assert().code(1);
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    assert!(
-        text.contains("projection.readable_between: null -> true"),
-        "{text}"
-    );
+    assert!(text.contains("projection.readable_between: null -> true"), "{text}");
     repo.ok(&["config", "approve"]);
     repo.master().arg("doctor").assert().success();
 }

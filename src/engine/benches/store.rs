@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use graphex_engine::age_secret::SecretString;
-use graphex_engine::model::NodePatch;
 use graphex_engine::keys::IdentityKind;
+use graphex_engine::model::NodePatch;
 use graphex_engine::{Credentials, KdfCost, Store};
 
 fn benches(c: &mut Criterion) {

@@ -208,11 +208,7 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
 /// edited by hand changes nothing, and is a finding until approved.
 fn settings(store: &Store) -> Check {
     match store.config() {
-        Ok(c) if c.unapproved.is_empty() => check(
-            "settings",
-            Outcome::Ok,
-            ".gpp/config.toml is the approved settings",
-        ),
+        Ok(c) if c.unapproved.is_empty() => check("settings", Outcome::Ok, ".gpp/config.toml is the approved settings"),
         Ok(c) => check(
             "settings",
             Outcome::Finding,

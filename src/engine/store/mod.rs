@@ -347,11 +347,11 @@ impl Store {
 
     /// The full current version of node `id`, checked against the index.
     pub fn node_by_id(&self, id: &NodeId) -> Result<Node> {
-        let (tier, version, hash, digest): (i64, i64, String, Option<Vec<u8>>) = self
+        let (tier, version, hash, digest, token): (i64, i64, String, Option<Vec<u8>>, Vec<u8>) = self
             .conn
-            .prepare_cached("SELECT tier, version, blob, digest FROM nodes WHERE id = ?1")?
+            .prepare_cached("SELECT tier, version, blob, digest, name_token FROM nodes WHERE id = ?1")?
             .query_row([id.as_bytes().as_slice()], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
             })
             .optional()?
             .ok_or_else(|| Error::NotFound(id.to_string()))?;
@@ -359,7 +359,7 @@ impl Store {
         let digest = digest
             .as_deref()
             .map_or(rusqlite::types::ValueRef::Null, rusqlite::types::ValueRef::Blob);
-        manifest::check_read(&self.verified, &self.keys, id, tier, version, &hash, digest)
+        manifest::check_read(&self.verified, &self.keys, id, tier, version, &hash, digest, &token)
             .and_then(|()| codec::decode_node(&self.keys, id, version, tier, &self.objects.read(&hash)?))
             .map_err(|e| self.rotated_or(e))
     }

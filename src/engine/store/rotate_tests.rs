@@ -240,7 +240,7 @@ fn the_old_key_and_its_blobs_are_refused_after_rotation() {
     assert!(matches!(e, Error::Integrity { .. }), "{e}");
     drop(s);
     let e = Store::open(&root, &creds(Level::Master, &root)).unwrap_err();
-    assert!(e.to_string().contains("manifest"), "{e}");
+    assert!(e.to_string().contains("master's seal"), "{e}");
 }
 
 #[test]

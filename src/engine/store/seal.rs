@@ -162,6 +162,9 @@ impl SealTagger {
     }
 
     /// A node row's tag (`token` is the name's blind-index token).
+    /// A node row's tag (`token` is the name's blind-index token). Every
+    /// field is fixed-length (the blob name as its 32 bytes): two SHA-256
+    /// blocks a row, which keeps the check at open cheap.
     pub(super) fn node(
         &self,
         id: &NodeId,
@@ -175,10 +178,9 @@ impl SealTagger {
         h.update([b'n', tier.code()]);
         h.update(id.as_bytes());
         h.update(version.to_le_bytes());
-        h.update(blob.as_bytes());
+        h.update(fixed(blob.as_bytes(), true));
         h.update(digest);
-        h.update((token.len() as u64).to_le_bytes());
-        h.update(token);
+        h.update(fixed(token, false));
         h.finalize().into()
     }
 
@@ -189,12 +191,11 @@ impl SealTagger {
         h.update(id.as_bytes());
         h.update(seq.to_le_bytes());
         h.update(digest);
-        h.update((token.len() as u64).to_le_bytes());
-        h.update(token);
+        h.update(fixed(token, false));
         h.finalize().into()
     }
 
-    fn row(&self, row: &RowKey) -> [u8; 32] {
+    pub(super) fn row(&self, row: &RowKey) -> [u8; 32] {
         match row {
             RowKey::Node {
                 id,
@@ -225,6 +226,48 @@ impl SealTagger {
         h.update(d.at.to_le_bytes());
         h.update(d.digest);
         h.finalize().into()
+    }
+}
+
+/// A field as exactly 32 bytes: a blob name (64 hex digits) decoded, a
+/// token as it is. Anything else (never written by Graphex) is hashed,
+/// under a prefix no well-formed field can produce, so it still gets a tag
+/// of its own, which matches nothing the master sealed.
+fn fixed(field: &[u8], hex: bool) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    // Lowercase only: Graphex writes no other, and an upper-case twin
+    // would name another file.
+    let nibble = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let well_formed = if hex {
+        field.len() == 64
+            && out
+                .iter_mut()
+                .zip(field.chunks_exact(2))
+                .all(|(o, pair)| match (nibble(pair[0]), nibble(pair[1])) {
+                    (Some(hi), Some(lo)) => {
+                        *o = hi << 4 | lo;
+                        true
+                    }
+                    _ => false,
+                })
+    } else if field.len() == 32 {
+        out.copy_from_slice(field);
+        true
+    } else {
+        false
+    };
+    if well_formed {
+        out
+    } else {
+        Sha256::new()
+            .chain_update(b"graphex/seal/malformed-field")
+            .chain_update(field)
+            .finalize()
+            .into()
     }
 }
 
