@@ -7,21 +7,11 @@ use graphex_engine::Store;
 use graphex_engine::model::{FieldDiff, Node, Timestamp};
 use graphex_engine::proposal::{Card, Change, Group, StaleNode};
 
-/// `s` safe for a terminal: control characters (escape sequences among
-/// them) are shown escaped, and line breaks continue at `indent`.
+/// `s` safe for a terminal: terminal escapes, controls, bidirectional and
+/// zero-width characters are shown escaped (one list, in the engine's
+/// hygiene), and line breaks continue at `indent`.
 pub fn clean(s: &str, indent: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\n' => {
-                out.push('\n');
-                out.push_str(indent);
-            }
-            c if c.is_control() && c != '\t' => out.extend(c.escape_default()),
-            c => out.push(c),
-        }
-    }
-    out
+    graphex_engine::hygiene::visible_text(s).replace('\n', &format!("\n{indent}"))
 }
 
 /// How long ago `t` was, in words.
