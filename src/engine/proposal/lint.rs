@@ -1,11 +1,8 @@
 //! Lints a reviewer sees on a proposal: leaked credentials, lowered tiers,
 //! dangling endpoints, near-duplicate names and edges across tiers.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
-use regex::Regex;
 use serde::Serialize;
+use std::collections::HashMap;
 
 use super::change::Change;
 use super::stored::StoredProposal;
@@ -124,41 +121,9 @@ impl Lint {
     }
 }
 
-/// Credential shapes, with the words a lint uses for them.
-const CREDENTIALS: &[(&str, &str)] = &[
-    ("a private key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----"),
-    ("an AWS access key", r"\b(AKIA|ASIA)[0-9A-Z]{16}\b"),
-    ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}"),
-    ("a Slack token", r"\bxox[baprs]-[A-Za-z0-9-]{10,}"),
-    ("an API secret key", r"\bsk-[A-Za-z0-9_-]{20,}"),
-    ("an age secret key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
-    (
-        "a JSON web token",
-        r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
-    ),
-    (
-        "a password or token assignment",
-        r#"(?i)\b(password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)\b\s*[:=]\s*['"]?[^\s'"]{8,}"#,
-    ),
-];
-
-fn credential_patterns() -> &'static [(&'static str, Regex)] {
-    static COMPILED: OnceLock<Vec<(&'static str, Regex)>> = OnceLock::new();
-    COMPILED.get_or_init(|| {
-        CREDENTIALS
-            .iter()
-            .filter_map(|(kind, re)| Regex::new(re).ok().map(|r| (*kind, r)))
-            .collect()
-    })
-}
-
-/// The kind of credential `text` seems to contain, if any.
-pub fn credential_in(text: &str) -> Option<&'static str> {
-    credential_patterns()
-        .iter()
-        .find(|(_, re)| re.is_match(text))
-        .map(|(kind, _)| *kind)
-}
+/// The kind of credential `text` seems to contain, if any: the scrubber's
+/// own table, so the lint and the projection agree on what a secret is.
+pub use crate::project::credential_in;
 
 /// How many new nodes of one proposal are compared with every existing name.
 const NEAR_DUPLICATE_CHECKS: usize = 50;
