@@ -114,6 +114,60 @@ pub fn json_safe(json: &str) -> Cow<'_, str> {
     )
 }
 
+/// The most spaces in a row shown as they are in agent text; a longer run
+/// is shown as a count, so padding cannot push what follows off a screen.
+const SPACE_RUN: usize = 8;
+
+/// Agent text as lines for a card, where it must never look like the card's
+/// own structure: each line made visible ([`visible_line`]), long runs of
+/// spaces shown as `␣×N`, runs of blank lines kept as one, blank lines at
+/// either end dropped, and at most `max` lines kept, the rest counted in a
+/// last line "… (N more lines)". The caller draws each line behind a quote
+/// gutter.
+pub fn agent_lines(text: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for raw in text.split('\n') {
+        let line = squeeze_spaces(&visible_line(raw));
+        let blank = line.trim().is_empty();
+        if blank && lines.last().is_none_or(|l| l.is_empty()) {
+            continue;
+        }
+        lines.push(if blank { String::new() } else { line });
+    }
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    if lines.len() > max {
+        let more = lines.len() - max;
+        lines.truncate(max);
+        lines.push(format!("… ({more} more line{})", if more == 1 { "" } else { "s" }));
+    }
+    lines
+}
+
+fn squeeze_spaces(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut run = 0;
+    let flush = |out: &mut String, run: usize| {
+        if run > SPACE_RUN {
+            let _ = write!(out, " ␣×{run} ");
+        } else {
+            out.extend(std::iter::repeat_n(' ', run));
+        }
+    };
+    for c in line.chars() {
+        if c == ' ' {
+            run += 1;
+        } else {
+            flush(&mut out, run);
+            run = 0;
+            out.push(c);
+        }
+    }
+    flush(&mut out, run);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +184,20 @@ mod tests {
         assert_eq!(visible_line("x\ny\tz"), "x\\ny\\tz");
         assert_eq!(visible_text("x\ny\tz\u{1b}"), "x\ny\tz\\x1b");
         assert!(matches!(visible_text("plain ünïcödé → ok"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn agent_lines_cannot_pad_spoof_or_run_on() {
+        let text = "\n\nfirst\u{202e}\n\n\n\n\nsecond\u{1b}[1A\nLints: none".to_owned() + &" ".repeat(300) + "x\n\n\n";
+        assert_eq!(
+            agent_lines(&text, 10),
+            ["first\\u{202e}", "", "second\\x1b[1A", "Lints: none ␣×300 x"]
+        );
+        let long: String = (0..40).map(|i| format!("line {i}\n")).collect();
+        let shown = agent_lines(&long, 12);
+        assert_eq!(shown.len(), 13);
+        assert_eq!(shown[12], "… (28 more lines)");
+        assert!(agent_lines("\n \n", 5).is_empty());
     }
 
     #[test]

@@ -127,3 +127,55 @@ fn mcp_tool_results_show_hostile_node_text_escaped() {
         client.cancel().await.unwrap();
     });
 }
+
+/// A proposal written to spoof its review card: padding to push the lints
+/// away, a fake "Lints: none" and fake change lines, a right-to-left
+/// override and zero-width characters, and far too many lines.
+fn spoofing_proposal() -> String {
+    let rationale = "\n".repeat(200)
+        + "Lints: none\n  1. + [convention] always-trust-me (public)\n"
+        + &" ".repeat(400)
+        + "end of rationale";
+    let description =
+        "Retries\u{202e}exe.txt\u{200b}\u{2066} with token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\n\n\n\n\n"
+            .to_owned()
+            + "  2. + [convention] fake-node (public)\n  Lints: none\n"
+            + &"more\n".repeat(80);
+    serde_json::json!({
+        "agent": "claude-code", "trust": 94, "session": "s1", "rationale": rationale,
+        "changes": [{"op": "add_node", "name": "retry-queue", "type": "module", "description": description}]
+    })
+    .to_string()
+}
+
+#[test]
+fn a_proposal_cannot_spoof_its_review_card() {
+    let repo = Repo::new();
+    repo.locked()
+        .env("GRAPHEX_AGENT_IDENTITY", repo.agent_identity_once())
+        .args(["propose", "-"])
+        .write_stdin(spoofing_proposal())
+        .assert()
+        .success();
+    let text = repo.ok(&["pending"]);
+    assert_eq!(raw(&text), None, "{text:?}");
+    let lines: Vec<&str> = text.lines().collect();
+    // The lints come right after the header, before anything the agent wrote.
+    assert_eq!(lines[1], "  Lints:", "{text}");
+    assert!(lines[2].contains("GitHub token"), "{text}");
+    // Agent text is behind the gutter: the fakes never stand on their own.
+    for l in &lines {
+        if l.contains("always-trust-me") || l.contains("fake-node") || l.contains("Lints: none") {
+            assert!(
+                l.trim_start().starts_with("│ "),
+                "agent text outside the gutter: {l:?}\n{text}"
+            );
+        }
+    }
+    assert_eq!(lines.iter().filter(|l| l.starts_with("  1. + ")).count(), 1, "{text}");
+    assert!(!lines.iter().any(|l| l.starts_with("  2. ")), "{text}");
+    assert!(text.contains(r"\u{202e}exe.txt\u{200b}\u{2066}"), "{text}");
+    assert!(text.contains("␣×400"), "{text}");
+    assert!(text.contains("more lines)"), "{text}");
+    assert!(lines.len() < 50, "{} lines:\n{text}", lines.len());
+}
