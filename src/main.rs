@@ -16,7 +16,8 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // An error may quote its input, which may be agent text.
+            eprintln!("error: {}", graphex_engine::hygiene::visible_text(&format!("{e:#}")));
             if let Some(hint) = graphex::cli::hints::for_error(&e) {
                 eprintln!("hint: {hint}");
             }

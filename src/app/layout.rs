@@ -137,8 +137,10 @@ fn clip(s: &str, max: usize) -> String {
     out
 }
 
+/// Agent text on one row: escapes, bidi and zero-width characters shown
+/// escaped (engine hygiene), so a session name cannot reorder the list.
 fn printable(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+    graphex_engine::hygiene::visible_line(s).into_owned()
 }
 
 /// The list rows: a header per agent session, then its proposals.

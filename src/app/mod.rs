@@ -2,7 +2,7 @@
 //! the pure `update`, the engine worker and the panes.
 //!
 //! Flow: one `tokio::select!` loop over terminal events, engine replies and
-//! Ctrl-C. Keys become [`action::Action`]s through the keymap; `update`
+//! signals (a signal wipes the screen and ends the console). Keys become [`action::Action`]s through the keymap; `update`
 //! changes the state and returns effects; requests go to the one engine
 //! worker thread; the screen is drawn from the state only when something
 //! changed.
@@ -36,7 +36,6 @@ use futures_util::StreamExt as _;
 use graphex_engine::Credentials;
 use graphex_engine::model::Timestamp;
 
-use action::Action;
 use config::ConsoleConfig;
 use state::AppState;
 use update::{Effect, Msg, update};
@@ -142,8 +141,7 @@ async fn serve(
     let size = term.size()?;
     state.size = (size.width, size.height);
     let mut events = EventStream::new();
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
+    let mut signals = terminal::Signals::catch().context("cannot watch for signals")?;
     let mut dirty = true;
     loop {
         if dirty {
@@ -161,7 +159,15 @@ async fn serve(
                 Some(r) => Some(Msg::Reply(r)),
                 None => anyhow::bail!("the engine thread stopped"),
             },
-            _ = &mut ctrl_c => Some(Msg::Action(Action::ForceQuit)),
+            name = signals.next() => {
+                // Wiped at once, before the worker is waited for; the
+                // terminal itself is restored by `run` on the way out.
+                if let Err(e) = terminal::wipe(term, &mut std::io::stdout()) {
+                    tracing::warn!(error = %e, "wiping the screen");
+                }
+                tracing::info!(signal = name, "stopped by a signal");
+                anyhow::bail!("stopped by {name}; the screen was cleared");
+            }
         };
         // Everything already queued is applied before one draw.
         let mut batch: Vec<Msg> = first.into_iter().collect();
@@ -189,7 +195,14 @@ async fn serve(
             for effect in update(&mut state, msg) {
                 match effect {
                     Effect::Request(r) => send(r)?,
-                    Effect::ClearScreen => term.clear()?,
+                    Effect::ClearScreen => {
+                        // Locking has already dropped the keys; a screen that
+                        // cannot be cleared is reported, never fatal.
+                        if let Err(e) = terminal::wipe(term, &mut std::io::stdout()) {
+                            tracing::warn!(error = %e, "clearing the screen");
+                            state.error(format!("locked, but the screen could not be cleared: {e}"));
+                        }
+                    }
                     Effect::Quit => {
                         if let Some(b) = state.busy.take() {
                             state.message = None;

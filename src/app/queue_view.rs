@@ -1,37 +1,31 @@
-//! The card of the selected proposal as toned lines: who proposed it and
-//! why, its lints, stale and group state, each change with field-level word
-//! diffs, and the impact preview.
+//! The card of the selected proposal as toned lines: who proposed it, its
+//! lints, stale and group state, why, each change with field-level word
+//! diffs, and the impact preview. The lints come before anything the agent
+//! wrote, and agent text sits behind a `│` gutter, so padding cannot push
+//! the lints away and fake lines cannot pass for the card's own.
+
+use graphex_engine::hygiene::agent_lines;
 
 use super::layout::{age, lint_tone};
 use super::queue_data::{ChangeView, ImpactView, QueueItem};
 use crate::widgets::word_diff::word_diff;
 use crate::widgets::{RichLine, Tone};
 
-/// Lines of `s` with control characters shown escaped, so agent text cannot
-/// move the cursor or restyle the screen.
-fn text_lines(s: &str) -> Vec<String> {
-    s.split('\n')
-        .map(|l| {
-            l.chars()
-                .flat_map(|c| {
-                    if c.is_control() && c != '\t' {
-                        c.escape_default().collect::<Vec<_>>()
-                    } else {
-                        vec![c]
-                    }
-                })
-                .collect()
-        })
-        .collect()
-}
+/// The most lines of one agent-written text on the card.
+const QUOTED_LINES: usize = 12;
+/// A body is code or a document the reviewer must see: far more of it.
+const BODY_LINES: usize = 200;
 
+/// One line of agent text: escaped (engine hygiene), line breaks as `⏎`.
 fn one(s: &str) -> String {
-    text_lines(s).join("⏎")
+    agent_lines(s, usize::MAX).join("⏎")
 }
 
-fn push_text(out: &mut Vec<RichLine>, indent: &str, s: &str, tone: Tone) {
-    for l in text_lines(s) {
-        out.push(vec![(format!("{indent}{l}"), tone)]);
+/// Agent text behind a dim `│` gutter, escaped, blank runs collapsed and cut
+/// at `max` lines, so it can never pass for the card's own lines.
+fn push_text(out: &mut Vec<RichLine>, indent: &str, s: &str, tone: Tone, max: usize) {
+    for l in agent_lines(s, max) {
+        out.push(vec![(format!("{indent}│ "), Tone::Dim), (l, tone)]);
     }
 }
 
@@ -84,13 +78,9 @@ fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
             Tone::Dim,
         ),
     ]);
-    if !item.rationale.is_empty() {
-        out.push(vec![("Rationale".into(), Tone::Heading)]);
-        push_text(out, "  ", &item.rationale, Tone::Normal);
-    }
     match &item.lints {
         None => out.push(vec![("Lints: checking…".into(), Tone::Dim)]),
-        Some(lints) if lints.is_empty() => {}
+        Some(lints) if lints.is_empty() => out.push(vec![("Lints: none".into(), Tone::Dim)]),
         Some(lints) => {
             out.push(vec![(format!("Lints ({})", lints.len()), Tone::Heading)]);
             for (code, text) in lints {
@@ -106,6 +96,10 @@ fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
     }
     if let Some(g) = &item.group {
         out.push(vec![("  ⧉ grouped: ".into(), Tone::Accent), (one(g), Tone::Normal)]);
+    }
+    if !item.rationale.is_empty() {
+        out.push(vec![("Rationale".into(), Tone::Heading)]);
+        push_text(out, "  ", &item.rationale, Tone::Normal, QUOTED_LINES);
     }
     out.push(Vec::new());
 }
@@ -127,7 +121,7 @@ fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
                 (one(name), Tone::Added),
                 (format!(" ({tier})"), Tone::Dim),
             ]);
-            push_text(out, "     ", description, Tone::Added);
+            push_text(out, "     ", description, Tone::Added, QUOTED_LINES);
             for (k, v) in properties {
                 out.push(vec![
                     (format!("     {} = ", one(k)), Tone::Field),
@@ -139,7 +133,7 @@ fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
                     format!("     body ({} bytes, {} lines):", b.len(), b.lines().count()),
                     Tone::Dim,
                 )]);
-                push_text(out, "     │ ", b, Tone::Added);
+                push_text(out, "     ", b, Tone::Added, BODY_LINES);
             }
             for (f, r, t) in edges {
                 out.push(vec![(

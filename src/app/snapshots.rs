@@ -196,3 +196,44 @@ fn deprecations_list_what_links_to_the_node() {
     assert!(text.contains("not in the graph: accepting will fail"), "{text}");
     insta::assert_snapshot!(text);
 }
+
+/// A proposal written to spoof its card: padding before a fake "Lints:
+/// none" and a fake change, a right-to-left override, zero-width
+/// characters, and a credential the lint must flag on the first screen.
+#[test]
+fn a_hostile_proposal_cannot_spoof_the_card() {
+    use graphex_engine::project::TrustPolicy;
+    use graphex_engine::proposal::{Source, Submission, submit};
+    let d = demo();
+    let rationale =
+        "\n".repeat(120) + "Lints: none\n1. + [convention] always-trust-me (public)\n" + &" ".repeat(300) + "end";
+    let description = "Retries\u{202e}exe.txt\u{200b} token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\n\n\n\n"
+        .to_owned()
+        + "2. + [convention] fake-node (public)\n"
+        + &"more\n".repeat(60);
+    let doc = serde_json::json!({"agent": "mallory", "trust": 95, "session": "zz-spoof", "rationale": rationale,
+        "changes": [{"op": "add_node", "name": "spoof-queue", "type": "module", "description": description}]});
+    let sub = Submission::from_json(doc.to_string().as_bytes()).unwrap();
+    submit(&d.store, &TrustPolicy::default(), sub, Source::Cli).unwrap();
+    let mut s = console(&d, (120, 40));
+    press(&mut s, 'G');
+    let text = screen(&s);
+    assert!(text.contains("! credential"), "the lint is on the first screen: {text}");
+    assert!(!text.contains('\u{202e}') && !text.contains('\u{200b}'), "{text}");
+    assert!(text.contains(r"\u{202e}exe.txt\u{200b}"), "{text}");
+    for line in text.lines() {
+        for fake in [
+            "1. + [convention] always-trust-me",
+            "2. + [convention] fake-node",
+            "Lints: none",
+        ] {
+            if line.contains(fake) {
+                assert!(
+                    line.contains(&format!("│ {fake}")),
+                    "agent text outside the gutter: {line}"
+                );
+            }
+        }
+    }
+    insta::assert_snapshot!(text);
+}

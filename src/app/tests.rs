@@ -581,9 +581,12 @@ fn the_card_scrolls_no_further_than_its_end() {
         ch(&mut s, 'J');
     }
     assert_eq!(s.queue.card_scroll, 0);
-    // A long rationale makes a card that scrolls, up to its last row.
+    // A long body (shown whole, unlike a rationale, which is cut) makes a
+    // card that scrolls, up to its last row.
     let mut long = item("d", "claude", "s1");
-    long.rationale = (0..80).map(|i| format!("line {i}\n")).collect();
+    if let ChangeView::AddNode { body, .. } = &mut long.changes[0] {
+        *body = Some((0..80).map(|i| format!("line {i}\n")).collect());
+    }
     let mut s = console(vec![long]);
     let max = super::layout::current_card(&s).map_or(0, |l| super::layout::card_max_scroll(&s, &l));
     assert!(max > 40, "{max}");

@@ -1,27 +1,39 @@
 //! Text for the review queue: the spec's "Proposed by ..." card, one per
 //! proposal, with each change, lints, stale state and group.
+//!
+//! Everything an agent wrote (rationale, descriptions, property values,
+//! bodies, reasons) is drawn behind a `│` gutter, escaped, with blank-line
+//! runs collapsed and long text cut, so it can never look like the card's
+//! own lines (a fake "1. + ..." change or "Lints: none"); the lints come
+//! first, so no amount of agent text can push them out of sight.
 
 use std::fmt::Write as _;
 
 use graphex_engine::Store;
+use graphex_engine::hygiene::{agent_lines, visible_line};
 use graphex_engine::model::{FieldDiff, Node, Timestamp};
 use graphex_engine::proposal::{Card, Change, Group, StaleNode};
 
-/// `s` safe for a terminal: control characters (escape sequences among
-/// them) are shown escaped, and line breaks continue at `indent`.
+/// `s` safe for a terminal: terminal escapes, controls, bidirectional and
+/// zero-width characters are shown escaped (one list, in the engine's
+/// hygiene), and line breaks continue at `indent`.
 pub fn clean(s: &str, indent: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\n' => {
-                out.push('\n');
-                out.push_str(indent);
-            }
-            c if c.is_control() && c != '\t' => out.extend(c.escape_default()),
-            c => out.push(c),
+    graphex_engine::hygiene::visible_text(s).replace('\n', &format!("\n{indent}"))
+}
+
+/// The most lines of one agent-written text on a card.
+const QUOTED_LINES: usize = 12;
+
+/// Agent text behind a gutter at `indent`, one `indent│ line` per line.
+fn quoted(out: &mut String, indent: &str, text: &str, max: usize) {
+    for line in agent_lines(text, max) {
+        let _ = writeln!(out, "{indent}│ {line}");
+        if line.is_empty() {
+            out.pop();
+            out.pop();
+            out.push('\n');
         }
     }
-    out
 }
 
 /// How long ago `t` was, in words.
@@ -58,7 +70,7 @@ pub fn header(c: &Card) -> String {
         c.position.0,
         c.position.1,
         c.id.short(),
-        s.agent,
+        visible_line(&s.agent),
         s.trust,
         if s.session.is_empty() {
             "-".to_owned()
@@ -70,21 +82,18 @@ pub fn header(c: &Card) -> String {
     )
 }
 
-/// The whole card.
+/// The whole card: the header, then what the engine found (lints, stale
+/// bases, group), then what the agent wrote.
 pub fn card(store: &Store, c: &Card, groups: &[Group]) -> String {
     let mut out = header(c);
     out.push('\n');
     let s = &c.proposal.submission;
-    if !s.rationale.is_empty() {
-        let _ = writeln!(out, "  Rationale: {}", clean(&s.rationale, "             "));
-    }
-    for (i, change) in s.changes.iter().enumerate() {
-        out.push_str(&describe(store, i + 1, change));
-    }
-    if !c.lints.is_empty() {
+    if c.lints.is_empty() {
+        out.push_str("  Lints: none\n");
+    } else {
         out.push_str("  Lints:\n");
         for l in &c.lints {
-            let _ = writeln!(out, "    ! {}", l.explain());
+            let _ = writeln!(out, "    ! {}", visible_line(&l.explain()));
         }
     }
     for name in &c.stale {
@@ -99,6 +108,13 @@ pub fn card(store: &Store, c: &Card, groups: &[Group]) -> String {
             g.names.join(", "),
             others.join(", ")
         );
+    }
+    if !s.rationale.is_empty() {
+        out.push_str("  Rationale:\n");
+        quoted(&mut out, "    ", &s.rationale, QUOTED_LINES);
+    }
+    for (i, change) in s.changes.iter().enumerate() {
+        out.push_str(&describe(store, i + 1, change));
     }
     out
 }
@@ -117,10 +133,18 @@ pub fn describe(store: &Store, n: usize, change: &Change) -> String {
             body,
             ..
         } => {
-            let _ = writeln!(out, "  {n}. + [{node_type}] {name} ({tier})");
-            let _ = writeln!(out, "       \"{}\"", clean(description, "        "));
+            let _ = writeln!(out, "  {n}. + [{}] {name} ({tier})", visible_line(node_type.as_str()));
+            quoted(&mut out, "       ", description, QUOTED_LINES);
             for (k, v) in properties {
-                let _ = writeln!(out, "       {k} = {}", clean(v, "         "));
+                match agent_lines(v, 3).as_slice() {
+                    [one] => {
+                        let _ = writeln!(out, "       {} = │ {one}", visible_line(k));
+                    }
+                    _ => {
+                        let _ = writeln!(out, "       {} =", visible_line(k));
+                        quoted(&mut out, "         ", v, 3);
+                    }
+                }
             }
             if let Some(b) = body {
                 out.push_str(&body_preview(b));
@@ -160,18 +184,24 @@ pub fn describe(store: &Store, n: usize, change: &Change) -> String {
 }
 
 fn reason_suffix(reason: Option<&str>) -> String {
-    reason.map(|r| format!(": {}", clean(r, "     "))).unwrap_or_default()
+    reason
+        .map(|r| {
+            format!(":\n{}", {
+                let mut out = String::new();
+                quoted(&mut out, "       ", r, 3);
+                out.trim_end_matches('\n').to_owned()
+            })
+        })
+        .unwrap_or_default()
 }
 
 /// The size and first lines of a body, so nothing is accepted unseen.
 fn body_preview(body: &str) -> String {
     const LINES: usize = 6;
     let mut out = format!("       body ({} bytes, {} lines):\n", body.len(), body.lines().count());
-    for line in body.lines().take(LINES) {
-        let _ = writeln!(out, "       | {}", clean(line, ""));
-    }
-    if body.lines().count() > LINES {
-        out.push_str("       | … (graphex edit ID shows all of it)\n");
+    quoted(&mut out, "       ", body, LINES);
+    if out.ends_with("more lines)\n") || out.ends_with("more line)\n") {
+        out.push_str("       (graphex edit ID shows all of it)\n");
     }
     out
 }

@@ -1,30 +1,42 @@
 //! Printing: JSON when `--json` is given, aligned text otherwise. Messages for
-//! people go to stderr so stdout stays clean for pipes.
+//! people go to stderr so stdout stays clean for pipes. Everything printed
+//! passes through here, so node text (which an agent may have written) is
+//! made visible in one place: terminal escapes, controls, bidirectional and
+//! zero-width characters are shown escaped, never sent raw.
 
 use std::io::Write;
 
 use anyhow::Result;
+use graphex_engine::hygiene::{json_safe, visible_line, visible_text};
 use serde::Serialize;
 
 /// Prints `value` as JSON, or runs `text` to print it for people.
 pub fn emit<T: Serialize>(json: bool, value: &T, text: impl FnOnce(&T) -> String) -> Result<()> {
     let mut out = std::io::stdout().lock();
     if json {
-        serde_json::to_writer_pretty(&mut out, value)?;
-        writeln!(out)?;
+        // serde escapes C0 controls but leaves DEL, C1 and bidi raw.
+        let json = serde_json::to_string_pretty(value)?;
+        writeln!(out, "{}", json_safe(&json))?;
     } else {
-        write!(out, "{}", text(value))?;
+        write!(out, "{}", visible_text(&text(value)))?;
     }
     Ok(())
 }
 
 /// A note for people on stderr (never part of machine output).
 pub fn note(msg: &str) {
-    eprintln!("{msg}");
+    eprintln!("{}", visible_text(msg));
 }
 
 /// Renders rows as left-aligned columns; the last column is not padded.
+/// A cell is one line: a line break in it is shown as `\n`, so it cannot
+/// start a row of its own.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| visible_line(c).into_owned()).collect())
+        .collect();
+    let rows = &rows;
     let cols = header.len();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in rows {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use graphex_engine::audit::Kind;
+use graphex_engine::hygiene::{json_safe, visible_text};
 use graphex_engine::lookup;
 use graphex_engine::model::{Status, Tier, Timestamp};
 use graphex_engine::project::{Access, Center, Request};
@@ -159,7 +160,11 @@ impl GraphexServer {
                     other.map_err(|e| e.to_string())?;
                 }
             }
-            f(&mut guard, &agent).map_err(|e| e.to_string())
+            // Node text may hold terminal escapes; results are shown to people
+            // by MCP clients, so they leave with every such character visible.
+            f(&mut guard, &agent)
+                .map(|text| visible_text(&text).into_owned())
+                .map_err(|e| visible_text(&e.to_string()).into_owned())
         })
         .await
         .map_err(|e| format!("internal error: {e}"))?
@@ -227,7 +232,7 @@ impl GraphexServer {
                 }
             })?;
             Ok(match args.format {
-                Some(Format::Json) => serde_json::to_string_pretty(&p).unwrap_or_default(),
+                Some(Format::Json) => json_safe(&serde_json::to_string_pretty(&p).unwrap_or_default()).into_owned(),
                 _ => p.text,
             })
         })
@@ -264,7 +269,7 @@ impl GraphexServer {
                 "edges": edges,
                 "last_update": last,
             });
-            Ok(serde_json::to_string_pretty(&report).unwrap_or_default())
+            Ok(json_safe(&serde_json::to_string_pretty(&report).unwrap_or_default()).into_owned())
         })
         .await
     }

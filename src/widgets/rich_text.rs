@@ -17,11 +17,21 @@ pub struct RichText<'a> {
 
 /// The rows `line` takes at `width` columns. Breaks fall after spaces; a
 /// word wider than the row is cut. Continuation rows start with the line's
-/// leading spaces (at most half the width).
+/// leading spaces and its quote gutter, if any (at most half the width).
 pub fn wrap(line: &RichLine, width: usize) -> Vec<RichLine> {
     let width = width.max(1);
     let chars: Vec<(char, Tone)> = line.iter().flat_map(|(s, t)| s.chars().map(|c| (c, *t))).collect();
-    let indent = chars.iter().take_while(|(c, _)| *c == ' ').count().min(width / 2);
+    // The hanging indent: the leading spaces, and a quote gutter (`│ `)
+    // after them, so every row of quoted agent text carries the gutter and
+    // a wrapped row can never pass for one of the card's own lines.
+    let lead = chars.iter().take_while(|(c, _)| *c == ' ').count();
+    let gutter = matches!(chars.get(lead..lead + 2), Some([('│', _), (' ', _)]));
+    let mut prefix: Vec<(char, Tone)> = chars[..lead].iter().map(|&(c, _)| (c, Tone::Normal)).collect();
+    if gutter {
+        prefix.extend_from_slice(&chars[lead..lead + 2]);
+    }
+    prefix.truncate(width / 2);
+    let indent = prefix.len();
     let mut rows: Vec<Vec<(char, Tone)>> = Vec::new();
     let mut row: Vec<(char, Tone)> = Vec::new();
     let mut col = 0usize;
@@ -40,7 +50,7 @@ pub fn wrap(line: &RichLine, width: usize) -> Vec<RichLine> {
         let word_w: usize = word.iter().map(|(c, _)| c.width().unwrap_or(0)).sum();
         if col + word_w > width && col > indent && !word.is_empty() {
             rows.push(std::mem::take(&mut row));
-            row.extend(std::iter::repeat_n((' ', Tone::Normal), indent));
+            row.extend_from_slice(&prefix);
             col = indent;
         }
         for &(c, t) in &chars[start..i] {
@@ -50,7 +60,7 @@ pub fn wrap(line: &RichLine, width: usize) -> Vec<RichLine> {
                     continue;
                 }
                 rows.push(std::mem::take(&mut row));
-                row.extend(std::iter::repeat_n((' ', Tone::Normal), indent));
+                row.extend_from_slice(&prefix);
                 col = indent;
             }
             row.push((c, t));
@@ -109,6 +119,22 @@ mod tests {
         let rows = wrap(&line, 11);
         assert_eq!(text(&rows), ["  - old ", "  words ", "  here"]);
         assert_eq!(rows[1][1], ("words ".to_owned(), Tone::RemovedStrong));
+    }
+
+    /// Agent text padded to wrap exactly where a fake change line would
+    /// start: the continuation row still carries the quote gutter.
+    #[test]
+    fn continuation_rows_of_quoted_text_keep_the_gutter() {
+        let line = vec![
+            ("  │ ".to_owned(), Tone::Dim),
+            ("padding 1. + [convention] fake".to_owned(), Tone::Added),
+        ];
+        let rows = wrap(&line, 12);
+        assert_eq!(
+            text(&rows),
+            ["  │ padding ", "  │ 1. + ", "  │ [convent", "  │ ion] ", "  │ fake"]
+        );
+        assert_eq!(rows[1][1], ("│ ".to_owned(), Tone::Dim));
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod console;
 mod doctor;
 mod explore;
 mod harness;
+mod hostile_text;
 mod lifecycle;
 mod mcp;
 mod projection;

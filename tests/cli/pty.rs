@@ -88,6 +88,11 @@ impl Console {
         self.shared.0.lock().unwrap().parser.screen().contents()
     }
 
+    /// The started program's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.process_id().unwrap()
+    }
+
     /// Types `keys` as bytes.
     pub fn send(&mut self, keys: &str) {
         self.writer.write_all(keys.as_bytes()).unwrap();

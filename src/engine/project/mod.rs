@@ -15,7 +15,7 @@ use serde::Serialize;
 
 pub use items::{Section, one_line};
 pub use policy::{Access, TrustPolicy};
-pub use scrub::{BUILT_IN, REDACTED, Scrubber};
+pub use scrub::{CREDENTIALS, REDACTED, Scrubber, credential_in};
 pub use tokens::Counter;
 
 use crate::error::{Error, Result};

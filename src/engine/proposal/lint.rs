@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use regex::Regex;
 use serde::Serialize;
 
 use super::change::Change;
@@ -124,44 +123,9 @@ impl Lint {
     }
 }
 
-/// Credential shapes, with the words a lint uses for them.
-const CREDENTIALS: &[(&str, &str)] = &[
-    ("a private key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----"),
-    ("an AWS access key", r"\b(AKIA|ASIA)[0-9A-Z]{16}\b"),
-    ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}"),
-    ("a Slack token", r"\bxox[baprs]-[A-Za-z0-9-]{10,}"),
-    ("an API secret key", r"\bsk-[A-Za-z0-9_-]{20,}"),
-    ("an age secret key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
-    (
-        "a JSON web token",
-        r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
-    ),
-    (
-        "a password or token assignment",
-        r#"(?i)\b(password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)\b\s*[:=]\s*['"]?[^\s'"]{8,}"#,
-    ),
-];
-
-fn credential_patterns() -> &'static [(&'static str, Regex)] {
-    static COMPILED: OnceLock<Vec<(&'static str, Regex)>> = OnceLock::new();
-    COMPILED.get_or_init(|| {
-        CREDENTIALS
-            .iter()
-            .filter_map(|(kind, re)| Regex::new(re).ok().map(|r| (*kind, r)))
-            .collect()
-    })
-}
-
-/// The kind of credential `text` seems to contain, if any.
-pub fn credential_in(text: &str) -> Option<&'static str> {
-    credential_patterns()
-        .iter()
-        .find(|(_, re)| re.is_match(text))
-        .map(|(kind, _)| *kind)
-}
-
-/// How many new nodes of one proposal are compared with every existing name.
-const NEAR_DUPLICATE_CHECKS: usize = 50;
+/// The kind of credential `text` seems to contain, if any: the scrubber's
+/// own table, so the lint and the projection agree on what a secret is.
+pub use crate::project::credential_in;
 
 /// Lints `p` against the graph as `store` sees it.
 pub fn lint(store: &Store, p: &StoredProposal) -> Vec<Lint> {
@@ -171,7 +135,6 @@ pub fn lint(store: &Store, p: &StoredProposal) -> Vec<Lint> {
 /// [`lint`] with a prepared name index (for many proposals at once).
 pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<Lint> {
     let catalog = store.catalog();
-    let mut near_checks = 0;
     let sub = &p.submission;
     let mut out = Vec::new();
     if let Some(kind) = credential_in(&sub.rationale).or_else(|| credential_in(&sub.session)) {
@@ -196,12 +159,7 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
                         change: n,
                         name: name.to_string(),
                     });
-                } else if near_checks < NEAR_DUPLICATE_CHECKS
-                    && let Some(existing) = {
-                        near_checks += 1;
-                        near_duplicate(store, name.as_str())
-                    }
-                {
+                } else if let Some(existing) = mentions.near(store).duplicate_of(name.as_str()) {
                     out.push(Lint::NearDuplicate {
                         change: n,
                         name: name.to_string(),
@@ -294,6 +252,9 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
 pub struct Mentions {
     names: Vec<(String, Tier)>,
     automaton: Option<aho_corasick::AhoCorasick>,
+    /// Built on the first near-duplicate check, then shared by every node
+    /// of every proposal linted with this index.
+    near: OnceLock<NearIndex>,
 }
 
 impl Mentions {
@@ -306,7 +267,16 @@ impl Mentions {
             .map(|n| (n.name.to_string(), n.tier))
             .collect();
         let automaton = aho_corasick::AhoCorasick::new(names.iter().map(|(n, _)| n.as_str())).ok();
-        Self { names, automaton }
+        Self {
+            names,
+            automaton,
+            near: OnceLock::new(),
+        }
+    }
+
+    /// Every name `store` reads, indexed for near-duplicate checks.
+    fn near(&self, store: &Store) -> &NearIndex {
+        self.near.get_or_init(|| NearIndex::new(store))
     }
 
     /// Names above `tier` (other than `except`) that `texts` mention at word
@@ -364,31 +334,98 @@ fn missing(store: &Store, change: usize, name: &str) -> Lint {
     }
 }
 
-/// An existing name that differs from `name` only by separators or by a
-/// small edit. Runs against every name in the store, so it allocates
-/// nothing per name and uses the bit-parallel distance.
-fn near_duplicate(store: &Store, name: &str) -> Option<String> {
-    let squashed = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).collect::<Vec<_>>();
-    let wanted = squashed(name);
-    let same_squashed = |other: &str| {
-        other
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .eq(wanted.iter().copied())
-    };
-    let budget = (name.len() / 6).clamp(1, 3);
-    let pattern = EditPattern::new(name);
-    let close = |other: &str| {
-        name.len() >= 5
-            && match &pattern {
+/// Every readable name, indexed once so that each new node of a proposal
+/// (all of them, however many: a limit would let a proposal hide a
+/// duplicate behind enough new names) is compared only with names of about
+/// its length, and found at once when it differs by separators alone.
+struct NearIndex {
+    /// Names by byte length, each with its place in the catalog.
+    by_len: HashMap<usize, Vec<(usize, String)>>,
+    /// Names by their letters and digits alone: place, name.
+    by_squashed: HashMap<String, Vec<(usize, String)>>,
+}
+
+fn squashed(s: &str) -> String {
+    s.chars().filter(char::is_ascii_alphanumeric).collect()
+}
+
+impl NearIndex {
+    fn new(store: &Store) -> Self {
+        let mut by_len: HashMap<usize, Vec<(usize, String)>> = HashMap::new();
+        let mut by_squashed: HashMap<String, Vec<(usize, String)>> = HashMap::new();
+        for (i, n) in store.catalog().nodes().enumerate() {
+            let name = n.name.as_str();
+            by_len.entry(name.len()).or_default().push((i, name.to_owned()));
+            by_squashed
+                .entry(squashed(name))
+                .or_default()
+                .push((i, name.to_owned()));
+        }
+        Self { by_len, by_squashed }
+    }
+
+    /// An existing name that differs from `name` only by separators or by a
+    /// small edit (the first such name in catalog order). Uses the
+    /// bit-parallel distance and allocates nothing per compared name.
+    fn duplicate_of(&self, name: &str) -> Option<String> {
+        let budget = (name.len() / 6).clamp(1, 3);
+        let near_len = |other: &str| other.len().abs_diff(name.len()) <= budget;
+        let mut best: Option<(usize, &str)> = self
+            .by_squashed
+            .get(&squashed(name))
+            .and_then(|v| v.iter().find(|(_, o)| near_len(o)))
+            .map(|(i, o)| (*i, o.as_str()));
+        if name.len() >= 5 {
+            let pattern = EditPattern::new(name);
+            let close = |other: &str| match &pattern {
                 Some(p) => p.distance(other) <= budget,
                 None => edit_distance(other, name) <= budget,
+            };
+            for len in name.len().saturating_sub(budget)..=name.len() + budget {
+                let found = self.by_len.get(&len).and_then(|v| {
+                    v.iter()
+                        .take_while(|(i, _)| best.is_none_or(|(b, _)| *i < b))
+                        .find(|(_, o)| close(o))
+                });
+                if let Some((i, o)) = found {
+                    best = Some((*i, o.as_str()));
+                }
             }
-    };
-    store
-        .catalog()
-        .nodes()
-        .filter(|s| s.name.as_str().len().abs_diff(name.len()) <= budget)
-        .find(|s| same_squashed(s.name.as_str()) || close(s.name.as_str()))
-        .map(|s| s.name.to_string())
+        }
+        best.map(|(_, o)| o.to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::Lint;
+    use crate::Level;
+    use crate::proposal::tests::{graph, propose};
+    use crate::store::tests::open_at;
+
+    /// Fifty-nine new names first, then a near duplicate of an existing
+    /// one: a check that stopped after fifty names would miss it.
+    #[test]
+    fn a_near_duplicate_behind_many_new_nodes_is_still_found() {
+        let (_dir, root) = graph();
+        let mut changes: Vec<serde_json::Value> = (0..59)
+            .map(|i| json!({"op": "add_node", "name": format!("filler-{i:02}-unique"), "type": "module", "description": "d"}))
+            .collect();
+        changes.push(json!({"op": "add_node", "name": "orders-servce", "type": "service", "description": "d"}));
+        let id = propose(&open_at(&root, Level::Agent), json!(changes));
+        let human = open_at(&root, Level::Human);
+        let (cards, _) = crate::proposal::cards(&human, human.pending().unwrap().pending);
+        let card = cards.iter().find(|c| c.id == id).unwrap();
+        let near: Vec<_> = card
+            .lints
+            .iter()
+            .filter_map(|l| match l {
+                Lint::NearDuplicate { change, name, existing } => Some((*change, name.as_str(), existing.as_str())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(near, [(60, "orders-servce", "orders-service")], "{:?}", card.lints);
+    }
 }

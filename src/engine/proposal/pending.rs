@@ -12,6 +12,7 @@ use super::MAX_FILE_BYTES;
 use super::stored::{FORMAT, ProposalId, Source, StoredProposal};
 use super::submission::Submission;
 use crate::error::{Error, Result};
+use crate::hygiene::visible_line;
 use crate::model::Timestamp;
 use crate::project::Access;
 use crate::project::TrustPolicy;
@@ -154,6 +155,12 @@ pub(crate) fn scan(pending: &Path, master: &x25519::Identity, decided: &HashSet<
             }),
             Err(fail) => {
                 let shown = name.map_or_else(|| format!("{os_name:?}"), |n| n.escape_debug().to_string());
+                // A reason may quote the hostile file (a key the parser
+                // refused): shown, never obeyed, and one line in `.reason`.
+                let fail = match fail {
+                    Fail::Transient(r) => Fail::Transient(visible_line(&r).into_owned()),
+                    Fail::Bad(r) => Fail::Bad(visible_line(&r).into_owned()),
+                };
                 match fail {
                     Fail::Transient(reason) => out.unreadable.push(Quarantined { file: shown, reason }),
                     Fail::Bad(reason) => match quarantine(pending, &path, &shown, &reason) {
@@ -332,9 +339,10 @@ pub fn quarantined(pending: &Path) -> Result<Vec<Quarantined>> {
                     .unwrap_or_default()
                     .to_owned()
             };
+            // Anyone with write access may have written this file.
             out.push(Quarantined {
-                file: field("file: "),
-                reason: field("reason: "),
+                file: visible_line(&field("file: ")).into_owned(),
+                reason: visible_line(&field("reason: ")).into_owned(),
             });
         }
     }

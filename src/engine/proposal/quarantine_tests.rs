@@ -159,3 +159,52 @@ fn age_headers_are_checked_cheaply() {
     assert!(check_header(b"not age").unwrap_err().contains("not an age file"));
     assert!(check_header(b"age-encryption.org/v1\n-> X 1\n").is_err());
 }
+
+#[test]
+fn quarantine_reasons_hold_no_raw_escapes() {
+    let (_dir, root) = graph();
+    let dir = root.join(".gpp/graphex/pending");
+    // Sealed to the master (anyone can): a key the parser refuses, quoted in
+    // the reason, with a screen clear, an override and a fake second line.
+    let hostile = "{\"format\":1,\"\\u001b[2J\\u202e\\nfile: spoof\\u0007\":1}";
+    let sealed = crate::keys::files::seal_to(
+        &[&stored::master_recipient(&open_at(&root, Level::Locked).layout().keys()).unwrap()],
+        hostile.as_bytes(),
+    )
+    .unwrap();
+    std::fs::write(dir.join(ProposalId::of(&sealed).file_name()), &sealed).unwrap();
+    // A `.reason` file written straight into quarantine by someone with
+    // write access to the repository.
+    std::fs::create_dir_all(dir.join(QUARANTINE)).unwrap();
+    std::fs::write(
+        dir.join(QUARANTINE).join("1-planted.reason"),
+        "file: \u{1b}]0;x\u{7}planted\nreason: \u{9b}2J\u{200b}\n",
+    )
+    .unwrap();
+    let scan = open_at(&root, Level::Master).pending().unwrap();
+    assert_eq!(scan.quarantined.len(), 1);
+    let raw = |s: &str| s.chars().any(|c| c != '\n' && crate::hygiene::is_hidden(c));
+    let reason = &scan.quarantined[0].reason;
+    assert!(
+        !raw(reason) && reason.contains(r"\x1b[2J\u{202e}\nfile: spoof"),
+        "{reason}"
+    );
+    for entry in std::fs::read_dir(dir.join(QUARANTINE)).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "reason") && !path.ends_with("1-planted.reason") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(!raw(&text), "{text:?}");
+            assert_eq!(text.lines().count(), 2, "one line per field: {text:?}");
+        }
+    }
+    let listed = quarantined(&dir).unwrap();
+    assert_eq!(listed.len(), 2);
+    for q in &listed {
+        assert!(!raw(&q.file) && !raw(&q.reason), "{q:?}");
+    }
+    assert!(
+        listed
+            .iter()
+            .any(|q| q.file == r"\x1b]0;x\x07planted" && q.reason == r"\x9b2J\u{200b}")
+    );
+}
