@@ -70,6 +70,13 @@ impl LtHash {
         }
     }
 
+    /// Adds the hash of a disjoint set (the union's hash).
+    pub fn merge(&mut self, other: &LtHash) {
+        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
+            *a = a.wrapping_add(*b);
+        }
+    }
+
     /// The state as bytes (2048, little-endian lanes).
     pub fn to_bytes(&self) -> Vec<u8> {
         self.0.iter().flat_map(|l| l.to_le_bytes()).collect()

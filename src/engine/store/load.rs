@@ -143,20 +143,25 @@ fn open_all(keys: &Keyring, objects: &Objects, refs: Vec<SnapshotRef>) -> Result
 /// Checks the manifest in a read transaction of its own; returns the commit
 /// it saw.
 fn verify_manifest(db: &std::path::Path, file: (u64, u64), keys: &Keyring) -> Result<(u64, VerifiedNodes)> {
-    let conn = rusqlite::Connection::open_with_flags(
-        db,
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
-    // The check must read the index the session reads, not a file put in
-    // its place since.
-    if super::file_id(db)? != file {
-        return Err(Error::integrity(
-            "graph.db",
-            "the index file was replaced while the store was open",
-        ));
-    }
-    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    let open = || -> Result<rusqlite::Connection> {
+        let conn = rusqlite::Connection::open_with_flags(
+            db,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        // The check must read the index the session reads, not a file put
+        // in its place since.
+        if super::file_id(db)? != file {
+            return Err(Error::integrity(
+                "graph.db",
+                "the index file was replaced while the store was open",
+            ));
+        }
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        Ok(conn)
+    };
+    let conn = open()?;
     let tx = conn.unchecked_transaction()?;
     let seq = commit_seq(&tx)?;
-    Ok((seq, super::manifest::verify(&tx, keys)?))
+    // Edge rows (most of them) on a thread of their own.
+    Ok((seq, super::manifest::verify_with(&tx, keys, Some(&open))?))
 }

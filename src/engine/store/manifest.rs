@@ -247,6 +247,14 @@ pub(super) struct Sum {
 }
 
 impl Sum {
+    /// Adds another sum of disjoint rows.
+    pub(super) fn merge(&mut self, other: &Sum) {
+        self.count += other.count;
+        for (a, t) in self.acc.iter_mut().zip(&other.acc) {
+            *a ^= t;
+        }
+    }
+
     pub(super) fn add(&mut self, tag: &[u8; 32], sign: i64) {
         self.count += sign;
         for (a, t) in self.acc.iter_mut().zip(tag) {
@@ -393,9 +401,29 @@ fn tally(
     seal: Option<&SealTagger>,
     mut readable: Option<&mut LtHash>,
     verified: &mut VerifiedNodes,
+    part: Part,
 ) -> Result<([Sum; 3], Sum)> {
     let mut sums = [Sum::default(); 3];
     let mut sealed = Sum::default();
+    let edge_rows = match part {
+        Part::Nodes => None,
+        Part::All | Part::Edges => Some(EDGE_ROWS),
+    };
+    if let Some(query) = edge_rows {
+        let mut stmt = conn.prepare(query)?;
+        tally_edges(
+            &mut stmt,
+            groups,
+            seal,
+            readable.as_deref_mut(),
+            verified,
+            &mut sums,
+            &mut sealed,
+        )?;
+    }
+    if !matches!(part, Part::Nodes | Part::All) {
+        return Ok((sums, sealed));
+    }
     let count: i64 = conn.query_row("SELECT COUNT(*) FROM nodes", [], |r| r.get(0))?;
     verified.nodes.reserve(usize::try_from(count).unwrap_or(0));
     let mut nodes = conn.prepare(NODE_ROWS)?;
@@ -412,8 +440,9 @@ fn tally(
             .get_ref(3)?
             .as_str()
             .map_err(|_| Error::integrity("index row", "a blob name is not text"))?;
-        // Tags hash fixed-length fields only: a blob name is a SHA-256.
-        if name.len() != 64 || !name.bytes().all(|b| b.is_ascii_hexdigit()) {
+        // Tags hash fixed-length fields only: a blob name is a SHA-256. (The
+        // seal's tags decode it, and a malformed one matches nothing.)
+        if seal.is_none() && (name.len() != 64 || !name.bytes().all(|b| b.is_ascii_hexdigit())) {
             return Err(tampered(Group::of(tier), "a blob name is not a SHA-256"));
         }
         let digest = stored_digest(r.get_ref(4)?);
@@ -435,7 +464,27 @@ fn tally(
             verified.nodes.insert(id, (tier, version, tag));
         }
     }
-    let mut edges = conn.prepare(EDGE_ROWS)?;
+    Ok((sums, sealed))
+}
+
+/// Which rows a tally reads: the two halves run on two threads at open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Part {
+    Nodes,
+    Edges,
+    All,
+}
+
+/// The edge half of [`tally`], adding into `sums` and `sealed`.
+fn tally_edges(
+    edges: &mut rusqlite::Statement<'_>,
+    groups: &[(Group, Tagger)],
+    seal: Option<&SealTagger>,
+    mut readable: Option<&mut LtHash>,
+    verified: &mut VerifiedNodes,
+    sums: &mut [Sum; 3],
+    sealed: &mut Sum,
+) -> Result<()> {
     let mut rows = edges.query([])?;
     while let Some(r) = rows.next()? {
         let tier = row_tier(r.get(1)?)?;
@@ -467,7 +516,7 @@ fn tally(
             verified.edges[tier.code() as usize] += 1;
         }
     }
-    Ok((sums, sealed))
+    Ok(())
 }
 
 /// A blind-index token column (any blob; a non-blob reads as empty, which
@@ -480,7 +529,14 @@ fn token<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
 /// rows, for a seal built from scratch.
 pub(super) fn seal_rows(conn: &Connection, seal: &SealTagger) -> Result<(Sum, LtHash)> {
     let mut lt = LtHash::default();
-    let (_, sum) = tally(conn, &[], Some(seal), Some(&mut lt), &mut VerifiedNodes::new())?;
+    let (_, sum) = tally(
+        conn,
+        &[],
+        Some(seal),
+        Some(&mut lt),
+        &mut VerifiedNodes::new(),
+        Part::All,
+    )?;
     Ok((sum, lt))
 }
 
@@ -496,7 +552,14 @@ pub(super) fn is_readable(row: &RowKey) -> bool {
 pub(super) fn rebuild(conn: &Connection, keys: &Keyring, tier: Tier) -> Result<()> {
     let g = Group::of(tier);
     let key = &keys.tier(g.key_tier())?.manifest;
-    let (sums, _) = tally(conn, &[(g, Tagger::new(key))], None, None, &mut VerifiedNodes::new())?;
+    let (sums, _) = tally(
+        conn,
+        &[(g, Tagger::new(key))],
+        None,
+        None,
+        &mut VerifiedNodes::new(),
+        Part::All,
+    )?;
     let sum = sums[g.index()];
     let tag = mac(key, g, &sum).finalize().into_bytes().to_vec();
     conn.execute(
@@ -510,6 +573,21 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, tier: Tier) -> Result<(
 /// manifest, then checks the master's seal (see `seal`). Returns the
 /// verified node rows of those groups.
 pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes> {
+    verify_with(conn, keys, None::<&fn() -> Result<EdgeReader>>)
+}
+
+/// A second read-only view of the index, at the commit the first one reads,
+/// for the edge half of the check.
+pub(super) type EdgeReader = Connection;
+
+/// [`verify`], with the edge rows tallied on a second thread through the
+/// connection `edges` opens (it must read the same commit: the caller
+/// checks, and a mismatch is [`Error::Stale`]).
+pub(super) fn verify_with(
+    conn: &Connection,
+    keys: &Keyring,
+    edges: Option<&(impl Fn() -> Result<EdgeReader> + Sync)>,
+) -> Result<VerifiedNodes> {
     let groups = taggers(keys);
     let mut verified = VerifiedNodes::new();
     if groups.is_empty() {
@@ -520,7 +598,46 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
     // through their set hash; a master has its own tags of every row.
     let agent_check = seal.is_none() && keys.verifier().is_some() && groups.iter().any(|(g, _)| *g == Group::Readable);
     let mut lt = agent_check.then(LtHash::default);
-    let (sums, sealed) = tally(conn, &groups, seal.as_ref(), lt.as_mut(), &mut verified)?;
+    let seq = super::schema::commit_seq(conn)?;
+    let (sums, sealed) = match edges {
+        None => tally(conn, &groups, seal.as_ref(), lt.as_mut(), &mut verified, Part::All)?,
+        Some(open) => std::thread::scope(|scope| -> Result<_> {
+            let (groups, seal_ref) = (&groups, seal.as_ref());
+            let half = |part: Part| {
+                scope.spawn(move || -> Result<_> {
+                    let other = open()?;
+                    let tx = other.unchecked_transaction()?;
+                    if super::schema::commit_seq(&tx)? != seq {
+                        return Err(Error::Stale);
+                    }
+                    let mut lt = agent_check.then(LtHash::default);
+                    let mut counted = VerifiedNodes::new();
+                    let (sums, sealed) = tally(&tx, groups, seal_ref, lt.as_mut(), &mut counted, part)?;
+                    Ok((sums, sealed, lt, counted.edges))
+                })
+            };
+            // One more thread: the catalog's decoding runs beside this check,
+            // so on two cores a third tally thread only competes with it.
+            let halves = [half(Part::Edges)];
+            let (mut sums, mut sealed) = tally(conn, groups, seal_ref, lt.as_mut(), &mut verified, Part::Nodes)?;
+            for h in halves {
+                let (e_sums, e_sealed, e_lt, e_counts) = h
+                    .join()
+                    .map_err(|_| Error::integrity("the index manifest", "its checking thread failed"))??;
+                for (a, b) in sums.iter_mut().zip(&e_sums) {
+                    a.merge(b);
+                }
+                sealed.merge(&e_sealed);
+                if let (Some(lt), Some(e)) = (lt.as_mut(), &e_lt) {
+                    lt.merge(e);
+                }
+                for (a, b) in verified.edges.iter_mut().zip(e_counts) {
+                    *a += b;
+                }
+            }
+            Ok((sums, sealed))
+        })?,
+    };
     for (g, _) in &groups {
         let key = &keys.tier(g.key_tier())?.manifest;
         let want = stored(conn, key, *g)?;
@@ -546,7 +663,7 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
         rows: seal.is_some().then_some(sealed),
         readable: lt.map(|lt| lt.digest()),
     };
-    super::seal::check(conn, keys, super::schema::commit_seq(conn)?, &found)?;
+    super::seal::check(conn, keys, seq, &found)?;
     Ok(verified)
 }
 
