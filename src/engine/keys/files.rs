@@ -362,44 +362,50 @@ pub fn identity_file_text(
 const PIN_PREFIX: &str = "# store master: ";
 const SIGNER_PREFIX: &str = "# store signer: ";
 
+/// The rest of the line of an agent identity file that starts with
+/// `prefix`, or an error naming what its absence means.
+fn pinned<'t>(path: &Path, text: &'t [u8], prefix: &str, missing: &str) -> Result<&'t str> {
+    let bad = |reason: String| Error::KeyFile {
+        path: path.to_owned(),
+        reason,
+    };
+    let text = std::str::from_utf8(text).map_err(|_| bad("not text".into()))?;
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix(prefix))
+        .map(str::trim)
+        .ok_or_else(|| {
+            bad(format!(
+                "it does not name {missing}: export the agent identity again with `graphex keys export-agent FILE`"
+            ))
+        })
+}
+
 /// The master signing key an agent identity file pins, or a clear error for
 /// a file exported before commits were signed.
 pub fn parse_signer_pin(path: &Path, text: &[u8]) -> Result<SealVerifier> {
-    let bad = |reason: &str| Error::KeyFile {
+    let line = pinned(
+        path,
+        text,
+        SIGNER_PREFIX,
+        "the store's signing key, so the master's seal on the graph cannot be checked",
+    )?;
+    SealVerifier::from_hex(line).ok_or_else(|| Error::KeyFile {
         path: path.to_owned(),
-        reason: reason.to_owned(),
-    };
-    let text = std::str::from_utf8(text).map_err(|_| bad("not text"))?;
-    let line = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix(SIGNER_PREFIX))
-        .ok_or_else(|| {
-            bad(
-                "it does not name the store's signing key, so the master's seal on the graph cannot be \
-                 checked: export the agent identity again with `graphex keys export-agent FILE`",
-            )
-        })?;
-    SealVerifier::from_hex(line).ok_or_else(|| bad("its store signer line is not an Ed25519 public key"))
+        reason: "its store signer line is not an Ed25519 public key".into(),
+    })
 }
 
 /// The master recipient an agent identity file pins, or a clear error for
 /// a file exported before pins existed.
 pub fn parse_pin(path: &Path, text: &[u8]) -> Result<x25519::Recipient> {
-    let bad = |reason: &str| Error::KeyFile {
+    let line = pinned(
+        path,
+        text,
+        PIN_PREFIX,
+        "the store's master key, so the keyring cannot be authenticated",
+    )?;
+    line.parse::<x25519::Recipient>().map_err(|e| Error::KeyFile {
         path: path.to_owned(),
-        reason: reason.to_owned(),
-    };
-    let text = std::str::from_utf8(text).map_err(|_| bad("not text"))?;
-    let line = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix(PIN_PREFIX))
-        .ok_or_else(|| {
-            bad(
-                "it does not name the store's master key, so the keyring cannot be authenticated: \
-                 export the agent identity again with `graphex keys export-agent FILE`",
-            )
-        })?;
-    line.trim()
-        .parse::<x25519::Recipient>()
-        .map_err(|e| bad(&format!("its store master line is malformed ({e})")))
+        reason: format!("its store master line is malformed ({e})"),
+    })
 }
