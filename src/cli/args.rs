@@ -21,9 +21,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     GRAPHEX_HUMAN_PASSPHRASE  human-only passphrase (needs the master as well)\n  \
     GRAPHEX_AGENT_IDENTITY    path to an exported agent identity (public + agent-readable)\n\
     Without any of them only public content is visible. In a terminal, --unlock LEVEL prompts.\n\n\
-    Console: settings in ~/.config/graphex/config.toml and .gpp/config.toml ([graphex.console]:\n  \
-    mouse, theme, keys); NO_COLOR turns colours off; logs go to ~/.local/state/graphex/console.log\n  \
-    (GRAPHEX_LOG sets the level).\n\n\
+    Console: settings in ~/.config/graphex/config.toml ([graphex.console]: mouse, theme, keys; the\n  \
+    repository's .gpp/config.toml may set mouse only); NO_COLOR turns colours off; logs go to\n  \
+    ~/.local/state/graphex/console.log (GRAPHEX_LOG sets the level).\n\n\
+    Projection settings in .gpp/config.toml take effect once approved: graphex config approve.\n\n\
     Exit status: 0 ok, 1 error (message on stderr), 2 usage error.")]
 pub struct Cli {
     /// Repository root holding `.gpp/` (default: $GRAPHEX_STORE, else the nearest parent with `.gpp/graphex`).

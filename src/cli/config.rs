@@ -28,9 +28,14 @@ pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
                 unapproved: c.unapproved,
             };
             emit(ctx.json, &shown, |s| {
+                // In the file's own shape, ready to copy into it.
+                let mut file = toml::Table::new();
+                if let Ok(toml::Value::Table(t)) = toml::Value::try_from(&s.in_force) {
+                    file.insert("graphex".into(), toml::Value::Table(t));
+                }
                 let mut out = format!(
                     "in force (approved by the master):\n{}\n",
-                    toml::to_string_pretty(&s.in_force).unwrap_or_default()
+                    toml::to_string_pretty(&file).unwrap_or_default()
                 );
                 if s.unapproved.is_empty() {
                     out.push_str(".gpp/config.toml matches.\n");
