@@ -206,9 +206,15 @@ impl Store {
             .transpose()
     }
 
-    /// The ids of every decided proposal.
+    /// The ids of every decided proposal: what keeps them out of the
+    /// queue. At the master level the rows are checked against the master's
+    /// seal first, every time, so a decision row inserted or deleted while a
+    /// console is open cannot hide or bring back a proposal until the next
+    /// open.
     pub fn decided(&self) -> Result<HashSet<String>> {
-        let mut stmt = self.conn.prepare("SELECT proposal FROM decisions")?;
+        let tx = self.conn.unchecked_transaction()?;
+        super::seal::check_decisions(&tx, &self.keys)?;
+        let mut stmt = tx.prepare("SELECT proposal FROM decisions")?;
         let ids = stmt
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<HashSet<String>>>()?;

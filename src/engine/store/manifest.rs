@@ -363,6 +363,28 @@ impl VerifiedNodes {
         }
     }
 
+    /// Refuses node rows a commit is about to replace when they are not
+    /// the rows this session verified (changed in the index since, outside
+    /// Graphex): the commit would otherwise fold them into the seal.
+    pub(super) fn check_before(&self, keys: &Keyring, rows: &[RowKey]) -> Result<()> {
+        let Some(seal) = keys.seal() else {
+            return Ok(());
+        };
+        let t = SealTagger::new(seal.mac_key());
+        for r in rows {
+            if let RowKey::Node { id, tier, version, .. } = r
+                && self.nodes.get(id) != Some(&(*tier, *version, t.row(r)))
+            {
+                return Err(Error::integrity(
+                    format!("node {id}"),
+                    "its index row changed outside Graphex since this session verified it; nothing was written \
+                     (see `graphex doctor`)",
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Adds rows a commit of this session wrote.
     pub(super) fn record(&mut self, keys: &Keyring, rows: &[RowKey]) {
         if let Some(seal) = keys.seal() {

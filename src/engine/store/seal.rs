@@ -468,19 +468,35 @@ pub(super) fn check(conn: &Connection, keys: &Keyring, seq: u64, found: &Recompu
                 "the index rows (or their name tokens) differ from what the master sealed: written outside Graphex",
             ));
         }
-        let tagger = SealTagger::new(seal.mac_key());
-        let mut decisions = Sum::default();
-        for d in decision_rows(conn, None)? {
-            decisions.add(&tagger.decision(&d), 1);
-        }
-        if decisions != st.decisions {
-            return Err(tampered(
-                "the proposal decisions differ from what the master sealed: a decision was deleted, added or \
-                 altered outside Graphex",
-            ));
-        }
+        decisions_match(conn, seal, &st)?;
     }
     check_audit(conn, &st)
+}
+
+fn decisions_match(conn: &Connection, seal: &MasterSeal, st: &Statement) -> Result<()> {
+    let tagger = SealTagger::new(seal.mac_key());
+    let mut decisions = Sum::default();
+    for d in decision_rows(conn, None)? {
+        decisions.add(&tagger.decision(&d), 1);
+    }
+    if decisions == st.decisions {
+        Ok(())
+    } else {
+        Err(tampered(
+            "the proposal decisions differ from what the master sealed: a decision was deleted, added or \
+             altered outside Graphex",
+        ))
+    }
+}
+
+/// Checks the decisions rows against the stored statement, at the master
+/// level (others cannot compute the tags): inside the caller's read
+/// transaction, so what it then reads is what was checked.
+pub(super) fn check_decisions(conn: &Connection, keys: &Keyring) -> Result<()> {
+    let (Some(seal), Some(st)) = (keys.seal(), stored(conn, keys)?) else {
+        return Ok(());
+    };
+    decisions_match(conn, seal, &st)
 }
 
 /// What one commit changes, for [`apply`].

@@ -501,3 +501,48 @@ fn an_agent_file_without_the_signer_pin_gets_a_clear_error() {
     let msg = refused(&root, Level::Agent);
     assert!(msg.contains("signature"), "{msg}");
 }
+
+#[test]
+fn a_decision_inserted_under_an_open_console_is_refused_on_the_next_queue_read() {
+    let (_dir, root, pending, _) = decided();
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(s.pending().unwrap().pending.iter().any(|p| p.id.as_str() == pending));
+    sql(
+        &root,
+        "INSERT INTO decisions (proposal, seq, at, outcome, sealed)
+         SELECT ?1, seq, at, outcome, sealed FROM decisions LIMIT 1",
+        [&pending],
+    );
+    let err = s.pending().unwrap_err().to_string();
+    assert!(err.contains("decision"), "{err}");
+}
+
+#[test]
+fn a_row_changed_under_an_open_writer_is_not_sealed_over() {
+    let (_dir, root) = store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    // An agent puts another digest in the row the next commit replaces.
+    sql(
+        &root,
+        "UPDATE nodes SET digest = randomblob(16) WHERE id = (SELECT id FROM nodes LIMIT 1)",
+        [],
+    );
+    let name = {
+        let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+        let id: Vec<u8> = conn
+            .query_row("SELECT id FROM nodes LIMIT 1", [], |r| r.get(0))
+            .unwrap();
+        let id = crate::model::NodeId(uuid::Uuid::from_slice(&id).unwrap());
+        s.catalog().node(&id).unwrap().name.to_string()
+    };
+    let patch = crate::model::NodePatch {
+        description: Some("edited".into()),
+        ..Default::default()
+    };
+    let err = s.update_node(&name, &patch).unwrap_err().to_string();
+    assert!(err.contains("outside Graphex"), "{err}");
+    // Nothing was committed over it: the next open still names the change.
+    drop(s);
+    let msg = refused(&root, Level::Master);
+    assert!(msg.contains("outside Graphex"), "{msg}");
+}

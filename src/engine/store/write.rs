@@ -375,6 +375,7 @@ impl Store {
         let row_seq = sql_version(seq);
         // The rows this commit replaces or removes, as they are before it.
         let before = rows_before(&tx, &self.catalog, &plan)?;
+        self.verified.check_before(&self.keys, &before)?;
         let mut decisions_before = Vec::new();
         {
             let mut drop_snapshot = tx.prepare_cached("DELETE FROM snapshots WHERE tier = ?1 RETURNING blob")?;
