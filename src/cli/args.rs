@@ -60,6 +60,11 @@ pub enum Command {
     /// Export identity files for non-interactive use, or rotate tier keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Seal a store that has no master's seal: one made by an earlier version, or one whose
+    /// seal was removed (which an attacker would do to have forged rows sealed anew: run
+    /// `graphex doctor` first). Checks the index against its manifest, then the master signs it
+    /// as it is, and approves .gpp/config.toml if no settings were approved yet.
+    Seal,
     /// Show the settings in force, or approve `.gpp/config.toml` (master level). Settings
     /// decide what agents receive (trust thresholds, scrub patterns, hidden relations, audit
     /// previews); an edit of the file takes effect only once approved.

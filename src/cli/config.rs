@@ -1,4 +1,5 @@
-//! `graphex config show|approve`: the settings in force and their approval.
+//! `graphex config show|approve`: the settings in force and their approval;
+//! `graphex seal`: the master's seal on a store that has none.
 //!
 //! The settings in `.gpp/config.toml` decide what agents receive (trust
 //! thresholds, scrub patterns…), and anyone who can write to the repository
@@ -68,4 +69,19 @@ pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// `graphex seal`: a store with no master's seal, sealed as it is.
+pub fn seal(ctx: &Context) -> Result<()> {
+    let mut store = ctx.open_to_seal()?;
+    if store.seal()? {
+        note("sealed: from now on any change made outside Graphex is refused (recorded on the timeline)");
+        let c = store.config()?;
+        if let Some(w) = c.warning() {
+            note(&format!("warning: {w}"));
+        }
+    } else {
+        note("already sealed; nothing changed");
+    }
+    Ok(())
 }

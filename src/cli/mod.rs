@@ -47,6 +47,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Init { dir } => setup::init(dir.as_deref()),
         Command::Keys(k) => setup::keys(&ctx, k),
         Command::Config(c) => config::config(&ctx, c),
+        Command::Seal => config::seal(&ctx),
         Command::Add(a) => write::add(&ctx, a),
         Command::Update(a) => write::update(&ctx, a),
         Command::Link(a) => write::link(&ctx, a),

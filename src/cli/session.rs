@@ -63,6 +63,24 @@ impl Context {
     /// [`Context::open`], also returning the credentials it used (for
     /// commands that seal new key files with a passphrase).
     pub fn open_with_credentials(&self, need: Need) -> Result<(Store, Credentials)> {
+        let (root, creds) = self.credentials(need)?;
+        let store = Store::open(&root, &creds)?;
+        if need == Need::Write && store.level() < Level::Master {
+            bail!("this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY");
+        }
+        Ok((store, creds))
+    }
+
+    /// Opens a store that has no master's seal yet, at the master level, for
+    /// `graphex seal`.
+    pub fn open_to_seal(&self) -> Result<Store> {
+        let (root, creds) = self.credentials(Need::Write)?;
+        Ok(Store::open_to_seal(&root, &creds)?)
+    }
+
+    /// The store's root and the credentials `need` asks for (prompting in a
+    /// terminal for what the environment does not give).
+    fn credentials(&self, need: Need) -> Result<(PathBuf, Credentials)> {
         let root = self.root()?;
         let mut creds = Credentials::from_env();
         let want_master = need == Need::Write || self.unlock.is_some();
@@ -78,11 +96,7 @@ impl Context {
                 &format!("the human level needs {ENV_HUMAN_PASSPHRASE}, or run in a terminal"),
             )?);
         }
-        let store = Store::open(&root, &creds)?;
-        if need == Need::Write && store.level() < Level::Master {
-            bail!("this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY");
-        }
-        Ok((store, creds))
+        Ok((root, creds))
     }
 }
 

@@ -100,3 +100,22 @@ fn doctor_names_an_unapproved_config_file() {
     repo.ok(&["config", "approve"]);
     assert_eq!(settings()["outcome"], "ok");
 }
+
+#[test]
+fn a_store_without_its_seal_is_refused_until_sealed_by_a_person() {
+    let repo = Repo::new().with_four_tiers();
+    let db = repo.root().join(".gpp/graphex/graph.db");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("DELETE FROM seal", [])
+        .unwrap();
+    let out = repo.master().arg("status").assert().failure();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("graphex seal"), "{err}");
+    let out = repo.master().arg("seal").assert().success();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("sealed"), "{err}");
+    repo.ok(&["status"]);
+    let out = repo.master().arg("seal").assert().success();
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("already sealed"));
+}

@@ -32,7 +32,8 @@ impl Store {
         // connection; both must have read the same commit.
         std::thread::scope(|scope| {
             let (db, keys, file) = (self.layout.db(), &self.keys, self.db_file);
-            let verifier = scope.spawn(move || verify_manifest(&db, file, keys));
+            let sealed = !self.unsealed;
+            let verifier = scope.spawn(move || verify_manifest(&db, file, keys, sealed));
             let (catalog, seen) = self.decode_catalog(use_snapshots)?;
             let (checked, verified) = verifier
                 .join()
@@ -142,7 +143,12 @@ fn open_all(keys: &Keyring, objects: &Objects, refs: Vec<SnapshotRef>) -> Result
 
 /// Checks the manifest in a read transaction of its own; returns the commit
 /// it saw.
-fn verify_manifest(db: &std::path::Path, file: (u64, u64), keys: &Keyring) -> Result<(u64, VerifiedNodes)> {
+fn verify_manifest(
+    db: &std::path::Path,
+    file: (u64, u64),
+    keys: &Keyring,
+    sealed: bool,
+) -> Result<(u64, VerifiedNodes)> {
     let open = || -> Result<rusqlite::Connection> {
         let conn = rusqlite::Connection::open_with_flags(
             db,
@@ -163,5 +169,5 @@ fn verify_manifest(db: &std::path::Path, file: (u64, u64), keys: &Keyring) -> Re
     let tx = conn.unchecked_transaction()?;
     let seq = commit_seq(&tx)?;
     // Edge rows (most of them) on a thread of their own.
-    Ok((seq, super::manifest::verify_with(&tx, keys, Some(&open))?))
+    Ok((seq, super::manifest::verify_with(&tx, keys, Some(&open), sealed)?))
 }

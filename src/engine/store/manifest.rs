@@ -595,7 +595,7 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, tier: Tier) -> Result<(
 /// manifest, then checks the master's seal (see `seal`). Returns the
 /// verified node rows of those groups.
 pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes> {
-    verify_with(conn, keys, None::<&fn() -> Result<EdgeReader>>)
+    verify_with(conn, keys, None::<&fn() -> Result<EdgeReader>>, true)
 }
 
 /// A second read-only view of the index, at the commit the first one reads,
@@ -604,21 +604,24 @@ pub(super) type EdgeReader = Connection;
 
 /// [`verify`], with the edge rows tallied on a second thread through the
 /// connection `edges` opens (it must read the same commit: the caller
-/// checks, and a mismatch is [`Error::Stale`]).
+/// checks, and a mismatch is [`Error::Stale`]). Without `with_seal`: a store with
+/// no seal yet, checked against its manifest alone, to be sealed.
 pub(super) fn verify_with(
     conn: &Connection,
     keys: &Keyring,
     edges: Option<&(impl Fn() -> Result<EdgeReader> + Sync)>,
+    with_seal: bool,
 ) -> Result<VerifiedNodes> {
     let groups = taggers(keys);
     let mut verified = VerifiedNodes::new();
     if groups.is_empty() {
         return Ok(verified);
     }
-    let seal = keys.seal().map(|s| SealTagger::new(s.mac_key()));
+    let seal = keys.seal().filter(|_| with_seal).map(|s| SealTagger::new(s.mac_key()));
     // An agent checks the readable rows against the master's signature
     // through their set hash; a master has its own tags of every row.
-    let agent_check = seal.is_none() && keys.verifier().is_some() && groups.iter().any(|(g, _)| *g == Group::Readable);
+    let agent_check =
+        with_seal && seal.is_none() && keys.verifier().is_some() && groups.iter().any(|(g, _)| *g == Group::Readable);
     let mut lt = agent_check.then(LtHash::default);
     let seq = super::schema::commit_seq(conn)?;
     let (sums, sealed) = match edges {
@@ -685,7 +688,9 @@ pub(super) fn verify_with(
         rows: seal.is_some().then_some(sealed),
         readable: lt.map(|lt| lt.digest()),
     };
-    super::seal::check(conn, keys, seq, &found)?;
+    if with_seal {
+        super::seal::check(conn, keys, seq, &found)?;
+    }
     Ok(verified)
 }
 

@@ -100,6 +100,9 @@ pub struct Store {
     /// The index file this session opened (device, inode): the manifest's
     /// own connection must open the same one.
     db_file: (u64, u64),
+    /// Opened by [`Store::open_to_seal`]: the store has no seal yet, and is
+    /// checked against its manifest alone.
+    unsealed: bool,
     #[cfg(test)]
     fault: Option<&'static str>,
 }
@@ -145,6 +148,19 @@ impl Store {
 
     /// Opens the store under `root` with whatever `creds` unlock.
     pub fn open(root: &Path, creds: &Credentials) -> Result<Store> {
+        Self::open_checked(root, creds, false)
+    }
+
+    /// Opens a store that has no master's seal (made by an earlier version,
+    /// or its seal was removed) at the master level, checked against its
+    /// manifest alone, for [`Store::seal`]. Nothing else should use it.
+    pub fn open_to_seal(root: &Path, creds: &Credentials) -> Result<Store> {
+        let store = Self::open_checked(root, creds, true)?;
+        store.require_writer("sealing the store")?;
+        Ok(store)
+    }
+
+    fn open_checked(root: &Path, creds: &Credentials, unsealed: bool) -> Result<Store> {
         let layout = Layout::new(root);
         if !layout.db().is_file() {
             return Err(Error::NoStore(root.to_owned()));
@@ -192,11 +208,11 @@ impl Store {
             seen_seq: 0,
             verified: manifest::VerifiedNodes::new(),
             db_file,
+            unsealed,
             #[cfg(test)]
             fault: None,
         };
         store.load_verified()?;
-        store.seal_if_unsealed()?;
         // A tier raise that crashed after its commit left old copies.
         if store.finish_wipe(true)? > 0 {
             store.purge_wal();
@@ -239,29 +255,38 @@ impl Store {
         }
     }
 
-    /// Seals a store from before seals (schema v3), at the master level,
-    /// once its manifest has been checked: from then on an agent identity
-    /// cannot change it unseen.
-    fn seal_if_unsealed(&mut self) -> Result<()> {
-        if self.keys.seal().is_none() || seal::exists(&self.conn)? {
-            return Ok(());
-        }
+    /// Seals the store as it is now, when it has no seal (made by an
+    /// earlier version, or its seal was removed: `doctor` first). Opened
+    /// with [`Store::open_to_seal`], so its rows were checked against the
+    /// manifest. Approves `.gpp/config.toml` when nothing was approved yet.
+    /// Returns false when the store was sealed already (nothing changed).
+    pub fn seal(&mut self) -> Result<bool> {
+        self.require_writer("sealing the store")?;
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let seq = schema::commit_seq(&tx)?;
-        if seq == self.seen_seq && !seal::exists(&tx)? {
-            // The settings as they are now are taken as approved, once.
-            if !policy::is_set(&tx)?
-                && let Ok(config) = crate::config::Config::load(&self.layout)
-                && config.projection_settings().is_ok()
-            {
-                policy::put(&tx, &config)?;
-            }
-            seal::rebuild(&tx, &self.keys, seq)?;
+        if seal::exists(&tx)? {
+            return Ok(false);
         }
+        if schema::commit_seq(&tx)? != self.seen_seq {
+            return Err(Error::Stale);
+        }
+        if !policy::is_set(&tx)?
+            && let Ok(config) = crate::config::Config::load(&self.layout)
+            && config.projection_settings().is_ok()
+        {
+            policy::put(&tx, &config)?;
+        }
+        seal::rebuild(&tx, &self.keys, self.seen_seq)?;
+        tx.execute(
+            "INSERT INTO timeline (at, actor, action) VALUES (?1, 'human', 'seal')",
+            [Timestamp::now().0],
+        )?;
         tx.commit()?;
-        Ok(())
+        self.unsealed = false;
+        // Verified again, as every later open will: by the seal's tags.
+        self.load_verified()?;
+        Ok(true)
     }
 
     /// Checks that the audit log still holds the record the master's seal

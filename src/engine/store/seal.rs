@@ -353,15 +353,24 @@ fn stored_readable(conn: &Connection, st: &Statement) -> Result<LtHash> {
 }
 
 /// The stored statement, authenticated: by its MAC at master level, by its
-/// signature otherwise. `None` when there is none (a store from before
-/// seals) or when this session holds nothing to check it with.
+/// signature otherwise. `None` only for a session that holds nothing to
+/// check it with. A missing seal is an error for everyone else: whether the
+/// store was made by an earlier version or its seal was deleted to have
+/// forged rows sealed anew cannot be told apart, so only a person decides,
+/// with `graphex seal`.
 pub(super) fn stored(conn: &Connection, keys: &Keyring) -> Result<Option<Statement>> {
+    if keys.verifier().is_none() {
+        return Ok(None);
+    }
     let row: Option<(Vec<u8>, Vec<u8>, Vec<u8>)> = conn
         .prepare_cached("SELECT statement, mac, sig FROM seal WHERE id = 1")?
         .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
     let Some((bytes, tag, sig)) = row else {
-        return Ok(None);
+        return Err(tampered(
+            "there is none: the store was made by an earlier version, or its seal was deleted outside Graphex. \
+             Check it with `graphex doctor`, then seal it as it is with `graphex seal` (master level)",
+        ));
     };
     let authentic = match (keys.seal(), keys.verifier()) {
         (Some(seal), _) => mac(seal.mac_key(), &bytes).verify_slice(&tag).is_ok(),
@@ -434,14 +443,7 @@ pub(super) fn check(conn: &Connection, keys: &Keyring, seq: u64, found: &Recompu
         return Ok(());
     }
     let Some(st) = stored(conn, keys)? else {
-        if keys.seal().is_some() {
-            // A store from before seals: the master's open seals it first.
-            return Ok(());
-        }
-        return Err(tampered(
-            "there is none: open the store once at the master level to seal it (a store from an earlier version), \
-             or it was deleted outside Graphex",
-        ));
+        return Ok(());
     };
     if st.seq != seq {
         return Err(tampered(format!(
@@ -513,7 +515,7 @@ pub(super) struct Change<'a> {
 pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Result<()> {
     let seal = sealer(keys)?;
     let Some(mut st) = stored(tx, keys)? else {
-        return rebuild(tx, keys, change.seq);
+        return Err(tampered("there is none to seal this commit on"));
     };
     check_audit(tx, &st)?;
     let tagger = SealTagger::new(seal.mac_key());

@@ -254,15 +254,51 @@ fn an_agent_readable_snapshot_sealed_by_an_agent_is_refused() {
 }
 
 #[test]
-fn a_store_from_before_seals_is_sealed_by_its_first_master_open() {
+fn a_store_without_a_seal_is_refused_until_a_person_seals_it() {
+    // An agent that deletes the seal, after forging what it would have
+    // caught, must not get its state sealed by the next master open.
     let (_dir, root) = store();
     sql(&root, "DELETE FROM seal", []);
-    refused(&root, Level::Agent);
-    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
-    assert_eq!(s.summary("retry-policy").unwrap().tier, Tier::AgentReadable);
+    for level in [Level::Master, Level::Agent] {
+        let msg = refused(&root, level);
+        assert!(msg.contains("graphex seal"), "{level}: {msg}");
+    }
+    // Sealing is explicit, at the master level, after the manifest check.
+    let agent = Store::open_to_seal(&root, &creds(Level::Agent, &root));
+    assert!(matches!(agent, Err(Error::Locked { .. })), "{agent:?}");
+    let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(s.seal().unwrap());
+    assert!(!s.seal().unwrap(), "sealed once");
+    assert_eq!(s.node("retry-policy").unwrap().tier, Tier::AgentReadable);
     drop(s);
     let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
     assert!(agent.summary("retry-policy").is_ok());
+}
+
+#[test]
+fn a_store_without_a_seal_is_checked_against_its_manifest_before_sealing() {
+    let (_dir, root) = store();
+    sql(&root, "DELETE FROM seal", []);
+    sql(&root, "DELETE FROM edges", []);
+    let err = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap_err();
+    assert!(err.to_string().contains("manifest"), "{err}");
+}
+
+#[test]
+fn a_seal_deleted_under_a_running_agent_server_does_not_unlock_its_settings() {
+    let (_dir, root) = store();
+    let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    assert!(agent.config().is_ok());
+    // Mid-session: a forged approval, and the seal that would refuse it gone.
+    let forged = crate::config::Config::parse("c", "[graphex.projection]\nlow = 0.0\nhigh = 0.0\n").unwrap();
+    sql(
+        &root,
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('policy', ?1)",
+        [forged.canonical().unwrap()],
+    );
+    sql(&root, "DELETE FROM seal", []);
+    let err = agent.config().unwrap_err().to_string();
+    assert!(err.contains("graphex seal"), "{err}");
 }
 
 /// A store with one pending and one rejected proposal; returns the ids.
