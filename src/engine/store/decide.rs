@@ -192,18 +192,32 @@ impl Store {
 
     /// The recorded decision on `id`, if any (readable at agent level).
     pub fn decision(&self, id: &ProposalId) -> Result<Option<Decision>> {
-        let sealed: Option<Vec<u8>> = self
+        type Row = (Vec<u8>, i64, i64, String, Option<Vec<u8>>);
+        let row: Option<Row> = self
             .conn
-            .query_row("SELECT sealed FROM decisions WHERE proposal = ?1", [id.as_str()], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT sealed, seq, at, outcome, sig FROM decisions WHERE proposal = ?1",
+                [id.as_str()],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
             .optional()?;
-        sealed
-            .map(|s| {
-                let plain = codec::open_decision(&self.keys, id.as_str(), &s)?;
-                serde_json::from_slice(&plain).map_err(|e| Error::integrity("decision", e.to_string()))
-            })
-            .transpose()
+        row.map(|(s, seq, at, outcome, sig)| {
+            let key = super::seal::DecisionKey {
+                proposal: id.to_string(),
+                seq,
+                at,
+                outcome,
+                digest: super::manifest::digest(&s),
+            };
+            super::seal::check_decision(&self.keys, &key, sig.as_deref())?;
+            Ok::<_, Error>(s)
+        })
+        .transpose()?
+        .map(|s| {
+            let plain = codec::open_decision(&self.keys, id.as_str(), &s)?;
+            serde_json::from_slice(&plain).map_err(|e| Error::integrity("decision", e.to_string()))
+        })
+        .transpose()
     }
 
     /// The ids of every decided proposal: what keeps them out of the

@@ -384,7 +384,7 @@ impl Store {
             }
             counts[2] = crate::audit::rekey(&tx, old, new, tier)?;
             if tier == codec::DECISION_TIER {
-                counts[3] = rekey_decisions(&tx, old, new)?;
+                counts[3] = rekey_decisions(&tx, &self.keys, old, new)?;
             }
         }
         // The tier's snapshot is sealed under the old key; the public one
@@ -441,16 +441,21 @@ impl Store {
     }
 }
 
-fn rekey_decisions(tx: &Connection, old: &TierCiphers, new: &TierCiphers) -> Result<u64> {
-    let rows: Vec<(String, Vec<u8>)> = tx
-        .prepare("SELECT proposal, sealed FROM decisions")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    let mut set = tx.prepare("UPDATE decisions SET sealed = ?2 WHERE proposal = ?1")?;
-    for (proposal, sealed) in &rows {
-        let what = || format!("decision on proposal {proposal}");
-        let sealed = codec::reseal(old, new, &codec::decision_ad(proposal), sealed, &what)?;
-        set.execute(params![proposal, sealed])?;
+fn rekey_decisions(tx: &Connection, keys: &Keyring, old: &TierCiphers, new: &TierCiphers) -> Result<u64> {
+    let rows = super::seal::decision_rows(tx, None)?;
+    let mut set = tx.prepare("UPDATE decisions SET sealed = ?2, sig = ?3 WHERE proposal = ?1")?;
+    for d in &rows {
+        let what = || format!("decision on proposal {}", d.proposal);
+        let sealed: Vec<u8> = tx.query_row("SELECT sealed FROM decisions WHERE proposal = ?1", [&d.proposal], |r| {
+            r.get(0)
+        })?;
+        let sealed = codec::reseal(old, new, &codec::decision_ad(&d.proposal), &sealed, &what)?;
+        // Signed again: the signature covers the sealed bytes.
+        let key = super::seal::DecisionKey {
+            digest: super::manifest::digest(&sealed),
+            ..d.clone()
+        };
+        set.execute(params![d.proposal, sealed, super::seal::sign_decision(keys, &key)?])?;
     }
     Ok(rows.len() as u64)
 }

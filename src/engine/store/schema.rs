@@ -146,6 +146,9 @@ DROP INDEX nodes_by_tier;
 DROP INDEX edges_by_tier;
 CREATE INDEX nodes_by_tier ON nodes (tier, seq, id, version, blob, digest, name_token);
 CREATE INDEX edges_by_tier ON edges (tier, seq, id, digest, token);
+-- Each decision signed by the master: an agent reads outcomes and reasons
+-- it could otherwise forge for another agent under its own key.
+ALTER TABLE decisions ADD COLUMN sig BLOB;
 -- snapshots.mac now holds the master's signature; the MACs of v3 are
 -- dropped and those snapshots rebuilt by the next master-level session.
 UPDATE snapshots SET mac = NULL;

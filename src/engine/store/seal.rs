@@ -282,6 +282,39 @@ pub(super) struct DecisionKey {
     pub digest: [u8; 16],
 }
 
+fn decision_message(d: &DecisionKey) -> Vec<u8> {
+    let mut m = b"graphex/decision/v1\0".to_vec();
+    for field in [d.proposal.as_bytes(), d.outcome.as_bytes()] {
+        m.extend_from_slice(&(field.len() as u64).to_le_bytes());
+        m.extend_from_slice(field);
+    }
+    m.extend_from_slice(&d.seq.to_le_bytes());
+    m.extend_from_slice(&d.at.to_le_bytes());
+    m.extend_from_slice(&d.digest);
+    m
+}
+
+/// The master's signature on a decision row (master level).
+pub(super) fn sign_decision(keys: &Keyring, d: &DecisionKey) -> Result<Vec<u8>> {
+    Ok(sealer(keys)?.sign(&decision_message(d)).to_vec())
+}
+
+/// Refuses a decision row the master did not sign, for a session that can
+/// check signatures (the master checks the whole set through the seal).
+pub(super) fn check_decision(keys: &Keyring, d: &DecisionKey, sig: Option<&[u8]>) -> Result<()> {
+    let Some(v) = keys.verifier() else {
+        return Ok(());
+    };
+    if sig.is_some_and(|s| v.verifies(&decision_message(d), s)) {
+        Ok(())
+    } else {
+        Err(Error::integrity(
+            format!("the decision on proposal {}", d.proposal),
+            "the master's signature on it does not verify: written outside Graphex",
+        ))
+    }
+}
+
 const DECISION_ROWS: &str = "SELECT proposal, seq, at, outcome, sealed FROM decisions";
 
 /// The decisions rows of commit `seq` (what an undo deletes), or all.

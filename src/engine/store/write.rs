@@ -465,9 +465,19 @@ impl Store {
                 ])?;
             }
             for d in &plan.decisions {
+                let sig = seal::sign_decision(
+                    &self.keys,
+                    &seal::DecisionKey {
+                        proposal: d.proposal.clone(),
+                        seq: row_seq,
+                        at: now,
+                        outcome: d.outcome.to_string(),
+                        digest: manifest::digest(&d.sealed),
+                    },
+                )?;
                 tx.execute(
-                    "INSERT INTO decisions (proposal, seq, at, outcome, sealed) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![d.proposal, row_seq, now, d.outcome, d.sealed],
+                    "INSERT INTO decisions (proposal, seq, at, outcome, sealed, sig) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![d.proposal, row_seq, now, d.outcome, d.sealed, sig],
                 )
                 .map_err(|e| match e {
                     rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
