@@ -140,7 +140,20 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
     // Collecting deletes: only after the store opened at the master level
     // (its keyring and manifest verified). A store that fails its checks may
     // have lost rows to an attacker; their blobs are the evidence.
-    let may_collect = store.as_ref().is_some_and(|s| s.level() >= Level::Master);
+    let history = store
+        .as_ref()
+        .filter(|s| s.level() >= Level::Master)
+        .map(|s| match s.check_history() {
+            Ok(()) => check(
+                "history",
+                Outcome::Ok,
+                "every history and timeline row carries the master's MAC",
+            ),
+            Err(e) => check("history", Outcome::Finding, e.to_string()),
+        });
+    let history_ok = history.as_ref().is_some_and(|c| c.outcome == Outcome::Ok);
+    checks.extend(history);
+    let may_collect = store.as_ref().is_some_and(|s| s.level() >= Level::Master) && history_ok;
     // Nor while a key rotation runs: its new blobs are named by nothing
     // until it commits. Held until the checks are done.
     let rotation_lock = (opts.collect_orphans && may_collect)

@@ -472,16 +472,14 @@ impl Store {
 
     /// Adds to `plan` what reverts commit `seq` of `proposal`.
     fn plan_revert(&self, proposal: &str, seq: u64, plan: &mut Plan) -> Result<()> {
-        let mut stmt = self.conn.prepare(
-            "SELECT action, node_id, edge_id, before_version, after_version FROM timeline
-             WHERE proposal = ?1 AND commit_seq = ?2 ORDER BY seq",
-        )?;
+        // The commit's rows, each checked against the master's MAC (with
+        // their number): undo follows only what the master wrote.
         type Row = (String, Option<Vec<u8>>, Option<Vec<u8>>, Option<i64>, Option<i64>);
-        let rows = stmt
-            .query_map(params![proposal, sql_version(seq)], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-            })?
-            .collect::<rusqlite::Result<Vec<Row>>>()?;
+        let rows: Vec<Row> = super::rowmac::commit_rows(&self.conn, &self.keys, sql_version(seq))?
+            .into_iter()
+            .filter(|r| r.proposal.as_deref() == Some(proposal))
+            .map(|r| (r.action, r.node, r.edge, r.before, r.after))
+            .collect();
         let mut removed_edges = HashSet::new();
         for (action, _, edge, _, _) in &rows {
             if action == "link"

@@ -44,6 +44,7 @@ mod objects;
 mod policy;
 mod report;
 mod rotate;
+mod rowmac;
 mod schema;
 mod seal;
 mod snapshots;
@@ -57,6 +58,8 @@ mod keyring_tests;
 mod manifest_tests;
 #[cfg(test)]
 mod rotate_tests;
+#[cfg(test)]
+mod rowmac_tests;
 #[cfg(test)]
 mod seal_tests;
 #[cfg(test)]
@@ -278,15 +281,28 @@ impl Store {
             policy::put(&tx, &config)?;
         }
         seal::rebuild(&tx, &self.keys, self.seen_seq)?;
-        tx.execute(
-            "INSERT INTO timeline (at, actor, action) VALUES (?1, 'human', 'seal')",
-            [Timestamp::now().0],
+        rowmac::mac_all(&tx, &self.keys)?;
+        rowmac::insert_timeline(
+            &tx,
+            &self.keys,
+            &[rowmac::TimelineRow {
+                at: Timestamp::now().0,
+                actor: "human".into(),
+                action: "seal".into(),
+                ..Default::default()
+            }],
         )?;
         tx.commit()?;
         self.unsealed = false;
         // Verified again, as every later open will: by the seal's tags.
         self.load_verified()?;
         Ok(true)
+    }
+
+    /// Checks every history and timeline row against the master's MAC
+    /// (master level; `doctor`).
+    pub fn check_history(&self) -> Result<()> {
+        rowmac::check_all(&self.conn, &self.keys)
     }
 
     /// Checks that the audit log still holds the record the master's seal
@@ -401,14 +417,15 @@ impl Store {
 
     /// Version `version` of node `id`, from its history.
     pub fn node_version(&self, id: &NodeId, version: u64) -> Result<Node> {
-        let (tier, hash): (i64, String) = self
+        let (tier, hash, mac): (i64, String, Option<Vec<u8>>) = self
             .conn
-            .prepare_cached("SELECT tier, blob FROM node_versions WHERE node_id = ?1 AND version = ?2")?
+            .prepare_cached("SELECT tier, blob, mac FROM node_versions WHERE node_id = ?1 AND version = ?2")?
             .query_row(rusqlite::params![id.as_bytes().as_slice(), sql_version(version)], |r| {
-                Ok((r.get(0)?, r.get(1)?))
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
             })
             .optional()?
             .ok_or_else(|| Error::NotFound(format!("{id} version {version}")))?;
+        rowmac::check_version(&self.keys, id, sql_version(version), tier, &hash, mac.as_deref())?;
         codec::decode_node(&self.keys, id, version, row_tier(tier)?, &self.objects.read(&hash)?)
             .map_err(|e| self.rotated_or(e))
     }

@@ -100,9 +100,15 @@ impl Store {
         put(&tx, &file)?;
         super::seal::seal_policy(&tx, &self.keys, file.digest()?)?;
         if !changed.is_empty() {
-            tx.execute(
-                "INSERT INTO timeline (at, actor, action) VALUES (?1, 'human', 'approve-config')",
-                [crate::model::Timestamp::now().0],
+            super::rowmac::insert_timeline(
+                &tx,
+                &self.keys,
+                &[super::rowmac::TimelineRow {
+                    at: crate::model::Timestamp::now().0,
+                    actor: "human".into(),
+                    action: "approve-config".into(),
+                    ..Default::default()
+                }],
             )?;
         }
         tx.commit()?;

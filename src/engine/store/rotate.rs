@@ -341,12 +341,14 @@ impl Store {
         let code = tier.code();
         let mut counts = [0u64; 4];
         {
-            let mut set_blob = tx.prepare("UPDATE node_versions SET blob = ?3 WHERE node_id = ?1 AND version = ?2")?;
+            let mut set_blob =
+                tx.prepare("UPDATE node_versions SET blob = ?3, mac = ?4 WHERE node_id = ?1 AND version = ?2")?;
             for b in blobs {
                 set_blob.execute(params![
                     b.node.as_bytes().as_slice(),
                     sql_version(b.version),
-                    b.new_hash
+                    b.new_hash,
+                    super::rowmac::version_mac(&self.keys, &b.node, sql_version(b.version), tier, &b.new_hash)
                 ])?;
             }
             let new_hash: HashMap<&str, &str> = blobs
@@ -419,13 +421,16 @@ impl Store {
                 params![key, value],
             )?;
         }
-        tx.execute(
-            "INSERT INTO timeline (at, actor, action, commit_seq) VALUES (?1, 'human', ?2, ?3)",
-            params![
-                crate::model::Timestamp::now().0,
-                format!("rotate-key {tier} v{version}"),
-                row_seq
-            ],
+        super::rowmac::insert_timeline(
+            &tx,
+            &self.keys,
+            &[super::rowmac::TimelineRow {
+                at: crate::model::Timestamp::now().0,
+                actor: "human".into(),
+                action: format!("rotate-key {tier} v{version}"),
+                commit: Some(row_seq),
+                ..Default::default()
+            }],
         )?;
         // The new key from here on; the old one back if the commit fails.
         let old_key = self.keys.put(tier, &staged.key);

@@ -146,6 +146,9 @@ DROP INDEX nodes_by_tier;
 DROP INDEX edges_by_tier;
 CREATE INDEX nodes_by_tier ON nodes (tier, seq, id, version, blob, digest, name_token);
 CREATE INDEX edges_by_tier ON edges (tier, seq, id, digest, token);
+-- History and timeline rows carry the master's MAC (see `rowmac`).
+ALTER TABLE node_versions ADD COLUMN mac BLOB;
+ALTER TABLE timeline ADD COLUMN mac BLOB;
 -- Each decision signed by the master: an agent reads outcomes and reasons
 -- it could otherwise forge for another agent under its own key.
 ALTER TABLE decisions ADD COLUMN sig BLOB;

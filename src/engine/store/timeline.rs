@@ -103,6 +103,11 @@ impl Store {
         }
         for e in &mut out {
             e.changes.reverse();
+            // Each commit's rows checked against the master's MACs (master
+            // level): who did what is not the repository's to rewrite.
+            if e.commit != 0 {
+                super::rowmac::commit_rows(&self.conn, &self.keys, i64::try_from(e.commit).unwrap_or(i64::MAX))?;
+            }
         }
         Ok(out)
     }

@@ -388,8 +388,9 @@ impl Store {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
                  ON CONFLICT(id) DO UPDATE SET tier = ?2, version = ?3, blob = ?5, summary = ?6, seq = ?7, digest = ?8",
             )?;
-            let mut add_version =
-                tx.prepare_cached("INSERT INTO node_versions (node_id, version, tier, blob) VALUES (?1, ?2, ?3, ?4)")?;
+            let mut add_version = tx.prepare_cached(
+                "INSERT INTO node_versions (node_id, version, tier, blob, mac) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
             for ((w, hash), (token, summary)) in plan.nodes.iter().zip(&written).zip(&node_rows) {
                 let n = &w.node;
                 let id = n.id.as_bytes().as_slice();
@@ -405,16 +406,19 @@ impl Store {
                         manifest::digest(summary).as_slice()
                     ])
                     .map_err(|e| unique_violation(e, n.name.as_str()))?;
-                add_version.execute(params![id, sql_version(n.version), n.tier.code(), hash])?;
+                let mac = super::rowmac::version_mac(&self.keys, &n.id, sql_version(n.version), n.tier, hash);
+                add_version.execute(params![id, sql_version(n.version), n.tier.code(), hash, mac])?;
             }
-            let mut reseal =
-                tx.prepare_cached("UPDATE node_versions SET tier = ?3, blob = ?4 WHERE node_id = ?1 AND version = ?2")?;
+            let mut reseal = tx.prepare_cached(
+                "UPDATE node_versions SET tier = ?3, blob = ?4, mac = ?5 WHERE node_id = ?1 AND version = ?2",
+            )?;
             for r in &reseals {
                 reseal.execute(params![
                     r.node.as_bytes().as_slice(),
                     sql_version(r.version),
                     r.tier.code(),
-                    r.new_hash
+                    r.new_hash,
+                    super::rowmac::version_mac(&self.keys, &r.node, sql_version(r.version), r.tier, &r.new_hash)
                 ])?;
             }
             let mut upsert_edge = tx.prepare_cached(
@@ -446,24 +450,23 @@ impl Store {
             for (id, _) in &plan.removed_nodes {
                 remove_node.execute([id.as_bytes().as_slice()])?;
             }
-            let mut entry = tx.prepare_cached(
-                "INSERT INTO timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            )?;
             let actor = plan.actor.as_deref().unwrap_or("human");
-            for en in &plan.entries {
-                entry.execute(params![
-                    now,
-                    actor,
-                    en.action,
-                    en.node.as_ref().map(|i| i.as_bytes().to_vec()),
-                    en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
-                    en.before.map(sql_version),
-                    en.after.map(sql_version),
-                    plan.proposal,
-                    row_seq
-                ])?;
-            }
+            let entries: Vec<super::rowmac::TimelineRow> = plan
+                .entries
+                .iter()
+                .map(|en| super::rowmac::TimelineRow {
+                    at: now,
+                    actor: actor.to_owned(),
+                    action: en.action.to_string(),
+                    node: en.node.as_ref().map(|i| i.as_bytes().to_vec()),
+                    edge: en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
+                    before: en.before.map(sql_version),
+                    after: en.after.map(sql_version),
+                    proposal: plan.proposal.clone(),
+                    commit: Some(row_seq),
+                })
+                .collect();
+            super::rowmac::insert_timeline(&tx, &self.keys, &entries)?;
             for d in &plan.decisions {
                 let sig = seal::sign_decision(
                     &self.keys,

@@ -1,0 +1,251 @@
+//! The master's MACs on history and timeline rows.
+//!
+//! `node_versions` (which file holds each old version) and `timeline` (who
+//! changed what, in which commit) are read after open: history, the
+//! review card's stale base, and undo, which reverts a commit by following
+//! its timeline rows and restoring the versions they name. An agent with
+//! write access could point a version at a file it sealed under a key it
+//! holds, or add a timeline row that makes the master's undo remove an
+//! unrelated edge. So each row carries a MAC under the master's seal key,
+//! checked whenever a master-level session reads it. A timeline row's MAC
+//! also covers its place among the rows of its commit and their number, so
+//! a row deleted from, added to or reordered in a commit is caught.
+//!
+//! Sessions below the master level cannot check these MACs; what they read
+//! from history is still bound to its node, version and tier by AEAD.
+
+use hmac::{Hmac, KeyInit, Mac};
+use rusqlite::{Connection, params};
+use sha2::Sha256;
+
+use crate::error::{Error, Result};
+use crate::keys::Keyring;
+use crate::model::{NodeId, Tier};
+
+/// What a timeline row says, as stored.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct TimelineRow {
+    pub at: i64,
+    pub actor: String,
+    pub action: String,
+    pub node: Option<Vec<u8>>,
+    pub edge: Option<Vec<u8>>,
+    pub before: Option<i64>,
+    pub after: Option<i64>,
+    pub proposal: Option<String>,
+    pub commit: Option<i64>,
+}
+
+fn hmac(keys: &Keyring, domain: &[u8]) -> Option<Hmac<Sha256>> {
+    let seal = keys.seal()?;
+    let mut m = <Hmac<Sha256> as KeyInit>::new_from_slice(seal.mac_key().expose())
+        .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
+    m.update(domain);
+    Some(m)
+}
+
+fn field(m: &mut Hmac<Sha256>, bytes: Option<&[u8]>) {
+    match bytes {
+        None => m.update(&[0]),
+        Some(b) => {
+            m.update(&[1]);
+            m.update(&(b.len() as u64).to_le_bytes());
+            m.update(b);
+        }
+    }
+}
+
+fn version_hmac(keys: &Keyring, id: &[u8], version: i64, tier: i64, blob: &str) -> Option<Hmac<Sha256>> {
+    let mut m = hmac(keys, b"graphex/row-mac/version/v1")?;
+    field(&mut m, Some(id));
+    m.update(&version.to_le_bytes());
+    m.update(&tier.to_le_bytes());
+    field(&mut m, Some(blob.as_bytes()));
+    Some(m)
+}
+
+/// The MAC of a `node_versions` row (`None` below the master level, which
+/// never writes).
+pub(super) fn version_mac(keys: &Keyring, id: &NodeId, version: i64, tier: Tier, blob: &str) -> Option<Vec<u8>> {
+    version_hmac(keys, id.as_bytes(), version, i64::from(tier.code()), blob).map(|m| m.finalize().into_bytes().to_vec())
+}
+
+fn timeline_hmac(keys: &Keyring, row: &TimelineRow, place: usize, of: usize) -> Option<Hmac<Sha256>> {
+    let mut m = hmac(keys, b"graphex/row-mac/timeline/v1")?;
+    for n in [row.commit.unwrap_or(0), place as i64, of as i64, row.at] {
+        m.update(&n.to_le_bytes());
+    }
+    for f in [
+        Some(row.actor.as_bytes()),
+        Some(row.action.as_bytes()),
+        row.node.as_deref(),
+        row.edge.as_deref(),
+        row.proposal.as_ref().map(|p| p.as_bytes()),
+    ] {
+        field(&mut m, f);
+    }
+    for n in [row.before, row.after] {
+        field(&mut m, n.map(i64::to_le_bytes).as_ref().map(|b| &b[..]));
+    }
+    Some(m)
+}
+
+/// Inserts `rows` as one commit's timeline rows, each with its MAC.
+pub(super) fn insert_timeline(tx: &Connection, keys: &Keyring, rows: &[TimelineRow]) -> Result<()> {
+    let mut put = tx.prepare_cached(
+        "INSERT INTO timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
+         commit_seq, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    for (i, r) in rows.iter().enumerate() {
+        let mac = timeline_hmac(keys, r, i, rows.len()).map(|m| m.finalize().into_bytes().to_vec());
+        put.execute(params![
+            r.at, r.actor, r.action, r.node, r.edge, r.before, r.after, r.proposal, r.commit, mac
+        ])?;
+    }
+    Ok(())
+}
+
+fn altered(what: String) -> Error {
+    Error::integrity(
+        what,
+        "its MAC does not verify: written, deleted or altered outside Graphex; nothing is done with it \
+         (see `graphex doctor`)",
+    )
+}
+
+/// Refuses a `node_versions` row the master did not write, at the master
+/// level (others cannot check it).
+pub(super) fn check_version(
+    keys: &Keyring,
+    id: &NodeId,
+    version: i64,
+    tier: i64,
+    blob: &str,
+    mac: Option<&[u8]>,
+) -> Result<()> {
+    let Some(m) = version_hmac(keys, id.as_bytes(), version, tier, blob) else {
+        return Ok(());
+    };
+    match mac {
+        Some(tag) if m.verify_slice(tag).is_ok() => Ok(()),
+        _ => Err(altered(format!("the history row of node {id} version {version}"))),
+    }
+}
+
+const TIMELINE_ROW: &str = "SELECT at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq, mac, seq \
+     FROM timeline";
+
+fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
+    Ok((
+        TimelineRow {
+            at: r.get(0)?,
+            actor: r.get(1)?,
+            action: r.get(2)?,
+            node: r.get(3)?,
+            edge: r.get(4)?,
+            before: r.get(5)?,
+            after: r.get(6)?,
+            proposal: r.get(7)?,
+            commit: r.get(8)?,
+        },
+        r.get(9)?,
+        r.get(10)?,
+    ))
+}
+
+/// Every timeline row of commit `commit`, in order, each checked at the
+/// master level (with the number of rows the commit wrote).
+pub(super) fn commit_rows(conn: &Connection, keys: &Keyring, commit: i64) -> Result<Vec<TimelineRow>> {
+    let rows = conn
+        .prepare_cached(&format!("{TIMELINE_ROW} WHERE commit_seq = ?1 ORDER BY seq"))?
+        .query_map([commit], read_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let of = rows.len();
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, (row, mac, _))| check_timeline(keys, &row, i, of, mac.as_deref()).map(|()| row))
+        .collect()
+}
+
+fn check_timeline(keys: &Keyring, row: &TimelineRow, place: usize, of: usize, mac: Option<&[u8]>) -> Result<()> {
+    let Some(m) = timeline_hmac(keys, row, place, of) else {
+        return Ok(());
+    };
+    match mac {
+        Some(tag) if m.verify_slice(tag).is_ok() => Ok(()),
+        _ => Err(altered(match row.commit {
+            Some(c) => format!("the timeline of commit {c}"),
+            None => format!("the timeline row '{}'", row.action),
+        })),
+    }
+}
+
+type StoredRow = (TimelineRow, Option<Vec<u8>>, i64);
+
+/// Each row's place among the rows of its commit, and their number (rows
+/// in `seq` order; a row of no commit stands alone).
+fn places(rows: &[StoredRow]) -> Vec<(usize, usize)> {
+    let mut counts = std::collections::HashMap::<i64, usize>::new();
+    for (row, _, _) in rows {
+        if let Some(c) = row.commit {
+            *counts.entry(c).or_default() += 1;
+        }
+    }
+    let mut seen = std::collections::HashMap::<i64, usize>::new();
+    rows.iter()
+        .map(|(row, _, _)| match row.commit {
+            Some(c) => {
+                let place = seen.entry(c).or_default();
+                *place += 1;
+                (*place - 1, counts[&c])
+            }
+            None => (0, 1),
+        })
+        .collect()
+}
+
+/// Checks every history and timeline row (master level): `doctor`.
+pub(super) fn check_all(conn: &Connection, keys: &Keyring) -> Result<()> {
+    if keys.seal().is_none() {
+        return Ok(());
+    }
+    let mut stmt = conn.prepare("SELECT node_id, version, tier, blob, mac FROM node_versions")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let id = super::row_node_id(super::blob(r, 0)?)?;
+        let mac: Option<Vec<u8>> = r.get(4)?;
+        check_version(keys, &id, r.get(1)?, r.get(2)?, &r.get::<_, String>(3)?, mac.as_deref())?;
+    }
+    let rows = conn
+        .prepare(&format!("{TIMELINE_ROW} ORDER BY seq"))?
+        .query_map([], read_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for ((row, mac, _), (place, of)) in rows.iter().zip(places(&rows)) {
+        check_timeline(keys, row, place, of, mac.as_deref())?;
+    }
+    Ok(())
+}
+
+/// Writes the MAC of every history and timeline row as they are (a store
+/// sealed by `graphex seal`, whose rows predate these MACs).
+pub(super) fn mac_all(tx: &Connection, keys: &Keyring) -> Result<()> {
+    let versions: Vec<(Vec<u8>, i64, i64, String)> = tx
+        .prepare("SELECT node_id, version, tier, blob FROM node_versions")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut set = tx.prepare("UPDATE node_versions SET mac = ?3 WHERE node_id = ?1 AND version = ?2")?;
+    for (id, version, tier, blob) in &versions {
+        let mac = version_hmac(keys, id, *version, *tier, blob).map(|m| m.finalize().into_bytes().to_vec());
+        set.execute(params![id, version, mac])?;
+    }
+    let rows = tx
+        .prepare(&format!("{TIMELINE_ROW} ORDER BY seq"))?
+        .query_map([], read_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut set = tx.prepare("UPDATE timeline SET mac = ?2 WHERE seq = ?1")?;
+    for ((row, _, seq), (place, of)) in rows.iter().zip(places(&rows)) {
+        let mac = timeline_hmac(keys, row, place, of).map(|m| m.finalize().into_bytes().to_vec());
+        set.execute(params![seq, mac])?;
+    }
+    Ok(())
+}
