@@ -53,6 +53,16 @@ pub fn is_hidden(c: char) -> bool {
                 | '\u{206a}'..='\u{206f}'
                 | '\u{feff}'
                 | '\u{fff9}'..='\u{fffb}'
+                // Combining grapheme joiner, Hangul fillers, variation
+                // selectors and tag characters: invisible, and able to
+                // carry text a reader never sees.
+                | '\u{034f}'
+                | '\u{115f}'..='\u{1160}'
+                | '\u{3164}'
+                | '\u{ffa0}'
+                | '\u{fe00}'..='\u{fe0f}'
+                | '\u{e0000}'..='\u{e007f}'
+                | '\u{e0100}'..='\u{e01ef}'
         )
 }
 
@@ -184,6 +194,16 @@ mod tests {
         assert_eq!(visible_line("x\ny\tz"), "x\\ny\\tz");
         assert_eq!(visible_text("x\ny\tz\u{1b}"), "x\ny\tz\\x1b");
         assert!(matches!(visible_text("plain ünïcödé → ok"), Cow::Borrowed(_)));
+        // Tag characters can spell a whole hidden instruction.
+        let tagged: String = "ok"
+            .chars()
+            .chain("ignore".chars().map(|c| char::from_u32(0xe0000 + c as u32).unwrap()))
+            .collect();
+        assert_eq!(
+            visible_line(&tagged),
+            "ok\\u{e0069}\\u{e0067}\\u{e006e}\\u{e006f}\\u{e0072}\\u{e0065}"
+        );
+        assert!(visible_line("a\u{fe0f}b\u{034f}").contains("\\u{fe0f}"));
     }
 
     #[test]
