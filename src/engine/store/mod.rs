@@ -282,16 +282,7 @@ impl Store {
         }
         seal::rebuild(&tx, &self.keys, self.seen_seq)?;
         rowmac::mac_all(&tx, &self.keys)?;
-        rowmac::insert_timeline(
-            &tx,
-            &self.keys,
-            &[rowmac::TimelineRow {
-                at: Timestamp::now().0,
-                actor: "human".into(),
-                action: "seal".into(),
-                ..Default::default()
-            }],
-        )?;
+        rowmac::note_action(&tx, &self.keys, "seal".into(), None)?;
         tx.commit()?;
         self.unsealed = false;
         // Verified again, as every later open will: by the seal's tags.

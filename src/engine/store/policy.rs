@@ -100,16 +100,7 @@ impl Store {
         put(&tx, &file)?;
         super::seal::seal_policy(&tx, &self.keys, file.digest()?)?;
         if !changed.is_empty() {
-            super::rowmac::insert_timeline(
-                &tx,
-                &self.keys,
-                &[super::rowmac::TimelineRow {
-                    at: crate::model::Timestamp::now().0,
-                    actor: "human".into(),
-                    action: "approve-config".into(),
-                    ..Default::default()
-                }],
-            )?;
+            super::rowmac::note_action(&tx, &self.keys, "approve-config".into(), None)?;
         }
         tx.commit()?;
         Ok(changed)

@@ -421,17 +421,7 @@ impl Store {
                 params![key, value],
             )?;
         }
-        super::rowmac::insert_timeline(
-            &tx,
-            &self.keys,
-            &[super::rowmac::TimelineRow {
-                at: crate::model::Timestamp::now().0,
-                actor: "human".into(),
-                action: format!("rotate-key {tier} v{version}"),
-                commit: Some(row_seq),
-                ..Default::default()
-            }],
-        )?;
+        super::rowmac::note_action(&tx, &self.keys, format!("rotate-key {tier} v{version}"), Some(row_seq))?;
         // The new key from here on; the old one back if the commit fails.
         let old_key = self.keys.put(tier, &staged.key);
         let result = manifest::rebuild(&tx, &self.keys, tier)

@@ -105,6 +105,21 @@ pub(super) fn insert_timeline(tx: &Connection, keys: &Keyring, rows: &[TimelineR
     Ok(())
 }
 
+/// One timeline row of a person's action (`commit` when it made one).
+pub(super) fn note_action(tx: &Connection, keys: &Keyring, action: String, commit: Option<i64>) -> Result<()> {
+    insert_timeline(
+        tx,
+        keys,
+        &[TimelineRow {
+            at: crate::model::Timestamp::now().0,
+            actor: "human".into(),
+            action,
+            commit,
+            ..Default::default()
+        }],
+    )
+}
+
 fn altered(what: String) -> Error {
     Error::integrity(
         what,
