@@ -10,8 +10,9 @@ use zeroize::Zeroizing;
 use super::action::{Action, Scope};
 use super::layout;
 use super::palette;
+use super::panes::queue::update::open_editor;
 use super::state::{AppState, Confirmed, Popup};
-use super::update::{Effect, action, confirmed, open_editor, request};
+use super::update::{Effect, action, confirmed, request};
 use super::worker::Request;
 
 /// A key typed into a text field: returns whether the text changed.

@@ -15,8 +15,7 @@ pub mod keymap;
 pub mod layout;
 pub mod logging;
 pub mod palette;
-pub mod queue_data;
-pub mod queue_view;
+pub mod panes;
 #[cfg(test)]
 mod snapshots;
 pub mod state;

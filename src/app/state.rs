@@ -1,15 +1,13 @@
 //! The console's state: everything drawn comes from here, and only
 //! `update` changes it.
 
-use std::collections::BTreeSet;
-
 use graphex_engine::Level;
 use ratatui_textarea::TextArea;
 use zeroize::Zeroizing;
 
 use super::action::Pane;
 use super::keymap::Keymap;
-use super::queue_data::{ImpactView, QueueItem};
+use super::panes::queue::Queue;
 use crate::widgets::Tone;
 
 /// The whole console.
@@ -34,33 +32,6 @@ pub struct AppState {
     pub generation: u64,
     /// The time ages are shown against (set by the loop before drawing).
     pub now_ms: i64,
-}
-
-/// The proposal queue pane.
-#[derive(Default)]
-pub struct Queue {
-    /// Grouped by agent session, oldest first within each.
-    pub items: Vec<QueueItem>,
-    pub selected: usize,
-    pub marked: BTreeSet<String>,
-    pub skipped: BTreeSet<String>,
-    pub hide_info: bool,
-    pub hide_diff: bool,
-    pub card_scroll: u16,
-    /// The impact preview of the selected proposal, once computed.
-    pub impact: Option<(String, Result<Vec<ImpactView>, String>)>,
-    pub impact_generation: u64,
-    /// Proposals are sealed below the master level.
-    pub sealed: bool,
-    pub loaded: bool,
-    /// Files the last read moved to quarantine.
-    pub quarantined: Vec<String>,
-}
-
-impl Queue {
-    pub fn current(&self) -> Option<&QueueItem> {
-        self.items.get(self.selected)
-    }
 }
 
 /// What a confirmation leads to.

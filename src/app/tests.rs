@@ -6,7 +6,7 @@ use graphex_engine::Level;
 
 use super::action::Action;
 use super::keymap::Keymap;
-use super::queue_data::{ChangeView, QueueItem, QueueSnapshot};
+use super::panes::queue::data::{ChangeView, QueueItem, QueueSnapshot};
 use super::state::{AppState, Confirmed, Popup};
 use super::update::{Effect, Msg, update};
 use super::worker::{Reply, Request};
@@ -575,7 +575,8 @@ fn enter_in_help_runs_the_chosen_binding() {
 #[test]
 fn the_card_scrolls_no_further_than_its_end() {
     let mut s = three();
-    let max = super::layout::current_card(&s).map(|l| super::layout::card_max_scroll(&s, &l));
+    let max =
+        super::panes::queue::layout::current_card(&s).map(|l| super::panes::queue::layout::card_max_scroll(&s, &l));
     assert_eq!(max, Some(0), "a short card does not scroll");
     for _ in 0..5 {
         ch(&mut s, 'J');
@@ -588,7 +589,8 @@ fn the_card_scrolls_no_further_than_its_end() {
         *body = Some((0..80).map(|i| format!("line {i}\n")).collect());
     }
     let mut s = console(vec![long]);
-    let max = super::layout::current_card(&s).map_or(0, |l| super::layout::card_max_scroll(&s, &l));
+    let max = super::panes::queue::layout::current_card(&s)
+        .map_or(0, |l| super::panes::queue::layout::card_max_scroll(&s, &l));
     assert!(max > 40, "{max}");
     for _ in 0..100 {
         ch(&mut s, 'J');

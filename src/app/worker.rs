@@ -16,7 +16,7 @@ use graphex_engine::store::AcceptOptions;
 use graphex_engine::{Credentials, Error, Level, Store};
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::queue_data::{self, ImpactView, ItemLints, QueueSnapshot};
+use super::panes::queue::data::{self as queue_data, ImpactView, ItemLints, QueueSnapshot};
 
 /// How often an idle worker looks for new proposals.
 pub const POLL: Duration = Duration::from_millis(400);

@@ -6,8 +6,9 @@
 
 use graphex_engine::hygiene::agent_lines;
 
-use super::layout::{age, lint_tone};
-use super::queue_data::{ChangeView, ImpactView, QueueItem};
+use super::data::{ChangeView, ImpactView, QueueItem};
+use super::layout::lint_tone;
+use crate::app::layout::age;
 use crate::widgets::word_diff::word_diff;
 use crate::widgets::{RichLine, Tone};
 

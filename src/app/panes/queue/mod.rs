@@ -1,0 +1,45 @@
+//! The proposal queue pane: pending proposals grouped by agent session,
+//! the card of the selected one, and the decisions taken on them.
+//!
+//! - `data`: the view models built on the engine worker from the store;
+//! - `card`: the selected proposal's card as toned lines;
+//! - `layout`: the list's rows and the card's scrolling;
+//! - `update`: the pane's keys, turned into state changes and requests;
+//! - `view`: drawing the pane.
+
+use std::collections::BTreeSet;
+
+pub mod card;
+pub mod data;
+pub mod layout;
+pub mod update;
+pub mod view;
+
+use data::{ImpactView, QueueItem};
+
+/// The proposal queue pane.
+#[derive(Default)]
+pub struct Queue {
+    /// Grouped by agent session, oldest first within each.
+    pub items: Vec<QueueItem>,
+    pub selected: usize,
+    pub marked: BTreeSet<String>,
+    pub skipped: BTreeSet<String>,
+    pub hide_info: bool,
+    pub hide_diff: bool,
+    pub card_scroll: u16,
+    /// The impact preview of the selected proposal, once computed.
+    pub impact: Option<(String, Result<Vec<ImpactView>, String>)>,
+    pub impact_generation: u64,
+    /// Proposals are sealed below the master level.
+    pub sealed: bool,
+    pub loaded: bool,
+    /// Files the last read moved to quarantine.
+    pub quarantined: Vec<String>,
+}
+
+impl Queue {
+    pub fn current(&self) -> Option<&QueueItem> {
+        self.items.get(self.selected)
+    }
+}

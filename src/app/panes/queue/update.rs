@@ -1,0 +1,199 @@
+//! The queue's keys: moving through the list, scrolling the card, and the
+//! decisions (accept, reject, edit, selections), turned into state changes
+//! and requests to the engine worker.
+
+use super::data::QueueItem;
+use super::layout;
+use crate::app::action::Action;
+use crate::app::dialog_keys::validate;
+use crate::app::state::{AppState, Confirmed, Editor, Popup};
+use crate::app::update::{Effect, confirmed, needs_master, not_busy, request};
+use crate::app::worker::Request;
+
+pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+    let page = usize::from(crate::app::layout::list_height(state.size)).max(1);
+    let n = state.queue.items.len();
+    let before = state.queue.selected;
+    match a {
+        Action::Up => state.queue.selected = before.saturating_sub(1),
+        Action::Down => state.queue.selected = (before + 1).min(n.saturating_sub(1)),
+        Action::PageUp => state.queue.selected = before.saturating_sub(page),
+        Action::PageDown => state.queue.selected = (before + page).min(n.saturating_sub(1)),
+        Action::Top => state.queue.selected = 0,
+        Action::Bottom => state.queue.selected = n.saturating_sub(1),
+        Action::CardUp => {
+            let max = layout::current_card(state).map_or(0, |l| layout::card_max_scroll(state, &l));
+            state.queue.card_scroll = state.queue.card_scroll.min(max).saturating_sub(3);
+        }
+        Action::CardDown => {
+            let max = layout::current_card(state).map_or(0, |l| layout::card_max_scroll(state, &l));
+            state.queue.card_scroll = state.queue.card_scroll.saturating_add(3).min(max);
+        }
+        Action::ToggleInfo => state.queue.hide_info = !state.queue.hide_info,
+        Action::ToggleDiff => state.queue.hide_diff = !state.queue.hide_diff,
+        Action::Undo => {
+            if needs_master(state) && not_busy(state) {
+                state.busy = Some("undoing".into());
+                request(fx, Request::Undo);
+            }
+        }
+        _ => {
+            let writes = matches!(
+                a,
+                Action::Accept | Action::Reject | Action::Edit | Action::AcceptSelection | Action::RejectSelection
+            );
+            if !needs_master(state) || (writes && !not_busy(state)) {
+                return;
+            }
+            let Some(item) = state.queue.current().cloned() else {
+                state.error(if state.queue.loaded {
+                    "no proposal selected: the queue is empty"
+                } else {
+                    "the queue is still being read; try again in a moment"
+                });
+                return;
+            };
+            decide(state, a, &item, fx);
+        }
+    }
+    if state.queue.selected != before {
+        selection_changed(state, fx);
+    }
+}
+
+/// Accepting waits until the reviewer can see the lints of what is accepted.
+fn lints_shown(state: &mut AppState, ids: &[String]) -> bool {
+    let unchecked = state
+        .queue
+        .items
+        .iter()
+        .filter(|i| ids.contains(&i.id) && i.lints.is_none())
+        .count();
+    if unchecked > 0 {
+        state.error(format!(
+            "the lints of {unchecked} proposal(s) are still being checked; accept once they show"
+        ));
+    }
+    unchecked == 0
+}
+
+fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect>) {
+    match a {
+        Action::Accept if !lints_shown(state, std::slice::from_ref(&item.id)) => {}
+        Action::Accept => {
+            state.busy = Some(format!("accepting {}", item.short));
+            request(
+                fx,
+                Request::Accept {
+                    id: item.id.clone(),
+                    force: false,
+                },
+            );
+        }
+        Action::Reject => state.popups.push(Popup::Reason {
+            ids: vec![item.id.clone()],
+            input: String::new(),
+            error: None,
+        }),
+        Action::Edit => open_editor(state, fx),
+        Action::Skip => {
+            state.queue.skipped.insert(item.id.clone());
+            let n = state.queue.items.len();
+            let start = state.queue.selected;
+            let next = (1..=n)
+                .map(|d| (start + d) % n)
+                .find(|i| !state.queue.skipped.contains(&state.queue.items[*i].id));
+            match next {
+                Some(i) => {
+                    state.queue.selected = i;
+                    selection_changed(state, fx);
+                }
+                None => state.info("every proposal is skipped; they stay pending"),
+            }
+        }
+        Action::ToggleSelect => {
+            if !state.queue.marked.remove(&item.id) {
+                state.queue.marked.insert(item.id.clone());
+            }
+            let n = state.queue.items.len();
+            if state.queue.selected + 1 < n {
+                state.queue.selected += 1;
+                selection_changed(state, fx);
+            }
+        }
+        Action::AcceptSelection | Action::RejectSelection => {
+            let ids = targets(state, item);
+            let what = if state.queue.marked.is_empty() {
+                format!("session {}", if item.session.is_empty() { "-" } else { &item.session })
+            } else {
+                "selection".to_owned()
+            };
+            if a == Action::AcceptSelection && !lints_shown(state, &ids) {
+                return;
+            }
+            if a == Action::RejectSelection {
+                state.popups.push(Popup::Reason {
+                    ids,
+                    input: String::new(),
+                    error: None,
+                });
+            } else if ids.len() > 1 {
+                state.popups.push(Popup::Confirm {
+                    text: format!("Accept {} proposals ({what})?", ids.len()),
+                    then: Confirmed::AcceptMany(ids),
+                });
+            } else {
+                confirmed(state, Confirmed::AcceptMany(ids), fx);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The marked proposals, else every proposal of `item`'s session.
+fn targets(state: &AppState, item: &QueueItem) -> Vec<String> {
+    let q = &state.queue;
+    q.items
+        .iter()
+        .filter(|i| {
+            if q.marked.is_empty() {
+                i.agent == item.agent && i.session == item.session
+            } else {
+                q.marked.contains(&i.id)
+            }
+        })
+        .map(|i| i.id.clone())
+        .collect()
+}
+
+pub(crate) fn open_editor(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let Some(item) = state.queue.current() else { return };
+    let ed = Editor::new(item.id.clone(), item.short.clone(), &item.edit_text);
+    state.popups.push(Popup::Editor(Box::new(ed)));
+    validate(state, fx);
+}
+
+pub(crate) fn selection_changed(state: &mut AppState, fx: &mut Vec<Effect>) {
+    state.queue.card_scroll = 0;
+    request_impact(state, fx, false);
+}
+
+/// Asks for the selected proposal's impact preview. `refresh` asks again
+/// even when it is shown (the graph may have changed); the shown one stays
+/// until the new one arrives, so nothing flickers.
+pub(crate) fn request_impact(state: &mut AppState, fx: &mut Vec<Effect>, refresh: bool) {
+    let Some(id) = state.queue.current().map(|i| i.id.clone()) else {
+        state.queue.impact = None;
+        return;
+    };
+    let shown = state.queue.impact.as_ref().is_some_and(|(i, _)| *i == id);
+    if shown && !refresh {
+        return;
+    }
+    if !shown {
+        state.queue.impact = None;
+    }
+    let generation = state.next_generation();
+    state.queue.impact_generation = generation;
+    request(fx, Request::Impact { generation, id });
+}
