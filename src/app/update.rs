@@ -11,7 +11,7 @@ use super::action::{Action, Pane, Scope};
 use super::dialog_keys::{editor_move, paste, popup_key, quit_asked};
 use super::layout;
 use super::panes::queue;
-use super::panes::queue::update::{queue_action, request_impact, selection_changed};
+use super::panes::queue::update::{queue_action, selection_changed};
 use super::state::{AppState, Confirmed, Popup};
 use super::worker::{Reply, Request};
 
@@ -158,11 +158,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                     ed.wipe();
                 }
             }
-            state.queue.items.clear();
-            state.queue.impact = None;
-            state.queue.marked.clear();
-            state.queue.skipped.clear();
-            state.queue.sealed = true;
+            state.queue.wipe();
             state.busy = Some("locking".into());
             state.info("locked: decrypted content wiped from memory and the screen");
             request(fx, Request::Lock);
@@ -263,66 +259,10 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             state.busy = None;
             state.error(e);
         }
-        Reply::Sealed { pending } => {
-            state.pending = pending;
-            state.queue.items.clear();
-            state.queue.impact = None;
-            state.queue.sealed = true;
-            state.queue.loaded = true;
-            state.busy = None;
-        }
-        Reply::Queue(snapshot) => {
-            let keep = state.queue.current().map(|i| i.id.clone());
-            let mut items = snapshot.items;
-            // Group by agent session, oldest session first, order kept within.
-            let mut first_seen: Vec<(String, String)> = Vec::new();
-            for i in &items {
-                let k = (i.agent.clone(), i.session.clone());
-                if !first_seen.contains(&k) {
-                    first_seen.push(k);
-                }
-            }
-            items.sort_by_key(|i| first_seen.iter().position(|k| k.0 == i.agent && k.1 == i.session));
-            state.pending = items.len();
-            state.queue.marked.retain(|id| items.iter().any(|i| i.id == *id));
-            state.queue.skipped.retain(|id| items.iter().any(|i| i.id == *id));
-            state.queue.selected = keep
-                .as_ref()
-                .and_then(|id| items.iter().position(|i| i.id == *id))
-                .unwrap_or(state.queue.selected)
-                .min(items.len().saturating_sub(1));
-            state.queue.items = items;
-            state.queue.sealed = false;
-            state.queue.loaded = true;
-            if !snapshot.quarantined.is_empty() {
-                state.error(format!(
-                    "moved {} malformed file(s) to pending/quarantine: {}",
-                    snapshot.quarantined.len(),
-                    snapshot.quarantined.join("; ")
-                ));
-            }
-            state.queue.quarantined = snapshot.quarantined;
-            if state.busy.as_deref() == Some("opening the store") {
-                state.busy = None;
-            }
-            if state.queue.current().map(|i| &i.id) == keep.as_ref() {
-                request_impact(state, fx, true);
-            } else {
-                selection_changed(state, fx);
-            }
-        }
-        Reply::Lints(found) => {
-            for (id, lints) in found {
-                if let Some(item) = state.queue.items.iter_mut().find(|i| i.id == id) {
-                    item.lints = Some(lints);
-                }
-            }
-        }
-        Reply::Impact { generation, id, result } => {
-            if generation == state.queue.impact_generation {
-                state.queue.impact = Some((id, result));
-            }
-        }
+        Reply::Sealed { pending } => queue::update::sealed(state, pending),
+        Reply::Queue(snapshot) => queue::update::loaded(state, snapshot, fx),
+        Reply::Lints(found) => queue::update::lints(state, found),
+        Reply::Impact { generation, id, result } => queue::update::impact(state, generation, id, result),
         Reply::Validated { generation, result } => {
             if let Some(Popup::Editor(ed)) = state.popups.last_mut()
                 && ed.generation == generation

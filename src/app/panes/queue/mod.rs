@@ -42,4 +42,14 @@ impl Queue {
     pub fn current(&self) -> Option<&QueueItem> {
         self.items.get(self.selected)
     }
+
+    /// Drops every decrypted proposal (lock, or a level that cannot read
+    /// them): the queue reads as sealed until it is read again.
+    pub fn wipe(&mut self) {
+        self.items.clear();
+        self.impact = None;
+        self.marked.clear();
+        self.skipped.clear();
+        self.sealed = true;
+    }
 }

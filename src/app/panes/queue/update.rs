@@ -2,7 +2,7 @@
 //! decisions (accept, reject, edit, selections), turned into state changes
 //! and requests to the engine worker.
 
-use super::data::QueueItem;
+use super::data::{ImpactView, ItemLints, QueueItem, QueueSnapshot};
 use super::layout;
 use crate::app::action::Action;
 use crate::app::dialog_keys::validate;
@@ -196,4 +196,72 @@ pub(crate) fn request_impact(state: &mut AppState, fx: &mut Vec<Effect>, refresh
     let generation = state.next_generation();
     state.queue.impact_generation = generation;
     request(fx, Request::Impact { generation, id });
+}
+
+/// The queue as read: grouped by agent session (oldest session first,
+/// order kept within), the selection kept on the same proposal when it is
+/// still there.
+pub(crate) fn loaded(state: &mut AppState, snapshot: QueueSnapshot, fx: &mut Vec<Effect>) {
+    let keep = state.queue.current().map(|i| i.id.clone());
+    let mut items = snapshot.items;
+    let mut first_seen: Vec<(String, String)> = Vec::new();
+    for i in &items {
+        let k = (i.agent.clone(), i.session.clone());
+        if !first_seen.contains(&k) {
+            first_seen.push(k);
+        }
+    }
+    items.sort_by_key(|i| first_seen.iter().position(|k| k.0 == i.agent && k.1 == i.session));
+    state.pending = items.len();
+    let q = &mut state.queue;
+    q.marked.retain(|id| items.iter().any(|i| i.id == *id));
+    q.skipped.retain(|id| items.iter().any(|i| i.id == *id));
+    q.selected = keep
+        .as_ref()
+        .and_then(|id| items.iter().position(|i| i.id == *id))
+        .unwrap_or(q.selected)
+        .min(items.len().saturating_sub(1));
+    q.items = items;
+    q.sealed = false;
+    q.loaded = true;
+    if !snapshot.quarantined.is_empty() {
+        state.error(format!(
+            "moved {} malformed file(s) to pending/quarantine: {}",
+            snapshot.quarantined.len(),
+            snapshot.quarantined.join("; ")
+        ));
+    }
+    state.queue.quarantined = snapshot.quarantined;
+    if state.busy.as_deref() == Some("opening the store") {
+        state.busy = None;
+    }
+    if state.queue.current().map(|i| &i.id) == keep.as_ref() {
+        request_impact(state, fx, true);
+    } else {
+        selection_changed(state, fx);
+    }
+}
+
+/// Below the master level: only the number of proposals waiting.
+pub(crate) fn sealed(state: &mut AppState, pending: usize) {
+    state.pending = pending;
+    state.queue.wipe();
+    state.queue.loaded = true;
+    state.busy = None;
+}
+
+/// Lints of queued proposals, once checked.
+pub(crate) fn lints(state: &mut AppState, found: Vec<(String, ItemLints)>) {
+    for (id, lints) in found {
+        if let Some(item) = state.queue.items.iter_mut().find(|i| i.id == id) {
+            item.lints = Some(lints);
+        }
+    }
+}
+
+/// An impact preview; a stale one (an older selection's) is dropped.
+pub(crate) fn impact(state: &mut AppState, generation: u64, id: String, result: Result<Vec<ImpactView>, String>) {
+    if generation == state.queue.impact_generation {
+        state.queue.impact = Some((id, result));
+    }
 }
