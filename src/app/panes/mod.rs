@@ -3,4 +3,5 @@
 //! palette, dialogs, worker and the tabs' layout) keeps only what every
 //! pane shares.
 
+pub mod graph;
 pub mod queue;
