@@ -2,12 +2,12 @@
 //! zero-width characters written into a node never reach a screen raw, in
 //! any human-facing output of the CLI or the MCP server.
 
-use rmcp::model::{CallToolRequestParams, object};
+use rmcp::ServiceExt;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt, service::RunningService};
 use serde_json::json;
 
 use crate::harness::Repo;
+use crate::mcp::{Client, call, server, text};
 
 /// A title change (OSC), a screen clear (CSI, and its one-byte C1 form), a
 /// carriage return that would overwrite the line, a right-to-left override,
@@ -79,29 +79,13 @@ fn cli_text_output_shows_hostile_node_text_escaped() {
 #[test]
 fn mcp_tool_results_show_hostile_node_text_escaped() {
     let repo = hostile_repo();
-    let identity = repo.agent_identity_once();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
-        let mut cmd = tokio::process::Command::new(assert_cmd::cargo::cargo_bin("graphex"));
-        for var in [
-            "GRAPHEX_STORE",
-            "GRAPHEX_PASSPHRASE",
-            "GRAPHEX_IDENTITY",
-            "GRAPHEX_HUMAN_PASSPHRASE",
-        ] {
-            cmd.env_remove(var);
-        }
-        cmd.args(["--store"])
-            .arg(repo.root())
-            .args(["mcp", "--agent", "claude-code", "--trust", "94", "--session", "s1"])
-            .env("GRAPHEX_AGENT_IDENTITY", identity);
-        let client: RunningService<RoleClient, ()> =
-            ().serve(TokioChildProcess::new(cmd.configure(|_| {})).unwrap())
-                .await
-                .unwrap();
+        let cmd = server(&repo, &[]).configure(|_| {});
+        let client: Client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
         for (tool, args) in [
             ("graphex_query", json!({"query": "payments -> * -> *"})),
             (
@@ -110,16 +94,8 @@ fn mcp_tool_results_show_hostile_node_text_escaped() {
             ),
             ("graphex_glossary", json!({"term": "ledger"})),
         ] {
-            let r = client
-                .call_tool(CallToolRequestParams::new(tool).with_arguments(object(args.clone())))
-                .await
-                .unwrap();
-            let t: String = r
-                .content
-                .iter()
-                .filter_map(|c| c.as_text())
-                .map(|t| t.text.as_str())
-                .collect();
+            let r = call(&client, tool, args.clone()).await;
+            let t = text(&r);
             assert_eq!(r.is_error, Some(false), "{t}");
             assert!(t.contains("payments") || t.contains("ledger"), "{t}");
             assert_eq!(raw(&t), None, "{tool} {args} returned a raw character:\n{t:?}");

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 
 use crate::harness::{PASS, Repo};
 
-type Client = RunningService<RoleClient, ()>;
+pub(crate) type Client = RunningService<RoleClient, ()>;
 
-fn server(repo: &Repo, extra: &[(&str, &str)]) -> tokio::process::Command {
+pub(crate) fn server(repo: &Repo, extra: &[(&str, &str)]) -> tokio::process::Command {
     let identity = repo.agent_identity_once();
     let mut cmd = tokio::process::Command::new(assert_cmd::cargo::cargo_bin("graphex"));
     for var in [
@@ -34,13 +34,13 @@ fn server(repo: &Repo, extra: &[(&str, &str)]) -> tokio::process::Command {
     cmd
 }
 
-async fn call(c: &Client, tool: &'static str, args: Value) -> CallToolResult {
+pub(crate) async fn call(c: &Client, tool: &'static str, args: Value) -> CallToolResult {
     c.call_tool(CallToolRequestParams::new(tool).with_arguments(object(args)))
         .await
         .unwrap()
 }
 
-fn text(r: &CallToolResult) -> String {
+pub(crate) fn text(r: &CallToolResult) -> String {
     r.content
         .iter()
         .filter_map(|c| c.as_text())
