@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::Store;
 use super::objects::Durability;
-use super::write::{Entry, NodeWrite, Plan};
+use super::plan::{Entry, NodeWrite, Plan};
 use crate::error::{Error, Result};
 use crate::model::{EdgeId, NewEdge, NewNode, NodeId, Tier, Timestamp};
 

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use rusqlite::{OptionalExtension, params};
 
 use super::objects::Durability;
-use super::write::{DecisionRow, Entry, NodeWrite, Plan};
+use super::plan::{DecisionRow, Entry, NodeWrite, Plan};
 use super::{Store, row_node_id, row_version, sql_version};
 use crate::codec;
 use crate::error::{Error, Result};

@@ -4,9 +4,9 @@
 use rusqlite::params;
 
 use super::catalog::Catalog;
-use super::manifest::VerifiedNodes;
 use super::objects::Objects;
 use super::schema::commit_seq;
+use super::verified::VerifiedNodes;
 use super::{Store, blob, row_edge_id, row_node_id, row_version};
 use crate::codec::{self, Interner, Snapshot};
 use crate::error::{Error, Result};
@@ -117,7 +117,7 @@ impl Store {
 
 fn open_one(keys: &Keyring, objects: &Objects, r: &SnapshotRef) -> Result<Snapshot> {
     let bytes = objects.read_authenticated_later(&r.hash)?;
-    super::manifest::check_snapshot(keys, r.tier, r.seq, &bytes, r.mac.as_deref())?;
+    super::snapshot_sign::check_snapshot(keys, r.tier, r.seq, &bytes, r.mac.as_deref())?;
     codec::open_snapshot(keys, r.tier, r.seq, &bytes)
 }
 

@@ -34,28 +34,25 @@
 //! entry protects against outsiders only; against an agent, the master's
 //! seal (`seal`) covers every row under a key only the master has.
 //!
+//! The row scan is `tally`, the rows a session keeps after it `verified`,
+//! and snapshot signatures `snapshot_sign`.
+//!
 //! What this cannot catch: a whole group (or the whole store) put back as
 //! it was at an earlier commit, consistently, rows and manifest together;
 //! a locked session, holding no key, checks nothing.
-
-use rustc_hash::FxHashMap;
 
 use hmac::{Hmac, KeyInit, Mac};
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use super::seal::SealTagger;
-use super::{blob, row_edge_id, row_node_id, row_tier, row_version};
+use super::tally::{Part, tally};
+use super::verified::VerifiedNodes;
+use super::{row_tier, row_version};
 use crate::crypto::{LtHash, SymmetricKey};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
-
-/// Every node row as the manifest sees it; a covering index serves it.
-const NODE_ROWS: &str = "SELECT id, tier, version, blob, digest, name_token FROM nodes INDEXED BY nodes_by_tier";
-/// Every edge row as the manifest sees it, from the covering index rather
-/// than the sealed records.
-const EDGE_ROWS: &str = "SELECT id, tier, seq, digest, token FROM edges INDEXED BY edges_by_tier";
 
 /// The three groups of rows, each with its own key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,9 +63,9 @@ pub(super) enum Group {
 }
 
 impl Group {
-    const ALL: [Group; 3] = [Group::Readable, Group::Restricted, Group::Human];
+    pub(super) const ALL: [Group; 3] = [Group::Readable, Group::Restricted, Group::Human];
 
-    fn of(tier: Tier) -> Group {
+    pub(super) fn of(tier: Tier) -> Group {
         match tier {
             Tier::Public | Tier::AgentReadable => Group::Readable,
             Tier::AgentRestricted => Group::Restricted,
@@ -77,7 +74,7 @@ impl Group {
     }
 
     /// The tier whose key keys the group.
-    fn key_tier(self) -> Tier {
+    pub(super) fn key_tier(self) -> Tier {
         match self {
             Group::Readable => Tier::AgentReadable,
             Group::Restricted => Tier::AgentRestricted,
@@ -93,7 +90,7 @@ impl Group {
         }
     }
 
-    fn index(self) -> usize {
+    pub(super) fn index(self) -> usize {
         self as usize - 1
     }
 }
@@ -140,7 +137,7 @@ pub(super) fn digest(sealed: &[u8]) -> [u8; 16] {
 
 /// A digest column as stored (a missing or malformed one reads as zeros,
 /// which matches no record).
-fn stored_digest(v: rusqlite::types::ValueRef<'_>) -> [u8; 16] {
+pub(super) fn stored_digest(v: rusqlite::types::ValueRef<'_>) -> [u8; 16] {
     match v {
         rusqlite::types::ValueRef::Blob(b) if b.len() == 16 => {
             let mut out = [0u8; 16];
@@ -193,10 +190,10 @@ pub(super) fn last_per_row(rows: Vec<RowKey>) -> Vec<RowKey> {
 /// then the row's fixed-length fields. Every input of a kind has the same
 /// length, so the secret-prefix construction is a PRF here; the key block is
 /// hashed once and the state cloned per row (one or two compressions).
-struct Tagger(Sha256);
+pub(super) struct Tagger(Sha256);
 
 impl Tagger {
-    fn new(key: &SymmetricKey) -> Self {
+    pub(super) fn new(key: &SymmetricKey) -> Self {
         let mut block = zeroize::Zeroizing::new([0u8; 64]);
         block[..32].copy_from_slice(key.expose());
         block[32..].copy_from_slice(b"graphex/manifest/row-tag/v1\0\0\0\0\0");
@@ -205,7 +202,7 @@ impl Tagger {
         Tagger(h)
     }
 
-    fn tag(&self, row: &RowKey) -> [u8; 32] {
+    pub(super) fn tag(&self, row: &RowKey) -> [u8; 32] {
         match row {
             RowKey::Node {
                 id,
@@ -228,7 +225,7 @@ impl Tagger {
         }
     }
 
-    fn node(&self, id: &NodeId, tier: Tier, version: u64, blob: &str, digest: &[u8; 16]) -> [u8; 32] {
+    pub(super) fn node(&self, id: &NodeId, tier: Tier, version: u64, blob: &str, digest: &[u8; 16]) -> [u8; 32] {
         let mut h = self.0.clone();
         h.update([b'n', tier.code()]);
         h.update(id.as_bytes());
@@ -312,254 +309,32 @@ fn stored(conn: &Connection, key: &SymmetricKey, group: Group) -> Result<Sum> {
     Ok(sum)
 }
 
-fn tampered(group: Group, reason: &str) -> Error {
+pub(super) fn tampered(group: Group, reason: &str) -> Error {
     Error::integrity(
         format!("the index's {} rows", group.name()),
         format!("{reason}; nothing is served (see `graphex doctor`)"),
     )
 }
 
-/// The rows as verified: each node row's tag, for the check on read, and
-/// the number of edge rows per tier, for the check of the catalog. Only
-/// rows of groups this session holds the key of are kept.
-#[derive(Default)]
-pub(super) struct VerifiedNodes {
-    nodes: FxHashMap<NodeId, (Tier, u64, [u8; 32])>,
-    edges: [usize; 4],
-}
-
 /// The tagger of each group this session can key.
-fn taggers(keys: &Keyring) -> Vec<(Group, Tagger)> {
+pub(super) fn taggers(keys: &Keyring) -> Vec<(Group, Tagger)> {
     Group::ALL
         .into_iter()
         .filter_map(|g| keys.tier(g.key_tier()).ok().map(|c| (g, Tagger::new(&c.manifest))))
         .collect()
 }
 
-fn tagger_of(taggers: &[(Group, Tagger)], tier: Tier) -> Option<(Group, &Tagger)> {
+pub(super) fn tagger_of(taggers: &[(Group, Tagger)], tier: Tier) -> Option<(Group, &Tagger)> {
     taggers
         .iter()
         .find(|(g, _)| *g == Group::of(tier))
         .map(|(g, t)| (*g, t))
 }
 
-impl VerifiedNodes {
-    pub(super) fn new() -> Self {
-        Self::default()
-    }
-
-    /// Drops rows a commit of this session replaced or removed.
-    pub(super) fn forget(&mut self, rows: &[RowKey]) {
-        for r in rows {
-            match r {
-                RowKey::Node { id, .. } => {
-                    self.nodes.remove(id);
-                }
-                RowKey::Edge { tier, .. } => {
-                    let n = &mut self.edges[tier.code() as usize];
-                    *n = n.saturating_sub(1);
-                }
-            }
-        }
-    }
-
-    /// Refuses node rows a commit is about to replace when they are not
-    /// the rows this session verified (changed in the index since, outside
-    /// Graphex): the commit would otherwise fold them into the seal.
-    pub(super) fn check_before(&self, keys: &Keyring, rows: &[RowKey]) -> Result<()> {
-        let Some(seal) = keys.seal() else {
-            return Ok(());
-        };
-        let t = SealTagger::new(seal.mac_key());
-        for r in rows {
-            if let RowKey::Node { id, tier, version, .. } = r
-                && self.nodes.get(id) != Some(&(*tier, *version, t.row(r)))
-            {
-                return Err(Error::integrity(
-                    format!("node {id}"),
-                    "its index row changed outside Graphex since this session verified it; nothing was written \
-                     (see `graphex doctor`)",
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// Adds rows a commit of this session wrote.
-    pub(super) fn record(&mut self, keys: &Keyring, rows: &[RowKey]) {
-        if let Some(seal) = keys.seal() {
-            let t = SealTagger::new(seal.mac_key());
-            for r in rows {
-                match r {
-                    RowKey::Node { id, tier, version, .. } => {
-                        self.nodes.insert(*id, (*tier, *version, t.row(r)));
-                    }
-                    RowKey::Edge { tier, .. } => self.edges[tier.code() as usize] += 1,
-                }
-            }
-            return;
-        }
-        let taggers = taggers(keys);
-        for r in rows {
-            let Some((_, t)) = tagger_of(&taggers, r.tier()) else {
-                continue;
-            };
-            match r {
-                RowKey::Node { id, tier, version, .. } => {
-                    self.nodes.insert(*id, (*tier, *version, t.tag(r)));
-                }
-                RowKey::Edge { tier, .. } => self.edges[tier.code() as usize] += 1,
-            }
-        }
-    }
-}
-
-/// The count and XOR of tags of every row in `groups`, noting each
-/// node row's tag and the edge rows per tier in `verified`; with `seal`,
-/// also the master-keyed tags of every row of every tier.
-fn tally(
-    conn: &Connection,
-    groups: &[(Group, Tagger)],
-    seal: Option<&SealTagger>,
-    mut readable: Option<&mut LtHash>,
-    verified: &mut VerifiedNodes,
-    part: Part,
-) -> Result<([Sum; 3], Sum)> {
-    let mut sums = [Sum::default(); 3];
-    let mut sealed = Sum::default();
-    let edge_rows = match part {
-        Part::Nodes => None,
-        Part::All | Part::Edges => Some(EDGE_ROWS),
-    };
-    if let Some(query) = edge_rows {
-        let mut stmt = conn.prepare(query)?;
-        tally_edges(
-            &mut stmt,
-            groups,
-            seal,
-            readable.as_deref_mut(),
-            verified,
-            &mut sums,
-            &mut sealed,
-        )?;
-    }
-    if !matches!(part, Part::Nodes | Part::All) {
-        return Ok((sums, sealed));
-    }
-    let count: i64 = conn.query_row("SELECT COUNT(*) FROM nodes", [], |r| r.get(0))?;
-    verified.nodes.reserve(usize::try_from(count).unwrap_or(0));
-    let mut nodes = conn.prepare(NODE_ROWS)?;
-    let mut rows = nodes.query([])?;
-    while let Some(r) = rows.next()? {
-        let tier = row_tier(r.get(1)?)?;
-        let group = tagger_of(groups, tier);
-        if group.is_none() && seal.is_none() {
-            continue;
-        }
-        let id = row_node_id(blob(r, 0)?)?;
-        let version = row_version(r.get(2)?)?;
-        let name = r
-            .get_ref(3)?
-            .as_str()
-            .map_err(|_| Error::integrity("index row", "a blob name is not text"))?;
-        // Tags hash fixed-length fields only: a blob name is a SHA-256. (The
-        // seal's tags decode it, and a malformed one matches nothing.)
-        if seal.is_none() && (name.len() != 64 || !name.bytes().all(|b| b.is_ascii_hexdigit())) {
-            return Err(tampered(Group::of(tier), "a blob name is not a SHA-256"));
-        }
-        let digest = stored_digest(r.get_ref(4)?);
-        if let Some(lt) = readable.as_deref_mut()
-            && Group::of(tier) == Group::Readable
-        {
-            lt.add(&super::seal::node_element(&id, tier, version, name, &digest), 1);
-        }
-        if let Some(s) = seal {
-            // The master's tag covers what the group's would, and more:
-            // one tag a row, the groups only counted.
-            let tag = s.node(&id, tier, version, name, &digest, token(r, 5)?);
-            sealed.add(&tag, 1);
-            sums[Group::of(tier).index()].count += 1;
-            verified.nodes.insert(id, (tier, version, tag));
-        } else if let Some((g, t)) = group {
-            let tag = t.node(&id, tier, version, name, &digest);
-            sums[g.index()].add(&tag, 1);
-            verified.nodes.insert(id, (tier, version, tag));
-        }
-    }
-    Ok((sums, sealed))
-}
-
-/// Which rows a tally reads: the two halves run on two threads at open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Part {
-    Nodes,
-    Edges,
-    All,
-}
-
-/// The edge half of [`tally`], adding into `sums` and `sealed`.
-fn tally_edges(
-    edges: &mut rusqlite::Statement<'_>,
-    groups: &[(Group, Tagger)],
-    seal: Option<&SealTagger>,
-    mut readable: Option<&mut LtHash>,
-    verified: &mut VerifiedNodes,
-    sums: &mut [Sum; 3],
-    sealed: &mut Sum,
-) -> Result<()> {
-    let mut rows = edges.query([])?;
-    while let Some(r) = rows.next()? {
-        let tier = row_tier(r.get(1)?)?;
-        let group = tagger_of(groups, tier);
-        if group.is_none() && seal.is_none() {
-            continue;
-        }
-        let id = row_edge_id(blob(r, 0)?)?;
-        let seq = row_version(r.get(2)?)?;
-        let digest = stored_digest(r.get_ref(3)?);
-        if let Some(lt) = readable.as_deref_mut()
-            && Group::of(tier) == Group::Readable
-        {
-            lt.add(&super::seal::edge_element(&id, tier, seq, &digest), 1);
-        }
-        if let Some(s) = seal {
-            sealed.add(&s.edge(&id, tier, seq, &digest, token(r, 4)?), 1);
-            sums[Group::of(tier).index()].count += 1;
-            verified.edges[tier.code() as usize] += 1;
-        } else if let Some((g, t)) = group {
-            let key = RowKey::Edge {
-                id,
-                tier,
-                seq,
-                digest,
-                token: Vec::new(),
-            };
-            sums[g.index()].add(&t.tag(&key), 1);
-            verified.edges[tier.code() as usize] += 1;
-        }
-    }
-    Ok(())
-}
-
 /// A blind-index token column (any blob; a non-blob reads as empty, which
 /// no real token is).
-fn token<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
+pub(super) fn token<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
     Ok(r.get_ref(i)?.as_blob().unwrap_or(&[]))
-}
-
-/// The master-keyed tags of every row and the set hash of the readable
-/// rows, for a seal built from scratch.
-pub(super) fn seal_rows(conn: &Connection, seal: &SealTagger) -> Result<(Sum, LtHash)> {
-    let mut lt = LtHash::default();
-    let (_, sum) = tally(
-        conn,
-        &[],
-        Some(seal),
-        Some(&mut lt),
-        &mut VerifiedNodes::new(),
-        Part::All,
-    )?;
-    Ok((sum, lt))
 }
 
 /// Whether a row belongs to the readable group (public, agent-readable).
@@ -751,106 +526,6 @@ pub(super) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>>
         digest: stored_digest(r.get_ref(2)?),
         token: token(r, 3)?.to_vec(),
     }))
-}
-
-/// Checks a row about to be read against the verified rows: a row changed
-/// in the index since it was verified, without a commit, is refused.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn check_read(
-    verified: &VerifiedNodes,
-    keys: &Keyring,
-    id: &NodeId,
-    tier: Tier,
-    version: u64,
-    blob: &str,
-    digest: rusqlite::types::ValueRef<'_>,
-    token: &[u8],
-) -> Result<()> {
-    let tag = if let Some(seal) = keys.seal() {
-        SealTagger::new(seal.mac_key()).node(id, tier, version, blob, &stored_digest(digest), token)
-    } else if let Ok(ciphers) = keys.tier(Group::of(tier).key_tier()) {
-        Tagger::new(&ciphers.manifest).node(id, tier, version, blob, &stored_digest(digest))
-    } else {
-        // A group this session cannot key (public rows when locked, say).
-        return Ok(());
-    };
-    match verified.nodes.get(id) {
-        Some(v) if *v == (tier, version, tag) => Ok(()),
-        _ => Err(Error::integrity(
-            format!("node {id}"),
-            "its index row is not the one the manifest verified: rolled back, altered or restored outside \
-             Graphex; nothing is served (see `graphex doctor`)",
-        )),
-    }
-}
-
-/// Checks the catalog built from snapshots and later rows against the
-/// verified rows: an older snapshot put back would bring back removed nodes
-/// and edges, or old versions.
-pub(super) fn check_catalog(catalog: &super::Catalog, verified: &VerifiedNodes, keys: &Keyring) -> Result<()> {
-    let covered = |tier: Tier| keys.reads(tier) && keys.reads(Group::of(tier).key_tier());
-    let stale = |what: String| Error::integrity("a tier snapshot", format!("{what}: an older snapshot was put back"));
-    let mut seen = 0usize;
-    for n in catalog.nodes().filter(|n| covered(n.tier)) {
-        seen += 1;
-        match verified.nodes.get(&n.id) {
-            Some((t, v, _)) if *t == n.tier && *v == n.version => {}
-            _ => {
-                return Err(stale(format!(
-                    "node {} is not in the index as the snapshot has it",
-                    n.id
-                )));
-            }
-        }
-    }
-    let expected = verified.nodes.values().filter(|(t, _, _)| covered(*t)).count();
-    if seen != expected {
-        return Err(stale(format!("{seen} nodes loaded where the index holds {expected}")));
-    }
-    for tier in Tier::ALL.into_iter().filter(|t| covered(*t)) {
-        let loaded = catalog.edges().filter(|e| e.tier == tier).count();
-        let rows = verified.edges[tier.code() as usize];
-        if loaded != rows {
-            return Err(stale(format!(
-                "{loaded} {tier} edges loaded where the index holds {rows}"
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// What the master signs for a snapshot: its tier, commit and content.
-fn snapshot_statement(tier: Tier, seq: u64, bytes: &[u8]) -> Vec<u8> {
-    let mut m = b"graphex/snapshot/v2\0".to_vec();
-    m.push(tier.code());
-    m.extend_from_slice(&seq.to_le_bytes());
-    m.extend_from_slice(&Sha256::digest(bytes));
-    m
-}
-
-/// A snapshot's signature by the master (the only writer of snapshots).
-/// Every tier's snapshot is signed: the public one is sealed under a key
-/// anyone has, the agent-readable one under a key every agent has.
-pub(super) fn snapshot_mac(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Option<Vec<u8>> {
-    keys.seal()
-        .map(|s| s.sign(&snapshot_statement(tier, seq, bytes)).to_vec())
-}
-
-/// Refuses a snapshot whose signature does not verify, when this session
-/// holds the key to check it (master or agent; a locked session checks
-/// nothing).
-pub(super) fn check_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8], mac: Option<&[u8]>) -> Result<()> {
-    let Some(verifier) = keys.verifier() else {
-        return Ok(());
-    };
-    if mac.is_some_and(|m| verifier.verifies(&snapshot_statement(tier, seq, bytes), m)) {
-        Ok(())
-    } else {
-        Err(Error::integrity(
-            format!("the {tier} snapshot"),
-            "the master's signature on it does not verify: it was replaced or forged outside Graphex; nothing is served",
-        ))
-    }
 }
 
 /// A row's tag under its group's key, as the session holding `keys`

@@ -41,14 +41,18 @@ mod layout;
 mod load;
 mod manifest;
 mod objects;
+mod plan;
 mod policy;
 mod report;
 mod rotate;
 mod rowmac;
 mod schema;
 mod seal;
+mod snapshot_sign;
 mod snapshots;
+mod tally;
 mod timeline;
+mod verified;
 mod wipe;
 mod write;
 
@@ -99,7 +103,7 @@ pub struct Store {
     /// The commit the catalog reflects; snapshots are only built from it.
     seen_seq: u64,
     /// The node rows the manifest verified, checked again on each read.
-    verified: manifest::VerifiedNodes,
+    verified: verified::VerifiedNodes,
     /// The index file this session opened (device, inode): the manifest's
     /// own connection must open the same one.
     db_file: (u64, u64),
@@ -209,7 +213,7 @@ impl Store {
             objects,
             catalog: Catalog::default(),
             seen_seq: 0,
-            verified: manifest::VerifiedNodes::new(),
+            verified: verified::VerifiedNodes::new(),
             db_file,
             unsealed,
             #[cfg(test)]
@@ -248,7 +252,7 @@ impl Store {
         // one retry sees a settled state.
         let mut attempt = || -> Result<()> {
             let (catalog, seq, verified) = self.load_catalog(true)?;
-            manifest::check_catalog(&catalog, &verified, &self.keys)?;
+            verified::check_catalog(&catalog, &verified, &self.keys)?;
             (self.catalog, self.seen_seq, self.verified) = (catalog, seq, verified);
             Ok(())
         };
@@ -391,7 +395,7 @@ impl Store {
         let digest = digest
             .as_deref()
             .map_or(rusqlite::types::ValueRef::Null, rusqlite::types::ValueRef::Blob);
-        manifest::check_read(&self.verified, &self.keys, id, tier, version, &hash, digest, &token)
+        verified::check_read(&self.verified, &self.keys, id, tier, version, &hash, digest, &token)
             .and_then(|()| codec::decode_node(&self.keys, id, version, tier, &self.objects.read(&hash)?))
             .map_err(|e| self.rotated_or(e))
     }

@@ -583,7 +583,7 @@ pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
 pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64) -> Result<()> {
     let seal = sealer(keys)?;
     let tagger = SealTagger::new(seal.mac_key());
-    let (rows, readable) = super::manifest::seal_rows(conn, &tagger)?;
+    let (rows, readable) = super::tally::seal_rows(conn, &tagger)?;
     let mut decisions = Sum::default();
     for d in decision_rows(conn, None)? {
         decisions.add(&tagger.decision(&d), 1);

@@ -61,7 +61,7 @@ impl Store {
             let mut one = [0u64; 4];
             one[tier.code() as usize] = 1;
             super::schema::count_sealings(&tx, one)?;
-            let mac = super::manifest::snapshot_mac(&self.keys, tier, seq, &sealed);
+            let mac = super::snapshot_sign::snapshot_mac(&self.keys, tier, seq, &sealed);
             tx.execute(
                 "INSERT OR REPLACE INTO snapshots (tier, seq, blob, rows, mac) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![tier.code(), super::sql_version(seq), hash, rows, mac],

@@ -1,4 +1,4 @@
-//! Mutations. Every change becomes a [`Plan`] and goes through one commit:
+//! Mutations. Every change becomes a `Plan` (see `plan`) and goes through one commit:
 //! blobs are written (and synced) first, then the index changes in a single
 //! transaction. A failure between the two leaves the old state and some orphan
 //! blobs, which are harmless.
@@ -9,87 +9,12 @@ use rusqlite::{OptionalExtension, params};
 
 use super::manifest::{self, RowKey};
 use super::objects::Durability;
+use super::plan::{Entry, NodeWrite, Plan};
 use super::seal;
 use super::{Store, row_tier, row_version, sql_version};
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::model::{Edge, EdgeId, NewEdge, NewNode, Node, NodeId, NodePatch, NodeSummary, Status, Tier, Timestamp};
-
-/// One node version to write, with the version and tier it replaces.
-pub(super) struct NodeWrite {
-    pub node: Node,
-    pub previous: Option<(u64, Tier)>,
-}
-
-/// A timeline entry: ids and versions only.
-pub(super) struct Entry {
-    pub action: &'static str,
-    pub node: Option<NodeId>,
-    pub edge: Option<EdgeId>,
-    pub before: Option<u64>,
-    pub after: Option<u64>,
-}
-
-impl Entry {
-    /// A node's change from `before` to `after` (`None`: absent).
-    pub fn node(action: &'static str, id: NodeId, before: Option<u64>, after: Option<u64>) -> Self {
-        Self {
-            action,
-            node: Some(id),
-            edge: None,
-            before,
-            after,
-        }
-    }
-
-    /// An edge added or removed.
-    pub fn edge(action: &'static str, id: EdgeId) -> Self {
-        Self {
-            action,
-            node: None,
-            edge: Some(id),
-            before: None,
-            after: None,
-        }
-    }
-
-    /// A row naming neither (a reject, an undo).
-    pub fn plain(action: &'static str) -> Self {
-        Self {
-            action,
-            node: None,
-            edge: None,
-            before: None,
-            after: None,
-        }
-    }
-}
-
-/// A decision row written with (or, for an undo, deleted by) a commit.
-pub(super) struct DecisionRow {
-    pub proposal: String,
-    pub outcome: &'static str,
-    pub sealed: Vec<u8>,
-}
-
-/// Everything one commit changes.
-#[derive(Default)]
-pub(super) struct Plan {
-    pub nodes: Vec<NodeWrite>,
-    pub edges: Vec<Edge>,
-    pub entries: Vec<Entry>,
-    /// Who the timeline names; `None` means a person at this console or CLI.
-    pub actor: Option<String>,
-    /// The proposal the commit decides or undoes.
-    pub proposal: Option<String>,
-    pub decisions: Vec<DecisionRow>,
-    /// The commit whose decisions an undo removes (their proposals return
-    /// to the queue).
-    pub undo_seq: Option<u64>,
-    /// Node rows removed (their versions stay, sealed, for history).
-    pub removed_nodes: Vec<(NodeId, Tier)>,
-    pub removed_edges: Vec<(EdgeId, Tier)>,
-}
 
 impl Store {
     /// Adds a node. Humans add Active nodes directly (the spec's human path).

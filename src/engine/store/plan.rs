@@ -1,0 +1,81 @@
+//! What one commit changes: the node versions and edges it writes, the rows
+//! it removes, its timeline entries and decisions. Built by the mutations
+//! (`write`, `decide`, `bulk`) and carried out by `Store::commit`.
+
+use crate::model::{Edge, EdgeId, Node, NodeId, Tier};
+
+/// One node version to write, with the version and tier it replaces.
+pub(super) struct NodeWrite {
+    pub node: Node,
+    pub previous: Option<(u64, Tier)>,
+}
+
+/// A timeline entry: ids and versions only.
+pub(super) struct Entry {
+    pub action: &'static str,
+    pub node: Option<NodeId>,
+    pub edge: Option<EdgeId>,
+    pub before: Option<u64>,
+    pub after: Option<u64>,
+}
+
+impl Entry {
+    /// A node's change from `before` to `after` (`None`: absent).
+    pub fn node(action: &'static str, id: NodeId, before: Option<u64>, after: Option<u64>) -> Self {
+        Self {
+            action,
+            node: Some(id),
+            edge: None,
+            before,
+            after,
+        }
+    }
+
+    /// An edge added or removed.
+    pub fn edge(action: &'static str, id: EdgeId) -> Self {
+        Self {
+            action,
+            node: None,
+            edge: Some(id),
+            before: None,
+            after: None,
+        }
+    }
+
+    /// A row naming neither (a reject, an undo).
+    pub fn plain(action: &'static str) -> Self {
+        Self {
+            action,
+            node: None,
+            edge: None,
+            before: None,
+            after: None,
+        }
+    }
+}
+
+/// A decision row written with (or, for an undo, deleted by) a commit.
+pub(super) struct DecisionRow {
+    pub proposal: String,
+    pub outcome: &'static str,
+    pub sealed: Vec<u8>,
+}
+
+/// Everything one commit changes.
+#[derive(Default)]
+pub(super) struct Plan {
+    pub nodes: Vec<NodeWrite>,
+    pub edges: Vec<Edge>,
+    pub entries: Vec<Entry>,
+    /// Who the timeline names; `None` means a person at this console or CLI.
+    pub actor: Option<String>,
+    /// The proposal the commit decides or undoes.
+    pub proposal: Option<String>,
+    pub decisions: Vec<DecisionRow>,
+    /// The commit whose decisions an undo removes (their proposals return
+    /// to the queue).
+    pub undo_seq: Option<u64>,
+    /// Node rows removed (their versions stay, sealed, for history).
+    pub removed_nodes: Vec<(NodeId, Tier)>,
+    pub removed_edges: Vec<(EdgeId, Tier)>,
+}

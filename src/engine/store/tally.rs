@@ -1,0 +1,161 @@
+//! The scan behind the manifest check: every node and edge row of the
+//! index read once (from the covering tier indexes), tagged per group, by
+//! the master's seal, or into the readable rows' set hash, as the session
+//! can. The edge half can run on a thread of its own (see `Part`).
+
+use rusqlite::Connection;
+
+use super::manifest::{Group, RowKey, Sum, Tagger, stored_digest, tagger_of, tampered, token};
+use super::seal::SealTagger;
+use super::verified::VerifiedNodes;
+use super::{blob, row_edge_id, row_node_id, row_tier, row_version};
+use crate::crypto::LtHash;
+use crate::error::{Error, Result};
+
+/// Every node row as the manifest sees it; a covering index serves it.
+const NODE_ROWS: &str = "SELECT id, tier, version, blob, digest, name_token FROM nodes INDEXED BY nodes_by_tier";
+/// Every edge row as the manifest sees it, from the covering index rather
+/// than the sealed records.
+const EDGE_ROWS: &str = "SELECT id, tier, seq, digest, token FROM edges INDEXED BY edges_by_tier";
+
+/// The count and XOR of tags of every row in `groups`, noting each
+/// node row's tag and the edge rows per tier in `verified`; with `seal`,
+/// also the master-keyed tags of every row of every tier.
+pub(super) fn tally(
+    conn: &Connection,
+    groups: &[(Group, Tagger)],
+    seal: Option<&SealTagger>,
+    mut readable: Option<&mut LtHash>,
+    verified: &mut VerifiedNodes,
+    part: Part,
+) -> Result<([Sum; 3], Sum)> {
+    let mut sums = [Sum::default(); 3];
+    let mut sealed = Sum::default();
+    let edge_rows = match part {
+        Part::Nodes => None,
+        Part::All | Part::Edges => Some(EDGE_ROWS),
+    };
+    if let Some(query) = edge_rows {
+        let mut stmt = conn.prepare(query)?;
+        tally_edges(
+            &mut stmt,
+            groups,
+            seal,
+            readable.as_deref_mut(),
+            verified,
+            &mut sums,
+            &mut sealed,
+        )?;
+    }
+    if !matches!(part, Part::Nodes | Part::All) {
+        return Ok((sums, sealed));
+    }
+    let count: i64 = conn.query_row("SELECT COUNT(*) FROM nodes", [], |r| r.get(0))?;
+    verified.nodes.reserve(usize::try_from(count).unwrap_or(0));
+    let mut nodes = conn.prepare(NODE_ROWS)?;
+    let mut rows = nodes.query([])?;
+    while let Some(r) = rows.next()? {
+        let tier = row_tier(r.get(1)?)?;
+        let group = tagger_of(groups, tier);
+        if group.is_none() && seal.is_none() {
+            continue;
+        }
+        let id = row_node_id(blob(r, 0)?)?;
+        let version = row_version(r.get(2)?)?;
+        let name = r
+            .get_ref(3)?
+            .as_str()
+            .map_err(|_| Error::integrity("index row", "a blob name is not text"))?;
+        // Tags hash fixed-length fields only: a blob name is a SHA-256. (The
+        // seal's tags decode it, and a malformed one matches nothing.)
+        if seal.is_none() && (name.len() != 64 || !name.bytes().all(|b| b.is_ascii_hexdigit())) {
+            return Err(tampered(Group::of(tier), "a blob name is not a SHA-256"));
+        }
+        let digest = stored_digest(r.get_ref(4)?);
+        if let Some(lt) = readable.as_deref_mut()
+            && Group::of(tier) == Group::Readable
+        {
+            lt.add(&super::seal::node_element(&id, tier, version, name, &digest), 1);
+        }
+        if let Some(s) = seal {
+            // The master's tag covers what the group's would, and more:
+            // one tag a row, the groups only counted.
+            let tag = s.node(&id, tier, version, name, &digest, token(r, 5)?);
+            sealed.add(&tag, 1);
+            sums[Group::of(tier).index()].count += 1;
+            verified.nodes.insert(id, (tier, version, tag));
+        } else if let Some((g, t)) = group {
+            let tag = t.node(&id, tier, version, name, &digest);
+            sums[g.index()].add(&tag, 1);
+            verified.nodes.insert(id, (tier, version, tag));
+        }
+    }
+    Ok((sums, sealed))
+}
+
+/// Which rows a tally reads: the two halves run on two threads at open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Part {
+    Nodes,
+    Edges,
+    All,
+}
+
+/// The edge half of [`tally`], adding into `sums` and `sealed`.
+fn tally_edges(
+    edges: &mut rusqlite::Statement<'_>,
+    groups: &[(Group, Tagger)],
+    seal: Option<&SealTagger>,
+    mut readable: Option<&mut LtHash>,
+    verified: &mut VerifiedNodes,
+    sums: &mut [Sum; 3],
+    sealed: &mut Sum,
+) -> Result<()> {
+    let mut rows = edges.query([])?;
+    while let Some(r) = rows.next()? {
+        let tier = row_tier(r.get(1)?)?;
+        let group = tagger_of(groups, tier);
+        if group.is_none() && seal.is_none() {
+            continue;
+        }
+        let id = row_edge_id(blob(r, 0)?)?;
+        let seq = row_version(r.get(2)?)?;
+        let digest = stored_digest(r.get_ref(3)?);
+        if let Some(lt) = readable.as_deref_mut()
+            && Group::of(tier) == Group::Readable
+        {
+            lt.add(&super::seal::edge_element(&id, tier, seq, &digest), 1);
+        }
+        if let Some(s) = seal {
+            sealed.add(&s.edge(&id, tier, seq, &digest, token(r, 4)?), 1);
+            sums[Group::of(tier).index()].count += 1;
+            verified.edges[tier.code() as usize] += 1;
+        } else if let Some((g, t)) = group {
+            let key = RowKey::Edge {
+                id,
+                tier,
+                seq,
+                digest,
+                token: Vec::new(),
+            };
+            sums[g.index()].add(&t.tag(&key), 1);
+            verified.edges[tier.code() as usize] += 1;
+        }
+    }
+    Ok(())
+}
+
+/// The master-keyed tags of every row and the set hash of the readable
+/// rows, for a seal built from scratch.
+pub(super) fn seal_rows(conn: &Connection, seal: &SealTagger) -> Result<(Sum, LtHash)> {
+    let mut lt = LtHash::default();
+    let (_, sum) = tally(
+        conn,
+        &[],
+        Some(seal),
+        Some(&mut lt),
+        &mut VerifiedNodes::new(),
+        Part::All,
+    )?;
+    Ok((sum, lt))
+}

@@ -1,0 +1,157 @@
+//! The rows a session verified at open (or wrote since), kept so that each
+//! node row read later is checked against them, and the catalog built from
+//! snapshots is checked against the index.
+
+use rustc_hash::FxHashMap;
+
+use super::manifest::{Group, RowKey, Tagger, stored_digest, tagger_of, taggers};
+use super::seal::SealTagger;
+use crate::error::{Error, Result};
+use crate::keys::Keyring;
+use crate::model::{NodeId, Tier};
+
+/// The rows as verified: each node row's tag, for the check on read, and
+/// the number of edge rows per tier, for the check of the catalog. Only
+/// rows of groups this session holds the key of are kept.
+#[derive(Default)]
+pub(super) struct VerifiedNodes {
+    pub(super) nodes: FxHashMap<NodeId, (Tier, u64, [u8; 32])>,
+    pub(super) edges: [usize; 4],
+}
+
+impl VerifiedNodes {
+    pub(super) fn new() -> Self {
+        Self::default()
+    }
+
+    /// Drops rows a commit of this session replaced or removed.
+    pub(super) fn forget(&mut self, rows: &[RowKey]) {
+        for r in rows {
+            match r {
+                RowKey::Node { id, .. } => {
+                    self.nodes.remove(id);
+                }
+                RowKey::Edge { tier, .. } => {
+                    let n = &mut self.edges[tier.code() as usize];
+                    *n = n.saturating_sub(1);
+                }
+            }
+        }
+    }
+
+    /// Refuses node rows a commit is about to replace when they are not
+    /// the rows this session verified (changed in the index since, outside
+    /// Graphex): the commit would otherwise fold them into the seal.
+    pub(super) fn check_before(&self, keys: &Keyring, rows: &[RowKey]) -> Result<()> {
+        let Some(seal) = keys.seal() else {
+            return Ok(());
+        };
+        let t = SealTagger::new(seal.mac_key());
+        for r in rows {
+            if let RowKey::Node { id, tier, version, .. } = r
+                && self.nodes.get(id) != Some(&(*tier, *version, t.row(r)))
+            {
+                return Err(Error::integrity(
+                    format!("node {id}"),
+                    "its index row changed outside Graphex since this session verified it; nothing was written \
+                     (see `graphex doctor`)",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds rows a commit of this session wrote.
+    pub(super) fn record(&mut self, keys: &Keyring, rows: &[RowKey]) {
+        if let Some(seal) = keys.seal() {
+            let t = SealTagger::new(seal.mac_key());
+            for r in rows {
+                match r {
+                    RowKey::Node { id, tier, version, .. } => {
+                        self.nodes.insert(*id, (*tier, *version, t.row(r)));
+                    }
+                    RowKey::Edge { tier, .. } => self.edges[tier.code() as usize] += 1,
+                }
+            }
+            return;
+        }
+        let taggers = taggers(keys);
+        for r in rows {
+            let Some((_, t)) = tagger_of(&taggers, r.tier()) else {
+                continue;
+            };
+            match r {
+                RowKey::Node { id, tier, version, .. } => {
+                    self.nodes.insert(*id, (*tier, *version, t.tag(r)));
+                }
+                RowKey::Edge { tier, .. } => self.edges[tier.code() as usize] += 1,
+            }
+        }
+    }
+}
+
+/// Checks a row about to be read against the verified rows: a row changed
+/// in the index since it was verified, without a commit, is refused.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_read(
+    verified: &VerifiedNodes,
+    keys: &Keyring,
+    id: &NodeId,
+    tier: Tier,
+    version: u64,
+    blob: &str,
+    digest: rusqlite::types::ValueRef<'_>,
+    token: &[u8],
+) -> Result<()> {
+    let tag = if let Some(seal) = keys.seal() {
+        SealTagger::new(seal.mac_key()).node(id, tier, version, blob, &stored_digest(digest), token)
+    } else if let Ok(ciphers) = keys.tier(Group::of(tier).key_tier()) {
+        Tagger::new(&ciphers.manifest).node(id, tier, version, blob, &stored_digest(digest))
+    } else {
+        // A group this session cannot key (public rows when locked, say).
+        return Ok(());
+    };
+    match verified.nodes.get(id) {
+        Some(v) if *v == (tier, version, tag) => Ok(()),
+        _ => Err(Error::integrity(
+            format!("node {id}"),
+            "its index row is not the one the manifest verified: rolled back, altered or restored outside \
+             Graphex; nothing is served (see `graphex doctor`)",
+        )),
+    }
+}
+
+/// Checks the catalog built from snapshots and later rows against the
+/// verified rows: an older snapshot put back would bring back removed nodes
+/// and edges, or old versions.
+pub(super) fn check_catalog(catalog: &super::Catalog, verified: &VerifiedNodes, keys: &Keyring) -> Result<()> {
+    let covered = |tier: Tier| keys.reads(tier) && keys.reads(Group::of(tier).key_tier());
+    let stale = |what: String| Error::integrity("a tier snapshot", format!("{what}: an older snapshot was put back"));
+    let mut seen = 0usize;
+    for n in catalog.nodes().filter(|n| covered(n.tier)) {
+        seen += 1;
+        match verified.nodes.get(&n.id) {
+            Some((t, v, _)) if *t == n.tier && *v == n.version => {}
+            _ => {
+                return Err(stale(format!(
+                    "node {} is not in the index as the snapshot has it",
+                    n.id
+                )));
+            }
+        }
+    }
+    let expected = verified.nodes.values().filter(|(t, _, _)| covered(*t)).count();
+    if seen != expected {
+        return Err(stale(format!("{seen} nodes loaded where the index holds {expected}")));
+    }
+    for tier in Tier::ALL.into_iter().filter(|t| covered(*t)) {
+        let loaded = catalog.edges().filter(|e| e.tier == tier).count();
+        let rows = verified.edges[tier.code() as usize];
+        if loaded != rows {
+            return Err(stale(format!(
+                "{loaded} {tier} edges loaded where the index holds {rows}"
+            )));
+        }
+    }
+    Ok(())
+}
