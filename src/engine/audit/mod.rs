@@ -51,6 +51,16 @@ pub struct Verification {
     pub problems: Vec<String>,
 }
 
+/// The newest record's sequence number and hash: `(0, ZERO)` for an empty
+/// log (what the first record chains to).
+pub(crate) fn head(conn: &rusqlite::Connection) -> Result<(u64, String)> {
+    let last: Option<(i64, String)> = conn
+        .prepare_cached("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1")?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(last.map_or((0, ZERO.to_owned()), |(s, h)| (u64::try_from(s).unwrap_or(0), h)))
+}
+
 fn chain_hash(prev: &str, seq: u64, at: i64, kind: &str, tier: Tier, sealed: &[u8]) -> String {
     // Every field length-prefixed: no bytes can move from one field to the next.
     let mut h = Sha256::new();
@@ -190,15 +200,8 @@ impl Store {
         if let Some(rotated) = crate::store::retired_key(&tx, keys)? {
             return Err(Error::KeyRotated(rotated));
         }
-        let last: Option<(i64, String)> = tx
-            .query_row("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1", [], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?;
-        let (seq, prev) = match &last {
-            Some((s, h)) => (u64::try_from(*s).unwrap_or(0) + 1, h.clone()),
-            None => (1, ZERO.to_owned()),
-        };
+        let (last_seq, prev) = head(&tx)?;
+        let seq = last_seq + 1;
         if record.kind == Kind::Preview && recent_same_preview(&tx, ciphers, tier, record)? {
             return Ok(None);
         }

@@ -39,8 +39,6 @@ use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
 
 const DOMAIN: &[u8; 16] = b"graphex/seal/v1\0";
-/// An audit head of nothing (an empty log).
-const NO_AUDIT: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 const STATEMENT_LEN: usize = 16 + 8 + 2 * (8 + 32) + 32 + 8 + 64 + 32;
 
 /// What the master vouches for at one commit.
@@ -420,15 +418,6 @@ pub(super) fn stored(conn: &Connection, keys: &Keyring) -> Result<Option<Stateme
         .ok_or_else(|| tampered("it is malformed"))
 }
 
-/// The audit log's newest record, `(seq, hash)`.
-fn audit_head(conn: &Connection) -> Result<(u64, String)> {
-    let last: Option<(i64, String)> = conn
-        .prepare_cached("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1")?
-        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    Ok(last.map_or((0, NO_AUDIT.to_owned()), |(s, h)| (u64::try_from(s).unwrap_or(0), h)))
-}
-
 /// Refuses a log that no longer holds the record the seal names.
 fn check_audit(conn: &Connection, st: &Statement) -> Result<()> {
     if st.audit_seq == 0 {
@@ -573,7 +562,7 @@ pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
         st.decisions.add(&tagger.decision(d), sign);
     }
     st.seq = change.seq;
-    (st.audit_seq, st.audit_hash) = audit_head(tx)?;
+    (st.audit_seq, st.audit_hash) = crate::audit::head(tx)?;
     put(tx, seal, &st, &readable)
 }
 
@@ -588,7 +577,7 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64) -> Result<()>
     for d in decision_rows(conn, None)? {
         decisions.add(&tagger.decision(&d), 1);
     }
-    let (audit_seq, audit_hash) = audit_head(conn)?;
+    let (audit_seq, audit_hash) = crate::audit::head(conn)?;
     let st = Statement {
         seq,
         rows,
@@ -610,7 +599,7 @@ pub(super) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
     let Some(mut st) = stored(tx, keys)? else {
         return Ok(());
     };
-    (st.audit_seq, st.audit_hash) = audit_head(tx)?;
+    (st.audit_seq, st.audit_hash) = crate::audit::head(tx)?;
     let readable = stored_readable(tx, &st)?;
     put(tx, seal, &st, &readable)
 }
