@@ -153,7 +153,8 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
         });
     let history_ok = history.as_ref().is_some_and(|c| c.outcome == Outcome::Ok);
     checks.extend(history);
-    let may_collect = store.as_ref().is_some_and(|s| s.level() >= Level::Master) && history_ok;
+    // The history check runs at the master level only: passing it means both.
+    let may_collect = history_ok;
     // Nor while a key rotation runs: its new blobs are named by nothing
     // until it commits. Held until the checks are done.
     let rotation_lock = (opts.collect_orphans && may_collect)

@@ -91,14 +91,16 @@ fn classify(store: Option<&Store>, known: &Known, head: &[u8]) -> Kind {
     let Some(store) = store.filter(|s| s.keys().reads(tier)) else {
         return Kind::Unchecked(tier);
     };
+    // Only a node that recorded this version and lists no row for it can be
+    // missing one: those are the only keys worth trying (a blob opens under
+    // one node id at most), so a sound store costs no decryption here.
     for (id, highest) in &known.highest {
-        if version > *highest || !authenticates_as(store.keys(), id, version, tier, head) {
+        if version > *highest || known.rows.contains(&(*id, version)) {
             continue;
         }
-        if known.rows.contains(&(*id, version)) {
-            return Kind::Leftover;
+        if authenticates_as(store.keys(), id, version, tier, head) {
+            return Kind::Deleted(format!("node {id} version {version}"));
         }
-        return Kind::Deleted(format!("node {id} version {version}"));
     }
     Kind::Leftover
 }

@@ -197,11 +197,12 @@ fn read_one(
     if ProposalId::of(&bytes) != *id {
         return Err(Fail::Bad("its content does not match the hash in its name".into()));
     }
-    // Before any key is tried: decoy recipients would cost a key operation each.
-    crate::keys::files::check_header(&bytes).map_err(Fail::Bad)?;
+    // Opening checks the age header before any key is tried (decoy
+    // recipients would cost a key operation each): its reason is the file's.
     StoredProposal::open(path, &bytes, master).map_err(|e| {
         Fail::Bad(match e {
             Error::WrongSecret(..) => "it is not sealed to this store's master key".to_owned(),
+            Error::KeyFile { reason, .. } => reason,
             Error::Document { reason, .. } => format!("not a valid proposal: {reason}"),
             other => other.to_string(),
         })

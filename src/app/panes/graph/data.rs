@@ -110,11 +110,11 @@ pub struct Neighbourhood {
     pub rings: Vec<RingView>,
 }
 
-fn row(store: &Store, r: &Reached, distance: u32) -> RingRow {
-    let inner = store.catalog().by_name(r.from.as_str()).map(|n| n.id);
+fn row(r: &Reached, distance: u32) -> RingRow {
+    // Seen from the inner node: the edge points out when it ends here.
     let arrow = if r.via.bidirectional {
         Arrow::Both
-    } else if Some(r.via.from) == inner {
+    } else if r.via.to == r.node.id {
         Arrow::Out
     } else {
         Arrow::In
@@ -140,7 +140,7 @@ pub fn neighbourhood(store: &Store, name: &str, depth: u32, dir: Direction, filt
         .into_iter()
         .filter(|r| !r.nodes.is_empty())
         .map(|ring| {
-            let rows: Vec<RingRow> = ring.nodes.iter().map(|r| row(store, r, ring.distance)).collect();
+            let rows: Vec<RingRow> = ring.nodes.iter().map(|r| row(r, ring.distance)).collect();
             let total = rows.len();
             let entries = if total > GROUP_OVER {
                 let mut groups: BTreeMap<(String, Arrow), usize> = BTreeMap::new();
