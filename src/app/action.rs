@@ -38,10 +38,12 @@ impl Pane {
     }
 }
 
-/// The scope of an action: everywhere, or one pane.
+/// The scope of an action: everywhere, every pane with a list (moving
+/// and scrolling), or one pane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scope {
     Global,
+    Lists,
     Pane(Pane),
 }
 
@@ -81,6 +83,21 @@ pub enum Action {
     Undo,
     ToggleInfo,
     ToggleDiff,
+    OpenNode,
+    Jump,
+    Recentre,
+    Back,
+    Forward,
+    Deeper,
+    Shallower,
+    Direction,
+    FilterTypes,
+    FilterRelations,
+    ShowInactive,
+    Mark,
+    Path,
+    ToggleBranch,
+    Export,
 }
 
 /// The name, description and scope of an action.
@@ -105,6 +122,8 @@ const fn info(action: Action, name: &'static str, hint: &'static str, help: &'st
 
 const G: Scope = Scope::Global;
 const Q: Scope = Scope::Pane(Pane::Queue);
+const GR: Scope = Scope::Pane(Pane::Graph);
+const L: Scope = Scope::Lists;
 
 /// Every action, in the order help lists them.
 pub const ALL: &[Info] = &[
@@ -178,20 +197,119 @@ pub const ALL: &[Info] = &[
         "Show or hide the card's changes and diffs",
         Q,
     ),
-    info(Action::Up, "up", "up", "Previous proposal", Q),
-    info(Action::Down, "down", "down", "Next proposal", Q),
-    info(Action::PageUp, "page_up", "page up", "Up a page of proposals", Q),
     info(
-        Action::PageDown,
-        "page_down",
-        "page down",
-        "Down a page of proposals",
+        Action::OpenNode,
+        "open_node",
+        "open node",
+        "Open the node the selected proposal touches in the Graph pane",
         Q,
     ),
-    info(Action::Top, "top", "first", "First proposal", Q),
-    info(Action::Bottom, "bottom", "last", "Last proposal", Q),
-    info(Action::CardUp, "card_up", "scroll card", "Scroll the card up", Q),
-    info(Action::CardDown, "card_down", "scroll card", "Scroll the card down", Q),
+    info(
+        Action::Jump,
+        "jump",
+        "jump",
+        "Jump to a node: fuzzy search over names, then descriptions",
+        GR,
+    ),
+    info(
+        Action::Recentre,
+        "recentre",
+        "recentre",
+        "Recentre on the selected neighbour (on a group: open it)",
+        GR,
+    ),
+    info(Action::Back, "back", "back", "Back to the previous centre", GR),
+    info(
+        Action::Forward,
+        "forward",
+        "forward",
+        "Forward again after going back",
+        GR,
+    ),
+    info(
+        Action::Deeper,
+        "deeper",
+        "depth+",
+        "Show one more ring of neighbours",
+        GR,
+    ),
+    info(Action::Shallower, "shallower", "depth-", "Show one ring fewer", GR),
+    info(
+        Action::Direction,
+        "direction",
+        "direction",
+        "Follow edges both ways, outgoing only, or incoming only",
+        GR,
+    ),
+    info(
+        Action::FilterTypes,
+        "filter_types",
+        "types",
+        "Show only some node types (a picker with counts)",
+        GR,
+    ),
+    info(
+        Action::FilterRelations,
+        "filter_relations",
+        "relations",
+        "Follow only some relations (a picker with counts)",
+        GR,
+    ),
+    info(
+        Action::ShowInactive,
+        "show_inactive",
+        "inactive",
+        "Show deprecated and archived nodes too (dimmed), or active ones only",
+        GR,
+    ),
+    info(
+        Action::Mark,
+        "mark",
+        "mark",
+        "Mark the selected node (the centre when none is selected) as a path's start",
+        GR,
+    ),
+    info(
+        Action::Path,
+        "path",
+        "path",
+        "Show the shortest path from the mark to the centre",
+        GR,
+    ),
+    info(
+        Action::ToggleBranch,
+        "toggle_branch",
+        "fold",
+        "Collapse or expand the selected branch, or open a group",
+        GR,
+    ),
+    info(
+        Action::Export,
+        "export",
+        "export",
+        "Export what is on screen to a file: .mmd for Mermaid, .dot for DOT",
+        GR,
+    ),
+    info(Action::Up, "up", "up", "Previous row", L),
+    info(Action::Down, "down", "down", "Next row", L),
+    info(Action::PageUp, "page_up", "page up", "Up a page", L),
+    info(Action::PageDown, "page_down", "page down", "Down a page", L),
+    info(Action::Top, "top", "first", "First row", L),
+    info(Action::Bottom, "bottom", "last", "Last row", L),
+    info(
+        Action::CardUp,
+        "card_up",
+        "scroll card",
+        "Scroll the card or inspector up",
+        L,
+    ),
+    info(
+        Action::CardDown,
+        "card_down",
+        "scroll card",
+        "Scroll the card or inspector down",
+        L,
+    ),
     info(
         Action::Help,
         "help",

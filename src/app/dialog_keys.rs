@@ -16,7 +16,7 @@ use super::update::{Effect, action, confirmed, request};
 use super::worker::Request;
 
 /// A key typed into a text field: returns whether the text changed.
-fn edit_line(text: &mut String, k: &KeyEvent) -> bool {
+pub(crate) fn edit_line(text: &mut String, k: &KeyEvent) -> bool {
     match k.code {
         KeyCode::Char(c) if !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
             text.push(c);
@@ -72,6 +72,10 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
         return;
     }
     let Some(top) = state.popups.last_mut() else { return };
+    if crate::app::panes::graph::update::owns(top) {
+        crate::app::panes::graph::dialogs::key(state, k, fx);
+        return;
+    }
     match top {
         Popup::Help { filter, selected } => match k.code {
             KeyCode::Esc => {
@@ -111,6 +115,11 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
                 *selected = (*selected + 1).min(n.saturating_sub(1));
             }
             KeyCode::Enter => {
+                if let Some(name) = palette::graph_command(input) {
+                    state.popups.pop();
+                    crate::app::panes::graph::update::open(state, &name, fx);
+                    return;
+                }
                 let chosen = palette::matches(input, state.pane)
                     .get(*selected)
                     .and_then(|m| m.action);
@@ -217,6 +226,8 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
                 editor_key(state, k, fx);
             }
         }
+        // The Graph pane's dialogs took the key above.
+        Popup::Jump(_) | Popup::Facets(_) | Popup::Export { .. } => {}
     }
 }
 
@@ -310,6 +321,9 @@ pub(super) fn validate(state: &mut AppState, fx: &mut Vec<Effect>) {
 }
 
 pub(super) fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
+    if crate::app::panes::graph::dialogs::paste(state, text, fx) {
+        return;
+    }
     match state.popups.last_mut() {
         Some(Popup::Editor(ed)) => {
             ed.area.insert_str(text);

@@ -175,10 +175,13 @@ impl Keymap {
         for (section, actions) in o {
             let scope = match section.as_str() {
                 "global" => Scope::Global,
+                "lists" => Scope::Lists,
                 s => match Pane::ALL.iter().find(|p| p.section() == s) {
                     Some(p) => Scope::Pane(*p),
                     None => {
-                        bail!("{origin}: unknown keymap section [{section}] (global, queue, graph, query, projection)")
+                        bail!(
+                            "{origin}: unknown keymap section [{section}] (global, lists, queue, graph, query, projection)"
+                        )
                     }
                 },
             };
@@ -211,7 +214,9 @@ impl Keymap {
                 .find(|(s, spec, _)| *s == scope && *spec == k)
                 .map(|(_, _, a)| *a)
         };
-        find(Scope::Pane(pane)).or_else(|| find(Scope::Global))
+        find(Scope::Pane(pane))
+            .or_else(|| find(Scope::Lists))
+            .or_else(|| find(Scope::Global))
     }
 
     /// The keys bound to `action`, as labels.
@@ -227,6 +232,7 @@ impl Keymap {
 fn scope_name(s: Scope) -> &'static str {
     match s {
         Scope::Global => "global",
+        Scope::Lists => "lists",
         Scope::Pane(p) => p.section(),
     }
 }

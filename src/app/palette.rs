@@ -26,8 +26,17 @@ const DIALOG_KEYS: &[(&str, &str)] = &[
     ("y, enter / n, esc", "Confirm: yes / no"),
     ("enter / esc", "Unlock and reject dialogs: confirm / cancel"),
     ("ctrl-u", "Any text field: clear it"),
+    (":graph NAME", "Palette: open the node NAME in the Graph pane"),
+    ("space/enter/bksp", "Type and relation pickers: pick, apply, all"),
     ("ctrl-c", "Anywhere: quit (asks first when an edit is unsaved)"),
 ];
+
+/// The node a palette line `graph NAME` opens (the `:` that opened the
+/// palette is not part of the input).
+pub fn graph_command(input: &str) -> Option<String> {
+    let name = input.trim().strip_prefix("graph ")?.trim();
+    (!name.is_empty()).then(|| name.to_owned())
+}
 
 /// The text an action is matched on: its name and description, and the
 /// pane it switches to when it is not a pane of its own.
@@ -43,7 +52,7 @@ fn haystack(a: &Info, pane: Pane) -> String {
 /// of `pane` and the global ones come before those of other panes.
 pub fn matches(query: &str, pane: Pane) -> Vec<Match> {
     let m = SkimMatcherV2::default();
-    let here = |a: &Info| matches!(a.scope, Scope::Global) || a.scope == Scope::Pane(pane);
+    let here = |a: &Info| matches!(a.scope, Scope::Global | Scope::Lists) || a.scope == Scope::Pane(pane);
     let mut out: Vec<(bool, i64, usize, Match)> = ALL
         .iter()
         .enumerate()
@@ -87,6 +96,7 @@ pub fn help_rows(keymap: &Keymap, query: &str) -> Vec<Match> {
         let keys = keymap.keys_of(a.action);
         let scope = match a.scope {
             Scope::Global => "everywhere",
+            Scope::Lists => "lists",
             Scope::Pane(p) => p.title(),
         };
         let keys = if keys.is_empty() {

@@ -147,8 +147,8 @@ fn locked_the_queue_is_sealed() {
 fn panes_not_built_yet_say_so() {
     let d = demo();
     let mut s = console(&d, (100, 24));
-    update(&mut s, Msg::Action(Action::ShowGraph));
-    assert_eq!(s.pane, Pane::Graph);
+    update(&mut s, Msg::Action(Action::ShowQuery));
+    assert_eq!(s.pane, Pane::Query);
     insta::assert_snapshot!(screen(&s));
 }
 

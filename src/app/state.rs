@@ -7,6 +7,8 @@ use zeroize::Zeroizing;
 
 use super::action::Pane;
 use super::keymap::Keymap;
+use super::panes::graph::Graph;
+use super::panes::graph::dialogs::{FacetPicker, JumpDialog};
 use super::panes::queue::Queue;
 use crate::widgets::Tone;
 
@@ -24,6 +26,7 @@ pub struct AppState {
     pub pending: usize,
     pub message: Option<(String, Tone)>,
     pub queue: Queue,
+    pub graph: Graph,
     /// Dialogs, the top one sees keys first.
     pub popups: Vec<Popup>,
     pub size: (u16, u16),
@@ -124,6 +127,15 @@ pub enum Popup {
         edit: Option<String>,
     },
     Editor(Box<Editor>),
+    /// The Graph pane's fuzzy jump.
+    Jump(Box<JumpDialog>),
+    /// The Graph pane's type or relation picker.
+    Facets(FacetPicker),
+    /// The file the Graph pane exports to.
+    Export {
+        input: String,
+        error: Option<String>,
+    },
 }
 
 impl AppState {
@@ -138,6 +150,7 @@ impl AppState {
             pending: 0,
             message: None,
             queue: Queue::default(),
+            graph: Graph::default(),
             popups: Vec::new(),
             size: (80, 24),
             quit: false,

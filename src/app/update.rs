@@ -10,8 +10,9 @@ use zeroize::Zeroizing;
 use super::action::{Action, Pane, Scope};
 use super::dialog_keys::{editor_move, paste, popup_key, quit_asked};
 use super::layout;
-use super::panes::queue;
+use super::panes::graph::update::graph_action;
 use super::panes::queue::update::{queue_action, selection_changed};
+use super::panes::{graph, queue};
 use super::state::{AppState, Confirmed, Popup};
 use super::worker::{Reply, Request};
 
@@ -159,13 +160,21 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                 }
             }
             state.queue.wipe();
+            state.graph.wipe();
             state.busy = Some("locking".into());
             state.info("locked: decrypted content wiped from memory and the screen");
             request(fx, Request::Lock);
             fx.push(Effect::ClearScreen);
         }
-        Action::Refresh => request(fx, Request::LoadQueue),
-        _ => queue_action(state, a, fx),
+        Action::Refresh => {
+            request(fx, Request::LoadQueue);
+            graph::update::changed(state, fx);
+        }
+        _ => match state.pane {
+            Pane::Queue => queue_action(state, a, fx),
+            Pane::Graph => graph_action(state, a, fx),
+            Pane::Query | Pane::Projection => {}
+        },
     }
 }
 
@@ -204,7 +213,7 @@ fn mouse(state: &mut AppState, m: MouseEvent, fx: &mut Vec<Effect>) {
         let code = if down { KeyCode::Down } else { KeyCode::Up };
         match state.popups.last() {
             Some(Popup::Editor(_)) => editor_move(state, if down { 3 } else { -3 }),
-            Some(Popup::Help { .. } | Popup::Palette { .. }) => {
+            Some(Popup::Help { .. } | Popup::Palette { .. } | Popup::Jump(_) | Popup::Facets(_)) => {
                 popup_key(state, KeyEvent::new(code, KeyModifiers::NONE), fx);
             }
             _ => {}
@@ -244,6 +253,17 @@ fn mouse(state: &mut AppState, m: MouseEvent, fx: &mut Vec<Effect>) {
             };
             queue_action(state, a, fx);
         }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if state.pane == Pane::Graph => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            let inspector = graph::view::areas(areas.main).2;
+            let a = match (inside(inspector), down) {
+                (true, true) => Action::CardDown,
+                (true, false) => Action::CardUp,
+                (false, true) => Action::Down,
+                (false, false) => Action::Up,
+            };
+            graph_action(state, a, fx);
+        }
         _ => {}
     }
 }
@@ -254,6 +274,8 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             state.level = Some(level);
             state.store = root;
             state.busy = None;
+            // Unlocked or reopened: the pane is drawn from what this level reads.
+            graph::update::changed(state, fx);
         }
         Reply::OpenFailed(e) => {
             state.busy = None;
@@ -312,6 +334,10 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             }
             state.info(format!("unlocked: {}", layout::level_name(level)));
         }
+        Reply::Shown { generation, result } => graph::update::shown(state, generation, *result),
+        Reply::Jumped { generation, hits } => graph::update::jumped(state, generation, hits),
+        Reply::Path { generation, result } => graph::update::path_found(state, generation, result),
+        Reply::GraphChanged => graph::update::changed(state, fx),
         Reply::UnlockFailed(text) => {
             state.busy = None;
             if let Some(Popup::Unlock { error, busy, .. }) = state.popups.last_mut() {

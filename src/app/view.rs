@@ -54,6 +54,7 @@ pub fn draw(frame: &mut Frame, state: &AppState, styles: &ToneStyles) {
     .render(a.tabs, buf);
     match state.pane {
         Pane::Queue => super::panes::queue::view::queue(buf, state, styles, a.list, a.card),
+        Pane::Graph => super::panes::graph::view::graph(buf, state, styles, a.main),
         other => placeholder(buf, other, styles, a.main),
     }
     status(buf, state, styles, a.status);
@@ -77,10 +78,6 @@ pub(crate) fn block<'a>(title: &'a str, focused: bool, styles: &ToneStyles) -> B
 
 fn placeholder(buf: &mut ratatui::buffer::Buffer, pane: Pane, styles: &ToneStyles, area: Rect) {
     let (what, cli) = match pane {
-        Pane::Graph => (
-            "The graph neighbourhood browser",
-            "graphex neighbors NAME --depth 2, graphex show NAME",
-        ),
         Pane::Query => ("The query composer with live results", "graphex query 'QUERY'"),
         _ => (
             "The live per-tier projection preview",
@@ -175,7 +172,7 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
                 ("ctrl-q", "quit"),
             ]);
         }
-        Some(Popup::Help { .. } | Popup::Palette { .. }) => {
+        Some(Popup::Help { .. } | Popup::Palette { .. } | Popup::Jump(_)) => {
             return fixed(&[
                 ("type", "to search"),
                 ("↑↓", "choose"),
@@ -183,6 +180,15 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
                 ("esc", "close"),
             ]);
         }
+        Some(Popup::Facets(_)) => {
+            return fixed(&[
+                ("space", "pick"),
+                ("enter", "apply"),
+                ("backspace", "all"),
+                ("esc", "cancel"),
+            ]);
+        }
+        Some(Popup::Export { .. }) => return fixed(&[("enter", "export"), ("esc", "cancel")]),
         Some(Popup::Confirm { .. }) => return fixed(&[("y", "yes"), ("n", "no")]),
         Some(Popup::Stale { edit, .. }) => {
             let mut h: Vec<(String, String)> = fixed(&[("f", "accept anyway")]);
@@ -223,6 +229,9 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
 
 fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, main: Rect) {
     let buf = frame.buffer_mut();
+    if super::panes::graph::view::popup(buf, p, styles, main) {
+        return;
+    }
     match p {
         Popup::Help { filter, selected } => {
             let rows: Vec<_> = palette::help_rows(&state.keymap, filter)
@@ -365,6 +374,7 @@ fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, ma
             );
         }
         Popup::Editor(ed) => editor(frame, ed, styles, main),
+        Popup::Jump(_) | Popup::Facets(_) | Popup::Export { .. } => {}
     }
 }
 

@@ -16,7 +16,11 @@ use graphex_engine::store::AcceptOptions;
 use graphex_engine::{Credentials, Error, Level, Store};
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::panes::graph::Place;
+use super::panes::graph::data::{Neighbourhood, PathView};
+use super::panes::graph::work::{self as graph_work, JumpHit};
 use super::panes::queue::data::{self as queue_data, ImpactView, ItemLints, QueueSnapshot};
+pub use super::panes::queue::work::{impact_of, read_queue, read_queue_unlinted};
 
 /// How often an idle worker looks for new proposals.
 pub const POLL: Duration = Duration::from_millis(400);
@@ -52,6 +56,27 @@ pub enum Request {
         force: bool,
     },
     Undo,
+    /// The neighbourhood of a place in the Graph pane.
+    Show {
+        generation: u64,
+        place: Place,
+    },
+    /// The fuzzy jump's hits for what is typed.
+    Jump {
+        generation: u64,
+        query: String,
+    },
+    Path {
+        generation: u64,
+        from: String,
+        to: String,
+        place: Place,
+    },
+    /// Writes what the Graph pane shows to a new file.
+    Export {
+        place: Place,
+        file: PathBuf,
+    },
     Unlock {
         human: bool,
         passphrase: SecretString,
@@ -117,6 +142,21 @@ pub enum Reply {
     EditFailed(String),
     Unlocked(Level),
     UnlockFailed(String),
+    Shown {
+        generation: u64,
+        result: Box<Result<Neighbourhood, String>>,
+    },
+    Jumped {
+        generation: u64,
+        hits: Vec<JumpHit>,
+    },
+    Path {
+        generation: u64,
+        result: Result<PathView, String>,
+    },
+    /// The graph changed (a decision here, or another process's write):
+    /// what the Graph pane shows is asked for again.
+    GraphChanged,
 }
 
 /// The UI's end of the worker.
@@ -249,6 +289,34 @@ impl Worker {
                 };
                 self.decided(reply);
             }
+            Request::Show { generation, place } => {
+                let result = Box::new(self.read(|s| graph_work::show(s, &place)));
+                self.send(Reply::Shown { generation, result });
+            }
+            Request::Jump { generation, query } => {
+                let hits = self
+                    .store
+                    .as_ref()
+                    .map(|s| graph_work::jump(s.catalog(), &query))
+                    .unwrap_or_default();
+                self.send(Reply::Jumped { generation, hits });
+            }
+            Request::Path {
+                generation,
+                from,
+                to,
+                place,
+            } => {
+                let result = self.read(|s| graph_work::path_between(s, &from, &to, &place));
+                self.send(Reply::Path { generation, result });
+            }
+            Request::Export { place, file } => {
+                let reply = match self.read(|s| graph_work::export(s, &place, &file)) {
+                    Ok(done) => Reply::Done(done),
+                    Err(e) => Reply::Failed(format!("export: {e}")),
+                };
+                self.send(reply);
+            }
             Request::Unlock { human, passphrase } => self.unlock(human, passphrase),
             Request::Lock => {
                 self.creds = Credentials::none();
@@ -259,6 +327,13 @@ impl Worker {
             }
             Request::Shutdown => {}
         }
+    }
+
+    /// Runs a read on the open store, or says it is not open.
+    fn read<T>(&self, f: impl FnOnce(&Store) -> Result<T, String>) -> Result<T, String> {
+        self.store
+            .as_ref()
+            .map_or_else(|| Err("the store is not open".to_owned()), f)
     }
 
     fn open(&mut self) {
@@ -426,6 +501,7 @@ impl Worker {
         }
         self.load_queue();
         self.send(reply);
+        self.send(Reply::GraphChanged);
     }
 
     fn accept(&mut self, id: &str, force: bool) -> Reply {
@@ -539,6 +615,9 @@ impl Worker {
             self.signature = signature;
             self.load_queue();
         }
+        if index_changed {
+            self.send(Reply::GraphChanged);
+        }
     }
 
     /// A hash of `pending/`'s listing: names, sizes and times.
@@ -565,61 +644,6 @@ impl Worker {
     }
 }
 
-/// The queue as the console shows it first: sealed below the master level;
-/// at master, every proposal without its lints (see [`Reply::Lints`]), and
-/// the cards to lint.
-pub fn read_queue_unlinted(store: &Store) -> (Reply, Vec<Card>) {
-    if store.level() < Level::Master {
-        let pending = store.pending_count().unwrap_or(0);
-        return (Reply::Sealed { pending }, Vec::new());
-    }
-    match store.pending() {
-        Ok(scan) => {
-            let (cards, groups) = proposal::cards_unlinted(store, scan.pending);
-            let quarantined = scan
-                .quarantined
-                .iter()
-                .map(|q| format!("{}: {}", q.file, q.reason))
-                .collect();
-            let reply = Reply::Queue(QueueSnapshot {
-                items: queue_data::items(store, &cards, &groups, false),
-                quarantined,
-            });
-            (reply, cards)
-        }
-        Err(e) => (Reply::Failed(format!("reading the queue: {e}")), Vec::new()),
-    }
-}
-
-/// The queue with every lint checked, in one reply.
-pub fn read_queue(store: &Store) -> Reply {
-    let (reply, cards) = read_queue_unlinted(store);
-    let Reply::Queue(mut snapshot) = reply else {
-        return reply;
-    };
-    let mentions = Mentions::new(store);
-    for (item, card) in snapshot.items.iter_mut().zip(&cards) {
-        item.lints = Some(queue_data::lints_of(&proposal::lint_with(
-            store,
-            &mentions,
-            &card.proposal,
-        )));
-    }
-    Reply::Queue(snapshot)
-}
-
-/// How accepting proposal `id` would change each agent tier's projections.
-pub fn impact_of(store: &Store, settings: &Settings, id: &str) -> Result<Vec<ImpactView>, String> {
-    let run = || -> graphex_engine::Result<Vec<ImpactView>> {
-        let (pid, p) = store.proposal(id)?;
-        Ok(proposal::impact(store, &pid, &p, settings)?
-            .iter()
-            .map(ImpactView::from)
-            .collect())
-    };
-    run().map_err(|e| e.to_string())
-}
-
 /// The outcome of deciding several proposals.
 fn report(verb: &str, ok: usize, failed: &[String]) -> Reply {
     if failed.is_empty() {
@@ -640,18 +664,24 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Reject { .. } => "reject",
         Request::AcceptEdit { .. } => "accept-edit",
         Request::Undo => "undo",
+        Request::Show { .. } => "show",
+        Request::Jump { .. } => "jump",
+        Request::Path { .. } => "path",
+        Request::Export { .. } => "export",
         Request::Unlock { .. } => "unlock",
         Request::Lock => "lock",
         Request::Shutdown => "shutdown",
     }
 }
 
-/// Drops every preview and validation but the newest of its kind, and
-/// repeated queue loads; mutations all run, in order.
+/// Drops every preview, validation, neighbourhood and jump but the newest
+/// of its kind, and repeated queue loads; mutations all run, in order.
 pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
     let last_impact = batch.iter().rposition(|r| matches!(r, Request::Impact { .. }));
     let last_validate = batch.iter().rposition(|r| matches!(r, Request::Validate { .. }));
     let last_load = batch.iter().rposition(|r| matches!(r, Request::LoadQueue));
+    let last_show = batch.iter().rposition(|r| matches!(r, Request::Show { .. }));
+    let last_jump = batch.iter().rposition(|r| matches!(r, Request::Jump { .. }));
     batch
         .into_iter()
         .enumerate()
@@ -659,6 +689,8 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
             Request::Impact { .. } => Some(*i) == last_impact,
             Request::Validate { .. } => Some(*i) == last_validate,
             Request::LoadQueue => Some(*i) == last_load,
+            Request::Show { .. } => Some(*i) == last_show,
+            Request::Jump { .. } => Some(*i) == last_jump,
             _ => true,
         })
         .map(|(_, r)| r)

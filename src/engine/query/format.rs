@@ -152,9 +152,20 @@ pub fn dot(nodes: &[&NodeSummary], edges: &[&Edge]) -> String {
     s
 }
 
-/// Node names are `[a-z0-9._-]`; Mermaid ids cannot hold `-` or `.`.
+/// Node names are `[a-z0-9._-]`; Mermaid ids cannot hold `-` or `.`. Each
+/// becomes a distinct pair (`_` → `__`, `-` → `_h`, `.` → `_d`) so that two
+/// names never share an id.
 fn mermaid_id(name: &str) -> String {
-    format!("n_{}", name.replace(['-', '.'], "_"))
+    let mut id = String::from("n_");
+    for c in name.chars() {
+        match c {
+            '_' => id.push_str("__"),
+            '-' => id.push_str("_h"),
+            '.' => id.push_str("_d"),
+            c => id.push(c),
+        }
+    }
+    id
 }
 
 fn path_text(p: &ResultPath) -> String {
@@ -240,5 +251,17 @@ fn spec_result(p: &ResultPath) -> SpecResult {
         nodes,
         edge: p.edges.last().map(spec_edge),
         edges: (p.edges.len() > 1).then(|| p.edges.iter().map(spec_edge).collect()),
+    }
+}
+
+#[cfg(test)]
+mod id_tests {
+    #[test]
+    fn mermaid_ids_never_merge_two_names() {
+        let ids: std::collections::HashSet<String> = ["a-b", "a.b", "a_b", "a__b", "a_hb", "ab"]
+            .iter()
+            .map(|n| super::mermaid_id(n))
+            .collect();
+        assert_eq!(ids.len(), 6, "{ids:?}");
     }
 }

@@ -309,7 +309,7 @@ fn mermaid_and_dot_draw_each_node_and_edge_once() {
     let out = run(&c, "* -> depends-on -> currency-utils").unwrap();
     let m = out.to_mermaid();
     assert!(m.starts_with("graph LR\n"));
-    assert_eq!(m.matches("n_currency_utils[").count(), 1);
+    assert_eq!(m.matches("n_currency_hutils[").count(), 1);
     assert_eq!(m.matches("-->|depends-on|").count(), 2);
     let d = out.to_dot();
     assert!(d.starts_with("digraph graphex {") && d.trim_end().ends_with('}'));

@@ -6,9 +6,10 @@
 use std::collections::BTreeMap;
 
 use graphex_engine::Result;
-use graphex_engine::model::Node;
+use graphex_engine::hygiene::{agent_lines, visible_line};
+use graphex_engine::model::{Edge, Node, NodeId};
 use graphex_engine::store::Store;
-use graphex_engine::traverse::{Direction, Filter, Reached, neighbors};
+use graphex_engine::traverse::{Direction, Filter, Reached, Ring, neighbors, shortest_path};
 
 /// A ring with more nodes than this is shown grouped by relation and
 /// direction, with counts, not as a wall of rows.
@@ -35,17 +36,23 @@ impl Arrow {
     }
 }
 
-/// The centre node as the inspector shows it.
+/// How many lines of a body the inspector keeps.
+const BODY_LINES: usize = 400;
+
+/// The centre node as the inspector shows it. Free text (description,
+/// properties, body, an agent's id) is escaped on the worker by the
+/// engine's hygiene, so it can never look like the pane's own structure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Inspector {
     pub name: String,
     pub node_type: String,
     pub tier: String,
     pub status: String,
+    pub status_reason: Option<String>,
     pub confidence: f64,
-    pub description: String,
+    pub description: Vec<String>,
     pub properties: Vec<(String, String)>,
-    pub body: Option<String>,
+    pub body: Vec<String>,
     /// Human, agent (with trust), inferred or federated, as words.
     pub provenance: String,
     pub versions: u64,
@@ -55,16 +62,22 @@ pub struct Inspector {
 
 impl From<&Node> for Inspector {
     fn from(n: &Node) -> Self {
+        let line = |s: &str| visible_line(s).into_owned();
         Self {
             name: n.name.to_string(),
             node_type: n.node_type.to_string(),
             tier: n.tier.to_string(),
             status: n.status.to_string(),
+            status_reason: n.status_reason.as_deref().map(line),
             confidence: n.confidence,
-            description: n.description.clone(),
-            properties: n.properties.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-            body: n.body.clone(),
-            provenance: n.provenance.to_string(),
+            description: agent_lines(&n.description, BODY_LINES),
+            properties: n.properties.iter().map(|(k, v)| (line(k), line(v))).collect(),
+            body: n
+                .body
+                .as_deref()
+                .map(|b| agent_lines(b, BODY_LINES))
+                .unwrap_or_default(),
+            provenance: line(&n.provenance.to_string()),
             versions: n.version,
             updated_ms: n.updated.0,
         }
@@ -90,7 +103,8 @@ pub enum RingEntry {
     Group {
         relation: String,
         arrow: Arrow,
-        count: usize,
+        /// Shown only when the group is opened.
+        members: Vec<RingRow>,
     },
 }
 
@@ -103,55 +117,106 @@ pub struct RingView {
     pub entries: Vec<RingEntry>,
 }
 
+/// What the pickers offer: each type and relation met in the
+/// neighbourhood (walked without the type and relation filters), with
+/// how many nodes or edges have it, most first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Facets {
+    pub types: Vec<(String, usize)>,
+    pub relations: Vec<(String, usize)>,
+}
+
 /// What the pane draws for one centre.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Neighbourhood {
     pub inspector: Inspector,
     pub rings: Vec<RingView>,
+    pub facets: Facets,
+}
+
+impl Neighbourhood {
+    /// Every node and edge on screen (groups included), for an export.
+    pub fn names(&self) -> Vec<&str> {
+        let mut out = vec![self.inspector.name.as_str()];
+        for ring in &self.rings {
+            for e in &ring.entries {
+                match e {
+                    RingEntry::Node(r) => out.push(&r.name),
+                    RingEntry::Group { members, .. } => out.extend(members.iter().map(|m| m.name.as_str())),
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A path from the mark to the centre: each node, and the edge that led to
+/// it from the one before.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathView {
+    pub from: String,
+    pub to: String,
+    /// Empty when no path joins them.
+    pub steps: Vec<(String, Option<(String, Arrow)>)>,
 }
 
 fn row(r: &Reached, distance: u32) -> RingRow {
-    // Seen from the inner node: the edge points out when it ends here.
-    let arrow = if r.via.bidirectional {
-        Arrow::Both
-    } else if r.via.to == r.node.id {
-        Arrow::Out
-    } else {
-        Arrow::In
-    };
     RingRow {
         name: r.node.name.to_string(),
         node_type: r.node.node_type.to_string(),
         status: r.node.status.to_string(),
         relation: r.via.relation.to_string(),
-        arrow,
+        arrow: arrow(&r.via, &r.node.id),
         via: (distance > 1).then(|| r.from.to_string()),
     }
 }
 
-/// The neighbourhood of `name` to `depth` rings, in `dir`, through
-/// `filter`: each ring a row per node, or grouped by relation and
-/// direction (largest group first) when it holds more than [`GROUP_OVER`].
-/// CPU: one breadth-first walk of the in-memory catalog and one blob read
-/// (the centre's full node).
-pub fn neighbourhood(store: &Store, name: &str, depth: u32, dir: Direction, filter: &Filter) -> Result<Neighbourhood> {
-    let centre = store.node(name)?;
-    let rings = neighbors(store.catalog(), name, depth, dir, filter)?
-        .into_iter()
+/// The arrow of `e` seen from its other end: out when it ends at `here`.
+pub fn arrow(e: &Edge, here: &NodeId) -> Arrow {
+    if e.bidirectional {
+        Arrow::Both
+    } else if e.to == *here {
+        Arrow::Out
+    } else {
+        Arrow::In
+    }
+}
+
+/// Counts of each key, most first, then by name.
+fn counted(keys: impl Iterator<Item = String>) -> Vec<(String, usize)> {
+    let mut m: BTreeMap<String, usize> = BTreeMap::new();
+    for k in keys {
+        *m.entry(k).or_default() += 1;
+    }
+    let mut v: Vec<_> = m.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v
+}
+
+/// The rings of `found` as the pane shows them: a row per node, or grouped
+/// by relation and direction (largest group first) when a ring holds more
+/// than [`GROUP_OVER`].
+fn ring_views(found: &[Ring]) -> Vec<RingView> {
+    found
+        .iter()
         .filter(|r| !r.nodes.is_empty())
         .map(|ring| {
             let rows: Vec<RingRow> = ring.nodes.iter().map(|r| row(r, ring.distance)).collect();
             let total = rows.len();
             let entries = if total > GROUP_OVER {
-                let mut groups: BTreeMap<(String, Arrow), usize> = BTreeMap::new();
-                for r in &rows {
-                    *groups.entry((r.relation.clone(), r.arrow)).or_default() += 1;
+                let mut groups: BTreeMap<(String, Arrow), Vec<RingRow>> = BTreeMap::new();
+                for r in rows {
+                    groups.entry((r.relation.clone(), r.arrow)).or_default().push(r);
                 }
                 let mut groups: Vec<_> = groups.into_iter().collect();
-                groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+                groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
                 groups
                     .into_iter()
-                    .map(|((relation, arrow), count)| RingEntry::Group { relation, arrow, count })
+                    .map(|((relation, arrow), members)| RingEntry::Group {
+                        relation,
+                        arrow,
+                        members,
+                    })
                     .collect()
             } else {
                 rows.into_iter().map(RingEntry::Node).collect()
@@ -162,10 +227,54 @@ pub fn neighbourhood(store: &Store, name: &str, depth: u32, dir: Direction, filt
                 entries,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The neighbourhood of `name` to `depth` rings, in `dir`, through
+/// `filter`, with the facets the pickers offer. CPU: two breadth-first
+/// walks of the in-memory catalog (the second without the type and
+/// relation filters, for the facets) and one blob read (the centre).
+pub fn neighbourhood(store: &Store, name: &str, depth: u32, dir: Direction, filter: &Filter) -> Result<Neighbourhood> {
+    let centre = store.node(name)?;
+    let found = neighbors(store.catalog(), name, depth, dir, filter)?;
+    let facets = if filter.types.is_empty() && filter.relations.is_empty() {
+        facets_of(&found)
+    } else {
+        let open = Filter {
+            types: Vec::new(),
+            relations: Vec::new(),
+            ..filter.clone()
+        };
+        facets_of(&neighbors(store.catalog(), name, depth, dir, &open)?)
+    };
     Ok(Neighbourhood {
         inspector: Inspector::from(&centre),
-        rings,
+        rings: ring_views(&found),
+        facets,
+    })
+}
+
+fn facets_of(found: &[Ring]) -> Facets {
+    let all = || found.iter().flat_map(|r| r.nodes.iter());
+    Facets {
+        types: counted(all().map(|r| r.node.node_type.to_string())),
+        relations: counted(all().map(|r| r.via.relation.to_string())),
+    }
+}
+
+/// The shortest path from `from` to `to`, either way along edges.
+pub fn path(store: &Store, from: &str, to: &str, filter: &Filter) -> Result<PathView> {
+    let steps = shortest_path(store.catalog(), from, to, true, filter)?.unwrap_or_default();
+    Ok(PathView {
+        from: from.to_owned(),
+        to: to.to_owned(),
+        steps: steps
+            .iter()
+            .map(|s| {
+                let via = s.via.as_ref().map(|e| (e.relation.to_string(), arrow(e, &s.node.id)));
+                (s.node.name.to_string(), via)
+            })
+            .collect(),
     })
 }
 
@@ -266,21 +375,26 @@ mod tests {
         assert_eq!(s.level(), Level::Master);
         let n = neighbourhood(&s, "orders", 1, Direction::Both, &Filter::default()).unwrap();
         assert_eq!(n.rings[0].total, GROUP_OVER + 7);
+        let groups: Vec<(String, Arrow, usize)> = n.rings[0]
+            .entries
+            .iter()
+            .map(|e| match e {
+                RingEntry::Group {
+                    relation,
+                    arrow,
+                    members,
+                } => (relation.clone(), *arrow, members.len()),
+                RingEntry::Node(r) => panic!("ungrouped {r:?}"),
+            })
+            .collect();
         assert_eq!(
-            n.rings[0].entries,
+            groups,
             vec![
-                RingEntry::Group {
-                    relation: "calls".into(),
-                    arrow: Arrow::In,
-                    count: GROUP_OVER + 6
-                },
-                RingEntry::Group {
-                    relation: "depends-on".into(),
-                    arrow: Arrow::Out,
-                    count: 1
-                },
+                ("calls".to_owned(), Arrow::In, GROUP_OVER + 6),
+                ("depends-on".to_owned(), Arrow::Out, 1),
             ]
         );
+        assert_eq!(n.facets.types, vec![("service".to_owned(), GROUP_OVER + 7)]);
         let shown = format!("{n:?}");
         assert!(!shown.contains("payroll"), "{shown}");
         assert!(neighbourhood(&s, "payroll", 1, Direction::Both, &Filter::default()).is_err());

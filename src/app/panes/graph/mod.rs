@@ -1,5 +1,96 @@
 //! The Graph pane: the neighbourhood of one node, for browsing and
-//! curation. So far its view model (`data`), built on the engine worker;
-//! the pane's state, keys and view come next.
+//! curation.
+//!
+//! - `data`: the view model (inspector, rings, facets), built on the worker;
+//! - `work`: what the engine worker does for the pane (neighbourhoods,
+//!   the fuzzy jump, paths, exports);
+//! - `rows`: the rings as list rows, with folded branches and open groups;
+//! - `update`: the pane's keys, turned into state changes and requests;
+//! - `dialogs`: the jump and the type / relation pickers;
+//! - `view`: drawing the pane.
 
 pub mod data;
+pub mod dialogs;
+pub mod rows;
+#[cfg(test)]
+mod tests;
+pub mod update;
+pub mod view;
+pub mod work;
+
+use std::collections::BTreeSet;
+
+use graphex_engine::traverse::Direction;
+
+use data::{Neighbourhood, PathView};
+
+/// The deepest ring the pane walks to.
+pub const MAX_DEPTH: u32 = 6;
+
+/// What the pane shows: a centre and how its neighbourhood is walked. Back
+/// and forward restore all of it, filters included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub centre: String,
+    pub depth: u32,
+    pub direction: Direction,
+    /// Types reported (empty: all).
+    pub types: BTreeSet<String>,
+    /// Relations followed (empty: all).
+    pub relations: BTreeSet<String>,
+    /// Deprecated and archived nodes shown (dimmed) as well as active ones.
+    pub inactive: bool,
+}
+
+impl Place {
+    pub fn new(centre: String) -> Self {
+        Self {
+            centre,
+            depth: 2,
+            direction: Direction::Both,
+            types: BTreeSet::new(),
+            relations: BTreeSet::new(),
+            inactive: false,
+        }
+    }
+
+    /// The same walk around another centre.
+    pub fn around(&self, centre: String) -> Self {
+        Self { centre, ..self.clone() }
+    }
+}
+
+/// The Graph pane.
+#[derive(Default)]
+pub struct Graph {
+    pub place: Option<Place>,
+    /// Earlier places, the last one most recent.
+    pub back: Vec<Place>,
+    pub forward: Vec<Place>,
+    /// The neighbourhood of `place`, once the worker has built it.
+    pub shown: Option<Result<Neighbourhood, String>>,
+    /// The request the pane waits for; older answers are dropped.
+    pub generation: u64,
+    /// Index of the selected row (see `rows`).
+    pub selected: usize,
+    /// Nodes whose branch is folded away, and groups opened.
+    pub folded: BTreeSet<String>,
+    pub opened: BTreeSet<(u32, String, String)>,
+    pub inspector_scroll: u16,
+    /// The start of a path, and the path found to the centre.
+    pub mark: Option<String>,
+    pub path: Option<Result<PathView, String>>,
+    pub path_generation: u64,
+}
+
+impl Graph {
+    /// Drops every decrypted name and text (lock, or a level change): the
+    /// pane is empty until a node is opened again.
+    pub fn wipe(&mut self) {
+        *self = Graph {
+            generation: self.generation,
+            path_generation: self.path_generation,
+            ..Graph::default()
+        };
+    }
+}

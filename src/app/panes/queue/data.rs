@@ -74,6 +74,23 @@ pub enum ChangeView {
     },
 }
 
+impl ChangeView {
+    /// The nodes already in the graph that this change touches, the most
+    /// telling first (a new node's neighbours, not the node itself).
+    pub fn touched(&self) -> Vec<&str> {
+        match self {
+            ChangeView::AddNode { name, edges, .. } => edges
+                .iter()
+                .flat_map(|(from, _, to)| [from.as_str(), to.as_str()])
+                .filter(|n| *n != name)
+                .collect(),
+            ChangeView::AddEdge { from, to, .. } => vec![from, to],
+            ChangeView::Update { name, .. } | ChangeView::Lifecycle { name, .. } => vec![name],
+            ChangeView::Supersede { old, new, .. } => vec![old, new],
+        }
+    }
+}
+
 impl QueueItem {
     /// What the proposal does, in a few words for the list: the first
     /// change's sign and node, and how many more changes follow.

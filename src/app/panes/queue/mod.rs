@@ -14,6 +14,7 @@ pub mod data;
 pub mod layout;
 pub mod update;
 pub mod view;
+pub mod work;
 
 use data::{ImpactView, QueueItem};
 

@@ -31,6 +31,18 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
         }
         Action::ToggleInfo => state.queue.hide_info = !state.queue.hide_info,
         Action::ToggleDiff => state.queue.hide_diff = !state.queue.hide_diff,
+        Action::OpenNode => {
+            let name = state.queue.current().and_then(|i| {
+                i.changes
+                    .iter()
+                    .find_map(|c| c.touched().first().map(|n| (*n).to_owned()))
+            });
+            match name {
+                Some(name) => crate::app::panes::graph::update::open(state, &name, fx),
+                None if state.queue.current().is_none() => state.error("no proposal selected"),
+                None => state.error("this proposal only adds new nodes: nothing in the graph to open yet"),
+            }
+        }
         Action::Undo => {
             if needs_master(state) && not_busy(state) {
                 state.busy = Some("undoing".into());

@@ -1,0 +1,243 @@
+//! The Graph pane's dialogs: the fuzzy jump (searched on the worker, the
+//! newest query wins), the type and relation pickers with counts, and the
+//! export's file name.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::update::{ask, open};
+use super::work::{Format, JumpHit};
+use crate::app::dialog_keys::edit_line;
+use crate::app::state::{AppState, Popup};
+use crate::app::update::{Effect, request};
+use crate::app::worker::Request;
+use crate::widgets::picker::PickRow;
+
+/// The jump: what is typed and the worker's hits for it.
+#[derive(Debug, Default)]
+pub struct JumpDialog {
+    pub input: String,
+    pub hits: Vec<JumpHit>,
+    pub selected: usize,
+    /// The search the hits are awaited for.
+    pub generation: u64,
+    pub searching: bool,
+}
+
+/// Which filter a picker sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FacetKind {
+    Types,
+    Relations,
+}
+
+impl FacetKind {
+    pub fn title(self) -> &'static str {
+        match self {
+            FacetKind::Types => "Show node types (space picks, enter applies, backspace: all)",
+            FacetKind::Relations => "Follow relations (space picks, enter applies, backspace: all)",
+        }
+    }
+}
+
+/// A picker of types or relations with their counts in the neighbourhood.
+#[derive(Debug)]
+pub struct FacetPicker {
+    pub kind: FacetKind,
+    pub rows: Vec<(String, usize)>,
+    pub chosen: BTreeSet<String>,
+    pub selected: usize,
+}
+
+impl FacetPicker {
+    /// Rows as the picker draws them: `[x] name   count`.
+    pub fn pick_rows(&self) -> Vec<PickRow> {
+        self.rows
+            .iter()
+            .map(|(name, count)| PickRow {
+                left: if self.chosen.contains(name) { "[x]" } else { "[ ]" }.to_owned(),
+                text: format!("{name}  ({count})"),
+                matched: Vec::new(),
+            })
+            .collect()
+    }
+}
+
+pub fn open_jump(state: &mut AppState) {
+    if state.level.is_none() {
+        state.error("the store is still opening");
+        return;
+    }
+    state.popups.push(Popup::Jump(Box::default()));
+}
+
+pub fn open_facets(state: &mut AppState, kind: FacetKind) {
+    let g = &state.graph;
+    let (Some(place), Some(Ok(shown))) = (&g.place, &g.shown) else {
+        state.error("no neighbourhood shown yet: press / to jump to a node");
+        return;
+    };
+    let (facets, chosen) = match kind {
+        FacetKind::Types => (&shown.facets.types, &place.types),
+        FacetKind::Relations => (&shown.facets.relations, &place.relations),
+    };
+    let mut rows = facets.clone();
+    // A filter already set stays offered even where nothing has it now.
+    for c in chosen {
+        if !rows.iter().any(|(n, _)| n == c) {
+            rows.push((c.clone(), 0));
+        }
+    }
+    if rows.is_empty() {
+        state.info("nothing around this node to filter");
+        return;
+    }
+    let chosen = chosen.clone();
+    state.popups.push(Popup::Facets(FacetPicker {
+        kind,
+        rows,
+        chosen,
+        selected: 0,
+    }));
+}
+
+pub fn open_export(state: &mut AppState) {
+    let Some(place) = &state.graph.place else {
+        state.error("no node open to export: press / to jump to one");
+        return;
+    };
+    let input = format!("{}.mmd", place.centre);
+    state.popups.push(Popup::Export { input, error: None });
+}
+
+/// Keys for the pane's dialog on top of the stack.
+pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
+    match state.popups.last_mut() {
+        Some(Popup::Jump(j)) => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Up => j.selected = j.selected.saturating_sub(1),
+            KeyCode::Down => j.selected = (j.selected + 1).min(j.hits.len().saturating_sub(1)),
+            KeyCode::Enter => match j.hits.get(j.selected).map(|h| h.name.clone()) {
+                Some(name) => {
+                    state.popups.pop();
+                    open(state, &name, fx);
+                }
+                None if j.searching => state.info("still searching…"),
+                None => state.error("no node matches; type part of a name or description"),
+            },
+            _ => {
+                if edit_line(&mut j.input, &k) {
+                    search(state, fx);
+                }
+            }
+        },
+        Some(Popup::Facets(p)) => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Up => p.selected = p.selected.saturating_sub(1),
+            KeyCode::Down => p.selected = (p.selected + 1).min(p.rows.len().saturating_sub(1)),
+            KeyCode::Char(' ') => {
+                if let Some((name, _)) = p.rows.get(p.selected)
+                    && !p.chosen.remove(name)
+                {
+                    p.chosen.insert(name.clone());
+                }
+            }
+            KeyCode::Backspace | KeyCode::Delete => p.chosen.clear(),
+            KeyCode::Enter => {
+                let Some(Popup::Facets(p)) = state.popups.pop() else {
+                    return;
+                };
+                apply_facets(state, p, fx);
+            }
+            _ => {}
+        },
+        Some(Popup::Export { input, error }) => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Enter => {
+                let file = PathBuf::from(input.trim());
+                match (Format::of(&file), state.graph.place.clone()) {
+                    (Err(e), _) => *error = Some(e),
+                    (Ok(_), None) => {
+                        state.popups.pop();
+                    }
+                    (Ok(_), Some(place)) => {
+                        state.popups.pop();
+                        request(fx, Request::Export { place, file });
+                    }
+                }
+            }
+            _ => {
+                if edit_line(input, &k) {
+                    *error = None;
+                }
+            }
+        },
+        _ => {}
+    }
+}
+
+/// Pastes into the pane's dialog; returns whether one took it.
+pub fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) -> bool {
+    let line = text.replace(['\n', '\r'], " ");
+    match state.popups.last_mut() {
+        Some(Popup::Jump(j)) => {
+            j.input.push_str(&line);
+            search(state, fx);
+            true
+        }
+        Some(Popup::Export { input, error }) => {
+            input.push_str(line.trim());
+            *error = None;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Asks the worker for the hits of what the jump holds now.
+fn search(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let generation = state.next_generation();
+    if let Some(Popup::Jump(j)) = state.popups.last_mut() {
+        j.generation = generation;
+        j.selected = 0;
+        j.searching = !j.input.trim().is_empty();
+        if !j.searching {
+            j.hits.clear();
+            return;
+        }
+        let query = j.input.clone();
+        request(fx, Request::Jump { generation, query });
+    }
+}
+
+/// The worker's hits, if the jump still waits for them.
+pub fn jumped(state: &mut AppState, generation: u64, hits: Vec<JumpHit>) {
+    if let Some(Popup::Jump(j)) = state.popups.last_mut()
+        && j.generation == generation
+    {
+        j.hits = hits;
+        j.selected = 0;
+        j.searching = false;
+    }
+}
+
+fn apply_facets(state: &mut AppState, p: FacetPicker, fx: &mut Vec<Effect>) {
+    let Some(place) = state.graph.place.as_mut() else {
+        return;
+    };
+    match p.kind {
+        FacetKind::Types => place.types = p.chosen,
+        FacetKind::Relations => place.relations = p.chosen,
+    }
+    state.graph.selected = 0;
+    state.graph.path = None;
+    ask(state, fx);
+}

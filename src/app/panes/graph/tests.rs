@@ -1,0 +1,528 @@
+//! The Graph pane over the demo store: keys in, the worker's answers
+//! computed as the worker computes them, state and screens out.
+
+use std::path::Path;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use graphex_engine::traverse::Direction;
+use graphex_engine::{Credentials, KdfCost, Level, Store};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::data::RingEntry;
+use super::rows::{self, Item};
+use super::work;
+use crate::app::action::{Action, Pane};
+use crate::app::keymap::Keymap;
+use crate::app::state::{AppState, Popup};
+use crate::app::update::{Effect, Msg, update};
+use crate::app::view::draw;
+use crate::app::worker::{Reply, Request};
+use crate::widgets::ToneStyles;
+
+/// The demo store opened at `level`, and a console over it.
+struct Run {
+    dir: tempfile::TempDir,
+    store: Store,
+    s: AppState,
+    /// Every frame drawn, as text.
+    frames: Vec<String>,
+}
+
+fn demo_at(level: Level) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    crate::cli::setup::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
+    let mut creds = Credentials {
+        passphrase: Some(crate::cli::DEMO_PASSPHRASE.into()),
+        ..Credentials::default()
+    };
+    if level == Level::Human {
+        creds.human_passphrase = Some(crate::cli::DEMO_HUMAN_PASSPHRASE.into());
+    }
+    let store = Store::open(dir.path(), &creds).unwrap();
+    assert_eq!(store.level(), level);
+    let mut s = AppState::new(Keymap::load(&[]).unwrap(), "/work/shop".into());
+    s.size = (120, 36);
+    s.now_ms = store.catalog().nodes().map(|n| n.updated.0).max().unwrap_or(0) + 3_600_000;
+    let mut r = Run {
+        dir,
+        store,
+        s,
+        frames: Vec::new(),
+    };
+    r.msg(Msg::Reply(Reply::Opened {
+        level,
+        root: "/work/shop".into(),
+    }));
+    r
+}
+
+impl Run {
+    /// Applies `msg`, then answers every request as the worker would, until
+    /// none is left; draws a frame after each step.
+    fn msg(&mut self, msg: Msg) {
+        let mut todo = vec![msg];
+        while let Some(m) = todo.pop() {
+            for fx in update(&mut self.s, m) {
+                if let Effect::Request(r) = fx
+                    && let Some(reply) = self.answer(r)
+                {
+                    todo.push(Msg::Reply(reply));
+                }
+            }
+            self.frames.push(self.screen());
+        }
+    }
+
+    fn answer(&self, r: Request) -> Option<Reply> {
+        Some(match r {
+            Request::Show { generation, place } => Reply::Shown {
+                generation,
+                result: Box::new(work::show(&self.store, &place)),
+            },
+            Request::Jump { generation, query } => Reply::Jumped {
+                generation,
+                hits: work::jump(self.store.catalog(), &query),
+            },
+            Request::Path {
+                generation,
+                from,
+                to,
+                place,
+            } => Reply::Path {
+                generation,
+                result: work::path_between(&self.store, &from, &to, &place),
+            },
+            Request::Export { place, file } => match work::export(&self.store, &place, &file) {
+                Ok(t) => Reply::Done(t),
+                Err(e) => Reply::Failed(e),
+            },
+            _ => return None,
+        })
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        self.msg(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    fn press(&mut self, keys: &str) {
+        for c in keys.chars() {
+            let mods = if c.is_ascii_uppercase() {
+                KeyModifiers::SHIFT
+            } else {
+                KeyModifiers::NONE
+            };
+            self.msg(Msg::Key(KeyEvent::new(KeyCode::Char(c), mods)));
+        }
+    }
+
+    fn jump(&mut self, text: &str) {
+        self.press("/");
+        self.press(text);
+        self.key(KeyCode::Enter);
+    }
+
+    fn screen(&self) -> String {
+        let mut t = Terminal::new(TestBackend::new(self.s.size.0, self.s.size.1)).unwrap();
+        t.draw(|f| draw(f, &self.s, &ToneStyles::default())).unwrap();
+        t.backend().to_string()
+    }
+
+    fn centre(&self) -> &str {
+        self.s.graph.place.as_ref().map_or("", |p| p.centre.as_str())
+    }
+
+    /// Selects the row of node `name`.
+    fn select(&mut self, name: &str) {
+        let items = rows::items(&rows::current(&self.s.graph));
+        let i = items
+            .iter()
+            .position(|i| matches!(i, Item::Node { row, .. } if row.name == name))
+            .unwrap_or_else(|| panic!("{name} is not a row: {items:?}"));
+        self.s.graph.selected = i;
+    }
+
+    /// How many nodes the visible rows stand for (a group counts its members).
+    fn shown_count(&self) -> usize {
+        rows::items(&rows::current(&self.s.graph))
+            .iter()
+            .map(|i| match i {
+                Item::Node { member: false, .. } => 1,
+                Item::Node { member: true, .. } => 0,
+                Item::Group { count, .. } => *count,
+            })
+            .sum()
+    }
+
+    fn row_names(&self) -> Vec<String> {
+        rows::items(&rows::current(&self.s.graph))
+            .iter()
+            .filter_map(|i| match i {
+                Item::Node { row, .. } => Some(row.name.clone()),
+                Item::Group { .. } => None,
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn jump_recentre_back_and_forward_keep_each_places_walk() {
+    let mut r = demo_at(Level::Master);
+    r.press("2");
+    assert_eq!(r.s.pane, Pane::Graph);
+    assert!(r.screen().contains("No node open"), "{}", r.screen());
+    r.jump("orders-ser");
+    assert_eq!(r.centre(), "orders-service");
+    let Some(Ok(n)) = &r.s.graph.shown else {
+        panic!("{:?}", r.s.graph.shown)
+    };
+    assert!(
+        matches!(n.rings[0].entries[0], RingEntry::Group { .. }),
+        "orders-service has more neighbours than a ring shows row by row"
+    );
+    // The walk of this place: all statuses, one ring deeper.
+    r.press("s+");
+    let here = r.s.graph.place.clone().unwrap();
+    assert!(here.inactive && here.depth == 3);
+    // Open the biggest group and recentre on its first member.
+    r.press(" j");
+    let first = r.row_names()[0].clone();
+    r.key(KeyCode::Enter);
+    assert_eq!(r.centre(), first);
+    assert!(
+        r.s.graph.place.as_ref().unwrap().inactive,
+        "a new centre keeps the walk"
+    );
+    r.press("sd");
+    let there = r.s.graph.place.clone().unwrap();
+    assert!(!there.inactive && there.direction == Direction::Out);
+    r.press("b");
+    assert_eq!(
+        r.s.graph.place.as_ref(),
+        Some(&here),
+        "back restores the walk as it was"
+    );
+    r.press("f");
+    assert_eq!(r.s.graph.place.as_ref(), Some(&there));
+    let top = r.screen();
+    assert!(top.contains("orders-service › "), "breadcrumbs: {top}");
+    assert!(top.contains("depth 3 · outgoing · active only"), "{top}");
+    r.press("f");
+    assert_eq!(r.s.message.as_ref().unwrap().0, "nothing to go forward to");
+}
+
+#[test]
+fn moving_folding_depth_and_direction_keys() {
+    let mut r = demo_at(Level::Master);
+    r.s.pane = Pane::Graph;
+    r.jump("retry-queue");
+    assert_eq!(r.centre(), "retry-queue");
+    let all = rows::items(&rows::current(&r.s.graph)).len();
+    assert!(all > 3, "{all}");
+    r.press("G");
+    assert_eq!(r.s.graph.selected, all - 1);
+    r.press("k");
+    assert_eq!(r.s.graph.selected, all - 2);
+    r.press("g");
+    assert_eq!(r.s.graph.selected, 0);
+    r.press("j");
+    assert_eq!(r.s.graph.selected, 1);
+    // Folding a first-ring node hides what was reached through it.
+    r.press("g");
+    let parent = {
+        let Some(Ok(n)) = &r.s.graph.shown else { panic!() };
+        n.rings[1]
+            .entries
+            .iter()
+            .find_map(|e| match e {
+                RingEntry::Node(row) => row.via.clone(),
+                RingEntry::Group { members, .. } => members[0].via.clone(),
+            })
+            .expect("the second ring is reached through the first")
+    };
+    let before = r.shown_count();
+    r.select(&parent);
+    r.press(" ");
+    assert!(r.s.graph.folded.contains(&parent));
+    assert!(r.shown_count() < before, "the branch is hidden");
+    assert!(r.screen().contains(&format!("▸ {parent}")), "{}", r.screen());
+    r.press(" ");
+    assert_eq!(r.shown_count(), before, "unfolded again");
+    // Depth stays within 1..=MAX_DEPTH; each step asks again.
+    r.press("---");
+    assert_eq!(r.s.graph.place.as_ref().unwrap().depth, 1);
+    assert!(r.s.message.as_ref().unwrap().0.contains("depth stays 1"));
+    let shallow = r.shown_count();
+    r.press("+");
+    assert_eq!(r.s.graph.place.as_ref().unwrap().depth, 2);
+    assert!(r.shown_count() > shallow);
+    for _ in 0..10 {
+        r.press("=");
+    }
+    assert_eq!(r.s.graph.place.as_ref().unwrap().depth, super::MAX_DEPTH);
+    r.press("d");
+    assert_eq!(r.s.graph.place.as_ref().unwrap().direction, Direction::Out);
+    r.press("dd");
+    assert_eq!(r.s.graph.place.as_ref().unwrap().direction, Direction::Both);
+    // The inspector scrolls.
+    r.press("J");
+    assert_eq!(r.s.graph.inspector_scroll, 3);
+    r.press("K");
+    assert_eq!(r.s.graph.inspector_scroll, 0);
+}
+
+#[test]
+fn type_and_relation_pickers_filter_with_counts() {
+    let mut r = demo_at(Level::Master);
+    r.s.pane = Pane::Graph;
+    r.jump("orders-service");
+    r.press("t");
+    let Some(Popup::Facets(p)) = r.s.popups.last() else {
+        panic!("no picker")
+    };
+    let convention = p.rows.iter().position(|(t, _)| t == "convention").unwrap();
+    let count = p.rows[convention].1;
+    assert!(count >= 2, "{:?}", p.rows);
+    assert!(r.screen().contains(&format!("convention  ({count})")), "{}", r.screen());
+    for _ in 0..convention {
+        r.key(KeyCode::Down);
+    }
+    r.press(" ");
+    r.key(KeyCode::Enter);
+    let place = r.s.graph.place.clone().unwrap();
+    assert_eq!(place.types.iter().collect::<Vec<_>>(), ["convention"]);
+    let names = r.row_names();
+    assert!(!names.is_empty());
+    for n in &names {
+        assert_eq!(
+            r.store.summary(n).unwrap().node_type.as_str(),
+            "convention",
+            "{n} is not a convention"
+        );
+    }
+    // Relations: only `owned-by`.
+    r.press("t");
+    r.key(KeyCode::Backspace);
+    r.key(KeyCode::Enter);
+    assert!(r.s.graph.place.as_ref().unwrap().types.is_empty());
+    r.press("r");
+    let Some(Popup::Facets(p)) = r.s.popups.last() else {
+        panic!("no picker")
+    };
+    let owned = p.rows.iter().position(|(t, _)| t == "owned-by").unwrap();
+    for _ in 0..owned {
+        r.key(KeyCode::Down);
+    }
+    r.press(" ");
+    r.key(KeyCode::Enter);
+    let Some(Ok(n)) = &r.s.graph.shown else { panic!() };
+    let relations: Vec<&str> = n
+        .rings
+        .iter()
+        .flat_map(|ring| ring.entries.iter())
+        .map(|e| match e {
+            RingEntry::Node(row) => row.relation.as_str(),
+            RingEntry::Group { relation, .. } => relation.as_str(),
+        })
+        .collect();
+    assert!(
+        !relations.is_empty() && relations.iter().all(|r| *r == "owned-by"),
+        "{relations:?}"
+    );
+    // Esc leaves a picker without changing anything.
+    r.press("r");
+    r.key(KeyCode::Backspace);
+    r.key(KeyCode::Esc);
+    assert_eq!(r.s.graph.place.as_ref().unwrap().relations.len(), 1);
+}
+
+#[test]
+fn a_mark_and_the_shortest_path_to_the_centre() {
+    let mut r = demo_at(Level::Master);
+    r.s.pane = Pane::Graph;
+    r.press("p");
+    assert!(r.s.message.as_ref().unwrap().0.contains("mark a node first"));
+    r.jump("retry-queue");
+    r.press("m");
+    // Nothing selected with `m` on the first row marks that row's node.
+    let marked = r.s.graph.mark.clone().unwrap();
+    r.jump("orders-team");
+    r.press("p");
+    let Some(Ok(p)) = &r.s.graph.path else {
+        panic!("{:?}", r.s.graph.path)
+    };
+    assert_eq!(p.steps.first().map(|s| s.0.as_str()), Some(marked.as_str()));
+    assert_eq!(p.steps.last().map(|s| s.0.as_str()), Some("orders-team"));
+    assert!(r.screen().contains(&format!("Path from {marked} to orders-team")));
+}
+
+#[test]
+fn the_queue_and_the_palette_open_nodes_here() {
+    let mut r = demo_at(Level::Master);
+    let Reply::Queue(snap) = crate::app::worker::read_queue(&r.store) else {
+        panic!()
+    };
+    let first = snap.items[0]
+        .changes
+        .iter()
+        .find_map(|c| c.touched().first().map(|n| (*n).to_owned()));
+    r.msg(Msg::Reply(Reply::Queue(snap)));
+    r.press("o");
+    match first {
+        Some(name) => {
+            assert_eq!(r.s.pane, Pane::Graph);
+            assert_eq!(r.centre(), name);
+        }
+        None => assert!(r.s.message.as_ref().unwrap().0.contains("only adds new nodes")),
+    }
+    r.press(":");
+    r.press("graph payments-service");
+    r.key(KeyCode::Enter);
+    assert_eq!(r.centre(), "payments-service");
+    assert!(matches!(r.s.graph.shown, Some(Ok(_))));
+    r.press(":");
+    r.press("graph no-such-node");
+    r.key(KeyCode::Enter);
+    let Some(Err(e)) = &r.s.graph.shown else { panic!() };
+    assert!(e.contains("no node named \"no-such-node\""), "{e}");
+}
+
+#[test]
+fn lock_wipes_the_pane_and_a_change_redraws_it() {
+    let mut r = demo_at(Level::Master);
+    r.s.pane = Pane::Graph;
+    r.jump("orders-service");
+    r.press("L");
+    assert!(r.s.graph.place.is_none() && r.s.graph.shown.is_none() && r.s.graph.back.is_empty());
+    assert!(!r.screen().contains("orders-service"));
+    r.jump("payments-service");
+    let generation = r.s.graph.generation;
+    r.msg(Msg::Reply(Reply::GraphChanged));
+    assert!(r.s.graph.generation > generation, "a change asks again");
+    // An answer to an older request is dropped.
+    r.msg(Msg::Reply(Reply::Shown {
+        generation,
+        result: Box::new(Err("stale".into())),
+    }));
+    assert!(matches!(r.s.graph.shown, Some(Ok(_))));
+}
+
+#[test]
+fn export_writes_a_new_file_of_what_is_shown() {
+    let mut r = demo_at(Level::Master);
+    r.s.pane = Pane::Graph;
+    r.jump("retry-queue");
+    let file = r.dir.path().join("around.mmd");
+    r.press("x");
+    let Some(Popup::Export { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    assert_eq!(input, "retry-queue.mmd");
+    input.clear();
+    r.msg(Msg::Paste(file.display().to_string()));
+    r.key(KeyCode::Enter);
+    assert!(
+        r.s.message.as_ref().unwrap().0.starts_with("exported "),
+        "{:?}",
+        r.s.message
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("graph LR") && text.contains("n_retry_hqueue["),
+        "{text}"
+    );
+    for name in r.row_names() {
+        assert!(text.contains(&format!("[\"{name}<br/>")), "{name} missing: {text}");
+    }
+    // Never over an existing file; a wrong extension is said in place.
+    r.press("x");
+    let Some(Popup::Export { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    *input = file.display().to_string();
+    r.key(KeyCode::Enter);
+    assert!(r.s.message.as_ref().unwrap().0.contains("already exists"));
+    r.press("x");
+    let Some(Popup::Export { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    *input = "out.svg".into();
+    r.key(KeyCode::Enter);
+    let Some(Popup::Export { error: Some(e), .. }) = r.s.popups.last() else {
+        panic!()
+    };
+    assert!(e.contains(".mmd") && e.contains(".dot"), "{e}");
+    assert!(!Path::new("out.svg").exists());
+}
+
+/// A human-only node is no row, group, count, facet, hit or path at the
+/// master level, in any frame of a browse around it.
+#[test]
+fn a_human_only_node_is_absent_from_every_frame() {
+    const SECRET: [&str; 2] = ["fraud-vendor-renegotiation", "ines-halvorsen"];
+    let count_around = |level: Level| {
+        let mut r = demo_at(level);
+        r.s.pane = Pane::Graph;
+        r.jump("tomas-reyes");
+        r.press("s");
+        let Some(Ok(n)) = &r.s.graph.shown else { panic!() };
+        (n.rings[0].total, r)
+    };
+    let (human_total, _) = count_around(Level::Human);
+    let (total, mut r) = count_around(Level::Master);
+    assert_eq!(total + 1, human_total, "the human-only neighbour is not counted");
+    r.press("++tr");
+    r.key(KeyCode::Esc);
+    r.jump("platform-team");
+    r.press("+mG");
+    r.jump("fraud-signals-vendor");
+    r.press("p");
+    r.press("/");
+    r.press("fraud-vendor");
+    r.key(KeyCode::Esc);
+    r.press("/ines");
+    r.key(KeyCode::Esc);
+    r.msg(Msg::Resize(160, 48));
+    r.press("b");
+    assert!(r.frames.len() > 20);
+    for frame in &r.frames {
+        for secret in SECRET {
+            assert!(!frame.contains(secret), "{secret} drawn:\n{frame}");
+        }
+    }
+}
+
+fn snapshot_of(size: (u16, u16)) -> String {
+    let mut r = demo_at(Level::Master);
+    r.s.pane = Pane::Graph;
+    r.s.size = size;
+    r.s.now_ms = r.store.summary("orders-service").unwrap().updated.0 + 2 * 86_400_000;
+    r.jump("retry-queue");
+    r.press("m");
+    r.jump("orders-service");
+    r.press(" j");
+    let shot = r.screen();
+    assert!(shot.contains("▾ "), "the first group is open: {shot}");
+    shot.replace(&r.dir.path().display().to_string(), "/work/shop")
+}
+
+#[test]
+fn snapshot_80x24() {
+    insta::assert_snapshot!(snapshot_of((80, 24)));
+}
+
+#[test]
+fn snapshot_160x48() {
+    insta::assert_snapshot!(snapshot_of((160, 48)));
+}
+
+#[test]
+fn every_graph_action_is_bound_and_listed() {
+    let keymap = Keymap::load(&[]).unwrap();
+    for info in crate::app::action::ALL {
+        if info.scope == crate::app::action::Scope::Pane(Pane::Graph) {
+            assert!(!keymap.keys_of(info.action).is_empty(), "{} has no key", info.name);
+        }
+    }
+    assert_eq!(Action::Jump.info().name, "jump");
+}

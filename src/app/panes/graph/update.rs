@@ -1,0 +1,248 @@
+//! The Graph pane's keys: moving through the rings, recentring, back and
+//! forward, depth, direction and filters, marks and paths, folding, and
+//! the worker's answers.
+
+use graphex_engine::traverse::Direction;
+
+use super::data::{Neighbourhood, PathView};
+use super::dialogs::{self, FacetKind};
+use super::rows::{self, Item, group_key};
+use super::work::JumpHit;
+use super::{Graph, MAX_DEPTH, Place};
+use crate::app::action::{Action, Pane};
+use crate::app::state::{AppState, Popup};
+use crate::app::update::{Effect, request};
+use crate::app::worker::Request;
+
+/// Opens `name` in the Graph pane as a new centre (from the queue, the
+/// palette or the jump), keeping the walk's settings.
+pub fn open(state: &mut AppState, name: &str, fx: &mut Vec<Effect>) {
+    state.pane = Pane::Graph;
+    let place = match &state.graph.place {
+        Some(p) => p.around(name.to_owned()),
+        None => Place::new(name.to_owned()),
+    };
+    go(state, place, fx);
+}
+
+/// Moves to `place`, remembering where the pane was.
+fn go(state: &mut AppState, place: Place, fx: &mut Vec<Effect>) {
+    let g = &mut state.graph;
+    if g.place.as_ref() == Some(&place) {
+        return;
+    }
+    if let Some(old) = g.place.replace(place) {
+        g.back.push(old);
+    }
+    g.forward.clear();
+    fresh(g);
+    ask(state, fx);
+}
+
+/// A new centre starts at its first row, unfolded.
+fn fresh(g: &mut Graph) {
+    g.selected = 0;
+    g.folded.clear();
+    g.opened.clear();
+    g.inspector_scroll = 0;
+    g.path = None;
+}
+
+/// Asks the worker for the neighbourhood of the current place.
+pub fn ask(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let Some(place) = state.graph.place.clone() else { return };
+    let generation = state.next_generation();
+    state.graph.generation = generation;
+    request(fx, Request::Show { generation, place });
+}
+
+/// Changes the current place's walk (depth, direction, filters) without a
+/// history entry: back returns to the previous centre with its own walk.
+fn reshape(state: &mut AppState, fx: &mut Vec<Effect>, change: impl FnOnce(&mut Place)) {
+    let Some(place) = state.graph.place.as_mut() else {
+        state.error("no node open: press / to jump to one");
+        return;
+    };
+    change(place);
+    state.graph.selected = 0;
+    state.graph.path = None;
+    ask(state, fx);
+}
+
+pub fn graph_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+    let n = rows::items(&rows::current(&state.graph)).len();
+    let page = usize::from(crate::app::layout::list_height(state.size)).max(1);
+    let g = &mut state.graph;
+    let before = g.selected;
+    match a {
+        Action::Up => g.selected = before.saturating_sub(1),
+        Action::Down => g.selected = (before + 1).min(n.saturating_sub(1)),
+        Action::PageUp => g.selected = before.saturating_sub(page),
+        Action::PageDown => g.selected = (before + page).min(n.saturating_sub(1)),
+        Action::Top => g.selected = 0,
+        Action::Bottom => g.selected = n.saturating_sub(1),
+        Action::CardUp => g.inspector_scroll = g.inspector_scroll.saturating_sub(3),
+        Action::CardDown => g.inspector_scroll = g.inspector_scroll.saturating_add(3),
+        Action::Jump => dialogs::open_jump(state),
+        Action::Recentre => match selected(g) {
+            Some(Selected::Node(name)) => {
+                let place = g.place.as_ref().map(|p| p.around(name.clone()));
+                if let Some(place) = place {
+                    go(state, place, fx);
+                }
+            }
+            Some(Selected::Group(key)) => toggle(&mut g.opened, key),
+            None => state.error("nothing selected: no neighbour shown here"),
+        },
+        Action::ToggleBranch => match selected(g) {
+            Some(Selected::Node(name)) => toggle(&mut g.folded, name),
+            Some(Selected::Group(key)) => toggle(&mut g.opened, key),
+            None => state.error("nothing selected to fold"),
+        },
+        Action::Back => step(state, true, fx),
+        Action::Forward => step(state, false, fx),
+        Action::Deeper | Action::Shallower => {
+            let depth = g.place.as_ref().map_or(0, |p| p.depth);
+            let to = if a == Action::Deeper {
+                (depth + 1).min(MAX_DEPTH)
+            } else {
+                depth.saturating_sub(1).max(1)
+            };
+            if depth > 0 && to == depth {
+                state.info(format!("depth stays {depth} (from 1 to {MAX_DEPTH})"));
+            } else {
+                reshape(state, fx, |p| p.depth = to);
+            }
+        }
+        Action::Direction => reshape(state, fx, |p| {
+            p.direction = match p.direction {
+                Direction::Both => Direction::Out,
+                Direction::Out => Direction::In,
+                Direction::In => Direction::Both,
+            };
+        }),
+        Action::ShowInactive => reshape(state, fx, |p| p.inactive = !p.inactive),
+        Action::FilterTypes => dialogs::open_facets(state, FacetKind::Types),
+        Action::FilterRelations => dialogs::open_facets(state, FacetKind::Relations),
+        Action::Mark => {
+            let name = match selected(g) {
+                Some(Selected::Node(name)) => Some(name),
+                _ => g.place.as_ref().map(|p| p.centre.clone()),
+            };
+            match name {
+                Some(name) => {
+                    state.info(format!("marked {name}: open another node and press p for the path"));
+                    state.graph.mark = Some(name);
+                }
+                None => state.error("no node open to mark"),
+            }
+        }
+        Action::Path => path(state, fx),
+        Action::Export => dialogs::open_export(state),
+        _ => {}
+    }
+}
+
+/// What the selected row stands for, owned.
+enum Selected {
+    Node(String),
+    Group((u32, String, String)),
+}
+
+fn selected(g: &Graph) -> Option<Selected> {
+    rows::selected(g).map(|i| match i {
+        Item::Node { row, .. } => Selected::Node(row.name.clone()),
+        Item::Group {
+            distance,
+            relation,
+            arrow,
+            ..
+        } => Selected::Group(group_key(distance, relation, arrow)),
+    })
+}
+
+fn toggle<T: Ord>(set: &mut std::collections::BTreeSet<T>, key: T) {
+    if !set.remove(&key) {
+        set.insert(key);
+    }
+}
+
+/// Back (or forward) one place, with the walk it had.
+fn step(state: &mut AppState, back: bool, fx: &mut Vec<Effect>) {
+    let g = &mut state.graph;
+    let (from, to) = if back {
+        (&mut g.back, &mut g.forward)
+    } else {
+        (&mut g.forward, &mut g.back)
+    };
+    let Some(place) = from.pop() else {
+        state.info(if back {
+            "nothing to go back to"
+        } else {
+            "nothing to go forward to"
+        });
+        return;
+    };
+    if let Some(current) = g.place.replace(place) {
+        to.push(current);
+    }
+    fresh(g);
+    ask(state, fx);
+}
+
+fn path(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let g = &state.graph;
+    let (Some(from), Some(place)) = (g.mark.clone(), g.place.clone()) else {
+        state.error("mark a node first (m), then open another and press p");
+        return;
+    };
+    if from == place.centre {
+        state.error(format!("{from} is the centre itself: open another node for a path"));
+        return;
+    }
+    let generation = state.next_generation();
+    state.graph.path_generation = generation;
+    let to = place.centre.clone();
+    request(
+        fx,
+        Request::Path {
+            generation,
+            from,
+            to,
+            place,
+        },
+    );
+}
+
+/// The worker's neighbourhood for the current place.
+pub fn shown(state: &mut AppState, generation: u64, result: Result<Neighbourhood, String>) {
+    let g = &mut state.graph;
+    if generation != g.generation || g.place.is_none() {
+        return;
+    }
+    g.shown = Some(result);
+    let n = rows::items(&rows::current(g)).len();
+    g.selected = g.selected.min(n.saturating_sub(1));
+}
+
+pub fn path_found(state: &mut AppState, generation: u64, result: Result<PathView, String>) {
+    if generation == state.graph.path_generation {
+        state.graph.path = Some(result);
+    }
+}
+
+pub fn jumped(state: &mut AppState, generation: u64, hits: Vec<JumpHit>) {
+    dialogs::jumped(state, generation, hits);
+}
+
+/// The graph changed or the level did: what the pane shows is read again.
+pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
+    if state.graph.place.is_some() {
+        ask(state, fx);
+    }
+}
+
+/// Whether the popup on top belongs to this pane (its keys go to `dialogs`).
+pub fn owns(p: &Popup) -> bool {
+    matches!(p, Popup::Jump(_) | Popup::Facets(_) | Popup::Export { .. })
+}

@@ -1,0 +1,192 @@
+//! What the engine worker does for the Graph pane: neighbourhoods, the
+//! fuzzy jump, paths and exports. Plain functions of the open store, so the
+//! benchmarks and tests call them as the worker does.
+
+use std::io::Write as _;
+use std::path::Path;
+
+use fuzzy_matcher::FuzzyMatcher;
+use fuzzy_matcher::skim::SkimMatcherV2;
+use graphex_engine::model::{Edge, NodeSummary, NodeType, Relation, Status};
+use graphex_engine::query::{StatusFilter, dot, mermaid};
+use graphex_engine::store::{Catalog, Store};
+use graphex_engine::traverse::Filter;
+use graphex_engine::{Error, Result};
+
+use super::Place;
+use super::data::{Neighbourhood, PathView, neighbourhood, path};
+
+/// How many hits the jump shows.
+pub const JUMP_HITS: usize = 50;
+
+/// One node the jump offers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JumpHit {
+    pub name: String,
+    pub node_type: String,
+    /// Character positions of the name that matched (empty when the
+    /// description matched).
+    pub matched: Vec<usize>,
+    /// The description's line, escaped, when the hit came from it.
+    pub description: Option<String>,
+}
+
+/// The traversal filter of `place`.
+pub fn filter(place: &Place) -> Result<Filter> {
+    Ok(Filter {
+        types: place.types.iter().map(|t| NodeType::new(t)).collect::<Result<_>>()?,
+        relations: place
+            .relations
+            .iter()
+            .map(|r| Relation::new(r))
+            .collect::<Result<_>>()?,
+        max_tier: None,
+        status: if place.inactive {
+            StatusFilter::Any
+        } else {
+            StatusFilter::Only(Status::Active)
+        },
+    })
+}
+
+/// The neighbourhood of `place`, or what stands in the way, in words.
+pub fn show(store: &Store, place: &Place) -> std::result::Result<Neighbourhood, String> {
+    let run = || neighbourhood(store, &place.centre, place.depth, place.direction, &filter(place)?);
+    run().map_err(|e| match e {
+        Error::NotFound(name) => format!("no node named {name:?} at this unlock level"),
+        e => e.to_string(),
+    })
+}
+
+/// The path from `from` to `to`, walked as `place` walks.
+pub fn path_between(store: &Store, from: &str, to: &str, place: &Place) -> std::result::Result<PathView, String> {
+    let run = || path(store, from, to, &filter(place)?);
+    run().map_err(|e| e.to_string())
+}
+
+/// The best [`JUMP_HITS`] nodes for `query`: fuzzy matches on names first
+/// (best score, then shorter name), then nodes whose description holds the
+/// query's words (case-insensitive), by name. CPU: one fuzzy score per
+/// readable name, and a substring scan of descriptions only while names
+/// leave room.
+pub fn jump(catalog: &Catalog, query: &str) -> Vec<JumpHit> {
+    let query = query.trim();
+    if query.is_empty() {
+        return Vec::new();
+    }
+    let m = SkimMatcherV2::default();
+    let mut scored: Vec<(i64, &NodeSummary)> = catalog
+        .nodes()
+        .filter_map(|n| m.fuzzy_match(n.name.as_str(), query).map(|s| (s, n)))
+        .collect();
+    scored.sort_unstable_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then_with(|| a.1.name.as_str().len().cmp(&b.1.name.as_str().len()))
+            .then_with(|| a.1.name.cmp(&b.1.name))
+    });
+    scored.truncate(JUMP_HITS);
+    let mut hits: Vec<JumpHit> = scored
+        .iter()
+        .map(|(_, n)| JumpHit {
+            name: n.name.to_string(),
+            node_type: n.node_type.to_string(),
+            matched: m
+                .fuzzy_indices(n.name.as_str(), query)
+                .map(|(_, i)| i)
+                .unwrap_or_default(),
+            description: None,
+        })
+        .collect();
+    if hits.len() < JUMP_HITS && query.chars().count() >= 2 {
+        let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        let mut by_text: Vec<&NodeSummary> = catalog
+            .nodes()
+            .filter(|n| !hits.iter().any(|h| h.name == n.name.as_str()))
+            .filter(|n| {
+                let d = n.description.to_lowercase();
+                words.iter().all(|w| d.contains(w.as_str()))
+            })
+            .collect();
+        by_text.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        hits.extend(by_text.into_iter().take(JUMP_HITS - hits.len()).map(|n| JumpHit {
+            name: n.name.to_string(),
+            node_type: n.node_type.to_string(),
+            matched: Vec::new(),
+            description: Some(first_line(&n.description)),
+        }));
+    }
+    hits
+}
+
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    let short: String = line.chars().take(80).collect();
+    graphex_engine::hygiene::visible_line(&short).into_owned()
+}
+
+/// The export formats, by the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Mermaid,
+    Dot,
+}
+
+impl Format {
+    pub fn of(path: &Path) -> std::result::Result<Self, String> {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("mmd" | "mermaid") => Ok(Format::Mermaid),
+            Some("dot" | "gv") => Ok(Format::Dot),
+            _ => Err(format!(
+                "{}: name the file .mmd (Mermaid) or .dot (DOT)",
+                path.display()
+            )),
+        }
+    }
+}
+
+/// The nodes on screen and the edges among them (of the relations `place`
+/// follows), as Mermaid or DOT.
+pub fn export_text(store: &Store, place: &Place, shown: &Neighbourhood, format: Format) -> String {
+    let c = store.catalog();
+    let nodes: Vec<&NodeSummary> = shown.names().into_iter().filter_map(|n| c.by_name(n)).collect();
+    let ids: std::collections::HashSet<_> = nodes.iter().map(|n| n.id).collect();
+    let mut edges: Vec<&Edge> = nodes
+        .iter()
+        .flat_map(|n| c.outgoing(&n.id))
+        .filter(|e| ids.contains(&e.to))
+        .filter(|e| place.relations.is_empty() || place.relations.contains(e.relation.as_str()))
+        .collect();
+    edges.sort_by_key(|e| e.id);
+    edges.dedup_by_key(|e| e.id);
+    match format {
+        Format::Mermaid => mermaid(&nodes, &edges),
+        Format::Dot => dot(&nodes, &edges),
+    }
+}
+
+/// Writes the export of `place` to a new file (never over one), readable
+/// by its owner only: it holds the names on screen in plain text.
+pub fn export(store: &Store, place: &Place, file: &Path) -> std::result::Result<String, String> {
+    let format = Format::of(file)?;
+    let shown = show(store, place)?;
+    let text = export_text(store, place, &shown, format);
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    let written = opts
+        .open(file)
+        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()));
+    match written {
+        Ok(()) => Ok(format!(
+            "exported {} node(s) around {} to {}",
+            shown.names().len(),
+            place.centre,
+            file.display()
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            Err(format!("{} already exists; export to a new file name", file.display()))
+        }
+        Err(e) => Err(format!("cannot write {}: {e}", file.display())),
+    }
+}
