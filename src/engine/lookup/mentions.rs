@@ -1,6 +1,6 @@
 //! Names mentioned in free text: every name in one Aho-Corasick automaton,
-//! so a text is scanned once however many names there are (O(text length
-//! + matches)). Shared by the proposal lint (names above a text's tier) and
+//! so a text is scanned once however many names there are (linear in the
+//! text's length plus the matches). Shared by the proposal lint (names above a text's tier) and
 //! the curator lists (glossary terms mentioned without a link).
 
 use aho_corasick::AhoCorasick;
