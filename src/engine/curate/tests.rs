@@ -218,7 +218,9 @@ fn synthetic_store_lists_match_between_levels() {
         assert_eq!(r.links + hidden_links(r.name.as_str()), h.links, "{}", r.name);
         assert!(r.flags.stale, "written long before the given now");
     }
+    let started = std::time::Instant::now();
     let conventions = curator_list(master.catalog(), &spec(&["convention"]));
+    eprintln!("conventions only ({}): {:?}", conventions.rows.len(), started.elapsed());
     assert!(!conventions.rows.is_empty());
     assert!(conventions.rows.iter().all(|r| r.node_type.as_str() == "convention"));
 }
