@@ -13,6 +13,7 @@ pub mod audit;
 pub mod codec;
 pub mod config;
 pub mod crypto;
+pub mod curate;
 pub mod doctor;
 pub mod error;
 pub mod exposure;

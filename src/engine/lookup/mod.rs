@@ -1,13 +1,19 @@
 //! Look-ups for people and agents: fuzzy search over names and descriptions,
 //! glossary terms, and the conventions that apply to a file or module (the
-//! spec's `graphex_glossary` and `graphex_conventions`).
+//! spec's `graphex_glossary` and `graphex_conventions`); and the name
+//! matching they share with the proposal lint and the curator lists:
+//! near-duplicate names and names mentioned in text.
 
 mod conventions;
 mod glossary;
+mod mentions;
+mod near;
 mod search;
 
 pub use conventions::{Applicable, conventions_for, conventions_within};
 pub use glossary::{glossary, normalize_term};
+pub use mentions::NameScan;
+pub use near::NearNames;
 pub use search::{SearchHit, search};
 
 #[cfg(test)]

@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::change::Change;
 use super::stored::StoredProposal;
+use crate::lookup::{NameScan, NearNames};
 use crate::model::Tier;
-use crate::query::{EditPattern, edit_distance};
 use crate::store::Store;
 
 /// One finding. `change` is the 1-based change number (0: the rationale).
@@ -163,7 +163,7 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
                     out.push(Lint::NearDuplicate {
                         change: n,
                         name: name.to_string(),
-                        existing,
+                        existing: existing.to_owned(),
                     });
                 }
                 out.extend(mentions_higher(mentions, n, name.as_str(), *tier, &change.texts()));
@@ -251,10 +251,10 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
 /// text is searched once however large the graph.
 pub struct Mentions {
     names: Vec<(String, Tier)>,
-    automaton: Option<aho_corasick::AhoCorasick>,
+    scan: NameScan,
     /// Built on the first near-duplicate check, then shared by every node
     /// of every proposal linted with this index.
-    near: OnceLock<NearIndex>,
+    near: OnceLock<NearNames>,
 }
 
 impl Mentions {
@@ -266,38 +266,31 @@ impl Mentions {
             .filter(|n| n.tier > Tier::Public)
             .map(|n| (n.name.to_string(), n.tier))
             .collect();
-        let automaton = aho_corasick::AhoCorasick::new(names.iter().map(|(n, _)| n.as_str())).ok();
+        let scan = NameScan::new(names.iter().map(|(n, _)| n.as_str()));
         Self {
             names,
-            automaton,
+            scan,
             near: OnceLock::new(),
         }
     }
 
-    /// Every name `store` reads, indexed for near-duplicate checks.
-    fn near(&self, store: &Store) -> &NearIndex {
-        self.near.get_or_init(|| NearIndex::new(store))
+    /// Every name `store` reads, indexed for near-duplicate checks (all of
+    /// a proposal's new names, however many: a limit would let a proposal
+    /// hide a duplicate behind enough new names).
+    fn near(&self, store: &Store) -> &NearNames {
+        self.near
+            .get_or_init(|| NearNames::new(store.catalog().nodes().map(|n| n.name.as_str())))
     }
 
     /// Names above `tier` (other than `except`) that `texts` mention at word
     /// boundaries, with their tiers.
     pub fn above(&self, tier: Tier, except: &str, texts: &[&str]) -> Vec<(String, Tier)> {
-        let Some(automaton) = &self.automaton else {
-            return Vec::new();
-        };
-        let boundary = |b: Option<&u8>| b.is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
         let mut found: Vec<(String, Tier)> = Vec::new();
         for text in texts {
             let lowered = text.to_lowercase();
-            let bytes = lowered.as_bytes();
-            for m in automaton.find_overlapping_iter(&lowered) {
-                let (name, t) = &self.names[m.pattern().as_usize()];
-                if *t > tier
-                    && name != except
-                    && boundary(m.start().checked_sub(1).and_then(|i| bytes.get(i)))
-                    && boundary(bytes.get(m.end()))
-                    && !found.iter().any(|(n, _)| n == name)
-                {
+            for i in self.scan.find(&lowered) {
+                let (name, t) = &self.names[i];
+                if *t > tier && name != except && !found.iter().any(|(n, _)| n == name) {
                     found.push((name.clone(), *t));
                 }
             }
@@ -331,68 +324,6 @@ fn missing(store: &Store, change: usize, name: &str) -> Lint {
             change,
             name: name.to_owned(),
         }
-    }
-}
-
-/// Every readable name, indexed once so that each new node of a proposal
-/// (all of them, however many: a limit would let a proposal hide a
-/// duplicate behind enough new names) is compared only with names of about
-/// its length, and found at once when it differs by separators alone.
-struct NearIndex {
-    /// Names by byte length, each with its place in the catalog.
-    by_len: HashMap<usize, Vec<(usize, String)>>,
-    /// Names by their letters and digits alone: place, name.
-    by_squashed: HashMap<String, Vec<(usize, String)>>,
-}
-
-fn squashed(s: &str) -> String {
-    s.chars().filter(char::is_ascii_alphanumeric).collect()
-}
-
-impl NearIndex {
-    fn new(store: &Store) -> Self {
-        let mut by_len: HashMap<usize, Vec<(usize, String)>> = HashMap::new();
-        let mut by_squashed: HashMap<String, Vec<(usize, String)>> = HashMap::new();
-        for (i, n) in store.catalog().nodes().enumerate() {
-            let name = n.name.as_str();
-            by_len.entry(name.len()).or_default().push((i, name.to_owned()));
-            by_squashed
-                .entry(squashed(name))
-                .or_default()
-                .push((i, name.to_owned()));
-        }
-        Self { by_len, by_squashed }
-    }
-
-    /// An existing name that differs from `name` only by separators or by a
-    /// small edit (the first such name in catalog order). Uses the
-    /// bit-parallel distance and allocates nothing per compared name.
-    fn duplicate_of(&self, name: &str) -> Option<String> {
-        let budget = (name.len() / 6).clamp(1, 3);
-        let near_len = |other: &str| other.len().abs_diff(name.len()) <= budget;
-        let mut best: Option<(usize, &str)> = self
-            .by_squashed
-            .get(&squashed(name))
-            .and_then(|v| v.iter().find(|(_, o)| near_len(o)))
-            .map(|(i, o)| (*i, o.as_str()));
-        if name.len() >= 5 {
-            let pattern = EditPattern::new(name);
-            let close = |other: &str| match &pattern {
-                Some(p) => p.distance(other) <= budget,
-                None => edit_distance(other, name) <= budget,
-            };
-            for len in name.len().saturating_sub(budget)..=name.len() + budget {
-                let found = self.by_len.get(&len).and_then(|v| {
-                    v.iter()
-                        .take_while(|(i, _)| best.is_none_or(|(b, _)| *i < b))
-                        .find(|(_, o)| close(o))
-                });
-                if let Some((i, o)) = found {
-                    best = Some((*i, o.as_str()));
-                }
-            }
-        }
-        best.map(|(_, o)| o.to_owned())
     }
 }
 

@@ -34,6 +34,7 @@
 //! [`Store::node`] reads and decrypts one blob (about 20 µs); a durable
 //! single change costs one to two milliseconds.
 
+mod as_of;
 mod bulk;
 mod catalog;
 mod decide;
@@ -74,6 +75,7 @@ use std::path::Path;
 use age::secrecy::SecretString;
 use rusqlite::{Connection, OptionalExtension, params};
 
+pub use as_of::{AsOf, PastCatalog};
 pub use bulk::{Batch, BatchResult};
 pub use catalog::Catalog;
 pub use decide::{AcceptOptions, Accepted, Undone};

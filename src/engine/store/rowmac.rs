@@ -231,14 +231,23 @@ pub(super) fn check_all(conn: &Connection, keys: &Keyring) -> Result<()> {
         let mac: Option<Vec<u8>> = r.get(4)?;
         check_version(keys, &id, r.get(1)?, r.get(2)?, &r.get::<_, String>(3)?, mac.as_deref())?;
     }
-    let rows = conn
-        .prepare(&format!("{TIMELINE_ROW} ORDER BY seq"))?
-        .query_map([], read_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    for ((row, mac, _), (place, of)) in rows.iter().zip(places(&rows)) {
-        check_timeline(keys, row, place, of, mac.as_deref())?;
-    }
+    rows_through(conn, keys, i64::MAX)?;
     Ok(())
+}
+
+/// Every timeline row up to row `seq` (included), in order, each checked at
+/// the master level. `seq` must end a commit (its last row), so that each
+/// commit's rows are read whole.
+pub(super) fn rows_through(conn: &Connection, keys: &Keyring, seq: i64) -> Result<Vec<TimelineRow>> {
+    let rows = conn
+        .prepare(&format!("{TIMELINE_ROW} WHERE seq <= ?1 ORDER BY seq"))?
+        .query_map([seq], read_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let places = places(&rows);
+    rows.into_iter()
+        .zip(places)
+        .map(|((row, mac, _), (place, of))| check_timeline(keys, &row, place, of, mac.as_deref()).map(|()| row))
+        .collect()
 }
 
 /// Writes the MAC of every history and timeline row as they are (a store
