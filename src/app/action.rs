@@ -98,6 +98,8 @@ pub enum Action {
     Path,
     ToggleBranch,
     Export,
+    AsOf,
+    History,
 }
 
 /// The name, description and scope of an action.
@@ -288,6 +290,20 @@ pub const ALL: &[Info] = &[
         "export",
         "export",
         "Export what is on screen to a file: .mmd for Mermaid, .dot for DOT",
+        GR,
+    ),
+    info(
+        Action::AsOf,
+        "as_of",
+        "as of",
+        "Show the neighbourhood as it was at a date or timeline entry (empty: now)",
+        GR,
+    ),
+    info(
+        Action::History,
+        "history",
+        "history",
+        "The selected node's versions: who, when, which proposal, and word diffs",
         GR,
     ),
     info(Action::Up, "up", "up", "Previous row", L),

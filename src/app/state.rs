@@ -8,7 +8,7 @@ use zeroize::Zeroizing;
 use super::action::Pane;
 use super::keymap::Keymap;
 use super::panes::graph::Graph;
-use super::panes::graph::dialogs::{FacetPicker, JumpDialog};
+use super::panes::graph::dialogs::{FacetPicker, HistoryDialog, JumpDialog};
 use super::panes::queue::Queue;
 use crate::widgets::Tone;
 
@@ -136,6 +136,13 @@ pub enum Popup {
         input: String,
         error: Option<String>,
     },
+    /// The point in time the Graph pane shows.
+    AsOf {
+        input: String,
+        error: Option<String>,
+    },
+    /// A node's versions and their differences.
+    History(Box<HistoryDialog>),
 }
 
 impl AppState {

@@ -337,6 +337,7 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
         Reply::Shown { generation, result } => graph::update::shown(state, generation, *result),
         Reply::Jumped { generation, hits } => graph::update::jumped(state, generation, hits),
         Reply::Path { generation, result } => graph::update::path_found(state, generation, result),
+        Reply::History { generation, result } => graph::update::history(state, generation, result),
         Reply::GraphChanged => graph::update::changed(state, fx),
         Reply::UnlockFailed(text) => {
             state.busy = None;

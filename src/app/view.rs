@@ -189,6 +189,15 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
             ]);
         }
         Some(Popup::Export { .. }) => return fixed(&[("enter", "export"), ("esc", "cancel")]),
+        Some(Popup::AsOf { .. }) => return fixed(&[("enter", "show"), ("esc", "cancel")]),
+        Some(Popup::History(_)) => {
+            return fixed(&[
+                ("↑↓", "version"),
+                ("space", "compare from here"),
+                ("pgup/pgdn", "scroll"),
+                ("esc", "close"),
+            ]);
+        }
         Some(Popup::Confirm { .. }) => return fixed(&[("y", "yes"), ("n", "no")]),
         Some(Popup::Stale { edit, .. }) => {
             let mut h: Vec<(String, String)> = fixed(&[("f", "accept anyway")]);
@@ -374,7 +383,7 @@ fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, ma
             );
         }
         Popup::Editor(ed) => editor(frame, ed, styles, main),
-        Popup::Jump(_) | Popup::Facets(_) | Popup::Export { .. } => {}
+        Popup::Jump(_) | Popup::Facets(_) | Popup::Export { .. } | Popup::AsOf { .. } | Popup::History(_) => {}
     }
 }
 

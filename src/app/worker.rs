@@ -12,12 +12,13 @@ use std::time::{Duration, Instant};
 use graphex_engine::age_secret::SecretString;
 use graphex_engine::project::Settings;
 use graphex_engine::proposal::{self, Card, Mentions, Submission};
-use graphex_engine::store::AcceptOptions;
+use graphex_engine::store::{AcceptOptions, AsOf, PastCatalog};
 use graphex_engine::{Credentials, Error, Level, Store};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::panes::graph::Place;
 use super::panes::graph::data::{Neighbourhood, PathView};
+use super::panes::graph::history::{self as graph_history, HistoryView};
 use super::panes::graph::work::{self as graph_work, JumpHit};
 use super::panes::queue::data::{self as queue_data, ImpactView, ItemLints, QueueSnapshot};
 pub use super::panes::queue::work::{impact_of, read_queue, read_queue_unlinted};
@@ -71,6 +72,11 @@ pub enum Request {
         from: String,
         to: String,
         place: Place,
+    },
+    /// The versions of a node, for the Graph pane's history.
+    History {
+        generation: u64,
+        name: String,
     },
     /// Writes what the Graph pane shows to a new file.
     Export {
@@ -154,6 +160,10 @@ pub enum Reply {
         generation: u64,
         result: Result<PathView, String>,
     },
+    History {
+        generation: u64,
+        result: Result<HistoryView, String>,
+    },
     /// The graph changed (a decision here, or another process's write):
     /// what the Graph pane shows is asked for again.
     GraphChanged,
@@ -187,6 +197,9 @@ struct Worker {
     closing: bool,
     /// The last reload failure said, so it is said once, not every poll.
     last_poll_error: Option<String>,
+    /// The graph as it was at a point, for the Graph pane's history view,
+    /// with the point, commit and level it was read at.
+    past: Option<((AsOf, u64, Level), PastCatalog)>,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -209,6 +222,7 @@ impl Worker {
             lints: LintCache::default(),
             closing: false,
             last_poll_error: None,
+            past: None,
         }
     }
 
@@ -290,8 +304,12 @@ impl Worker {
                 self.decided(reply);
             }
             Request::Show { generation, place } => {
-                let result = Box::new(self.read(|s| graph_work::show(s, &place)));
+                let result = Box::new(self.in_place(&place, graph_work::show));
                 self.send(Reply::Shown { generation, result });
+            }
+            Request::History { generation, name } => {
+                let result = self.read(|s| graph_history::history(s, &name));
+                self.send(Reply::History { generation, result });
             }
             Request::Jump { generation, query } => {
                 let hits = self
@@ -307,11 +325,11 @@ impl Worker {
                 to,
                 place,
             } => {
-                let result = self.read(|s| graph_work::path_between(s, &from, &to, &place));
+                let result = self.in_place(&place, |s, p, past| graph_work::path_between(s, &from, &to, p, past));
                 self.send(Reply::Path { generation, result });
             }
             Request::Export { place, file } => {
-                let reply = match self.read(|s| graph_work::export(s, &place, &file)) {
+                let reply = match self.in_place(&place, |s, p, past| graph_work::export(s, p, past, &file)) {
                     Ok(done) => Reply::Done(done),
                     Err(e) => Reply::Failed(format!("export: {e}")),
                 };
@@ -323,10 +341,30 @@ impl Worker {
                 self.store = None;
                 // Lints quote proposal text: they go with the keys.
                 self.lints = LintCache::default();
+                self.past = None;
                 self.open();
             }
             Request::Shutdown => {}
         }
+    }
+
+    /// Runs `f` for `place` on the open store, with the graph as it was
+    /// when the place is in the past (kept for one commit and level: a
+    /// history view reads the timeline once, not per key).
+    fn in_place<T>(
+        &mut self,
+        place: &Place,
+        f: impl FnOnce(&Store, &Place, Option<&PastCatalog>) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let store = self.store.as_ref().ok_or_else(|| "the store is not open".to_owned())?;
+        let Some(at) = place.as_of else {
+            return f(store, place, None);
+        };
+        let key = (at, store.seen_seq(), store.level());
+        if self.past.as_ref().map(|(k, _)| *k) != Some(key) {
+            self.past = Some((key, graph_work::past(store, at)?));
+        }
+        f(store, place, self.past.as_ref().map(|(_, p)| p))
     }
 
     /// Runs a read on the open store, or says it is not open.
@@ -667,6 +705,7 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Show { .. } => "show",
         Request::Jump { .. } => "jump",
         Request::Path { .. } => "path",
+        Request::History { .. } => "history",
         Request::Export { .. } => "export",
         Request::Unlock { .. } => "unlock",
         Request::Lock => "lock",

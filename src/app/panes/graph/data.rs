@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use graphex_engine::Result;
 use graphex_engine::hygiene::{agent_lines, visible_line};
 use graphex_engine::model::{Edge, Node, NodeId};
-use graphex_engine::store::Store;
+use graphex_engine::store::{Catalog, PastCatalog, Store};
 use graphex_engine::traverse::{Direction, Filter, Reached, Ring, neighbors, shortest_path};
 
 /// A ring with more nodes than this is shown grouped by relation and
@@ -132,6 +132,9 @@ pub struct Neighbourhood {
     pub inspector: Inspector,
     pub rings: Vec<RingView>,
     pub facets: Facets,
+    /// For a view of the past: the last commit at that point, and when it
+    /// was written (milliseconds).
+    pub as_of: Option<(u64, i64)>,
 }
 
 impl Neighbourhood {
@@ -236,7 +239,32 @@ fn ring_views(found: &[Ring]) -> Vec<RingView> {
 /// relation filters, for the facets) and one blob read (the centre).
 pub fn neighbourhood(store: &Store, name: &str, depth: u32, dir: Direction, filter: &Filter) -> Result<Neighbourhood> {
     let centre = store.node(name)?;
-    let found = neighbors(store.catalog(), name, depth, dir, filter)?;
+    around(store.catalog(), &centre, depth, dir, filter)
+}
+
+/// The neighbourhood of `name` as it was at a point of the timeline: the
+/// past catalog's nodes and edges, the centre at its version of then.
+pub fn neighbourhood_then(
+    store: &Store,
+    past: &PastCatalog,
+    name: &str,
+    depth: u32,
+    dir: Direction,
+    filter: &Filter,
+) -> Result<Neighbourhood> {
+    let then = past
+        .catalog
+        .by_name(name)
+        .ok_or_else(|| graphex_engine::Error::NotFound(name.to_owned()))?;
+    let centre = store.node_version(&then.id, then.version)?;
+    let mut n = around(&past.catalog, &centre, depth, dir, filter)?;
+    n.as_of = Some((past.commit, past.at.map_or(0, |t| t.0)));
+    Ok(n)
+}
+
+fn around(catalog: &Catalog, centre: &Node, depth: u32, dir: Direction, filter: &Filter) -> Result<Neighbourhood> {
+    let name = centre.name.as_str();
+    let found = neighbors(catalog, name, depth, dir, filter)?;
     let facets = if filter.types.is_empty() && filter.relations.is_empty() {
         facets_of(&found)
     } else {
@@ -245,12 +273,13 @@ pub fn neighbourhood(store: &Store, name: &str, depth: u32, dir: Direction, filt
             relations: Vec::new(),
             ..filter.clone()
         };
-        facets_of(&neighbors(store.catalog(), name, depth, dir, &open)?)
+        facets_of(&neighbors(catalog, name, depth, dir, &open)?)
     };
     Ok(Neighbourhood {
-        inspector: Inspector::from(&centre),
+        inspector: Inspector::from(centre),
         rings: ring_views(&found),
         facets,
+        as_of: None,
     })
 }
 
@@ -263,8 +292,8 @@ fn facets_of(found: &[Ring]) -> Facets {
 }
 
 /// The shortest path from `from` to `to`, either way along edges.
-pub fn path(store: &Store, from: &str, to: &str, filter: &Filter) -> Result<PathView> {
-    let steps = shortest_path(store.catalog(), from, to, true, filter)?.unwrap_or_default();
+pub fn path(catalog: &Catalog, from: &str, to: &str, filter: &Filter) -> Result<PathView> {
+    let steps = shortest_path(catalog, from, to, true, filter)?.unwrap_or_default();
     Ok(PathView {
         from: from.to_owned(),
         to: to.to_owned(),

@@ -7,6 +7,10 @@ use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use graphex_engine::model::Timestamp;
+use graphex_engine::store::AsOf;
+
+use super::history::HistoryView;
 use super::update::{ask, open};
 use super::work::{Format, JumpHit};
 use crate::app::dialog_keys::edit_line;
@@ -24,6 +28,34 @@ pub struct JumpDialog {
     /// The search the hits are awaited for.
     pub generation: u64,
     pub searching: bool,
+}
+
+/// A node's history: the versions, the one selected, and the version it is
+/// compared from (the one before it, unless another was picked).
+#[derive(Debug, Default)]
+pub struct HistoryDialog {
+    pub name: String,
+    pub generation: u64,
+    pub view: Option<Result<HistoryView, String>>,
+    pub selected: usize,
+    pub base: Option<usize>,
+    pub scroll: u16,
+}
+
+impl HistoryDialog {
+    /// The versions compared: (from, to), indexes into the versions.
+    pub fn compared(&self) -> Option<(usize, usize)> {
+        let n = self.view.as_ref()?.as_ref().ok()?.versions.len();
+        if n == 0 {
+            return None;
+        }
+        let to = self.selected.min(n - 1);
+        let from = match self.base {
+            Some(b) if b != to => b.min(n - 1),
+            _ => to.saturating_sub(1),
+        };
+        Some((from, to))
+    }
 }
 
 /// Which filter a picker sets.
@@ -103,6 +135,57 @@ pub fn open_facets(state: &mut AppState, kind: FacetKind) {
     }));
 }
 
+pub fn open_history(state: &mut AppState, name: String, fx: &mut Vec<Effect>) {
+    let generation = state.next_generation();
+    request(
+        fx,
+        Request::History {
+            generation,
+            name: name.clone(),
+        },
+    );
+    state.popups.push(Popup::History(Box::new(HistoryDialog {
+        name,
+        generation,
+        ..HistoryDialog::default()
+    })));
+}
+
+pub fn open_as_of(state: &mut AppState) {
+    let Some(place) = &state.graph.place else {
+        state.error("no node open: press / to jump to one");
+        return;
+    };
+    let input = match place.as_of {
+        None => String::new(),
+        Some(AsOf::Commit(n)) => format!("#{n}"),
+        Some(AsOf::Date(t)) => t.to_rfc3339(),
+    };
+    state.popups.push(Popup::AsOf { input, error: None });
+}
+
+/// A point in time as typed: `#42` or `42` (a timeline entry), a date
+/// (`2026-11-01`: as it was at the end of that day, UTC) or an RFC 3339
+/// instant; empty for now.
+pub fn parse_as_of(text: &str) -> Result<Option<AsOf>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    let digits = t.strip_prefix('#').unwrap_or(t);
+    if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+        return digits
+            .parse()
+            .map(|n| Some(AsOf::Commit(n)))
+            .map_err(|_| format!("{t}: not a timeline entry number"));
+    }
+    let at = Timestamp::parse(t).map_err(|_| {
+        format!("{t}: give a date (2026-11-01), an instant (2026-11-01T12:00:00Z) or a timeline entry (#42)")
+    })?;
+    let end_of_day = if t.len() == 10 { 86_400_000 - 1 } else { 0 };
+    Ok(Some(AsOf::Date(Timestamp(at.0 + end_of_day))))
+}
+
 pub fn open_export(state: &mut AppState) {
     let Some(place) = &state.graph.place else {
         state.error("no node open to export: press / to jump to one");
@@ -180,6 +263,52 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 }
             }
         },
+        Some(Popup::AsOf { input, error }) => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Enter => match parse_as_of(input) {
+                Err(e) => *error = Some(e),
+                Ok(at) => {
+                    state.popups.pop();
+                    if let Some(place) = state.graph.place.as_mut() {
+                        place.as_of = at;
+                        state.graph.selected = 0;
+                        state.graph.path = None;
+                        ask(state, fx);
+                    }
+                }
+            },
+            _ => {
+                if edit_line(input, &k) {
+                    *error = None;
+                }
+            }
+        },
+        Some(Popup::History(h)) => {
+            let n = h
+                .view
+                .as_ref()
+                .and_then(|v| v.as_ref().ok())
+                .map_or(0, |v| v.versions.len());
+            match k.code {
+                KeyCode::Esc | KeyCode::Char('q') => {
+                    state.popups.pop();
+                }
+                KeyCode::Up | KeyCode::Char('k') => h.selected = h.selected.saturating_sub(1),
+                KeyCode::Down | KeyCode::Char('j') => h.selected = (h.selected + 1).min(n.saturating_sub(1)),
+                KeyCode::Char(' ') => {
+                    h.base = if h.base == Some(h.selected) {
+                        None
+                    } else {
+                        Some(h.selected)
+                    };
+                }
+                KeyCode::PageDown => h.scroll = h.scroll.saturating_add(5),
+                KeyCode::PageUp => h.scroll = h.scroll.saturating_sub(5),
+                _ => {}
+            }
+        }
         _ => {}
     }
 }
@@ -193,7 +322,7 @@ pub fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) -> bool {
             search(state, fx);
             true
         }
-        Some(Popup::Export { input, error }) => {
+        Some(Popup::Export { input, error } | Popup::AsOf { input, error }) => {
             input.push_str(line.trim());
             *error = None;
             true

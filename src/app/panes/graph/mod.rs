@@ -11,6 +11,7 @@
 
 pub mod data;
 pub mod dialogs;
+pub mod history;
 pub mod rows;
 #[cfg(test)]
 mod tests;
@@ -20,6 +21,7 @@ pub mod work;
 
 use std::collections::BTreeSet;
 
+use graphex_engine::store::AsOf;
 use graphex_engine::traverse::Direction;
 
 use data::{Neighbourhood, PathView};
@@ -40,6 +42,8 @@ pub struct Place {
     pub relations: BTreeSet<String>,
     /// Deprecated and archived nodes shown (dimmed) as well as active ones.
     pub inactive: bool,
+    /// The graph as it was at this point, not as it is.
+    pub as_of: Option<AsOf>,
 }
 
 impl Place {
@@ -51,6 +55,7 @@ impl Place {
             types: BTreeSet::new(),
             relations: BTreeSet::new(),
             inactive: false,
+            as_of: None,
         }
     }
 

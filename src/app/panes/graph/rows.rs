@@ -12,6 +12,9 @@ use crate::widgets::grouped_list::Row;
 /// What a selectable row stands for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item<'a> {
+    /// The centre itself, first: what `m`, `v` and the curation keys act on
+    /// until a neighbour is selected.
+    Centre { name: &'a str, node_type: &'a str },
     Node {
         row: &'a RingRow,
         /// Inside an opened group.
@@ -46,7 +49,10 @@ pub fn lines<'a>(
 ) -> Vec<Line<'a>> {
     // Folded nodes and everything reached through them, ring by ring.
     let mut hidden: HashSet<&str> = HashSet::new();
-    let mut out = Vec::new();
+    let mut out = vec![Line::Item(Item::Centre {
+        name: &n.inspector.name,
+        node_type: &n.inspector.node_type,
+    })];
     for ring in &n.rings {
         let cut = |r: &RingRow, hidden: &HashSet<&str>| {
             r.via
@@ -161,6 +167,15 @@ pub fn list_rows(g: &Graph) -> (Vec<Row>, Option<usize>) {
 
 fn item_row(g: &Graph, i: &Item<'_>) -> Row {
     match i {
+        Item::Centre { name, node_type } => Row::Item {
+            spans: vec![
+                ("◉ ".to_owned(), Tone::Accent),
+                ((*name).to_owned(), Tone::Heading),
+                (format!("  {node_type}  (centre)"), Tone::Dim),
+            ],
+            marked: g.mark.as_deref() == Some(*name),
+            dimmed: false,
+        },
         Item::Node { row, member } => {
             let fold = if g.folded.contains(&row.name) { "▸ " } else { "" };
             let mut spans = vec![

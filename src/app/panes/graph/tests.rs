@@ -75,10 +75,15 @@ impl Run {
     }
 
     fn answer(&self, r: Request) -> Option<Reply> {
+        let past = |place: &super::Place| place.as_of.map(|at| work::past(&self.store, at).unwrap());
         Some(match r {
             Request::Show { generation, place } => Reply::Shown {
                 generation,
-                result: Box::new(work::show(&self.store, &place)),
+                result: Box::new(work::show(&self.store, &place, past(&place).as_ref())),
+            },
+            Request::History { generation, name } => Reply::History {
+                generation,
+                result: super::history::history(&self.store, &name),
             },
             Request::Jump { generation, query } => Reply::Jumped {
                 generation,
@@ -91,9 +96,9 @@ impl Run {
                 place,
             } => Reply::Path {
                 generation,
-                result: work::path_between(&self.store, &from, &to, &place),
+                result: work::path_between(&self.store, &from, &to, &place, past(&place).as_ref()),
             },
-            Request::Export { place, file } => match work::export(&self.store, &place, &file) {
+            Request::Export { place, file } => match work::export(&self.store, &place, past(&place).as_ref(), &file) {
                 Ok(t) => Reply::Done(t),
                 Err(e) => Reply::Failed(e),
             },
@@ -150,6 +155,7 @@ impl Run {
                 Item::Node { member: false, .. } => 1,
                 Item::Node { member: true, .. } => 0,
                 Item::Group { count, .. } => *count,
+                Item::Centre { .. } => 0,
             })
             .sum()
     }
@@ -159,7 +165,7 @@ impl Run {
             .iter()
             .filter_map(|i| match i {
                 Item::Node { row, .. } => Some(row.name.clone()),
-                Item::Group { .. } => None,
+                Item::Group { .. } | Item::Centre { .. } => None,
             })
             .collect()
     }
@@ -185,7 +191,7 @@ fn jump_recentre_back_and_forward_keep_each_places_walk() {
     let here = r.s.graph.place.clone().unwrap();
     assert!(here.inactive && here.depth == 3);
     // Open the biggest group and recentre on its first member.
-    r.press(" j");
+    r.press("j j");
     let first = r.row_names()[0].clone();
     r.key(KeyCode::Enter);
     assert_eq!(r.centre(), first);
@@ -344,8 +350,9 @@ fn a_mark_and_the_shortest_path_to_the_centre() {
     assert!(r.s.message.as_ref().unwrap().0.contains("mark a node first"));
     r.jump("retry-queue");
     r.press("m");
-    // Nothing selected with `m` on the first row marks that row's node.
+    // The centre is selected first: `m` marks it.
     let marked = r.s.graph.mark.clone().unwrap();
+    assert_eq!(marked, "retry-queue");
     r.jump("orders-team");
     r.press("p");
     let Some(Ok(p)) = &r.s.graph.path else {
@@ -492,6 +499,117 @@ fn a_human_only_node_is_absent_from_every_frame() {
     }
 }
 
+#[test]
+fn history_lists_versions_and_diffs_any_two() {
+    use graphex_engine::model::NodePatch;
+    let mut r = demo_at(Level::Master);
+    for d in [
+        "Retries failed upstream calls",
+        "Retries failed upstream calls with backoff",
+    ] {
+        let patch = NodePatch {
+            description: Some(d.into()),
+            ..NodePatch::default()
+        };
+        r.store.update_node("retry-queue", &patch).unwrap();
+    }
+    r.s.pane = Pane::Graph;
+    r.jump("retry-queue");
+    r.press("v");
+    let Some(Popup::History(h)) = r.s.popups.last() else {
+        panic!("no history")
+    };
+    let Some(Ok(view)) = &h.view else {
+        panic!("{:?}", h.view)
+    };
+    assert_eq!(view.versions.len(), 3, "{view:?}");
+    assert_eq!(h.compared(), Some((1, 2)), "the newest against the one before");
+    let shot = r.screen();
+    assert!(
+        shot.contains("History of retry-queue") && shot.contains("v2 → v3"),
+        "{shot}"
+    );
+    assert!(shot.contains("with backoff"), "{shot}");
+    // Compare from the first version instead.
+    r.key(KeyCode::Up);
+    r.key(KeyCode::Up);
+    r.press(" ");
+    r.key(KeyCode::Down);
+    r.key(KeyCode::Down);
+    let Some(Popup::History(h)) = r.s.popups.last() else {
+        panic!()
+    };
+    assert_eq!(h.compared(), Some((0, 2)));
+    assert!(r.screen().contains("v1 → v3"));
+    r.key(KeyCode::Esc);
+    assert!(r.s.popups.is_empty());
+}
+
+#[test]
+fn as_of_shows_the_past_marked_as_history() {
+    use graphex_engine::model::{Name, NewEdge, NewNode, NodeType, Relation, Tier};
+    let mut r = demo_at(Level::Master);
+    let before = r.store.timeline(1).unwrap()[0].commit;
+    r.store
+        .add_node(NewNode::new(
+            Name::new("late-arrival").unwrap(),
+            NodeType::new("module").unwrap(),
+            "added after the point",
+            Tier::Public,
+        ))
+        .unwrap();
+    r.store
+        .link(NewEdge::new(
+            Name::new("retry-queue").unwrap(),
+            Relation::new("uses").unwrap(),
+            Name::new("late-arrival").unwrap(),
+        ))
+        .unwrap();
+    r.s.pane = Pane::Graph;
+    r.jump("retry-queue");
+    assert!(r.row_names().contains(&"late-arrival".to_owned()));
+    r.press("@");
+    let Some(Popup::AsOf { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    *input = "yesterday".into();
+    r.key(KeyCode::Enter);
+    let Some(Popup::AsOf { error: Some(e), .. }) = r.s.popups.last() else {
+        panic!("a bad point is said in place")
+    };
+    assert!(e.contains("#42"), "{e}");
+    let Some(Popup::AsOf { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    *input = format!("#{before}");
+    r.key(KeyCode::Enter);
+    assert!(r.s.popups.is_empty());
+    assert!(
+        !r.row_names().contains(&"late-arrival".to_owned()),
+        "{:?}",
+        r.row_names()
+    );
+    let shot = r.screen();
+    assert!(shot.contains("HISTORY"), "{shot}");
+    assert!(shot.contains(&format!("entry #{before}")), "{shot}");
+    // Empty: back to now.
+    r.press("@");
+    let Some(Popup::AsOf { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    input.clear();
+    r.key(KeyCode::Enter);
+    assert!(r.row_names().contains(&"late-arrival".to_owned()));
+    assert!(!r.screen().contains("HISTORY"));
+    assert_eq!(
+        super::dialogs::parse_as_of("2026-11-01").unwrap(),
+        Some(graphex_engine::store::AsOf::Date(graphex_engine::model::Timestamp(
+            graphex_engine::model::Timestamp::parse("2026-11-02").unwrap().0 - 1
+        ))),
+        "a date is the end of that day"
+    );
+}
+
 fn snapshot_of(size: (u16, u16)) -> String {
     let mut r = demo_at(Level::Master);
     r.s.pane = Pane::Graph;
@@ -500,7 +618,7 @@ fn snapshot_of(size: (u16, u16)) -> String {
     r.jump("retry-queue");
     r.press("m");
     r.jump("orders-service");
-    r.press(" j");
+    r.press("j j");
     let shot = r.screen();
     assert!(shot.contains("▾ "), "the first group is open: {shot}");
     shot.replace(&r.dir.path().display().to_string(), "/work/shop")

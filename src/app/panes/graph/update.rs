@@ -6,6 +6,7 @@ use graphex_engine::traverse::Direction;
 
 use super::data::{Neighbourhood, PathView};
 use super::dialogs::{self, FacetKind};
+use super::history::HistoryView;
 use super::rows::{self, Item, group_key};
 use super::work::JumpHit;
 use super::{Graph, MAX_DEPTH, Place};
@@ -92,12 +93,13 @@ pub fn graph_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                 }
             }
             Some(Selected::Group(key)) => toggle(&mut g.opened, key),
-            None => state.error("nothing selected: no neighbour shown here"),
+            Some(Selected::Centre(name)) => state.info(format!("{name} is the centre; select a neighbour (j/k)")),
+            None => state.error("nothing shown to recentre on"),
         },
         Action::ToggleBranch => match selected(g) {
             Some(Selected::Node(name)) => toggle(&mut g.folded, name),
             Some(Selected::Group(key)) => toggle(&mut g.opened, key),
-            None => state.error("nothing selected to fold"),
+            Some(Selected::Centre(_)) | None => state.error("select a neighbour or a group to fold"),
         },
         Action::Back => step(state, true, fx),
         Action::Forward => step(state, false, fx),
@@ -126,7 +128,7 @@ pub fn graph_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         Action::FilterRelations => dialogs::open_facets(state, FacetKind::Relations),
         Action::Mark => {
             let name = match selected(g) {
-                Some(Selected::Node(name)) => Some(name),
+                Some(Selected::Node(name) | Selected::Centre(name)) => Some(name),
                 _ => g.place.as_ref().map(|p| p.centre.clone()),
             };
             match name {
@@ -139,18 +141,31 @@ pub fn graph_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         }
         Action::Path => path(state, fx),
         Action::Export => dialogs::open_export(state),
+        Action::AsOf => dialogs::open_as_of(state),
+        Action::History => {
+            let name = match selected(&state.graph) {
+                Some(Selected::Node(name) | Selected::Centre(name)) => Some(name),
+                _ => state.graph.place.as_ref().map(|p| p.centre.clone()),
+            };
+            match name {
+                Some(name) => dialogs::open_history(state, name, fx),
+                None => state.error("no node open: press / to jump to one"),
+            }
+        }
         _ => {}
     }
 }
 
 /// What the selected row stands for, owned.
 enum Selected {
+    Centre(String),
     Node(String),
     Group((u32, String, String)),
 }
 
 fn selected(g: &Graph) -> Option<Selected> {
     rows::selected(g).map(|i| match i {
+        Item::Centre { name, .. } => Selected::Centre(name.to_owned()),
         Item::Node { row, .. } => Selected::Node(row.name.clone()),
         Item::Group {
             distance,
@@ -231,6 +246,15 @@ pub fn path_found(state: &mut AppState, generation: u64, result: Result<PathView
     }
 }
 
+pub fn history(state: &mut AppState, generation: u64, result: Result<HistoryView, String>) {
+    if let Some(Popup::History(h)) = state.popups.last_mut()
+        && h.generation == generation
+    {
+        h.selected = result.as_ref().map_or(0, |v| v.versions.len().saturating_sub(1));
+        h.view = Some(result);
+    }
+}
+
 pub fn jumped(state: &mut AppState, generation: u64, hits: Vec<JumpHit>) {
     dialogs::jumped(state, generation, hits);
 }
@@ -244,5 +268,8 @@ pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
 
 /// Whether the popup on top belongs to this pane (its keys go to `dialogs`).
 pub fn owns(p: &Popup) -> bool {
-    matches!(p, Popup::Jump(_) | Popup::Facets(_) | Popup::Export { .. })
+    matches!(
+        p,
+        Popup::Jump(_) | Popup::Facets(_) | Popup::Export { .. } | Popup::AsOf { .. } | Popup::History(_)
+    )
 }

@@ -10,12 +10,13 @@ use unicode_width::UnicodeWidthStr as _;
 
 use super::Place;
 use super::data::{Inspector, PathView};
+use super::dialogs::HistoryDialog;
 use super::rows;
 use crate::app::layout::age;
 use crate::app::state::{AppState, Popup};
 use crate::app::view::block;
 use crate::widgets::dialog::{Dialog, centered};
-use crate::widgets::grouped_list::GroupedList;
+use crate::widgets::grouped_list::{GroupedList, Row};
 use crate::widgets::picker::{PickRow, Picker};
 use crate::widgets::rich_text::RichText;
 use crate::widgets::{RichLine, Tone, ToneStyles};
@@ -58,7 +59,13 @@ pub(crate) fn graph(buf: &mut Buffer, state: &AppState, styles: &ToneStyles, mai
         Some(Ok(n)) => {
             let (rows, selected) = rows::list_rows(g);
             let count: usize = n.rings.iter().map(|r| r.total).sum();
-            let title = format!("Neighbourhood · {count} node{}", if count == 1 { "" } else { "s" });
+            let mut title = format!("Neighbourhood · {count} node{}", if count == 1 { "" } else { "s" });
+            if let Some((commit, at)) = n.as_of {
+                title = format!(
+                    "HISTORY · as of entry #{commit}, {} · {title}",
+                    graphex_engine::model::Timestamp(at).to_rfc3339()
+                );
+            }
             if rows.is_empty() {
                 let lines = vec![vec![(
                     "No neighbours here with this walk (d direction, s inactive, t/r filters, + depth).".into(),
@@ -75,11 +82,16 @@ pub(crate) fn graph(buf: &mut Buffer, state: &AppState, styles: &ToneStyles, mai
                 .render(list, buf);
             }
             let lines = inspector_lines(&n.inspector, g.mark.as_deref(), g.path.as_ref(), state.now_ms);
+            let title = if n.as_of.is_some() {
+                "Inspector · HISTORY: the version of then"
+            } else {
+                "Inspector"
+            };
             RichText {
                 lines: &lines,
                 scroll: g.inspector_scroll,
                 styles,
-                block: Some(block("Inspector", false, styles)),
+                block: Some(block(title, false, styles)),
             }
             .render(inspector, buf);
         }
@@ -128,7 +140,10 @@ fn welcome(buf: &mut Buffer, state: &AppState, styles: &ToneStyles, area: Rect) 
 /// walk on the right; the breadcrumbs give way from the left.
 fn top_line(buf: &mut Buffer, state: &AppState, place: &Place, styles: &ToneStyles, area: Rect) {
     let g = &state.graph;
-    let walk = walk_words(place);
+    let mut walk = walk_words(place);
+    if let Some(at) = place.as_of {
+        walk = format!("HISTORY {} · {walk}", as_of_words(at));
+    }
     let room = usize::from(area.width).saturating_sub(walk.width() + 2);
     let mut crumbs: Vec<Span> = vec![Span::styled(place.centre.clone(), styles.of(Tone::Heading))];
     let mut used = place.centre.width();
@@ -149,8 +164,21 @@ fn top_line(buf: &mut Buffer, state: &AppState, place: &Place, styles: &ToneStyl
     }
     Line::from(crumbs).render(area, buf);
     let w = u16::try_from(walk.width()).unwrap_or(area.width).min(area.width);
-    Line::from(Span::styled(walk, styles.of(Tone::Accent)))
+    let tone = if place.as_of.is_some() {
+        Tone::Warn
+    } else {
+        Tone::Accent
+    };
+    Line::from(Span::styled(walk, styles.of(tone)))
         .render(Rect::new(area.right().saturating_sub(w), area.y, w, 1), buf);
+}
+
+/// A point in time in words.
+pub fn as_of_words(at: graphex_engine::store::AsOf) -> String {
+    match at {
+        graphex_engine::store::AsOf::Commit(n) => format!("as of entry #{n}"),
+        graphex_engine::store::AsOf::Date(t) => format!("as of {}", t.to_rfc3339()),
+    }
 }
 
 /// The walk in words: `depth 2 · both ways · active only · types: all`.
@@ -330,7 +358,112 @@ pub(crate) fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect
             let h = d.height(w).min(main.height);
             d.render(centered(main, w, h), buf);
         }
+        Popup::AsOf { input, error } => {
+            let mut body: Vec<RichLine> = vec![vec![(
+                "Show the graph as it was: a date (2026-11-01, the end of that day UTC), an instant (2026-11-01T12:00:00Z) or a timeline entry (#42, see graphex timeline). Empty: now."
+                    .into(),
+                Tone::Normal,
+            )]];
+            if let Some(e) = error {
+                body.push(vec![(e.clone(), Tone::Error)]);
+            }
+            let d = Dialog {
+                title: "As of",
+                body: &body,
+                input: Some((input.as_str(), false)),
+                footer: "enter shows · esc cancels",
+                styles,
+            };
+            let w = 72.min(main.width.saturating_sub(4));
+            let h = d.height(w).min(main.height);
+            d.render(centered(main, w, h), buf);
+        }
+        Popup::History(h) => history(buf, h, styles, main),
         _ => return false,
     }
     true
+}
+
+fn history(buf: &mut Buffer, h: &HistoryDialog, styles: &ToneStyles, main: Rect) {
+    let area = centered(main, main.width.saturating_sub(2), main.height);
+    ratatui::widgets::Clear.render(area, buf);
+    let list_w = (area.width / 3).clamp(24.min(area.width), 48);
+    let (list, diff) = (
+        Rect::new(area.x, area.y, list_w, area.height),
+        Rect::new(area.x + list_w, area.y, area.width - list_w, area.height),
+    );
+    let title = format!("History of {}", h.name);
+    let view = match &h.view {
+        None => {
+            return text(
+                buf,
+                styles,
+                &title,
+                &[vec![("Reading the versions…".into(), Tone::Dim)]],
+                area,
+            );
+        }
+        Some(Err(e)) => return text(buf, styles, &title, &[vec![(e.clone(), Tone::Error)]], area),
+        Some(Ok(v)) => v,
+    };
+    let compared = h.compared();
+    let rows: Vec<Row> = view
+        .versions
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let mut spans = vec![(format!("v{:<3}", v.version), Tone::Heading)];
+            if v.sealed {
+                spans.push((format!(" sealed ({})", v.tier), Tone::Dim));
+            } else {
+                spans.push((
+                    format!(" {} ", graphex_engine::model::Timestamp(v.at_ms).to_rfc3339()),
+                    Tone::Dim,
+                ));
+                spans.push((v.action.clone().unwrap_or_else(|| "?".into()), Tone::Normal));
+                if let Some(a) = &v.actor {
+                    spans.push((format!(" by {a}"), Tone::Normal));
+                }
+                if let Some(p) = &v.proposal {
+                    spans.push((format!(" · proposal {p}"), Tone::Dim));
+                }
+            }
+            if compared.is_some_and(|(from, to)| from == i && from != to) {
+                spans.push(("  ◂ from".into(), Tone::Accent));
+            }
+            Row::Item {
+                spans,
+                marked: h.base == Some(i),
+                dimmed: v.sealed,
+            }
+        })
+        .collect();
+    GroupedList {
+        rows: &rows,
+        selected: compared.map(|(_, to)| to),
+        styles,
+        block: Some(block(&title, true, styles)),
+    }
+    .render(list, buf);
+    let lines = match compared {
+        Some((from, to)) if from != to => super::history::diff_lines(&view.versions[from], &view.versions[to]),
+        Some((_, to)) => {
+            let v = &view.versions[to];
+            let mut out: Vec<RichLine> = vec![vec![(format!("v{}: the first version", v.version), Tone::Heading)]];
+            out.extend(
+                v.fields
+                    .iter()
+                    .map(|(k, x)| vec![(format!("{k}: "), Tone::Field), (x.clone(), Tone::Normal)]),
+            );
+            out
+        }
+        None => vec![vec![("no versions".into(), Tone::Dim)]],
+    };
+    RichText {
+        lines: &lines,
+        scroll: h.scroll,
+        styles,
+        block: Some(block("Differences", false, styles)),
+    }
+    .render(diff, buf);
 }

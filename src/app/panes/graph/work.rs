@@ -9,12 +9,12 @@ use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 use graphex_engine::model::{Edge, NodeSummary, NodeType, Relation, Status};
 use graphex_engine::query::{StatusFilter, dot, mermaid};
-use graphex_engine::store::{Catalog, Store};
+use graphex_engine::store::{AsOf, Catalog, PastCatalog, Store};
 use graphex_engine::traverse::Filter;
 use graphex_engine::{Error, Result};
 
 use super::Place;
-use super::data::{Neighbourhood, PathView, neighbourhood, path};
+use super::data::{Neighbourhood, PathView, neighbourhood, neighbourhood_then, path};
 
 /// How many hits the jump shows.
 pub const JUMP_HITS: usize = 50;
@@ -49,19 +49,47 @@ pub fn filter(place: &Place) -> Result<Filter> {
     })
 }
 
-/// The neighbourhood of `place`, or what stands in the way, in words.
-pub fn show(store: &Store, place: &Place) -> std::result::Result<Neighbourhood, String> {
-    let run = || neighbourhood(store, &place.centre, place.depth, place.direction, &filter(place)?);
-    run().map_err(|e| match e {
+/// The graph as it was at `at`, as this session reads it.
+pub fn past(store: &Store, at: AsOf) -> std::result::Result<PastCatalog, String> {
+    store
+        .catalog_as_of(at)
+        .map_err(|e| format!("reading the graph as it was: {e}"))
+}
+
+fn said(e: Error) -> String {
+    match e {
         Error::NotFound(name) => format!("no node named {name:?} at this unlock level"),
         e => e.to_string(),
+    }
+}
+
+/// The neighbourhood of `place` (as it was, with `past`, for a place in
+/// the past), or what stands in the way, in words.
+pub fn show(store: &Store, place: &Place, past: Option<&PastCatalog>) -> std::result::Result<Neighbourhood, String> {
+    let run = || {
+        let f = filter(place)?;
+        match past {
+            None => neighbourhood(store, &place.centre, place.depth, place.direction, &f),
+            Some(p) => neighbourhood_then(store, p, &place.centre, place.depth, place.direction, &f),
+        }
+    };
+    run().map_err(|e| match (e, past) {
+        (Error::NotFound(name), Some(_)) => format!("{name:?} did not exist then, or not at this unlock level"),
+        (e, _) => said(e),
     })
 }
 
 /// The path from `from` to `to`, walked as `place` walks.
-pub fn path_between(store: &Store, from: &str, to: &str, place: &Place) -> std::result::Result<PathView, String> {
-    let run = || path(store, from, to, &filter(place)?);
-    run().map_err(|e| e.to_string())
+pub fn path_between(
+    store: &Store,
+    from: &str,
+    to: &str,
+    place: &Place,
+    past: Option<&PastCatalog>,
+) -> std::result::Result<PathView, String> {
+    let catalog = past.map_or(store.catalog(), |p| &p.catalog);
+    let run = || path(catalog, from, to, &filter(place)?);
+    run().map_err(said)
 }
 
 /// The best [`JUMP_HITS`] nodes for `query`: fuzzy matches on names first
@@ -145,9 +173,9 @@ impl Format {
 }
 
 /// The nodes on screen and the edges among them (of the relations `place`
-/// follows), as Mermaid or DOT.
-pub fn export_text(store: &Store, place: &Place, shown: &Neighbourhood, format: Format) -> String {
-    let c = store.catalog();
+/// follows) in catalog `c` (the current one, or the past one shown), as
+/// Mermaid or DOT.
+pub fn export_text(c: &Catalog, place: &Place, shown: &Neighbourhood, format: Format) -> String {
     let nodes: Vec<&NodeSummary> = shown.names().into_iter().filter_map(|n| c.by_name(n)).collect();
     let ids: std::collections::HashSet<_> = nodes.iter().map(|n| n.id).collect();
     let mut edges: Vec<&Edge> = nodes
@@ -166,10 +194,15 @@ pub fn export_text(store: &Store, place: &Place, shown: &Neighbourhood, format: 
 
 /// Writes the export of `place` to a new file (never over one), readable
 /// by its owner only: it holds the names on screen in plain text.
-pub fn export(store: &Store, place: &Place, file: &Path) -> std::result::Result<String, String> {
+pub fn export(
+    store: &Store,
+    place: &Place,
+    past: Option<&PastCatalog>,
+    file: &Path,
+) -> std::result::Result<String, String> {
     let format = Format::of(file)?;
-    let shown = show(store, place)?;
-    let text = export_text(store, place, &shown, format);
+    let shown = show(store, place, past)?;
+    let text = export_text(past.map_or(store.catalog(), |p| &p.catalog), place, &shown, format);
     let mut opts = std::fs::OpenOptions::new();
     opts.write(true).create_new(true);
     #[cfg(unix)]
