@@ -42,7 +42,15 @@ impl Entry {
         }
     }
 
-    /// A row naming neither (a reject, an undo).
+    /// The undo of commit `seq` (its number in `before`).
+    pub fn undo(seq: u64) -> Self {
+        Self {
+            before: Some(seq),
+            ..Self::plain("undo")
+        }
+    }
+
+    /// A row naming neither (a reject).
     pub fn plain(action: &'static str) -> Self {
         Self {
             action,
@@ -78,4 +86,8 @@ pub(super) struct Plan {
     /// Node rows removed (their versions stay, sealed, for history).
     pub removed_nodes: Vec<(NodeId, Tier)>,
     pub removed_edges: Vec<(EdgeId, Tier)>,
+    /// Removed edges kept sealed (an unlink), so an undo can put them back.
+    pub kept_edges: Vec<Edge>,
+    /// Edges put back by an undo: their kept records go.
+    pub restored_edges: Vec<EdgeId>,
 }
