@@ -8,9 +8,9 @@ use std::collections::{HashMap, HashSet};
 
 use rusqlite::OptionalExtension;
 
+use super::Store;
 use super::objects::Durability;
 use super::plan::{DecisionRow, Entry, NodeWrite, Plan};
-use super::Store;
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::model::{NewEdge, NewNode, Node, NodeId, Provenance, Status, Timestamp};
@@ -346,8 +346,7 @@ impl Store {
             if next.tier != current.tier {
                 moved.insert(id, next.tier);
             }
-            plan.entries
-                .push(Entry::node(action, id, Some(current.version), Some(next.version)));
+            plan.entries.push(Entry::written(action, &current, &next));
             if let Some(n) = added.get_mut(next.name.as_str()) {
                 n.1 = next.tier;
             }

@@ -67,6 +67,8 @@ mod keyring_tests;
 #[cfg(test)]
 mod manifest_tests;
 #[cfg(test)]
+mod ops_tests;
+#[cfg(test)]
 mod rotate_tests;
 #[cfg(test)]
 mod rowmac_tests;

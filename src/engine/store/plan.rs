@@ -4,6 +4,11 @@
 
 use crate::model::{Edge, EdgeId, Node, NodeId, Tier};
 
+/// The action of a node change that raised its tier: the versions before
+/// it were re-sealed under the new tier (their old tier is gone), so undo
+/// refuses it rather than guess.
+pub(super) const RAISE_TIER: &str = "raise-tier";
+
 /// One node version to write, with the version and tier it replaces.
 pub(super) struct NodeWrite {
     pub node: Node,
@@ -29,6 +34,12 @@ impl Entry {
             before,
             after,
         }
+    }
+
+    /// `current` becoming `next`: `action`, or [`RAISE_TIER`] when the tier rises.
+    pub fn written(action: &'static str, current: &Node, next: &Node) -> Self {
+        let action = if next.tier > current.tier { RAISE_TIER } else { action };
+        Self::node(action, current.id, Some(current.version), Some(next.version))
     }
 
     /// An edge added or removed.

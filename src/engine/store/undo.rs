@@ -13,8 +13,11 @@
 //!
 //! Refused: a change a later one would overwrite (the node's content is
 //! no longer what the change left), rows this session cannot read, and
-//! the undo of a tier *raise*: it would put content the raise re-sealed
-//! back under the lower key; lowering a tier stays an explicit `update`.
+//! the undo of a tier *raise*: the raise re-sealed the node's every version
+//! under the new tier (their old tier is not kept), and undoing it would
+//! put content back under a lower key; lowering a tier stays an explicit
+//! `update`. Undoing a tier *lowering* raises it again, re-sealing as any
+//! raise does.
 
 use std::collections::{HashMap, HashSet};
 
@@ -222,6 +225,14 @@ impl Store {
                 return Err(Error::UndoBlocked(format!(
                     "{} changed after that change (now version {}); revert it by hand",
                     current.name, current.version
+                )));
+            }
+            if r.action == super::plan::RAISE_TIER {
+                return Err(Error::UndoBlocked(format!(
+                    "it raised the tier of {name}, and re-sealed its earlier versions under the new tier; \
+                     undoing it would put them back under a lower key. Change {name} with `graphex update` \
+                     instead (its `--tier` lowers it, if that is meant)",
+                    name = current.name
                 )));
             }
             if r.action == "add" {

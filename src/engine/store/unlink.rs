@@ -45,7 +45,13 @@ impl Store {
     }
 
     /// What there is between two readable nodes, when not the edge asked for.
-    fn why_no_edge(&self, from: &str, from_id: &crate::model::NodeId, to: &str, to_id: &crate::model::NodeId) -> String {
+    fn why_no_edge(
+        &self,
+        from: &str,
+        from_id: &crate::model::NodeId,
+        to: &str,
+        to_id: &crate::model::NodeId,
+    ) -> String {
         let relations: Vec<&str> = self
             .catalog
             .outgoing(from_id)
@@ -97,10 +103,21 @@ impl Store {
         let resolve = |n: &str| self.catalog.by_name(n).map(|s| (s.id, s.tier));
         let edge = self.plan_edge(new, &resolve)?;
         if edge.from == edge.to {
-            return Err(Error::invalid("supersede", new.to.to_string(), "a node cannot supersede itself"));
+            return Err(Error::invalid(
+                "supersede",
+                new.to.to_string(),
+                "a node cannot supersede itself",
+            ));
         }
-        if self.catalog.outgoing(&edge.from).any(|e| e.relation == edge.relation && e.to == edge.to) {
-            return Err(Error::EdgeExists(format!("{} -> {} -> {}", new.from, new.relation, new.to)));
+        if self
+            .catalog
+            .outgoing(&edge.from)
+            .any(|e| e.relation == edge.relation && e.to == edge.to)
+        {
+            return Err(Error::EdgeExists(format!(
+                "{} -> {} -> {}",
+                new.from, new.relation, new.to
+            )));
         }
         let current = self.node_by_id(&edge.to)?;
         let mut plan = Plan::default();
@@ -109,12 +126,7 @@ impl Store {
             let reason = reason.map_or_else(|| format!("superseded by {}", new.from), str::to_owned);
             super::decide::set_status(&mut next, Status::Deprecated, Some(reason), Timestamp::now())?;
             next.version = current.version + 1;
-            plan.entries.push(Entry::node(
-                "supersede",
-                current.id,
-                Some(current.version),
-                Some(next.version),
-            ));
+            plan.entries.push(Entry::written("supersede", &current, &next));
             plan.nodes.push(NodeWrite {
                 node: next,
                 previous: Some((current.version, current.tier)),

@@ -85,13 +85,10 @@ pub(super) fn raise(tx: &Connection, keys: &Keyring, node: &NodeId, tier: Tier) 
 /// Re-seals the kept edges of `tier` from the `old` key to the `new` one
 /// (a key rotation; `keys` still holds the old key). Returns how many.
 pub(super) fn rekey(tx: &Connection, keys: &Keyring, old: &TierCiphers, new: &TierCiphers, tier: Tier) -> Result<u64> {
-    let rows: Vec<(Vec<u8>, Vec<u8>, Option<Vec<u8>>)> = tx
-        .prepare("SELECT edge_id, sealed, mac FROM unlinked WHERE tier = ?1")?
-        .query_map([tier.code()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<rusqlite::Result<_>>()?;
     let code = i64::from(tier.code());
+    let rows: Vec<Row> = rows(tx)?.into_iter().filter(|r| r.1 == code).collect();
     let mut set = tx.prepare("UPDATE unlinked SET sealed = ?2, mac = ?3 WHERE edge_id = ?1")?;
-    for (bytes, sealed, mac) in &rows {
+    for (bytes, _, sealed, mac) in &rows {
         super::rowmac::check_unlinked(keys, bytes, code, sealed, mac.as_deref())?;
         let id = super::row_edge_id(bytes)?;
         let what = || format!("kept record of removed edge {id}");

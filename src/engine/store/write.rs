@@ -80,8 +80,7 @@ impl Store {
     fn write_version(&mut self, current: Node, next: Node, action: &'static str) -> Result<NodeSummary> {
         let id = current.id;
         let mut plan = Plan::default();
-        plan.entries
-            .push(Entry::node(action, id, Some(current.version), Some(next.version)));
+        plan.entries.push(Entry::written(action, &current, &next));
         if next.tier != current.tier {
             plan.edges = self.retiered_edges(&id, next.tier);
         }
