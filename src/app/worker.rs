@@ -294,11 +294,12 @@ impl Worker {
             }
             Request::Undo => {
                 let reply = match self.once(|s| s.undo()) {
-                    Ok(u) => Reply::Done(format!(
+                    Ok(graphex_engine::store::Undone::Decision { outcome, proposal }) => Reply::Done(format!(
                         "undid the {} of {}; it is back in the queue",
-                        u.outcome.as_str(),
-                        &u.proposal[..u.proposal.len().min(12)]
+                        outcome.as_str(),
+                        &proposal[..proposal.len().min(12)]
                     )),
+                    Ok(u) => Reply::Done(format!("undid {u}")),
                     Err(e) => Reply::Failed(format!("undo: {e}")),
                 };
                 self.decided(reply);

@@ -74,8 +74,27 @@ pub enum Command {
     Add(AddArgs),
     /// Change fields of a node; writes a new version.
     Update(UpdateArgs),
-    /// Link two nodes: FROM RELATION TO.
+    /// Link two nodes: FROM RELATION TO. A `supersedes` link also deprecates TO when it is active.
     Link(LinkArgs),
+    /// Remove one edge: FROM RELATION TO (`undo` puts it back).
+    Unlink {
+        /// Source node name.
+        from: String,
+        /// The edge's relation.
+        relation: String,
+        /// Target node name.
+        to: String,
+    },
+    /// NEW replaces OLD: links NEW supersedes OLD and deprecates OLD, in one commit.
+    Supersede {
+        /// The node being replaced (it becomes deprecated).
+        old: String,
+        /// The node that replaces it.
+        new: String,
+        /// Why (kept with OLD's new version; default "superseded by NEW").
+        #[arg(long)]
+        reason: Option<String>,
+    },
     /// Show one node with its properties, body and edges.
     Show {
         /// Node name.
@@ -197,7 +216,10 @@ pub enum Command {
         /// Proposal id (at least 4 leading hex digits).
         id: String,
     },
-    /// Undo the last accept or reject (as a new timeline entry); the proposal returns to the queue.
+    /// Undo the last change not undone yet, as a new timeline entry: an accept or reject (the
+    /// proposal returns to the queue), an add, update, deprecate, archive, restore, link, unlink or
+    /// supersede. Repeat to walk further back. Refused when a later change would be overwritten,
+    /// and for a tier raise (lower a tier explicitly with `update --tier`).
     Undo,
     /// A node's versions, oldest first, with the fields each one changed.
     History {

@@ -57,7 +57,9 @@ pub fn timeline(ctx: &Context, limit: usize) -> Result<()> {
             out.push('\n');
             const SHOWN: usize = 12;
             for c in e.changes.iter().take(SHOWN) {
-                let what = c.node.clone().or_else(|| c.edge.clone()).unwrap_or_default();
+                let what = (c.node.clone().or_else(|| c.edge.clone()))
+                    .or_else(|| c.undoes.map(|n| format!("commit #{n}")))
+                    .unwrap_or_default();
                 let versions = match (c.before, c.after) {
                     (Some(b), Some(a)) => format!(" v{b} → v{a}"),
                     (None, Some(a)) => format!(" v{a}"),

@@ -452,21 +452,3 @@ pub fn status(ctx: &Context, id: &str) -> Result<()> {
         }
     })
 }
-
-pub fn undo(ctx: &Context) -> Result<()> {
-    let mut store = ctx.open(Need::Write)?;
-    // Not retried: undo takes the newest decision, which after another
-    // process's commit would be that process's, not the one meant.
-    let u = store.undo()?;
-    emit(ctx.json, &u, |u| {
-        format!(
-            "undid the {} of {}; it is pending again\n",
-            match u.outcome {
-                proposal::Outcome::Rejected => "rejection",
-                proposal::Outcome::Edited => "edit",
-                proposal::Outcome::Accepted => "acceptance",
-            },
-            u.proposal.get(..12).unwrap_or(&u.proposal)
-        )
-    })
-}

@@ -1,8 +1,10 @@
-//! Write commands: `add`, `update`, `link`, `deprecate`, `archive`, `restore`.
+//! Write commands: `add`, `update`, `link`, `unlink`, `supersede`, `deprecate`,
+//! `archive`, `restore`, `undo`.
 //! Each needs the master level and commits one atomic change.
 
 use anyhow::Result;
 use graphex_engine::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Status, Tier, parse_property};
+use graphex_engine::store::Undone;
 use graphex_engine::{Error, Store};
 
 use super::args::{AddArgs, LifecycleArgs, LinkArgs, UpdateArgs};
@@ -92,4 +94,47 @@ pub fn lifecycle(ctx: &Context, a: &LifecycleArgs, to: Status) -> Result<()> {
         _ => "restored",
     };
     print_row(ctx, verb, &NodeRow::from(&summary))
+}
+
+pub fn unlink(ctx: &Context, from: &str, relation: &str, to: &str) -> Result<()> {
+    let mut store = ctx.open(Need::Write)?;
+    let r = store.retrying(|s| s.unlink(from, relation, to));
+    let edge = with_hints(&store, r)?;
+    let view = EdgeView::new(&edge, store.catalog());
+    emit(ctx.json, &view, |v| {
+        format!("unlinked {} -> {} -> {} [{}]\n", v.from, v.relation, v.to, v.tier)
+    })
+}
+
+pub fn supersede(ctx: &Context, old: &str, new: &str, reason: Option<&str>) -> Result<()> {
+    let mut store = ctx.open(Need::Write)?;
+    let r = store.retrying(|s| s.supersede(old, new, reason));
+    let edge = with_hints(&store, r)?;
+    let row = NodeRow::from(store.summary(old)?);
+    #[derive(serde::Serialize)]
+    struct Superseded {
+        edge: EdgeView,
+        old: NodeRow,
+    }
+    let out = Superseded {
+        edge: EdgeView::new(&edge, store.catalog()),
+        old: row,
+    };
+    emit(ctx.json, &out, |o| {
+        format!(
+            "{} supersedes {}; {} is {} (v{})\n",
+            o.edge.from, o.edge.to, o.old.name, o.old.status, o.old.version
+        )
+    })
+}
+
+pub fn undo(ctx: &Context) -> Result<()> {
+    let mut store = ctx.open(Need::Write)?;
+    // Not retried: undo takes the newest change, which after another
+    // process's commit would be that process's, not the one meant.
+    let u = store.undo()?;
+    emit(ctx.json, &u, |u| match u {
+        Undone::Decision { .. } => format!("undid {u}; it is pending again\n"),
+        Undone::Change { .. } => format!("undid {u}\n"),
+    })
 }

@@ -49,6 +49,10 @@ pub enum Error {
     #[error("the edge {0} already exists")]
     EdgeExists(String),
 
+    /// No such edge among those this session can read.
+    #[error("no edge {edge}: {reason}")]
+    EdgeNotFound { edge: String, reason: String },
+
     /// The operation needs a higher unlock level.
     #[error("{action} needs the {needed} unlock level (this session is {current})")]
     Locked {

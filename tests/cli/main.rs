@@ -8,6 +8,7 @@ mod config;
 mod console;
 mod doctor;
 mod explore;
+mod graph_ops;
 mod harness;
 mod hostile_text;
 mod lifecycle;

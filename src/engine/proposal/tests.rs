@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::model::{Name, NewNode, NodePatch, NodeType, Provenance, Status, Tier};
 use crate::project::TrustPolicy;
 use crate::store::tests::{new_store, open_at};
-use crate::store::{AcceptOptions, Store};
+use crate::store::{AcceptOptions, Store, Undone};
 
 fn sub(changes: serde_json::Value) -> Submission {
     Submission::from_json(
@@ -263,7 +263,13 @@ fn forced_stale_accept_reject_and_undo() {
         other => panic!("{other:?}"),
     }
     // Undo the reject: the proposal is pending again.
-    assert_eq!(s.undo().unwrap().outcome, Outcome::Rejected);
+    assert!(matches!(
+        s.undo().unwrap(),
+        Undone::Decision {
+            outcome: Outcome::Rejected,
+            ..
+        }
+    ));
     assert_eq!(s.pending().unwrap().pending.len(), 1);
     // Accept it, then undo: node and edges are gone, the name is free.
     let (_, p2) = s.proposal(add.short()).unwrap();
@@ -283,11 +289,16 @@ fn forced_stale_accept_reject_and_undo() {
         ("orders-service description", Tier::AgentReadable, 3)
     );
     assert_eq!(s.pending().unwrap().pending.len(), 2);
-    assert!(matches!(s.undo(), Err(Error::UndoBlocked(_))));
+    // Next is the fixture's human-only add, which this level cannot read.
+    let err = s.undo().unwrap_err();
+    assert!(
+        matches!(&err, Error::UndoBlocked(m) if m.contains("not readable at this level")),
+        "{err}"
+    );
 }
 
 #[test]
-fn undo_refuses_to_overwrite_later_edits() {
+fn undo_reverts_later_edits_first_then_the_decision() {
     let (_dir, root) = graph();
     let id = propose(
         &open_at(&root, Level::Agent),
@@ -298,8 +309,10 @@ fn undo_refuses_to_overwrite_later_edits() {
     s.accept(&id, &p, &AcceptOptions::default()).unwrap();
     assert_eq!(s.node("api-gateway").unwrap().status, Status::Deprecated);
     s.set_status("api-gateway", Status::Archived, None).unwrap();
-    let err = s.undo().unwrap_err().to_string();
-    assert!(err.contains("api-gateway changed after the decision"), "{err}");
+    assert!(matches!(s.undo().unwrap(), Undone::Change { action, .. } if action == "archive"));
+    assert_eq!(s.node("api-gateway").unwrap().status, Status::Deprecated);
+    assert!(matches!(s.undo().unwrap(), Undone::Decision { .. }));
+    assert_eq!(s.node("api-gateway").unwrap().status, Status::Active);
 }
 
 #[test]
@@ -582,20 +595,27 @@ fn reasons_and_undos_respect_what_cannot_be_seen() {
     let mut h = open_at(&root, Level::Human);
     let err = h.reject(&id, "overlaps with Payroll work").unwrap_err().to_string();
     assert!(err.contains("names payroll (human-only)"), "{err}");
+    let uses = |from: &str, to: &str| {
+        crate::model::NewEdge::new(
+            Name::new(from).unwrap(),
+            crate::model::Relation::new("uses").unwrap(),
+            Name::new(to).unwrap(),
+        )
+    };
+    h.link(uses("payroll", "api-gateway")).unwrap();
     let (_, p) = h.proposal(id.short()).unwrap();
     h.accept(&id, &p, &AcceptOptions::default()).unwrap();
-    h.link(crate::model::NewEdge::new(
-        Name::new("retry-queue").unwrap(),
-        crate::model::Relation::new("uses").unwrap(),
-        Name::new("payroll").unwrap(),
-    ))
-    .unwrap();
     // The master level cannot see the human-only edge, so it may not remove the node.
     let err = open_at(&root, Level::Master).undo().unwrap_err().to_string();
     assert!(err.contains("needs the human level"), "{err}");
-    // The human level sees it, and refuses to strand it.
-    let err = h.undo().unwrap_err().to_string();
-    assert!(err.contains("retry-queue has edges added after the decision"), "{err}");
+    h.link(uses("retry-queue", "payroll")).unwrap();
+    // The newest change is a human-only edge: not the master's to undo.
+    let err = open_at(&root, Level::Master).undo().unwrap_err().to_string();
+    assert!(err.contains("not readable at this level"), "{err}");
+    // The human level undoes the link, then the accept.
+    assert!(matches!(h.undo().unwrap(), Undone::Change { action, .. } if action == "link"));
+    assert!(matches!(h.undo().unwrap(), Undone::Decision { .. }));
+    assert!(h.summary("retry-queue").is_err());
 }
 
 #[test]

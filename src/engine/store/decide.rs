@@ -1,16 +1,16 @@
-//! Deciding proposals: accept (all or some changes, in one commit), reject
-//! with a reason, and undo the last decision. Each is one commit carrying
+//! Deciding proposals: accept (all or some changes, in one commit) and reject
+//! with a reason (`undo` reverts either). Each is one commit carrying
 //! its timeline rows and its decision row, so a crash leaves all or nothing
 //! and two sessions deciding the same proposal apply it once.
 
 use std::collections::hash_map::Entry as Slot;
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::OptionalExtension;
 
+use super::Store;
 use super::objects::Durability;
 use super::plan::{DecisionRow, Entry, NodeWrite, Plan};
-use super::{Store, row_node_id, row_version, sql_version};
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::model::{NewEdge, NewNode, Node, NodeId, Provenance, Status, Timestamp};
@@ -34,13 +34,6 @@ pub struct Accepted {
     pub edges_added: usize,
     /// Suggested edges that already existed, left as they are.
     pub edges_existing: usize,
-}
-
-/// What an undo reverted.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Undone {
-    pub proposal: String,
-    pub outcome: Outcome,
 }
 
 /// Default confidence of accepted agent content that gave none.
@@ -140,54 +133,6 @@ impl Store {
             },
         )?);
         self.commit(plan, Durability::Sync)
-    }
-
-    /// Reverts the most recent decision as a new commit: an accept's nodes
-    /// and edges are removed or restored to their earlier versions, and the
-    /// proposal returns to the queue. Refuses when later changes would be
-    /// overwritten.
-    pub fn undo(&mut self) -> Result<Undone> {
-        self.require_writer("undoing a decision")?;
-        let last: Option<(String, i64, String)> = self
-            .conn
-            .query_row(
-                "SELECT proposal, seq, outcome FROM decisions ORDER BY seq DESC, outcome ASC LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
-        let Some((proposal, seq, outcome)) = last else {
-            return Err(Error::UndoBlocked("no decision to undo".into()));
-        };
-        let seq = row_version(seq)?;
-        let outcome = Outcome::parse(&outcome)?;
-        // The accept of an edit shares its commit with the original's "edited".
-        let applied_proposal: String = self.conn.query_row(
-            "SELECT proposal FROM decisions WHERE seq = ?1 AND outcome = 'accepted'
-             UNION ALL SELECT ?2 LIMIT 1",
-            params![sql_version(seq), proposal],
-            |r| r.get(0),
-        )?;
-        let mut plan = Plan {
-            proposal: Some(applied_proposal.clone()),
-            undo_seq: Some(seq),
-            ..Plan::default()
-        };
-        self.plan_revert(&applied_proposal, seq, &mut plan)?;
-        plan.entries.push(Entry::plain("undo"));
-        let undone_ids: Vec<String> = {
-            let mut stmt = self.conn.prepare("SELECT proposal FROM decisions WHERE seq = ?1")?;
-            stmt.query_map([sql_version(seq)], |r| r.get(0))?
-                .collect::<rusqlite::Result<_>>()?
-        };
-        self.commit(plan, Durability::Sync)?;
-        for id in &undone_ids {
-            self.forget_edit(id);
-        }
-        Ok(Undone {
-            proposal: applied_proposal,
-            outcome,
-        })
     }
 
     /// The recorded decision on `id`, if any (readable at agent level).
@@ -401,8 +346,7 @@ impl Store {
             if next.tier != current.tier {
                 moved.insert(id, next.tier);
             }
-            plan.entries
-                .push(Entry::node(action, id, Some(current.version), Some(next.version)));
+            plan.entries.push(Entry::written(action, &current, &next));
             if let Some(n) = added.get_mut(next.name.as_str()) {
                 n.1 = next.tier;
             }
@@ -469,109 +413,10 @@ impl Store {
         };
         Ok(&mut entry.1)
     }
-
-    /// Adds to `plan` what reverts commit `seq` of `proposal`.
-    fn plan_revert(&self, proposal: &str, seq: u64, plan: &mut Plan) -> Result<()> {
-        // The commit's rows, each checked against the master's MAC (with
-        // their number): undo follows only what the master wrote.
-        type Row = (String, Option<Vec<u8>>, Option<Vec<u8>>, Option<i64>, Option<i64>);
-        let rows: Vec<Row> = super::rowmac::commit_rows(&self.conn, &self.keys, sql_version(seq))?
-            .into_iter()
-            .filter(|r| r.proposal.as_deref() == Some(proposal))
-            .map(|r| (r.action, r.node, r.edge, r.before, r.after))
-            .collect();
-        let mut removed_edges = HashSet::new();
-        for (action, _, edge, _, _) in &rows {
-            if action == "link"
-                && let Some(bytes) = edge
-            {
-                let id = super::row_edge_id(bytes)?;
-                let e = self
-                    .catalog
-                    .edge(&id)
-                    .ok_or_else(|| Error::UndoBlocked("an edge it added is not readable at this level".into()))?;
-                removed_edges.insert(id);
-                plan.removed_edges.push((id, e.tier));
-                plan.entries.push(Entry::edge("unlink", id));
-            }
-        }
-        let now = Timestamp::now();
-        let mut moved: HashMap<NodeId, crate::model::Tier> = HashMap::new();
-        for (action, node, _, before, after) in rows {
-            let Some(bytes) = node else { continue };
-            let id = row_node_id(&bytes)?;
-            let after = after.map(row_version).transpose()?;
-            let current = self
-                .catalog
-                .node(&id)
-                .ok_or_else(|| Error::UndoBlocked(format!("node {id} it changed is not readable at this level")))?;
-            if Some(current.version) != after {
-                return Err(Error::UndoBlocked(format!(
-                    "{} changed after the decision (now version {}); revert it by hand",
-                    current.name, current.version
-                )));
-            }
-            if action == "add" {
-                self.check_no_unreadable_edges(&current.name)?;
-                let later = self
-                    .catalog
-                    .outgoing(&id)
-                    .chain(self.catalog.incoming(&id))
-                    .any(|e| !removed_edges.contains(&e.id));
-                if later {
-                    return Err(Error::UndoBlocked(format!(
-                        "{} has edges added after the decision; remove them first",
-                        current.name
-                    )));
-                }
-                plan.removed_nodes.push((id, current.tier));
-                plan.entries.push(Entry::node("remove", id, after, None));
-            } else if let Some(before) = before.map(row_version).transpose()? {
-                let now_node = self.node_by_id(&id)?;
-                let mut restored = self.node_version(&id, before)?;
-                restored.version = now_node.version + 1;
-                restored.updated = now;
-                if restored.tier != now_node.tier {
-                    moved.insert(id, restored.tier);
-                }
-                plan.entries.push(Entry::node(
-                    "revert",
-                    id,
-                    Some(now_node.version),
-                    Some(restored.version),
-                ));
-                plan.nodes.push(NodeWrite {
-                    previous: Some((now_node.version, now_node.tier)),
-                    node: restored,
-                });
-            }
-        }
-        plan.edges.extend(self.retier(&moved, &removed_edges));
-        Ok(())
-    }
 }
 
-impl Store {
-    /// Removing a node must not strand edges this session cannot see (they
-    /// could touch it): refuse when the index holds any above its level.
-    fn check_no_unreadable_edges(&self, name: &crate::model::Name) -> Result<()> {
-        let readable = self.level().max_tier();
-        let hidden: i64 =
-            self.conn
-                .query_row("SELECT COUNT(*) FROM edges WHERE tier > ?1", [readable.code()], |r| {
-                    r.get(0)
-                })?;
-        if hidden > 0 {
-            return Err(Error::UndoBlocked(format!(
-                "removing {name} needs the human level: the store holds {hidden} edge(s) you cannot read, \
-                 and some could touch it"
-            )));
-        }
-        Ok(())
-    }
-}
-
-fn set_status(node: &mut Node, to: Status, reason: Option<String>, now: Timestamp) -> Result<()> {
+/// Moves `node` to `to` (lifecycle rules checked), with `reason`.
+pub(super) fn set_status(node: &mut Node, to: Status, reason: Option<String>, now: Timestamp) -> Result<()> {
     if !node.status.can_become(to) {
         return Err(Error::Transition {
             name: node.name.to_string(),

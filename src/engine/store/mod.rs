@@ -25,6 +25,9 @@
 //!   version and edge, drops the tier snapshots involved, removes the old
 //!   files and truncates the WAL, so no copy readable with a lower key stays
 //!   behind in the store (a filesystem may of course keep freed blocks).
+//! - An edge removed by `unlink` stays sealed, as its row was, in
+//!   `unlinked` (for `undo`), re-sealed like an edge row on tier raises
+//!   and key rotations.
 //!
 //! # Costs
 //! [`Store::open`] decrypts every readable tier: CPU-heavy on large graphs
@@ -53,6 +56,9 @@ mod snapshot_sign;
 mod snapshots;
 mod tally;
 mod timeline;
+mod undo;
+mod unlink;
+mod unlinked;
 mod verified;
 mod wipe;
 mod write;
@@ -61,6 +67,8 @@ mod write;
 mod keyring_tests;
 #[cfg(test)]
 mod manifest_tests;
+#[cfg(test)]
+mod ops_tests;
 #[cfg(test)]
 mod rotate_tests;
 #[cfg(test)]
@@ -78,7 +86,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 pub use as_of::{AsOf, PastCatalog};
 pub use bulk::{Batch, BatchResult};
 pub use catalog::Catalog;
-pub use decide::{AcceptOptions, Accepted, Undone};
+pub use decide::{AcceptOptions, Accepted};
 pub use layout::Layout;
 pub(crate) use objects::sync_dir;
 pub use objects::{Durability, Objects};
@@ -89,6 +97,7 @@ pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};
 pub use schema::{SCHEMA_VERSION, count_sealings, meta, sealings};
 pub use snapshots::REBUILD_AFTER;
 pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};
+pub use undo::Undone;
 
 use crate::codec;
 use crate::error::{Error, Result};

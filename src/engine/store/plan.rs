@@ -4,6 +4,11 @@
 
 use crate::model::{Edge, EdgeId, Node, NodeId, Tier};
 
+/// The action of a node change that raised its tier: the versions before
+/// it were re-sealed under the new tier (their old tier is gone), so undo
+/// refuses it rather than guess.
+pub(super) const RAISE_TIER: &str = "raise-tier";
+
 /// One node version to write, with the version and tier it replaces.
 pub(super) struct NodeWrite {
     pub node: Node,
@@ -31,6 +36,12 @@ impl Entry {
         }
     }
 
+    /// `current` becoming `next`: `action`, or [`RAISE_TIER`] when the tier rises.
+    pub fn written(action: &'static str, current: &Node, next: &Node) -> Self {
+        let action = if next.tier > current.tier { RAISE_TIER } else { action };
+        Self::node(action, current.id, Some(current.version), Some(next.version))
+    }
+
     /// An edge added or removed.
     pub fn edge(action: &'static str, id: EdgeId) -> Self {
         Self {
@@ -42,7 +53,15 @@ impl Entry {
         }
     }
 
-    /// A row naming neither (a reject, an undo).
+    /// The undo of commit `seq` (its number in `before`).
+    pub fn undo(seq: u64) -> Self {
+        Self {
+            before: Some(seq),
+            ..Self::plain("undo")
+        }
+    }
+
+    /// A row naming neither (a reject).
     pub fn plain(action: &'static str) -> Self {
         Self {
             action,
@@ -78,4 +97,8 @@ pub(super) struct Plan {
     /// Node rows removed (their versions stay, sealed, for history).
     pub removed_nodes: Vec<(NodeId, Tier)>,
     pub removed_edges: Vec<(EdgeId, Tier)>,
+    /// Removed edges kept sealed (an unlink), so an undo can put them back.
+    pub kept_edges: Vec<Edge>,
+    /// Edges put back by an undo: their kept records go.
+    pub restored_edges: Vec<EdgeId>,
 }

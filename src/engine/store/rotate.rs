@@ -384,6 +384,7 @@ impl Store {
                 set_edge.execute(params![id, sealed, manifest::digest(&sealed).as_slice(), row_seq])?;
                 counts[1] += 1;
             }
+            counts[1] += super::unlinked::rekey(&tx, &self.keys, old, new, tier)?;
             counts[2] = crate::audit::rekey(&tx, old, new, tier)?;
             if tier == codec::DECISION_TIER {
                 counts[3] = rekey_decisions(&tx, &self.keys, old, new)?;

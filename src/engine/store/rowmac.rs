@@ -11,6 +11,9 @@
 //! also covers its place among the rows of its commit and their number, so
 //! a row deleted from, added to or reordered in a commit is caught.
 //!
+//! Edges removed by `unlink` are kept sealed for undo (`unlinked`); each
+//! such row carries a MAC too, so undo puts back only what the master removed.
+//!
 //! Sessions below the master level cannot check these MACs; what they read
 //! from history is still bound to its node, version and tier by AEAD.
 
@@ -68,6 +71,33 @@ fn version_hmac(keys: &Keyring, id: &[u8], version: i64, tier: i64, blob: &str) 
 /// never writes).
 pub(super) fn version_mac(keys: &Keyring, id: &NodeId, version: i64, tier: Tier, blob: &str) -> Option<Vec<u8>> {
     version_hmac(keys, id.as_bytes(), version, i64::from(tier.code()), blob).map(|m| m.finalize().into_bytes().to_vec())
+}
+
+fn unlinked_hmac(keys: &Keyring, id: &[u8], tier: i64, sealed: &[u8]) -> Option<Hmac<Sha256>> {
+    let mut m = hmac(keys, b"graphex/row-mac/unlinked/v1")?;
+    field(&mut m, Some(id));
+    m.update(&tier.to_le_bytes());
+    field(&mut m, Some(sealed));
+    Some(m)
+}
+
+/// The MAC of an `unlinked` row (`None` below the master level).
+pub(super) fn unlinked_mac(keys: &Keyring, id: &[u8], tier: i64, sealed: &[u8]) -> Option<Vec<u8>> {
+    unlinked_hmac(keys, id, tier, sealed).map(|m| m.finalize().into_bytes().to_vec())
+}
+
+/// Refuses an `unlinked` row the master did not write, at the master level.
+pub(super) fn check_unlinked(keys: &Keyring, id: &[u8], tier: i64, sealed: &[u8], mac: Option<&[u8]>) -> Result<()> {
+    let Some(m) = unlinked_hmac(keys, id, tier, sealed) else {
+        return Ok(());
+    };
+    match mac {
+        Some(tag) if m.verify_slice(tag).is_ok() => Ok(()),
+        _ => Err(altered(format!(
+            "the kept record of removed edge {}",
+            super::row_edge_id(id).map_or_else(|_| "(malformed id)".to_owned(), |e| e.to_string())
+        ))),
+    }
 }
 
 fn timeline_hmac(keys: &Keyring, row: &TimelineRow, place: usize, of: usize) -> Option<Hmac<Sha256>> {
@@ -232,6 +262,9 @@ pub(super) fn check_all(conn: &Connection, keys: &Keyring) -> Result<()> {
         check_version(keys, &id, r.get(1)?, r.get(2)?, &r.get::<_, String>(3)?, mac.as_deref())?;
     }
     rows_through(conn, keys, i64::MAX)?;
+    for (id, tier, sealed, mac) in super::unlinked::rows(conn)? {
+        check_unlinked(keys, &id, tier, &sealed, mac.as_deref())?;
+    }
     Ok(())
 }
 
@@ -270,6 +303,10 @@ pub(super) fn mac_all(tx: &Connection, keys: &Keyring) -> Result<()> {
     for ((row, _, seq), (place, of)) in rows.iter().zip(places(&rows)) {
         let mac = timeline_hmac(keys, row, place, of).map(|m| m.finalize().into_bytes().to_vec());
         set.execute(params![seq, mac])?;
+    }
+    let mut set = tx.prepare("UPDATE unlinked SET mac = ?2 WHERE edge_id = ?1")?;
+    for (id, tier, sealed, _) in super::unlinked::rows(tx)? {
+        set.execute(params![id, unlinked_mac(keys, &id, tier, &sealed)])?;
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension};
 use crate::error::{Error, Result};
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 const V1: &str = "
 CREATE TABLE meta (
@@ -157,6 +157,19 @@ ALTER TABLE decisions ADD COLUMN sig BLOB;
 UPDATE snapshots SET mac = NULL;
 ";
 
+/// Edges removed by `unlink`, kept for `undo` (see `unlinked`).
+const V5: &str = "
+-- One row per edge an unlink removed: the edge's record sealed as its
+-- index row was (under the edge's tier, bound to its id and tier), with
+-- the master's MAC, so an undo can put exactly that edge back.
+CREATE TABLE unlinked (
+    edge_id BLOB PRIMARY KEY,
+    tier    INTEGER NOT NULL,
+    sealed  BLOB NOT NULL,
+    mac     BLOB
+);
+";
+
 /// The value of `key` in `meta`, if set.
 pub fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
     Ok(conn
@@ -258,6 +271,9 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     }
     if found < 4 {
         tx.execute_batch(V4)?;
+    }
+    if found < 5 {
+        tx.execute_batch(V5)?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;

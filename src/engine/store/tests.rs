@@ -54,7 +54,7 @@ pub(crate) fn creds(level: Level, root: &Path) -> Credentials {
     c
 }
 
-fn node(name: &str, tier: Tier, description: &str) -> NewNode {
+pub(crate) fn node(name: &str, tier: Tier, description: &str) -> NewNode {
     NewNode::new(
         Name::new(name).unwrap(),
         NodeType::new("service").unwrap(),
@@ -63,7 +63,7 @@ fn node(name: &str, tier: Tier, description: &str) -> NewNode {
     )
 }
 
-fn edge(from: &str, rel: &str, to: &str) -> NewEdge {
+pub(crate) fn edge(from: &str, rel: &str, to: &str) -> NewEdge {
     NewEdge::new(
         Name::new(from).unwrap(),
         Relation::new(rel).unwrap(),

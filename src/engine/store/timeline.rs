@@ -28,6 +28,9 @@ pub struct TimelineChange {
     pub edge: Option<String>,
     pub before: Option<u64>,
     pub after: Option<u64>,
+    /// For an `undo`, the commit it reverted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<u64>,
 }
 
 /// One version of a node, with what changed from the previous one.
@@ -82,13 +85,7 @@ impl Store {
             .collect::<rusqlite::Result<Vec<Row>>>()?;
         let mut out: Vec<TimelineEntry> = Vec::new();
         for (commit, at, actor, proposal, action, node, edge, before, after) in rows {
-            let change = TimelineChange {
-                action,
-                node: node.map(|b| self.describe_node(&b)).transpose()?,
-                edge: edge.map(|b| self.describe_edge_row(&b)).transpose()?,
-                before: before.map(row_version).transpose()?,
-                after: after.map(row_version).transpose()?,
-            };
+            let change = self.describe_change(action, node, edge, before, after)?;
             let commit = u64::try_from(commit).unwrap_or(0);
             match out.last_mut() {
                 Some(e) if e.commit == commit && commit != 0 => e.changes.push(change),
@@ -173,6 +170,27 @@ impl Store {
             .unwrap_or((None, None, None)))
     }
 
+    /// One timeline row as shown: names instead of ids where readable.
+    pub(super) fn describe_change(
+        &self,
+        action: String,
+        node: Option<Vec<u8>>,
+        edge: Option<Vec<u8>>,
+        before: Option<i64>,
+        after: Option<i64>,
+    ) -> Result<TimelineChange> {
+        // An undo row's `before` is the commit it reverted.
+        let undoes = if action == "undo" { before } else { None };
+        Ok(TimelineChange {
+            node: node.map(|b| self.describe_node(&b)).transpose()?,
+            edge: edge.map(|b| self.describe_edge_row(&b)).transpose()?,
+            before: before.filter(|_| undoes.is_none()).map(row_version).transpose()?,
+            after: after.map(row_version).transpose()?,
+            undoes: undoes.map(row_version).transpose()?,
+            action,
+        })
+    }
+
     fn describe_node(&self, bytes: &[u8]) -> Result<String> {
         let id = row_node_id(bytes)?;
         Ok(match self.catalog.node(&id) {
@@ -183,8 +201,10 @@ impl Store {
 
     fn describe_edge_row(&self, bytes: &[u8]) -> Result<String> {
         let id = row_edge_id(bytes)?;
-        Ok(match self.catalog.edge(&id) {
-            Some(e) => self.describe_edge(e),
+        // A removed edge is named from its kept record, when readable.
+        let kept = || super::unlinked::read(&self.conn, &self.keys, &id).ok().flatten();
+        Ok(match self.catalog.edge(&id).cloned().or_else(kept) {
+            Some(e) => self.describe_edge(&e),
             None => format!("(edge …{})", tail(&id.to_string())),
         })
     }

@@ -27,9 +27,13 @@ impl Store {
         self.summary(name.as_str()).cloned()
     }
 
-    /// Links two nodes by name.
+    /// Links two nodes by name. A `supersedes` edge also deprecates its
+    /// target, in the same commit, when the target is Active.
     pub fn link(&mut self, new: NewEdge) -> Result<Edge> {
         self.require_writer("linking nodes")?;
+        if new.relation == crate::proposal::supersedes() {
+            return self.link_supersedes(&new);
+        }
         let mut batch = super::Batch::default();
         batch.link(new);
         let ids = self.apply_batch(batch, Durability::Sync)?.edges;
@@ -61,18 +65,9 @@ impl Store {
     pub fn set_status(&mut self, name: &str, to: Status, reason: Option<&str>) -> Result<NodeSummary> {
         self.require_writer("changing a node's status")?;
         let current = self.node(name)?;
-        if !current.status.can_become(to) {
-            return Err(Error::Transition {
-                name: name.to_owned(),
-                from: current.status,
-                to,
-            });
-        }
         let mut next = current.clone();
-        next.status = to;
-        next.status_reason = reason.map(str::to_owned);
+        super::decide::set_status(&mut next, to, reason.map(str::to_owned), Timestamp::now())?;
         next.version = current.version + 1;
-        next.updated = Timestamp::now();
         let action = match to {
             Status::Deprecated => "deprecate",
             Status::Archived => "archive",
@@ -85,8 +80,7 @@ impl Store {
     fn write_version(&mut self, current: Node, next: Node, action: &'static str) -> Result<NodeSummary> {
         let id = current.id;
         let mut plan = Plan::default();
-        plan.entries
-            .push(Entry::node(action, id, Some(current.version), Some(next.version)));
+        plan.entries.push(Entry::written(action, &current, &next));
         if next.tier != current.tier {
             plan.edges = self.retiered_edges(&id, next.tier);
         }
@@ -282,6 +276,9 @@ impl Store {
         stale_tiers.extend(plan.removed_nodes.iter().map(|(_, t)| *t));
         stale_tiers.extend(plan.removed_edges.iter().map(|(_, t)| *t));
         let mut dropped_snapshots: Vec<String> = Vec::new();
+        // Under the tier key: a data-key wrap and a summary per node version
+        // (re-sealed ones too), one record per edge (kept ones too) and per decision.
+        let mut sealings = [0u64; 4];
         let now = Timestamp::now().0;
         let tx = self
             .conn
@@ -370,6 +367,21 @@ impl Store {
             let mut remove_edge = tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
             for (id, _) in &plan.removed_edges {
                 remove_edge.execute([id.as_bytes().as_slice()])?;
+            }
+            for e in &plan.kept_edges {
+                super::unlinked::keep(&tx, &self.keys, e)?;
+                sealings[e.tier.code() as usize] += 1;
+            }
+            for id in &plan.restored_edges {
+                super::unlinked::forget(&tx, id)?;
+            }
+            for w in &plan.nodes {
+                if let Some((_, old)) = w.previous
+                    && w.node.tier > old
+                {
+                    sealings[w.node.tier.code() as usize] +=
+                        super::unlinked::raise(&tx, &self.keys, &w.node.id, w.node.tier)?;
+                }
             }
             let mut remove_node = tx.prepare_cached("DELETE FROM nodes WHERE id = ?1")?;
             for (id, _) in &plan.removed_nodes {
@@ -470,9 +482,6 @@ impl Store {
                 decisions_after: &decisions_after,
             },
         )?;
-        // Under the tier key: a data-key wrap and a summary per node version
-        // (re-sealed ones too), one record per edge and per decision.
-        let mut sealings = [0u64; 4];
         for t in plan
             .nodes
             .iter()
