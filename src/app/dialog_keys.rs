@@ -227,7 +227,14 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
             }
         }
         // The Graph pane's dialogs took the key above.
-        Popup::Jump(_) | Popup::Facets(_) | Popup::Export { .. } | Popup::AsOf { .. } | Popup::History(_) => {}
+        Popup::Jump(_)
+        | Popup::Facets(_)
+        | Popup::Export { .. }
+        | Popup::AsOf { .. }
+        | Popup::History(_)
+        | Popup::NodeForm(_)
+        | Popup::Relation { .. }
+        | Popup::Prompt { .. } => {}
     }
 }
 

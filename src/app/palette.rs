@@ -162,7 +162,7 @@ mod tests {
         let undo = help_rows(&keymap, "undo");
         assert!(
             undo.iter()
-                .any(|r| r.row.left == "u" && r.row.text.contains("Undo the last decision"))
+                .any(|r| r.row.left == "u" && r.row.text.contains("Undo the last change"))
         );
         assert!(undo.iter().any(|r| r.action.is_none() && r.row.left.contains("ctrl-z")));
         assert!(undo.len() < all.len());

@@ -44,6 +44,9 @@ pub enum Confirmed {
     RejectMany(Vec<String>, String),
     Quit,
     DiscardEdit,
+    DiscardForm,
+    /// A Graph pane write, once confirmed.
+    Write(Box<crate::app::panes::graph::curate::Write>),
 }
 
 /// A proposal being edited.
@@ -143,6 +146,22 @@ pub enum Popup {
     },
     /// A node's versions and their differences.
     History(Box<HistoryDialog>),
+    /// The Graph pane's new / edit node form.
+    NodeForm(Box<crate::app::panes::graph::form::NodeForm>),
+    /// The relation of a new link from `from`.
+    Relation {
+        from: String,
+        input: String,
+        selected: usize,
+    },
+    /// A line of text a curation asks for (a reason).
+    Prompt {
+        title: String,
+        text: String,
+        input: String,
+        error: Option<String>,
+        then: crate::app::panes::graph::curate_ui::PromptThen,
+    },
 }
 
 impl AppState {

@@ -81,6 +81,15 @@ pub(super) fn confirmed(state: &mut AppState, then: Confirmed, fx: &mut Vec<Effe
             state.quit = true;
             fx.push(Effect::Quit);
         }
+        Confirmed::Write(w) => graph::curate_ui::write(state, *w, fx),
+        Confirmed::DiscardForm => {
+            if let Some(Popup::NodeForm(_)) = state.popups.last()
+                && let Some(Popup::NodeForm(f)) = state.popups.pop()
+            {
+                f.wipe();
+            }
+            state.info("form discarded; nothing written");
+        }
         Confirmed::DiscardEdit => {
             if let Some(Popup::Editor(_)) = state.popups.last() {
                 state.popups.pop();
@@ -155,8 +164,10 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
             // when the engine answers; the editor's text is wiped, and the
             // whole screen is cleared, not just redrawn over.
             for p in state.popups.drain(..) {
-                if let Popup::Editor(ed) = p {
-                    ed.wipe();
+                match p {
+                    Popup::Editor(ed) => ed.wipe(),
+                    Popup::NodeForm(f) => f.wipe(),
+                    _ => {}
                 }
             }
             state.queue.wipe();
@@ -165,6 +176,12 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
             state.info("locked: decrypted content wiped from memory and the screen");
             request(fx, Request::Lock);
             fx.push(Effect::ClearScreen);
+        }
+        Action::Undo => {
+            if needs_master(state) && not_busy(state) {
+                state.busy = Some("undoing".into());
+                request(fx, Request::Undo);
+            }
         }
         Action::Refresh => {
             request(fx, Request::LoadQueue);
@@ -192,7 +209,11 @@ pub(crate) fn not_busy(state: &mut AppState) -> bool {
 
 pub(crate) fn needs_master(state: &mut AppState) -> bool {
     if state.level.unwrap_or(Level::Locked) < Level::Master {
-        state.error("proposals are sealed to the master key: press U to unlock");
+        state.error(if state.pane == Pane::Queue {
+            "proposals are sealed to the master key: press U to unlock"
+        } else {
+            "changing the graph takes the master level: press U to unlock"
+        });
         return false;
     }
     true
@@ -339,6 +360,16 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
         Reply::Path { generation, result } => graph::update::path_found(state, generation, result),
         Reply::History { generation, result } => graph::update::history(state, generation, result),
         Reply::GraphChanged => graph::update::changed(state, fx),
+        Reply::Written { text, open } => graph::curate_ui::written(state, text, open, fx),
+        Reply::WriteFailed(text) => graph::curate_ui::write_failed(state, text),
+        Reply::NameChecked { generation, result } => graph::curate_ui::name_checked(state, generation, result),
+        Reply::Vocabulary {
+            generation,
+            types,
+            relations,
+        } => graph::curate_ui::vocabulary(state, generation, types, relations),
+        Reply::EditValues { name, result } => graph::curate_ui::edit_values(state, &name, result),
+        Reply::Exposure { generation, result } => graph::curate_ui::exposure(state, generation, result),
         Reply::UnlockFailed(text) => {
             state.busy = None;
             if let Some(Popup::Unlock { error, busy, .. }) = state.popups.last_mut() {

@@ -190,6 +190,17 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
         }
         Some(Popup::Export { .. }) => return fixed(&[("enter", "export"), ("esc", "cancel")]),
         Some(Popup::AsOf { .. }) => return fixed(&[("enter", "show"), ("esc", "cancel")]),
+        Some(Popup::NodeForm(_)) => {
+            return fixed(&[
+                ("tab", "next field"),
+                ("←→", "choose"),
+                ("ctrl-s", "save"),
+                ("esc", "cancel"),
+            ]);
+        }
+        Some(Popup::Relation { .. } | Popup::Prompt { .. }) => {
+            return fixed(&[("enter", "confirm"), ("esc", "cancel")]);
+        }
         Some(Popup::History(_)) => {
             return fixed(&[
                 ("↑↓", "version"),
@@ -238,7 +249,7 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
 
 fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, main: Rect) {
     let buf = frame.buffer_mut();
-    if super::panes::graph::view::popup(buf, p, styles, main) {
+    if super::panes::graph::view::popup(buf, state, p, styles, main) {
         return;
     }
     match p {
@@ -383,7 +394,14 @@ fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, ma
             );
         }
         Popup::Editor(ed) => editor(frame, ed, styles, main),
-        Popup::Jump(_) | Popup::Facets(_) | Popup::Export { .. } | Popup::AsOf { .. } | Popup::History(_) => {}
+        Popup::Jump(_)
+        | Popup::Facets(_)
+        | Popup::Export { .. }
+        | Popup::AsOf { .. }
+        | Popup::History(_)
+        | Popup::NodeForm(_)
+        | Popup::Relation { .. }
+        | Popup::Prompt { .. } => {}
     }
 }
 

@@ -94,6 +94,8 @@ pub struct RingRow {
     pub arrow: Arrow,
     /// The node it was reached through (rings beyond the first).
     pub via: Option<String>,
+    /// The edge that reached it, as stored: (from, to).
+    pub edge: (String, String),
 }
 
 /// A line of a ring: a neighbour, or a group of them.
@@ -171,6 +173,11 @@ fn row(r: &Reached, distance: u32) -> RingRow {
         relation: r.via.relation.to_string(),
         arrow: arrow(&r.via, &r.node.id),
         via: (distance > 1).then(|| r.from.to_string()),
+        edge: if r.via.from == r.node.id {
+            (r.node.name.to_string(), r.from.to_string())
+        } else {
+            (r.from.to_string(), r.node.name.to_string())
+        },
     }
 }
 
@@ -387,6 +394,7 @@ mod tests {
                 relation: "depends-on".into(),
                 arrow: Arrow::Out,
                 via: None,
+                edge: ("orders".into(), "payments".into()),
             })]
         );
         let RingEntry::Node(ledger) = &n.rings[1].entries[0] else {

@@ -11,7 +11,7 @@ use graphex_engine::model::Timestamp;
 use graphex_engine::store::AsOf;
 
 use super::history::HistoryView;
-use super::update::{ask, open};
+use super::update::ask;
 use super::work::{Format, JumpHit};
 use crate::app::dialog_keys::edit_line;
 use crate::app::state::{AppState, Popup};
@@ -19,9 +19,32 @@ use crate::app::update::{Effect, request};
 use crate::app::worker::Request;
 use crate::widgets::picker::PickRow;
 
+/// What choosing a node in the jump does.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Purpose {
+    /// Opens it in the pane.
+    #[default]
+    Open,
+    /// Links `from` to it.
+    LinkTo { from: String, relation: String },
+    /// Makes it the successor of `old`.
+    SupersededBy { old: String },
+}
+
+impl Purpose {
+    pub fn title(&self) -> String {
+        match self {
+            Purpose::Open => "Jump to a node".into(),
+            Purpose::LinkTo { from, relation } => format!("Link {from} {relation} … (choose the target)"),
+            Purpose::SupersededBy { old } => format!("What supersedes {old}? (choose the successor)"),
+        }
+    }
+}
+
 /// The jump: what is typed and the worker's hits for it.
 #[derive(Debug, Default)]
 pub struct JumpDialog {
+    pub purpose: Purpose,
     pub input: String,
     pub hits: Vec<JumpHit>,
     pub selected: usize,
@@ -206,8 +229,9 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
             KeyCode::Down => j.selected = (j.selected + 1).min(j.hits.len().saturating_sub(1)),
             KeyCode::Enter => match j.hits.get(j.selected).map(|h| h.name.clone()) {
                 Some(name) => {
+                    let purpose = std::mem::take(&mut j.purpose);
                     state.popups.pop();
-                    open(state, &name, fx);
+                    super::curate_ui::chosen(state, purpose, name, fx);
                 }
                 None if j.searching => state.info("still searching…"),
                 None => state.error("no node matches; type part of a name or description"),
@@ -309,7 +333,7 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 _ => {}
             }
         }
-        _ => {}
+        _ => super::curate_ui::key(state, k, fx),
     }
 }
 

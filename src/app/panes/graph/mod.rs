@@ -9,10 +9,18 @@
 //! - `dialogs`: the jump and the type / relation pickers;
 //! - `view`: drawing the pane.
 
+pub mod curate;
+#[cfg(test)]
+mod curate_tests;
+pub mod curate_ui;
 pub mod data;
 pub mod dialogs;
+pub mod form;
+pub mod form_view;
 pub mod history;
 pub mod rows;
+#[cfg(test)]
+mod testkit;
 #[cfg(test)]
 mod tests;
 pub mod update;
@@ -86,6 +94,9 @@ pub struct Graph {
     pub mark: Option<String>,
     pub path: Option<Result<PathView, String>>,
     pub path_generation: u64,
+    /// Types and relations in use, with counts, for the forms' pickers.
+    pub vocabulary: Option<(curate::Counts, curate::Counts)>,
+    pub vocabulary_generation: u64,
 }
 
 impl Graph {
@@ -95,6 +106,7 @@ impl Graph {
         *self = Graph {
             generation: self.generation,
             path_generation: self.path_generation,
+            vocabulary_generation: self.vocabulary_generation,
             ..Graph::default()
         };
     }

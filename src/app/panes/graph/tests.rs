@@ -3,173 +3,18 @@
 
 use std::path::Path;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
+use graphex_engine::Level;
 use graphex_engine::traverse::Direction;
-use graphex_engine::{Credentials, KdfCost, Level, Store};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 use super::data::RingEntry;
-use super::rows::{self, Item};
-use super::work;
+use super::rows::{self};
+use super::testkit::demo_at;
 use crate::app::action::{Action, Pane};
 use crate::app::keymap::Keymap;
-use crate::app::state::{AppState, Popup};
-use crate::app::update::{Effect, Msg, update};
-use crate::app::view::draw;
-use crate::app::worker::{Reply, Request};
-use crate::widgets::ToneStyles;
-
-/// The demo store opened at `level`, and a console over it.
-struct Run {
-    dir: tempfile::TempDir,
-    store: Store,
-    s: AppState,
-    /// Every frame drawn, as text.
-    frames: Vec<String>,
-}
-
-fn demo_at(level: Level) -> Run {
-    let dir = tempfile::tempdir().unwrap();
-    crate::cli::setup::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
-    let mut creds = Credentials {
-        passphrase: Some(crate::cli::DEMO_PASSPHRASE.into()),
-        ..Credentials::default()
-    };
-    if level == Level::Human {
-        creds.human_passphrase = Some(crate::cli::DEMO_HUMAN_PASSPHRASE.into());
-    }
-    let store = Store::open(dir.path(), &creds).unwrap();
-    assert_eq!(store.level(), level);
-    let mut s = AppState::new(Keymap::load(&[]).unwrap(), "/work/shop".into());
-    s.size = (120, 36);
-    s.now_ms = store.catalog().nodes().map(|n| n.updated.0).max().unwrap_or(0) + 3_600_000;
-    let mut r = Run {
-        dir,
-        store,
-        s,
-        frames: Vec::new(),
-    };
-    r.msg(Msg::Reply(Reply::Opened {
-        level,
-        root: "/work/shop".into(),
-    }));
-    r
-}
-
-impl Run {
-    /// Applies `msg`, then answers every request as the worker would, until
-    /// none is left; draws a frame after each step.
-    fn msg(&mut self, msg: Msg) {
-        let mut todo = vec![msg];
-        while let Some(m) = todo.pop() {
-            for fx in update(&mut self.s, m) {
-                if let Effect::Request(r) = fx
-                    && let Some(reply) = self.answer(r)
-                {
-                    todo.push(Msg::Reply(reply));
-                }
-            }
-            self.frames.push(self.screen());
-        }
-    }
-
-    fn answer(&self, r: Request) -> Option<Reply> {
-        let past = |place: &super::Place| place.as_of.map(|at| work::past(&self.store, at).unwrap());
-        Some(match r {
-            Request::Show { generation, place } => Reply::Shown {
-                generation,
-                result: Box::new(work::show(&self.store, &place, past(&place).as_ref())),
-            },
-            Request::History { generation, name } => Reply::History {
-                generation,
-                result: super::history::history(&self.store, &name),
-            },
-            Request::Jump { generation, query } => Reply::Jumped {
-                generation,
-                hits: work::jump(self.store.catalog(), &query),
-            },
-            Request::Path {
-                generation,
-                from,
-                to,
-                place,
-            } => Reply::Path {
-                generation,
-                result: work::path_between(&self.store, &from, &to, &place, past(&place).as_ref()),
-            },
-            Request::Export { place, file } => match work::export(&self.store, &place, past(&place).as_ref(), &file) {
-                Ok(t) => Reply::Done(t),
-                Err(e) => Reply::Failed(e),
-            },
-            _ => return None,
-        })
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        self.msg(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    }
-
-    fn press(&mut self, keys: &str) {
-        for c in keys.chars() {
-            let mods = if c.is_ascii_uppercase() {
-                KeyModifiers::SHIFT
-            } else {
-                KeyModifiers::NONE
-            };
-            self.msg(Msg::Key(KeyEvent::new(KeyCode::Char(c), mods)));
-        }
-    }
-
-    fn jump(&mut self, text: &str) {
-        self.press("/");
-        self.press(text);
-        self.key(KeyCode::Enter);
-    }
-
-    fn screen(&self) -> String {
-        let mut t = Terminal::new(TestBackend::new(self.s.size.0, self.s.size.1)).unwrap();
-        t.draw(|f| draw(f, &self.s, &ToneStyles::default())).unwrap();
-        t.backend().to_string()
-    }
-
-    fn centre(&self) -> &str {
-        self.s.graph.place.as_ref().map_or("", |p| p.centre.as_str())
-    }
-
-    /// Selects the row of node `name`.
-    fn select(&mut self, name: &str) {
-        let items = rows::items(&rows::current(&self.s.graph));
-        let i = items
-            .iter()
-            .position(|i| matches!(i, Item::Node { row, .. } if row.name == name))
-            .unwrap_or_else(|| panic!("{name} is not a row: {items:?}"));
-        self.s.graph.selected = i;
-    }
-
-    /// How many nodes the visible rows stand for (a group counts its members).
-    fn shown_count(&self) -> usize {
-        rows::items(&rows::current(&self.s.graph))
-            .iter()
-            .map(|i| match i {
-                Item::Node { member: false, .. } => 1,
-                Item::Node { member: true, .. } => 0,
-                Item::Group { count, .. } => *count,
-                Item::Centre { .. } => 0,
-            })
-            .sum()
-    }
-
-    fn row_names(&self) -> Vec<String> {
-        rows::items(&rows::current(&self.s.graph))
-            .iter()
-            .filter_map(|i| match i {
-                Item::Node { row, .. } => Some(row.name.clone()),
-                Item::Group { .. } | Item::Centre { .. } => None,
-            })
-            .collect()
-    }
-}
+use crate::app::state::Popup;
+use crate::app::update::Msg;
+use crate::app::worker::Reply;
 
 #[test]
 fn jump_recentre_back_and_forward_keep_each_places_walk() {

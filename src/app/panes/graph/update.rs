@@ -2,8 +2,10 @@
 //! forward, depth, direction and filters, marks and paths, folding, and
 //! the worker's answers.
 
+use graphex_engine::model::Status;
 use graphex_engine::traverse::Direction;
 
+use super::curate_ui;
 use super::data::{Neighbourhood, PathView};
 use super::dialogs::{self, FacetKind};
 use super::history::HistoryView;
@@ -142,6 +144,14 @@ pub fn graph_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         Action::Path => path(state, fx),
         Action::Export => dialogs::open_export(state),
         Action::AsOf => dialogs::open_as_of(state),
+        Action::NewNode => curate_ui::new_node(state, fx),
+        Action::EditNode => curate_ui::edit_node(state, fx),
+        Action::Link => curate_ui::link(state, fx),
+        Action::Unlink => curate_ui::unlink(state),
+        Action::Deprecate => curate_ui::lifecycle(state, Status::Deprecated, fx),
+        Action::Archive => curate_ui::lifecycle(state, Status::Archived, fx),
+        Action::Restore => curate_ui::lifecycle(state, Status::Active, fx),
+        Action::Supersede => curate_ui::supersede(state),
         Action::History => {
             let name = match selected(&state.graph) {
                 Some(Selected::Node(name) | Selected::Centre(name)) => Some(name),
@@ -270,6 +280,13 @@ pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
 pub fn owns(p: &Popup) -> bool {
     matches!(
         p,
-        Popup::Jump(_) | Popup::Facets(_) | Popup::Export { .. } | Popup::AsOf { .. } | Popup::History(_)
+        Popup::Jump(_)
+            | Popup::Facets(_)
+            | Popup::Export { .. }
+            | Popup::AsOf { .. }
+            | Popup::History(_)
+            | Popup::NodeForm(_)
+            | Popup::Relation { .. }
+            | Popup::Prompt { .. }
     )
 }

@@ -287,7 +287,7 @@ pub fn inspector_lines(
 }
 
 /// Draws the pane's dialog `p`; false when `p` is not one of the pane's.
-pub(crate) fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) -> bool {
+pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &ToneStyles, main: Rect) -> bool {
     match p {
         Popup::Jump(j) => {
             let rows: Vec<PickRow> = j
@@ -315,8 +315,9 @@ pub(crate) fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect
             } else {
                 "enter opens · ↑↓ choose · esc closes"
             };
+            let title = j.purpose.title();
             Picker {
-                title: "Jump to a node",
+                title: &title,
                 query: &j.input,
                 selected: (!rows.is_empty()).then_some(j.selected.min(rows.len().saturating_sub(1))),
                 rows: &rows,
@@ -379,7 +380,7 @@ pub(crate) fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect
             d.render(centered(main, w, h), buf);
         }
         Popup::History(h) => history(buf, h, styles, main),
-        _ => return false,
+        _ => return super::form_view::popup(buf, state, p, styles, main),
     }
     true
 }

@@ -43,12 +43,6 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
                 None => state.error("this proposal only adds new nodes: nothing in the graph to open yet"),
             }
         }
-        Action::Undo => {
-            if needs_master(state) && not_busy(state) {
-                state.busy = Some("undoing".into());
-                request(fx, Request::Undo);
-            }
-        }
         _ => {
             let writes = matches!(
                 a,

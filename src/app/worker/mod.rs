@@ -12,14 +12,15 @@ use std::time::{Duration, Instant};
 use graphex_engine::age_secret::SecretString;
 use graphex_engine::project::Settings;
 use graphex_engine::proposal::{self, Card, Mentions, Submission};
-use graphex_engine::store::{AcceptOptions, AsOf, PastCatalog};
 use graphex_engine::{Credentials, Error, Level, Store};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::panes::graph::Place;
+use super::panes::graph::curate::Write;
 use super::panes::graph::data::{Neighbourhood, PathView};
-use super::panes::graph::history::{self as graph_history, HistoryView};
-use super::panes::graph::work::{self as graph_work, JumpHit};
+use super::panes::graph::form::Values;
+use super::panes::graph::history::HistoryView;
+use super::panes::graph::work::JumpHit;
 use super::panes::queue::data::{self as queue_data, ImpactView, ItemLints, QueueSnapshot};
 pub use super::panes::queue::work::{impact_of, read_queue, read_queue_unlinted};
 
@@ -83,6 +84,27 @@ pub enum Request {
         place: Place,
         file: PathBuf,
     },
+    /// A curation write from the Graph pane (one commit).
+    Write(Box<Write>),
+    /// Whether a new node's name is free.
+    CheckName {
+        generation: u64,
+        name: String,
+    },
+    /// The types and relations in use, for the forms' pickers.
+    Vocabulary {
+        generation: u64,
+    },
+    /// A node's current values, for the edit form.
+    EditValues {
+        name: String,
+    },
+    /// What moving a node to a tier would change in agent projections.
+    Exposure {
+        generation: u64,
+        name: String,
+        tier: graphex_engine::Tier,
+    },
     Unlock {
         human: bool,
         passphrase: SecretString,
@@ -104,6 +126,7 @@ impl Request {
                 | Request::Reject { .. }
                 | Request::AcceptEdit { .. }
                 | Request::Undo
+                | Request::Write(_)
         )
     }
 }
@@ -164,6 +187,30 @@ pub enum Reply {
         generation: u64,
         result: Result<HistoryView, String>,
     },
+    /// A curation write was made; `open` is the node to show after it.
+    Written {
+        text: String,
+        open: Option<String>,
+    },
+    /// A curation write was refused; nothing changed.
+    WriteFailed(String),
+    NameChecked {
+        generation: u64,
+        result: Result<(), String>,
+    },
+    Vocabulary {
+        generation: u64,
+        types: Vec<(String, usize)>,
+        relations: Vec<(String, usize)>,
+    },
+    EditValues {
+        name: String,
+        result: Result<Box<Values>, String>,
+    },
+    Exposure {
+        generation: u64,
+        result: Result<Vec<String>, String>,
+    },
     /// The graph changed (a decision here, or another process's write):
     /// what the Graph pane shows is asked for again.
     GraphChanged,
@@ -199,7 +246,7 @@ struct Worker {
     last_poll_error: Option<String>,
     /// The graph as it was at a point, for the Graph pane's history view,
     /// with the point, commit and level it was read at.
-    past: Option<((AsOf, u64, Level), PastCatalog)>,
+    past: Option<graph::Past>,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -304,38 +351,16 @@ impl Worker {
                 };
                 self.decided(reply);
             }
-            Request::Show { generation, place } => {
-                let result = Box::new(self.in_place(&place, graph_work::show));
-                self.send(Reply::Shown { generation, result });
-            }
-            Request::History { generation, name } => {
-                let result = self.read(|s| graph_history::history(s, &name));
-                self.send(Reply::History { generation, result });
-            }
-            Request::Jump { generation, query } => {
-                let hits = self
-                    .store
-                    .as_ref()
-                    .map(|s| graph_work::jump(s.catalog(), &query))
-                    .unwrap_or_default();
-                self.send(Reply::Jumped { generation, hits });
-            }
-            Request::Path {
-                generation,
-                from,
-                to,
-                place,
-            } => {
-                let result = self.in_place(&place, |s, p, past| graph_work::path_between(s, &from, &to, p, past));
-                self.send(Reply::Path { generation, result });
-            }
-            Request::Export { place, file } => {
-                let reply = match self.in_place(&place, |s, p, past| graph_work::export(s, p, past, &file)) {
-                    Ok(done) => Reply::Done(done),
-                    Err(e) => Reply::Failed(format!("export: {e}")),
-                };
-                self.send(reply);
-            }
+            Request::Show { .. }
+            | Request::Jump { .. }
+            | Request::Path { .. }
+            | Request::History { .. }
+            | Request::Export { .. }
+            | Request::Write(_)
+            | Request::CheckName { .. }
+            | Request::Vocabulary { .. }
+            | Request::EditValues { .. }
+            | Request::Exposure { .. } => self.graph(req),
             Request::Unlock { human, passphrase } => self.unlock(human, passphrase),
             Request::Lock => {
                 self.creds = Credentials::none();
@@ -347,32 +372,6 @@ impl Worker {
             }
             Request::Shutdown => {}
         }
-    }
-
-    /// Runs `f` for `place` on the open store, with the graph as it was
-    /// when the place is in the past (kept for one commit and level: a
-    /// history view reads the timeline once, not per key).
-    fn in_place<T>(
-        &mut self,
-        place: &Place,
-        f: impl FnOnce(&Store, &Place, Option<&PastCatalog>) -> Result<T, String>,
-    ) -> Result<T, String> {
-        let store = self.store.as_ref().ok_or_else(|| "the store is not open".to_owned())?;
-        let Some(at) = place.as_of else {
-            return f(store, place, None);
-        };
-        let key = (at, store.seen_seq(), store.level());
-        if self.past.as_ref().map(|(k, _)| *k) != Some(key) {
-            self.past = Some((key, graph_work::past(store, at)?));
-        }
-        f(store, place, self.past.as_ref().map(|(_, p)| p))
-    }
-
-    /// Runs a read on the open store, or says it is not open.
-    fn read<T>(&self, f: impl FnOnce(&Store) -> Result<T, String>) -> Result<T, String> {
-        self.store
-            .as_ref()
-            .map_or_else(|| Err("the store is not open".to_owned()), f)
     }
 
     fn open(&mut self) {
@@ -543,89 +542,6 @@ impl Worker {
         self.send(Reply::GraphChanged);
     }
 
-    fn accept(&mut self, id: &str, force: bool) -> Reply {
-        let r = self.with_store(|s| {
-            let (pid, p) = s.proposal(id)?;
-            s.accept(&pid, &p, &AcceptOptions { only: None, force })
-                .map(|a| (pid, a))
-        });
-        match r {
-            Ok((pid, a)) => Reply::Done(format!(
-                "accepted {}: {} node(s) added, {} changed, {} edge(s) added",
-                pid.short(),
-                a.nodes_added,
-                a.nodes_changed,
-                a.edges_added
-            )),
-            Err(Error::StaleBase { .. }) => self.stale(id, false),
-            Err(e) => Reply::Failed(format!("accept: {e}")),
-        }
-    }
-
-    fn stale(&mut self, id: &str, edit: bool) -> Reply {
-        let versions = self
-            .with_store(|s| {
-                let (_, p) = s.proposal(id)?;
-                proposal::stale_versions(s, &p)
-            })
-            .map(|nodes| crate::cli::cards::stale(&nodes))
-            .unwrap_or_else(|e| e.to_string());
-        Reply::Stale {
-            id: id.to_owned(),
-            versions,
-            edit,
-        }
-    }
-
-    fn accept_many(&mut self, ids: &[String]) -> Reply {
-        let (mut ok, mut failed) = (0, Vec::new());
-        for id in ids {
-            let r = self.with_store(|s| {
-                let (pid, p) = s.proposal(id)?;
-                s.accept(&pid, &p, &AcceptOptions::default())
-            });
-            match r {
-                Ok(_) => ok += 1,
-                Err(e) => failed.push(format!("{}: {e}", &id[..id.len().min(12)])),
-            }
-        }
-        report("accepted", ok, &failed)
-    }
-
-    fn reject(&mut self, ids: &[String], reason: &str) -> Reply {
-        let (mut ok, mut failed) = (0, Vec::new());
-        for id in ids {
-            let r = self.with_store(|s| {
-                let pid = s.resolve_proposal(id)?;
-                s.reject(&pid, reason)
-            });
-            match r {
-                Ok(()) => ok += 1,
-                Err(e) => failed.push(format!("{}: {e}", &id[..id.len().min(12)])),
-            }
-        }
-        report("rejected", ok, &failed)
-    }
-
-    fn accept_edit(&mut self, id: &str, text: &str, force: bool) -> Reply {
-        let r = self.with_store(|s| {
-            let pid = s.resolve_proposal(id)?;
-            s.accept_edit(&pid, text, force)
-        });
-        match r {
-            Ok((new, a)) => Reply::EditSaved(format!(
-                "accepted the edit of {} as {}: {} node(s) added, {} changed, {} edge(s) added",
-                &id[..id.len().min(12)],
-                new.short(),
-                a.nodes_added,
-                a.nodes_changed,
-                a.edges_added
-            )),
-            Err(Error::StaleBase { .. }) => self.stale(id, true),
-            Err(e) => Reply::EditFailed(e.to_string()),
-        }
-    }
-
     /// Reloads when another process wrote to the index or `pending/`.
     fn poll(&mut self) {
         let Some(store) = self.store.as_mut() else { return };
@@ -683,15 +599,6 @@ impl Worker {
     }
 }
 
-/// The outcome of deciding several proposals.
-fn report(verb: &str, ok: usize, failed: &[String]) -> Reply {
-    if failed.is_empty() {
-        Reply::Done(format!("{verb} {ok} proposal(s)"))
-    } else {
-        Reply::Failed(format!("{verb} {ok}, {} not: {}", failed.len(), failed.join("; ")))
-    }
-}
-
 fn request_kind(r: &Request) -> &'static str {
     match r {
         Request::Open => "open",
@@ -707,6 +614,11 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Jump { .. } => "jump",
         Request::Path { .. } => "path",
         Request::History { .. } => "history",
+        Request::Write(_) => "write",
+        Request::CheckName { .. } => "check-name",
+        Request::Vocabulary { .. } => "vocabulary",
+        Request::EditValues { .. } => "edit-values",
+        Request::Exposure { .. } => "exposure",
         Request::Export { .. } => "export",
         Request::Unlock { .. } => "unlock",
         Request::Lock => "lock",
@@ -737,6 +649,7 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
         .collect()
 }
 
+mod decisions;
+mod graph;
 #[cfg(test)]
-#[path = "worker_tests.rs"]
 mod tests;

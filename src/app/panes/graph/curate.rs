@@ -1,0 +1,155 @@
+//! Curation on the engine worker: the writes the Graph pane asks for, each
+//! one commit with its timeline entry through the same store calls as the
+//! CLI, and the checks its forms make as you type (is a name free, which
+//! types and relations are in use, what a lower tier would expose).
+
+use std::collections::BTreeMap;
+
+use graphex_engine::exposure::what_if;
+use graphex_engine::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Status, Tier};
+use graphex_engine::project::Settings;
+use graphex_engine::store::{Catalog, Store};
+
+/// Names with how many nodes or edges have each, most first.
+pub type Counts = Vec<(String, usize)>;
+
+/// A change the Graph pane writes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Write {
+    Add(Box<NewNode>),
+    Update {
+        name: String,
+        patch: Box<NodePatch>,
+    },
+    Link(Box<NewEdge>),
+    Unlink {
+        from: String,
+        relation: String,
+        to: String,
+    },
+    Status {
+        name: String,
+        to: Status,
+        reason: Option<String>,
+    },
+    Supersede {
+        old: String,
+        new: String,
+        reason: Option<String>,
+    },
+}
+
+impl Write {
+    /// What the busy line says while it runs.
+    pub fn doing(&self) -> String {
+        match self {
+            Write::Add(n) => format!("adding {}", n.name),
+            Write::Update { name, .. } => format!("saving {name}"),
+            Write::Link(e) => format!("linking {} {} {}", e.from, e.relation, e.to),
+            Write::Unlink { from, relation, to } => format!("unlinking {from} {relation} {to}"),
+            Write::Status { name, to, .. } => format!("{} {name}", verb(*to)),
+            Write::Supersede { old, new, .. } => format!("superseding {old} by {new}"),
+        }
+    }
+
+    /// The node the pane shows once the write is done, if it moves.
+    pub fn opens(&self) -> Option<String> {
+        match self {
+            Write::Add(n) => Some(n.name.to_string()),
+            _ => None,
+        }
+    }
+}
+
+fn verb(to: Status) -> &'static str {
+    match to {
+        Status::Deprecated => "deprecating",
+        Status::Archived => "archiving",
+        Status::Active => "restoring",
+        Status::Proposed => "proposing",
+    }
+}
+
+/// Runs `w` on the store: one commit, one timeline entry. Returns what to
+/// tell the user.
+pub fn apply(store: &mut Store, w: &Write) -> graphex_engine::Result<String> {
+    Ok(match w {
+        Write::Add(n) => {
+            let s = store.add_node((**n).clone())?;
+            format!("added {} ({}, {})", s.name, s.node_type, s.tier)
+        }
+        Write::Update { name, patch } => {
+            let s = store.update_node(name, patch)?;
+            format!("saved {name}: version {}", s.version)
+        }
+        Write::Link(e) => {
+            store.link((**e).clone())?;
+            format!("linked {} {} {}", e.from, e.relation, e.to)
+        }
+        Write::Unlink { from, relation, to } => {
+            store.unlink(from, relation, to)?;
+            format!("unlinked {from} {relation} {to}")
+        }
+        Write::Status { name, to, reason } => {
+            store.set_status(name, *to, reason.as_deref())?;
+            format!("{name} is now {to}")
+        }
+        Write::Supersede { old, new, reason } => {
+            store.supersede(old, new, reason.as_deref())?;
+            format!("{new} supersedes {old}; {old} is deprecated")
+        }
+    })
+}
+
+/// Whether `name` can name a new node: valid, and not taken by any node,
+/// readable or not.
+pub fn check_name(store: &Store, name: &str) -> Result<(), String> {
+    let valid = Name::new(name).map_err(|e| e.to_string())?;
+    if store.catalog().by_name(valid.as_str()).is_some() {
+        return Err(format!("taken: {name} already exists"));
+    }
+    if store.name_is_hidden(valid.as_str()) {
+        return Err(format!("taken: a node you cannot read at this level is named {name}"));
+    }
+    Ok(())
+}
+
+/// The types and relations a form offers: the spec's, then the custom ones
+/// in use, each with how many nodes or edges use it (readable ones only).
+pub fn vocabulary(c: &Catalog) -> (Counts, Counts) {
+    let mut types: BTreeMap<String, usize> = NodeType::KNOWN.iter().map(|t| ((*t).to_owned(), 0)).collect();
+    for n in c.nodes() {
+        *types.entry(n.node_type.to_string()).or_default() += 1;
+    }
+    let mut relations: BTreeMap<String, usize> = Relation::KNOWN.iter().map(|r| ((*r).to_owned(), 0)).collect();
+    for e in c.edges() {
+        *relations.entry(e.relation.to_string()).or_default() += 1;
+    }
+    let ranked = |m: BTreeMap<String, usize>| {
+        let mut v: Vec<_> = m.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        v
+    };
+    (ranked(types), ranked(relations))
+}
+
+/// What moving `name` to `tier` would change in agent projections around
+/// it (two hops), as lines: which centre, which tier, tokens before and
+/// after. Nothing is written.
+pub fn exposure(store: &Store, settings: Option<&Settings>, name: &str, tier: Tier) -> Result<Vec<String>, String> {
+    let settings = settings.ok_or_else(|| "no preview: the settings in force have an error".to_owned())?;
+    let changes = what_if(store.catalog(), name, tier, None, 2, settings).map_err(|e| e.to_string())?;
+    if changes.is_empty() {
+        return Ok(vec!["no agent projection within two hops changes".to_owned()]);
+    }
+    Ok(changes
+        .iter()
+        .map(|c| {
+            let delta = i64::try_from(c.tokens_after).unwrap_or(i64::MAX) - i64::try_from(c.tokens_before).unwrap_or(0);
+            format!(
+                "{} agents, around {}: {} → {} tokens ({delta:+})",
+                c.tier, c.center, c.tokens_before, c.tokens_after
+            )
+        })
+        .collect())
+}

@@ -1,0 +1,294 @@
+//! Curation in the Graph pane over the demo store: forms checked as you
+//! type, each write one commit with its timeline entry, undo, and nothing
+//! written while a form is invalid.
+
+use crossterm::event::KeyCode;
+use graphex_engine::Level;
+use graphex_engine::model::{Status, Tier};
+
+use super::form::Field;
+use super::testkit::{Run, demo_at};
+use crate::app::action::Pane;
+use crate::app::state::Popup;
+use crate::app::update::Msg;
+
+fn graph_at(level: Level, centre: &str) -> Run {
+    let mut r = demo_at(level);
+    r.s.pane = Pane::Graph;
+    r.jump(centre);
+    r
+}
+
+fn form(r: &Run) -> &super::form::NodeForm {
+    match r.s.popups.last() {
+        Some(Popup::NodeForm(f)) => f,
+        other => panic!("no form: {}", other.is_some()),
+    }
+}
+
+fn commits(r: &Run) -> u64 {
+    r.store.timeline(1).unwrap()[0].commit
+}
+
+/// Types `text` into the focused field (each char a key).
+fn type_text(r: &mut Run, text: &str) {
+    for c in text.chars() {
+        r.msg(Msg::Key(crossterm::event::KeyEvent::new(
+            KeyCode::Char(c),
+            crossterm::event::KeyModifiers::NONE,
+        )));
+    }
+}
+
+fn ctrl_s(r: &mut Run) {
+    r.msg(Msg::Key(crossterm::event::KeyEvent::new(
+        KeyCode::Char('s'),
+        crossterm::event::KeyModifiers::CONTROL,
+    )));
+}
+
+#[test]
+fn a_new_node_is_checked_as_typed_and_written_once_valid() {
+    let mut r = graph_at(Level::Master, "orders-service");
+    let before = commits(&r);
+    r.press("n");
+    assert_eq!(form(&r).focus, Field::Type);
+    // The type cycles through the spec's types and those in use.
+    r.key(KeyCode::Right);
+    assert_ne!(form(&r).values.node_type, "convention");
+    r.key(KeyCode::Left);
+    assert_eq!(form(&r).values.node_type, "convention");
+    r.key(KeyCode::Tab);
+    // A taken name, readable or not, is said at once.
+    type_text(&mut r, "retry-queue");
+    assert!(
+        matches!(&form(&r).name_check, Some(Err(e)) if e.contains("taken")),
+        "{:?}",
+        form(&r).name_check
+    );
+    for _ in 0.."retry-queue".len() {
+        r.key(KeyCode::Backspace);
+    }
+    type_text(&mut r, "fraud-vendor-renegotiation");
+    assert!(
+        matches!(&form(&r).name_check, Some(Err(e)) if e.contains("cannot read")),
+        "a human-only name is taken too: {:?}",
+        form(&r).name_check
+    );
+    assert!(r.screen().contains("✗ taken"), "{}", r.screen());
+    for _ in 0.."fraud-vendor-renegotiation".len() {
+        r.key(KeyCode::Backspace);
+    }
+    type_text(&mut r, "Bad Name");
+    ctrl_s(&mut r);
+    assert!(
+        form(&r).error.as_deref().unwrap_or("").starts_with("name:"),
+        "{:?}",
+        form(&r).error
+    );
+    for _ in 0.."Bad Name".len() {
+        r.key(KeyCode::Backspace);
+    }
+    type_text(&mut r, "log-format");
+    assert_eq!(form(&r).name_check, Some(Ok(())));
+    assert!(r.screen().contains("✓ free"));
+    // No description: refused in place, nothing written.
+    ctrl_s(&mut r);
+    assert!(form(&r).error.as_deref().unwrap_or("").contains("description"));
+    r.key(KeyCode::Tab);
+    type_text(&mut r, "Logs are JSON lines");
+    r.key(KeyCode::Tab);
+    r.key(KeyCode::Left);
+    assert_eq!(form(&r).values.tier, Some(Tier::Public));
+    r.key(KeyCode::Tab);
+    type_text(&mut r, "owner=platform-team; bad key=x");
+    ctrl_s(&mut r);
+    assert!(
+        form(&r).error.as_deref().unwrap_or("").contains("property"),
+        "{:?}",
+        form(&r).error
+    );
+    assert_eq!(commits(&r), before, "nothing written while the form is invalid");
+    for _ in 0.."; bad key=x".len() {
+        r.key(KeyCode::Backspace);
+    }
+    r.key(KeyCode::Tab);
+    type_text(&mut r, "# Log format");
+    r.key(KeyCode::Enter);
+    type_text(&mut r, "One JSON object per line.");
+    ctrl_s(&mut r);
+    assert!(r.s.popups.is_empty(), "the form closes once written");
+    assert_eq!(commits(&r), before + 1, "one commit");
+    assert_eq!(r.centre(), "log-format", "the new node opens");
+    let n = r.store.node("log-format").unwrap();
+    assert_eq!(n.tier, Tier::Public);
+    assert_eq!(n.properties.get("owner").map(String::as_str), Some("platform-team"));
+    assert_eq!(n.body.as_deref(), Some("# Log format\nOne JSON object per line."));
+    assert_eq!(r.store.timeline(1).unwrap()[0].changes[0].action, "add");
+}
+
+#[test]
+fn an_edit_reviews_its_diff_and_a_lower_tier_shows_what_it_exposes() {
+    let mut r = graph_at(Level::Master, "postgresql");
+    let before = commits(&r);
+    r.press("e");
+    assert!(form(&r).is_edit());
+    assert_eq!(form(&r).values.name, "postgresql");
+    ctrl_s(&mut r);
+    assert_eq!(form(&r).error.as_deref(), Some("nothing changed"));
+    type_text(&mut r, " (primary store)");
+    r.key(KeyCode::Tab);
+    r.key(KeyCode::Left);
+    assert_eq!(form(&r).values.tier, Some(Tier::Public));
+    ctrl_s(&mut r);
+    let review = form(&r).review.clone().expect("a review before saving");
+    assert!(
+        review[0].contains("goes down from agent-readable to public"),
+        "{review:?}"
+    );
+    assert!(
+        review.iter().any(|l| l.contains("tokens")),
+        "the what-if exposure: {review:?}"
+    );
+    let shot = r.screen();
+    assert!(shot.contains("Review") && shot.contains("primary store"), "{shot}");
+    assert_eq!(commits(&r), before, "nothing written before the second ctrl-s");
+    // Esc leaves the review for the form; back to agent-readable, save.
+    r.key(KeyCode::Esc);
+    assert!(form(&r).review.is_none());
+    r.key(KeyCode::Right);
+    ctrl_s(&mut r);
+    ctrl_s(&mut r);
+    assert!(r.s.popups.is_empty());
+    assert_eq!(commits(&r), before + 1);
+    let n = r.store.node("postgresql").unwrap();
+    assert!(n.description.ends_with(" (primary store)"), "{}", n.description);
+    assert_eq!(n.tier, Tier::AgentReadable);
+    // Undo puts the earlier version back, as a new commit.
+    r.press("u");
+    assert!(
+        r.s.message.as_ref().unwrap().0.starts_with("undid"),
+        "{:?}",
+        r.s.message
+    );
+    assert!(
+        !r.store
+            .node("postgresql")
+            .unwrap()
+            .description
+            .contains("primary store")
+    );
+}
+
+#[test]
+fn link_unlink_and_the_lifecycle_keys_each_make_one_commit() {
+    let mut r = graph_at(Level::Master, "retry-queue");
+    let start = commits(&r);
+    // Link: a relation in use, then the target by fuzzy jump.
+    r.press("l");
+    let Some(Popup::Relation { .. }) = r.s.popups.last() else {
+        panic!("no relation picker")
+    };
+    assert!(
+        r.screen().contains("depends-on"),
+        "relations in use are offered: {}",
+        r.screen()
+    );
+    type_text(&mut r, "documents");
+    r.key(KeyCode::Enter);
+    let Some(Popup::Jump(_)) = r.s.popups.last() else {
+        panic!("no target picker")
+    };
+    assert!(!r.row_names().contains(&"minor-unit".to_owned()), "{:?}", r.row_names());
+    type_text(&mut r, "minor-un");
+    r.key(KeyCode::Enter);
+    assert_eq!(commits(&r), start + 1, "{:?}", r.s.message);
+    assert!(r.row_names().contains(&"minor-unit".to_owned()), "{:?}", r.row_names());
+    // Unlink it again from its row, after a confirmation.
+    r.select("minor-unit");
+    r.press("D");
+    let Some(Popup::Confirm { text, .. }) = r.s.popups.last() else {
+        panic!("no confirmation")
+    };
+    assert!(text.contains("retry-queue documents minor-unit"), "{text}");
+    r.press("y");
+    assert_eq!(commits(&r), start + 2);
+    assert!(!r.row_names().contains(&"minor-unit".to_owned()));
+    // Deprecate needs a reason; then restore; then archive.
+    r.s.graph.selected = 0;
+    r.press("X");
+    r.key(KeyCode::Enter);
+    let Some(Popup::Prompt { error: Some(_), .. }) = r.s.popups.last() else {
+        panic!("a reason is required")
+    };
+    type_text(&mut r, "replaced by the outbox");
+    r.key(KeyCode::Enter);
+    assert_eq!(r.store.node("retry-queue").unwrap().status, Status::Deprecated);
+    r.press("R");
+    assert_eq!(r.store.node("retry-queue").unwrap().status, Status::Active);
+    r.press("A");
+    assert_eq!(r.store.node("retry-queue").unwrap().status, Status::Archived);
+    assert_eq!(commits(&r), start + 5, "one commit each");
+    let actions: Vec<String> = r
+        .store
+        .timeline(5)
+        .unwrap()
+        .iter()
+        .map(|e| e.changes[0].action.clone())
+        .collect();
+    assert_eq!(actions, ["archive", "restore", "deprecate", "unlink", "link"]);
+}
+
+#[test]
+fn supersede_picks_the_successor_and_deprecates_the_old_node() {
+    let mut r = graph_at(Level::Master, "redis-idempotency-cache");
+    r.press("s");
+    r.s.graph.selected = 0;
+    r.press("R");
+    assert_eq!(r.store.node("redis-idempotency-cache").unwrap().status, Status::Active);
+    r.press("S");
+    type_text(&mut r, "integer-arithmetic-for-orders");
+    r.key(KeyCode::Enter);
+    let Some(Popup::Prompt { title, .. }) = r.s.popups.last() else {
+        panic!("no reason prompt")
+    };
+    assert!(
+        title.contains("integer-arithmetic-for-orders supersedes redis-idempotency-cache"),
+        "{title}"
+    );
+    type_text(&mut r, "postgres is the source of truth");
+    r.key(KeyCode::Enter);
+    let old = r.store.node("redis-idempotency-cache").unwrap();
+    assert_eq!(old.status, Status::Deprecated, "{:?}", r.s.message);
+    assert_eq!(old.status_reason.as_deref(), Some("postgres is the source of truth"));
+}
+
+#[test]
+fn below_the_master_level_and_in_the_past_nothing_is_written() {
+    let mut r = graph_at(Level::Master, "orders-service");
+    r.press("L");
+    r.msg(Msg::Reply(crate::app::worker::Reply::Opened {
+        level: Level::Locked,
+        root: "/work/shop".into(),
+    }));
+    r.jump("orders-service");
+    for k in ["n", "e", "l", "X", "S", "A", "R"] {
+        r.press(k);
+        assert!(r.s.popups.is_empty(), "{k} opened a dialog while locked");
+        assert!(
+            r.s.message.as_ref().unwrap().0.contains("master level"),
+            "{k}: {:?}",
+            r.s.message
+        );
+    }
+    let mut r = graph_at(Level::Master, "orders-service");
+    r.press("@");
+    let Some(Popup::AsOf { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    *input = "#1".into();
+    r.key(KeyCode::Enter);
+    r.press("n");
+    assert!(r.s.popups.is_empty());
+    assert!(r.s.message.as_ref().unwrap().0.contains("view of the past"));
+}

@@ -1,0 +1,210 @@
+//! The Graph pane's test harness: the demo store at a level, a console
+//! over it, keys in, and the worker's answers computed as the worker
+//! computes them (writes included), every frame kept as text.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use graphex_engine::{Credentials, KdfCost, Level, Store};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::rows::{self, Item};
+use super::{curate, work};
+use crate::app::keymap::Keymap;
+use crate::app::state::AppState;
+use crate::app::update::{Effect, Msg, update};
+use crate::app::view::draw;
+use crate::app::worker::{Reply, Request};
+use crate::widgets::ToneStyles;
+
+/// The demo store opened at `level`, and a console over it.
+pub struct Run {
+    pub dir: tempfile::TempDir,
+    pub store: Store,
+    pub s: AppState,
+    /// Every frame drawn, as text.
+    pub frames: Vec<String>,
+}
+
+pub fn demo_at(level: Level) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    crate::cli::setup::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
+    let mut creds = Credentials {
+        passphrase: Some(crate::cli::DEMO_PASSPHRASE.into()),
+        ..Credentials::default()
+    };
+    if level == Level::Human {
+        creds.human_passphrase = Some(crate::cli::DEMO_HUMAN_PASSPHRASE.into());
+    }
+    let store = Store::open(dir.path(), &creds).unwrap();
+    assert_eq!(store.level(), level);
+    let mut s = AppState::new(Keymap::load(&[]).unwrap(), "/work/shop".into());
+    s.size = (120, 36);
+    s.now_ms = store.catalog().nodes().map(|n| n.updated.0).max().unwrap_or(0) + 3_600_000;
+    let mut r = Run {
+        dir,
+        store,
+        s,
+        frames: Vec::new(),
+    };
+    r.msg(Msg::Reply(Reply::Opened {
+        level,
+        root: "/work/shop".into(),
+    }));
+    r
+}
+
+impl Run {
+    /// Applies `msg`, then answers every request as the worker would, until
+    /// none is left; draws a frame after each step.
+    pub fn msg(&mut self, msg: Msg) {
+        let mut todo = vec![msg];
+        while let Some(m) = todo.pop() {
+            for fx in update(&mut self.s, m) {
+                if let Effect::Request(r) = fx {
+                    // Replies in the order the worker sends them.
+                    todo.extend(self.answer(r).into_iter().rev().map(Msg::Reply));
+                }
+            }
+            self.frames.push(self.screen());
+        }
+    }
+
+    pub fn answer(&mut self, r: Request) -> Vec<Reply> {
+        let changed = |reply: Reply| vec![reply, Reply::GraphChanged];
+        match r {
+            Request::Write(w) => {
+                return changed(match curate::apply(&mut self.store, &w) {
+                    Ok(text) => Reply::Written { text, open: w.opens() },
+                    Err(e) => Reply::WriteFailed(e.to_string()),
+                });
+            }
+            Request::Undo => {
+                return changed(match self.store.undo() {
+                    Ok(u) => Reply::Done(format!("undid {u}")),
+                    Err(e) => Reply::Failed(format!("undo: {e}")),
+                });
+            }
+            _ => {}
+        }
+        let past = |place: &super::Place| place.as_of.map(|at| work::past(&self.store, at).unwrap());
+        vec![match r {
+            Request::Show { generation, place } => Reply::Shown {
+                generation,
+                result: Box::new(work::show(&self.store, &place, past(&place).as_ref())),
+            },
+            Request::History { generation, name } => Reply::History {
+                generation,
+                result: super::history::history(&self.store, &name),
+            },
+            Request::Jump { generation, query } => Reply::Jumped {
+                generation,
+                hits: work::jump(self.store.catalog(), &query),
+            },
+            Request::Path {
+                generation,
+                from,
+                to,
+                place,
+            } => Reply::Path {
+                generation,
+                result: work::path_between(&self.store, &from, &to, &place, past(&place).as_ref()),
+            },
+            Request::Export { place, file } => match work::export(&self.store, &place, past(&place).as_ref(), &file) {
+                Ok(t) => Reply::Done(t),
+                Err(e) => Reply::Failed(e),
+            },
+            Request::CheckName { generation, name } => Reply::NameChecked {
+                generation,
+                result: curate::check_name(&self.store, &name),
+            },
+            Request::Vocabulary { generation } => {
+                let (types, relations) = curate::vocabulary(self.store.catalog());
+                Reply::Vocabulary {
+                    generation,
+                    types,
+                    relations,
+                }
+            }
+            Request::EditValues { name } => Reply::EditValues {
+                result: self
+                    .store
+                    .node(&name)
+                    .map(|n| Box::new(super::form::Values::of(&n)))
+                    .map_err(|e| e.to_string()),
+                name,
+            },
+            Request::Exposure { generation, name, tier } => {
+                let settings = self.store.config().unwrap().config.projection_settings().unwrap();
+                Reply::Exposure {
+                    generation,
+                    result: curate::exposure(&self.store, Some(&settings), &name, tier),
+                }
+            }
+            _ => return Vec::new(),
+        }]
+    }
+
+    pub fn key(&mut self, code: KeyCode) {
+        self.msg(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    pub fn press(&mut self, keys: &str) {
+        for c in keys.chars() {
+            let mods = if c.is_ascii_uppercase() {
+                KeyModifiers::SHIFT
+            } else {
+                KeyModifiers::NONE
+            };
+            self.msg(Msg::Key(KeyEvent::new(KeyCode::Char(c), mods)));
+        }
+    }
+
+    pub fn jump(&mut self, text: &str) {
+        self.press("/");
+        self.press(text);
+        self.key(KeyCode::Enter);
+    }
+
+    pub fn screen(&self) -> String {
+        let mut t = Terminal::new(TestBackend::new(self.s.size.0, self.s.size.1)).unwrap();
+        t.draw(|f| draw(f, &self.s, &ToneStyles::default())).unwrap();
+        t.backend().to_string()
+    }
+
+    pub fn centre(&self) -> &str {
+        self.s.graph.place.as_ref().map_or("", |p| p.centre.as_str())
+    }
+
+    /// Selects the row of node `name`.
+    pub fn select(&mut self, name: &str) {
+        let items = rows::items(&rows::current(&self.s.graph));
+        let i = items
+            .iter()
+            .position(|i| matches!(i, Item::Node { row, .. } if row.name == name))
+            .unwrap_or_else(|| panic!("{name} is not a row: {items:?}"));
+        self.s.graph.selected = i;
+    }
+
+    /// How many nodes the visible rows stand for (a group counts its members).
+    pub fn shown_count(&self) -> usize {
+        rows::items(&rows::current(&self.s.graph))
+            .iter()
+            .map(|i| match i {
+                Item::Node { member: false, .. } => 1,
+                Item::Node { member: true, .. } => 0,
+                Item::Group { count, .. } => *count,
+                Item::Centre { .. } => 0,
+            })
+            .sum()
+    }
+
+    pub fn row_names(&self) -> Vec<String> {
+        rows::items(&rows::current(&self.s.graph))
+            .iter()
+            .filter_map(|i| match i {
+                Item::Node { row, .. } => Some(row.name.clone()),
+                Item::Group { .. } | Item::Centre { .. } => None,
+            })
+            .collect()
+    }
+}

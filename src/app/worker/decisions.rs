@@ -1,0 +1,102 @@
+//! The decisions the worker makes on the queue: accept (one, many, an
+//! edit), reject, and the stale-base answer.
+
+use graphex_engine::Error;
+use graphex_engine::proposal;
+use graphex_engine::store::AcceptOptions;
+
+use super::{Reply, Worker};
+
+impl Worker {
+    pub(super) fn accept(&mut self, id: &str, force: bool) -> Reply {
+        let r = self.with_store(|s| {
+            let (pid, p) = s.proposal(id)?;
+            s.accept(&pid, &p, &AcceptOptions { only: None, force })
+                .map(|a| (pid, a))
+        });
+        match r {
+            Ok((pid, a)) => Reply::Done(format!(
+                "accepted {}: {} node(s) added, {} changed, {} edge(s) added",
+                pid.short(),
+                a.nodes_added,
+                a.nodes_changed,
+                a.edges_added
+            )),
+            Err(Error::StaleBase { .. }) => self.stale(id, false),
+            Err(e) => Reply::Failed(format!("accept: {e}")),
+        }
+    }
+
+    pub(super) fn stale(&mut self, id: &str, edit: bool) -> Reply {
+        let versions = self
+            .with_store(|s| {
+                let (_, p) = s.proposal(id)?;
+                proposal::stale_versions(s, &p)
+            })
+            .map(|nodes| crate::cli::cards::stale(&nodes))
+            .unwrap_or_else(|e| e.to_string());
+        Reply::Stale {
+            id: id.to_owned(),
+            versions,
+            edit,
+        }
+    }
+
+    pub(super) fn accept_many(&mut self, ids: &[String]) -> Reply {
+        let (mut ok, mut failed) = (0, Vec::new());
+        for id in ids {
+            let r = self.with_store(|s| {
+                let (pid, p) = s.proposal(id)?;
+                s.accept(&pid, &p, &AcceptOptions::default())
+            });
+            match r {
+                Ok(_) => ok += 1,
+                Err(e) => failed.push(format!("{}: {e}", &id[..id.len().min(12)])),
+            }
+        }
+        report("accepted", ok, &failed)
+    }
+
+    pub(super) fn reject(&mut self, ids: &[String], reason: &str) -> Reply {
+        let (mut ok, mut failed) = (0, Vec::new());
+        for id in ids {
+            let r = self.with_store(|s| {
+                let pid = s.resolve_proposal(id)?;
+                s.reject(&pid, reason)
+            });
+            match r {
+                Ok(()) => ok += 1,
+                Err(e) => failed.push(format!("{}: {e}", &id[..id.len().min(12)])),
+            }
+        }
+        report("rejected", ok, &failed)
+    }
+
+    pub(super) fn accept_edit(&mut self, id: &str, text: &str, force: bool) -> Reply {
+        let r = self.with_store(|s| {
+            let pid = s.resolve_proposal(id)?;
+            s.accept_edit(&pid, text, force)
+        });
+        match r {
+            Ok((new, a)) => Reply::EditSaved(format!(
+                "accepted the edit of {} as {}: {} node(s) added, {} changed, {} edge(s) added",
+                &id[..id.len().min(12)],
+                new.short(),
+                a.nodes_added,
+                a.nodes_changed,
+                a.edges_added
+            )),
+            Err(Error::StaleBase { .. }) => self.stale(id, true),
+            Err(e) => Reply::EditFailed(e.to_string()),
+        }
+    }
+}
+
+/// The outcome of deciding several proposals.
+fn report(verb: &str, ok: usize, failed: &[String]) -> Reply {
+    if failed.is_empty() {
+        Reply::Done(format!("{verb} {ok} proposal(s)"))
+    } else {
+        Reply::Failed(format!("{verb} {ok}, {} not: {}", failed.len(), failed.join("; ")))
+    }
+}
