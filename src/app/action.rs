@@ -108,6 +108,7 @@ pub enum Action {
     Supersede,
     Archive,
     Restore,
+    Curator,
 }
 
 /// The name, description and scope of an action.
@@ -362,6 +363,13 @@ pub const ALL: &[Info] = &[
         "restore",
         "restore",
         "Restore the selected deprecated or archived node to active",
+        GR,
+    ),
+    info(
+        Action::Curator,
+        "curator",
+        "curator lists",
+        "Curator lists: conventions, glossary, decisions… sortable, with what needs care",
         GR,
     ),
     info(Action::Up, "up", "up", "Previous row", L),

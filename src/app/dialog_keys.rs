@@ -234,7 +234,8 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
         | Popup::History(_)
         | Popup::NodeForm(_)
         | Popup::Relation { .. }
-        | Popup::Prompt { .. } => {}
+        | Popup::Prompt { .. }
+        | Popup::Curator(_) => {}
     }
 }
 

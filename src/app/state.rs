@@ -148,6 +148,8 @@ pub enum Popup {
     History(Box<HistoryDialog>),
     /// The Graph pane's new / edit node form.
     NodeForm(Box<crate::app::panes::graph::form::NodeForm>),
+    /// The Graph pane's curator lists.
+    Curator(Box<crate::app::panes::graph::curator::CuratorDialog>),
     /// The relation of a new link from `from`.
     Relation {
         from: String,

@@ -48,6 +48,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Action(a) => action(state, a, &mut fx),
         Msg::Reply(r) => reply(state, r, &mut fx),
     }
+    graph::update::entered(state, &mut fx);
     fx
 }
 
@@ -360,6 +361,7 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
         Reply::Path { generation, result } => graph::update::path_found(state, generation, result),
         Reply::History { generation, result } => graph::update::history(state, generation, result),
         Reply::GraphChanged => graph::update::changed(state, fx),
+        Reply::Start(name) => graph::update::start(state, name, fx),
         Reply::Written { text, open } => graph::curate_ui::written(state, text, open, fx),
         Reply::WriteFailed(text) => graph::curate_ui::write_failed(state, text),
         Reply::NameChecked { generation, result } => graph::curate_ui::name_checked(state, generation, result),
@@ -370,6 +372,7 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
         } => graph::curate_ui::vocabulary(state, generation, types, relations),
         Reply::EditValues { name, result } => graph::curate_ui::edit_values(state, &name, result),
         Reply::Exposure { generation, result } => graph::curate_ui::exposure(state, generation, result),
+        Reply::Curator { generation, result } => graph::curator::listed(state, generation, result),
         Reply::UnlockFailed(text) => {
             state.busy = None;
             if let Some(Popup::Unlock { error, busy, .. }) = state.popups.last_mut() {

@@ -198,6 +198,16 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
                 ("esc", "cancel"),
             ]);
         }
+        Some(Popup::Curator(_)) => {
+            return fixed(&[
+                ("←→", "type"),
+                ("s", "sort"),
+                ("o", "order"),
+                ("m", "mentions"),
+                ("enter", "open / link"),
+                ("esc", "close"),
+            ]);
+        }
         Some(Popup::Relation { .. } | Popup::Prompt { .. }) => {
             return fixed(&[("enter", "confirm"), ("esc", "cancel")]);
         }
@@ -401,7 +411,8 @@ fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, ma
         | Popup::History(_)
         | Popup::NodeForm(_)
         | Popup::Relation { .. }
-        | Popup::Prompt { .. } => {}
+        | Popup::Prompt { .. }
+        | Popup::Curator(_) => {}
     }
 }
 

@@ -7,10 +7,10 @@ use graphex_engine::{Level, Store};
 
 use super::{Reply, Request, Worker};
 use crate::app::panes::graph::Place;
-use crate::app::panes::graph::curate;
 use crate::app::panes::graph::form::Values;
 use crate::app::panes::graph::history as graph_history;
 use crate::app::panes::graph::work as graph_work;
+use crate::app::panes::graph::{curate, curator};
 
 /// The graph as it was at a point, with the point, commit and level it was
 /// read at.
@@ -57,6 +57,20 @@ impl Worker {
                     Err(e) => Reply::WriteFailed(e.to_string()),
                 };
                 self.decided(reply);
+            }
+            Request::Curator {
+                generation,
+                kind,
+                sort,
+                descending,
+                now,
+            } => {
+                let result = self.read(|s| curator::list(s.catalog(), &kind, sort, descending, now));
+                self.send(Reply::Curator { generation, result });
+            }
+            Request::Start => {
+                let hub = self.store.as_ref().and_then(|s| graph_work::hub(s.catalog()));
+                self.send(Reply::Start(hub));
             }
             Request::CheckName { generation, name } => {
                 let result = self.read(|s| curate::check_name(s, &name));

@@ -17,6 +17,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::panes::graph::Place;
 use super::panes::graph::curate::Write;
+use super::panes::graph::curator::ListView;
 use super::panes::graph::data::{Neighbourhood, PathView};
 use super::panes::graph::form::Values;
 use super::panes::graph::history::HistoryView;
@@ -94,6 +95,16 @@ pub enum Request {
     /// The types and relations in use, for the forms' pickers.
     Vocabulary {
         generation: u64,
+    },
+    /// Where the Graph pane starts: the best connected node.
+    Start,
+    /// A curator list.
+    Curator {
+        generation: u64,
+        kind: String,
+        sort: graphex_engine::curate::SortBy,
+        descending: bool,
+        now: graphex_engine::model::Timestamp,
     },
     /// A node's current values, for the edit form.
     EditValues {
@@ -194,6 +205,11 @@ pub enum Reply {
     },
     /// A curation write was refused; nothing changed.
     WriteFailed(String),
+    Curator {
+        generation: u64,
+        result: Result<ListView, String>,
+    },
+    Start(Option<String>),
     NameChecked {
         generation: u64,
         result: Result<(), String>,
@@ -360,7 +376,9 @@ impl Worker {
             | Request::CheckName { .. }
             | Request::Vocabulary { .. }
             | Request::EditValues { .. }
-            | Request::Exposure { .. } => self.graph(req),
+            | Request::Exposure { .. }
+            | Request::Curator { .. }
+            | Request::Start => self.graph(req),
             Request::Unlock { human, passphrase } => self.unlock(human, passphrase),
             Request::Lock => {
                 self.creds = Credentials::none();
@@ -619,6 +637,8 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Vocabulary { .. } => "vocabulary",
         Request::EditValues { .. } => "edit-values",
         Request::Exposure { .. } => "exposure",
+        Request::Curator { .. } => "curator",
+        Request::Start => "start",
         Request::Export { .. } => "export",
         Request::Unlock { .. } => "unlock",
         Request::Lock => "lock",
@@ -634,6 +654,7 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
     let last_load = batch.iter().rposition(|r| matches!(r, Request::LoadQueue));
     let last_show = batch.iter().rposition(|r| matches!(r, Request::Show { .. }));
     let last_jump = batch.iter().rposition(|r| matches!(r, Request::Jump { .. }));
+    let last_list = batch.iter().rposition(|r| matches!(r, Request::Curator { .. }));
     batch
         .into_iter()
         .enumerate()
@@ -643,6 +664,7 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
             Request::LoadQueue => Some(*i) == last_load,
             Request::Show { .. } => Some(*i) == last_show,
             Request::Jump { .. } => Some(*i) == last_jump,
+            Request::Curator { .. } => Some(*i) == last_list,
             _ => true,
         })
         .map(|(_, r)| r)

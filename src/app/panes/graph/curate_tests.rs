@@ -292,3 +292,63 @@ fn below_the_master_level_and_in_the_past_nothing_is_written() {
     assert!(r.s.popups.is_empty());
     assert!(r.s.message.as_ref().unwrap().0.contains("view of the past"));
 }
+
+#[test]
+fn curator_lists_sort_flag_open_and_link_mentions() {
+    let mut r = graph_at(Level::Master, "orders-service");
+    r.press("c");
+    let list = |r: &Run| match r.s.popups.last() {
+        Some(Popup::Curator(d)) => d.list.clone().unwrap().unwrap(),
+        _ => panic!("no curator list"),
+    };
+    let conventions = list(&r);
+    assert!(conventions.rows.len() >= 8, "{:?}", conventions.rows.len());
+    assert!(conventions.rows.iter().all(|e| e.node_type == "convention"));
+    let names: Vec<&str> = conventions.rows.iter().map(|e| e.name.as_str()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted, "by name first");
+    assert!(r.screen().contains("Curator: convention"), "{}", r.screen());
+    // By links, most first.
+    r.press("ssso");
+    let by_links = list(&r);
+    assert!(by_links.rows.windows(2).all(|w| w[0].links >= w[1].links));
+    // Decisions: the human-only one is not listed at the master level.
+    r.key(KeyCode::Right);
+    r.key(KeyCode::Right);
+    let decisions = list(&r);
+    assert!(decisions.rows.iter().all(|e| e.node_type == "decision"));
+    assert!(!decisions.rows.iter().any(|e| e.name == "fraud-vendor-renegotiation"));
+    assert!(!r.screen().contains("fraud-vendor-renegotiation"));
+    // Glossary: a mention without a link is offered, and linked on enter.
+    r.key(KeyCode::Left);
+    let glossary = list(&r);
+    let Some((term, by)) = glossary.mentions.first().cloned() else {
+        panic!("the demo has a glossary term mentioned without a link")
+    };
+    r.press("m");
+    r.key(KeyCode::Enter);
+    let Some(Popup::Confirm { text, .. }) = r.s.popups.last() else {
+        panic!("no confirmation")
+    };
+    assert!(text.contains(&format!("{by} uses {term}")), "{text}");
+    r.press("y");
+    let e = r.store.catalog().by_name(&by).unwrap().id;
+    assert!(
+        r.store
+            .catalog()
+            .outgoing(&e)
+            .any(|x| x.relation.as_str() == "uses" && r.store.catalog().node(&x.to).unwrap().name.as_str() == term),
+        "{by} now uses {term}"
+    );
+    assert!(
+        !list(&r).mentions.contains(&(term, by)),
+        "the suggestion is gone once linked"
+    );
+    // Enter on an entry opens it in the browser.
+    r.press("m");
+    let first = list(&r).rows[0].name.clone();
+    r.key(KeyCode::Enter);
+    assert!(r.s.popups.is_empty());
+    assert_eq!(r.centre(), first);
+}

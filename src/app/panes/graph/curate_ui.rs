@@ -289,7 +289,7 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 }
             }
         },
-        _ => {}
+        _ => super::curator::key(state, k, fx),
     }
 }
 

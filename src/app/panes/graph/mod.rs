@@ -13,6 +13,7 @@ pub mod curate;
 #[cfg(test)]
 mod curate_tests;
 pub mod curate_ui;
+pub mod curator;
 pub mod data;
 pub mod dialogs;
 pub mod form;
@@ -97,6 +98,8 @@ pub struct Graph {
     /// Types and relations in use, with counts, for the forms' pickers.
     pub vocabulary: Option<(curate::Counts, curate::Counts)>,
     pub vocabulary_generation: u64,
+    /// The pane has asked where to start (once per unlock level).
+    pub started: bool,
 }
 
 impl Graph {

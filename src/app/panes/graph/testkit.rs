@@ -113,6 +113,17 @@ impl Run {
                 Ok(t) => Reply::Done(t),
                 Err(e) => Reply::Failed(e),
             },
+            Request::Curator {
+                generation,
+                kind,
+                sort,
+                descending,
+                now,
+            } => Reply::Curator {
+                generation,
+                result: super::curator::list(self.store.catalog(), &kind, sort, descending, now),
+            },
+            Request::Start => Reply::Start(work::hub(self.store.catalog())),
             Request::CheckName { generation, name } => Reply::NameChecked {
                 generation,
                 result: curate::check_name(&self.store, &name),

@@ -152,6 +152,7 @@ pub fn graph_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         Action::Archive => curate_ui::lifecycle(state, Status::Archived, fx),
         Action::Restore => curate_ui::lifecycle(state, Status::Active, fx),
         Action::Supersede => curate_ui::supersede(state),
+        Action::Curator => super::curator::open(state, fx),
         Action::History => {
             let name = match selected(&state.graph) {
                 Some(Selected::Node(name) | Selected::Centre(name)) => Some(name),
@@ -274,6 +275,27 @@ pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
     if state.graph.place.is_some() {
         ask(state, fx);
     }
+    super::curator::changed(state, fx);
+}
+
+/// The pane shown with no node open: it starts on the best connected node
+/// the level reads, so there is something to browse at once.
+pub fn entered(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let g = &mut state.graph;
+    if state.pane != Pane::Graph || g.place.is_some() || g.started || state.level.is_none() || state.busy.is_some() {
+        return;
+    }
+    g.started = true;
+    request(fx, Request::Start);
+}
+
+/// The worker's starting node, if the pane is still empty.
+pub fn start(state: &mut AppState, name: Option<String>, fx: &mut Vec<Effect>) {
+    match name {
+        Some(name) if state.graph.place.is_none() => open(state, &name, fx),
+        Some(_) => {}
+        None => state.info("the graph is empty at this level: n adds a node"),
+    }
 }
 
 /// Whether the popup on top belongs to this pane (its keys go to `dialogs`).
@@ -288,5 +310,6 @@ pub fn owns(p: &Popup) -> bool {
             | Popup::NodeForm(_)
             | Popup::Relation { .. }
             | Popup::Prompt { .. }
+            | Popup::Curator(_)
     )
 }

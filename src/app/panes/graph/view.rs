@@ -380,6 +380,7 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
             d.render(centered(main, w, h), buf);
         }
         Popup::History(h) => history(buf, h, styles, main),
+        Popup::Curator(d) => super::curator::draw(buf, d, state.now_ms, styles, main),
         _ => return super::form_view::popup(buf, state, p, styles, main),
     }
     true

@@ -152,6 +152,18 @@ fn first_line(text: &str) -> String {
     graphex_engine::hygiene::visible_line(&short).into_owned()
 }
 
+/// Where the pane starts when opened with no node: the readable node with
+/// the most readable edges (the first by name among equals).
+pub fn hub(c: &Catalog) -> Option<String> {
+    c.node_slots()
+        .filter_map(|s| {
+            let n = c.node_at(s)?;
+            Some((c.out_slots(s).len() + c.in_slots(s).len(), n))
+        })
+        .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.name.cmp(&a.1.name)))
+        .map(|(_, n)| n.name.to_string())
+}
+
 /// The export formats, by the file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {

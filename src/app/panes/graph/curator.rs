@@ -1,0 +1,319 @@
+//! Curator lists in the Graph pane: conventions, glossary terms, decisions
+//! (or any type) as a sortable table with what needs care — near-duplicate
+//! names, entries nothing links to, entries not changed for a long time —
+//! and the glossary terms other nodes mention without a link, with an
+//! offer to link them. Built on the worker from what the level reads.
+
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent};
+use graphex_engine::curate::{CuratorList, ListSpec, SortBy, curator_list};
+use graphex_engine::model::{Name, NewEdge, NodeType, Relation, Timestamp};
+use graphex_engine::store::Catalog;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use super::curate::Write;
+use crate::app::layout::age;
+use crate::app::state::{AppState, Confirmed, Popup};
+use crate::app::update::{Effect, request};
+use crate::app::view::block;
+use crate::app::worker::Request;
+use crate::widgets::dialog::centered;
+use crate::widgets::grouped_list::{GroupedList, Row};
+use crate::widgets::{Tone, ToneStyles};
+
+/// The types a list is of, in the order ←/→ goes through them (empty: all).
+pub const KINDS: [&str; 4] = ["convention", "glossary", "decision", ""];
+
+/// Entries unchanged for longer are flagged stale.
+pub const STALE_AFTER: Duration = Duration::from_secs(180 * 24 * 3600);
+
+const SORTS: [SortBy; 4] = [SortBy::Name, SortBy::LastChange, SortBy::Scope, SortBy::Links];
+
+/// The relation a mention suggestion is linked with: the mentioning node
+/// uses the term.
+pub const MENTION_RELATION: &str = "uses";
+
+/// One row of the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryView {
+    pub name: String,
+    pub node_type: String,
+    pub status: String,
+    pub last_change_ms: i64,
+    pub scope: Option<String>,
+    pub links: usize,
+    /// What needs care, in words.
+    pub flags: Vec<String>,
+}
+
+/// A list as the dialog draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListView {
+    pub rows: Vec<EntryView>,
+    /// (term, the node mentioning it without a link).
+    pub mentions: Vec<(String, String)>,
+}
+
+/// The dialog.
+#[derive(Debug, Default)]
+pub struct CuratorDialog {
+    pub kind: usize,
+    pub sort: usize,
+    pub descending: bool,
+    pub generation: u64,
+    pub list: Option<Result<ListView, String>>,
+    pub selected: usize,
+    /// Showing the mention suggestions instead of the entries.
+    pub mentions: bool,
+}
+
+impl CuratorDialog {
+    pub fn sort_by(&self) -> SortBy {
+        SORTS[self.sort % SORTS.len()]
+    }
+
+    fn len(&self) -> usize {
+        match &self.list {
+            Some(Ok(l)) if self.mentions => l.mentions.len(),
+            Some(Ok(l)) => l.rows.len(),
+            _ => 0,
+        }
+    }
+}
+
+fn sort_name(s: SortBy) -> &'static str {
+    match s {
+        SortBy::Name => "name",
+        SortBy::LastChange => "last change",
+        SortBy::Scope => "scope",
+        SortBy::Links => "links",
+    }
+}
+
+/// The list on the worker (from the catalog only: no blob is read).
+pub fn list(c: &Catalog, kind: &str, sort: SortBy, descending: bool, now: Timestamp) -> Result<ListView, String> {
+    let types = if kind.is_empty() {
+        Vec::new()
+    } else {
+        vec![NodeType::new(kind).map_err(|e| e.to_string())?]
+    };
+    let spec = ListSpec {
+        sort,
+        descending,
+        stale_after: Some(STALE_AFTER),
+        ..ListSpec::new(types, now)
+    };
+    let CuratorList { rows, mentions } = curator_list(c, &spec);
+    Ok(ListView {
+        rows: rows
+            .into_iter()
+            .map(|r| {
+                let mut flags = Vec::new();
+                if let Some(d) = &r.flags.near_duplicate_of {
+                    flags.push(format!("near {d}"));
+                }
+                if r.flags.orphan {
+                    flags.push("nothing links here".into());
+                }
+                if r.flags.stale {
+                    flags.push("stale".into());
+                }
+                if r.flags.unlinked_mentions > 0 {
+                    flags.push(format!("{} unlinked mention(s)", r.flags.unlinked_mentions));
+                }
+                EntryView {
+                    name: r.name.to_string(),
+                    node_type: r.node_type.to_string(),
+                    status: r.status.to_string(),
+                    last_change_ms: r.last_change.0,
+                    scope: r.scope.map(|s| graphex_engine::hygiene::visible_line(&s).into_owned()),
+                    links: r.links,
+                    flags,
+                }
+            })
+            .collect(),
+        mentions: mentions
+            .into_iter()
+            .map(|m| (m.term.to_string(), m.mentioned_by.to_string()))
+            .collect(),
+    })
+}
+
+pub fn open(state: &mut AppState, fx: &mut Vec<Effect>) {
+    if state.level.is_none() {
+        state.error("the store is still opening");
+        return;
+    }
+    state.popups.push(Popup::Curator(Box::default()));
+    ask(state, fx);
+}
+
+/// Asks the worker for the list as the dialog is set.
+fn ask(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let generation = state.next_generation();
+    let now_ms = state.now_ms;
+    if let Some(Popup::Curator(d)) = state.popups.last_mut() {
+        d.generation = generation;
+        d.selected = 0;
+        request(
+            fx,
+            Request::Curator {
+                generation,
+                kind: KINDS[d.kind % KINDS.len()].to_owned(),
+                sort: d.sort_by(),
+                descending: d.descending,
+                now: Timestamp(now_ms),
+            },
+        );
+    }
+}
+
+pub fn listed(state: &mut AppState, generation: u64, result: Result<ListView, String>) {
+    if let Some(Popup::Curator(d)) = state.popups.last_mut()
+        && d.generation == generation
+    {
+        d.list = Some(result);
+    }
+}
+
+pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
+    let Some(Popup::Curator(d)) = state.popups.last_mut() else {
+        return;
+    };
+    let n = d.len();
+    match k.code {
+        KeyCode::Esc | KeyCode::Char('q') => {
+            state.popups.pop();
+        }
+        KeyCode::Up | KeyCode::Char('k') => d.selected = d.selected.saturating_sub(1),
+        KeyCode::Down | KeyCode::Char('j') => d.selected = (d.selected + 1).min(n.saturating_sub(1)),
+        KeyCode::Left | KeyCode::Right => {
+            let m = KINDS.len();
+            d.kind = if k.code == KeyCode::Right {
+                (d.kind + 1) % m
+            } else {
+                (d.kind + m - 1) % m
+            };
+            ask(state, fx);
+        }
+        KeyCode::Char('s') => {
+            d.sort = (d.sort + 1) % SORTS.len();
+            ask(state, fx);
+        }
+        KeyCode::Char('o') => {
+            d.descending = !d.descending;
+            ask(state, fx);
+        }
+        KeyCode::Char('m') => {
+            d.mentions = !d.mentions;
+            d.selected = 0;
+        }
+        KeyCode::Enter => {
+            let Some(Ok(list)) = &d.list else { return };
+            if d.mentions {
+                let Some((term, by)) = list.mentions.get(d.selected).cloned() else {
+                    return;
+                };
+                let edge = (|| -> graphex_engine::Result<NewEdge> {
+                    Ok(NewEdge::new(
+                        Name::new(&by)?,
+                        Relation::new(MENTION_RELATION)?,
+                        Name::new(&term)?,
+                    ))
+                })();
+                match edge {
+                    Ok(e) => state.popups.push(Popup::Confirm {
+                        text: format!("Link {by} {MENTION_RELATION} {term}? (one commit; u undoes it)"),
+                        then: Confirmed::Write(Box::new(Write::Link(Box::new(e)))),
+                    }),
+                    Err(e) => state.error(e.to_string()),
+                }
+            } else if let Some(row) = list.rows.get(d.selected) {
+                let name = row.name.clone();
+                state.popups.pop();
+                super::update::open(state, &name, fx);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// After a link from the suggestions, the list is read again.
+pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
+    if matches!(state.popups.last(), Some(Popup::Curator(_))) {
+        let selected = match state.popups.last() {
+            Some(Popup::Curator(d)) => d.selected,
+            _ => 0,
+        };
+        ask(state, fx);
+        if let Some(Popup::Curator(d)) = state.popups.last_mut() {
+            d.selected = selected;
+        }
+    }
+}
+
+pub fn draw(buf: &mut Buffer, d: &CuratorDialog, now_ms: i64, styles: &ToneStyles, main: Rect) {
+    let area = centered(main, main.width.saturating_sub(2), main.height);
+    ratatui::widgets::Clear.render(area, buf);
+    let kind = match KINDS[d.kind % KINDS.len()] {
+        "" => "all types",
+        k => k,
+    };
+    let title = format!(
+        "Curator: {kind} · by {}{} · ←/→ type · s sort · o order · m {} · enter {}",
+        sort_name(d.sort_by()),
+        if d.descending { " ↓" } else { " ↑" },
+        if d.mentions { "entries" } else { "mentions" },
+        if d.mentions { "links" } else { "opens" },
+    );
+    let rows: Vec<Row> = match &d.list {
+        None => vec![Row::Header("reading…".into())],
+        Some(Err(e)) => vec![Row::Header(e.clone())],
+        Some(Ok(l)) if d.mentions => {
+            let mut rows = vec![Row::Header(format!(
+                "{} glossary mention(s) without a link: enter links the node to the term ({MENTION_RELATION})",
+                l.mentions.len()
+            ))];
+            rows.extend(l.mentions.iter().map(|(term, by)| Row::Item {
+                spans: vec![
+                    (by.clone(), Tone::Normal),
+                    (" mentions ".into(), Tone::Dim),
+                    (term.clone(), Tone::Accent),
+                ],
+                marked: false,
+                dimmed: false,
+            }));
+            rows
+        }
+        Some(Ok(l)) => {
+            let mut rows = vec![Row::Header(format!(
+                "{} entr{} · name · last change · scope · links · needs care",
+                l.rows.len(),
+                if l.rows.len() == 1 { "y" } else { "ies" }
+            ))];
+            rows.extend(l.rows.iter().map(|r| Row::Item {
+                spans: vec![
+                    (format!("{:<36} ", r.name), Tone::Normal),
+                    (format!("{:>5} ago  ", age(now_ms, r.last_change_ms)), Tone::Dim),
+                    (format!("{:<10} ", r.scope.as_deref().unwrap_or("-")), Tone::Dim),
+                    (format!("{:>4}  ", r.links), Tone::Normal),
+                    (r.flags.join(" · "), Tone::Warn),
+                ],
+                marked: false,
+                dimmed: r.status != "active",
+            }));
+            rows
+        }
+    };
+    let selected = (d.len() > 0).then(|| d.selected.min(d.len() - 1) + 1);
+    GroupedList {
+        rows: &rows,
+        selected,
+        styles,
+        block: Some(block(&title, true, styles)),
+    }
+    .render(area, buf);
+}
