@@ -6,6 +6,7 @@ mod canary;
 mod concurrency;
 mod config;
 mod console;
+mod console_graph;
 mod doctor;
 mod explore;
 mod graph_ops;
