@@ -21,7 +21,7 @@ mod snapshots;
 pub mod state;
 pub mod terminal;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub mod theme;
 pub mod update;
 pub mod view;

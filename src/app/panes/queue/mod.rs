@@ -12,6 +12,8 @@ use std::collections::BTreeSet;
 pub mod card;
 pub mod data;
 pub mod layout;
+#[cfg(test)]
+mod tests;
 pub mod update;
 pub mod view;
 pub mod work;
