@@ -221,21 +221,9 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
             }
             _ => {}
         },
-        Popup::Editor(ed) => {
-            if !ed.saving {
-                editor_key(state, k, fx);
-            }
-        }
-        // The Graph pane's dialogs took the key above.
-        Popup::Jump(_)
-        | Popup::Facets(_)
-        | Popup::Export { .. }
-        | Popup::AsOf { .. }
-        | Popup::History(_)
-        | Popup::NodeForm(_)
-        | Popup::Relation { .. }
-        | Popup::Prompt { .. }
-        | Popup::Curator(_) => {}
+        Popup::Editor(ed) if !ed.saving => editor_key(state, k, fx),
+        // A saving editor waits; the Graph pane's dialogs took the key above.
+        _ => {}
     }
 }
 

@@ -166,6 +166,31 @@ pub enum Popup {
     },
 }
 
+impl Popup {
+    /// The pane a dialog belongs to (its keys and drawing are there), or
+    /// `None` for the shell's own.
+    pub fn pane(&self) -> Option<Pane> {
+        match self {
+            Popup::Jump(_)
+            | Popup::Facets(_)
+            | Popup::Export { .. }
+            | Popup::AsOf { .. }
+            | Popup::History(_)
+            | Popup::NodeForm(_)
+            | Popup::Relation { .. }
+            | Popup::Prompt { .. }
+            | Popup::Curator(_) => Some(Pane::Graph),
+            Popup::Help { .. }
+            | Popup::Palette { .. }
+            | Popup::Unlock { .. }
+            | Popup::Reason { .. }
+            | Popup::Confirm { .. }
+            | Popup::Stale { .. }
+            | Popup::Editor(_) => None,
+        }
+    }
+}
+
 impl AppState {
     pub fn new(keymap: Keymap, store: String) -> Self {
         Self {

@@ -404,15 +404,8 @@ fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, ma
             );
         }
         Popup::Editor(ed) => editor(frame, ed, styles, main),
-        Popup::Jump(_)
-        | Popup::Facets(_)
-        | Popup::Export { .. }
-        | Popup::AsOf { .. }
-        | Popup::History(_)
-        | Popup::NodeForm(_)
-        | Popup::Relation { .. }
-        | Popup::Prompt { .. }
-        | Popup::Curator(_) => {}
+        // The Graph pane's dialogs are drawn above.
+        _ => {}
     }
 }
 

@@ -262,7 +262,7 @@ struct Worker {
     last_poll_error: Option<String>,
     /// The graph as it was at a point, for the Graph pane's history view,
     /// with the point, commit and level it was read at.
-    past: Option<graph::Past>,
+    past: graph::Past,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -672,6 +672,6 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
 }
 
 mod decisions;
-mod graph;
+pub mod graph;
 #[cfg(test)]
 mod tests;

@@ -7,8 +7,8 @@ use graphex_engine::{Credentials, KdfCost, Level, Store};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+use super::curate;
 use super::rows::{self, Item};
-use super::{curate, work};
 use crate::app::keymap::Keymap;
 use crate::app::state::AppState;
 use crate::app::update::{Effect, Msg, update};
@@ -23,6 +23,8 @@ pub struct Run {
     pub s: AppState,
     /// Every frame drawn, as text.
     pub frames: Vec<String>,
+    /// The worker's cache of the graph as it was.
+    pub past: crate::app::worker::graph::Past,
 }
 
 pub fn demo_at(level: Level) -> Run {
@@ -45,6 +47,7 @@ pub fn demo_at(level: Level) -> Run {
         store,
         s,
         frames: Vec::new(),
+        past: None,
     };
     r.msg(Msg::Reply(Reply::Opened {
         level,
@@ -86,73 +89,10 @@ impl Run {
             }
             _ => {}
         }
-        let past = |place: &super::Place| place.as_of.map(|at| work::past(&self.store, at).unwrap());
-        vec![match r {
-            Request::Show { generation, place } => Reply::Shown {
-                generation,
-                result: Box::new(work::show(&self.store, &place, past(&place).as_ref())),
-            },
-            Request::History { generation, name } => Reply::History {
-                generation,
-                result: super::history::history(&self.store, &name),
-            },
-            Request::Jump { generation, query } => Reply::Jumped {
-                generation,
-                hits: work::jump(self.store.catalog(), &query),
-            },
-            Request::Path {
-                generation,
-                from,
-                to,
-                place,
-            } => Reply::Path {
-                generation,
-                result: work::path_between(&self.store, &from, &to, &place, past(&place).as_ref()),
-            },
-            Request::Export { place, file } => match work::export(&self.store, &place, past(&place).as_ref(), &file) {
-                Ok(t) => Reply::Done(t),
-                Err(e) => Reply::Failed(e),
-            },
-            Request::Curator {
-                generation,
-                kind,
-                sort,
-                descending,
-                now,
-            } => Reply::Curator {
-                generation,
-                result: super::curator::list(self.store.catalog(), &kind, sort, descending, now),
-            },
-            Request::Start => Reply::Start(work::hub(self.store.catalog())),
-            Request::CheckName { generation, name } => Reply::NameChecked {
-                generation,
-                result: curate::check_name(&self.store, &name),
-            },
-            Request::Vocabulary { generation } => {
-                let (types, relations) = curate::vocabulary(self.store.catalog());
-                Reply::Vocabulary {
-                    generation,
-                    types,
-                    relations,
-                }
-            }
-            Request::EditValues { name } => Reply::EditValues {
-                result: self
-                    .store
-                    .node(&name)
-                    .map(|n| Box::new(super::form::Values::of(&n)))
-                    .map_err(|e| e.to_string()),
-                name,
-            },
-            Request::Exposure { generation, name, tier } => {
-                let settings = self.store.config().unwrap().config.projection_settings().unwrap();
-                Reply::Exposure {
-                    generation,
-                    result: curate::exposure(&self.store, Some(&settings), &name, tier),
-                }
-            }
-            _ => return Vec::new(),
-        }]
+        let settings = self.store.config().unwrap().config.projection_settings().unwrap();
+        crate::app::worker::graph::answer(Some(&self.store), Some(&settings), &mut self.past, r)
+            .into_iter()
+            .collect()
     }
 
     pub fn key(&mut self, code: KeyCode) {

@@ -300,16 +300,5 @@ pub fn start(state: &mut AppState, name: Option<String>, fx: &mut Vec<Effect>) {
 
 /// Whether the popup on top belongs to this pane (its keys go to `dialogs`).
 pub fn owns(p: &Popup) -> bool {
-    matches!(
-        p,
-        Popup::Jump(_)
-            | Popup::Facets(_)
-            | Popup::Export { .. }
-            | Popup::AsOf { .. }
-            | Popup::History(_)
-            | Popup::NodeForm(_)
-            | Popup::Relation { .. }
-            | Popup::Prompt { .. }
-            | Popup::Curator(_)
-    )
+    p.pane() == Some(Pane::Graph)
 }
