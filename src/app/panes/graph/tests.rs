@@ -4,12 +4,12 @@
 use std::path::Path;
 
 use crossterm::event::KeyCode;
-use graphex_engine::Level;
 use graphex_engine::traverse::Direction;
+use graphex_engine::{Credentials, Level, Store};
 
 use super::data::RingEntry;
 use super::rows::{self};
-use super::testkit::demo_at;
+use super::testkit::{Run, demo_at};
 use crate::app::action::{Action, Pane};
 use crate::app::keymap::Keymap;
 use crate::app::state::Popup;
@@ -120,6 +120,14 @@ fn moving_folding_depth_and_direction_keys() {
     r.press("dd");
     assert_eq!(r.s.graph.place.as_ref().unwrap().direction, Direction::Both);
     // The inspector scrolls.
+    r.key(KeyCode::PageDown);
+    assert_eq!(
+        r.s.graph.selected,
+        rows::items(&rows::current(&r.s.graph)).len() - 1,
+        "a page down, no further than the end"
+    );
+    r.key(KeyCode::PageUp);
+    assert_eq!(r.s.graph.selected, 0);
     r.press("J");
     assert_eq!(r.s.graph.inspector_scroll, 3);
     r.press("K");
@@ -492,4 +500,68 @@ fn every_graph_action_is_bound_and_listed() {
         }
     }
     assert_eq!(Action::Jump.info().name, "jump");
+}
+
+#[test]
+fn unlocking_redraws_the_pane_from_what_the_new_level_reads() {
+    let mut r = demo_at(Level::Master);
+    r.s.pane = Pane::Graph;
+    r.jump("tomas-reyes");
+    r.press("s");
+    let count = |r: &Run| match &r.s.graph.shown {
+        Some(Ok(n)) => n.rings[0].total,
+        other => panic!("{other:?}"),
+    };
+    let before = count(&r);
+    // The worker reopens at the human level and says so.
+    let creds = Credentials {
+        passphrase: Some(crate::cli::DEMO_PASSPHRASE.into()),
+        human_passphrase: Some(crate::cli::DEMO_HUMAN_PASSPHRASE.into()),
+        ..Credentials::default()
+    };
+    r.store = Store::open(r.dir.path(), &creds).unwrap();
+    r.msg(Msg::Reply(Reply::Opened {
+        level: Level::Human,
+        root: "/work/shop".into(),
+    }));
+    assert_eq!(count(&r), before + 1, "the human-only neighbour appears");
+    assert!(format!("{:?}", r.s.graph.shown).contains("fraud-vendor-renegotiation"));
+}
+
+#[test]
+fn stored_text_is_shown_escaped_never_as_structure() {
+    use graphex_engine::model::{Name, NewNode, NodeType, Tier};
+    let mut r = demo_at(Level::Master);
+    let mut n = NewNode::new(
+        Name::new("hostile-note").unwrap(),
+        NodeType::new("concept").unwrap(),
+        "Looks fine\u{202e}txt.exe\u{200b}\n\n\n\nInspector\nmark        someone-else",
+        Tier::Public,
+    );
+    n.properties.insert("owner".into(), "a\u{1b}[31mred".into());
+    n.body = Some("line one\n\u{1b}]52;c;Y2xpcA==\u{7}".into());
+    r.store.add_node(n).unwrap();
+    r.s.pane = Pane::Graph;
+    r.jump("hostile-note");
+    let shot = r.screen();
+    for raw in ['\u{202e}', '\u{200b}', '\u{1b}', '\u{7}'] {
+        assert!(!shot.contains(raw), "{raw:?} reached the screen:\n{shot}");
+    }
+    assert!(shot.contains(r"\u{202e}txt.exe"), "{shot}");
+    for line in shot.lines() {
+        if line.contains("mark        someone-else") {
+            assert!(line.contains("│ mark"), "stored text outside the gutter: {line}");
+        }
+    }
+    // The edit form and the history show it escaped too.
+    r.press("e");
+    let form = r.screen();
+    assert!(!form.contains('\u{202e}') && !form.contains('\u{1b}'), "{form}");
+    r.key(KeyCode::Esc);
+    r.press("v");
+    let history = r.screen();
+    assert!(
+        !history.contains('\u{202e}') && !history.contains('\u{1b}'),
+        "{history}"
+    );
 }
