@@ -1,9 +1,10 @@
-//! Syntax highlighting for the proposal JSON a reviewer edits: turns lines of
-//! (possibly half-typed) JSON into toned spans for the editor and previews.
+//! Syntax highlighting: the proposal JSON a reviewer edits, and the query
+//! language of the Query pane. Turns lines of (possibly half-typed) text into
+//! toned spans for the editors and previews.
 //!
-//! The grammar is our own `assets/syntax/proposal-json.sublime-syntax`, run by
-//! syntect's parser only; we never use syntect themes, since colours come from
-//! our [`Tone`] table. Highlighting is best effort and infallible: whatever goes
+//! The grammars are our own (`assets/syntax/proposal-json.sublime-syntax`,
+//! `assets/syntax/query.sublime-syntax`), run by syntect's parser only; we
+//! never use syntect themes, since colours come from our [`Tone`] table. Highlighting is best effort and infallible: whatever goes
 //! wrong, every input line comes back as exactly one [`RichLine`] whose text is
 //! the line, byte for byte.
 
@@ -14,13 +15,52 @@ use syntect::parsing::{ParseState, Scope, ScopeStack, ScopeStackOp, SyntaxDefini
 
 use crate::widgets::{RichLine, Tone};
 
-const SYNTAX: &str = include_str!("../../assets/syntax/proposal-json.sublime-syntax");
-const ROOT_SCOPE: &str = "source.proposal-json";
+/// A grammar and how its scopes are coloured.
+struct Grammar {
+    name: &'static str,
+    syntax: &'static str,
+    root: &'static str,
+    /// Checked in order against the whole scope stack, first hit wins.
+    rules: &'static [(&'static str, Tone)],
+    /// Touches every rule of the grammar. syntect compiles each regex
+    /// lazily on its first search, so parsing this once during loading
+    /// moves that cost off the first keystroke.
+    warm: &'static str,
+}
 
-/// Touches every rule of the grammar. syntect compiles each regex lazily on
-/// its first search, so parsing this once during loading moves that cost off
-/// the first keystroke.
-const WARM_SAMPLE: &str = "{\n  \"k\\\"\\u00e9\": [\"v\\n\\q\t\", -1.5e+3, true, false, null, @],\n  \"open";
+const PROPOSAL_JSON: Grammar = Grammar {
+    name: "proposal JSON",
+    syntax: include_str!("../../assets/syntax/proposal-json.sublime-syntax"),
+    root: "source.proposal-json",
+    // Not "innermost scope wins": a key's quotes and escapes sit inside
+    // `string.*` and `punctuation.*` scopes yet must read as part of the
+    // key, and an error anywhere inside a string must still show as one.
+    rules: &[
+        ("invalid", Tone::Error),
+        ("meta.mapping.key", Tone::Field),
+        ("string", Tone::Str),
+        ("constant.numeric", Tone::Number),
+        ("constant.language", Tone::Keyword),
+        ("punctuation", Tone::Punct),
+    ],
+    warm: "{\n  \"k\\\"\\u00e9\": [\"v\\n\\q\t\", -1.5e+3, true, false, null, @],\n  \"open",
+};
+
+const QUERY: Grammar = Grammar {
+    name: "query",
+    syntax: include_str!("../../assets/syntax/query.sublime-syntax"),
+    root: "source.graphex-query",
+    rules: &[
+        ("invalid", Tone::Error),
+        ("keyword.operator.arrow", Tone::Keyword),
+        ("entity.name.relation", Tone::Field),
+        ("string.glob", Tone::Str),
+        ("entity.name.node", Tone::Accent),
+        ("variable.parameter.flag", Tone::Key),
+        ("constant.other.value", Tone::Number),
+    ],
+    warm: "a* -> uses -> b <-> c -> r?l -> d -> -> --depth 2 --bogus x @",
+};
 
 /// The loaded grammar plus the scope prefixes we colour, resolved once.
 struct Highlighter {
@@ -33,7 +73,8 @@ struct Highlighter {
     rules: Vec<(Scope, Tone)>,
 }
 
-static HIGHLIGHTER: OnceLock<Option<Highlighter>> = OnceLock::new();
+static JSON: OnceLock<Option<Highlighter>> = OnceLock::new();
+static QUERIES: OnceLock<Option<Highlighter>> = OnceLock::new();
 
 /// Highlights lines of proposal JSON. Never fails: on any parser error the remaining text of a line is Tone::Normal.
 ///
@@ -42,51 +83,56 @@ static HIGHLIGHTER: OnceLock<Option<Highlighter>> = OnceLock::new();
 /// line to the next, so highlighting just the visible lines gives the same
 /// result as highlighting the whole text.
 pub fn json_lines(lines: &[String]) -> Vec<RichLine> {
-    match highlighter() {
+    highlight(&JSON, &PROPOSAL_JSON, lines)
+}
+
+/// Highlights lines of the query language, on the same terms as
+/// [`json_lines`]: names, globs, arrows, relations, flags, values, errors.
+pub fn query_lines(lines: &[String]) -> Vec<RichLine> {
+    highlight(&QUERIES, &QUERY, lines)
+}
+
+/// Loads and warms the grammars now. Call it from a background thread at
+/// startup so the first keystroke on the UI thread does not pay for it.
+pub fn warm() {
+    let _ = highlighter(&JSON, &PROPOSAL_JSON);
+    let _ = highlighter(&QUERIES, &QUERY);
+}
+
+fn highlight(cell: &'static OnceLock<Option<Highlighter>>, g: &Grammar, lines: &[String]) -> Vec<RichLine> {
+    match highlighter(cell, g) {
         Some(h) => h.lines(lines),
         None => lines.iter().map(|l| plain(l)).collect(),
     }
 }
 
-/// Loads and warms the grammar now. Call it from a background thread at
-/// startup so the first [`json_lines`] on the UI thread does not pay for it.
-pub fn warm() {
-    let _ = highlighter();
+fn highlighter(cell: &'static OnceLock<Option<Highlighter>>, g: &Grammar) -> Option<&'static Highlighter> {
+    cell.get_or_init(|| {
+        // Logged rather than surfaced: the console stays usable uncoloured.
+        load(g)
+            .inspect_err(|e| tracing::warn!("{} highlighting disabled: {e:#}", g.name))
+            .ok()
+    })
+    .as_ref()
 }
 
-fn highlighter() -> Option<&'static Highlighter> {
-    HIGHLIGHTER
-        .get_or_init(|| {
-            // Logged rather than surfaced: the console stays usable uncoloured.
-            load()
-                .inspect_err(|e| tracing::warn!("proposal JSON highlighting disabled: {e:#}"))
-                .ok()
-        })
-        .as_ref()
-}
-
-fn load() -> Result<Highlighter> {
+fn load(g: &Grammar) -> Result<Highlighter> {
     // `true`: we feed lines with their `\n`, as Sublime grammars expect.
-    let def = SyntaxDefinition::load_from_str(SYNTAX, true, None).context("parsing proposal-json.sublime-syntax")?;
+    let def = SyntaxDefinition::load_from_str(g.syntax, true, None)
+        .with_context(|| format!("parsing the {} grammar", g.name))?;
     let mut builder = SyntaxSetBuilder::new();
     builder.add(def);
     let set = builder.build();
-    let root = Scope::new(ROOT_SCOPE).context("root scope")?;
+    let root = Scope::new(g.root).context("root scope")?;
     set.find_syntax_by_scope(root)
-        .context("the grammar does not declare scope source.proposal-json")?;
-    let rules = [
-        ("invalid", Tone::Error),
-        ("meta.mapping.key", Tone::Field),
-        ("string", Tone::Str),
-        ("constant.numeric", Tone::Number),
-        ("constant.language", Tone::Keyword),
-        ("punctuation", Tone::Punct),
-    ]
-    .into_iter()
-    .map(|(s, t)| Ok((Scope::new(s).with_context(|| format!("scope {s}"))?, t)))
-    .collect::<Result<Vec<_>>>()?;
+        .with_context(|| format!("the grammar does not declare scope {}", g.root))?;
+    let rules = g
+        .rules
+        .iter()
+        .map(|(s, t)| Ok((Scope::new(s).with_context(|| format!("scope {s}"))?, *t)))
+        .collect::<Result<Vec<_>>>()?;
     let h = Highlighter { set, root, rules };
-    let warm: Vec<String> = WARM_SAMPLE.lines().map(str::to_owned).collect();
+    let warm: Vec<String> = g.warm.lines().map(str::to_owned).collect();
     let _ = h.lines(&warm);
     Ok(h)
 }

@@ -14,6 +14,7 @@
 //! followed both ways even by `->`. Paths never visit a node twice.
 
 mod ast;
+pub mod complete;
 mod edit_distance;
 mod error;
 mod eval;

@@ -343,3 +343,41 @@ mod never_panics {
         }
     }
 }
+
+#[test]
+fn completion_ranks_what_the_level_reads() {
+    use super::complete::{Slot, candidates, context};
+    let now = crate::model::Timestamp::parse("2026-11-24").unwrap();
+    let texts = |c: &Catalog, src: &str| -> Vec<String> {
+        candidates(c, &context(src, src.len()), now, 10)
+            .into_iter()
+            .map(|c| c.text)
+            .collect()
+    };
+    let all = sample();
+    // Names: the best fuzzy match first; `*` is offered only when it fits.
+    assert_eq!(texts(&all, "ordsrv")[0], "orders-service");
+    assert_eq!(texts(&all, "")[0], "*");
+    // A hidden node is never offered.
+    let public = visible(Tier::Public);
+    assert!(texts(&all, "postg").contains(&"postgresql".to_owned()));
+    assert!(!texts(&public, "postg").contains(&"postgresql".to_owned()));
+    // Relations in use come with their counts, the most used first.
+    let rels = candidates(&all, &context("orders-service -> ", 18), now, 20);
+    assert_eq!(rels[0].text, "depends-on", "{rels:?}");
+    assert!(rels[0].detail.ends_with("edges"), "{rels:?}");
+    assert!(
+        rels.iter().any(|c| c.text == "contradicts" && c.detail == "0 edges"),
+        "{rels:?}"
+    );
+    // Flags, their values, and what follows a node.
+    assert_eq!(
+        texts(&all, "* -> * -> * --ti"),
+        ["--tier", "--since"].map(String::from)[..1]
+    );
+    assert_eq!(texts(&all, "* --tier ag"), ["agent-readable", "agent-restricted"]);
+    assert_eq!(texts(&all, "* --since ")[0], "2026-11-24");
+    assert_eq!(texts(&all, "orders-service ")[0], "->");
+    assert_eq!(context("* --type ", 9).slot, Slot::Value("--type".into()));
+    assert_eq!(texts(&all, "* --type serv"), ["service"]);
+}
