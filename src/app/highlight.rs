@@ -266,12 +266,15 @@ mod tests {
 
     #[test]
     fn syntax_loads_and_compiles() {
-        let h = load().unwrap();
-        assert!(h.set.find_syntax_by_scope(h.root).is_some());
-        assert!(
-            highlighter().is_some(),
-            "the shared highlighter must not fall back to plain text"
-        );
+        for (cell, g) in [(&JSON, &PROPOSAL_JSON), (&QUERIES, &QUERY)] {
+            let h = load(g).unwrap();
+            assert!(h.set.find_syntax_by_scope(h.root).is_some());
+            assert!(
+                highlighter(cell, g).is_some(),
+                "the shared {} highlighter must not fall back to plain text",
+                g.name
+            );
+        }
     }
 
     #[test]
@@ -481,5 +484,35 @@ mod tests {
         ] {
             assert!(out.iter().flatten().any(|(_, t)| *t == tone), "no {tone:?} produced");
         }
+    }
+
+    fn query(line: &str) -> RichLine {
+        query_lines(&[line.to_owned()]).remove(0)
+    }
+
+    #[test]
+    fn query_token_classes_each_have_their_tone() {
+        let q = query("orders-* -> depends-on -> currency-utils <-> r?l -> *x --depth 2 --bogus 3 @");
+        assert_eq!(tone_of(&q, "orders-*"), Tone::Str, "{q:?}");
+        assert_eq!(tone_of(&q, "->"), Tone::Keyword);
+        assert_eq!(tone_of(&q, "<->"), Tone::Keyword);
+        assert_eq!(tone_of(&q, "depends-on"), Tone::Field);
+        assert_eq!(tone_of(&q, "currency-utils"), Tone::Accent);
+        assert_eq!(tone_of(&q, "r?l"), Tone::Str, "a glob in a relation's place");
+        assert_eq!(tone_of(&q, "--depth"), Tone::Key);
+        assert_eq!(tone_of(&q, "2"), Tone::Number);
+        assert_eq!(tone_of(&q, "--bogus"), Tone::Error);
+        assert_eq!(tone_of(&q, "@"), Tone::Error);
+        // A missing relation (two arrows in a row) and a word where an arrow
+        // belongs are errors; `a->b` reads as three tokens.
+        let missing = query("a -> -> b");
+        assert_eq!(missing[4], ("->".to_owned(), Tone::Error), "{missing:?}");
+        let tight = query("a->uses->b");
+        assert_eq!(tone_of(&tight, "uses"), Tone::Field, "{tight:?}");
+        assert_eq!(tone_of(&tight, "b"), Tone::Accent);
+        assert_faithful(
+            &owned(&["", "  ", "a b c", "--x", "é -> ü"]),
+            &query_lines(&owned(&["", "  ", "a b c", "--x", "é -> ü"])),
+        );
     }
 }
