@@ -109,6 +109,12 @@ pub enum Action {
     Archive,
     Restore,
     Curator,
+    EditQuery,
+    CycleView,
+    AsTier,
+    OpenResult,
+    ExportResults,
+    CopyResults,
 }
 
 /// The name, description and scope of an action.
@@ -135,6 +141,7 @@ const G: Scope = Scope::Global;
 const Q: Scope = Scope::Pane(Pane::Queue);
 const GR: Scope = Scope::Pane(Pane::Graph);
 const L: Scope = Scope::Lists;
+const QY: Scope = Scope::Pane(Pane::Query);
 
 /// Every action, in the order help lists them.
 pub const ALL: &[Info] = &[
@@ -371,6 +378,48 @@ pub const ALL: &[Info] = &[
         "curator lists",
         "Curator lists: conventions, glossary, decisions… sortable, with what needs care",
         GR,
+    ),
+    info(
+        Action::EditQuery,
+        "edit_query",
+        "edit",
+        "Back to the query editor (esc leaves it for the results)",
+        QY,
+    ),
+    info(
+        Action::OpenResult,
+        "open_result",
+        "open",
+        "Open the selected result's last node in the Graph pane",
+        QY,
+    ),
+    info(
+        Action::CycleView,
+        "cycle_view",
+        "view",
+        "Show the results as a table, a tree by first hop, or JSON",
+        QY,
+    ),
+    info(
+        Action::AsTier,
+        "as_tier",
+        "as tier",
+        "Match as a tier would: cycles --tier public, agent-readable, agent-restricted, none",
+        QY,
+    ),
+    info(
+        Action::ExportResults,
+        "export_results",
+        "export",
+        "Export the results to a new file: .json, .mmd or .dot",
+        QY,
+    ),
+    info(
+        Action::CopyResults,
+        "copy_results",
+        "copy",
+        "Copy the results (JSON, Mermaid or DOT) to the clipboard, over ssh and tmux too",
+        QY,
     ),
     info(Action::Up, "up", "up", "Previous row", L),
     info(Action::Down, "down", "down", "Next row", L),

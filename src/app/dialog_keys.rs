@@ -72,6 +72,10 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
         return;
     }
     let Some(top) = state.popups.last_mut() else { return };
+    if top.pane() == Some(crate::app::action::Pane::Query) {
+        crate::app::panes::query::update::dialog_key(state, k, fx);
+        return;
+    }
     if crate::app::panes::graph::update::owns(top) {
         crate::app::panes::graph::dialogs::key(state, k, fx);
         return;

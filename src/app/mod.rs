@@ -8,12 +8,14 @@
 //! changed.
 
 pub mod action;
+pub mod clipboard;
 pub mod config;
 mod dialog_keys;
 pub mod highlight;
 pub mod keymap;
 pub mod layout;
 pub mod logging;
+pub mod new_file;
 pub mod palette;
 pub mod panes;
 #[cfg(test)]
@@ -194,6 +196,11 @@ async fn serve(
             for effect in update(&mut state, msg) {
                 match effect {
                     Effect::Request(r) => send(r)?,
+                    Effect::Clipboard(text) => {
+                        if let Err(e) = clipboard::copy(&mut std::io::stdout(), &text) {
+                            state.error(format!("the clipboard: {e}"));
+                        }
+                    }
                     Effect::ClearScreen => {
                         // Locking has already dropped the keys; a screen that
                         // cannot be cleared is reported, never fatal.

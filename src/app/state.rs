@@ -27,6 +27,7 @@ pub struct AppState {
     pub message: Option<(String, Tone)>,
     pub queue: Queue,
     pub graph: Graph,
+    pub query: crate::app::panes::query::QueryPane,
     /// Dialogs, the top one sees keys first.
     pub popups: Vec<Popup>,
     pub size: (u16, u16),
@@ -148,6 +149,13 @@ pub enum Popup {
     History(Box<HistoryDialog>),
     /// The Graph pane's new / edit node form.
     NodeForm(Box<crate::app::panes::graph::form::NodeForm>),
+    /// The format the Query pane copies its results in.
+    CopyAs,
+    /// The file the Query pane exports its results to.
+    QueryExport {
+        input: String,
+        error: Option<String>,
+    },
     /// The Graph pane's curator lists.
     Curator(Box<crate::app::panes::graph::curator::CuratorDialog>),
     /// The relation of a new link from `from`.
@@ -180,6 +188,7 @@ impl Popup {
             | Popup::Relation { .. }
             | Popup::Prompt { .. }
             | Popup::Curator(_) => Some(Pane::Graph),
+            Popup::CopyAs | Popup::QueryExport { .. } => Some(Pane::Query),
             Popup::Help { .. }
             | Popup::Palette { .. }
             | Popup::Unlock { .. }
@@ -204,6 +213,7 @@ impl AppState {
             message: None,
             queue: Queue::default(),
             graph: Graph::default(),
+            query: crate::app::panes::query::QueryPane::default(),
             popups: Vec::new(),
             size: (80, 24),
             quit: false,

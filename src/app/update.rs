@@ -12,7 +12,7 @@ use super::dialog_keys::{editor_move, paste, popup_key, quit_asked};
 use super::layout;
 use super::panes::graph::update::graph_action;
 use super::panes::queue::update::{queue_action, selection_changed};
-use super::panes::{graph, queue};
+use super::panes::{graph, query, queue};
 use super::state::{AppState, Confirmed, Popup};
 use super::worker::{Reply, Request};
 
@@ -33,6 +33,9 @@ pub enum Effect {
     Request(Request),
     /// Clear the whole terminal before the next draw (after a lock).
     ClearScreen,
+    /// Put this text on the clipboard (OSC 52: the terminal does it, over
+    /// ssh and tmux too).
+    Clipboard(String),
     Quit,
 }
 
@@ -59,6 +62,9 @@ pub(crate) fn request(fx: &mut Vec<Effect>, r: Request) {
 fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
     if !state.popups.is_empty() {
         popup_key(state, k, fx);
+        return;
+    }
+    if state.pane == Pane::Query && state.query.editing && query::update::editor_key(state, k, fx) {
         return;
     }
     if let Some(a) = state.keymap.action(state.pane, &k) {
@@ -173,6 +179,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
             }
             state.queue.wipe();
             state.graph.wipe();
+            state.query.wipe();
             state.busy = Some("locking".into());
             state.info("locked: decrypted content wiped from memory and the screen");
             request(fx, Request::Lock);
@@ -191,7 +198,8 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         _ => match state.pane {
             Pane::Queue => queue_action(state, a, fx),
             Pane::Graph => graph_action(state, a, fx),
-            Pane::Query | Pane::Projection => {}
+            Pane::Query => query::update::query_action(state, a, fx),
+            Pane::Projection => {}
         },
     }
 }
@@ -362,6 +370,12 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
         Reply::History { generation, result } => graph::update::history(state, generation, result),
         Reply::GraphChanged => graph::update::changed(state, fx),
         Reply::Start(name) => graph::update::start(state, name, fx),
+        Reply::QueryResult { generation, result } => query::update::evaluated(state, generation, *result),
+        Reply::Completed { generation, completion } => query::update::completed(state, generation, completion),
+        Reply::Clipboard(text) => {
+            state.info(format!("copied {} bytes to the clipboard", text.len()));
+            fx.push(Effect::Clipboard(text));
+        }
         Reply::Written { text, open } => graph::curate_ui::written(state, text, open, fx),
         Reply::WriteFailed(text) => graph::curate_ui::write_failed(state, text),
         Reply::NameChecked { generation, result } => graph::curate_ui::name_checked(state, generation, result),

@@ -55,6 +55,7 @@ pub fn draw(frame: &mut Frame, state: &AppState, styles: &ToneStyles) {
     match state.pane {
         Pane::Queue => super::panes::queue::view::queue(buf, state, styles, a.list, a.card),
         Pane::Graph => super::panes::graph::view::graph(buf, state, styles, a.main),
+        Pane::Query => super::panes::query::view::query(buf, state, styles, a.main),
         other => placeholder(buf, other, styles, a.main),
     }
     status(buf, state, styles, a.status);
@@ -77,13 +78,10 @@ pub(crate) fn block<'a>(title: &'a str, focused: bool, styles: &ToneStyles) -> B
 }
 
 fn placeholder(buf: &mut ratatui::buffer::Buffer, pane: Pane, styles: &ToneStyles, area: Rect) {
-    let (what, cli) = match pane {
-        Pane::Query => ("The query composer with live results", "graphex query 'QUERY'"),
-        _ => (
-            "The live per-tier projection preview",
-            "graphex project --node NAME --tier T",
-        ),
-    };
+    let (what, cli) = (
+        "The live per-tier projection preview",
+        "graphex project --node NAME --tier T",
+    );
     let lines: Vec<RichLine> = vec![
         vec![(
             format!("{what} is not in this version of the console yet."),
@@ -198,6 +196,8 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
                 ("esc", "cancel"),
             ]);
         }
+        Some(Popup::CopyAs) => return fixed(&[("j", "JSON"), ("m", "Mermaid"), ("d", "DOT"), ("esc", "cancel")]),
+        Some(Popup::QueryExport { .. }) => return fixed(&[("enter", "export"), ("esc", "cancel")]),
         Some(Popup::Curator(_)) => {
             return fixed(&[
                 ("←→", "type"),
@@ -259,7 +259,9 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
 
 fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, main: Rect) {
     let buf = frame.buffer_mut();
-    if super::panes::graph::view::popup(buf, state, p, styles, main) {
+    if super::panes::graph::view::popup(buf, state, p, styles, main)
+        || super::panes::query::view::popup(buf, p, styles, main)
+    {
         return;
     }
     match p {

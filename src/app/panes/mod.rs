@@ -4,4 +4,7 @@
 //! pane shares.
 
 pub mod graph;
+pub mod query;
 pub mod queue;
+#[cfg(test)]
+pub(crate) mod testkit;

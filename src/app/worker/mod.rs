@@ -22,6 +22,7 @@ use super::panes::graph::data::{Neighbourhood, PathView};
 use super::panes::graph::form::Values;
 use super::panes::graph::history::HistoryView;
 use super::panes::graph::work::JumpHit;
+use super::panes::query::work::{Completion, ErrorView, Format as QueryFormat, ResultsView};
 use super::panes::queue::data::{self as queue_data, ImpactView, ItemLints, QueueSnapshot};
 pub use super::panes::queue::work::{impact_of, read_queue, read_queue_unlinted};
 
@@ -98,6 +99,27 @@ pub enum Request {
     },
     /// Where the Graph pane starts: the best connected node.
     Start,
+    /// The Query pane's results for a text.
+    RunQuery {
+        generation: u64,
+        text: String,
+    },
+    /// Completions for the word at byte `cursor` of a query.
+    Complete {
+        generation: u64,
+        text: String,
+        cursor: usize,
+    },
+    /// Writes a query's results to a new file.
+    ExportQuery {
+        text: String,
+        file: PathBuf,
+    },
+    /// A query's results in a format, for the clipboard.
+    CopyQuery {
+        text: String,
+        format: QueryFormat,
+    },
     /// A curator list.
     Curator {
         generation: u64,
@@ -210,6 +232,16 @@ pub enum Reply {
         result: Result<ListView, String>,
     },
     Start(Option<String>),
+    QueryResult {
+        generation: u64,
+        result: Box<Result<ResultsView, ErrorView>>,
+    },
+    Completed {
+        generation: u64,
+        completion: Completion,
+    },
+    /// Text for the clipboard.
+    Clipboard(String),
     NameChecked {
         generation: u64,
         result: Result<(), String>,
@@ -379,6 +411,14 @@ impl Worker {
             | Request::Exposure { .. }
             | Request::Curator { .. }
             | Request::Start => self.graph(req),
+            Request::RunQuery { .. }
+            | Request::Complete { .. }
+            | Request::ExportQuery { .. }
+            | Request::CopyQuery { .. } => {
+                if let Some(reply) = query::answer(self.store.as_ref(), req) {
+                    self.send(reply);
+                }
+            }
             Request::Unlock { human, passphrase } => self.unlock(human, passphrase),
             Request::Lock => {
                 self.creds = Credentials::none();
@@ -639,6 +679,10 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Exposure { .. } => "exposure",
         Request::Curator { .. } => "curator",
         Request::Start => "start",
+        Request::RunQuery { .. } => "run-query",
+        Request::Complete { .. } => "complete",
+        Request::ExportQuery { .. } => "export-query",
+        Request::CopyQuery { .. } => "copy-query",
         Request::Export { .. } => "export",
         Request::Unlock { .. } => "unlock",
         Request::Lock => "lock",
@@ -655,6 +699,8 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
     let last_show = batch.iter().rposition(|r| matches!(r, Request::Show { .. }));
     let last_jump = batch.iter().rposition(|r| matches!(r, Request::Jump { .. }));
     let last_list = batch.iter().rposition(|r| matches!(r, Request::Curator { .. }));
+    let last_run = batch.iter().rposition(|r| matches!(r, Request::RunQuery { .. }));
+    let last_complete = batch.iter().rposition(|r| matches!(r, Request::Complete { .. }));
     batch
         .into_iter()
         .enumerate()
@@ -665,6 +711,8 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
             Request::Show { .. } => Some(*i) == last_show,
             Request::Jump { .. } => Some(*i) == last_jump,
             Request::Curator { .. } => Some(*i) == last_list,
+            Request::RunQuery { .. } => Some(*i) == last_run,
+            Request::Complete { .. } => Some(*i) == last_complete,
             _ => true,
         })
         .map(|(_, r)| r)
@@ -673,5 +721,6 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
 
 mod decisions;
 pub mod graph;
+pub mod query;
 #[cfg(test)]
 mod tests;

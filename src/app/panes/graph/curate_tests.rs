@@ -7,8 +7,8 @@ use graphex_engine::Level;
 use graphex_engine::model::{Status, Tier};
 
 use super::form::Field;
-use super::testkit::{Run, demo_at};
 use crate::app::action::Pane;
+use crate::app::panes::testkit::{Run, demo_at};
 use crate::app::state::Popup;
 use crate::app::update::Msg;
 

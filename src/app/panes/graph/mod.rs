@@ -21,8 +21,6 @@ pub mod form_view;
 pub mod history;
 pub mod rows;
 #[cfg(test)]
-mod testkit;
-#[cfg(test)]
 mod tests;
 pub mod update;
 pub mod view;

@@ -9,9 +9,9 @@ use graphex_engine::{Credentials, Level, Store};
 
 use super::data::RingEntry;
 use super::rows::{self};
-use super::testkit::{Run, demo_at};
 use crate::app::action::{Action, Pane};
 use crate::app::keymap::Keymap;
+use crate::app::panes::testkit::{Run, demo_at};
 use crate::app::state::Popup;
 use crate::app::update::Msg;
 use crate::app::worker::Reply;

@@ -2,7 +2,6 @@
 //! fuzzy jump, paths and exports. Plain functions of the open store, so the
 //! benchmarks and tests call them as the worker does.
 
-use std::io::Write as _;
 use std::path::Path;
 
 use fuzzy_matcher::FuzzyMatcher;
@@ -215,23 +214,11 @@ pub fn export(
     let format = Format::of(file)?;
     let shown = show(store, place, past)?;
     let text = export_text(past.map_or(store.catalog(), |p| &p.catalog), place, &shown, format);
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    let written = opts
-        .open(file)
-        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()));
-    match written {
-        Ok(()) => Ok(format!(
-            "exported {} node(s) around {} to {}",
-            shown.names().len(),
-            place.centre,
-            file.display()
-        )),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            Err(format!("{} already exists; export to a new file name", file.display()))
-        }
-        Err(e) => Err(format!("cannot write {}: {e}", file.display())),
-    }
+    crate::app::new_file::write_new(file, &text)?;
+    Ok(format!(
+        "exported {} node(s) around {} to {}",
+        shown.names().len(),
+        place.centre,
+        file.display()
+    ))
 }

@@ -1,4 +1,4 @@
-//! The Graph pane's test harness: the demo store at a level, a console
+//! The panes' test harness: the demo store at a level, a console
 //! over it, keys in, and the worker's answers computed as the worker
 //! computes them (writes included), every frame kept as text.
 
@@ -7,8 +7,8 @@ use graphex_engine::{Credentials, KdfCost, Level, Store};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::curate;
-use super::rows::{self, Item};
+use super::graph::curate;
+use super::graph::rows::{self, Item};
 use crate::app::keymap::Keymap;
 use crate::app::state::AppState;
 use crate::app::update::{Effect, Msg, update};
@@ -23,6 +23,8 @@ pub struct Run {
     pub s: AppState,
     /// Every frame drawn, as text.
     pub frames: Vec<String>,
+    /// What went to the clipboard.
+    pub clipboard: Vec<String>,
     /// The worker's cache of the graph as it was.
     pub past: crate::app::worker::graph::Past,
 }
@@ -48,6 +50,7 @@ pub fn demo_at(level: Level) -> Run {
         s,
         frames: Vec::new(),
         past: None,
+        clipboard: Vec::new(),
     };
     r.msg(Msg::Reply(Reply::Opened {
         level,
@@ -63,9 +66,11 @@ impl Run {
         let mut todo = vec![msg];
         while let Some(m) = todo.pop() {
             for fx in update(&mut self.s, m) {
-                if let Effect::Request(r) = fx {
+                match fx {
                     // Replies in the order the worker sends them.
-                    todo.extend(self.answer(r).into_iter().rev().map(Msg::Reply));
+                    Effect::Request(r) => todo.extend(self.answer(r).into_iter().rev().map(Msg::Reply)),
+                    Effect::Clipboard(text) => self.clipboard.push(text),
+                    Effect::ClearScreen | Effect::Quit => {}
                 }
             }
             self.frames.push(self.screen());
@@ -90,9 +95,15 @@ impl Run {
             _ => {}
         }
         let settings = self.store.config().unwrap().config.projection_settings().unwrap();
-        crate::app::worker::graph::answer(Some(&self.store), Some(&settings), &mut self.past, r)
-            .into_iter()
-            .collect()
+        match r {
+            r @ (Request::RunQuery { .. }
+            | Request::Complete { .. }
+            | Request::ExportQuery { .. }
+            | Request::CopyQuery { .. }) => crate::app::worker::query::answer(Some(&self.store), r),
+            r => crate::app::worker::graph::answer(Some(&self.store), Some(&settings), &mut self.past, r),
+        }
+        .into_iter()
+        .collect()
     }
 
     pub fn key(&mut self, code: KeyCode) {

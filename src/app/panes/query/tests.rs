@@ -1,0 +1,247 @@
+//! The Query pane over the demo store: typing, live results, errors and
+//! their fixes, completion, the results' keys, "as tier", export and copy.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use graphex_engine::Level;
+
+use super::Mode;
+use crate::app::action::Pane;
+use crate::app::panes::testkit::{Run, demo_at};
+use crate::app::state::Popup;
+use crate::app::update::Msg;
+
+fn query_pane() -> Run {
+    let mut r = demo_at(Level::Master);
+    r.press("3");
+    assert_eq!(r.s.pane, Pane::Query);
+    assert!(r.s.query.editing, "the editor has the keys at first");
+    r
+}
+
+fn ctrl(r: &mut Run, c: char) {
+    r.msg(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)));
+}
+
+fn results(r: &Run) -> &super::work::ResultsView {
+    match &r.s.query.results {
+        Some(Ok(v)) => v,
+        other => panic!("no results: {other:?}"),
+    }
+}
+
+#[test]
+fn typing_gives_live_results_and_keys_stay_in_the_editor() {
+    let mut r = query_pane();
+    // Letters that are keys elsewhere (q quits, u undoes) are text here.
+    r.press("orders-service -> uses -> * --type glossary");
+    assert_eq!(r.s.query.text(), "orders-service -> uses -> * --type glossary");
+    assert!(!r.s.quit);
+    let v = results(&r);
+    assert!(v.total >= 3, "{v:?}");
+    assert!(v.paths.iter().all(|p| p.nodes.last().unwrap().1 == "glossary"));
+    let shot = r.screen();
+    assert!(shot.contains("orders-service —uses→ order-batch"), "{shot}");
+    assert!(shot.contains(&format!("{} paths", v.total)), "{shot}");
+    // Each keystroke asked again; only the newest answer counts.
+    let g = r.s.query.generation;
+    r.msg(Msg::Reply(crate::app::worker::Reply::QueryResult {
+        generation: g - 1,
+        result: Box::new(Err(super::work::ErrorView {
+            message: "stale".into(),
+            span: (0, 0),
+            candidates: Vec::new(),
+        })),
+    }));
+    assert!(matches!(r.s.query.results, Some(Ok(_))), "an older answer is dropped");
+}
+
+#[test]
+fn an_error_is_underlined_in_place_and_ctrl_f_applies_the_suggestion() {
+    let mut r = query_pane();
+    r.press("orders-servce -> depends-on -> *");
+    let Some(Err(e)) = &r.s.query.results else {
+        panic!("{:?}", r.s.query.results)
+    };
+    assert_eq!(e.span, (0, 13));
+    assert_eq!(e.candidates.first().map(String::as_str), Some("orders-service"));
+    let shot = r.screen();
+    assert!(shot.contains("did you mean orders-service?"), "{shot}");
+    assert!(shot.contains("ctrl-f applies it"), "{shot}");
+    // The results of the last valid query stay, marked as such.
+    ctrl(&mut r, 'f');
+    assert_eq!(r.s.query.text(), "orders-service -> depends-on -> *");
+    assert!(results(&r).total >= 5);
+    assert!(r.s.message.as_ref().unwrap().0.contains("applied"));
+}
+
+#[test]
+fn completion_offers_names_relations_flags_and_values() {
+    let mut r = query_pane();
+    r.press("orders-se");
+    let p = r.s.query.popup.as_ref().expect("a completion popup");
+    assert_eq!(p.completion.items[0].text, "orders-service");
+    r.key(KeyCode::Tab);
+    assert_eq!(r.s.query.text(), "orders-service ");
+    r.press("-> ");
+    let p = r.s.query.popup.as_ref().expect("relations");
+    assert!(
+        p.completion
+            .items
+            .iter()
+            .any(|c| c.text == "depends-on" && c.detail.contains("edges"))
+    );
+    r.press("own");
+    r.key(KeyCode::Enter);
+    assert_eq!(r.s.query.text(), "orders-service -> owned-by ");
+    r.press("-> * --ti");
+    r.key(KeyCode::Tab);
+    assert_eq!(r.s.query.text(), "orders-service -> owned-by -> * --tier ");
+    assert!(
+        r.s.query
+            .signature
+            .as_deref()
+            .unwrap_or("")
+            .contains("at or below this tier")
+    );
+    assert!(r.screen().contains("at or below this tier"), "signature help is shown");
+    r.press("pub");
+    r.key(KeyCode::Down);
+    r.key(KeyCode::Up);
+    r.key(KeyCode::Tab);
+    assert_eq!(r.s.query.text(), "orders-service -> owned-by -> * --tier public ");
+    assert!(results(&r).total >= 1);
+    // A name above the unlock level is never offered.
+    let mut r = query_pane();
+    r.press("fraud-vendor-re");
+    let offered =
+        r.s.query
+            .popup
+            .as_ref()
+            .map(|p| p.completion.items.iter().map(|c| c.text.clone()).collect::<Vec<_>>())
+            .unwrap_or_default();
+    assert!(
+        !offered.iter().any(|t| t == "fraud-vendor-renegotiation"),
+        "{offered:?}"
+    );
+    // Esc closes the popup first, then leaves the editor.
+    let mut r = query_pane();
+    r.press("ord");
+    assert!(r.s.query.popup.is_some());
+    r.key(KeyCode::Esc);
+    assert!(r.s.query.popup.is_none() && r.s.query.editing);
+    r.key(KeyCode::Esc);
+    assert!(!r.s.query.editing);
+}
+
+#[test]
+fn the_results_keys_move_switch_views_open_and_cycle_tiers() {
+    let mut r = query_pane();
+    r.press("orders-service -> communicates-with -> *");
+    r.key(KeyCode::Enter);
+    assert!(!r.s.query.editing, "enter runs and goes to the results");
+    let n = results(&r).paths.len();
+    assert!(n >= 4, "{n}");
+    r.press("jjk");
+    assert_eq!(r.s.query.selected, 1);
+    r.press("G");
+    assert_eq!(r.s.query.selected, n - 1);
+    r.press("v");
+    assert_eq!(r.s.query.mode, Mode::Tree);
+    assert!(
+        r.screen().contains("orders-service ↔ communicates-with"),
+        "{}",
+        r.screen()
+    );
+    r.press("v");
+    assert_eq!(r.s.query.mode, Mode::Json);
+    assert!(
+        r.screen()
+            .contains("\"query\": \"orders-service -> communicates-with -> *\""),
+        "{}",
+        r.screen()
+    );
+    r.press("v");
+    assert_eq!(r.s.query.mode, Mode::Table);
+    // As tier: agent-readable nodes drop out for public.
+    let before = results(&r).total;
+    r.press("T");
+    assert!(r.s.query.text().ends_with("--tier public"), "{}", r.s.query.text());
+    let public = results(&r);
+    assert!(public.total < before, "fraud-detection-service is agent-readable");
+    assert!(
+        !public
+            .paths
+            .iter()
+            .any(|p| p.nodes.iter().any(|n| n.0 == "fraud-detection-service"))
+    );
+    assert!(r.screen().contains("as tier public"));
+    r.press("TTT");
+    assert!(!r.s.query.text().contains("--tier"), "back to the session's own view");
+    // Enter opens the selected result's last node in the Graph pane.
+    r.press("g");
+    let last = results(&r).paths[0].nodes.last().unwrap().0.clone();
+    r.key(KeyCode::Enter);
+    assert_eq!(r.s.pane, Pane::Graph);
+    assert_eq!(r.s.graph.place.as_ref().unwrap().centre, last);
+    // i goes back to the editor.
+    r.press("3i");
+    assert!(r.s.query.editing);
+}
+
+#[test]
+fn export_and_copy_the_results() {
+    let mut r = query_pane();
+    r.press("orders-service -> owned-by -> *");
+    r.key(KeyCode::Esc);
+    let file = r.dir.path().join("owners.json");
+    r.press("x");
+    let Some(Popup::QueryExport { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    *input = file.display().to_string();
+    r.key(KeyCode::Enter);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["query"], "orders-service -> owned-by -> *");
+    assert!(v["total_results"].as_u64().unwrap() >= 1);
+    r.press("x");
+    let Some(Popup::QueryExport { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    *input = "owners.txt".into();
+    r.key(KeyCode::Enter);
+    assert!(matches!(
+        r.s.popups.last(),
+        Some(Popup::QueryExport { error: Some(_), .. })
+    ));
+    r.key(KeyCode::Esc);
+    r.press("y");
+    r.press("m");
+    assert!(r.clipboard.last().unwrap().starts_with("graph LR"), "{:?}", r.clipboard);
+    assert!(r.s.message.as_ref().unwrap().0.starts_with("copied"));
+}
+
+#[test]
+fn lock_wipes_the_query_and_its_results() {
+    let mut r = query_pane();
+    r.press("orders-service -> uses -> *");
+    assert!(r.s.query.results.is_some());
+    ctrl(&mut r, 'c');
+    assert!(r.s.quit, "ctrl-c still quits from the editor");
+    let mut r = query_pane();
+    r.press("postgresql -> * -> *");
+    r.key(KeyCode::Esc);
+    r.press("L");
+    assert!(r.s.query.text().is_empty() && r.s.query.results.is_none() && r.s.query.last_good.is_none());
+    assert!(!r.screen().contains("postgresql"));
+}
+
+#[test]
+fn snapshot_of_the_pane() {
+    let mut r = query_pane();
+    r.s.size = (100, 24);
+    r.press("orders-service -> depends-on -> * --depth 2");
+    r.key(KeyCode::Esc);
+    r.key(KeyCode::Esc);
+    insta::assert_snapshot!(r.screen());
+}

@@ -1,0 +1,329 @@
+//! The Query pane's keys. While the editor has focus, keys edit the query
+//! (`tab`/`enter` take a completion, `ctrl-f` applies the error's
+//! suggestion, `ctrl-t` cycles "as tier", `esc` leaves for the results);
+//! every change asks the worker for results and completions, the newest
+//! winning. On the results, the `[query]` keymap applies.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::work::{Completion, ErrorView, Format, ResultsView};
+use super::{Mode, Popup as Completions};
+use crate::app::action::{Action, Pane};
+use crate::app::state::{AppState, Popup};
+use crate::app::update::{Effect, request};
+use crate::app::worker::Request;
+
+/// The tiers "as tier" cycles through (none: the session's own view).
+const TIERS: [Option<&str>; 4] = [None, Some("public"), Some("agent-readable"), Some("agent-restricted")];
+
+/// A key while the editor has focus; false when the key is not the
+/// editor's (the palette, help, quitting, changing panes).
+pub fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bool {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = k.modifiers.contains(KeyModifiers::ALT);
+    let q = &mut state.query;
+    match k.code {
+        KeyCode::Esc if q.popup.is_some() => q.popup = None,
+        KeyCode::Esc => q.editing = false,
+        KeyCode::Tab | KeyCode::Enter if q.popup.as_ref().is_some_and(|p| !p.completion.items.is_empty()) => {
+            take_candidate(state, fx);
+        }
+        KeyCode::Tab => ask_completion(state, fx),
+        KeyCode::Enter => {
+            q.popup = None;
+            q.editing = false;
+            q.selected = 0;
+        }
+        KeyCode::Up if q.popup.is_some() => {
+            if let Some(p) = q.popup.as_mut() {
+                p.selected = p.selected.saturating_sub(1);
+            }
+        }
+        KeyCode::Down if q.popup.is_some() => {
+            if let Some(p) = q.popup.as_mut() {
+                p.selected = (p.selected + 1).min(p.completion.items.len().saturating_sub(1));
+            }
+        }
+        KeyCode::Char('f') if ctrl => apply_fix(state, fx),
+        KeyCode::Char('t') if ctrl => cycle_tier(state, fx),
+        KeyCode::Char('c' | 'p' | 'q' | 'r') if ctrl => return false,
+        KeyCode::BackTab | KeyCode::F(_) => return false,
+        KeyCode::Char(_) if alt => return false,
+        // One line: a query has no line breaks.
+        KeyCode::Char('m' | 'j') if ctrl => {}
+        _ => {
+            let before = q.text();
+            let cursor = q.editor.cursor();
+            q.editor.input(k);
+            if q.text() != before {
+                changed(state, fx);
+            } else if q.editor.cursor() != cursor && q.popup.is_some() {
+                ask_completion(state, fx);
+            }
+        }
+    }
+    true
+}
+
+/// The text changed: results and completions are asked for again.
+pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
+    evaluate(state, fx);
+    ask_completion(state, fx);
+}
+
+/// Asks for the results of the text as it is (an empty text clears them).
+pub fn evaluate(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let text = state.query.text();
+    if text.trim().is_empty() {
+        state.query.results = None;
+        state.query.asked.clear();
+        return;
+    }
+    let generation = state.next_generation();
+    let q = &mut state.query;
+    q.generation = generation;
+    q.asked.clone_from(&text);
+    request(fx, Request::RunQuery { generation, text });
+}
+
+fn ask_completion(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let generation = state.next_generation();
+    let q = &mut state.query;
+    q.completion_generation = generation;
+    let (text, cursor) = (q.text(), q.cursor_byte());
+    request(
+        fx,
+        Request::Complete {
+            generation,
+            text,
+            cursor,
+        },
+    );
+}
+
+/// The worker's results, if still wanted.
+pub fn evaluated(state: &mut AppState, generation: u64, result: Result<ResultsView, ErrorView>) {
+    let q = &mut state.query;
+    if generation != q.generation {
+        return;
+    }
+    if let Ok(r) = &result {
+        q.last_good = Some(r.clone());
+        q.selected = q.selected.min(r.paths.len().saturating_sub(1));
+    }
+    q.results = Some(result);
+}
+
+/// The worker's completions, if still wanted: shown while there is
+/// something to offer for a word being typed.
+pub fn completed(state: &mut AppState, generation: u64, completion: Completion) {
+    let q = &mut state.query;
+    if generation != q.completion_generation {
+        return;
+    }
+    q.signature.clone_from(&completion.signature);
+    let typed = {
+        let (a, b) = completion.replace;
+        q.text().get(a..b).unwrap_or_default().to_owned()
+    };
+    // Nothing to offer, or exactly what is typed already: no popup.
+    let only_itself = completion.items.len() == 1 && completion.items[0].text == typed;
+    q.popup = (!completion.items.is_empty() && !only_itself).then_some(Completions {
+        completion,
+        selected: 0,
+    });
+}
+
+/// Replaces the word under the cursor with the chosen candidate.
+fn take_candidate(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let q = &mut state.query;
+    let Some(p) = q.popup.take() else { return };
+    let Some(c) = p.completion.items.get(p.selected) else {
+        return;
+    };
+    let text = q.text();
+    let (a, b) = p.completion.replace;
+    let (a, b) = (a.min(text.len()), b.min(text.len()));
+    let mut next = format!("{}{}", &text[..a], c.text);
+    let tail = &text[b..];
+    if !tail.starts_with(' ') {
+        next.push(' ');
+    }
+    let cursor_chars = next.chars().count();
+    next.push_str(tail);
+    q.set_text(&next);
+    q.editor.move_cursor(ratatui_textarea::CursorMove::Head);
+    for _ in 0..cursor_chars {
+        q.editor.move_cursor(ratatui_textarea::CursorMove::Forward);
+    }
+    changed(state, fx);
+}
+
+/// `ctrl-f`: the error's first suggestion replaces the faulty span.
+fn apply_fix(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let q = &mut state.query;
+    let Some(Err(e)) = &q.results else {
+        state.info("nothing to fix");
+        return;
+    };
+    let Some(fix) = e.candidates.first().cloned() else {
+        state.error("no suggestion for this error");
+        return;
+    };
+    let text = q.asked.clone();
+    let (a, b) = (e.span.0.min(text.len()), e.span.1.min(text.len()));
+    let next = format!("{}{fix}{}", &text[..a], &text[b..]);
+    q.set_text(&next);
+    q.popup = None;
+    evaluate(state, fx);
+    state.info(format!("applied: {fix}"));
+}
+
+/// `ctrl-t` / `T`: cycles the `--tier` flag, to see what a tier matches.
+fn cycle_tier(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let q = &mut state.query;
+    let text = q.text();
+    let (without, current) = strip_tier(&text);
+    let i = TIERS.iter().position(|t| *t == current.as_deref()).unwrap_or(0);
+    let next = TIERS[(i + 1) % TIERS.len()];
+    let text = match next {
+        Some(t) => format!("{} --tier {t}", without.trim_end()),
+        None => without.trim_end().to_owned(),
+    };
+    q.set_text(&text);
+    state.info(match next {
+        Some(t) => format!("as tier {t}: what a {t} reader would match"),
+        None => "as your own level".to_owned(),
+    });
+    evaluate(state, fx);
+}
+
+/// The text without its `--tier VALUE`, and that value.
+pub fn strip_tier(text: &str) -> (String, Option<String>) {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.iter().position(|w| *w == "--tier") {
+        Some(i) => {
+            let value = words.get(i + 1).map(|v| (*v).to_owned());
+            let rest: Vec<&str> = words
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i && *j != i + 1)
+                .map(|(_, w)| *w)
+                .collect();
+            (rest.join(" "), value)
+        }
+        None => (text.to_owned(), None),
+    }
+}
+
+/// Loads `text` into the pane and evaluates it (the palette's `:q NAME`,
+/// the history).
+pub fn load(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
+    state.pane = Pane::Query;
+    state.query.set_text(text);
+    state.query.editing = true;
+    state.query.popup = None;
+    evaluate(state, fx);
+}
+
+/// Keys on the results (the `[query]` and `[lists]` keymaps).
+pub fn query_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+    let n = state.query.shown().map_or(0, |r| rows(state.query.mode, r));
+    let page = usize::from(crate::app::layout::list_height(state.size)).max(1);
+    let q = &mut state.query;
+    match a {
+        Action::Up => q.selected = q.selected.saturating_sub(1),
+        Action::Down => q.selected = (q.selected + 1).min(n.saturating_sub(1)),
+        Action::PageUp => q.selected = q.selected.saturating_sub(page),
+        Action::PageDown => q.selected = (q.selected + page).min(n.saturating_sub(1)),
+        Action::Top => q.selected = 0,
+        Action::Bottom => q.selected = n.saturating_sub(1),
+        Action::CardUp => q.scroll = q.scroll.saturating_sub(3),
+        Action::CardDown => q.scroll = q.scroll.saturating_add(3),
+        Action::EditQuery => q.editing = true,
+        Action::CycleView => {
+            q.mode = q.mode.next();
+            q.selected = 0;
+            q.scroll = 0;
+        }
+        Action::AsTier => cycle_tier(state, fx),
+        Action::OpenResult => {
+            let name = q
+                .shown()
+                .and_then(|r| r.paths.get(q.selected))
+                .and_then(|p| p.nodes.last())
+                .map(|(n, _)| n.clone());
+            match name {
+                Some(name) => crate::app::panes::graph::update::open(state, &name, fx),
+                None => state.error("no result selected"),
+            }
+        }
+        Action::ExportResults => {
+            if q.asked.is_empty() {
+                state.error("no query to export: type one first");
+            } else {
+                state.popups.push(Popup::QueryExport {
+                    input: "results.json".into(),
+                    error: None,
+                });
+            }
+        }
+        Action::CopyResults => {
+            if q.asked.is_empty() {
+                state.error("no query to copy: type one first");
+            } else {
+                state.popups.push(Popup::CopyAs);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The rows `mode` shows for `r` (what `j`/`k` move through).
+pub fn rows(mode: Mode, r: &ResultsView) -> usize {
+    match mode {
+        Mode::Table | Mode::Tree => r.paths.len(),
+        Mode::Json => r.json.len(),
+    }
+}
+
+/// Keys of the pane's dialogs: the export's file name and the copy format.
+pub fn dialog_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
+    let text = state.query.asked.clone();
+    match state.popups.last_mut() {
+        Some(Popup::CopyAs) => {
+            let format = match k.code {
+                KeyCode::Char('j') => Some(Format::Json),
+                KeyCode::Char('m') => Some(Format::Mermaid),
+                KeyCode::Char('d') => Some(Format::Dot),
+                KeyCode::Esc => None,
+                _ => return,
+            };
+            state.popups.pop();
+            if let Some(format) = format {
+                request(fx, Request::CopyQuery { text, format });
+            }
+        }
+        Some(Popup::QueryExport { input, error }) => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Enter => {
+                let file = std::path::PathBuf::from(input.trim());
+                match Format::of(&file) {
+                    Err(e) => *error = Some(e),
+                    Ok(_) => {
+                        state.popups.pop();
+                        request(fx, Request::ExportQuery { text, file });
+                    }
+                }
+            }
+            _ => {
+                if crate::app::dialog_keys::edit_line(input, &k) {
+                    *error = None;
+                }
+            }
+        },
+        _ => {}
+    }
+}
