@@ -6,24 +6,49 @@
 //!   where the lints that follow that frame are timed too (the whole queue
 //!   read with lints);
 //! - key to frame: a `j`/`k` in the queue through `update` and `draw`.
-//!   The impact preview the key asks for runs on the worker thread, not here.
+//!   The impact preview the key asks for runs on the worker thread, not here;
+//! - the Graph pane (group `graph 100k` on the 100k store, `graph demo` on
+//!   the demo store when the 100k one is not set), with the worker's part
+//!   answered in line as `panes::graph::tests` answers it:
+//!   - recentre, key to frame: the centre is the first active node, by
+//!     name, whose default walk (depth 2, both ways, active only) reaches 50
+//!     nodes (else the closest; found before the timing and printed). The
+//!     pane stands on a neighbour of it with its row selected; `enter`
+//!     through `update` (it asks `Request::Show`), `work::show` for that
+//!     request, the reply through `update`, and the frame. Apart: the
+//!     worker's `show` alone, and the reply through `update` and the frame;
+//!   - the fuzzy jump on the worker (`work::jump` over every readable name,
+//!     then descriptions), one keystroke at a time: the prefixes of the
+//!     centre's name and the name whole, and `n`, `nu`, `num`, `numb`,
+//!     `number <its index>`, which from `num` on only descriptions match on
+//!     the generated store (hits and how many came from descriptions are
+//!     printed);
+//!   - the jump dialog's keystroke on the UI thread: the key through
+//!     `update`, the hits through `update`, and the frame with them.
 //!
 //! The passphrase KDF is outside these figures (the demo store here is made
 //! with a cheap KDF); it is measured apart by the engine's store bench.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use graphex::app::action::Pane;
 use graphex::app::keymap::Keymap;
-use graphex::app::state::AppState;
-use graphex::app::update::{Msg, update};
+use graphex::app::panes::graph::data::RingEntry;
+use graphex::app::panes::graph::rows::{self, Item, group_key};
+use graphex::app::panes::graph::{Place, work};
+use graphex::app::state::{AppState, Popup};
+use graphex::app::update::{Effect, Msg, update};
 use graphex::app::view::draw;
-use graphex::app::worker::{Reply, read_queue, read_queue_unlinted};
+use graphex::app::worker::{Reply, Request, read_queue, read_queue_unlinted};
 use graphex::widgets::ToneStyles;
 use graphex_engine::age_secret::SecretString;
+use graphex_engine::model::Status;
 use graphex_engine::project::TrustPolicy;
 use graphex_engine::proposal::{Source, Submission, submit};
+use graphex_engine::traverse::neighbors;
 use graphex_engine::{Credentials, KdfCost, Store};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -89,6 +114,247 @@ fn seed_proposals(root: &Path, creds: &Credentials) {
     }
 }
 
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// The Graph pane's requests among `fx`, answered as the worker answers them.
+fn answer(store: &Store, fx: Vec<Effect>) -> Vec<Reply> {
+    fx.into_iter()
+        .filter_map(|e| match e {
+            Effect::Request(Request::Show { generation, place }) => Some(Reply::Shown {
+                generation,
+                result: Box::new(work::show(store, &place, None)),
+            }),
+            Effect::Request(Request::Jump { generation, query }) => Some(Reply::Jumped {
+                generation,
+                hits: work::jump(store.catalog(), &query),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Applies `msg`, then the worker's answers to what it asks, until none is left.
+fn settle(s: &mut AppState, store: &Store, msg: Msg) {
+    let mut todo = vec![msg];
+    while let Some(m) = todo.pop() {
+        let fx = update(s, m);
+        todo.extend(answer(store, fx).into_iter().map(Msg::Reply));
+    }
+}
+
+/// How many nodes the pane's default walk (depth 2, both ways, active only)
+/// reaches from `name`.
+fn reach(store: &Store, name: &str) -> usize {
+    let place = Place::new(name.to_owned());
+    let filter = work::filter(&place).expect("filter");
+    neighbors(store.catalog(), name, place.depth, place.direction, &filter)
+        .map(|rings| rings.iter().map(|r| r.nodes.len()).sum())
+        .unwrap_or(0)
+}
+
+/// The recentre's target: the first active node, by name, whose default
+/// walk reaches `want` nodes (else the closest), and the first neighbour
+/// of it, where the pane stands before the key.
+fn recentre_target(store: &Store, want: usize) -> (String, usize, String) {
+    let c = store.catalog();
+    let mut names: Vec<&str> = c
+        .nodes()
+        .filter(|n| n.status == Status::Active)
+        .map(|n| n.name.as_str())
+        .collect();
+    names.sort_unstable();
+    let mut best: Option<(&str, usize)> = None;
+    for name in names {
+        let n = reach(store, name);
+        if best.is_none_or(|(_, b)| n.abs_diff(want) < b.abs_diff(want)) {
+            best = Some((name, n));
+        }
+        if n == want {
+            break;
+        }
+    }
+    let (centre, size) = best.expect("a node to recentre on");
+    let place = Place::new(centre.to_owned());
+    let rings = neighbors(c, centre, 1, place.direction, &work::filter(&place).expect("filter")).expect("rings");
+    let from = rings[0].nodes[0].node.name.to_string();
+    (centre.to_owned(), size, from)
+}
+
+/// Selects the row of `name` in the neighbourhood shown, opening its group
+/// when its ring is grouped.
+fn select(s: &mut AppState, name: &str) {
+    let group = match &s.graph.shown {
+        Some(Ok(n)) => n.rings.iter().find_map(|r| {
+            r.entries.iter().find_map(|e| match e {
+                RingEntry::Group {
+                    relation,
+                    arrow,
+                    members,
+                } if members.iter().any(|m| m.name == name) => Some(group_key(r.distance, relation, arrow.glyph())),
+                _ => None,
+            })
+        }),
+        _ => None,
+    };
+    if let Some(g) = group {
+        s.graph.opened.insert(g);
+    }
+    let items = rows::items(&rows::current(&s.graph));
+    s.graph.selected = items
+        .iter()
+        .position(|i| matches!(i, Item::Node { row, .. } if row.name == name))
+        .unwrap_or_else(|| panic!("{name} is not a row"));
+}
+
+/// The Graph pane's costs on `store` (the 100k store, or the demo's):
+/// recentre key to frame, the fuzzy jump on the worker per keystroke, and
+/// the jump dialog's own keystroke.
+fn graph_benches(c: &mut Criterion, label: &str, store: &Store, term: &mut Terminal<TestBackend>, styles: &ToneStyles) {
+    let started = Instant::now();
+    let (centre, size, from) = recentre_target(store, 50);
+    eprintln!(
+        "graph ({label}): recentre on {centre} ({size} nodes at depth 2, both ways, active only), from {from}; \
+         found in {:.1?}",
+        started.elapsed()
+    );
+    let mut s = fresh_state();
+    s.now_ms = store.catalog().nodes().map(|n| n.updated.0).max().unwrap_or(0);
+    update(
+        &mut s,
+        Msg::Reply(Reply::Opened {
+            level: store.level(),
+            root: "/bench".into(),
+        }),
+    );
+    s.pane = Pane::Graph;
+    let mut fx = Vec::new();
+    graphex::app::panes::graph::update::open(&mut s, &from, &mut fx);
+    for r in answer(store, fx) {
+        settle(&mut s, store, Msg::Reply(r));
+    }
+
+    let mut group = c.benchmark_group(format!("graph {label}"));
+    group.sample_size(20);
+    // Stands on `from` with the centre's row selected, presses enter: the
+    // key through update (it asks for the neighbourhood), the worker's
+    // show, the reply through update, the frame. Back to `from` untimed.
+    group.bench_function("recentre: key to frame (enter, show, reply, draw)", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                select(&mut s, &centre);
+                let t = Instant::now();
+                let fx = update(&mut s, key(KeyCode::Enter));
+                for r in answer(store, fx) {
+                    update(&mut s, Msg::Reply(r));
+                }
+                term.draw(|f| draw(f, &s, styles)).expect("draw");
+                total += t.elapsed();
+                assert_eq!(s.graph.place.as_ref().map(|p| p.centre.as_str()), Some(centre.as_str()));
+                assert!(matches!(s.graph.shown, Some(Ok(_))));
+                settle(&mut s, store, key(KeyCode::Char('b')));
+            }
+            total
+        });
+    });
+    let place = Place::new(centre.clone());
+    group.bench_function("recentre: the worker's show alone", |b| {
+        b.iter(|| assert!(work::show(store, &place, None).is_ok()));
+    });
+    let shown = work::show(store, &place, None);
+    // The UI's part alone: the reply through update, and the frame.
+    group.bench_function("recentre: reply through update and draw", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                select(&mut s, &centre);
+                let fx = update(&mut s, key(KeyCode::Enter));
+                let generation = s.graph.generation;
+                drop(fx);
+                let reply = Reply::Shown {
+                    generation,
+                    result: Box::new(shown.clone()),
+                };
+                let t = Instant::now();
+                update(&mut s, Msg::Reply(reply));
+                term.draw(|f| draw(f, &s, styles)).expect("draw");
+                total += t.elapsed();
+                settle(&mut s, store, key(KeyCode::Char('b')));
+            }
+            total
+        });
+    });
+
+    // The jump, one keystroke at a time: the prefixes of a real name, then
+    // words only a description holds ("number" + the centre's index).
+    let index = centre.rsplit('-').next().unwrap_or_default();
+    let described = format!("number {index}");
+    let mut queries: Vec<String> = (1..=4).map(|n| centre.chars().take(n).collect()).collect();
+    queries.push(centre.clone());
+    queries.extend(["n", "nu", "num", "numb"].map(String::from));
+    queries.push(described);
+    for q in &queries {
+        let hits = work::jump(store.catalog(), q);
+        let from_text = hits.iter().filter(|h| h.description.is_some()).count();
+        eprintln!(
+            "graph ({label}): jump {q:?}: {} hits, {from_text} from descriptions",
+            hits.len()
+        );
+        group.bench_with_input(BenchmarkId::new("jump on the worker", q), q, |b, q| {
+            b.iter(|| work::jump(store.catalog(), q));
+        });
+    }
+
+    // The jump dialog's keystroke on the UI thread: the key through update
+    // (it asks the worker), the hits through update, the frame with them.
+    let typed: String = centre.chars().take(4).collect();
+    let (last, before) = {
+        let mut t = typed.clone();
+        (t.pop().expect("a key"), t)
+    };
+    let hits = work::jump(store.catalog(), &typed);
+    update(&mut s, key(KeyCode::Char('/')));
+    assert!(matches!(s.popups.last(), Some(Popup::Jump(_))));
+    for ch in before.chars() {
+        update(&mut s, key(KeyCode::Char(ch)));
+    }
+    group.bench_function(
+        BenchmarkId::new("jump: keystroke on the UI thread (update, hits, draw)", &typed),
+        |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let found = hits.clone();
+                    let t = Instant::now();
+                    let fx = update(&mut s, key(KeyCode::Char(last)));
+                    let generation = fx
+                        .iter()
+                        .find_map(|e| match e {
+                            Effect::Request(Request::Jump { generation, .. }) => Some(*generation),
+                            _ => None,
+                        })
+                        .expect("a jump request");
+                    update(
+                        &mut s,
+                        Msg::Reply(Reply::Jumped {
+                            generation,
+                            hits: found,
+                        }),
+                    );
+                    term.draw(|f| draw(f, &s, styles)).expect("draw");
+                    total += t.elapsed();
+                    assert!(matches!(s.popups.last(), Some(Popup::Jump(j)) if j.hits.len() == hits.len()));
+                    update(&mut s, key(KeyCode::Backspace));
+                }
+                total
+            });
+        },
+    );
+    group.finish();
+}
+
 fn bench(c: &mut Criterion) {
     let styles = ToneStyles::default();
     let mut term = terminal();
@@ -109,10 +375,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| assert!(queue_frame(demo.path(), &demo_creds, &mut term, &styles) > 0));
     });
 
-    if let (Ok(root), Ok(id)) = (
+    let big = (
         std::env::var("GRAPHEX_BENCH_STORE"),
         std::env::var("GRAPHEX_BENCH_IDENTITY"),
-    ) {
+    );
+    let on_big = big.0.is_ok() && big.1.is_ok();
+    if let (Ok(root), Ok(id)) = big {
         let creds = identity(Some(id.into()));
         seed_proposals(Path::new(&root), &creds);
         let mut group = c.benchmark_group("100k");
@@ -125,10 +393,14 @@ fn bench(c: &mut Criterion) {
             b.iter(|| assert!(matches!(read_queue(&store), Reply::Queue(_))));
         });
         group.finish();
+        graph_benches(c, "100k", &store, &mut term, &styles);
     }
 
     // Key to frame on the demo queue.
     let store = Store::open(demo.path(), &demo_creds).expect("open");
+    if !on_big {
+        graph_benches(c, "demo", &store, &mut term, &styles);
+    }
     let mut s = loaded_state(&store, demo.path());
     let n = s.queue.items.len();
     let mut down = true;

@@ -7,7 +7,12 @@
 # WORK_DIR/master.id, generating them when missing, then:
 # 1. criterion, in process on ratatui's TestBackend (benches/console.rs):
 #    the first frame (the shell), the first queue frame on the demo and the
-#    100k store, and key to frame (j/k through update and draw);
+#    100k store, key to frame (j/k through update and draw), and the Graph
+#    pane on the 100k store: recentre key to frame (enter, the worker's
+#    neighbourhood, the reply, the frame) on a node with 50 nodes at depth
+#    2, the fuzzy jump on the worker per keystroke (a name's prefixes, then
+#    words only descriptions hold), and the jump dialog's keystroke on the
+#    UI thread;
 # 2. the real release binary in a pseudo-terminal (example console_timing):
 #    start to first frame, start to queue frame, start to lints shown, and
 #    key to redrawn card, on the demo store (as `graphex demo` opens it, and

@@ -9,6 +9,7 @@ use graphex_engine::{Credentials, Level, Store};
 
 use super::data::RingEntry;
 use super::rows::{self};
+use super::work;
 use crate::app::action::{Action, Pane};
 use crate::app::keymap::Keymap;
 use crate::app::panes::testkit::{Run, demo_at};
@@ -563,5 +564,70 @@ fn stored_text_is_shown_escaped_never_as_structure() {
     assert!(
         !history.contains('\u{202e}') && !history.contains('\u{1b}'),
         "{history}"
+    );
+}
+
+/// The jump as first written: every match sorted, every description
+/// lowercased; (name, whether the description matched) of each hit.
+fn jump_by_full_sort(c: &graphex_engine::store::Catalog, query: &str) -> Vec<(String, bool)> {
+    use fuzzy_matcher::FuzzyMatcher;
+    let m = fuzzy_matcher::skim::SkimMatcherV2::default();
+    let query = query.trim();
+    let mut scored: Vec<_> = c
+        .nodes()
+        .filter_map(|n| m.fuzzy_match(n.name.as_str(), query).map(|s| (s, n)))
+        .collect();
+    scored.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then_with(|| a.1.name.as_str().len().cmp(&b.1.name.as_str().len()))
+            .then_with(|| a.1.name.cmp(&b.1.name))
+    });
+    let mut hits: Vec<(String, bool)> = scored
+        .iter()
+        .take(work::JUMP_HITS)
+        .map(|(_, n)| (n.name.to_string(), false))
+        .collect();
+    if hits.len() < work::JUMP_HITS && query.chars().count() >= 2 {
+        let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        let mut by_text: Vec<_> = c
+            .nodes()
+            .filter(|n| !hits.iter().any(|h| h.0 == n.name.as_str()))
+            .filter(|n| {
+                let d = n.description.to_lowercase();
+                words.iter().all(|w| d.contains(w.as_str()))
+            })
+            .collect();
+        by_text.sort_by(|a, b| a.name.cmp(&b.name));
+        let room = work::JUMP_HITS - hits.len();
+        hits.extend(by_text.into_iter().take(room).map(|n| (n.name.to_string(), true)));
+    }
+    hits
+}
+
+#[test]
+fn the_jump_picks_what_a_full_sort_of_every_match_would() {
+    let r = demo_at(Level::Master);
+    let c = r.store.catalog();
+    for q in [
+        "o",
+        "or",
+        "orders",
+        "ORDERS",
+        "Stock SKU",
+        "PENDING → validated",
+        "the",
+        "zzz q",
+    ] {
+        let hits: Vec<(String, bool)> = work::jump(c, q)
+            .into_iter()
+            .map(|h| (h.name, h.description.is_some()))
+            .collect();
+        assert_eq!(hits, jump_by_full_sort(c, q), "{q:?}");
+    }
+    assert!(
+        work::jump(c, "PENDING → validated")
+            .iter()
+            .any(|h| h.description.is_some()),
+        "a non-ASCII description is matched too"
     );
 }

@@ -2,6 +2,8 @@
 //! fuzzy jump, paths and exports. Plain functions of the open store, so the
 //! benchmarks and tests call them as the worker does.
 
+use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::path::Path;
 
 use fuzzy_matcher::FuzzyMatcher;
@@ -94,8 +96,10 @@ pub fn path_between(
 /// The best [`JUMP_HITS`] nodes for `query`: fuzzy matches on names first
 /// (best score, then shorter name), then nodes whose description holds the
 /// query's words (case-insensitive), by name. CPU: one fuzzy score per
-/// readable name, and a substring scan of descriptions only while names
-/// leave room.
+/// readable name that holds the query's characters in order (the others
+/// are passed over in place), and a substring scan of descriptions only
+/// while names leave room; the hits kept are picked out of the matches,
+/// never a sort of them all.
 pub fn jump(catalog: &Catalog, query: &str) -> Vec<JumpHit> {
     let query = query.trim();
     if query.is_empty() {
@@ -104,14 +108,14 @@ pub fn jump(catalog: &Catalog, query: &str) -> Vec<JumpHit> {
     let m = SkimMatcherV2::default();
     let mut scored: Vec<(i64, &NodeSummary)> = catalog
         .nodes()
+        .filter(|n| in_order(n.name.as_str(), query))
         .filter_map(|n| m.fuzzy_match(n.name.as_str(), query).map(|s| (s, n)))
         .collect();
-    scored.sort_unstable_by(|a, b| {
+    first_hits(&mut scored, |a, b| {
         b.0.cmp(&a.0)
             .then_with(|| a.1.name.as_str().len().cmp(&b.1.name.as_str().len()))
             .then_with(|| a.1.name.cmp(&b.1.name))
     });
-    scored.truncate(JUMP_HITS);
     let mut hits: Vec<JumpHit> = scored
         .iter()
         .map(|(_, n)| JumpHit {
@@ -126,15 +130,14 @@ pub fn jump(catalog: &Catalog, query: &str) -> Vec<JumpHit> {
         .collect();
     if hits.len() < JUMP_HITS && query.chars().count() >= 2 {
         let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        let named: HashSet<&str> = hits.iter().map(|h| h.name.as_str()).collect();
+        let mut lower = String::new();
         let mut by_text: Vec<&NodeSummary> = catalog
             .nodes()
-            .filter(|n| !hits.iter().any(|h| h.name == n.name.as_str()))
-            .filter(|n| {
-                let d = n.description.to_lowercase();
-                words.iter().all(|w| d.contains(w.as_str()))
-            })
+            .filter(|n| holds_words(&n.description, &words, &mut lower))
+            .filter(|n| !named.contains(n.name.as_str()))
             .collect();
-        by_text.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        first_hits(&mut by_text, |a, b| a.name.cmp(&b.name));
         hits.extend(by_text.into_iter().take(JUMP_HITS - hits.len()).map(|n| JumpHit {
             name: n.name.to_string(),
             node_type: n.node_type.to_string(),
@@ -143,6 +146,47 @@ pub fn jump(catalog: &Catalog, query: &str) -> Vec<JumpHit> {
         }));
     }
     hits
+}
+
+/// Keeps the first [`JUMP_HITS`] of `v` by `order`, sorted: selected in
+/// linear time, then only those sorted.
+fn first_hits<T>(v: &mut Vec<T>, mut order: impl FnMut(&T, &T) -> Ordering) {
+    if v.len() > JUMP_HITS {
+        v.select_nth_unstable_by(JUMP_HITS - 1, &mut order);
+        v.truncate(JUMP_HITS);
+    }
+    v.sort_unstable_by(order);
+}
+
+/// Whether the characters of `query` come in `name` in order, ignoring
+/// ASCII case: what the fuzzy matcher checks before it scores a name (and
+/// rejects the rest with), here without copying the name out first.
+fn in_order(name: &str, query: &str) -> bool {
+    let mut want = query.chars().peekable();
+    for c in name.chars() {
+        match want.peek() {
+            Some(w) if c.eq_ignore_ascii_case(w) => {
+                want.next();
+            }
+            Some(_) => {}
+            None => break,
+        }
+    }
+    want.peek().is_none()
+}
+
+/// Whether `text` holds each of `words` (lowercase), ignoring case.
+/// `lower` is a buffer kept from text to text: an ASCII text (the usual
+/// one) is lowercased into it without an allocation.
+fn holds_words(text: &str, words: &[String], lower: &mut String) -> bool {
+    lower.clear();
+    if text.is_ascii() {
+        lower.push_str(text);
+        lower.make_ascii_lowercase();
+    } else {
+        lower.push_str(&text.to_lowercase());
+    }
+    words.iter().all(|w| lower.contains(w.as_str()))
 }
 
 fn first_line(text: &str) -> String {
@@ -221,4 +265,51 @@ pub fn export(
         place.centre,
         file.display()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_found_in_any_case_ascii_or_not() {
+        let words = |q: &str| q.split_whitespace().map(str::to_lowercase).collect::<Vec<_>>();
+        let buf = &mut String::new();
+        assert!(holds_words("The Orders service number 42", &words("ORDERS 42"), buf));
+        assert!(holds_words("The Orders service number 42", &words("number"), buf));
+        assert!(!holds_words("The Orders service number 42", &words("orders 43"), buf));
+        assert!(!holds_words("ab", &words("abc"), buf));
+        assert!(holds_words(
+            "Straße am Fluss, ÄRGER inklusive",
+            &words("ärger fluss"),
+            buf
+        ));
+        assert!(!holds_words("plain ascii", &words("ärger"), buf));
+        assert!(holds_words("ends with it", &words("IT"), buf));
+    }
+
+    #[test]
+    fn names_without_the_query_in_order_are_not_scored() {
+        assert!(in_order("orders-service-42", "ORD42"));
+        assert!(in_order("orders-service-42", "osv"));
+        assert!(!in_order("orders-service-42", "vso"));
+        assert!(!in_order("orders", "orderss"));
+        assert!(in_order("Zürich-gateway", "zürich"));
+        assert!(!in_order("zurich", "zürich"));
+    }
+
+    #[test]
+    fn the_first_hits_are_the_first_of_a_full_sort() {
+        for n in [0, 3, JUMP_HITS, JUMP_HITS + 1, 500] {
+            let all: Vec<u64> = (0..n as u64)
+                .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % 1000)
+                .collect();
+            let mut sorted = all.clone();
+            sorted.sort_unstable();
+            sorted.truncate(JUMP_HITS);
+            let mut picked = all;
+            first_hits(&mut picked, |a, b| a.cmp(b));
+            assert_eq!(picked, sorted, "{n} values");
+        }
+    }
 }
