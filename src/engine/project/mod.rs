@@ -4,6 +4,7 @@
 //! markdown sections, scrubbed, and cut to a token budget by relevance, whole
 //! items at a time. The result says what was cut and why.
 
+mod explain;
 mod items;
 mod policy;
 mod scrub;
@@ -13,6 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+pub use explain::{ItemWhy, Why, explain};
 pub use items::{Section, one_line};
 pub use policy::{Access, TrustPolicy};
 pub use scrub::{CREDENTIALS, REDACTED, Scrubber, credential_in};
@@ -84,8 +86,16 @@ pub struct Projection {
 
 /// Builds the projection for `req` from what `catalog` holds.
 pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
+    build(c, req, s).map(|(p, _)| p)
+}
+
+/// The projection and, for each candidate item, why it is in (its
+/// distance and relevance) or out (the budget); see [`explain`] for the
+/// nodes that were never candidates.
+pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Projection, Vec<ItemWhy>)> {
     let tier = s.policy.max_tier(req.access);
     let (center_label, candidates) = candidates(c, &req.center, tier)?;
+    let distance_of: rustc_hash::FxHashMap<u32, u32> = candidates.iter().copied().collect();
     let now = req.at.unwrap_or_else(Timestamp::now);
     let scope: rustc_hash::FxHashSet<u32> = candidates.iter().map(|(s, _)| *s).collect();
     let mut pool = Vec::new();
@@ -177,7 +187,26 @@ pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
         .filter_map(|&i| c.node_at(pool[i].slot).map(|n| n.id))
         .collect();
     let hash = text_hash(&text);
-    Ok(Projection {
+    let whys = pool
+        .iter()
+        .enumerate()
+        .map(|(i, it)| ItemWhy {
+            name: s.scrubber.scrub(&it.name).0,
+            why: if chosen[i] {
+                Why::In {
+                    distance: distance_of.get(&it.slot).copied().unwrap_or(0),
+                    relevance: it.relevance,
+                    scrubbed: it.scrubbed,
+                }
+            } else {
+                Why::OverBudget {
+                    distance: distance_of.get(&it.slot).copied().unwrap_or(0),
+                    relevance: it.relevance,
+                }
+            },
+        })
+        .collect();
+    let p = Projection {
         center: s.scrubber.scrub(&center_label).0,
         agent: req.agent.clone(),
         tier,
@@ -189,7 +218,8 @@ pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
         cut,
         scrubbed,
         hash,
-    })
+    };
+    Ok((p, whys))
 }
 
 /// The nodes to consider, each with its distance from the centre.

@@ -427,3 +427,65 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn explain_says_why_each_node_around_the_centre_is_in_or_out() {
+    let c = crate::testkit::sample();
+    let s = Settings::default();
+    let r = |budget| Request {
+        center: Center::Node {
+            name: "orders-service".into(),
+            depth: 2,
+        },
+        agent: "t".into(),
+        access: Access::Tier(Tier::Public),
+        budget,
+        at: None,
+    };
+    let (p, whys) = explain(&c, &r(4000), &s).unwrap();
+    assert_eq!(p.hash, project(&c, &r(4000), &s).unwrap().hash, "the same projection");
+    let of = |n: &str| whys.iter().find(|w| w.name == n).map(|w| w.why.clone());
+    assert!(
+        matches!(of("orders-service"), Some(Why::In { distance: 0, .. })),
+        "{whys:?}"
+    );
+    assert!(matches!(of("currency-utils"), Some(Why::In { distance: 1, .. })));
+    assert_eq!(
+        of("money-core"),
+        Some(Why::AboveTier {
+            tier: Tier::AgentReadable
+        })
+    );
+    assert_eq!(
+        of("postgresql"),
+        Some(Why::AboveTier {
+            tier: Tier::AgentRestricted
+        })
+    );
+    assert_eq!(
+        of("old-money"),
+        Some(Why::NotActive {
+            status: Status::Deprecated
+        })
+    );
+    // Every included name has its verdict, and a small budget says so.
+    for name in &p.included {
+        assert!(matches!(of(name), Some(Why::In { .. })), "{name}");
+    }
+    let (small, whys) = explain(&c, &r(60), &s).unwrap();
+    assert!(!small.cut.is_empty());
+    for cut in &small.cut {
+        assert!(
+            whys.iter()
+                .any(|w| w.name == cut.name && matches!(w.why, Why::OverBudget { .. })),
+            "{cut:?}"
+        );
+    }
+    // A session that cannot read a node never hears of it.
+    let public = crate::testkit::visible(Tier::Public);
+    let (_, whys) = explain(&public, &r(4000), &s).unwrap();
+    assert!(
+        !whys.iter().any(|w| w.name == "money-core" || w.name == "postgresql"),
+        "{whys:?}"
+    );
+}
