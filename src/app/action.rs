@@ -115,6 +115,20 @@ pub enum Action {
     OpenResult,
     ExportResults,
     CopyResults,
+    Project,
+    ProjectQuery,
+    ChooseSubject,
+    BudgetUp,
+    BudgetDown,
+    TrustUp,
+    TrustDown,
+    TrustUpMore,
+    TrustDownMore,
+    NextTier,
+    PrevTier,
+    ToggleWhy,
+    ToggleTierDiff,
+    CycleTierDiff,
 }
 
 /// The name, description and scope of an action.
@@ -142,6 +156,7 @@ const Q: Scope = Scope::Pane(Pane::Queue);
 const GR: Scope = Scope::Pane(Pane::Graph);
 const L: Scope = Scope::Lists;
 const QY: Scope = Scope::Pane(Pane::Query);
+const PR: Scope = Scope::Pane(Pane::Projection);
 
 /// Every action, in the order help lists them.
 pub const ALL: &[Info] = &[
@@ -420,6 +435,86 @@ pub const ALL: &[Info] = &[
         "copy",
         "Copy the results (JSON, Mermaid or DOT) to the clipboard, over ssh and tmux too",
         QY,
+    ),
+    info(
+        Action::Project,
+        "project",
+        "project",
+        "What each agent tier receives around the selected node (the Projection pane)",
+        GR,
+    ),
+    info(
+        Action::ProjectQuery,
+        "project_query",
+        "project",
+        "What each agent tier receives for this query (the Projection pane)",
+        QY,
+    ),
+    info(
+        Action::ChooseSubject,
+        "choose_subject",
+        "node",
+        "Choose the node to project (fuzzy search)",
+        PR,
+    ),
+    info(
+        Action::BudgetUp,
+        "budget_up",
+        "budget+",
+        "A larger token budget (+250)",
+        PR,
+    ),
+    info(
+        Action::BudgetDown,
+        "budget_down",
+        "budget-",
+        "A smaller token budget (-250)",
+        PR,
+    ),
+    info(Action::TrustUp, "trust_up", "trust+", "Trust slider up 0.1", PR),
+    info(Action::TrustDown, "trust_down", "trust-", "Trust slider down 0.1", PR),
+    info(Action::TrustUpMore, "trust_up_more", "trust++", "Trust slider up 5", PR),
+    info(
+        Action::TrustDownMore,
+        "trust_down_more",
+        "trust--",
+        "Trust slider down 5",
+        PR,
+    ),
+    info(
+        Action::NextTier,
+        "next_tier",
+        "next tier",
+        "The next tier's tab (narrow screens)",
+        PR,
+    ),
+    info(
+        Action::PrevTier,
+        "prev_tier",
+        "prev tier",
+        "The previous tier's tab (narrow screens)",
+        PR,
+    ),
+    info(
+        Action::ToggleWhy,
+        "toggle_why",
+        "why",
+        "Show why each node is in (distance, score) or out (tier, status, budget), or the text",
+        PR,
+    ),
+    info(
+        Action::ToggleTierDiff,
+        "toggle_tier_diff",
+        "diff",
+        "Diff mode: what one tier receives that another does not, line by line",
+        PR,
+    ),
+    info(
+        Action::CycleTierDiff,
+        "cycle_tier_diff",
+        "diff pair",
+        "Diff agent-readable/public, agent-restricted/agent-readable, agent-restricted/public",
+        PR,
     ),
     info(Action::Up, "up", "up", "Previous row", L),
     info(Action::Down, "down", "down", "Next row", L),

@@ -7,7 +7,6 @@ use graphex_engine::{Credentials, KdfCost, Level, Store};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::action::{Action, Pane};
 use super::keymap::Keymap;
 use super::state::AppState;
 use super::update::{Msg, update};
@@ -140,15 +139,6 @@ fn locked_the_queue_is_sealed() {
     update(&mut s, Msg::Reply(Reply::Sealed { pending: 9 }));
     s.level = Some(Level::Locked);
     s.message = None;
-    insta::assert_snapshot!(screen(&s));
-}
-
-#[test]
-fn panes_not_built_yet_say_so() {
-    let d = demo();
-    let mut s = console(&d, (100, 24));
-    update(&mut s, Msg::Action(Action::ShowQuery));
-    assert_eq!(s.pane, Pane::Query);
     insta::assert_snapshot!(screen(&s));
 }
 

@@ -28,6 +28,7 @@ pub struct AppState {
     pub queue: Queue,
     pub graph: Graph,
     pub query: crate::app::panes::query::QueryPane,
+    pub projection: crate::app::panes::projection::ProjectionPane,
     /// Dialogs, the top one sees keys first.
     pub popups: Vec<Popup>,
     pub size: (u16, u16),
@@ -214,6 +215,7 @@ impl AppState {
             queue: Queue::default(),
             graph: Graph::default(),
             query: crate::app::panes::query::QueryPane::default(),
+            projection: crate::app::panes::projection::ProjectionPane::default(),
             popups: Vec::new(),
             size: (80, 24),
             quit: false,

@@ -12,7 +12,7 @@ use super::dialog_keys::{editor_move, paste, popup_key, quit_asked};
 use super::layout;
 use super::panes::graph::update::graph_action;
 use super::panes::queue::update::{queue_action, selection_changed};
-use super::panes::{graph, query, queue};
+use super::panes::{graph, projection, query, queue};
 use super::state::{AppState, Confirmed, Popup};
 use super::worker::{Reply, Request};
 
@@ -180,6 +180,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
             state.queue.wipe();
             state.graph.wipe();
             state.query.wipe();
+            state.projection.wipe();
             state.busy = Some("locking".into());
             state.info("locked: decrypted content wiped from memory and the screen");
             request(fx, Request::Lock);
@@ -199,7 +200,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
             Pane::Queue => queue_action(state, a, fx),
             Pane::Graph => graph_action(state, a, fx),
             Pane::Query => query::update::query_action(state, a, fx),
-            Pane::Projection => {}
+            Pane::Projection => projection::update::projection_action(state, a, fx),
         },
     }
 }
@@ -304,8 +305,9 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             state.level = Some(level);
             state.store = root;
             state.busy = None;
-            // Unlocked or reopened: the pane is drawn from what this level reads.
+            // Unlocked or reopened: the panes are drawn from what this level reads.
             graph::update::changed(state, fx);
+            projection::update::changed(state, fx);
         }
         Reply::OpenFailed(e) => {
             state.busy = None;
@@ -368,7 +370,11 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
         Reply::Jumped { generation, hits } => graph::update::jumped(state, generation, hits),
         Reply::Path { generation, result } => graph::update::path_found(state, generation, result),
         Reply::History { generation, result } => graph::update::history(state, generation, result),
-        Reply::GraphChanged => graph::update::changed(state, fx),
+        Reply::GraphChanged => {
+            graph::update::changed(state, fx);
+            projection::update::changed(state, fx);
+        }
+        Reply::Previewed { generation, result } => projection::update::shown(state, generation, *result),
         Reply::Start(name) => graph::update::start(state, name, fx),
         Reply::QueryResult { generation, result } => query::update::evaluated(state, generation, *result),
         Reply::Completed { generation, completion } => query::update::completed(state, generation, completion),

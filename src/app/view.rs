@@ -15,7 +15,6 @@ use crate::widgets::bars::{HintBar, StatusBar, TabBar};
 use crate::widgets::code_view::CodeView;
 use crate::widgets::dialog::{Dialog, centered};
 use crate::widgets::picker::Picker;
-use crate::widgets::rich_text::RichText;
 use crate::widgets::{RichLine, Tone, ToneStyles};
 use unicode_width::UnicodeWidthStr as _;
 
@@ -56,7 +55,7 @@ pub fn draw(frame: &mut Frame, state: &AppState, styles: &ToneStyles) {
         Pane::Queue => super::panes::queue::view::queue(buf, state, styles, a.list, a.card),
         Pane::Graph => super::panes::graph::view::graph(buf, state, styles, a.main),
         Pane::Query => super::panes::query::view::query(buf, state, styles, a.main),
-        other => placeholder(buf, other, styles, a.main),
+        Pane::Projection => super::panes::projection::view::projection(buf, state, styles, a.main),
     }
     status(buf, state, styles, a.status);
     HintBar {
@@ -75,34 +74,6 @@ pub(crate) fn block<'a>(title: &'a str, focused: bool, styles: &ToneStyles) -> B
         .border_type(BorderType::Rounded)
         .border_style(if focused { styles.border_focused } else { styles.border })
         .title(Span::styled(format!(" {title} "), styles.heading))
-}
-
-fn placeholder(buf: &mut ratatui::buffer::Buffer, pane: Pane, styles: &ToneStyles, area: Rect) {
-    let (what, cli) = (
-        "The live per-tier projection preview",
-        "graphex project --node NAME --tier T",
-    );
-    let lines: Vec<RichLine> = vec![
-        vec![(
-            format!("{what} is not in this version of the console yet."),
-            Tone::Heading,
-        )],
-        Vec::new(),
-        vec![
-            (
-                "It comes with the next console release. Until then the CLI does it: ".into(),
-                Tone::Normal,
-            ),
-            (cli.into(), Tone::Key),
-        ],
-    ];
-    RichText {
-        lines: &lines,
-        scroll: 0,
-        styles,
-        block: Some(block(pane.title(), true, styles)),
-    }
-    .render(area, buf);
 }
 
 /// The unlock level, in words (`long`) or one word.

@@ -75,11 +75,25 @@ pub(crate) fn project_recorded(
 ) -> Result<Projection> {
     let settings = config.projection_settings()?;
     let p = project::project(store.catalog(), req, &settings)?;
+    record(store, config, req, &p, kind)?;
+    Ok(p)
+}
+
+/// Records projection `p` of `req` in the audit log: always for a
+/// projection, for a preview as `[graphex.audit] previews` says (the
+/// console's previews go through here too).
+pub(crate) fn record(
+    store: &mut graphex_engine::Store,
+    config: &Config,
+    req: &Request,
+    p: &Projection,
+    kind: Kind,
+) -> Result<()> {
     let (trust, local) = match req.access {
         Access::Trust { score, local } => (Some(score), local),
         Access::Tier(_) => (None, false),
     };
-    let record = audit_record(store.catalog(), &p, req, kind, trust, local);
+    let record = audit_record(store.catalog(), p, req, kind, trust, local);
     let record = AuditRecord {
         tier: record.tier.min(store.level().max_tier()),
         ..record
@@ -87,7 +101,7 @@ pub(crate) fn project_recorded(
     if kind == Kind::Projection || config.audit.previews == PreviewPolicy::Record {
         store.audit_append(&record)?;
     }
-    Ok(p)
+    Ok(())
 }
 
 /// The audit record of projection `p`.

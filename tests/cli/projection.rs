@@ -278,3 +278,49 @@ fn exposure_report_and_what_if() {
         .stderr(predicate::str::contains("NODE=TIER"));
     master(&dir).args(["exposure", "--query", "x"]).assert().code(2);
 }
+
+/// The console's Projection pane shows exactly what `project --preview`
+/// gives: the same bytes and the same hash, tier by tier.
+#[test]
+fn the_console_preview_is_the_clis_byte_for_byte() {
+    use graphex::app::panes::projection::work::{Spec, Subject, preview};
+    let dir = demo();
+    let creds = graphex_engine::Credentials {
+        passphrase: Some(graphex::cli::DEMO_PASSPHRASE.into()),
+        ..graphex_engine::Credentials::default()
+    };
+    let mut store = graphex_engine::Store::open(&dir.path().join("repo"), &creds).unwrap();
+    let config = store.config().unwrap().config;
+    let settings = config.projection_settings().unwrap();
+    let spec = Spec {
+        subject: Subject::Node {
+            name: "orders-service".into(),
+            depth: 2,
+        },
+        agent: "console-preview".into(),
+        budget: 1500,
+    };
+    let shown = preview(&mut store, &config, &settings, &spec, &mut Default::default()).unwrap();
+    drop(store);
+    for t in &shown.tiers {
+        let mut c = master(&dir);
+        c.args([
+            "--json",
+            "project",
+            "--preview",
+            "--node",
+            "orders-service",
+            "--depth",
+            "2",
+            "--budget",
+            "1500",
+            "--agent",
+            "console-preview",
+            "--tier",
+            &t.tier.to_string(),
+        ]);
+        let cli = json_of(c);
+        assert_eq!(cli["text"].as_str().unwrap(), t.text, "{} text", t.tier);
+        assert_eq!(cli["hash"].as_str().unwrap(), t.hash, "{} hash", t.tier);
+    }
+}

@@ -4,6 +4,7 @@
 //! pane shares.
 
 pub mod graph;
+pub mod projection;
 pub mod query;
 pub mod queue;
 #[cfg(test)]

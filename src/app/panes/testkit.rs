@@ -23,6 +23,8 @@ pub struct Run {
     pub s: AppState,
     /// Every frame drawn, as text.
     pub frames: Vec<String>,
+    /// Previews recorded this session (as the worker keeps them).
+    pub recorded: std::collections::HashSet<String>,
     /// What went to the clipboard.
     pub clipboard: Vec<String>,
     /// The worker's cache of the graph as it was.
@@ -51,6 +53,7 @@ pub fn demo_at(level: Level) -> Run {
         frames: Vec::new(),
         past: None,
         clipboard: Vec::new(),
+        recorded: std::collections::HashSet::new(),
     };
     r.msg(Msg::Reply(Reply::Opened {
         level,
@@ -85,6 +88,16 @@ impl Run {
                     Ok(text) => Reply::Written { text, open: w.opens() },
                     Err(e) => Reply::WriteFailed(e.to_string()),
                 });
+            }
+            Request::Preview { generation, spec } => {
+                let config = self.store.config().unwrap().config;
+                let settings = config.projection_settings().unwrap();
+                let result =
+                    super::projection::work::preview(&mut self.store, &config, &settings, &spec, &mut self.recorded);
+                return vec![Reply::Previewed {
+                    generation,
+                    result: Box::new(result),
+                }];
             }
             Request::Undo => {
                 return changed(match self.store.undo() {

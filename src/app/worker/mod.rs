@@ -22,6 +22,7 @@ use super::panes::graph::data::{Neighbourhood, PathView};
 use super::panes::graph::form::Values;
 use super::panes::graph::history::HistoryView;
 use super::panes::graph::work::JumpHit;
+use super::panes::projection::work::{PreviewView, Spec};
 use super::panes::query::work::{Completion, ErrorView, Format as QueryFormat, ResultsView};
 use super::panes::queue::data::{self as queue_data, ImpactView, ItemLints, QueueSnapshot};
 pub use super::panes::queue::work::{impact_of, read_queue, read_queue_unlinted};
@@ -109,6 +110,11 @@ pub enum Request {
         generation: u64,
         text: String,
         cursor: usize,
+    },
+    /// Every agent tier's projection of a subject (recorded as previews).
+    Preview {
+        generation: u64,
+        spec: Spec,
     },
     /// Writes a query's results to a new file.
     ExportQuery {
@@ -242,6 +248,10 @@ pub enum Reply {
     },
     /// Text for the clipboard.
     Clipboard(String),
+    Previewed {
+        generation: u64,
+        result: Box<Result<PreviewView, String>>,
+    },
     NameChecked {
         generation: u64,
         result: Result<(), String>,
@@ -295,6 +305,9 @@ struct Worker {
     /// The graph as it was at a point, for the Graph pane's history view,
     /// with the point, commit and level it was read at.
     past: graph::Past,
+    /// Previews already recorded in the audit log this session (one
+    /// record per distinct text shown).
+    recorded: std::collections::HashSet<String>,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -318,6 +331,7 @@ impl Worker {
             closing: false,
             last_poll_error: None,
             past: None,
+            recorded: std::collections::HashSet::new(),
         }
     }
 
@@ -411,6 +425,7 @@ impl Worker {
             | Request::Exposure { .. }
             | Request::Curator { .. }
             | Request::Start => self.graph(req),
+            Request::Preview { generation, spec } => self.preview(generation, &spec),
             Request::RunQuery { .. }
             | Request::Complete { .. }
             | Request::ExportQuery { .. }
@@ -426,6 +441,7 @@ impl Worker {
                 // Lints quote proposal text: they go with the keys.
                 self.lints = LintCache::default();
                 self.past = None;
+                self.recorded.clear();
                 self.open();
             }
             Request::Shutdown => {}
@@ -680,6 +696,7 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Curator { .. } => "curator",
         Request::Start => "start",
         Request::RunQuery { .. } => "run-query",
+        Request::Preview { .. } => "preview",
         Request::Complete { .. } => "complete",
         Request::ExportQuery { .. } => "export-query",
         Request::CopyQuery { .. } => "copy-query",
@@ -700,6 +717,7 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
     let last_jump = batch.iter().rposition(|r| matches!(r, Request::Jump { .. }));
     let last_list = batch.iter().rposition(|r| matches!(r, Request::Curator { .. }));
     let last_run = batch.iter().rposition(|r| matches!(r, Request::RunQuery { .. }));
+    let last_preview = batch.iter().rposition(|r| matches!(r, Request::Preview { .. }));
     let last_complete = batch.iter().rposition(|r| matches!(r, Request::Complete { .. }));
     batch
         .into_iter()
@@ -712,6 +730,7 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
             Request::Jump { .. } => Some(*i) == last_jump,
             Request::Curator { .. } => Some(*i) == last_list,
             Request::RunQuery { .. } => Some(*i) == last_run,
+            Request::Preview { .. } => Some(*i) == last_preview,
             Request::Complete { .. } => Some(*i) == last_complete,
             _ => true,
         })
@@ -721,6 +740,7 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
 
 mod decisions;
 pub mod graph;
+mod projection;
 pub mod query;
 #[cfg(test)]
 mod tests;

@@ -191,6 +191,11 @@ pub fn supersede(state: &mut AppState) {
 pub fn chosen(state: &mut AppState, purpose: Purpose, name: String, fx: &mut Vec<Effect>) {
     match purpose {
         Purpose::Open => super::update::open(state, &name, fx),
+        Purpose::Project => crate::app::panes::projection::update::open(
+            state,
+            crate::app::panes::projection::work::Subject::Node { name, depth: 2 },
+            fx,
+        ),
         Purpose::LinkTo { from, relation } => {
             let edge = (|| -> graphex_engine::Result<NewEdge> {
                 Ok(NewEdge::new(

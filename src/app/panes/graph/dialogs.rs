@@ -29,6 +29,8 @@ pub enum Purpose {
     LinkTo { from: String, relation: String },
     /// Makes it the successor of `old`.
     SupersededBy { old: String },
+    /// Projects around it in the Projection pane.
+    Project,
 }
 
 impl Purpose {
@@ -37,6 +39,7 @@ impl Purpose {
             Purpose::Open => "Jump to a node".into(),
             Purpose::LinkTo { from, relation } => format!("Link {from} {relation} … (choose the target)"),
             Purpose::SupersededBy { old } => format!("What supersedes {old}? (choose the successor)"),
+            Purpose::Project => "Project around which node?".into(),
         }
     }
 }
@@ -121,11 +124,19 @@ impl FacetPicker {
 }
 
 pub fn open_jump(state: &mut AppState) {
+    open_jump_for(state, Purpose::Open);
+}
+
+/// The jump, for what choosing a node will do.
+pub fn open_jump_for(state: &mut AppState, purpose: Purpose) {
     if state.level.is_none() {
         state.error("the store is still opening");
         return;
     }
-    state.popups.push(Popup::Jump(Box::default()));
+    state.popups.push(Popup::Jump(Box::new(JumpDialog {
+        purpose,
+        ..JumpDialog::default()
+    })));
 }
 
 pub fn open_facets(state: &mut AppState, kind: FacetKind) {

@@ -153,6 +153,20 @@ pub fn graph_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         Action::Restore => curate_ui::lifecycle(state, Status::Active, fx),
         Action::Supersede => curate_ui::supersede(state),
         Action::Curator => super::curator::open(state, fx),
+        Action::Project => {
+            let name = match selected(&state.graph) {
+                Some(Selected::Node(name) | Selected::Centre(name)) => Some(name),
+                _ => state.graph.place.as_ref().map(|p| p.centre.clone()),
+            };
+            match name {
+                Some(name) => crate::app::panes::projection::update::open(
+                    state,
+                    crate::app::panes::projection::work::Subject::Node { name, depth: 2 },
+                    fx,
+                ),
+                None => state.error("no node open: press / to jump to one"),
+            }
+        }
         Action::History => {
             let name = match selected(&state.graph) {
                 Some(Selected::Node(name) | Selected::Centre(name)) => Some(name),

@@ -247,6 +247,18 @@ pub fn query_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
             q.scroll = 0;
         }
         Action::AsTier => cycle_tier(state, fx),
+        Action::ProjectQuery => {
+            if q.asked.is_empty() {
+                state.error("no query to project: type one first");
+            } else {
+                let text = q.asked.clone();
+                crate::app::panes::projection::update::open(
+                    state,
+                    crate::app::panes::projection::work::Subject::Query(text),
+                    fx,
+                );
+            }
+        }
         Action::OpenResult => {
             let name = q
                 .shown()

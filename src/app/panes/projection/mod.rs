@@ -1,0 +1,63 @@
+//! The Projection pane: what each agent tier would receive for a node or a
+//! query, side by side on a wide terminal (tabs on a narrow one), with a
+//! token meter per tier, why each node is in or out, a diff between two
+//! tiers, and the trust slider with the store's thresholds.
+//!
+//! - `work`: the worker's previews (recorded in the audit log);
+//! - `update`: the pane's keys and the worker's answers;
+//! - `view`: drawing the pane.
+
+#[cfg(test)]
+mod tests;
+pub mod update;
+pub mod view;
+pub mod work;
+
+use work::{PreviewView, Spec};
+
+/// The tier pairs diff mode compares: (A, B), what B receives beyond A.
+pub const PAIRS: [(usize, usize); 3] = [(0, 1), (1, 2), (0, 2)];
+
+/// The budget a preview starts with (as `graphex project`).
+pub const BUDGET: usize = 4000;
+
+/// The Projection pane.
+pub struct ProjectionPane {
+    pub spec: Option<Spec>,
+    /// The trust score on the slider, and the tier it maps to is marked.
+    pub trust: f64,
+    pub generation: u64,
+    pub shown: Option<Result<PreviewView, String>>,
+    /// The tier shown on a narrow screen.
+    pub tab: usize,
+    /// Show each node's verdict instead of the text.
+    pub why: bool,
+    /// Diff mode: an index into [`PAIRS`].
+    pub diff: Option<usize>,
+    pub scroll: u16,
+}
+
+impl Default for ProjectionPane {
+    fn default() -> Self {
+        Self {
+            spec: None,
+            trust: 80.0,
+            generation: 0,
+            shown: None,
+            tab: 1,
+            why: false,
+            diff: None,
+            scroll: 0,
+        }
+    }
+}
+
+impl ProjectionPane {
+    /// Drops every projected text (lock).
+    pub fn wipe(&mut self) {
+        *self = Self {
+            generation: self.generation,
+            ..Self::default()
+        };
+    }
+}

@@ -1,0 +1,101 @@
+//! The Projection pane's keys: what to project (from the Graph and Query
+//! panes, or the jump), the budget, the trust slider, the tier tabs, why,
+//! and diff mode; and the worker's answers.
+
+use super::work::{PreviewView, Spec, Subject, TIERS};
+use super::{BUDGET, PAIRS};
+use crate::app::action::{Action, Pane};
+use crate::app::state::AppState;
+use crate::app::update::{Effect, request};
+use crate::app::worker::Request;
+
+/// The agent id previews are made (and recorded) for.
+pub const AGENT: &str = "console-preview";
+
+/// Opens the pane on `subject`, keeping the budget.
+pub fn open(state: &mut AppState, subject: Subject, fx: &mut Vec<Effect>) {
+    state.pane = Pane::Projection;
+    let budget = state.projection.spec.as_ref().map_or(BUDGET, |s| s.budget);
+    state.projection.spec = Some(Spec {
+        subject,
+        agent: AGENT.to_owned(),
+        budget,
+    });
+    state.projection.scroll = 0;
+    ask(state, fx);
+}
+
+/// Asks the worker for the previews of the current spec.
+pub fn ask(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let Some(spec) = state.projection.spec.clone() else {
+        return;
+    };
+    let generation = state.next_generation();
+    state.projection.generation = generation;
+    request(fx, Request::Preview { generation, spec });
+}
+
+pub fn shown(state: &mut AppState, generation: u64, result: Result<PreviewView, String>) {
+    if generation == state.projection.generation && state.projection.spec.is_some() {
+        state.projection.shown = Some(result);
+    }
+}
+
+/// The tier index the slider's trust score maps to.
+pub fn trust_tier(state: &AppState) -> usize {
+    let policy = match &state.projection.shown {
+        Some(Ok(v)) => v.policy.clone(),
+        _ => graphex_engine::project::TrustPolicy::default(),
+    };
+    let tier = policy.max_tier(graphex_engine::project::Access::Trust {
+        score: state.projection.trust,
+        local: false,
+    });
+    TIERS.iter().position(|t| *t == tier).unwrap_or(0)
+}
+
+pub fn projection_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+    let p = &mut state.projection;
+    let step_trust = |p: &mut super::ProjectionPane, by: f64| {
+        p.trust = ((p.trust + by) * 10.0).round().clamp(0.0, 1000.0) / 10.0;
+    };
+    match a {
+        Action::Up | Action::CardUp => p.scroll = p.scroll.saturating_sub(if a == Action::Up { 1 } else { 5 }),
+        Action::Down | Action::CardDown => p.scroll = p.scroll.saturating_add(if a == Action::Down { 1 } else { 5 }),
+        Action::PageUp => p.scroll = p.scroll.saturating_sub(20),
+        Action::PageDown => p.scroll = p.scroll.saturating_add(20),
+        Action::Top => p.scroll = 0,
+        Action::TrustUp => step_trust(p, 0.1),
+        Action::TrustDown => step_trust(p, -0.1),
+        Action::TrustUpMore => step_trust(p, 5.0),
+        Action::TrustDownMore => step_trust(p, -5.0),
+        Action::BudgetUp | Action::BudgetDown => {
+            let Some(spec) = p.spec.as_mut() else {
+                state.error("nothing projected yet: P on a node in the Graph pane or a query in the Query pane");
+                return;
+            };
+            spec.budget = if a == Action::BudgetUp {
+                (spec.budget + 250).min(100_000)
+            } else {
+                spec.budget.saturating_sub(250).max(250)
+            };
+            ask(state, fx);
+        }
+        Action::NextTier => p.tab = (p.tab + 1) % TIERS.len(),
+        Action::PrevTier => p.tab = (p.tab + TIERS.len() - 1) % TIERS.len(),
+        Action::ToggleWhy => p.why = !p.why,
+        Action::ToggleTierDiff => p.diff = if p.diff.is_some() { None } else { Some(0) },
+        Action::CycleTierDiff => p.diff = Some(p.diff.map_or(0, |d| (d + 1) % PAIRS.len())),
+        Action::ChooseSubject => {
+            crate::app::panes::graph::dialogs::open_jump_for(state, crate::app::panes::graph::dialogs::Purpose::Project)
+        }
+        _ => {}
+    }
+}
+
+/// The graph changed: the previews are made again.
+pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
+    if state.projection.spec.is_some() {
+        ask(state, fx);
+    }
+}

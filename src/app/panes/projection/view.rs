@@ -1,0 +1,243 @@
+//! Drawing the Projection pane: the subject, the budget and the trust
+//! slider (the store's thresholds marked) on top; the tiers side by side
+//! on a wide terminal, as tabs on a narrow one; each with its token meter
+//! and its text, or each node's verdict; or a diff between two tiers; and
+//! the human-only tier as "never projected".
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+use similar::{ChangeTag, TextDiff};
+
+use super::PAIRS;
+use super::update::trust_tier;
+use super::work::{PreviewView, TIERS, TierView};
+use crate::app::state::AppState;
+use crate::app::view::block;
+use crate::widgets::bars::TabBar;
+use crate::widgets::rich_text::RichText;
+use crate::widgets::{RichLine, Tone, ToneStyles};
+
+/// Side by side from this width; tabs below it.
+pub const WIDE: u16 = 150;
+
+pub(crate) fn projection(buf: &mut Buffer, state: &AppState, styles: &ToneStyles, main: Rect) {
+    let p = &state.projection;
+    let Some(spec) = &p.spec else {
+        let lines: Vec<RichLine> = vec![
+            vec![("Nothing projected yet.".into(), Tone::Heading)],
+            Vec::new(),
+            vec![(
+                "P on a node in the Graph pane, P on a query in the Query pane, or / here to choose a node: each agent tier's projection shows side by side."
+                    .into(),
+                Tone::Normal,
+            )],
+        ];
+        return rich(buf, styles, "Projection", &lines, main, 0);
+    };
+    let top = Rect::new(main.x, main.y, main.width, 1.min(main.height));
+    let body = Rect::new(main.x, main.y + 1, main.width, main.height.saturating_sub(2));
+    let bottom = Rect::new(main.x, main.bottom().saturating_sub(1), main.width, 1);
+    let at = trust_tier(state);
+    Line::from(vec![
+        Span::styled(format!("{} ", spec.subject.label()), styles.of(Tone::Heading)),
+        Span::styled(
+            format!("· agent {} · budget {} · ", spec.agent, spec.budget),
+            styles.dim,
+        ),
+        Span::styled(slider(state), styles.of(Tone::Accent)),
+        Span::styled(format!(" → {}", TIERS[at]), styles.of(Tone::Key)),
+    ])
+    .render(top, buf);
+    let view = match &p.shown {
+        None => {
+            return rich(
+                buf,
+                styles,
+                "Projection",
+                &[vec![("projecting…".into(), Tone::Dim)]],
+                body,
+                0,
+            );
+        }
+        Some(Err(e)) => return rich(buf, styles, "Projection", &[vec![(e.clone(), Tone::Error)]], body, 0),
+        Some(Ok(v)) => v,
+    };
+    human_only(buf, view, styles, bottom);
+    if let Some(d) = p.diff {
+        return diff(buf, view, PAIRS[d % PAIRS.len()], p.scroll, styles, body);
+    }
+    if body.width >= WIDE {
+        let w = body.width / 3;
+        for (i, t) in view.tiers.iter().enumerate() {
+            let x = body.x + w * i as u16;
+            let width = if i == 2 { body.right() - x } else { w };
+            column(
+                buf,
+                t,
+                p.why,
+                i == at,
+                p.scroll,
+                styles,
+                Rect::new(x, body.y, width, body.height),
+            );
+        }
+    } else {
+        let titles: Vec<String> = view.tiers.iter().map(|t| t.tier.to_string()).collect();
+        TabBar {
+            titles: &titles,
+            focused: p.tab,
+            right: &[("[ ] switch".into(), Tone::Dim)],
+            styles,
+        }
+        .render(Rect::new(body.x, body.y, body.width, 1), buf);
+        let rest = Rect::new(body.x, body.y + 1, body.width, body.height.saturating_sub(1));
+        if let Some(t) = view.tiers.get(p.tab) {
+            column(buf, t, p.why, p.tab == at, p.scroll, styles, rest);
+        }
+    }
+}
+
+fn rich(buf: &mut Buffer, styles: &ToneStyles, title: &str, lines: &[RichLine], area: Rect, scroll: u16) {
+    RichText {
+        lines,
+        scroll,
+        styles,
+        block: Some(block(title, true, styles)),
+    }
+    .render(area, buf);
+}
+
+/// The trust slider: `trust 80.0 ▕····│····●····│··▏ 70 · 90`.
+pub fn slider(state: &AppState) -> String {
+    let p = &state.projection;
+    let policy = match &p.shown {
+        Some(Ok(v)) => v.policy.clone(),
+        _ => graphex_engine::project::TrustPolicy::default(),
+    };
+    let cells = 21usize;
+    let at = |score: f64| ((score / 100.0) * (cells - 1) as f64).round() as usize;
+    let mut bar: Vec<char> = vec!['·'; cells];
+    bar[at(policy.low).min(cells - 1)] = '│';
+    bar[at(policy.high).min(cells - 1)] = '│';
+    bar[at(p.trust).min(cells - 1)] = '●';
+    format!(
+        "trust {:.1} ▕{}▏ thresholds {} · {}",
+        p.trust,
+        bar.into_iter().collect::<String>(),
+        policy.low,
+        policy.high
+    )
+}
+
+fn meter(t: &TierView) -> String {
+    let cells = 10usize;
+    let filled = (t.tokens * cells).checked_div(t.budget).unwrap_or(0).min(cells);
+    format!(
+        "{}{} {}/{}",
+        "█".repeat(filled),
+        "░".repeat(cells - filled),
+        t.tokens,
+        t.budget
+    )
+}
+
+fn column(buf: &mut Buffer, t: &TierView, why: bool, at_trust: bool, scroll: u16, styles: &ToneStyles, area: Rect) {
+    let title = if t.sealed {
+        format!("{} · above this unlock level", t.tier)
+    } else {
+        format!("{} · {} · {}", t.tier, meter(t), t.hash.get(..12).unwrap_or_default())
+    };
+    let lines: Vec<RichLine> = if t.sealed {
+        vec![vec![(
+            "This session cannot read this tier: unlock further to see what it receives.".into(),
+            Tone::Dim,
+        )]]
+    } else if let Some(e) = &t.error {
+        vec![vec![(e.replace('\n', " "), Tone::Error)]]
+    } else if why {
+        t.verdicts
+            .iter()
+            .map(|v| {
+                vec![
+                    (
+                        format!("{} ", if v.included { "✓" } else { "✗" }),
+                        if v.included { Tone::Ok } else { Tone::Dim },
+                    ),
+                    (v.name.clone(), Tone::Normal),
+                    (format!("  {}", v.why), Tone::Dim),
+                ]
+            })
+            .collect()
+    } else {
+        text_lines(&t.text)
+    };
+    RichText {
+        lines: &lines,
+        scroll,
+        styles,
+        block: Some(block(&title, at_trust, styles)),
+    }
+    .render(area, buf);
+}
+
+/// A projection's text as lines, each shown inert (the text is stored
+/// content, made safe for agents; the screen escapes it once more).
+fn text_lines(text: &str) -> Vec<RichLine> {
+    text.lines()
+        .map(|l| {
+            let shown = graphex_engine::hygiene::visible_line(l).into_owned();
+            let tone = if l.starts_with('#') {
+                Tone::Heading
+            } else {
+                Tone::Normal
+            };
+            vec![(shown, tone)]
+        })
+        .collect()
+}
+
+/// What tier B receives that A does not (`+`), and the reverse (`-`).
+fn diff(buf: &mut Buffer, v: &PreviewView, (a, b): (usize, usize), scroll: u16, styles: &ToneStyles, area: Rect) {
+    let (ta, tb) = (&v.tiers[a], &v.tiers[b]);
+    let title = format!(
+        "What {} receives beyond {} (+), and the reverse (-) · D: another pair",
+        tb.tier, ta.tier
+    );
+    let lines: Vec<RichLine> = if ta.sealed || tb.sealed {
+        vec![vec![(
+            "A tier above this unlock level cannot be compared.".into(),
+            Tone::Dim,
+        )]]
+    } else {
+        diff_lines(&ta.text, &tb.text)
+    };
+    rich(buf, styles, &title, &lines, area, scroll);
+}
+
+/// The line diff of two projections' texts, each line escaped.
+pub fn diff_lines(a: &str, b: &str) -> Vec<RichLine> {
+    let d = TextDiff::from_lines(a, b);
+    let mut out = Vec::new();
+    for c in d.iter_all_changes() {
+        let line = graphex_engine::hygiene::visible_line(c.value().trim_end_matches('\n')).into_owned();
+        out.push(match c.tag() {
+            ChangeTag::Insert => vec![(format!("+ {line}"), Tone::Added)],
+            ChangeTag::Delete => vec![(format!("- {line}"), Tone::Removed)],
+            ChangeTag::Equal => vec![(format!("  {line}"), Tone::Dim)],
+        });
+    }
+    if out.iter().all(|l| l[0].1 == Tone::Dim) {
+        out.insert(0, vec![("the two tiers receive the same text".into(), Tone::Ok)]);
+    }
+    out
+}
+
+fn human_only(buf: &mut Buffer, v: &PreviewView, styles: &ToneStyles, area: Rect) {
+    let text = match v.human_only {
+        Some(n) => format!("human-only: never projected · {n} node(s) of that tier around this subject"),
+        None => "human-only: never projected (unlock human-only to count what it holds here)".to_owned(),
+    };
+    Line::from(Span::styled(text, styles.dim)).render(area, buf);
+}
