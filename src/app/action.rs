@@ -117,6 +117,7 @@ pub enum Action {
     CopyResults,
     Project,
     ProjectQuery,
+    PreviewImpact,
     ChooseSubject,
     BudgetUp,
     BudgetDown,
@@ -129,6 +130,7 @@ pub enum Action {
     ToggleWhy,
     ToggleTierDiff,
     CycleTierDiff,
+    WhatIf,
 }
 
 /// The name, description and scope of an action.
@@ -235,6 +237,13 @@ pub const ALL: &[Info] = &[
         "open_node",
         "open node",
         "Open the node the selected proposal touches in the Graph pane",
+        Q,
+    ),
+    info(
+        Action::PreviewImpact,
+        "preview_impact",
+        "preview",
+        "What each agent tier receives around the proposal's centre, before and after accepting it",
         Q,
     ),
     info(
@@ -514,6 +523,13 @@ pub const ALL: &[Info] = &[
         "cycle_tier_diff",
         "diff pair",
         "Diff agent-readable/public, agent-restricted/agent-readable, agent-restricted/public",
+        PR,
+    ),
+    info(
+        Action::WhatIf,
+        "what_if",
+        "what if",
+        "What if the node moved to another tier: cycle a tier and see which projections change, by how many tokens (nothing is written)",
         PR,
     ),
     info(Action::Up, "up", "up", "Previous row", L),

@@ -391,7 +391,11 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             relations,
         } => graph::curate_ui::vocabulary(state, generation, types, relations),
         Reply::EditValues { name, result } => graph::curate_ui::edit_values(state, &name, result),
-        Reply::Exposure { generation, result } => graph::curate_ui::exposure(state, generation, result),
+        Reply::Exposure { generation, result } => {
+            if !projection::update::what_if_answer(state, generation, &result) {
+                graph::curate_ui::exposure(state, generation, result);
+            }
+        }
         Reply::Curator { generation, result } => graph::curator::listed(state, generation, result),
         Reply::UnlockFailed(text) => {
             state.busy = None;

@@ -36,11 +36,11 @@ pub const AGENT_TIERS: [Tier; 3] = [Tier::Public, Tier::AgentReadable, Tier::Age
 /// Depth of the neighbourhood projected around each touched node.
 const DEPTH: u32 = 1;
 
-/// The per-tier impact of accepting `p`, one entry per agent tier.
-pub fn impact(store: &Store, id: &ProposalId, p: &StoredProposal, s: &Settings) -> Result<Vec<TierImpact>> {
+/// The catalog as it would be once `p` is accepted (nothing is written),
+/// and the names of the nodes it touches, sorted.
+pub fn after_accept(store: &Store, id: &ProposalId, p: &StoredProposal) -> Result<(Catalog, Vec<String>)> {
     let (nodes, edges) = store.preview_accept(id, p)?;
-    let before = store.catalog();
-    let mut after: Catalog = before.clone();
+    let mut after: Catalog = store.catalog().clone();
     let mut centres: Vec<String> = Vec::new();
     for n in &nodes {
         centres.push(n.name.to_string());
@@ -56,6 +56,13 @@ pub fn impact(store: &Store, id: &ProposalId, p: &StoredProposal, s: &Settings) 
     }
     centres.sort();
     centres.dedup();
+    Ok((after, centres))
+}
+
+/// The per-tier impact of accepting `p`, one entry per agent tier.
+pub fn impact(store: &Store, id: &ProposalId, p: &StoredProposal, s: &Settings) -> Result<Vec<TierImpact>> {
+    let (after, centres) = after_accept(store, id, p)?;
+    let before = store.catalog();
     let mut out = Vec::new();
     for tier in AGENT_TIERS {
         let mut t = TierImpact {

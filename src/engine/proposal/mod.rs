@@ -23,7 +23,7 @@ mod submission;
 
 pub use change::{Change, FieldSet, Triple, supersedes};
 pub use decision::{Decision, Outcome, check_reason};
-pub use impact::{AGENT_TIERS, TierImpact, impact};
+pub use impact::{AGENT_TIERS, TierImpact, after_accept, impact};
 pub use lint::{Lint, Mentions, credential_in, lint, lint_with};
 pub use pending::{Pending, QUARANTINE, Quarantined, ScanResult, quarantined, submit};
 pub use queue::{ProposalStatus, edit_text};

@@ -35,6 +35,10 @@ pub struct ProjectionPane {
     /// Diff mode: an index into [`PAIRS`].
     pub diff: Option<usize>,
     pub scroll: u16,
+    /// What-if: the tier the subject node hypothetically moves to, and the
+    /// projections that would change.
+    pub what_if: Option<(graphex_engine::model::Tier, Option<Result<Vec<String>, String>>)>,
+    pub what_if_generation: u64,
 }
 
 impl Default for ProjectionPane {
@@ -48,6 +52,8 @@ impl Default for ProjectionPane {
             why: false,
             diff: None,
             scroll: 0,
+            what_if: None,
+            what_if_generation: 0,
         }
     }
 }
@@ -57,6 +63,7 @@ impl ProjectionPane {
     pub fn wipe(&mut self) {
         *self = Self {
             generation: self.generation,
+            what_if_generation: self.what_if_generation,
             ..Self::default()
         };
     }

@@ -188,3 +188,43 @@ fn snapshots_wide_and_narrow() {
     r.press("]");
     insta::assert_snapshot!("narrow", r.screen());
 }
+
+#[test]
+fn a_proposal_previews_before_and_after_accepting_and_what_if_moves_a_node() {
+    let mut r = demo_at(Level::Master);
+    r.s.size = (160, 40);
+    let crate::app::worker::Reply::Queue(snap) = crate::app::worker::read_queue(&r.store) else {
+        panic!()
+    };
+    let commits = r.store.timeline(1).unwrap()[0].commit;
+    r.msg(crate::app::update::Msg::Reply(crate::app::worker::Reply::Queue(snap)));
+    r.press("p");
+    assert_eq!(r.s.pane, Pane::Projection);
+    let v = preview(&r);
+    assert!(
+        v.tiers.iter().all(|t| t.sealed || t.before.is_some()),
+        "before and after per tier"
+    );
+    assert!(
+        v.tiers
+            .iter()
+            .any(|t| t.before.as_ref().is_some_and(|(b, _)| *b != t.text)),
+        "accepting changes some tier's projection"
+    );
+    assert!(r.screen().contains("before → after accepting"), "{}", r.screen());
+    assert_eq!(r.store.timeline(1).unwrap()[0].commit, commits, "nothing was written");
+    // What-if on a node: each tier in turn, then off.
+    let mut r = at(Level::Master, "postgresql");
+    r.press("W");
+    let Some((Tier::Public, Some(Ok(lines)))) = &r.s.projection.what_if else {
+        panic!("{:?}", r.s.projection.what_if)
+    };
+    assert!(lines.iter().any(|l| l.contains("public agents")), "{lines:?}");
+    assert!(
+        r.screen().contains("What if postgresql (depth 2) were public"),
+        "{}",
+        r.screen()
+    );
+    r.press("WWWW");
+    assert!(r.s.projection.what_if.is_none());
+}

@@ -86,11 +86,54 @@ pub fn projection_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) 
         Action::ToggleWhy => p.why = !p.why,
         Action::ToggleTierDiff => p.diff = if p.diff.is_some() { None } else { Some(0) },
         Action::CycleTierDiff => p.diff = Some(p.diff.map_or(0, |d| (d + 1) % PAIRS.len())),
+        Action::WhatIf => what_if(state, fx),
         Action::ChooseSubject => {
             crate::app::panes::graph::dialogs::open_jump_for(state, crate::app::panes::graph::dialogs::Purpose::Project)
         }
         _ => {}
     }
+}
+
+/// `W`: the next hypothetical tier for the subject node (then none).
+fn what_if(state: &mut AppState, fx: &mut Vec<Effect>) {
+    use graphex_engine::model::Tier;
+    let Some(Subject::Node { name, .. }) = state.projection.spec.as_ref().map(|s| s.subject.clone()) else {
+        state.error("what-if moves a node: project around a node (P in the Graph pane, or /)");
+        return;
+    };
+    const CYCLE: [Tier; 4] = [
+        Tier::Public,
+        Tier::AgentReadable,
+        Tier::AgentRestricted,
+        Tier::HumanOnly,
+    ];
+    let next = match state.projection.what_if.as_ref().map(|(t, _)| *t) {
+        None => Some(CYCLE[0]),
+        Some(t) => CYCLE
+            .iter()
+            .position(|c| *c == t)
+            .and_then(|i| CYCLE.get(i + 1))
+            .copied(),
+    };
+    let Some(tier) = next else {
+        state.projection.what_if = None;
+        return;
+    };
+    let generation = state.next_generation();
+    state.projection.what_if_generation = generation;
+    state.projection.what_if = Some((tier, None));
+    request(fx, Request::Exposure { generation, name, tier });
+}
+
+/// The worker's what-if answer; false when it is not this pane's.
+pub fn what_if_answer(state: &mut AppState, generation: u64, result: &Result<Vec<String>, String>) -> bool {
+    if generation != state.projection.what_if_generation {
+        return false;
+    }
+    if let Some((_, answer)) = state.projection.what_if.as_mut() {
+        *answer = Some(result.clone());
+    }
+    true
 }
 
 /// The graph changed: the previews are made again.

@@ -37,8 +37,27 @@ pub(crate) fn projection(buf: &mut Buffer, state: &AppState, styles: &ToneStyles
         return rich(buf, styles, "Projection", &lines, main, 0);
     };
     let top = Rect::new(main.x, main.y, main.width, 1.min(main.height));
-    let body = Rect::new(main.x, main.y + 1, main.width, main.height.saturating_sub(2));
+    let what_if_rows = if p.what_if.is_some() { 7.min(main.height / 3) } else { 0 };
+    let body = Rect::new(
+        main.x,
+        main.y + 1,
+        main.width,
+        main.height.saturating_sub(2 + what_if_rows),
+    );
     let bottom = Rect::new(main.x, main.bottom().saturating_sub(1), main.width, 1);
+    if let Some((tier, answer)) = &p.what_if {
+        let area = Rect::new(main.x, body.bottom(), main.width, what_if_rows);
+        let lines: Vec<RichLine> = match answer {
+            None => vec![vec![("computing…".into(), Tone::Dim)]],
+            Some(Err(e)) => vec![vec![(e.clone(), Tone::Error)]],
+            Some(Ok(l)) => l.iter().map(|x| vec![(x.clone(), Tone::Normal)]).collect(),
+        };
+        let title = format!(
+            "What if {} were {tier} (nothing is written) · W: next tier",
+            spec.subject.label()
+        );
+        rich(buf, styles, &title, &lines, area, 0);
+    }
     let at = trust_tier(state);
     Line::from(vec![
         Span::styled(format!("{} ", spec.subject.label()), styles.of(Tone::Heading)),
@@ -156,6 +175,13 @@ fn column(buf: &mut Buffer, t: &TierView, why: bool, at_trust: bool, scroll: u16
         )]]
     } else if let Some(e) = &t.error {
         vec![vec![(e.replace('\n', " "), Tone::Error)]]
+    } else if let Some((before, tokens)) = &t.before {
+        let mut lines = vec![vec![(
+            format!("before → after accepting: {tokens} → {} tokens", t.tokens),
+            Tone::Heading,
+        )]];
+        lines.extend(diff_lines(before, &t.text));
+        lines
     } else if why {
         t.verdicts
             .iter()

@@ -17,8 +17,17 @@ pub const TIERS: [Tier; 3] = [Tier::Public, Tier::AgentReadable, Tier::AgentRest
 /// What is projected.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Subject {
-    Node { name: String, depth: u32 },
+    Node {
+        name: String,
+        depth: u32,
+    },
     Query(String),
+    /// A proposal's centre, before and after accepting it.
+    Proposal {
+        id: String,
+        short: String,
+        centre: String,
+    },
 }
 
 impl Subject {
@@ -29,6 +38,10 @@ impl Subject {
                 depth: *depth,
             },
             Subject::Query(q) => Center::Query(q.clone()),
+            Subject::Proposal { centre, .. } => Center::Node {
+                name: centre.clone(),
+                depth: 2,
+            },
         }
     }
 
@@ -36,6 +49,9 @@ impl Subject {
         match self {
             Subject::Node { name, depth } => format!("{name} (depth {depth})"),
             Subject::Query(q) => format!("query {q}"),
+            Subject::Proposal { short, centre, .. } => {
+                format!("{centre}: before and after accepting proposal {short}")
+            }
         }
     }
 }
@@ -68,6 +84,9 @@ pub struct TierView {
     pub verdicts: Vec<Verdict>,
     /// Above this session's level: what it holds cannot be shown here.
     pub sealed: bool,
+    /// For a proposal: the text before accepting it and its tokens (`text`
+    /// and `tokens` are after).
+    pub before: Option<(String, usize)>,
     pub error: Option<String>,
 }
 
@@ -120,6 +139,17 @@ pub fn preview(
     recorded: &mut HashSet<String>,
 ) -> Result<PreviewView, String> {
     let level_max = store.level().max_tier();
+    // A proposal is previewed on the graph as it would be once accepted.
+    let after = match &spec.subject {
+        Subject::Proposal { id, .. } => {
+            let run = || -> graphex_engine::Result<graphex_engine::store::Catalog> {
+                let (pid, p) = store.proposal(id)?;
+                Ok(graphex_engine::proposal::after_accept(store, &pid, &p)?.0)
+            };
+            Some(run().map_err(|e| format!("previewing the proposal: {e}"))?)
+        }
+        _ => None,
+    };
     let mut tiers = Vec::new();
     for tier in TIERS {
         let req = Request {
@@ -138,49 +168,81 @@ pub fn preview(
                 hash: String::new(),
                 verdicts: Vec::new(),
                 sealed: true,
+                before: None,
                 error: None,
             });
             continue;
         }
-        match explain(store.catalog(), &req, settings) {
-            Ok((p, whys)) => {
-                let key = format!("{tier}:{}:{}", spec.subject.label(), p.hash);
-                if recorded.insert(key) {
-                    crate::cli::projection::record(store, config, &req, &p, Kind::Preview)
-                        .map_err(|e| format!("recording the preview: {e}"))?;
-                }
-                tiers.push(TierView {
-                    tier,
-                    text: p.text,
-                    tokens: p.tokens,
-                    budget: p.budget,
-                    hash: p.hash,
-                    verdicts: whys
-                        .iter()
-                        .map(|w| {
-                            let (included, why) = why_words(&w.why);
-                            Verdict {
-                                name: w.name.clone(),
-                                included,
-                                why,
-                            }
-                        })
-                        .collect(),
-                    sealed: false,
-                    error: None,
-                });
-            }
-            Err(e) => tiers.push(TierView {
+        let view =
+            |p: graphex_engine::project::Projection, whys: Vec<graphex_engine::project::ItemWhy>, before| TierView {
                 tier,
-                text: String::new(),
-                tokens: 0,
-                budget: spec.budget,
-                hash: String::new(),
-                verdicts: Vec::new(),
+                before,
+                text: p.text,
+                tokens: p.tokens,
+                budget: p.budget,
+                hash: p.hash,
+                verdicts: whys
+                    .iter()
+                    .map(|w| {
+                        let (included, why) = why_words(&w.why);
+                        Verdict {
+                            name: w.name.clone(),
+                            included,
+                            why,
+                        }
+                    })
+                    .collect(),
                 sealed: false,
-                error: Some(e.to_string()),
-            }),
+                error: None,
+            };
+        let now = explain(store.catalog(), &req, settings);
+        if let Ok((p, _)) = &now {
+            let key = format!("{tier}:{}:{}", spec.subject.label(), p.hash);
+            if recorded.insert(key) {
+                crate::cli::projection::record(store, config, &req, p, Kind::Preview)
+                    .map_err(|e| format!("recording the preview: {e}"))?;
+            }
         }
+        let shown = match (&after, now) {
+            (None, Ok((p, whys))) => Ok(view(p, whys, None)),
+            // The graph after accepting is never recorded: it does not exist.
+            // A node the proposal adds projects to nothing before it.
+            (Some(c), now) => {
+                let before = match now {
+                    Ok((p, _)) => Ok((p.text, p.tokens)),
+                    Err(graphex_engine::Error::NotFound(_)) => Ok((String::new(), 0)),
+                    Err(e) => Err(e),
+                };
+                before.and_then(|b| match explain(c, &req, settings) {
+                    Ok((p, whys)) => Ok(view(p, whys, Some(b))),
+                    // Not visible to this tier after accepting either.
+                    Err(graphex_engine::Error::NotFound(_)) => Ok(TierView {
+                        tier,
+                        text: String::new(),
+                        tokens: 0,
+                        budget: spec.budget,
+                        hash: String::new(),
+                        verdicts: Vec::new(),
+                        sealed: false,
+                        before: Some(b),
+                        error: None,
+                    }),
+                    Err(e) => Err(e),
+                })
+            }
+            (None, Err(e)) => Err(e),
+        };
+        tiers.push(shown.unwrap_or_else(|e| TierView {
+            tier,
+            text: String::new(),
+            tokens: 0,
+            budget: spec.budget,
+            hash: String::new(),
+            verdicts: Vec::new(),
+            sealed: false,
+            before: None,
+            error: Some(e.to_string()),
+        }));
     }
     Ok(PreviewView {
         label: spec.subject.label(),
@@ -207,6 +269,15 @@ fn human_only_around(store: &Store, subject: &Subject) -> Option<usize> {
                 .iter()
                 .map(|(n, _)| n.name.to_string())
                 .collect()
+        }
+        Subject::Proposal { centre, .. } => {
+            return human_only_around(
+                store,
+                &Subject::Node {
+                    name: centre.clone(),
+                    depth: 2,
+                },
+            );
         }
         Subject::Query(q) => graphex_engine::query::run(store.catalog(), q)
             .ok()?

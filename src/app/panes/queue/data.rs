@@ -75,6 +75,17 @@ pub enum ChangeView {
 }
 
 impl ChangeView {
+    /// The node a projection of this change centres on (a new node itself).
+    pub fn centre(&self) -> &str {
+        match self {
+            ChangeView::AddNode { name, .. } | ChangeView::Update { name, .. } | ChangeView::Lifecycle { name, .. } => {
+                name
+            }
+            ChangeView::AddEdge { from, .. } => from,
+            ChangeView::Supersede { new, .. } => new,
+        }
+    }
+
     /// The nodes already in the graph that this change touches, the most
     /// telling first (a new node's neighbours, not the node itself).
     pub fn touched(&self) -> Vec<&str> {

@@ -31,6 +31,20 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
         }
         Action::ToggleInfo => state.queue.hide_info = !state.queue.hide_info,
         Action::ToggleDiff => state.queue.hide_diff = !state.queue.hide_diff,
+        Action::PreviewImpact => match state.queue.current() {
+            Some(item) => match item.changes.first() {
+                Some(c) => {
+                    let subject = crate::app::panes::projection::work::Subject::Proposal {
+                        id: item.id.clone(),
+                        short: item.short.clone(),
+                        centre: c.centre().to_owned(),
+                    };
+                    crate::app::panes::projection::update::open(state, subject, fx);
+                }
+                None => state.error("this proposal has no changes to preview"),
+            },
+            None => state.error("no proposal selected"),
+        },
         Action::OpenNode => {
             let name = state.queue.current().and_then(|i| {
                 i.changes
