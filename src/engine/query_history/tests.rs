@@ -2,6 +2,7 @@
 //! the canary scan, permissions.
 
 use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::store::tests::{new_store, open_at};
@@ -10,6 +11,13 @@ fn master() -> (tempfile::TempDir, Store) {
     let (dir, root) = new_store();
     let store = open_at(&root, Level::Master);
     (dir, store)
+}
+
+/// The path of a history holding one query, written and closed.
+fn one_recorded(state: &Path, store: &Store) -> PathBuf {
+    let mut h = History::open_in(state, store).unwrap();
+    h.record("a -> * -> *").unwrap();
+    h.path().to_owned()
 }
 
 #[test]
@@ -68,10 +76,7 @@ fn consecutive_repeats_are_one_entry_and_the_length_is_capped() {
 #[test]
 fn a_tampered_file_is_refused_moved_aside_and_never_overwritten() {
     let (dir, store) = master();
-    let mut h = History::open_in(dir.path(), &store).unwrap();
-    h.record("a -> * -> *").unwrap();
-    let path = h.path().to_owned();
-    drop(h);
+    let path = one_recorded(dir.path(), &store);
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
@@ -97,10 +102,7 @@ fn a_tampered_file_is_refused_moved_aside_and_never_overwritten() {
 #[test]
 fn the_wrong_key_another_stores_file_and_below_master_are_refused() {
     let (dir, store) = master();
-    let mut h = History::open_in(dir.path(), &store).unwrap();
-    h.record("a -> * -> *").unwrap();
-    let path = h.path().to_owned();
-    drop(h);
+    let path = one_recorded(dir.path(), &store);
     // Another master's key, at the same path.
     let (_o, other) = master();
     let copy = dir.path().join("copy").join(path.file_name().unwrap());
