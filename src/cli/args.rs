@@ -124,6 +124,10 @@ pub enum Command {
     /// --depth N, --type T, --tier T, --since DATE, --confidence X, --status S (default active,
     /// or any), --limit N (default 100). Example: 'orders-service -> depends-on -> * --depth 2'.
     Query(QueryArgs),
+    /// Saved queries, kept sealed in the store and shared through the repository (master level):
+    /// list, save, delete. Run one with `graphex query --saved NAME`.
+    #[command(subcommand)]
+    Queries(QueriesCommand),
     /// The shortest path from A to B, with the relations along the way.
     Path(PathArgs),
     /// Neighbours of a node, ring by ring, with the edge each was reached through.
@@ -272,10 +276,33 @@ pub enum QueryFormat {
 #[derive(Debug, Args)]
 pub struct QueryArgs {
     /// The query, quoted as one argument.
-    pub query: String,
+    #[arg(required_unless_present = "saved", conflicts_with = "saved")]
+    pub query: Option<String>,
+    /// Run the saved query NAME instead (master level; see `graphex queries`).
+    #[arg(long, value_name = "NAME")]
+    pub saved: Option<String>,
     /// Output format (`--json` is the same as `--format json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: QueryFormat,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum QueriesCommand {
+    /// The saved queries, by name (`--json` for name, text and time).
+    List,
+    /// Save QUERY under NAME, replacing what NAME held. The query must parse; NAME follows the
+    /// rules of node names (a-z, 0-9, '-', '_', '.').
+    Save {
+        /// The name to save it under.
+        name: String,
+        /// The query, quoted as one argument.
+        query: String,
+    },
+    /// Delete the saved query NAME.
+    Delete {
+        /// The saved query's name.
+        name: String,
+    },
 }
 
 /// Filters shared by `path` and `neighbors`.

@@ -14,9 +14,14 @@ use super::session::{Context, Need};
 use super::views::EdgeView;
 
 pub fn query(ctx: &Context, a: &QueryArgs) -> Result<()> {
-    let store = ctx.open(Need::Read)?;
+    let store = ctx.open(if a.saved.is_some() { Need::Write } else { Need::Read })?;
     locked_note(ctx, &store);
-    let out = query::run(store.catalog(), &a.query).map_err(|e| anyhow!("{}", e.render(&a.query)))?;
+    let text = match (&a.saved, &a.query) {
+        (Some(name), _) => super::queries::saved_text(&store, name)?,
+        (None, Some(q)) => q.clone(),
+        (None, None) => return Err(anyhow!("give a query, or --saved NAME")),
+    };
+    let out = query::run(store.catalog(), &text).map_err(|e| anyhow!("{}", e.render(&text)))?;
     let format = if ctx.json { QueryFormat::Json } else { a.format };
     match format {
         QueryFormat::Json => emit(true, &out.to_json(), |_| String::new()),

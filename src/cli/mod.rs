@@ -16,6 +16,7 @@ mod history;
 mod output;
 pub(crate) mod projection;
 mod proposals;
+mod queries;
 mod read;
 mod rotate;
 mod session;
@@ -56,6 +57,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Status => read::status(&ctx),
         Command::Doctor { collect_orphans, grace } => doctor::doctor(&ctx, *collect_orphans, *grace),
         Command::Query(a) => explore::query(&ctx, a),
+        Command::Queries(c) => queries::queries(&ctx, c),
         Command::Path(a) => explore::path(&ctx, a),
         Command::Neighbors(a) => explore::neighbors(&ctx, a),
         Command::Subgraph(a) => explore::subgraph(&ctx, a),

@@ -37,6 +37,10 @@ pub enum Error {
     #[error("no node named {0:?}")]
     NotFound(String),
 
+    /// No saved query has this name.
+    #[error("no saved query named {0:?}")]
+    NoSavedQuery(String),
+
     /// A node with this name already exists.
     #[error("a node named {0:?} already exists")]
     NameTaken(String),

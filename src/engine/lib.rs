@@ -27,6 +27,7 @@ pub mod model;
 pub mod project;
 pub mod proposal;
 pub mod query;
+pub mod query_history;
 pub mod seed;
 pub mod store;
 pub mod traverse;

@@ -21,5 +21,6 @@ mod pty;
 mod reads;
 mod recovery;
 mod rotation;
+mod saved_queries;
 mod setup;
 mod writes;

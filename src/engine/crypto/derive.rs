@@ -33,6 +33,11 @@ pub enum Purpose {
     SealMac,
     /// Seeds the master's Ed25519 signing key (from the master identity).
     SealSigning,
+    /// Seals saved queries in the index (from the master identity).
+    SavedQueries,
+    /// Seals the console's personal query history and keys its file name
+    /// (from the master identity).
+    QueryHistory,
 }
 
 impl Purpose {
@@ -46,6 +51,8 @@ impl Purpose {
             Purpose::KeyringAgent => b"graphex/v1/keyring-agent",
             Purpose::SealMac => b"graphex/v1/seal-mac",
             Purpose::SealSigning => b"graphex/v1/seal-signing",
+            Purpose::SavedQueries => b"graphex/v1/saved-queries",
+            Purpose::QueryHistory => b"graphex/v1/query-history",
         }
     }
 }

@@ -18,6 +18,8 @@ use super::secret::SymmetricKey;
 pub struct MasterSeal {
     mac: SymmetricKey,
     signing: SigningKey,
+    queries: SymmetricKey,
+    history: SymmetricKey,
 }
 
 impl std::fmt::Debug for MasterSeal {
@@ -34,7 +36,19 @@ impl MasterSeal {
         Self {
             mac: derive(master_secret, Purpose::SealMac),
             signing,
+            queries: derive(master_secret, Purpose::SavedQueries),
+            history: derive(master_secret, Purpose::QueryHistory),
         }
+    }
+
+    /// The key saved queries are sealed under in the index.
+    pub fn queries_key(&self) -> &SymmetricKey {
+        &self.queries
+    }
+
+    /// The key of the console's query history (sealing and file name).
+    pub fn history_key(&self) -> &SymmetricKey {
+        &self.history
     }
 
     /// The MAC key (row tags, decisions, the statement's MAC).

@@ -153,6 +153,21 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
         });
     let history_ok = history.as_ref().is_some_and(|c| c.outcome == Outcome::Ok);
     checks.extend(history);
+    // Saved queries: their rows against the seal (checked at open too) and
+    // every record opened.
+    checks.extend(
+        store
+            .as_ref()
+            .filter(|s| s.level() >= Level::Master)
+            .map(|s| match s.saved_queries() {
+                Ok(q) => check(
+                    "saved queries",
+                    Outcome::Ok,
+                    format!("{} saved, each under the master's seal and opening", q.len()),
+                ),
+                Err(e) => check("saved queries", Outcome::Finding, e.to_string()),
+            }),
+    );
     // The history check runs at the master level only: passing it means both.
     let may_collect = history_ok;
     // Nor while a key rotation runs: its new blobs are named by nothing

@@ -50,6 +50,7 @@ mod policy;
 mod report;
 mod rotate;
 mod rowmac;
+mod saved;
 mod schema;
 mod seal;
 mod snapshot_sign;
@@ -74,6 +75,8 @@ mod rotate_tests;
 #[cfg(test)]
 mod rowmac_tests;
 #[cfg(test)]
+mod saved_tests;
+#[cfg(test)]
 mod seal_tests;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -94,6 +97,7 @@ pub use policy::ConfigInForce;
 pub use report::{StatusReport, TierCount};
 pub use rotate::Rotated;
 pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};
+pub use saved::{MAX_SAVED_QUERY_LEN, SavedQuery};
 pub use schema::{SCHEMA_VERSION, count_sealings, meta, sealings};
 pub use snapshots::REBUILD_AFTER;
 pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};

@@ -98,7 +98,8 @@ impl Store {
         let before = approved(&tx)?;
         let changed = before.differences(&file);
         put(&tx, &file)?;
-        super::seal::seal_policy(&tx, &self.keys, file.digest()?)?;
+        let digest = file.digest()?;
+        super::seal::amend(&tx, &self.keys, "approve settings", |st| st.policy = digest)?;
         if !changed.is_empty() {
             super::rowmac::note_action(&tx, &self.keys, "approve-config".into(), None)?;
         }

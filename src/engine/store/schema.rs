@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension};
 use crate::error::{Error, Result};
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 const V1: &str = "
 CREATE TABLE meta (
@@ -170,6 +170,18 @@ CREATE TABLE unlinked (
 );
 ";
 
+/// Saved queries (see `saved`).
+const V6: &str = "
+-- One row per saved query: token is the blind-index token of its name
+-- (under the master's blind key), sealed its name, text and time under a
+-- key derived from the master identity, bound to the token. The master's
+-- seal covers every row (count and XOR of master-keyed tags).
+CREATE TABLE saved_queries (
+    token  BLOB PRIMARY KEY,
+    sealed BLOB NOT NULL
+);
+";
+
 /// The value of `key` in `meta`, if set.
 pub fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
     Ok(conn
@@ -274,6 +286,9 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     }
     if found < 5 {
         tx.execute_batch(V5)?;
+    }
+    if found < 6 {
+        tx.execute_batch(V6)?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;

@@ -20,7 +20,10 @@
 //!   up to it cannot be truncated;
 //! - the digest of the settings the master approved (trust thresholds,
 //!   scrub patterns…), so a hand edit of `.gpp/config.toml` changes nothing
-//!   until the master approves it (see `policy`).
+//!   until the master approves it (see `policy`);
+//! - the count and XOR of master-keyed tags over the `saved_queries` rows
+//!   (from version 2 of the statement; a version 1 statement, written
+//!   before saved queries existed, vouches for none).
 //!
 //! A master session recomputes the tags and checks the MAC; an agent checks
 //! the signature with the key pinned in its identity file and compares the
@@ -38,8 +41,10 @@ use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
 
-const DOMAIN: &[u8; 16] = b"graphex/seal/v1\0";
-const STATEMENT_LEN: usize = 16 + 8 + 2 * (8 + 32) + 32 + 8 + 64 + 32;
+const DOMAIN_V1: &[u8; 16] = b"graphex/seal/v1\0";
+const DOMAIN: &[u8; 16] = b"graphex/seal/v2\0";
+const STATEMENT_LEN_V1: usize = 16 + 8 + 2 * (8 + 32) + 32 + 8 + 64 + 32;
+pub(super) const STATEMENT_LEN: usize = STATEMENT_LEN_V1 + 8 + 32;
 
 /// What the master vouches for at one commit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,10 +58,12 @@ pub(super) struct Statement {
     pub audit_hash: String,
     /// SHA-256 of the approved settings (`config::Config::digest`).
     pub policy: [u8; 32],
+    /// The saved queries' rows (see `saved`).
+    pub queries: Sum,
 }
 
 impl Statement {
-    fn encode(&self) -> Vec<u8> {
+    pub(super) fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(STATEMENT_LEN);
         out.extend_from_slice(DOMAIN);
         out.extend_from_slice(&self.seq.to_le_bytes());
@@ -68,11 +75,15 @@ impl Statement {
         out.extend_from_slice(&self.audit_seq.to_le_bytes());
         out.extend_from_slice(self.audit_hash.as_bytes());
         out.extend_from_slice(&self.policy);
+        out.extend_from_slice(&self.queries.count.to_le_bytes());
+        out.extend_from_slice(&self.queries.acc);
         out
     }
 
-    fn decode(bytes: &[u8]) -> Option<Self> {
-        if bytes.len() != STATEMENT_LEN || &bytes[..16] != DOMAIN {
+    /// Version 2, or version 1 (no saved queries).
+    pub(super) fn decode(bytes: &[u8]) -> Option<Self> {
+        let v2 = bytes.len() == STATEMENT_LEN && &bytes[..16] == DOMAIN;
+        if !v2 && (bytes.len() != STATEMENT_LEN_V1 || &bytes[..16] != DOMAIN_V1) {
             return None;
         }
         let u64_at = |at: usize| {
@@ -98,7 +109,8 @@ impl Statement {
             readable: bytes[104..136].try_into().ok()?,
             audit_seq: u64_at(136)?,
             audit_hash: hash.to_owned(),
-            policy: bytes[208..].try_into().ok()?,
+            policy: bytes[208..240].try_into().ok()?,
+            queries: if v2 { sum_at(240)? } else { Sum::default() },
         })
     }
 }
@@ -211,6 +223,16 @@ impl SealTagger {
                 token,
             } => self.edge(id, *tier, *seq, digest, token),
         }
+    }
+
+    /// A saved query row's tag: its name token and the digest of its
+    /// sealed record.
+    pub(super) fn query(&self, token: &[u8], digest: &[u8; 16]) -> [u8; 32] {
+        let mut h = self.0.clone();
+        h.update([b'q', 0]);
+        h.update(fixed(token, false));
+        h.update(digest);
+        h.finalize().into()
     }
 
     fn decision(&self, d: &DecisionKey) -> [u8; 32] {
@@ -493,6 +515,7 @@ pub(super) fn check(conn: &Connection, keys: &Keyring, seq: u64, found: &Recompu
             ));
         }
         decisions_match(conn, seal, &st)?;
+        super::saved::rows_match(conn, seal, &st.queries)?;
     }
     check_audit(conn, &st)
 }
@@ -586,6 +609,7 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64) -> Result<()>
         audit_seq,
         audit_hash,
         policy: super::policy::approved(conn)?.digest()?,
+        queries: super::saved::tally(conn, &tagger)?,
     };
     put(conn, seal, &st, &readable)
 }
@@ -604,14 +628,15 @@ pub(super) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
     put(tx, seal, &st, &readable)
 }
 
-/// Seals `policy` as the approved settings' digest, inside the caller's
-/// transaction (master level).
-pub(super) fn seal_policy(tx: &Connection, keys: &Keyring, policy: [u8; 32]) -> Result<()> {
+/// Rewrites the stored statement, changed by `change`, at the same commit,
+/// inside the caller's transaction (master level): approved settings, saved
+/// queries. `doing` says what for, when there is no seal to change.
+pub(super) fn amend(tx: &Connection, keys: &Keyring, doing: &str, change: impl FnOnce(&mut Statement)) -> Result<()> {
     let seal = sealer(keys)?;
     let Some(mut st) = stored(tx, keys)? else {
-        return Err(tampered("there is none to approve settings in"));
+        return Err(tampered(format!("there is none to {doing} in")));
     };
-    st.policy = policy;
+    change(&mut st);
     let readable = stored_readable(tx, &st)?;
     put(tx, seal, &st, &readable)
 }
@@ -623,32 +648,4 @@ pub(super) fn exists(conn: &Connection) -> Result<bool> {
         .query_row([], |_| Ok(()))
         .optional()?
         .is_some())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_statement_round_trips_and_malformed_bytes_are_refused() {
-        let st = Statement {
-            seq: 7,
-            rows: Sum { count: 3, acc: [1; 32] },
-            decisions: Sum { count: 1, acc: [2; 32] },
-            readable: [3; 32],
-            audit_seq: 4,
-            audit_hash: "ab".repeat(32),
-            policy: [9; 32],
-        };
-        let bytes = st.encode();
-        assert_eq!(bytes.len(), STATEMENT_LEN);
-        assert_eq!(Statement::decode(&bytes), Some(st));
-        assert_eq!(Statement::decode(&bytes[1..]), None);
-        let mut bad = bytes.clone();
-        bad[0] ^= 1;
-        assert_eq!(Statement::decode(&bad), None);
-        let mut bad = bytes;
-        bad[200] = b'z';
-        assert_eq!(Statement::decode(&bad), None);
-    }
 }

@@ -316,7 +316,7 @@ fn disk_image(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
-fn files_containing(root: &Path, needle: &[u8]) -> Vec<PathBuf> {
+pub(crate) fn files_containing(root: &Path, needle: &[u8]) -> Vec<PathBuf> {
     disk_image(root)
         .into_iter()
         .filter(|(_, bytes)| bytes.windows(needle.len()).any(|w| w == needle))

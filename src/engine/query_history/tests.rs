@@ -1,0 +1,160 @@
+//! The query history: round trip, cap, dedupe, tampering, the wrong key,
+//! the canary scan, permissions.
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::store::tests::{new_store, open_at};
+
+fn master() -> (tempfile::TempDir, Store) {
+    let (dir, root) = new_store();
+    let store = open_at(&root, Level::Master);
+    (dir, store)
+}
+
+/// The path of a history holding one query, written and closed.
+fn one_recorded(state: &Path, store: &Store) -> PathBuf {
+    let mut h = History::open_in(state, store).unwrap();
+    h.record("a -> * -> *").unwrap();
+    h.path().to_owned()
+}
+
+#[test]
+fn entries_round_trip_and_the_file_is_named_by_a_keyed_hash() {
+    let (dir, store) = master();
+    let state = dir.path().join("state");
+    let mut h = History::open_in(&state, &store).unwrap();
+    assert!(h.entries().is_empty());
+    h.record("orders-service -> * -> *").unwrap();
+    h.record("  * -> uses -> *  ").unwrap();
+    h.record("   ").unwrap();
+    let path = h.path().to_owned();
+    let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+    assert!(name.ends_with(".qh") && name.len() == 32 + 3, "{name}");
+    let store_id = crate::store::meta(store.conn(), "store_id").unwrap().unwrap();
+    assert!(!name.contains(&store_id));
+    assert_eq!(path, History::path_in(&state, &store).unwrap(), "stable per store");
+    drop(h);
+    let h = History::open(&path, store.keys()).unwrap();
+    let texts: Vec<&str> = h.entries().iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(texts, ["orders-service -> * -> *", "* -> uses -> *"]);
+    // Another store has another file.
+    let (_other_dir, other) = master();
+    assert_ne!(History::path_in(&state, &other).unwrap(), path);
+}
+
+#[test]
+fn consecutive_repeats_are_one_entry_and_the_length_is_capped() {
+    let (dir, store) = master();
+    let mut h = History::open_in(dir.path(), &store).unwrap();
+    h.record("a -> * -> *").unwrap();
+    let first = h.entries()[0].at;
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    h.record("a -> * -> *").unwrap();
+    assert_eq!(h.entries().len(), 1);
+    assert!(h.entries()[0].at > first, "the repeat moves its time");
+    h.record("b -> * -> *").unwrap();
+    h.record("a -> * -> *").unwrap();
+    assert_eq!(h.entries().len(), 3, "only consecutive repeats fold");
+    // Filled past the cap in memory, then one record trims and writes.
+    for i in 0..MAX_ENTRIES + 5 {
+        h.entries.push(Entry {
+            text: format!("q{i} -> * -> *"),
+            at: Timestamp(i as i64),
+        });
+    }
+    h.record("last -> * -> *").unwrap();
+    assert_eq!(h.entries().len(), MAX_ENTRIES);
+    assert_eq!(h.entries().last().unwrap().text, "last -> * -> *");
+    let again = History::open(h.path(), store.keys()).unwrap();
+    assert_eq!(again.entries(), h.entries());
+    // 3 + 1005 + 1 entries: the 3 first and q0..q5 went.
+    assert_eq!(again.entries()[0].text, "q6 -> * -> *", "the oldest went");
+}
+
+#[test]
+fn a_tampered_file_is_refused_moved_aside_and_never_overwritten() {
+    let (dir, store) = master();
+    let path = one_recorded(dir.path(), &store);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let msg = History::open(&path, store.keys()).unwrap_err().to_string();
+    assert!(msg.contains("does not open with this master identity"), "{msg}");
+    assert!(msg.contains("moved to"), "{msg}");
+    assert!(!path.exists());
+    let aside: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".unreadable-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(std::fs::read(&aside[0]).unwrap(), bytes, "kept as it was");
+    // Opening again starts afresh, beside the kept file.
+    let mut h = History::open(&path, store.keys()).unwrap();
+    assert!(h.entries().is_empty());
+    h.record("b -> * -> *").unwrap();
+    assert_eq!(std::fs::read(&aside[0]).unwrap(), bytes);
+}
+
+#[test]
+fn the_wrong_key_another_stores_file_and_below_master_are_refused() {
+    let (dir, store) = master();
+    let path = one_recorded(dir.path(), &store);
+    // Another master's key, at the same path.
+    let (_o, other) = master();
+    let copy = dir.path().join("copy").join(path.file_name().unwrap());
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::fs::copy(&path, &copy).unwrap();
+    let msg = History::open(&copy, other.keys()).unwrap_err().to_string();
+    assert!(msg.contains("does not open"), "{msg}");
+    // The right key, but copied over another name (another store's file).
+    let renamed = dir.path().join("copy").join("0123456789abcdef0123456789abcdef.qh");
+    std::fs::copy(&path, &renamed).unwrap();
+    assert!(History::open(&renamed, store.keys()).is_err());
+    // No key below the master level.
+    let agent = open_at(store.layout().root(), Level::Agent);
+    assert!(matches!(History::open(&path, agent.keys()), Err(Error::Locked { .. })));
+    assert!(matches!(
+        History::path_in(dir.path(), &agent),
+        Err(Error::Locked { .. })
+    ));
+    assert_eq!(History::open(&path, store.keys()).unwrap().entries().len(), 1);
+}
+
+#[test]
+fn no_plaintext_in_the_file_which_only_its_owner_reads() {
+    let (dir, store) = master();
+    let state = dir.path().join("state");
+    let mut h = History::open_in(&state, &store).unwrap();
+    h.record("canaryhistoryq7 -> canaryrelation9 -> *").unwrap();
+    h.record("second -> * -> * --type canarytype3").unwrap();
+    let bytes = std::fs::read(h.path()).unwrap();
+    for canary in ["canaryhistoryq7", "canaryrelation9", "canarytype3", "second"] {
+        assert!(
+            !bytes.windows(canary.len()).any(|w| w == canary.as_bytes()),
+            "{canary} in the file"
+        );
+    }
+    let mode = std::fs::metadata(h.path()).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let dir_mode = std::fs::metadata(h.path().parent().unwrap())
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(dir_mode, 0o700);
+    let leftovers: Vec<_> = std::fs::read_dir(h.path().parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    h.clear().unwrap();
+    assert!(History::open(h.path(), store.keys()).unwrap().entries().is_empty());
+    h.record("x -> * -> *").unwrap();
+    h.wipe();
+    assert!(h.entries().is_empty());
+}
