@@ -115,10 +115,22 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
             }
             KeyCode::Up => *selected = selected.saturating_sub(1),
             KeyCode::Down => {
-                let n = palette::matches(input, state.pane).len();
+                let n = palette::saved_rows(&state.query.saved, input)
+                    .map_or_else(|| palette::matches(input, state.pane).len(), |r| r.len());
                 *selected = (*selected + 1).min(n.saturating_sub(1));
             }
             KeyCode::Enter => {
+                if let Some(rows) = palette::saved_rows(&state.query.saved, input) {
+                    let typed = input.strip_prefix("q ").unwrap_or_default().trim().to_owned();
+                    let name = rows.get(*selected).map_or(typed, |r| r.text.clone());
+                    state.popups.pop();
+                    if name.is_empty() {
+                        state.error("no saved query here (save one with s in the Query pane)");
+                    } else {
+                        request(fx, Request::LoadSaved { name });
+                    }
+                    return;
+                }
                 if let Some(name) = palette::graph_command(input) {
                     state.popups.pop();
                     crate::app::panes::graph::update::open(state, &name, fx);

@@ -27,6 +27,7 @@ const DIALOG_KEYS: &[(&str, &str)] = &[
     ("enter / esc", "Unlock and reject dialogs: confirm / cancel"),
     ("ctrl-u", "Any text field: clear it"),
     (":graph NAME", "Palette: open the node NAME in the Graph pane"),
+    (":q NAME", "Palette: load the saved query NAME into the Query pane"),
     ("space/enter/bksp", "Type and relation pickers: pick, apply, all"),
     ("ctrl-c", "Anywhere: quit (asks first when an edit is unsaved)"),
 ];
@@ -36,6 +37,33 @@ const DIALOG_KEYS: &[(&str, &str)] = &[
 pub fn graph_command(input: &str) -> Option<String> {
     let name = input.trim().strip_prefix("graph ")?.trim();
     (!name.is_empty()).then(|| name.to_owned())
+}
+
+/// With `q ` typed, the palette lists the saved queries whose names match
+/// the rest (fuzzy), instead of actions.
+pub fn saved_rows(saved: &[String], input: &str) -> Option<Vec<PickRow>> {
+    let rest = input.strip_prefix("q ").or_else(|| (input == "q").then_some(""))?;
+    let m = SkimMatcherV2::default();
+    let mut rows: Vec<(i64, PickRow)> = saved
+        .iter()
+        .filter_map(|name| {
+            let (score, matched) = if rest.trim().is_empty() {
+                (0, Vec::new())
+            } else {
+                m.fuzzy_indices(name, rest.trim())?
+            };
+            Some((
+                score,
+                PickRow {
+                    left: "saved".into(),
+                    text: name.clone(),
+                    matched,
+                },
+            ))
+        })
+        .collect();
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.text.cmp(&b.1.text)));
+    Some(rows.into_iter().map(|(_, r)| r).collect())
 }
 
 /// The text an action is matched on: its name and description, and the

@@ -152,6 +152,18 @@ pub enum Popup {
     NodeForm(Box<crate::app::panes::graph::form::NodeForm>),
     /// The format the Query pane copies its results in.
     CopyAs,
+    /// The Query pane's history search.
+    QueryHistory {
+        input: String,
+        entries: Option<Result<Vec<String>, String>>,
+        selected: usize,
+        generation: u64,
+    },
+    /// The name to save the query under.
+    SaveQuery {
+        input: String,
+        error: Option<String>,
+    },
     /// The file the Query pane exports its results to.
     QueryExport {
         input: String,
@@ -189,7 +201,9 @@ impl Popup {
             | Popup::Relation { .. }
             | Popup::Prompt { .. }
             | Popup::Curator(_) => Some(Pane::Graph),
-            Popup::CopyAs | Popup::QueryExport { .. } => Some(Pane::Query),
+            Popup::CopyAs | Popup::QueryExport { .. } | Popup::QueryHistory { .. } | Popup::SaveQuery { .. } => {
+                Some(Pane::Query)
+            }
             Popup::Help { .. }
             | Popup::Palette { .. }
             | Popup::Unlock { .. }

@@ -307,6 +307,9 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             state.busy = None;
             // Unlocked or reopened: the panes are drawn from what this level reads.
             graph::update::changed(state, fx);
+            if level >= Level::Master {
+                request(fx, Request::SavedQueries);
+            }
             projection::update::changed(state, fx);
         }
         Reply::OpenFailed(e) => {
@@ -374,6 +377,9 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             graph::update::changed(state, fx);
             projection::update::changed(state, fx);
         }
+        Reply::QueryHistory { generation, result } => query::update::history_answer(state, generation, result),
+        Reply::SavedList(names) => state.query.saved = names,
+        Reply::SavedLoaded(result) => query::update::saved_loaded(state, result, fx),
         Reply::Previewed { generation, result } => projection::update::shown(state, generation, *result),
         Reply::Start(name) => graph::update::start(state, name, fx),
         Reply::QueryResult { generation, result } => query::update::evaluated(state, generation, *result),

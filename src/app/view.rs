@@ -169,6 +169,15 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
         }
         Some(Popup::CopyAs) => return fixed(&[("j", "JSON"), ("m", "Mermaid"), ("d", "DOT"), ("esc", "cancel")]),
         Some(Popup::QueryExport { .. }) => return fixed(&[("enter", "export"), ("esc", "cancel")]),
+        Some(Popup::SaveQuery { .. }) => return fixed(&[("enter", "save"), ("esc", "cancel")]),
+        Some(Popup::QueryHistory { .. }) => {
+            return fixed(&[
+                ("type", "to search"),
+                ("↑↓", "choose"),
+                ("enter", "load"),
+                ("esc", "close"),
+            ]);
+        }
         Some(Popup::Curator(_)) => {
             return fixed(&[
                 ("←→", "type"),
@@ -253,17 +262,20 @@ fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, ma
             .render(area, buf);
         }
         Popup::Palette { input, selected } => {
-            let rows: Vec<_> = palette::matches(input, state.pane)
-                .into_iter()
-                .map(|m| {
-                    let mut r = m.row;
-                    r.left = m
-                        .action
-                        .and_then(|a| state.keymap.keys_of(a).first().cloned())
-                        .unwrap_or_default();
-                    r
-                })
-                .collect();
+            let saved = palette::saved_rows(&state.query.saved, input);
+            let rows: Vec<_> = saved.unwrap_or_else(|| {
+                palette::matches(input, state.pane)
+                    .into_iter()
+                    .map(|m| {
+                        let mut r = m.row;
+                        r.left = m
+                            .action
+                            .and_then(|a| state.keymap.keys_of(a).first().cloned())
+                            .unwrap_or_default();
+                        r
+                    })
+                    .collect()
+            });
             let area = centered(main, 90, 16.min(main.height));
             Picker {
                 title: "Run an action",

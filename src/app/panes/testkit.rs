@@ -23,6 +23,8 @@ pub struct Run {
     pub s: AppState,
     /// Every frame drawn, as text.
     pub frames: Vec<String>,
+    /// The query history and saved queries, the history under `dir/state`.
+    pub memory: crate::app::worker::memory::QueryMemory,
     /// Previews recorded this session (as the worker keeps them).
     pub recorded: std::collections::HashSet<String>,
     /// What went to the clipboard.
@@ -54,7 +56,9 @@ pub fn demo_at(level: Level) -> Run {
         past: None,
         clipboard: Vec::new(),
         recorded: std::collections::HashSet::new(),
+        memory: crate::app::worker::memory::QueryMemory::default(),
     };
+    r.memory.state_dir = Some(r.dir.path().join("state"));
     r.msg(Msg::Reply(Reply::Opened {
         level,
         root: "/work/shop".into(),
@@ -88,6 +92,22 @@ impl Run {
                     Ok(text) => Reply::Written { text, open: w.opens() },
                     Err(e) => Reply::WriteFailed(e.to_string()),
                 });
+            }
+            r @ (Request::RecordQuery { .. }
+            | Request::QueryHistory { .. }
+            | Request::SavedQueries
+            | Request::LoadSaved { .. }
+            | Request::SaveQuery { .. }) => {
+                let saves = matches!(r, Request::SaveQuery { .. });
+                let mut out: Vec<Reply> = self.memory.answer(Some(&mut self.store), r).into_iter().collect();
+                if saves {
+                    out.extend(self.memory.answer(Some(&mut self.store), Request::SavedQueries));
+                }
+                return out;
+            }
+            Request::Lock => {
+                self.memory.wipe();
+                return Vec::new();
             }
             Request::Preview { generation, spec } => {
                 let config = self.store.config().unwrap().config;

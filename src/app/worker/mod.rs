@@ -111,6 +111,23 @@ pub enum Request {
         text: String,
         cursor: usize,
     },
+    /// Adds an executed query to the history.
+    RecordQuery {
+        text: String,
+    },
+    /// The history, newest first.
+    QueryHistory {
+        generation: u64,
+    },
+    /// The names of the saved queries.
+    SavedQueries,
+    LoadSaved {
+        name: String,
+    },
+    SaveQuery {
+        name: String,
+        text: String,
+    },
     /// Every agent tier's projection of a subject (recorded as previews).
     Preview {
         generation: u64,
@@ -166,6 +183,8 @@ impl Request {
                 | Request::AcceptEdit { .. }
                 | Request::Undo
                 | Request::Write(_)
+                | Request::SaveQuery { .. }
+                | Request::RecordQuery { .. }
         )
     }
 }
@@ -248,6 +267,13 @@ pub enum Reply {
     },
     /// Text for the clipboard.
     Clipboard(String),
+    QueryHistory {
+        generation: u64,
+        result: Result<Vec<String>, String>,
+    },
+    SavedList(Vec<String>),
+    /// A saved query's name and text.
+    SavedLoaded(Result<(String, String), String>),
     Previewed {
         generation: u64,
         result: Box<Result<PreviewView, String>>,
@@ -308,6 +334,8 @@ struct Worker {
     /// Previews already recorded in the audit log this session (one
     /// record per distinct text shown).
     recorded: std::collections::HashSet<String>,
+    /// The query history and saved queries.
+    memory: memory::QueryMemory,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -332,6 +360,7 @@ impl Worker {
             last_poll_error: None,
             past: None,
             recorded: std::collections::HashSet::new(),
+            memory: memory::QueryMemory::new(crate::app::logging::dir()),
         }
     }
 
@@ -426,6 +455,24 @@ impl Worker {
             | Request::Curator { .. }
             | Request::Start => self.graph(req),
             Request::Preview { generation, spec } => self.preview(generation, &spec),
+            Request::RecordQuery { .. }
+            | Request::QueryHistory { .. }
+            | Request::SavedQueries
+            | Request::LoadSaved { .. }
+            | Request::SaveQuery { .. } => {
+                let saves = matches!(req, Request::SaveQuery { .. });
+                // On the current graph (another process may have saved).
+                if let Err(e) = self.current() {
+                    self.send(Reply::Failed(e.to_string()));
+                    return;
+                }
+                if let Some(reply) = self.memory.answer(self.store.as_mut(), req) {
+                    self.send(reply);
+                }
+                if saves && let Some(reply) = self.memory.answer(self.store.as_mut(), Request::SavedQueries) {
+                    self.send(reply);
+                }
+            }
             Request::RunQuery { .. }
             | Request::Complete { .. }
             | Request::ExportQuery { .. }
@@ -442,6 +489,7 @@ impl Worker {
                 self.lints = LintCache::default();
                 self.past = None;
                 self.recorded.clear();
+                self.memory.wipe();
                 self.open();
             }
             Request::Shutdown => {}
@@ -697,6 +745,11 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Start => "start",
         Request::RunQuery { .. } => "run-query",
         Request::Preview { .. } => "preview",
+        Request::RecordQuery { .. } => "record-query",
+        Request::QueryHistory { .. } => "query-history",
+        Request::SavedQueries => "saved-queries",
+        Request::LoadSaved { .. } => "load-saved",
+        Request::SaveQuery { .. } => "save-query",
         Request::Complete { .. } => "complete",
         Request::ExportQuery { .. } => "export-query",
         Request::CopyQuery { .. } => "copy-query",
@@ -740,6 +793,7 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
 
 mod decisions;
 pub mod graph;
+pub mod memory;
 mod projection;
 pub mod query;
 #[cfg(test)]

@@ -21,6 +21,10 @@ pub const PAIRS: [(usize, usize); 3] = [(0, 1), (1, 2), (0, 2)];
 /// The budget a preview starts with (as `graphex project`).
 pub const BUDGET: usize = 4000;
 
+/// The projections a hypothetical tier would change, in words, once the
+/// worker has answered.
+pub type WhatIfAnswer = Option<Result<Vec<String>, String>>;
+
 /// The Projection pane.
 pub struct ProjectionPane {
     pub spec: Option<Spec>,
@@ -37,7 +41,7 @@ pub struct ProjectionPane {
     pub scroll: u16,
     /// What-if: the tier the subject node hypothetically moves to, and the
     /// projections that would change.
-    pub what_if: Option<(graphex_engine::model::Tier, Option<Result<Vec<String>, String>>)>,
+    pub what_if: Option<(graphex_engine::model::Tier, WhatIfAnswer)>,
     pub what_if_generation: u64,
 }
 

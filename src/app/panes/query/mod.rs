@@ -74,6 +74,8 @@ pub struct QueryPane {
     pub completion_generation: u64,
     /// The help of the flag under the cursor.
     pub signature: Option<String>,
+    /// The names of the saved queries (master level).
+    pub saved: Vec<String>,
 }
 
 impl Default for QueryPane {
@@ -91,6 +93,7 @@ impl Default for QueryPane {
             popup: None,
             completion_generation: 0,
             signature: None,
+            saved: Vec::new(),
         }
     }
 }

@@ -245,3 +245,100 @@ fn snapshot_of_the_pane() {
     r.key(KeyCode::Esc);
     insta::assert_snapshot!(r.screen());
 }
+
+/// Every file under `dir`, read whole, holds `canary` nowhere.
+fn nowhere_on_disk(dir: &std::path::Path, canary: &str) {
+    for entry in walkdir(dir) {
+        let bytes = std::fs::read(&entry).unwrap_or_default();
+        assert!(
+            !bytes.windows(canary.len()).any(|w| w == canary.as_bytes()),
+            "{canary} in plain text in {}",
+            entry.display()
+        );
+    }
+}
+
+fn walkdir(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walkdir(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn history_and_saved_queries_are_sealed_and_come_back() {
+    const CANARY: &str = "canary-zq81x";
+    let mut r = query_pane();
+    // A run query goes to the history; ctrl-r finds it again.
+    r.press(&format!("orders-service -> uses -> * --type {CANARY}"));
+    r.key(KeyCode::Enter);
+    r.press("i");
+    ctrl(&mut r, 'u');
+    r.press("retry-queue -> * -> *");
+    r.key(KeyCode::Enter);
+    ctrl(&mut r, 'r');
+    let Some(Popup::QueryHistory {
+        entries: Some(Ok(list)),
+        ..
+    }) = r.s.popups.last()
+    else {
+        panic!("no history: {:?}", r.s.popups.len())
+    };
+    assert_eq!(list[0], "retry-queue -> * -> *", "newest first");
+    assert!(list.iter().any(|e| e.contains(CANARY)));
+    r.press("canary");
+    assert!(r.screen().contains(CANARY), "{}", r.screen());
+    r.key(KeyCode::Enter);
+    assert!(r.s.query.text().contains(CANARY));
+    // Save it under a name; the palette loads it back.
+    r.key(KeyCode::Esc);
+    r.press("s");
+    r.press("Bad Name");
+    r.key(KeyCode::Enter);
+    assert!(matches!(
+        r.s.popups.last(),
+        Some(Popup::SaveQuery { error: Some(_), .. })
+    ));
+    for _ in 0.."Bad Name".len() {
+        r.key(KeyCode::Backspace);
+    }
+    r.press("uses-canary");
+    r.key(KeyCode::Enter);
+    assert_eq!(r.s.query.saved, ["uses-canary"]);
+    r.press("i");
+    ctrl(&mut r, 'u');
+    r.key(KeyCode::Esc);
+    r.key(KeyCode::Esc);
+    assert!(!r.s.query.editing);
+    r.press(":q uses");
+    assert!(r.screen().contains("uses-canary"), "{}", r.screen());
+    r.key(KeyCode::Enter);
+    assert!(r.s.query.text().contains(CANARY), "{}", r.s.query.text());
+    // Never in plain text on disk: not the store, not the history file.
+    r.store.checkpoint().unwrap();
+    nowhere_on_disk(r.dir.path(), CANARY);
+    assert!(r.dir.path().join("state").exists(), "the history was written");
+    // Locked, the console shows none of it.
+    r.key(KeyCode::Esc);
+    r.press("L");
+    // The worker reopens the store with no key.
+    r.store = graphex_engine::Store::open(r.dir.path(), &graphex_engine::Credentials::default()).unwrap();
+    r.msg(Msg::Reply(crate::app::worker::Reply::Opened {
+        level: Level::Locked,
+        root: "/work/shop".into(),
+    }));
+    assert!(r.s.query.saved.is_empty());
+    ctrl(&mut r, 'r');
+    let shot = r.screen();
+    assert!(!shot.contains(CANARY), "{shot}");
+    assert!(shot.contains("sealed to the master key"), "{shot}");
+    r.key(KeyCode::Esc);
+    r.press(":q ");
+    assert!(!r.screen().contains("uses-canary"));
+}

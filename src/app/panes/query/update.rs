@@ -33,6 +33,10 @@ pub fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bo
             q.popup = None;
             q.editing = false;
             q.selected = 0;
+            let text = q.text();
+            if !text.trim().is_empty() && state.level >= Some(graphex_engine::Level::Master) {
+                request(fx, Request::RecordQuery { text });
+            }
         }
         KeyCode::Up if q.popup.is_some() => {
             if let Some(p) = q.popup.as_mut() {
@@ -45,8 +49,22 @@ pub fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bo
             }
         }
         KeyCode::Char('f') if ctrl => apply_fix(state, fx),
+        KeyCode::Char('r') if ctrl => open_history(state, fx),
+        // As in every text field here: ctrl-u clears; ctrl-z / ctrl-y undo, redo.
+        KeyCode::Char('u') if ctrl => {
+            q.set_text("");
+            changed(state, fx);
+        }
+        KeyCode::Char('z' | 'y') if ctrl => {
+            if k.code == KeyCode::Char('z') {
+                q.editor.undo();
+            } else {
+                q.editor.redo();
+            }
+            changed(state, fx);
+        }
         KeyCode::Char('t') if ctrl => cycle_tier(state, fx),
-        KeyCode::Char('c' | 'p' | 'q' | 'r') if ctrl => return false,
+        KeyCode::Char('c' | 'p' | 'q') if ctrl => return false,
         KeyCode::BackTab | KeyCode::F(_) => return false,
         KeyCode::Char(_) if alt => return false,
         // One line: a query has no line breaks.
@@ -270,6 +288,19 @@ pub fn query_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                 None => state.error("no result selected"),
             }
         }
+        Action::QueryHistory => open_history(state, fx),
+        Action::SaveQuery => {
+            if q.asked.is_empty() {
+                state.error("no query to save: type one first");
+            } else if state.level < Some(graphex_engine::Level::Master) {
+                state.error("saved queries are sealed to the master key: press U to unlock");
+            } else {
+                state.popups.push(Popup::SaveQuery {
+                    input: String::new(),
+                    error: None,
+                });
+            }
+        }
         Action::ExportResults => {
             if q.asked.is_empty() {
                 state.error("no query to export: type one first");
@@ -299,10 +330,112 @@ pub fn rows(mode: Mode, r: &ResultsView) -> usize {
     }
 }
 
-/// Keys of the pane's dialogs: the export's file name and the copy format.
+/// `ctrl-r`: the history search, filled when the worker answers.
+fn open_history(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let generation = state.next_generation();
+    state.popups.push(Popup::QueryHistory {
+        input: String::new(),
+        entries: None,
+        selected: 0,
+        generation,
+    });
+    request(fx, Request::QueryHistory { generation });
+}
+
+/// The history entries matching `input`, best first (all, newest first,
+/// when nothing is typed), with the matched characters.
+pub fn history_matches(entries: &[String], input: &str) -> Vec<(String, Vec<usize>)> {
+    use fuzzy_matcher::FuzzyMatcher;
+    if input.trim().is_empty() {
+        return entries.iter().map(|e| (e.clone(), Vec::new())).collect();
+    }
+    let m = fuzzy_matcher::skim::SkimMatcherV2::default();
+    let mut scored: Vec<(i64, usize, String, Vec<usize>)> = entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| m.fuzzy_indices(e, input).map(|(s, idx)| (s, i, e.clone(), idx)))
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.into_iter().map(|(_, _, e, idx)| (e, idx)).collect()
+}
+
+/// The worker's history, if the search still waits for it.
+pub fn history_answer(state: &mut AppState, generation: u64, result: Result<Vec<String>, String>) {
+    if let Some(Popup::QueryHistory {
+        entries, generation: g, ..
+    }) = state.popups.last_mut()
+        && *g == generation
+    {
+        *entries = Some(result);
+    }
+}
+
+/// A saved query, loaded into the editor.
+pub fn saved_loaded(state: &mut AppState, result: Result<(String, String), String>, fx: &mut Vec<Effect>) {
+    match result {
+        Ok((name, text)) => {
+            load(state, &text, fx);
+            state.info(format!("loaded the saved query {name}"));
+        }
+        Err(e) => state.error(e),
+    }
+}
+
+/// Keys of the pane's dialogs: the export's file name, the copy format,
+/// the history search and the name to save under.
 pub fn dialog_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
     let text = state.query.asked.clone();
     match state.popups.last_mut() {
+        Some(Popup::QueryHistory {
+            input,
+            entries,
+            selected,
+            ..
+        }) => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Up => *selected = selected.saturating_sub(1),
+            KeyCode::Down => *selected += 1,
+            KeyCode::Enter => {
+                let chosen = match entries {
+                    Some(Ok(list)) => history_matches(list, input).get(*selected).map(|(e, _)| e.clone()),
+                    _ => None,
+                };
+                state.popups.pop();
+                if let Some(q) = chosen {
+                    load(state, &q, fx);
+                }
+            }
+            _ => {
+                if crate::app::dialog_keys::edit_line(input, &k) {
+                    *selected = 0;
+                }
+            }
+        },
+        Some(Popup::SaveQuery { input, error }) => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Enter => match graphex_engine::model::Name::new(input.trim()) {
+                Err(e) => *error = Some(format!("name: {e}")),
+                Ok(name) => {
+                    state.popups.pop();
+                    request(
+                        fx,
+                        Request::SaveQuery {
+                            name: name.to_string(),
+                            text,
+                        },
+                    );
+                }
+            },
+            _ => {
+                if crate::app::dialog_keys::edit_line(input, &k) {
+                    *error = None;
+                }
+            }
+        },
         Some(Popup::CopyAs) => {
             let format = match k.code {
                 KeyCode::Char('j') => Some(Format::Json),

@@ -17,6 +17,7 @@ use crate::app::state::{AppState, Popup};
 use crate::app::view::block;
 use crate::widgets::dialog::{Dialog, centered};
 use crate::widgets::grouped_list::{GroupedList, Row};
+use crate::widgets::picker::{PickRow, Picker};
 use crate::widgets::{RichLine, Tone, ToneStyles};
 
 /// The pane's regions in `main`: the editor (3 rows), the line under it,
@@ -311,7 +312,63 @@ fn completion(buf: &mut Buffer, q: &QueryPane, p: &super::Popup, styles: &ToneSt
 
 /// Draws the pane's dialogs; false when `p` is not one of them.
 pub(crate) fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) -> bool {
+    if let Popup::QueryHistory {
+        input,
+        entries,
+        selected,
+        ..
+    } = p
+    {
+        let (rows, footer): (Vec<PickRow>, &str) = match entries {
+            None => (Vec::new(), "reading the history…"),
+            Some(Err(e)) => (
+                vec![PickRow {
+                    left: String::new(),
+                    text: e.clone(),
+                    matched: Vec::new(),
+                }],
+                "esc closes",
+            ),
+            Some(Ok(list)) => (
+                super::update::history_matches(list, input)
+                    .into_iter()
+                    .map(|(text, matched)| PickRow {
+                        left: String::new(),
+                        text: graphex_engine::hygiene::visible_line(&text).into_owned(),
+                        matched,
+                    })
+                    .collect(),
+                "enter loads it into the editor · esc closes",
+            ),
+        };
+        Picker {
+            title: "Queries run before (newest first)",
+            query: input,
+            selected: (!rows.is_empty()).then(|| (*selected).min(rows.len() - 1)),
+            rows: &rows,
+            footer,
+            styles,
+        }
+        .render(centered(main, 100, main.height.saturating_sub(2)), buf);
+        return true;
+    }
     let (title, body, input, footer): (&str, Vec<RichLine>, Option<&str>, &str) = match p {
+        Popup::SaveQuery { input, error } => {
+            let mut body = vec![vec![(
+                "Save this query in the store, sealed to the master key; the team gets it with the repository. A name like a node's (letters, digits, -)."
+                    .to_owned(),
+                Tone::Normal,
+            )]];
+            if let Some(e) = error {
+                body.push(vec![(e.clone(), Tone::Error)]);
+            }
+            (
+                "Save the query",
+                body,
+                Some(input.as_str()),
+                "enter saves · esc cancels",
+            )
+        }
         Popup::CopyAs => (
             "Copy the results to the clipboard",
             vec![vec![(
