@@ -380,6 +380,11 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
         Reply::QueryHistory { generation, result } => query::update::history_answer(state, generation, result),
         Reply::SavedList(names) => state.query.saved = names,
         Reply::SavedLoaded(result) => query::update::saved_loaded(state, result, fx),
+        Reply::ExposureReport { generation, result } => {
+            projection::review_ui::exposure_answer(state, generation, result);
+        }
+        Reply::AuditList { generation, result } => projection::review_ui::audit_answer(state, generation, result),
+        Reply::Replayed { generation, result } => projection::review_ui::replayed(state, generation, result),
         Reply::Previewed { generation, result } => projection::update::shown(state, generation, *result),
         Reply::Start(name) => graph::update::start(state, name, fx),
         Reply::QueryResult { generation, result } => query::update::evaluated(state, generation, *result),

@@ -109,6 +109,10 @@ impl Run {
                 self.memory.wipe();
                 return Vec::new();
             }
+            r @ (Request::ExposureReport { .. } | Request::AuditList { .. } | Request::AuditReplay { .. }) => {
+                let settings = self.store.config().unwrap().config.projection_settings().unwrap();
+                return vec![crate::app::worker::review_answer(Some(&self.store), Some(&settings), r)];
+            }
             Request::Preview { generation, spec } => {
                 let config = self.store.config().unwrap().config;
                 let settings = config.projection_settings().unwrap();

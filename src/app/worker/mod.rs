@@ -22,6 +22,7 @@ use super::panes::graph::data::{Neighbourhood, PathView};
 use super::panes::graph::form::Values;
 use super::panes::graph::history::HistoryView;
 use super::panes::graph::work::JumpHit;
+use super::panes::projection::review::{AuditView, ExposureView, ReplayView};
 use super::panes::projection::work::{PreviewView, Spec};
 use super::panes::query::work::{Completion, ErrorView, Format as QueryFormat, ResultsView};
 use super::panes::queue::data::{self as queue_data, ImpactView, ItemLints, QueueSnapshot};
@@ -127,6 +128,21 @@ pub enum Request {
     SaveQuery {
         name: String,
         text: String,
+    },
+    /// The exposure report.
+    ExposureReport {
+        generation: u64,
+    },
+    /// The audit log, filtered.
+    AuditList {
+        generation: u64,
+        agent: Option<String>,
+        since: Option<graphex_engine::model::Timestamp>,
+    },
+    /// Records rebuilt from their projection hashes.
+    AuditReplay {
+        generation: u64,
+        hashes: Vec<String>,
     },
     /// Every agent tier's projection of a subject (recorded as previews).
     Preview {
@@ -274,6 +290,18 @@ pub enum Reply {
     SavedList(Vec<String>),
     /// A saved query's name and text.
     SavedLoaded(Result<(String, String), String>),
+    ExposureReport {
+        generation: u64,
+        result: Result<ExposureView, String>,
+    },
+    AuditList {
+        generation: u64,
+        result: Result<AuditView, String>,
+    },
+    Replayed {
+        generation: u64,
+        result: Result<Vec<ReplayView>, String>,
+    },
     Previewed {
         generation: u64,
         result: Box<Result<PreviewView, String>>,
@@ -455,6 +483,11 @@ impl Worker {
             | Request::Curator { .. }
             | Request::Start => self.graph(req),
             Request::Preview { generation, spec } => self.preview(generation, &spec),
+            Request::ExposureReport { .. } | Request::AuditList { .. } | Request::AuditReplay { .. } => {
+                let _ = self.current();
+                let reply = review_answer(self.store.as_ref(), self.settings.as_ref(), req);
+                self.send(reply);
+            }
             Request::RecordQuery { .. }
             | Request::QueryHistory { .. }
             | Request::SavedQueries
@@ -745,6 +778,9 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Start => "start",
         Request::RunQuery { .. } => "run-query",
         Request::Preview { .. } => "preview",
+        Request::ExposureReport { .. } => "exposure-report",
+        Request::AuditList { .. } => "audit-list",
+        Request::AuditReplay { .. } => "audit-replay",
         Request::RecordQuery { .. } => "record-query",
         Request::QueryHistory { .. } => "query-history",
         Request::SavedQueries => "saved-queries",
@@ -757,6 +793,34 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Unlock { .. } => "unlock",
         Request::Lock => "lock",
         Request::Shutdown => "shutdown",
+    }
+}
+
+/// The reply to a reviewer's request (exposure, audit list, replay).
+pub fn review_answer(store: Option<&Store>, settings: Option<&Settings>, req: Request) -> Reply {
+    use super::panes::projection::review;
+    let open = || store.ok_or_else(|| "the store is not open".to_owned());
+    match req {
+        Request::ExposureReport { generation } => Reply::ExposureReport {
+            generation,
+            result: open().and_then(review::exposure),
+        },
+        Request::AuditList {
+            generation,
+            agent,
+            since,
+        } => Reply::AuditList {
+            generation,
+            result: open().and_then(|s| review::audit(s, agent.as_deref(), since)),
+        },
+        Request::AuditReplay { generation, hashes } => Reply::Replayed {
+            generation,
+            result: open().and_then(|s| {
+                let settings = settings.ok_or_else(|| "no replay: the settings in force have an error".to_owned())?;
+                review::replay(s, settings, &hashes)
+            }),
+        },
+        _ => Reply::Failed("not a reviewer's request".into()),
     }
 }
 

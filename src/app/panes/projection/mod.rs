@@ -7,6 +7,8 @@
 //! - `update`: the pane's keys and the worker's answers;
 //! - `view`: drawing the pane.
 
+pub mod review;
+pub mod review_ui;
 #[cfg(test)]
 mod tests;
 pub mod update;
@@ -43,6 +45,8 @@ pub struct ProjectionPane {
     /// projections that would change.
     pub what_if: Option<(graphex_engine::model::Tier, WhatIfAnswer)>,
     pub what_if_generation: u64,
+    /// The reviewer's views beside the previews.
+    pub review: review_ui::Review,
 }
 
 impl Default for ProjectionPane {
@@ -58,6 +62,7 @@ impl Default for ProjectionPane {
             scroll: 0,
             what_if: None,
             what_if_generation: 0,
+            review: review_ui::Review::default(),
         }
     }
 }

@@ -55,6 +55,9 @@ pub fn trust_tier(state: &AppState) -> usize {
 }
 
 pub fn projection_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+    if super::review_ui::action(state, a, fx) {
+        return;
+    }
     let p = &mut state.projection;
     let step_trust = |p: &mut super::ProjectionPane, by: f64| {
         p.trust = ((p.trust + by) * 10.0).round().clamp(0.0, 1000.0) / 10.0;
@@ -140,5 +143,8 @@ pub fn what_if_answer(state: &mut AppState, generation: u64, result: &Result<Vec
 pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
     if state.projection.spec.is_some() {
         ask(state, fx);
+    }
+    if state.projection.review.view != super::review_ui::View::Previews {
+        super::review_ui::ask(state, fx);
     }
 }

@@ -24,6 +24,9 @@ pub const WIDE: u16 = 150;
 
 pub(crate) fn projection(buf: &mut Buffer, state: &AppState, styles: &ToneStyles, main: Rect) {
     let p = &state.projection;
+    if p.review.view != super::review_ui::View::Previews {
+        return super::review_ui::draw(buf, &p.review, styles, main);
+    }
     let Some(spec) = &p.spec else {
         let lines: Vec<RichLine> = vec![
             vec![("Nothing projected yet.".into(), Tone::Heading)],

@@ -1,0 +1,351 @@
+//! The reviewer's views in the Projection pane: their state, keys and
+//! drawing. Exposure lists the findings first, then what each tier adds;
+//! `enter` opens a node in the Graph pane, `e` opens its edit form there
+//! (the tier and text, with the form's confirmations). The audit browser
+//! lists records newest first with the chain's state on top; `enter`
+//! replays one, or, with another marked, diffs the two replayed texts.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use super::review::{AuditView, ExposureView, ReplayView};
+use crate::app::action::Action;
+use crate::app::state::AppState;
+use crate::app::update::{Effect, request};
+use crate::app::view::block;
+use crate::app::worker::Request;
+use crate::widgets::grouped_list::{GroupedList, Row};
+use crate::widgets::rich_text::RichText;
+use crate::widgets::{RichLine, Tone, ToneStyles};
+
+/// Which view the pane shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum View {
+    #[default]
+    Previews,
+    Exposure,
+    Audit,
+}
+
+/// The "since" choices of the audit filter, in days (none: all).
+const SINCE: [Option<i64>; 4] = [None, Some(1), Some(7), Some(30)];
+
+#[derive(Debug, Default)]
+pub struct Review {
+    pub view: View,
+    pub generation: u64,
+    pub exposure: Option<Result<ExposureView, String>>,
+    pub audit: Option<Result<AuditView, String>>,
+    pub agent: Option<String>,
+    pub since: usize,
+    pub picked: usize,
+    pub mark: Option<usize>,
+    pub replay: Option<Result<Vec<ReplayView>, String>>,
+}
+
+/// The exposure view's selectable nodes: findings' nodes, then each
+/// tier's added names.
+fn exposure_nodes(v: &ExposureView) -> Vec<String> {
+    v.findings
+        .iter()
+        .map(|(_, n)| n.clone())
+        .chain(v.tiers.iter().flat_map(|t| t.3.iter().cloned()))
+        .collect()
+}
+
+fn rows(r: &Review) -> usize {
+    match (r.view, &r.exposure, &r.audit) {
+        (View::Exposure, Some(Ok(v)), _) => exposure_nodes(v).len(),
+        (View::Audit, _, Some(Ok(a))) => a.rows.len(),
+        _ => 0,
+    }
+}
+
+/// Asks for what the current view shows.
+pub fn ask(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let generation = state.next_generation();
+    let r = &mut state.projection.review;
+    r.generation = generation;
+    match r.view {
+        View::Previews => {}
+        View::Exposure => request(fx, Request::ExposureReport { generation }),
+        View::Audit => {
+            let since =
+                SINCE[r.since % SINCE.len()].map(|d| graphex_engine::model::Timestamp(state.now_ms - d * 86_400_000));
+            request(
+                fx,
+                Request::AuditList {
+                    generation,
+                    agent: r.agent.clone(),
+                    since,
+                },
+            );
+        }
+    }
+}
+
+/// The reviewer's keys; false when the key is the previews'.
+pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
+    let r = &mut state.projection.review;
+    let n = rows(r);
+    match a {
+        Action::ShowExposure | Action::ShowAudit => {
+            let want = if a == Action::ShowExposure {
+                View::Exposure
+            } else {
+                View::Audit
+            };
+            r.view = if r.view == want { View::Previews } else { want };
+            r.picked = 0;
+            r.mark = None;
+            r.replay = None;
+            ask(state, fx);
+        }
+        _ if r.view == View::Previews => return false,
+        Action::Up => r.picked = r.picked.saturating_sub(1),
+        Action::Down => r.picked = (r.picked + 1).min(n.saturating_sub(1)),
+        Action::Top => r.picked = 0,
+        Action::Bottom => r.picked = n.saturating_sub(1),
+        Action::ReviewOpen | Action::ReviewFix if r.view == View::Exposure => {
+            let Some(Ok(v)) = &r.exposure else { return true };
+            let Some(name) = exposure_nodes(v).get(r.picked).cloned() else {
+                state.error("nothing selected");
+                return true;
+            };
+            crate::app::panes::graph::update::open(state, &name, fx);
+            if a == Action::ReviewFix {
+                crate::app::panes::graph::curate_ui::edit_node(state, fx);
+            }
+        }
+        Action::ReviewOpen => {
+            let Some(Ok(v)) = &r.audit else { return true };
+            let hash_at = |i: usize| v.rows.get(i).filter(|x| x.readable).map(|x| x.hash.clone());
+            let mut hashes: Vec<String> = r.mark.and_then(hash_at).into_iter().collect();
+            match hash_at(r.picked) {
+                Some(h) if r.mark != Some(r.picked) => hashes.push(h),
+                Some(_) => {}
+                None => {
+                    state.error("this record is above this unlock level: it cannot be replayed here");
+                    return true;
+                }
+            }
+            let generation = state.next_generation();
+            state.projection.review.generation = generation;
+            state.projection.review.replay = None;
+            request(fx, Request::AuditReplay { generation, hashes });
+        }
+        Action::AuditMark if r.view == View::Audit => {
+            r.mark = if r.mark == Some(r.picked) { None } else { Some(r.picked) };
+        }
+        Action::AuditAgent if r.view == View::Audit => {
+            let agents = match &r.audit {
+                Some(Ok(v)) => v.agents.clone(),
+                _ => Vec::new(),
+            };
+            let i = r.agent.as_ref().and_then(|a| agents.iter().position(|x| x == a));
+            r.agent = match i {
+                None => agents.first().cloned(),
+                Some(i) => agents.get(i + 1).cloned(),
+            };
+            r.picked = 0;
+            r.mark = None;
+            ask(state, fx);
+        }
+        Action::AuditSince if r.view == View::Audit => {
+            r.since = (r.since + 1) % SINCE.len();
+            r.picked = 0;
+            r.mark = None;
+            ask(state, fx);
+        }
+        _ => {}
+    }
+    true
+}
+
+pub fn exposure_answer(state: &mut AppState, generation: u64, result: Result<ExposureView, String>) {
+    let r = &mut state.projection.review;
+    if r.generation == generation {
+        r.exposure = Some(result);
+    }
+}
+
+pub fn audit_answer(state: &mut AppState, generation: u64, result: Result<AuditView, String>) {
+    let r = &mut state.projection.review;
+    if r.generation == generation {
+        r.audit = Some(result);
+    }
+}
+
+pub fn replayed(state: &mut AppState, generation: u64, result: Result<Vec<ReplayView>, String>) {
+    let r = &mut state.projection.review;
+    if r.generation == generation {
+        r.replay = Some(result);
+    }
+}
+
+pub(crate) fn draw(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
+    match r.view {
+        View::Previews => {}
+        View::Exposure => exposure(buf, r, styles, area),
+        View::Audit => audit(buf, r, styles, area),
+    }
+}
+
+fn item(spans: RichLine, marked: bool) -> Row {
+    Row::Item {
+        spans,
+        marked,
+        dimmed: false,
+    }
+}
+
+fn exposure(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
+    let title = "Exposure · enter opens in the Graph pane · e edits it there · E back";
+    let rows: Vec<Row> = match &r.exposure {
+        None => vec![Row::Header("reading…".into())],
+        Some(Err(e)) => vec![Row::Header(e.clone())],
+        Some(Ok(v)) => {
+            let mut rows = vec![Row::Header(format!(
+                "{} finding(s) · covers up to {}",
+                v.findings.len(),
+                v.covers_up_to
+            ))];
+            rows.extend(
+                v.findings
+                    .iter()
+                    .map(|(text, _)| item(vec![(text.clone(), Tone::Warn)], false)),
+            );
+            for (tier, nodes, edges, adds) in &v.tiers {
+                rows.push(Row::Header(format!(
+                    "{tier}: {nodes} node(s), {edges} edge(s); adds {}",
+                    adds.len()
+                )));
+                rows.extend(adds.iter().map(|n| item(vec![(n.clone(), Tone::Normal)], false)));
+            }
+            rows
+        }
+    };
+    let selected = selected_row(&rows, r.picked);
+    GroupedList {
+        rows: &rows,
+        selected,
+        styles,
+        block: Some(block(title, true, styles)),
+    }
+    .render(area, buf);
+}
+
+/// The index in `rows` of the `picked`-th item (headers skipped).
+fn selected_row(rows: &[Row], picked: usize) -> Option<usize> {
+    rows.iter()
+        .enumerate()
+        .filter(|(_, r)| matches!(r, Row::Item { .. }))
+        .nth(picked)
+        .map(|(i, _)| i)
+}
+
+fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
+    let list_h = if r.replay.is_some() {
+        area.height / 2
+    } else {
+        area.height
+    };
+    let list = Rect::new(area.x, area.y, area.width, list_h);
+    let detail = Rect::new(area.x, area.y + list_h, area.width, area.height - list_h);
+    let since = match SINCE[r.since % SINCE.len()] {
+        None => "all time".to_owned(),
+        Some(d) => format!("last {d} day(s)"),
+    };
+    let title = format!(
+        "Audit · agent {} · {since} · a agent · t since · space mark · enter replay / diff · A back",
+        r.agent.as_deref().unwrap_or("any")
+    );
+    let rows: Vec<Row> = match &r.audit {
+        None => vec![Row::Header("reading…".into())],
+        Some(Err(e)) => vec![Row::Header(e.clone())],
+        Some(Ok(v)) => {
+            let (ok, n, problems) = &v.verify;
+            let mut rows = vec![Row::Header(if *ok {
+                format!("chain verified: {n} record(s) intact")
+            } else {
+                format!("CHAIN BROKEN: {}", problems.join("; "))
+            })];
+            rows.extend(v.rows.iter().enumerate().map(|(i, x)| {
+                let spans = if x.readable {
+                    vec![
+                        (format!("#{:<5} {} {:<10} ", x.seq, x.at, x.kind), Tone::Dim),
+                        (format!("{} ", x.agent), Tone::Accent),
+                        (x.trust.map(|t| format!("trust {t:.1} ")).unwrap_or_default(), Tone::Dim),
+                        (
+                            format!("{} · {} · {} tokens · ", x.tier, x.centre, x.tokens),
+                            Tone::Normal,
+                        ),
+                        (x.hash.get(..12).unwrap_or_default().to_owned(), Tone::Dim),
+                    ]
+                } else {
+                    vec![(
+                        format!("#{:<5} {} {:<10} sealed at {}", x.seq, x.at, x.kind, x.tier),
+                        Tone::Dim,
+                    )]
+                };
+                item(spans, r.mark == Some(i))
+            }));
+            rows
+        }
+    };
+    let selected = selected_row(&rows, r.picked);
+    GroupedList {
+        rows: &rows,
+        selected,
+        styles,
+        block: Some(block(&title, true, styles)),
+    }
+    .render(list, buf);
+    let lines: Vec<RichLine> = match &r.replay {
+        None => return,
+        Some(Err(e)) => vec![vec![(e.clone(), Tone::Error)]],
+        Some(Ok(v)) if v.len() == 2 => {
+            let mut out = vec![vec![(
+                format!(
+                    "#{} ({}) → #{} ({}): what changed",
+                    v[0].seq, v[0].at, v[1].seq, v[1].at
+                ),
+                Tone::Heading,
+            )]];
+            out.extend(super::view::diff_lines(&v[0].text, &v[1].text));
+            out
+        }
+        Some(Ok(v)) => v
+            .iter()
+            .flat_map(|x| {
+                let head = vec![(
+                    format!(
+                        "#{} {} for {}: {}",
+                        x.seq,
+                        x.at,
+                        x.agent,
+                        if x.matches {
+                            "rebuilt from that time's versions: the hash matches"
+                        } else {
+                            "REBUILT TEXT DIFFERS FROM THE RECORDED HASH"
+                        }
+                    ),
+                    if x.matches { Tone::Ok } else { Tone::Error },
+                )];
+                std::iter::once(head).chain(
+                    x.text
+                        .lines()
+                        .map(|l| vec![(graphex_engine::hygiene::visible_line(l).into_owned(), Tone::Normal)]),
+                )
+            })
+            .collect(),
+    };
+    RichText {
+        lines: &lines,
+        scroll: 0,
+        styles,
+        block: Some(block("Replay", false, styles)),
+    }
+    .render(detail, buf);
+}
