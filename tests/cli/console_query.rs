@@ -18,7 +18,10 @@ fn a_typo_is_fixed_in_place_and_a_result_opens_in_the_graph() {
         Path::new(env!("CARGO_BIN_EXE_graphex")),
         dir.path(),
         &["demo", "store"],
-        &[("GRAPHEX_TEST_KDF_LOG_N", "4")],
+        &[
+            ("GRAPHEX_TEST_KDF_LOG_N", "4"),
+            ("XDG_STATE_HOME", dir.path().join("state").to_str().unwrap()),
+        ],
         120,
         36,
     );

@@ -7,6 +7,7 @@ mod concurrency;
 mod config;
 mod console;
 mod console_graph;
+mod console_projection;
 mod console_query;
 mod doctor;
 mod explore;
