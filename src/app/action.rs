@@ -140,6 +140,7 @@ pub enum Action {
     AuditMark,
     AuditAgent,
     AuditSince,
+    AgentId,
 }
 
 /// The name, description and scope of an action.
@@ -602,6 +603,13 @@ pub const ALL: &[Info] = &[
         "audit_since",
         "since",
         "Audit: records of the last day, week, month, or all",
+        PR,
+    ),
+    info(
+        Action::AgentId,
+        "agent_id",
+        "agent",
+        "The agent id the previews are made and recorded for",
         PR,
     ),
     info(Action::Up, "up", "up", "Previous row", L),

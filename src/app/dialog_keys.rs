@@ -72,6 +72,10 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
         return;
     }
     let Some(top) = state.popups.last_mut() else { return };
+    if top.pane() == Some(crate::app::action::Pane::Projection) {
+        crate::app::panes::projection::update::dialog_key(state, k, fx);
+        return;
+    }
     if top.pane() == Some(crate::app::action::Pane::Query) {
         crate::app::panes::query::update::dialog_key(state, k, fx);
         return;

@@ -169,6 +169,11 @@ pub enum Popup {
         input: String,
         error: Option<String>,
     },
+    /// The agent id the Projection pane previews for.
+    AgentId {
+        input: String,
+        error: Option<String>,
+    },
     /// The Graph pane's curator lists.
     Curator(Box<crate::app::panes::graph::curator::CuratorDialog>),
     /// The relation of a new link from `from`.
@@ -204,6 +209,7 @@ impl Popup {
             Popup::CopyAs | Popup::QueryExport { .. } | Popup::QueryHistory { .. } | Popup::SaveQuery { .. } => {
                 Some(Pane::Query)
             }
+            Popup::AgentId { .. } => Some(Pane::Projection),
             Popup::Help { .. }
             | Popup::Palette { .. }
             | Popup::Unlock { .. }

@@ -170,6 +170,7 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
         Some(Popup::CopyAs) => return fixed(&[("j", "JSON"), ("m", "Mermaid"), ("d", "DOT"), ("esc", "cancel")]),
         Some(Popup::QueryExport { .. }) => return fixed(&[("enter", "export"), ("esc", "cancel")]),
         Some(Popup::SaveQuery { .. }) => return fixed(&[("enter", "save"), ("esc", "cancel")]),
+        Some(Popup::AgentId { .. }) => return fixed(&[("enter", "set"), ("esc", "cancel")]),
         Some(Popup::QueryHistory { .. }) => {
             return fixed(&[
                 ("type", "to search"),
@@ -241,6 +242,7 @@ fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, ma
     let buf = frame.buffer_mut();
     if super::panes::graph::view::popup(buf, state, p, styles, main)
         || super::panes::query::view::popup(buf, p, styles, main)
+        || super::panes::projection::view::popup(buf, p, styles, main)
     {
         return;
     }

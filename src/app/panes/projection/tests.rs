@@ -287,3 +287,27 @@ fn exposure_findings_open_in_the_graph_and_the_audit_replays_and_diffs() {
     r.press("A");
     assert_eq!(r.s.projection.review.view, super::review_ui::View::Previews);
 }
+
+#[test]
+fn the_agent_id_is_set_and_checked() {
+    let mut r = at(Level::Master, "retry-queue");
+    r.press("i");
+    let Some(crate::app::state::Popup::AgentId { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    *input = "bad id!".into();
+    r.key(KeyCode::Enter);
+    assert!(matches!(
+        r.s.popups.last(),
+        Some(crate::app::state::Popup::AgentId { error: Some(_), .. })
+    ));
+    let Some(crate::app::state::Popup::AgentId { input, .. }) = r.s.popups.last_mut() else {
+        panic!()
+    };
+    *input = "claude-code".into();
+    r.key(KeyCode::Enter);
+    assert_eq!(r.s.projection.spec.as_ref().unwrap().agent, "claude-code");
+    assert!(r.screen().contains("agent claude-code"));
+    let recorded = r.store.audit_list(Some("claude-code"), None, 10).unwrap();
+    assert!(!recorded.is_empty(), "the previews are recorded for that agent");
+}

@@ -90,6 +90,15 @@ pub fn projection_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) 
         Action::ToggleTierDiff => p.diff = if p.diff.is_some() { None } else { Some(0) },
         Action::CycleTierDiff => p.diff = Some(p.diff.map_or(0, |d| (d + 1) % PAIRS.len())),
         Action::WhatIf => what_if(state, fx),
+        Action::AgentId => match &p.spec {
+            Some(spec) => {
+                let input = spec.agent.clone();
+                state
+                    .popups
+                    .push(crate::app::state::Popup::AgentId { input, error: None });
+            }
+            None => state.error("nothing projected yet: P on a node in the Graph pane or a query in the Query pane"),
+        },
         Action::ChooseSubject => {
             crate::app::panes::graph::dialogs::open_jump_for(state, crate::app::panes::graph::dialogs::Purpose::Project)
         }
@@ -137,6 +146,41 @@ pub fn what_if_answer(state: &mut AppState, generation: u64, result: &Result<Vec
         *answer = Some(result.clone());
     }
     true
+}
+
+/// Keys of the agent id dialog.
+pub fn dialog_key(state: &mut AppState, k: crossterm::event::KeyEvent, fx: &mut Vec<Effect>) {
+    use crossterm::event::KeyCode;
+    let Some(crate::app::state::Popup::AgentId { input, error }) = state.popups.last_mut() else {
+        return;
+    };
+    match k.code {
+        KeyCode::Esc => {
+            state.popups.pop();
+        }
+        KeyCode::Enter => {
+            let id = input.trim().to_owned();
+            let ok = !id.is_empty()
+                && id.len() <= 64
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+            if !ok {
+                *error = Some("1 to 64 characters of letters, digits, - _ .".into());
+                return;
+            }
+            state.popups.pop();
+            if let Some(spec) = state.projection.spec.as_mut() {
+                spec.agent = id;
+            }
+            ask(state, fx);
+        }
+        _ => {
+            if crate::app::dialog_keys::edit_line(input, &k) {
+                *error = None;
+            }
+        }
+    }
 }
 
 /// The graph changed: the previews are made again.

@@ -270,3 +270,28 @@ fn human_only(buf: &mut Buffer, v: &PreviewView, styles: &ToneStyles, area: Rect
     };
     Line::from(Span::styled(text, styles.dim)).render(area, buf);
 }
+
+/// Draws the pane's dialog (the agent id); false when `p` is not it.
+pub(crate) fn popup(buf: &mut Buffer, p: &crate::app::state::Popup, styles: &ToneStyles, main: Rect) -> bool {
+    let crate::app::state::Popup::AgentId { input, error } = p else {
+        return false;
+    };
+    let mut body: Vec<RichLine> = vec![vec![(
+        "The agent the previews are made for, as its records in the audit log will name it.".to_owned(),
+        Tone::Normal,
+    )]];
+    if let Some(e) = error {
+        body.push(vec![(e.clone(), Tone::Error)]);
+    }
+    let d = crate::widgets::dialog::Dialog {
+        title: "Agent id",
+        body: &body,
+        input: Some((input.as_str(), false)),
+        footer: "enter sets it · esc cancels",
+        styles,
+    };
+    let w = 72.min(main.width.saturating_sub(4));
+    let h = d.height(w).min(main.height);
+    d.render(crate::widgets::dialog::centered(main, w, h), buf);
+    true
+}

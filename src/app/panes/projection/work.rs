@@ -197,7 +197,7 @@ pub fn preview(
             };
         let now = explain(store.catalog(), &req, settings);
         if let Ok((p, _)) = &now {
-            let key = format!("{tier}:{}:{}", spec.subject.label(), p.hash);
+            let key = format!("{tier}:{}:{}:{}", spec.agent, spec.subject.label(), p.hash);
             if recorded.insert(key) {
                 crate::cli::projection::record(store, config, &req, p, Kind::Preview)
                     .map_err(|e| format!("recording the preview: {e}"))?;
