@@ -12,7 +12,13 @@
 #    neighbourhood, the reply, the frame) on a node with 50 nodes at depth
 #    2, the fuzzy jump on the worker per keystroke (a name's prefixes, then
 #    words only descriptions hold), and the jump dialog's keystroke on the
-#    UI thread;
+#    UI thread; and the Query pane on the 100k store: the editor's
+#    keystroke to its highlighted frame, completion per keystroke on the
+#    worker (a name's prefixes, a relation, a flag's value) and keystroke to
+#    the list drawn, 2-hop results on the worker and keystroke to the table
+#    drawn (group "query 100k"; alone:
+#    `cargo bench --locked --bench console -- "query 100k"` with the two
+#    variables below set);
 # 2. the real release binary in a pseudo-terminal (example console_timing):
 #    start to first frame, start to queue frame, start to lints shown, and
 #    key to redrawn card, on the demo store (as `graphex demo` opens it, and
