@@ -251,7 +251,7 @@ fn node_candidates(c: &Catalog, typed: &str, limit: usize) -> Vec<Candidate> {
 /// ASCII case: what the fuzzy matcher checks before it scores a text (and
 /// rejects the rest with, in either of its cases), here without copying
 /// the text out first.
-fn in_order(text: &str, typed: &str) -> bool {
+pub fn in_order(text: &str, typed: &str) -> bool {
     let mut want = typed.chars().peekable();
     for c in text.chars() {
         match want.peek() {

@@ -9,6 +9,7 @@ use std::path::Path;
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 use graphex_engine::model::{Edge, NodeSummary, NodeType, Relation, Status};
+use graphex_engine::query::complete::in_order;
 use graphex_engine::query::{StatusFilter, dot, mermaid};
 use graphex_engine::store::{AsOf, Catalog, PastCatalog, Store};
 use graphex_engine::traverse::Filter;
@@ -156,23 +157,6 @@ fn first_hits<T>(v: &mut Vec<T>, mut order: impl FnMut(&T, &T) -> Ordering) {
         v.truncate(JUMP_HITS);
     }
     v.sort_unstable_by(order);
-}
-
-/// Whether the characters of `query` come in `name` in order, ignoring
-/// ASCII case: what the fuzzy matcher checks before it scores a name (and
-/// rejects the rest with), here without copying the name out first.
-fn in_order(name: &str, query: &str) -> bool {
-    let mut want = query.chars().peekable();
-    for c in name.chars() {
-        match want.peek() {
-            Some(w) if c.eq_ignore_ascii_case(w) => {
-                want.next();
-            }
-            Some(_) => {}
-            None => break,
-        }
-    }
-    want.peek().is_none()
 }
 
 /// Whether `text` holds each of `words` (lowercase), ignoring case.

@@ -85,8 +85,10 @@ pub fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bo
 
 /// The text changed: results and completions are asked for again.
 pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
-    evaluate(state, fx);
+    // Completion first: the worker answers in order, and a half-typed name's
+    // evaluation (an error with its "did you mean" search) takes longer.
     ask_completion(state, fx);
+    evaluate(state, fx);
 }
 
 /// Asks for the results of the text as it is (an empty text clears them).
