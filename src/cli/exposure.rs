@@ -1,40 +1,11 @@
 //! `exposure`: the security reviewer's view of what each tier holds.
 
 use anyhow::{Context as _, Result, bail};
-use graphex_engine::exposure::{Change, Finding, Report};
+use graphex_engine::exposure::{Change, Report};
 use graphex_engine::model::Tier;
 
 use super::output::{emit, table};
 use super::session::{Context, Need};
-
-fn finding_text(f: &Finding) -> String {
-    match f {
-        Finding::MentionsHigher {
-            node,
-            tier,
-            mentions,
-            mentioned_tier,
-            field,
-        } => {
-            format!("mentions-higher: {node} ({tier}) names {mentions} ({mentioned_tier}) in its {field}")
-        }
-        Finding::PublicEdgeToHigher {
-            from,
-            relation,
-            to,
-            to_tier,
-        } => {
-            format!("public-edge-to-higher: {from} -[{relation}]-> {to} ({to_tier})")
-        }
-        Finding::LoweredTier {
-            node,
-            tier,
-            highest_before,
-        } => {
-            format!("lowered-tier: {node} is {tier} now, was {highest_before} before")
-        }
-    }
-}
 
 pub fn exposure(ctx: &Context, limit: usize, check: bool) -> Result<()> {
     let store = ctx.open(Need::Read)?;
@@ -72,7 +43,7 @@ pub fn exposure(ctx: &Context, limit: usize, check: bool) -> Result<()> {
         }
         s.push_str(&format!("\n{} finding(s)\n", r.findings.len()));
         for f in &r.findings {
-            s.push_str(&format!("  {}\n", finding_text(f)));
+            s.push_str(&format!("  {f}\n"));
         }
         s
     })?;

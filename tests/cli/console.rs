@@ -9,7 +9,7 @@ use crate::pty::Console;
 
 const DEMO_PASS: &str = "graphex-demo";
 
-fn demo_store(dir: &Path) {
+pub fn demo_store(dir: &Path) {
     bare(dir).args(["demo", "store", "--no-console"]).assert().success();
 }
 
@@ -37,16 +37,29 @@ fn status_of(dir: &Path, id: &str) -> serde_json::Value {
     serde_json::from_slice(&out.get_output().stdout).unwrap()
 }
 
-fn open_demo(dir: &Path) -> Console {
+/// The console on the demo store (made first) at `cols`×`rows`, unlocked at
+/// the master level.
+pub fn start_demo(dir: &Path, cols: u16, rows: u16) -> Console {
+    demo_store(dir);
+    start_console(dir, cols, rows)
+}
+
+/// The console on the demo store already made in `dir`.
+fn start_console(dir: &Path, cols: u16, rows: u16) -> Console {
     let c = Console::start(
         Path::new(env!("CARGO_BIN_EXE_graphex")),
         dir,
         &["demo", "store"],
         &[("GRAPHEX_TEST_KDF_LOG_N", "4")],
-        120,
-        36,
+        cols,
+        rows,
     );
     c.wait_for("master");
+    c
+}
+
+fn open_demo(dir: &Path) -> Console {
+    let c = start_console(dir, 120, 36);
     c.wait_for("[1/");
     c.wait_gone("[checking]");
     c

@@ -2,29 +2,14 @@
 //! demo (jump, recentre, back, depth, filter), create a node and a link,
 //! then check them with the CLI.
 
-use std::path::Path;
-
 use crate::harness::bare;
-use crate::pty::Console;
 
 const DEMO_PASS: &str = "graphex-demo";
 
 #[test]
 fn browse_the_demo_then_create_a_node_and_a_link_the_cli_shows() {
     let dir = tempfile::tempdir().unwrap();
-    bare(dir.path())
-        .args(["demo", "store", "--no-console"])
-        .assert()
-        .success();
-    let mut c = Console::start(
-        Path::new(env!("CARGO_BIN_EXE_graphex")),
-        dir.path(),
-        &["demo", "store"],
-        &[("GRAPHEX_TEST_KDF_LOG_N", "4")],
-        140,
-        40,
-    );
-    c.wait_for("master");
+    let mut c = crate::console::start_demo(dir.path(), 140, 40);
     // The pane opens on the best connected node.
     c.send("2");
     c.wait_for("◉ orders-service");

@@ -2,11 +2,7 @@
 //! demo's orders-service, what agent-readable receives beyond public, then
 //! an accept in the queue, and the preview follows.
 
-use std::path::Path;
 use std::time::Duration;
-
-use crate::harness::bare;
-use crate::pty::Console;
 
 /// The 12-digit hash in the agent-readable column's title.
 fn readable_hash(screen: &str) -> String {
@@ -26,23 +22,7 @@ fn readable_hash(screen: &str) -> String {
 #[test]
 fn three_keys_to_the_diff_and_an_accept_changes_the_preview() {
     let dir = tempfile::tempdir().unwrap();
-    bare(dir.path())
-        .args(["demo", "store", "--no-console"])
-        .assert()
-        .success();
-    let state = dir.path().join("state");
-    let mut c = Console::start(
-        Path::new(env!("CARGO_BIN_EXE_graphex")),
-        dir.path(),
-        &["demo", "store"],
-        &[
-            ("GRAPHEX_TEST_KDF_LOG_N", "4"),
-            ("XDG_STATE_HOME", state.to_str().unwrap()),
-        ],
-        160,
-        44,
-    );
-    c.wait_for("master");
+    let mut c = crate::console::start_demo(dir.path(), 160, 44);
     c.wait_for("[1/");
     // Three keys from the start.
     c.send("2");

@@ -2,30 +2,10 @@
 //! with a typo, apply the suggestion, see the results, open one in the
 //! Graph pane.
 
-use std::path::Path;
-
-use crate::harness::bare;
-use crate::pty::Console;
-
 #[test]
 fn a_typo_is_fixed_in_place_and_a_result_opens_in_the_graph() {
     let dir = tempfile::tempdir().unwrap();
-    bare(dir.path())
-        .args(["demo", "store", "--no-console"])
-        .assert()
-        .success();
-    let mut c = Console::start(
-        Path::new(env!("CARGO_BIN_EXE_graphex")),
-        dir.path(),
-        &["demo", "store"],
-        &[
-            ("GRAPHEX_TEST_KDF_LOG_N", "4"),
-            ("XDG_STATE_HOME", dir.path().join("state").to_str().unwrap()),
-        ],
-        120,
-        36,
-    );
-    c.wait_for("master");
+    let mut c = crate::console::start_demo(dir.path(), 120, 36);
     c.send("3");
     c.wait_for("Type a query");
     // `q` and `u` are text here, not quit and undo.

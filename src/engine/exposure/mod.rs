@@ -52,6 +52,45 @@ pub enum Finding {
     },
 }
 
+impl Finding {
+    /// The node the finding is about (the one to open and fix).
+    pub fn node(&self) -> &str {
+        match self {
+            Finding::MentionsHigher { node, .. } | Finding::LoweredTier { node, .. } => node,
+            Finding::PublicEdgeToHigher { from, .. } => from,
+        }
+    }
+}
+
+/// The finding in one line, its lint first.
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Finding::MentionsHigher {
+                node,
+                tier,
+                mentions,
+                mentioned_tier,
+                field,
+            } => write!(
+                f,
+                "mentions-higher: {node} ({tier}) names {mentions} ({mentioned_tier}) in its {field}"
+            ),
+            Finding::PublicEdgeToHigher {
+                from,
+                relation,
+                to,
+                to_tier,
+            } => write!(f, "public-edge-to-higher: {from} -[{relation}]-> {to} ({to_tier})"),
+            Finding::LoweredTier {
+                node,
+                tier,
+                highest_before,
+            } => write!(f, "lowered-tier: {node} is {tier} now, was {highest_before} before"),
+        }
+    }
+}
+
 /// The exposure report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {

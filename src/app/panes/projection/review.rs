@@ -4,7 +4,6 @@
 //! verify state, a record replayed from that time's node versions, and two
 //! records diffed). Built on the worker from what the session reads.
 
-use graphex_engine::exposure::Finding;
 use graphex_engine::model::Timestamp;
 use graphex_engine::project::Settings;
 use graphex_engine::store::Store;
@@ -56,35 +55,6 @@ pub struct ReplayView {
     pub matches: bool,
 }
 
-fn finding_words(f: &Finding) -> (String, String) {
-    match f {
-        Finding::MentionsHigher {
-            node,
-            tier,
-            mentions,
-            mentioned_tier,
-            field,
-        } => (
-            format!("{node} ({tier}) names {mentions} ({mentioned_tier}) in its {field}"),
-            node.clone(),
-        ),
-        Finding::PublicEdgeToHigher {
-            from,
-            relation,
-            to,
-            to_tier,
-        } => (format!("public {from} {relation} {to} ({to_tier})"), from.clone()),
-        Finding::LoweredTier {
-            node,
-            tier,
-            highest_before,
-        } => (
-            format!("{node} was {highest_before} before, {tier} now: its tier was lowered"),
-            node.clone(),
-        ),
-    }
-}
-
 pub fn exposure(store: &Store) -> Result<ExposureView, String> {
     let r = store.exposure().map_err(|e| e.to_string())?;
     Ok(ExposureView {
@@ -94,7 +64,11 @@ pub fn exposure(store: &Store) -> Result<ExposureView, String> {
             .iter()
             .map(|t| (t.tier.to_string(), t.nodes, t.edges, t.adds.clone()))
             .collect(),
-        findings: r.findings.iter().map(finding_words).collect(),
+        findings: r
+            .findings
+            .iter()
+            .map(|f| (f.to_string(), f.node().to_owned()))
+            .collect(),
     })
 }
 
