@@ -15,6 +15,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // `graphex list | head`: the reader has what it wanted.
+        Err(e) if graphex::cli::output::broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             // An error may quote its input, which may be agent text.
             eprintln!("error: {}", graphex_engine::hygiene::visible_text(&format!("{e:#}")));

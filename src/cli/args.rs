@@ -28,7 +28,13 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     Exit status: 0 ok, 1 error (message on stderr), 2 usage error.")]
 pub struct Cli {
     /// Repository root holding `.gpp/` (default: $GRAPHEX_STORE, else the nearest parent with `.gpp/graphex`).
-    #[arg(long, global = true, env = "GRAPHEX_STORE", value_name = "DIR")]
+    #[arg(
+        long,
+        visible_alias = "repo",
+        global = true,
+        env = "GRAPHEX_STORE",
+        value_name = "DIR"
+    )]
     pub store: Option<PathBuf>,
 
     /// Print machine-readable JSON instead of text (read commands).
@@ -284,6 +290,57 @@ pub struct QueryArgs {
     /// Output format (`--json` is the same as `--format json`).
     #[arg(long, value_enum, default_value = "text")]
     pub format: QueryFormat,
+    /// The query language's flags, also accepted after the quoted pattern
+    /// (`graphex query 'a -> uses -> *' --depth 2`): each is added to the query.
+    #[command(flatten)]
+    pub flags: QueryFlags,
+}
+
+/// `--depth --type --tier --since --confidence --status --limit` given as
+/// command-line options rather than inside the query text.
+#[derive(Debug, Args, Default)]
+pub struct QueryFlags {
+    /// Follow a single hop's relation up to N times (1–10).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// The last node of a path has this type.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub node_type: Option<String>,
+    /// Only nodes and edges at or below this tier.
+    #[arg(long)]
+    pub tier: Option<String>,
+    /// The last node or edge changed since this date.
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Only nodes and edges at least this confident (0–1).
+    #[arg(long)]
+    pub confidence: Option<f64>,
+    /// proposed, active (default), deprecated, archived or any.
+    #[arg(long)]
+    pub status: Option<String>,
+    /// At most N paths (default 100).
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+impl QueryFlags {
+    /// The flags as query text, to append to the pattern.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let mut add = |name: &str, v: Option<String>| {
+            if let Some(v) = v {
+                out.push_str(&format!(" --{name} {v}"));
+            }
+        };
+        add("depth", self.depth.map(|d| d.to_string()));
+        add("type", self.node_type.clone());
+        add("tier", self.tier.clone());
+        add("since", self.since.clone());
+        add("confidence", self.confidence.map(|c| c.to_string()));
+        add("status", self.status.clone());
+        add("limit", self.limit.map(|l| l.to_string()));
+        out
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -381,7 +438,7 @@ pub struct ProjectArgs {
     #[arg(long, default_value = "cli")]
     pub agent: String,
     /// Token budget.
-    #[arg(long, default_value_t = 4000)]
+    #[arg(long, default_value_t = 8000)]
     pub budget: usize,
     /// Output format (`--json` is the same as `--format json`).
     #[arg(long, value_enum, default_value = "md")]
@@ -474,7 +531,7 @@ pub struct AddArgs {
     #[arg(long, default_value = "public")]
     pub tier: String,
     /// Property KEY=VALUE (repeatable).
-    #[arg(long = "prop", value_name = "KEY=VALUE")]
+    #[arg(long = "prop", short = 'p', value_name = "KEY=VALUE")]
     pub props: Vec<String>,
     /// Longer text (markdown).
     #[arg(long)]
@@ -498,7 +555,7 @@ pub struct UpdateArgs {
     #[arg(long)]
     pub tier: Option<String>,
     /// Set property KEY=VALUE; `KEY=` removes it (repeatable).
-    #[arg(long = "prop", value_name = "KEY=VALUE")]
+    #[arg(long = "prop", short = 'p', value_name = "KEY=VALUE")]
     pub props: Vec<String>,
     /// New body text; an empty string removes it.
     #[arg(long)]
@@ -514,9 +571,22 @@ pub struct LinkArgs {
     pub from: String,
     /// Relation: depends-on, communicates-with, owned-by, implements-policy, contains, uses,
     /// contradicts, supersedes, related-to, federated-from, or a custom lowercase word.
-    pub relation: String,
+    #[arg(required_unless_present = "relation_flag")]
+    pub relation: Option<String>,
     /// Target node name.
-    pub to: String,
+    #[arg(required_unless_present = "to_flag")]
+    pub to: Option<String>,
+    /// The relation, as a flag (`link A --relation R --to B`).
+    #[arg(
+        long = "relation",
+        id = "relation_flag",
+        value_name = "RELATION",
+        conflicts_with = "relation"
+    )]
+    pub relation_flag: Option<String>,
+    /// The target, as a flag.
+    #[arg(long = "to", id = "to_flag", value_name = "NAME", conflicts_with = "to")]
+    pub to_flag: Option<String>,
     /// Minimum tier of the edge (it is always at least as secret as its more secret end).
     #[arg(long, default_value = "public")]
     pub tier: String,

@@ -20,7 +20,7 @@ pub fn query(ctx: &Context, a: &QueryArgs) -> Result<()> {
         (Some(name), _) => super::queries::saved_text(&store, name)?,
         (None, Some(q)) => q.clone(),
         (None, None) => return Err(anyhow!("give a query, or --saved NAME")),
-    };
+    } + &a.flags.text();
     let out = query::run(store.catalog(), &text).map_err(|e| anyhow!("{}", e.render(&text)))?;
     let format = if ctx.json { QueryFormat::Json } else { a.format };
     match format {

@@ -13,7 +13,7 @@ mod exposure;
 mod find;
 pub mod hints;
 mod history;
-mod output;
+pub mod output;
 pub(crate) mod projection;
 mod proposals;
 mod queries;
@@ -96,10 +96,7 @@ pub fn run(cli: Cli) -> Result<()> {
             },
         ),
         Command::Infer { path, dry_run } => proposals::infer(&ctx, path.as_deref(), *dry_run),
-        Command::Propose { schema: true, .. } => {
-            print!("{}", graphex_engine::proposal::SCHEMA);
-            Ok(())
-        }
+        Command::Propose { schema: true, .. } => output::say(graphex_engine::proposal::SCHEMA),
         Command::Propose { file, .. } => proposals::propose(&ctx, file.as_deref().unwrap_or(std::path::Path::new("-"))),
         Command::Pending { session } => proposals::pending(&ctx, session.as_deref()),
         Command::Accept(a) => proposals::accept(&ctx, a),

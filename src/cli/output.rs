@@ -23,6 +23,24 @@ pub fn emit<T: Serialize>(json: bool, value: &T, text: impl FnOnce(&T) -> String
     Ok(())
 }
 
+/// Prints text of our own (not node content) to stdout; an error (a closed
+/// pipe) is returned, never a panic.
+pub fn say(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Whether `e` is a write to a reader that went away (`graphex list | head`):
+/// not a failure, the reader has what it wanted.
+pub fn broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// A note for people on stderr (never part of machine output).
 pub fn note(msg: &str) {
     eprintln!("{}", visible_text(msg));

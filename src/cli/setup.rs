@@ -57,12 +57,11 @@ pub fn init(dir: Option<&Path>) -> Result<()> {
     let pass = new_passphrase(ENV_PASSPHRASE, "master passphrase")?;
     let human = new_passphrase(ENV_HUMAN_PASSPHRASE, "human-only passphrase")?;
     let layout = Store::init(&root, &pass, &human, kdf_cost()?)?;
-    println!("created {}", layout.graphex().display());
-    println!(
-        "next: add knowledge with `graphex add`, and give agents an identity with \
-         `graphex keys export-agent FILE` (keep the file outside the repository)"
-    );
-    Ok(())
+    super::output::say(&format!(
+        "created {}\nnext: add knowledge with `graphex add`, and give agents an identity with \
+         `graphex keys export-agent FILE` (keep the file outside the repository)\n",
+        layout.graphex().display()
+    ))
 }
 
 pub fn keys(ctx: &Context, cmd: &KeysCommand) -> Result<()> {
@@ -78,12 +77,11 @@ pub fn keys(ctx: &Context, cmd: &KeysCommand) -> Result<()> {
     } else {
         "GRAPHEX_IDENTITY"
     };
-    println!(
-        "wrote the {what} identity to {} (mode 0600); use it with {env}={}",
+    super::output::say(&format!(
+        "wrote the {what} identity to {} (mode 0600); use it with {env}={}\n",
         file.display(),
         file.display()
-    );
-    Ok(())
+    ))
 }
 
 fn default_demo_dir() -> PathBuf {
@@ -118,16 +116,15 @@ pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
     }
     if !exists || reset {
         create_demo(&root, KdfCost(kdf_cost()?.0.or(Some(DEMO_KDF_LOG_N))))?;
-        println!("created the demo store in {}", root.display());
+        super::output::say(&format!("created the demo store in {}\n", root.display()))?;
     } else {
-        println!(
-            "using the existing demo store in {} (--reset rebuilds it)",
+        super::output::say(&format!(
+            "using the existing demo store in {} (--reset rebuilds it)\n",
             root.display()
-        );
+        ))?;
     }
     if no_console {
-        print!("{}", tour(&root));
-        return Ok(());
+        return super::output::say(&tour(&root));
     }
     let creds = Credentials {
         passphrase: Some(SecretString::from(DEMO_PASSPHRASE)),

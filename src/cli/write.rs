@@ -70,7 +70,13 @@ pub fn update(ctx: &Context, a: &UpdateArgs) -> Result<()> {
 }
 
 pub fn link(ctx: &Context, a: &LinkArgs) -> Result<()> {
-    let mut e = NewEdge::new(Name::new(&a.from)?, Relation::new(&a.relation)?, Name::new(&a.to)?);
+    let (Some(relation), Some(to)) = (
+        a.relation.as_ref().or(a.relation_flag.as_ref()),
+        a.to.as_ref().or(a.to_flag.as_ref()),
+    ) else {
+        anyhow::bail!("give the relation and the target: `link FROM RELATION TO` or `link FROM --relation R --to TO`");
+    };
+    let mut e = NewEdge::new(Name::new(&a.from)?, Relation::new(relation)?, Name::new(to)?);
     e.tier = a.tier.parse()?;
     e.confidence = a.confidence;
     e.weight = a.weight;

@@ -24,4 +24,5 @@ mod recovery;
 mod rotation;
 mod saved_queries;
 mod setup;
+mod spellings;
 mod writes;

@@ -187,6 +187,25 @@ impl Store {
         if !layout.db().is_file() {
             return Err(Error::NoStore(root.to_owned()));
         }
+        // Opened read-only first: a database of another tool is refused
+        // before a byte is written to it.
+        // (A probe that cannot open goes on to the ordinary open and its errors.)
+        if let Ok(probe) = Connection::open_with_flags(layout.db(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            && schema::foreign(&probe).unwrap_or(false)
+        {
+            return Err(Error::integrity(
+                "graph.db",
+                "not a Graphex store: it holds another tool's tables, and nothing was written to it",
+            ));
+        }
+        // Git keeps no empty directory: a fresh clone has none for blobs or
+        // proposals yet. Made here when they are missing (never an error:
+        // a read-only checkout still opens for reading).
+        for dir in [layout.objects(), layout.pending()] {
+            if !dir.exists() {
+                let _ = std::fs::create_dir_all(&dir);
+            }
+        }
         let mut conn = Connection::open(layout.db())?;
         let db_file = file_id(&layout.db())?;
         let damaged = |e: Error| match e {

@@ -247,6 +247,17 @@ pub fn sealings(conn: &Connection) -> Result<Option<[u64; 4]>> {
 }
 
 /// Sets the connection's pragmas: WAL, full sync, secure delete, busy timeout.
+/// Whether `conn` is another tool's database: no schema version of ours,
+/// yet tables already. Checked before anything is written to it (the WAL
+/// switch included).
+pub fn foreign(conn: &Connection) -> Result<bool> {
+    let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table'", [], |r| {
+        r.get(0)
+    })?;
+    Ok(version == 0 && tables > 0)
+}
+
 pub fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;

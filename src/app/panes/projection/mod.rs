@@ -21,7 +21,7 @@ use work::{PreviewView, Spec};
 pub const PAIRS: [(usize, usize); 3] = [(0, 1), (1, 2), (0, 2)];
 
 /// The budget a preview starts with (as `graphex project`).
-pub const BUDGET: usize = 4000;
+pub const BUDGET: usize = 8000;
 
 /// The projections a hypothetical tier would change, in words, once the
 /// worker has answered.

@@ -54,7 +54,7 @@ fn each_tier_side_by_side_with_meters_and_why() {
     for t in ["public ·", "agent-readable ·", "agent-restricted ·"] {
         assert!(shot.contains(t), "{t} column: {shot}");
     }
-    assert!(shot.contains(&format!("{}/4000", public.tokens)), "{shot}");
+    assert!(shot.contains(&format!("{}/8000", public.tokens)), "{shot}");
     assert!(shot.contains("human-only: never projected"), "{shot}");
     let out = public
         .verdicts
@@ -111,7 +111,7 @@ fn the_trust_slider_marks_where_a_score_falls_and_the_budget_steps() {
     let records = preview_records(&r);
     let texts = r.s.projection.shown.as_ref().unwrap().as_ref().unwrap().tiers.len();
     assert_eq!(records, texts, "one record per tier's text");
-    for _ in 0..14 {
+    for _ in 0..30 {
         r.press("-");
     }
     assert_eq!(r.s.projection.spec.as_ref().unwrap().budget, 500);
