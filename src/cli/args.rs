@@ -231,10 +231,19 @@ pub enum Command {
     /// supersede. Repeat to walk further back. Refused when a later change would be overwritten,
     /// and for a tier raise (lower a tier explicitly with `update --tier`).
     Undo,
-    /// A node's versions, oldest first, with the fields each one changed.
+    /// A node's versions, oldest first, with the fields each one changed; or one version's content.
+    #[command(disable_version_flag = true)]
     History {
         /// Node name.
         name: String,
+        /// Show this version's content (as `show` does) instead of the list.
+        #[arg(long, value_name = "N")]
+        version: Option<u64>,
+        /// With --version: write that version's content (type, description, body, properties,
+        /// confidence) as a new version. The tier and status stay as they are now (change them
+        /// with `update --tier` and the lifecycle commands); `undo` takes it back.
+        #[arg(long, requires = "version")]
+        revert: bool,
     },
     /// Recent changes: who did what, when, and which proposal it came from.
     Timeline {

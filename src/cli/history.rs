@@ -8,6 +8,55 @@ use super::cards::diff_line;
 use super::output::emit;
 use super::session::{Context, Need};
 
+/// `history NAME --version N [--revert]`: one version's content, or that
+/// content written back as a new version.
+pub fn version(ctx: &Context, name: &str, version: u64, revert: bool) -> Result<()> {
+    let mut store = ctx.open(if revert { Need::Write } else { Need::Read })?;
+    let current = store.node(name).map_err(|e| match e {
+        graphex_engine::Error::NotFound(n) => super::read::not_found(&store, &n),
+        other => other.into(),
+    })?;
+    if version == 0 || version > current.version {
+        anyhow::bail!(
+            "{name} has versions 1 to {}; there is no version {version}",
+            current.version
+        );
+    }
+    let old = store.node_version(&current.id, version)?;
+    if !revert {
+        return super::read::show_node(ctx, &store, old);
+    }
+    if version == current.version {
+        anyhow::bail!("version {version} is the current one: nothing to revert");
+    }
+    let mut patch = graphex_engine::NodePatch {
+        description: Some(old.description.clone()),
+        body: Some(old.body.clone()),
+        node_type: Some(old.node_type.clone()),
+        confidence: Some(old.confidence),
+        ..graphex_engine::NodePatch::default()
+    };
+    for (k, v) in &old.properties {
+        patch.properties.insert(k.clone(), v.clone());
+    }
+    for k in current.properties.keys().filter(|k| !old.properties.contains_key(*k)) {
+        // An empty value removes the key.
+        patch.properties.insert(k.clone(), String::new());
+    }
+    let r = store.retrying(|s| s.update_node(name, &patch));
+    let s = super::write::with_hints(&store, r)?;
+    emit(
+        ctx.json,
+        &serde_json::json!({"name": name, "reverted_to": version, "version": s.version}),
+        |_| {
+            format!(
+                "{name}: the content of version {version} is version {} now (tier {} and status {} kept; undo takes it back)\n",
+                s.version, s.tier, s.status
+            )
+        },
+    )
+}
+
 pub fn history(ctx: &Context, name: &str) -> Result<()> {
     let store = ctx.open(Need::Read)?;
     let versions = store.history(name).map_err(|e| match e {

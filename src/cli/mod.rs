@@ -104,7 +104,14 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Edit { id, force } => proposals::edit(&ctx, id, *force),
         Command::ProposalStatus { id } => proposals::status(&ctx, id),
         Command::Undo => write::undo(&ctx),
-        Command::History { name } => history::history(&ctx, name),
+        Command::History {
+            name, version: None, ..
+        } => history::history(&ctx, name),
+        Command::History {
+            name,
+            version: Some(v),
+            revert,
+        } => history::version(&ctx, name, *v, *revert),
         Command::Timeline { limit } => history::timeline(&ctx, *limit),
         Command::Demo { dir, reset, no_console } => setup::demo(dir.as_deref(), *reset, *no_console),
         Command::Gen(a) => setup::gen_store(&ctx, a),

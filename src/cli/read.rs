@@ -40,6 +40,11 @@ pub fn show(ctx: &Context, name: &str) -> Result<()> {
         Err(Error::NotFound(_)) => return Err(not_found(&store, name)),
         other => other?,
     };
+    show_node(ctx, &store, node)
+}
+
+/// Prints `node` (the current version, or an earlier one) as `show` does.
+pub fn show_node(ctx: &Context, store: &graphex_engine::Store, node: graphex_engine::Node) -> Result<()> {
     let view = NodeView::new(node, store.catalog());
     emit(ctx.json, &view, show_text)
 }

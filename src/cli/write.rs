@@ -14,7 +14,7 @@ use super::session::{Context, Need};
 use super::views::{EdgeView, NodeRow};
 
 /// Turns a `NotFound` into one with "did you mean" candidates.
-fn with_hints<T>(store: &Store, r: Result<T, Error>) -> Result<T> {
+pub(super) fn with_hints<T>(store: &Store, r: Result<T, Error>) -> Result<T> {
     match r {
         Err(Error::NotFound(name)) => Err(not_found(store, &name)),
         other => Ok(other?),

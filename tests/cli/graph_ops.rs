@@ -118,3 +118,31 @@ fn help_names_the_new_commands() {
         .success()
         .stdout(predicate::str::contains("Undo the last change not undone yet"));
 }
+
+#[test]
+fn an_old_version_is_shown_and_reverted_to() {
+    let repo = two_nodes();
+    repo.ok(&["update", "a", "-d", "second words", "-p", "owner=team-b"]);
+    repo.ok(&["update", "a", "-d", "third words"]);
+    let v1 = repo.json(repo.master(), &["history", "a", "--version", "1"]);
+    assert_eq!(v1["description"], "words");
+    assert_eq!(v1["version"], 1);
+    repo.master()
+        .args(["history", "a", "--version", "9"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("versions 1 to 3"));
+    let out = repo.ok(&["history", "a", "--version", "1", "--revert"]);
+    assert!(out.contains("the content of version 1 is version 4 now"), "{out}");
+    let now = repo.json(repo.master(), &["show", "a"]);
+    assert_eq!(now["description"], "words");
+    assert_eq!(now["version"], 4);
+    assert!(
+        now["properties"].get("owner").is_none(),
+        "a key added later is removed: {now}"
+    );
+    repo.ok(&["undo"]);
+    let back = repo.json(repo.master(), &["show", "a"]);
+    assert_eq!(back["description"], "third words");
+    sound(&repo);
+}

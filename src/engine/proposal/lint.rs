@@ -189,6 +189,8 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
         }
         for name in change.modifies() {
             match catalog.by_name(name.as_str()) {
+                // Added by an earlier change of this proposal: not dangling.
+                None if added.contains_key(name.as_str()) => {}
                 None => out.push(missing(store, n, name.as_str())),
                 Some(s) if s.tier > Tier::AgentReadable => out.push(Lint::AboveAgentTier {
                     change: n,

@@ -654,3 +654,30 @@ fn impact_counts_tokens_per_tier_without_writing() {
     let tiers = impact(&s, &id, &p, &settings).unwrap();
     assert!(tiers.iter().find(|i| i.tier == Tier::AgentReadable).unwrap().delta() < 0);
 }
+
+#[test]
+fn a_node_added_earlier_in_the_proposal_is_not_dangling() {
+    let (_dir, root) = graph();
+    let agent = open_at(&root, Level::Agent);
+    let id = propose(
+        &agent,
+        json!([{"op": "add_node", "name": "old-cache", "type": "module", "description": "d"},
+               {"op": "add_node", "name": "new-cache", "type": "module", "description": "d"},
+               {"op": "deprecate", "name": "old-cache", "reason": "replaced"},
+               {"op": "supersede", "old": "old-cache", "new": "new-cache"},
+               {"op": "deprecate", "name": "ghost-cache"}]),
+    );
+    let master = open_at(&root, Level::Master);
+    let (cards, _) = cards(&master, master.pending().unwrap().pending);
+    let c = cards.iter().find(|c| c.id == id).unwrap();
+    let dangling: Vec<&Lint> = c.lints.iter().filter(|l| l.code() == "dangling").collect();
+    assert_eq!(
+        dangling,
+        vec![&Lint::Dangling {
+            change: 5,
+            name: "ghost-cache".into()
+        }],
+        "only the node neither in the graph nor added: {:?}",
+        c.lints
+    );
+}
