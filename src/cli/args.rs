@@ -262,6 +262,10 @@ pub enum Command {
     },
     /// Generate a synthetic store for benchmarks and scale tests.
     Gen(GenArgs),
+    /// Write the graph or a subgraph as json, jsonl, graphml, dot or mermaid (decrypted content).
+    Export(super::io_args::ExportArgs),
+    /// Read a node-link, kgraph, Ash JSONL or Graphex json file into the graph (one commit).
+    Import(super::io_args::ImportArgs),
 }
 
 /// Output formats of `query`.
