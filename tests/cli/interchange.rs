@@ -7,15 +7,7 @@ use std::path::Path;
 use predicates::prelude::*;
 
 use crate::harness::{Repo, bare, json_of, names};
-
-fn demo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    bare(dir.path())
-        .args(["demo", "repo", "--no-console"])
-        .assert()
-        .success();
-    dir
-}
+use crate::projection::demo;
 
 fn demo_human(dir: &tempfile::TempDir) -> assert_cmd::Command {
     let mut c = bare(dir.path());

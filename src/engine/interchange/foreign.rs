@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 
-use super::{ImportEdge, ImportNode, MAX_LINE_BYTES, Mapped, Source};
+use super::{ImportEdge, ImportNode, Mapped, Source};
 use crate::error::{Error, Result};
 use crate::model::{
     MAX_DESCRIPTION, MAX_NAME_LEN, MAX_PROPERTY_KEY, MAX_PROPERTY_VALUE, Name, NodeType, Relation, validate_confidence,
@@ -374,19 +374,7 @@ pub(super) fn ash(sources: &[Source<'_>], m: &mut Mapped) -> Result<()> {
     let mut edges: Vec<(&str, String, Map<String, Value>)> = Vec::new();
     for s in sources {
         let collection = ash_collection_type(s.file);
-        for (i, line) in s.bytes.split(|b| *b == b'\n').enumerate() {
-            let item = format!("line {}", i + 1);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            if line.len() > MAX_LINE_BYTES {
-                m.refuse(
-                    s.file,
-                    item,
-                    format!("{} bytes; a line holds at most {MAX_LINE_BYTES}", line.len()),
-                );
-                continue;
-            }
+        for (item, line) in super::jsonl_lines(s, 0, m) {
             let o = match serde_json::from_slice::<Value>(line) {
                 Ok(Value::Object(o)) => o,
                 Ok(_) => {

@@ -199,6 +199,28 @@ impl Mapped {
     }
 }
 
+/// The non-blank lines of a JSONL source after the first `skip`, each with
+/// its item name (`line N`); a line over [`MAX_LINE_BYTES`] is refused.
+fn jsonl_lines<'a>(s: &Source<'a>, skip: usize, m: &mut Mapped) -> Vec<(String, &'a [u8])> {
+    let mut out = Vec::new();
+    for (i, line) in s.bytes.split(|b| *b == b'\n').enumerate().skip(skip) {
+        let item = format!("line {}", i + 1);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if line.len() > MAX_LINE_BYTES {
+            m.refuse(
+                s.file,
+                item,
+                format!("{} bytes; a line holds at most {MAX_LINE_BYTES}", line.len()),
+            );
+            continue;
+        }
+        out.push((item, line));
+    }
+    out
+}
+
 /// Parses `sources` in `format`. Nothing here touches a store.
 pub fn parse(format: ImportFormat, sources: &[Source<'_>]) -> Result<Mapped> {
     let mut mapped = Mapped::default();

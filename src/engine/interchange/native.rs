@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ImportEdge, ImportNode, MAX_LINE_BYTES, Mapped, Source};
+use super::{ImportEdge, ImportNode, Mapped, Source};
 use crate::error::{Error, Result};
 use crate::model::{Name, Node, NodeType, Provenance, Relation, Status, Tier, Timestamp};
 
@@ -147,19 +147,7 @@ pub(super) fn parse(s: &Source<'_>, m: &mut Mapped) -> Result<()> {
     let first = s.bytes.split(|b| *b == b'\n').next().unwrap_or_default();
     if let Ok(Line::Header { format, version, .. }) = serde_json::from_slice::<Line>(first) {
         check_header(s.file, &format, version)?;
-        for (i, line) in s.bytes.split(|b| *b == b'\n').enumerate().skip(1) {
-            let item = format!("line {}", i + 1);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            if line.len() > MAX_LINE_BYTES {
-                m.refuse(
-                    s.file,
-                    item,
-                    format!("{} bytes; a line holds at most {MAX_LINE_BYTES}", line.len()),
-                );
-                continue;
-            }
+        for (item, line) in super::jsonl_lines(s, 1, m) {
             match serde_json::from_slice::<Line>(line) {
                 Ok(Line::Node(n)) => m.nodes.push(node(&n.current, format!("{item} ({})", n.current.name))),
                 Ok(Line::Edge(e)) => m.edges.push(edge(&e, item)),
