@@ -35,12 +35,7 @@ pub enum ImportFormatArg {
     Json,
 }
 
-/// Write the graph, or the subgraph around a node, to stdout or a new file.
-///
-/// Never above your unlock level: human-only content only at the human level, and
-/// --tier caps it lower. The output holds DECRYPTED content: -o writes a new file
-/// readable by you only (0600) and never overwrites one; keep it out of the
-/// repository and delete it when done.
+/// The arguments of `export` (its help text is on the command in `args`).
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// The output format.
@@ -63,13 +58,7 @@ pub struct ExportArgs {
     pub output: Option<PathBuf>,
 }
 
-/// Read nodes and edges from FILE into the graph, in one commit.
-///
-/// Nodes are matched by name: unchanged ones are skipped, changed ones get a new version, new
-/// ones are added; edges by (from, relation, to), only added. An existing node's tier is never
-/// lowered. Foreign nodes get --tier (default agent-restricted); our json keeps each node's
-/// tier (--tier raises those below it). Any refused item (named with its file, index or line,
-/// and the problem) means nothing is written. Prints what it adds (--json for the report).
+/// The arguments of `import` (its help text is on the command in `args`).
 #[derive(Debug, Args)]
 pub struct ImportArgs {
     /// The file to read (for ash-jsonl, a .jsonl file or the directory of them).
