@@ -1,25 +1,19 @@
 //! Writing an export: always a new file (never over one), readable by its
 //! owner only, synced; errors name the file and the problem.
 
-use std::io::Write as _;
 use std::path::Path;
 
-/// Writes `body` to `file`, which must not exist yet.
+/// Writes `body` to `file`, which must not exist yet (the engine's private
+/// file writer: 0600, created new, synced), with the error said for people.
 pub fn write_new(file: &Path, body: &str) -> Result<(), String> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    match opts
-        .open(file)
-        .and_then(|mut f| f.write_all(body.as_bytes()).and_then(|()| f.sync_all()))
-    {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            Err(format!("{} already exists; export to a new file name", file.display()))
+    let existed = file.exists();
+    graphex_engine::keys::files::write_private(file, body.as_bytes()).map_err(|e| {
+        if existed {
+            format!("{} already exists; export to a new file name", file.display())
+        } else {
+            format!("cannot write {}: {e}", file.display())
         }
-        Err(e) => Err(format!("cannot write {}: {e}", file.display())),
-    }
+    })
 }
 
 #[cfg(test)]

@@ -277,6 +277,21 @@ pub enum Command {
     },
     /// Generate a synthetic store for benchmarks and scale tests.
     Gen(GenArgs),
+    /// Write the graph or a subgraph as json, jsonl, graphml, dot or mermaid (decrypted content).
+    ///
+    /// Never above your unlock level: human-only content only at the human level; --tier caps it
+    /// lower. The output holds DECRYPTED content: -o writes a new file readable by you only (0600)
+    /// and never overwrites one; keep it out of the repository and delete it when done.
+    Export(super::io_args::ExportArgs),
+    /// Read a node-link, kgraph, Ash JSONL or Graphex json file into the graph (one commit).
+    ///
+    /// Nodes are matched by name: unchanged ones are skipped, changed ones get a new version, new
+    /// ones are added; edges by (from, relation, to), only added. An existing node's tier is never
+    /// lowered. Foreign nodes get --tier (default agent-restricted); json keeps each node's tier.
+    /// Any refused item (named with its file, index or line) means nothing is written. Caps: 256
+    /// MiB a file, 250,000 nodes, 1,000,000 edges, 1 MiB a JSONL line. See the README for the
+    /// mapping of each format.
+    Import(super::io_args::ImportArgs),
 }
 
 /// Output formats of `query`.

@@ -13,6 +13,8 @@ mod exposure;
 mod find;
 pub mod hints;
 mod history;
+mod interchange;
+mod io_args;
 pub mod output;
 pub(crate) mod projection;
 mod proposals;
@@ -115,6 +117,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Timeline { limit } => history::timeline(&ctx, *limit),
         Command::Demo { dir, reset, no_console } => setup::demo(dir.as_deref(), *reset, *no_console),
         Command::Gen(a) => setup::gen_store(&ctx, a),
+        Command::Export(a) => interchange::export(&ctx, a),
+        Command::Import(a) => interchange::import(&ctx, a),
     }
 }
 

@@ -21,6 +21,7 @@ pub mod exposure;
 pub mod fuzzing;
 pub mod hygiene;
 pub mod infer;
+pub mod interchange;
 pub mod keys;
 pub mod lookup;
 pub mod model;

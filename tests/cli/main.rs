@@ -14,6 +14,7 @@ mod explore;
 mod graph_ops;
 mod harness;
 mod hostile_text;
+mod interchange;
 mod lifecycle;
 mod mcp;
 mod projection;

@@ -4,7 +4,8 @@ use predicates::prelude::*;
 
 use crate::harness::{bare, json_of};
 
-fn demo() -> tempfile::TempDir {
+/// The demo store, made by `graphex demo` in a new directory's `repo`.
+pub(crate) fn demo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     bare(dir.path())
         .args(["demo", "repo", "--no-console"])

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::diagram::{DiagramEdge, DiagramNode};
 use super::eval::Matches;
 use crate::model::{Edge, NodeSummary};
 use crate::store::Catalog;
@@ -117,55 +118,38 @@ fn end_names(nodes: &[&NodeSummary], e: &Edge) -> (String, String) {
     (name(e.from), name(e.to))
 }
 
+/// The diagram views of `nodes` and `edges` (names and types only).
+fn diagram<R>(nodes: &[&NodeSummary], edges: &[&Edge], f: impl Fn(&[DiagramNode<'_>], &[DiagramEdge<'_>]) -> R) -> R {
+    let ends: Vec<(String, String)> = edges.iter().map(|e| end_names(nodes, e)).collect();
+    let dn: Vec<DiagramNode<'_>> = nodes
+        .iter()
+        .map(|n| DiagramNode {
+            name: n.name.as_str(),
+            node_type: n.node_type.as_str(),
+            description: None,
+        })
+        .collect();
+    let de: Vec<DiagramEdge<'_>> = edges
+        .iter()
+        .zip(&ends)
+        .map(|(e, (from, to))| DiagramEdge {
+            from,
+            relation: e.relation.as_str(),
+            to,
+            bidirectional: e.bidirectional,
+        })
+        .collect();
+    f(&dn, &de)
+}
+
 /// A Mermaid flowchart of `nodes` and `edges`.
 pub fn mermaid(nodes: &[&NodeSummary], edges: &[&Edge]) -> String {
-    let mut s = String::from("graph LR\n");
-    for n in nodes {
-        let _ = writeln!(
-            s,
-            "  {}[\"{}<br/><i>{}</i>\"]",
-            mermaid_id(n.name.as_str()),
-            n.name,
-            n.node_type
-        );
-    }
-    for e in edges {
-        let arrow = if e.bidirectional { "<-->" } else { "-->" };
-        let (from, to) = end_names(nodes, e);
-        let _ = writeln!(s, "  {} {arrow}|{}| {}", mermaid_id(&from), e.relation, mermaid_id(&to));
-    }
-    s
+    diagram(nodes, edges, super::diagram::mermaid)
 }
 
 /// A Graphviz digraph of `nodes` and `edges`.
 pub fn dot(nodes: &[&NodeSummary], edges: &[&Edge]) -> String {
-    let mut s = String::from("digraph graphex {\n  rankdir=LR;\n  node [shape=box];\n");
-    for n in nodes {
-        let _ = writeln!(s, "  \"{}\" [label=\"{}\\n({})\"];", n.name, n.name, n.node_type);
-    }
-    for e in edges {
-        let dir = if e.bidirectional { ", dir=both" } else { "" };
-        let (from, to) = end_names(nodes, e);
-        let _ = writeln!(s, "  \"{from}\" -> \"{to}\" [label=\"{}\"{dir}];", e.relation);
-    }
-    s.push_str("}\n");
-    s
-}
-
-/// Node names are `[a-z0-9._-]`; Mermaid ids cannot hold `-` or `.`. Each
-/// becomes a distinct pair (`_` → `__`, `-` → `_h`, `.` → `_d`) so that two
-/// names never share an id.
-fn mermaid_id(name: &str) -> String {
-    let mut id = String::from("n_");
-    for c in name.chars() {
-        match c {
-            '_' => id.push_str("__"),
-            '-' => id.push_str("_h"),
-            '.' => id.push_str("_d"),
-            c => id.push(c),
-        }
-    }
-    id
+    diagram(nodes, edges, super::diagram::dot)
 }
 
 fn path_text(p: &ResultPath) -> String {
@@ -251,17 +235,5 @@ fn spec_result(p: &ResultPath) -> SpecResult {
         nodes,
         edge: p.edges.last().map(spec_edge),
         edges: (p.edges.len() > 1).then(|| p.edges.iter().map(spec_edge).collect()),
-    }
-}
-
-#[cfg(test)]
-mod id_tests {
-    #[test]
-    fn mermaid_ids_never_merge_two_names() {
-        let ids: std::collections::HashSet<String> = ["a-b", "a.b", "a_b", "a__b", "a_hb", "ab"]
-            .iter()
-            .map(|n| super::mermaid_id(n))
-            .collect();
-        assert_eq!(ids.len(), 6, "{ids:?}");
     }
 }

@@ -15,6 +15,7 @@
 
 mod ast;
 pub mod complete;
+pub mod diagram;
 mod edit_distance;
 mod error;
 mod eval;

@@ -1,0 +1,276 @@
+//! `export` and `import`: the graph out as json, jsonl, graphml, dot or
+//! mermaid (never above the session's level), and node-link, kgraph, Ash
+//! JSONL or our own json in, in one commit or as one proposal.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use graphex_engine::hygiene::{json_safe, visible_text};
+use graphex_engine::interchange::{self, ExportOptions, ImportFormat, MAX_INPUT_BYTES, Source};
+use graphex_engine::model::{Provenance, Tier};
+use graphex_engine::proposal::{self, MAX_CHANGES, Submission};
+use graphex_engine::store::{DEFAULT_IMPORT_TIER, ImportOptions, ImportReport};
+use serde::Serialize;
+
+use super::io_args::{ExportArgs, ExportFormat, ImportArgs, ImportFormatArg};
+use super::output::{emit, note};
+use super::session::{Context, Need};
+
+pub fn export(ctx: &Context, a: &ExportArgs) -> Result<()> {
+    let tier = a.tier.as_deref().map(str::parse::<Tier>).transpose()?;
+    if a.node.is_some() && !(1..=graphex_engine::query::MAX_DEPTH).contains(&a.depth) {
+        bail!("--depth must be from 1 to {}", graphex_engine::query::MAX_DEPTH);
+    }
+    let store = ctx.open(Need::Read)?;
+    let opts = ExportOptions {
+        tier,
+        center: a.node.clone(),
+        depth: a.depth,
+        versions: a.versions,
+    };
+    let doc = match interchange::export(&store, &opts) {
+        Err(graphex_engine::Error::NotFound(name)) => return Err(super::read::not_found(&store, &name)),
+        r => r?,
+    };
+    let text = match a.format {
+        ExportFormat::Json => serde_json::to_string_pretty(&doc)? + "\n",
+        ExportFormat::Jsonl => interchange::jsonl(&doc)?,
+        ExportFormat::Graphml => interchange::graphml(&doc)?,
+        ExportFormat::Dot => interchange::dot(&doc),
+        ExportFormat::Mermaid => interchange::mermaid(&doc),
+    };
+    let what = format!(
+        "{} node(s), {} edge(s), up to {}",
+        doc.nodes.len(),
+        doc.edges.len(),
+        doc.tier_cap
+    );
+    match &a.output {
+        Some(file) => {
+            write_new(file, &text)?;
+            note(&format!(
+                "exported {what} to {} (decrypted content, mode 0600: keep it out of the repository)",
+                file.display()
+            ));
+        }
+        None => {
+            // Piped text keeps no terminal controls: JSON escapes them, the
+            // diagrams show them.
+            let safe = match a.format {
+                ExportFormat::Json | ExportFormat::Jsonl => json_safe(&text),
+                _ => visible_text(&text),
+            };
+            use std::io::Write as _;
+            std::io::stdout().lock().write_all(safe.as_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `text` to `file`, which must not exist: 0600, synced.
+fn write_new(file: &Path, text: &str) -> Result<()> {
+    match graphex_engine::keys::files::write_private(file, text.as_bytes()) {
+        Ok(()) => Ok(()),
+        Err(graphex_engine::Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::AlreadyExists => {
+            bail!("{} already exists; export to a new file name", file.display())
+        }
+        Err(e) => Err(e).with_context(|| format!("cannot write {}", file.display())),
+    }
+}
+
+/// The files to read: FILE, or for Ash a directory's `*.jsonl` (sorted).
+fn input_files(a: &ImportArgs) -> Result<Vec<PathBuf>> {
+    if a.format == ImportFormatArg::AshJsonl && a.file.is_dir() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&a.file)
+            .with_context(|| format!("cannot read the directory {}", a.file.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl") && p.is_file())
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            bail!("{}: no .jsonl files in this directory", a.file.display());
+        }
+        return Ok(files);
+    }
+    Ok(vec![a.file.clone()])
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`] (one more, to tell a larger file).
+fn read_capped(file: &Path) -> Result<Vec<u8>> {
+    let f = std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let mut bytes = Vec::new();
+    f.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        bail!(
+            "{}: larger than {} MiB, the most an import reads; split it",
+            file.display(),
+            MAX_INPUT_BYTES / (1024 * 1024)
+        );
+    }
+    Ok(bytes)
+}
+
+#[derive(Serialize)]
+struct ImportView<'a> {
+    file: String,
+    format: ImportFormat,
+    dry_run: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proposal: Option<String>,
+    #[serde(flatten)]
+    report: &'a ImportReport,
+}
+
+fn names(label: &str, list: &[String]) -> String {
+    if list.is_empty() {
+        return String::new();
+    }
+    const SHOWN: usize = 30;
+    let mut s = format!(
+        "  {label}: {}",
+        list.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ")
+    );
+    if list.len() > SHOWN {
+        s.push_str(&format!(" … and {} more", list.len() - SHOWN));
+    }
+    s.push('\n');
+    s
+}
+
+fn summary_text(v: &ImportView<'_>) -> String {
+    let r = v.report;
+    let mut s = format!(
+        "import {} {}: {} added, {} changed, {} unchanged, {} refused; edges: {} added, {} unchanged\n",
+        v.format,
+        v.file,
+        r.added.len(),
+        r.changed.len(),
+        r.unchanged.len(),
+        r.refused_count,
+        r.edges_added.len(),
+        r.edges_unchanged
+    );
+    s.push_str(&names("added", &r.added));
+    s.push_str(&names("changed (new versions)", &r.changed));
+    s.push_str(&names("unchanged", &r.unchanged));
+    s.push_str(&names("kept at their higher tier", &r.tier_kept));
+    s.push_str(&names("edges added", &r.edges_added));
+    for f in &r.refused {
+        s.push_str(&format!("  refused: {f}\n"));
+    }
+    if r.refused_count > r.refused.len() {
+        s.push_str(&format!("  … and {} more refused\n", r.refused_count - r.refused.len()));
+    }
+    if v.dry_run {
+        s.push_str("dry run: nothing written\n");
+    } else if r.refused_count > 0 {
+        s.push_str("nothing written\n");
+    }
+    if let Some(id) = &v.proposal {
+        s.push_str(&format!("proposal {id} is in the queue: `graphex pending`\n"));
+    }
+    s
+}
+
+pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
+    let format = match a.format {
+        ImportFormatArg::NodeLink => ImportFormat::NodeLink,
+        ImportFormatArg::Kgraph => ImportFormat::Kgraph,
+        ImportFormatArg::AshJsonl => ImportFormat::AshJsonl,
+        ImportFormatArg::Json => ImportFormat::Json,
+    };
+    let mut tier = a.tier.as_deref().map(str::parse::<Tier>).transpose()?;
+    if a.as_proposal && tier.is_none() && format != ImportFormat::Json {
+        // The most a proposal may ask for; a reviewer can raise it.
+        tier = Some(Tier::AgentReadable);
+    }
+    let files = input_files(a)?;
+    let contents: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|f| Ok((f.display().to_string(), read_capped(f)?)))
+        .collect::<Result<_>>()?;
+    let sources: Vec<Source<'_>> = contents.iter().map(|(file, bytes)| Source { file, bytes }).collect();
+    let mapped = interchange::parse(format, &sources)?;
+    let file_name = a
+        .file
+        .file_name()
+        .map_or_else(|| a.file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let actor: String = format!("import {format} {file_name}").chars().take(100).collect();
+    let opts = ImportOptions {
+        tier,
+        file: a.file.display().to_string(),
+        actor: actor.clone(),
+        provenance: Provenance::Inferred { source: actor.clone() },
+    };
+    let need = if a.as_proposal { Need::Read } else { Need::Write };
+    let mut store = ctx.open(need)?;
+    let view = |report: &ImportReport, proposal: Option<String>, dry_run: bool| -> Result<()> {
+        let v = ImportView {
+            file: a.file.display().to_string(),
+            format,
+            dry_run,
+            proposal,
+            report,
+        };
+        emit(ctx.json, &v, summary_text)
+    };
+    if a.dry_run {
+        let plan = store.plan_import(&mapped, &opts)?;
+        return view(&plan.report, None, true);
+    }
+    if a.as_proposal {
+        let plan = store.plan_import(&mapped, &opts)?;
+        if plan.refused() {
+            view(&plan.report, None, false)?;
+            bail!("{} item(s) refused; nothing proposed", plan.report.refused_count);
+        }
+        let changes = plan.changes();
+        if changes.is_empty() {
+            view(&plan.report, None, false)?;
+            note("nothing to propose: the graph already holds all of it");
+            return Ok(());
+        }
+        if changes.len() > MAX_CHANGES {
+            bail!(
+                "{}: {} changes; a proposal holds at most {MAX_CHANGES}: import it directly, or split the file",
+                a.file.display(),
+                changes.len()
+            );
+        }
+        let sub = Submission {
+            agent: "import".into(),
+            trust: 100.0,
+            session: actor.clone(),
+            rationale: format!("Import of {} ({format}).", a.file.display()),
+            changes,
+        };
+        let settings = super::output::config_in_force(&store)?.projection_settings()?;
+        let id = proposal::submit(&store, &settings.policy, sub, proposal::Source::Cli)?;
+        return view(&plan.report, Some(id.short().to_string()), false);
+    }
+    let mut refused = None;
+    let report = store.retrying(|s| {
+        let plan = s.plan_import(&mapped, &opts)?;
+        if plan.refused() {
+            refused = Some(plan.report.clone());
+            return Ok(plan.report);
+        }
+        s.apply_import(plan, &actor)
+    })?;
+    view(&report, None, false)?;
+    if let Some(r) = refused {
+        bail!(
+            "{} item(s) refused; nothing written (each is named above, with its file and item)",
+            r.refused_count
+        );
+    }
+    if tier.is_none() && format != ImportFormat::Json && !report.added.is_empty() && !ctx.json {
+        note(&format!(
+            "new nodes are {DEFAULT_IMPORT_TIER} (never sent to agents but trusted local ones); give --tier to choose"
+        ));
+    }
+    Ok(())
+}

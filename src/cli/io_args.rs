@@ -1,0 +1,79 @@
+//! The arguments of `export` and `import` (kept apart from `args`, which is
+//! long enough).
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+/// Output formats of `export`.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// Every field of every node and edge; `import --format json` reads it back.
+    Json,
+    /// The same records, a header line then one node or edge a line.
+    Jsonl,
+    /// GraphML (XML): node fields and properties as data keys.
+    Graphml,
+    /// Graphviz DOT: names, types, descriptions (cut), relations.
+    Dot,
+    /// A Mermaid flowchart: names, types, descriptions (cut), relations.
+    Mermaid,
+}
+
+/// Input formats of `import`.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ImportFormatArg {
+    /// NetworkX node_link_data: {"nodes":[{"id":..}],"links":[{"source","target",..}]}.
+    NodeLink,
+    /// kgraph's graph.json (node-link with type and edge_type) or its extractor's
+    /// {"nodes":[{"name","type","description"}],"edges":[{"source","target","edge_type"}]}.
+    Kgraph,
+    /// Ash's JSONL collections: a file (people.jsonl, memories.jsonl, edges.jsonl, ..) or the
+    /// directory holding them.
+    AshJsonl,
+    /// Our own `export --format json` or `jsonl`.
+    Json,
+}
+
+/// The arguments of `export` (its help text is on the command in `args`).
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The output format.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// The most secret tier to include (public, agent-readable, agent-restricted, human-only).
+    #[arg(long)]
+    pub tier: Option<String>,
+    /// Only the subgraph around this node (either way).
+    #[arg(long)]
+    pub node: Option<String>,
+    /// With --node: how many hops (1 to 10).
+    #[arg(long, default_value_t = 2, requires = "node")]
+    pub depth: u32,
+    /// Also each node's earlier versions (json and jsonl).
+    #[arg(long)]
+    pub versions: bool,
+    /// Write to this new file (0600; refused if it exists) instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// The arguments of `import` (its help text is on the command in `args`).
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The file to read (for ash-jsonl, a .jsonl file or the directory of them).
+    pub file: PathBuf,
+    /// The input format.
+    #[arg(long, value_enum)]
+    pub format: ImportFormatArg,
+    /// Tier of imported nodes (foreign formats; default agent-restricted), or the least tier
+    /// (json).
+    #[arg(long)]
+    pub tier: Option<String>,
+    /// Put the import in the review queue as one proposal instead of writing the graph.
+    #[arg(long, conflicts_with = "dry_run")]
+    pub as_proposal: bool,
+    /// Print what would be added, changed, left and refused; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}

@@ -1,0 +1,97 @@
+//! Building an export from an open store: the whole graph or a subgraph,
+//! never above the session's level nor the tier asked for.
+
+use std::collections::HashSet;
+
+use super::native::{EXPORT_FORMAT, EXPORT_VERSION, ExportDoc, ExportEdge, ExportNode, NodeRecord};
+use crate::error::Result;
+use crate::model::{NodeId, Tier, Timestamp};
+use crate::query::StatusFilter;
+use crate::store::Store;
+use crate::traverse::{Filter, subgraph};
+
+/// What to export.
+#[derive(Clone, Debug, Default)]
+pub struct ExportOptions {
+    /// The most secret tier to include; the session's level caps it anyway.
+    pub tier: Option<Tier>,
+    /// A subgraph around this node instead of the whole graph.
+    pub center: Option<String>,
+    /// With `center`: how many hops (either way).
+    pub depth: u32,
+    /// Each node's earlier versions too (decrypts every stored version: slow
+    /// on large stores).
+    pub versions: bool,
+}
+
+/// The export of `store` under `opts`. CPU-heavy: decrypts every exported
+/// node's blob (for its body), and every version with `versions`.
+pub fn export(store: &Store, opts: &ExportOptions) -> Result<ExportDoc> {
+    let level_cap = store.level().max_tier();
+    let cap = opts.tier.map_or(level_cap, |t| t.min(level_cap));
+    let catalog = store.catalog();
+    let ids: Vec<NodeId> = match &opts.center {
+        Some(center) => {
+            let f = Filter {
+                max_tier: Some(cap),
+                status: StatusFilter::Any,
+                ..Filter::default()
+            };
+            subgraph(catalog, center, opts.depth, &f)?
+                .nodes
+                .iter()
+                .map(|(n, _)| n.id)
+                .collect()
+        }
+        None => catalog.nodes().filter(|n| n.tier <= cap).map(|n| n.id).collect(),
+    };
+    let mut nodes = Vec::with_capacity(ids.len());
+    for id in &ids {
+        let node = store.node_by_id(id)?;
+        let mut versions = Vec::new();
+        if opts.versions {
+            for v in 1..node.version {
+                let old = store.node_version(id, v)?;
+                // An earlier version under a tier above the cap stays out.
+                if old.tier <= cap {
+                    versions.push(NodeRecord::from(&old));
+                }
+            }
+        }
+        nodes.push(ExportNode {
+            current: NodeRecord::from(&node),
+            versions,
+        });
+    }
+    nodes.sort_by(|a, b| a.current.name.cmp(&b.current.name));
+    let included: HashSet<NodeId> = ids.into_iter().collect();
+    let mut edges: Vec<ExportEdge> = catalog
+        .edges()
+        .filter(|e| e.tier <= cap && included.contains(&e.from) && included.contains(&e.to))
+        .filter_map(|e| {
+            Some(ExportEdge {
+                from: catalog.node(&e.from)?.name.clone(),
+                relation: e.relation.clone(),
+                to: catalog.node(&e.to)?.name.clone(),
+                tier: e.tier,
+                declared_tier: e.declared_tier,
+                confidence: e.confidence,
+                weight: e.weight,
+                bidirectional: e.bidirectional,
+                provenance: (*e.provenance).clone(),
+                created: e.created,
+            })
+        })
+        .collect();
+    edges.sort_by(|a, b| (&a.from, &a.relation, &a.to).cmp(&(&b.from, &b.relation, &b.to)));
+    Ok(ExportDoc {
+        format: EXPORT_FORMAT.into(),
+        version: EXPORT_VERSION,
+        exported_at: Timestamp::now().to_rfc3339(),
+        tier_cap: cap,
+        center: opts.center.clone(),
+        depth: opts.center.as_ref().map(|_| opts.depth),
+        nodes,
+        edges,
+    })
+}

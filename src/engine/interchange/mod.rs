@@ -1,0 +1,252 @@
+//! Import and export: the graph as our own lossless JSON (and JSONL, GraphML,
+//! DOT, Mermaid) and foreign graphs (NetworkX node-link, kgraph, Ash JSONL)
+//! mapped onto our model. Parsing is pure: a file's bytes become [`Mapped`]
+//! items or refusals that name the item and the problem; the store decides
+//! what is added, changed or unchanged (`Store::plan_import`).
+//!
+//! Mapping rules for foreign formats (documented in the README):
+//! - names: lowercased; every run of characters outside `a-z 0-9 . _ -`
+//!   becomes one `-`; leading and trailing `-` are trimmed. An empty result
+//!   or one over 128 characters is refused; two items with the same
+//!   normalised name are refused. A name that changed keeps its original
+//!   text in the property `import.name`.
+//! - types: CamelCase words split with `-`, lowercased, `_` and spaces to
+//!   `-` (`APIObject` → `api-object`); a missing type is `concept`.
+//! - relations: lowercased, `_` and spaces to `-` (`STATED_BY` →
+//!   `stated-by`); a missing one is `related-to`.
+//! - text: `description`, else `content`, else `label`/`title`, else the
+//!   original id. A description over 4 KiB keeps its first line (cut to 200
+//!   characters) and the whole text becomes the body.
+//! - other fields become properties: strings as they are, numbers and
+//!   booleans as text, arrays and objects as compact JSON; keys outside
+//!   `A-Z a-z 0-9 - _ .` have other characters replaced by `_`; `null` is
+//!   dropped; a value over 4 KiB is refused. Edge fields other than the
+//!   relation, weight and confidence are dropped (edges have no properties).
+
+mod export;
+mod foreign;
+mod native;
+mod render;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+pub use export::{ExportOptions, export};
+pub use foreign::{normalise_name, normalise_relation, normalise_type};
+pub use native::{EXPORT_FORMAT, EXPORT_VERSION, ExportDoc, ExportEdge, ExportNode, NodeRecord};
+pub use render::{dot, graphml, jsonl, mermaid};
+
+use crate::error::{Error, Result};
+use crate::model::{Name, NodeType, Provenance, Relation, Status, Tier, Timestamp};
+
+/// The largest input file read, in bytes.
+pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+/// The most nodes one import may carry.
+pub const MAX_IMPORT_NODES: usize = 250_000;
+/// The most edges one import may carry.
+pub const MAX_IMPORT_EDGES: usize = 1_000_000;
+/// The longest line of a JSONL file, in bytes.
+pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+/// How many refusals a report names (the rest are counted).
+pub const MAX_REFUSALS_NAMED: usize = 100;
+
+/// The formats `import` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ImportFormat {
+    /// NetworkX `node_link_data`: `{"nodes":[{"id":..}],"links":[{"source","target"}]}`.
+    NodeLink,
+    /// kgraph's `graph.json` (node-link with `type`, `edge_type`) or its
+    /// extractor's `{"nodes":[{"name"}],"edges":[{"source","target","edge_type"}]}`.
+    Kgraph,
+    /// Ash's JSONL collections (`memories.jsonl`, `people.jsonl`, `edges.jsonl`, ...).
+    AshJsonl,
+    /// Our own `export --format json` (or `jsonl`).
+    Json,
+}
+
+impl ImportFormat {
+    /// The name as given on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImportFormat::NodeLink => "node-link",
+            ImportFormat::Kgraph => "kgraph",
+            ImportFormat::AshJsonl => "ash-jsonl",
+            ImportFormat::Json => "json",
+        }
+    }
+}
+
+impl fmt::Display for ImportFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One input file (or, for Ash, one collection file) and its bytes.
+pub struct Source<'a> {
+    /// Shown in every message about it.
+    pub file: &'a str,
+    pub bytes: &'a [u8],
+}
+
+/// A node as the input describes it, mapped to our fields.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportNode {
+    /// Where it is in the input: `node 3`, `line 12`.
+    pub item: String,
+    pub name: Name,
+    pub node_type: NodeType,
+    pub description: String,
+    pub body: Option<String>,
+    pub properties: BTreeMap<String, String>,
+    /// From our own export; foreign nodes take the import's tier.
+    pub tier: Option<Tier>,
+    pub status: Option<Status>,
+    pub status_reason: Option<String>,
+    pub confidence: Option<f64>,
+    pub provenance: Option<Provenance>,
+    pub created: Option<Timestamp>,
+    pub updated: Option<Timestamp>,
+}
+
+/// An edge as the input describes it, by node name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportEdge {
+    pub item: String,
+    pub from: Name,
+    pub relation: Relation,
+    pub to: Name,
+    pub tier: Option<Tier>,
+    pub confidence: Option<f64>,
+    pub weight: Option<f64>,
+    pub bidirectional: bool,
+    pub provenance: Option<Provenance>,
+    pub created: Option<Timestamp>,
+}
+
+/// An item that cannot be imported, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    pub file: String,
+    pub item: String,
+    pub problem: String,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.file, self.item, self.problem)
+    }
+}
+
+/// A whole input mapped to our model.
+#[derive(Clone, Debug, Default)]
+pub struct Mapped {
+    pub nodes: Vec<ImportNode>,
+    pub edges: Vec<ImportEdge>,
+    pub refused: Vec<Refusal>,
+    /// Our own export: absent fields mean absent (no body, no properties)
+    /// rather than "keep what the store has".
+    pub lossless: bool,
+}
+
+impl Mapped {
+    fn refuse(&mut self, file: &str, item: impl Into<String>, problem: impl Into<String>) {
+        self.refused.push(Refusal {
+            file: file.to_owned(),
+            item: item.into(),
+            problem: problem.into(),
+        });
+    }
+
+    /// Refuses every node after the cap and every edge after its cap, and
+    /// names a second item with a name already used.
+    fn check_caps_and_names(&mut self, file: &str) {
+        if self.nodes.len() > MAX_IMPORT_NODES {
+            let n = self.nodes.len();
+            self.nodes.truncate(MAX_IMPORT_NODES);
+            self.refuse(
+                file,
+                "nodes",
+                format!("{n} nodes; at most {MAX_IMPORT_NODES} per import"),
+            );
+        }
+        if self.edges.len() > MAX_IMPORT_EDGES {
+            let n = self.edges.len();
+            self.edges.truncate(MAX_IMPORT_EDGES);
+            self.refuse(
+                file,
+                "edges",
+                format!("{n} edges; at most {MAX_IMPORT_EDGES} per import"),
+            );
+        }
+        let mut first: std::collections::HashMap<Name, String> = std::collections::HashMap::new();
+        let mut dup = Vec::new();
+        for n in &self.nodes {
+            if let Some(prev) = first.get(&n.name) {
+                dup.push((n.item.clone(), format!("the name {} is also {prev}'s", n.name)));
+            } else {
+                first.insert(n.name.clone(), n.item.clone());
+            }
+        }
+        for (item, problem) in dup {
+            self.refuse(file, item, problem);
+        }
+    }
+}
+
+/// The non-blank lines of a JSONL source after the first `skip`, each with
+/// its item name (`line N`); a line over [`MAX_LINE_BYTES`] is refused.
+fn jsonl_lines<'a>(s: &Source<'a>, skip: usize, m: &mut Mapped) -> Vec<(String, &'a [u8])> {
+    let mut out = Vec::new();
+    for (i, line) in s.bytes.split(|b| *b == b'\n').enumerate().skip(skip) {
+        let item = format!("line {}", i + 1);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if line.len() > MAX_LINE_BYTES {
+            m.refuse(
+                s.file,
+                item,
+                format!("{} bytes; a line holds at most {MAX_LINE_BYTES}", line.len()),
+            );
+            continue;
+        }
+        out.push((item, line));
+    }
+    out
+}
+
+/// Parses `sources` in `format`. Nothing here touches a store.
+pub fn parse(format: ImportFormat, sources: &[Source<'_>]) -> Result<Mapped> {
+    let mut mapped = Mapped::default();
+    for s in sources {
+        if s.bytes.len() as u64 > MAX_INPUT_BYTES {
+            return Err(Error::Document {
+                path: s.file.to_owned(),
+                reason: format!("{} bytes; at most {MAX_INPUT_BYTES} are read", s.bytes.len()),
+            });
+        }
+    }
+    match format {
+        ImportFormat::NodeLink | ImportFormat::Kgraph => {
+            for s in sources {
+                foreign::node_link(s, &mut mapped)?;
+            }
+        }
+        ImportFormat::AshJsonl => foreign::ash(sources, &mut mapped)?,
+        ImportFormat::Json => {
+            mapped.lossless = true;
+            for s in sources {
+                native::parse(s, &mut mapped)?;
+            }
+        }
+    }
+    let file = sources.first().map_or("input", |s| s.file);
+    mapped.check_caps_and_names(file);
+    Ok(mapped)
+}

@@ -1,0 +1,402 @@
+//! Importing a mapped graph (see `interchange`): which nodes are new,
+//! changed or unchanged against the store, and the one commit that writes
+//! them. Rules: a node is matched by name; unchanged ones are skipped,
+//! changed ones get a new version, new ones are added; an existing node's
+//! tier is never lowered; an edge is matched by (from, relation, to) and
+//! only added, never changed. Anything refused means nothing is written.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde::Serialize;
+
+use super::Store;
+use super::objects::Durability;
+use super::plan::{Entry, NodeWrite, Plan};
+use crate::error::{Error, Result};
+use crate::interchange::{ImportNode, MAX_REFUSALS_NAMED, Mapped, Refusal};
+use crate::model::{Edge, NewEdge, Node, NodeId, Provenance, Status, Tier, Timestamp};
+use crate::proposal::{Change, FieldSet};
+
+/// The tier foreign nodes get without `--tier`: readable at the master
+/// level, never projected to an agent unless it runs locally and trusted.
+pub const DEFAULT_IMPORT_TIER: Tier = Tier::AgentRestricted;
+
+/// How to import.
+#[derive(Clone, Debug)]
+pub struct ImportOptions {
+    /// Foreign formats: the tier of every imported node (default
+    /// [`DEFAULT_IMPORT_TIER`]). Our own export: the least tier a node gets
+    /// (a node below it is raised to it; none is lowered).
+    pub tier: Option<Tier>,
+    /// The file, as messages name it.
+    pub file: String,
+    /// Who the timeline names (`import kgraph graph.json`).
+    pub actor: String,
+    /// The provenance of foreign nodes and edges.
+    pub provenance: Provenance,
+}
+
+/// What an import adds, changes, leaves and refuses.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ImportReport {
+    pub added: Vec<String>,
+    pub changed: Vec<String>,
+    pub unchanged: Vec<String>,
+    /// Existing nodes kept at their tier, above the one the import gives.
+    pub tier_kept: Vec<String>,
+    pub edges_added: Vec<String>,
+    pub edges_unchanged: usize,
+    /// At most [`MAX_REFUSALS_NAMED`]; `refused_count` counts them all.
+    pub refused: Vec<Refusal>,
+    pub refused_count: usize,
+}
+
+/// An import planned against this session's graph.
+pub struct ImportPlan {
+    pub report: ImportReport,
+    new_nodes: Vec<Node>,
+    changed: Vec<(Node, Node)>,
+    edges: Vec<NewEdge>,
+}
+
+fn edge_text(e: &NewEdge) -> String {
+    format!("{} -> {} -> {}", e.from, e.relation, e.to)
+}
+
+impl ImportPlan {
+    /// True when something is refused (nothing may be written).
+    pub fn refused(&self) -> bool {
+        self.report.refused_count > 0
+    }
+
+    /// True when the import would write nothing.
+    pub fn is_empty(&self) -> bool {
+        self.new_nodes.is_empty() && self.changed.is_empty() && self.edges.is_empty()
+    }
+
+    /// The import as proposal changes: `add_node`, `update_node` with the
+    /// fields that differ, `add_edge` (an edge's tier, weight and direction
+    /// are not part of a proposal: it takes its ends' tier).
+    pub fn changes(&self) -> Vec<Change> {
+        let mut out = Vec::new();
+        for n in &self.new_nodes {
+            out.push(Change::AddNode {
+                name: n.name.clone(),
+                node_type: n.node_type.clone(),
+                description: n.description.clone(),
+                body: n.body.clone(),
+                tier: n.tier,
+                properties: n.properties.clone(),
+                confidence: Some(n.confidence),
+                suggested_edges: Vec::new(),
+            });
+        }
+        for (cur, next) in &self.changed {
+            let mut set = FieldSet::default();
+            if next.description != cur.description {
+                set.description = Some(next.description.clone());
+            }
+            if next.body != cur.body {
+                set.body = Some(next.body.clone().unwrap_or_default());
+            }
+            if next.node_type != cur.node_type {
+                set.node_type = Some(next.node_type.clone());
+            }
+            if next.tier != cur.tier {
+                set.tier = Some(next.tier);
+            }
+            if next.confidence != cur.confidence {
+                set.confidence = Some(next.confidence);
+            }
+            for (k, v) in &next.properties {
+                if cur.properties.get(k) != Some(v) {
+                    set.properties.insert(k.clone(), v.clone());
+                }
+            }
+            for k in cur.properties.keys() {
+                if !next.properties.contains_key(k) {
+                    set.properties.insert(k.clone(), String::new());
+                }
+            }
+            if set != FieldSet::default() {
+                out.push(Change::UpdateNode {
+                    name: cur.name.clone(),
+                    set,
+                });
+            }
+        }
+        for e in &self.edges {
+            out.push(Change::AddEdge {
+                from: e.from.clone(),
+                relation: e.relation.clone(),
+                to: e.to.clone(),
+                confidence: Some(e.confidence),
+            });
+        }
+        out
+    }
+}
+
+impl Store {
+    /// Compares `m` with the graph and plans the import. Refusals (from
+    /// parsing, and here: hidden names, tiers this session cannot write,
+    /// invalid fields, edges to unknown nodes) are in the report.
+    pub fn plan_import(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
+        let now = Timestamp::now();
+        let mut report = ImportReport::default();
+        let mut refused: Vec<Refusal> = m.refused.clone();
+        let mut refuse = |item: &str, problem: String| {
+            refused.push(Refusal {
+                file: opts.file.clone(),
+                item: item.to_owned(),
+                problem,
+            });
+        };
+        let mut new_nodes = Vec::new();
+        let mut changed = Vec::new();
+        // Each imported name's node id and final tier, for its edges.
+        let mut names: HashMap<String, (NodeId, Tier)> = HashMap::new();
+        for n in &m.nodes {
+            let asked = if m.lossless {
+                n.tier.unwrap_or(Tier::Public).max(opts.tier.unwrap_or(Tier::Public))
+            } else {
+                opts.tier.unwrap_or(DEFAULT_IMPORT_TIER)
+            };
+            let current = match self.catalog.by_name(n.name.as_str()) {
+                Some(s) => Some(self.node_by_id(&s.id)?),
+                None => match self.check_name_free(n.name.as_str()) {
+                    Ok(()) => None,
+                    Err(e) => {
+                        refuse(&n.item, e.to_string());
+                        continue;
+                    }
+                },
+            };
+            let tier = current.as_ref().map_or(asked, |c| c.tier.max(asked));
+            if let Err(e) = self.keys.tier(tier) {
+                refuse(&n.item, format!("tier {tier}: {e}"));
+                continue;
+            }
+            let next = match &current {
+                None => new_node(n, m.lossless, tier, now, &opts.provenance),
+                Some(cur) => {
+                    if cur.tier > asked {
+                        report.tier_kept.push(n.name.to_string());
+                    }
+                    updated_node(cur, n, m.lossless, tier, now, &opts.provenance)
+                }
+            };
+            if let Err(e) = next.validate() {
+                refuse(&n.item, e.to_string());
+                continue;
+            }
+            names.insert(n.name.to_string(), (next.id, tier));
+            match current {
+                None => {
+                    report.added.push(n.name.to_string());
+                    new_nodes.push(next);
+                }
+                Some(cur) if same_content(&cur, &next) => report.unchanged.push(n.name.to_string()),
+                Some(cur) => {
+                    report.changed.push(n.name.to_string());
+                    changed.push((cur, next));
+                }
+            }
+        }
+        let resolve = |name: &str| {
+            names
+                .get(name)
+                .copied()
+                .or_else(|| self.catalog.by_name(name).map(|s| (s.id, s.tier)))
+        };
+        let mut edges = Vec::new();
+        let mut seen: HashMap<(NodeId, String, NodeId), String> = HashMap::new();
+        for e in &m.edges {
+            let mut new = NewEdge::new(e.from.clone(), e.relation.clone(), e.to.clone());
+            new.tier = if m.lossless {
+                e.tier.unwrap_or(Tier::Public)
+            } else {
+                Tier::Public
+            };
+            new.confidence = e.confidence.unwrap_or(1.0);
+            new.weight = e.weight.unwrap_or(1.0);
+            new.bidirectional = e.bidirectional;
+            new.provenance = e.provenance.clone().unwrap_or_else(|| opts.provenance.clone());
+            new.created = e.created;
+            let planned = match self.plan_edge(&new, &resolve) {
+                Ok(p) => p,
+                Err(Error::NotFound(name)) if self.name_is_hidden(&name) => {
+                    refuse(&e.item, format!("{name} is taken by a node you cannot read"));
+                    continue;
+                }
+                Err(Error::NotFound(name)) => {
+                    refuse(&e.item, format!("{name} is neither in the import nor in the store"));
+                    continue;
+                }
+                Err(err) => {
+                    refuse(&e.item, err.to_string());
+                    continue;
+                }
+            };
+            let key = (planned.from, planned.relation.to_string(), planned.to);
+            if let Some(first) = seen.get(&key) {
+                refuse(&e.item, format!("the same edge as {first}"));
+                continue;
+            }
+            seen.insert(key, e.item.clone());
+            let exists = self
+                .catalog
+                .outgoing(&planned.from)
+                .any(|x| x.relation == planned.relation && x.to == planned.to);
+            if exists {
+                report.edges_unchanged += 1;
+            } else {
+                report.edges_added.push(edge_text(&new));
+                edges.push(new);
+            }
+        }
+        report.refused_count = refused.len();
+        refused.truncate(MAX_REFUSALS_NAMED);
+        report.refused = refused;
+        Ok(ImportPlan {
+            report,
+            new_nodes,
+            changed,
+            edges,
+        })
+    }
+
+    /// Writes a planned import in one commit (one timeline entry naming
+    /// `actor`). Refuses a plan with refusals.
+    pub fn apply_import(&mut self, p: ImportPlan, actor: &str) -> Result<ImportReport> {
+        self.require_writer("importing")?;
+        if p.refused() {
+            let first = p.report.refused.first().map(ToString::to_string).unwrap_or_default();
+            return Err(Error::Document {
+                path: "import".into(),
+                reason: format!(
+                    "{} item(s) refused, nothing written; first: {first}",
+                    p.report.refused_count
+                ),
+            });
+        }
+        if p.is_empty() {
+            return Ok(p.report);
+        }
+        let mut plan = Plan {
+            actor: Some(actor.to_owned()),
+            ..Plan::default()
+        };
+        let mut tiers: HashMap<String, (NodeId, Tier)> = HashMap::new();
+        let mut raised: HashMap<NodeId, Tier> = HashMap::new();
+        for node in p.new_nodes {
+            tiers.insert(node.name.to_string(), (node.id, node.tier));
+            plan.entries.push(Entry::node("add", node.id, None, Some(1)));
+            plan.nodes.push(NodeWrite { node, previous: None });
+        }
+        for (cur, next) in p.changed {
+            tiers.insert(next.name.to_string(), (next.id, next.tier));
+            if next.tier != cur.tier {
+                raised.insert(next.id, next.tier);
+            }
+            plan.entries.push(Entry::written("update", &cur, &next));
+            plan.nodes.push(NodeWrite {
+                node: next,
+                previous: Some((cur.version, cur.tier)),
+            });
+        }
+        plan.edges = self.retier(&raised, &HashSet::new());
+        let resolve = |n: &str| {
+            tiers
+                .get(n)
+                .copied()
+                .or_else(|| self.catalog.by_name(n).map(|s| (s.id, s.tier)))
+        };
+        let mut new_edges: Vec<Edge> = Vec::with_capacity(p.edges.len());
+        for e in &p.edges {
+            new_edges.push(self.plan_edge(e, &resolve)?);
+        }
+        for e in new_edges {
+            plan.entries.push(Entry::edge("link", e.id));
+            plan.edges.push(e);
+        }
+        let durability = if plan.nodes.len() > 64 {
+            Durability::Deferred
+        } else {
+            Durability::Sync
+        };
+        self.commit(plan, durability)?;
+        Ok(p.report)
+    }
+}
+
+/// The first version of an imported node.
+fn new_node(n: &ImportNode, lossless: bool, tier: Tier, now: Timestamp, provenance: &Provenance) -> Node {
+    let created = n.created.unwrap_or(now);
+    Node {
+        id: NodeId::generate(),
+        name: n.name.clone(),
+        node_type: n.node_type.clone(),
+        description: n.description.clone(),
+        body: n.body.clone(),
+        properties: n.properties.clone(),
+        tier,
+        status: n.status.unwrap_or(Status::Active),
+        confidence: n.confidence.unwrap_or(1.0),
+        provenance: n.provenance.clone().unwrap_or_else(|| provenance.clone()),
+        status_reason: if lossless { n.status_reason.clone() } else { None },
+        created,
+        updated: n.updated.unwrap_or(created),
+        version: 1,
+    }
+}
+
+/// `cur` with the import's fields: our own export replaces every field; a
+/// foreign one sets type, description and confidence, the body when it has
+/// one, and its properties over the node's (others stay), and leaves the
+/// status alone.
+fn updated_node(
+    cur: &Node,
+    n: &ImportNode,
+    lossless: bool,
+    tier: Tier,
+    now: Timestamp,
+    provenance: &Provenance,
+) -> Node {
+    let mut next = cur.clone();
+    next.node_type = n.node_type.clone();
+    next.description = n.description.clone();
+    next.tier = tier;
+    if lossless {
+        next.body = n.body.clone();
+        next.properties = n.properties.clone();
+        next.status = n.status.unwrap_or(cur.status);
+        next.status_reason = n.status_reason.clone();
+    } else {
+        if n.body.is_some() {
+            next.body = n.body.clone();
+        }
+        let mut props: BTreeMap<String, String> = cur.properties.clone();
+        props.extend(n.properties.clone());
+        next.properties = props;
+    }
+    if let Some(c) = n.confidence {
+        next.confidence = c;
+    }
+    next.provenance = n.provenance.clone().unwrap_or_else(|| provenance.clone());
+    next.version = cur.version + 1;
+    next.updated = now;
+    next
+}
+
+/// Equal in everything an import can change.
+fn same_content(a: &Node, b: &Node) -> bool {
+    a.node_type == b.node_type
+        && a.description == b.description
+        && a.body == b.body
+        && a.properties == b.properties
+        && a.tier == b.tier
+        && a.status == b.status
+        && a.status_reason == b.status_reason
+        && a.confidence == b.confidence
+}
