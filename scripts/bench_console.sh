@@ -18,7 +18,12 @@
 #    the list drawn, 2-hop results on the worker and keystroke to the table
 #    drawn (group "query 100k"; alone:
 #    `cargo bench --locked --bench console -- "query 100k"` with the two
-#    variables below set);
+#    variables below set); and the Projection pane on the 100k store: the
+#    worker's previews of the three agent tiers of a node's 200-node
+#    neighbourhood after a change, with the texts recorded already and with
+#    new texts appended to the audit log, and the trust slider's step (`.`)
+#    to frame on a 160x44 terminal (group "projection 100k"; alone:
+#    `cargo bench --locked --bench console -- "projection 100k"`, likewise);
 # 2. the real release binary in a pseudo-terminal (example console_timing):
 #    start to first frame, start to queue frame, start to lints shown, and
 #    key to redrawn card, on the demo store (as `graphex demo` opens it, and
