@@ -60,10 +60,10 @@
 //!     the store refreshed, the config in force, `work::preview`: the three
 //!     agent tiers' `explain`, the human-only count), stepping between two
 //!     budgets (the two highest steps of 250 below the shortest tier's
-//!     text at the pane's 4000, so every tier's text differs between them):
+//!     text at the pane's budget (`BUDGET`), so every tier's text differs between them):
 //!     with the texts recorded already (nothing appended), and with new
 //!     texts, each recorded (three audit records appended a preview; how
-//!     many were appended is printed). Apart: the recorded case at 4000,
+//!     many were appended is printed). Apart: the recorded case at `BUDGET`,
 //!     and the config read alone;
 //!   - the trust slider, key to frame: `.` through `update` and the frame,
 //!     on a 160×44 terminal with the previews shown (it asks the worker
