@@ -90,6 +90,23 @@ pub struct TierView {
     pub error: Option<String>,
 }
 
+impl TierView {
+    /// A tier with no text (yet): the fields a preview fills in.
+    fn empty(tier: Tier, budget: usize) -> Self {
+        Self {
+            tier,
+            text: String::new(),
+            tokens: 0,
+            budget,
+            hash: String::new(),
+            verdicts: Vec::new(),
+            sealed: false,
+            before: None,
+            error: None,
+        }
+    }
+}
+
 /// Every tier's projection of one subject.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PreviewView {
@@ -161,15 +178,8 @@ pub fn preview(
         };
         if tier > level_max {
             tiers.push(TierView {
-                tier,
-                text: String::new(),
-                tokens: 0,
-                budget: spec.budget,
-                hash: String::new(),
-                verdicts: Vec::new(),
                 sealed: true,
-                before: None,
-                error: None,
+                ..TierView::empty(tier, spec.budget)
             });
             continue;
         }
@@ -217,15 +227,8 @@ pub fn preview(
                     Ok((p, whys)) => Ok(view(p, whys, Some(b))),
                     // Not visible to this tier after accepting either.
                     Err(graphex_engine::Error::NotFound(_)) => Ok(TierView {
-                        tier,
-                        text: String::new(),
-                        tokens: 0,
-                        budget: spec.budget,
-                        hash: String::new(),
-                        verdicts: Vec::new(),
-                        sealed: false,
                         before: Some(b),
-                        error: None,
+                        ..TierView::empty(tier, spec.budget)
                     }),
                     Err(e) => Err(e),
                 })
@@ -233,15 +236,8 @@ pub fn preview(
             (None, Err(e)) => Err(e),
         };
         tiers.push(shown.unwrap_or_else(|e| TierView {
-            tier,
-            text: String::new(),
-            tokens: 0,
-            budget: spec.budget,
-            hash: String::new(),
-            verdicts: Vec::new(),
-            sealed: false,
-            before: None,
             error: Some(e.to_string()),
+            ..TierView::empty(tier, spec.budget)
         }));
     }
     Ok(PreviewView {
