@@ -146,4 +146,22 @@ fn another_tools_graph_db_is_refused_untouched() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, ["graph.db"], "no WAL, no keys, nothing else: {names:?}");
+    // A database with a schema version of its own (as gpp-cli's has) too.
+    std::fs::remove_file(&db).unwrap();
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch("PRAGMA user_version = 3; CREATE TABLE nodes (id TEXT, name TEXT);")
+            .unwrap();
+    }
+    let before = std::fs::read(&db).unwrap();
+    let out = bare(dir.path())
+        .args(["--store"])
+        .arg(dir.path())
+        .env("GRAPHEX_PASSPHRASE", crate::harness::PASS)
+        .arg("status")
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("not a Graphex store") && err.contains("gpp-cli"), "{err}");
+    assert_eq!(std::fs::read(&db).unwrap(), before);
 }

@@ -197,7 +197,8 @@ impl Store {
         {
             return Err(Error::integrity(
                 "graph.db",
-                "not a Graphex store: it holds another tool's tables, and nothing was written to it",
+                "not a Graphex store: it holds another tool's tables (gpp-cli keeps its own graph.db at this \
+                 path), and nothing was written to it; `graphex import` reads other tools' exports",
             ));
         }
         // Git keeps no empty directory: a fresh clone has none for blobs or

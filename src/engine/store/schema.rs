@@ -246,18 +246,22 @@ pub fn sealings(conn: &Connection) -> Result<Option<[u64; 4]>> {
     Ok(any.then_some(out))
 }
 
-/// Sets the connection's pragmas: WAL, full sync, secure delete, busy timeout.
-/// Whether `conn` is another tool's database: no schema version of ours,
-/// yet tables already. Checked before anything is written to it (the WAL
-/// switch included).
+/// Whether `conn` is another tool's database (gpp-cli keeps its own at
+/// the same path): tables without a schema version of ours, or a version
+/// without our `meta` table and our blind-indexed `nodes`. Checked before
+/// anything is written to it (the WAL switch included).
 pub fn foreign(conn: &Connection) -> Result<bool> {
+    let count = |sql: &str| -> Result<i64> { Ok(conn.query_row(sql, [], |r| r.get(0))?) };
     let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table'", [], |r| {
-        r.get(0)
-    })?;
-    Ok(version == 0 && tables > 0)
+    if version == 0 {
+        return Ok(count("SELECT count(*) FROM sqlite_master WHERE type = 'table'")? > 0);
+    }
+    let has_meta = count("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'")? == 1;
+    let ours = has_meta && conn.prepare("SELECT name_token FROM nodes LIMIT 0").is_ok();
+    Ok(!ours)
 }
 
+/// Sets the connection's pragmas: WAL, full sync, secure delete, busy timeout.
 pub fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
