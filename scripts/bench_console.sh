@@ -5,7 +5,7 @@
 #
 # Uses WORK_DIR/repo (a `graphex gen` 100k-node / 500k-edge store) and
 # WORK_DIR/master.id, generating them when missing, then:
-# 1. criterion, in process on ratatui's TestBackend (benches/console.rs):
+# 1. criterion, in process on ratatui's TestBackend (benches/console/):
 #    the first frame (the shell), the first queue frame on the demo and the
 #    100k store, key to frame (j/k through update and draw), and the Graph
 #    pane on the 100k store: recentre key to frame (enter, the worker's

@@ -19,6 +19,7 @@ pub mod output;
 pub(crate) mod projection;
 mod proposals;
 mod queries;
+mod query_args;
 mod read;
 mod rotate;
 mod session;

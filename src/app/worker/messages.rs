@@ -1,0 +1,316 @@
+//! The messages between the UI and the engine worker: what the UI asks
+//! (`Request`) and what the worker answers (`Reply`).
+
+use std::path::PathBuf;
+
+use graphex_engine::Level;
+use graphex_engine::age_secret::SecretString;
+
+use crate::app::panes::graph::Place;
+use crate::app::panes::graph::curate::Write;
+use crate::app::panes::graph::curator::ListView;
+use crate::app::panes::graph::data::{Neighbourhood, PathView};
+use crate::app::panes::graph::form::Values;
+use crate::app::panes::graph::history::HistoryView;
+use crate::app::panes::graph::work::JumpHit;
+use crate::app::panes::projection::review::{AuditView, ExposureView, ReplayView};
+use crate::app::panes::projection::work::{PreviewView, Spec};
+use crate::app::panes::query::work::{Completion, ErrorView, Format as QueryFormat, ResultsView};
+use crate::app::panes::queue::data::{ImpactView, ItemLints, QueueSnapshot};
+
+/// What the UI asks of the engine.
+#[derive(Debug)]
+pub enum Request {
+    /// Open the store with the credentials given at start.
+    Open,
+    LoadQueue,
+    Impact {
+        generation: u64,
+        id: String,
+    },
+    Validate {
+        generation: u64,
+        text: String,
+    },
+    Accept {
+        id: String,
+        force: bool,
+    },
+    AcceptMany {
+        ids: Vec<String>,
+    },
+    Reject {
+        ids: Vec<String>,
+        reason: String,
+    },
+    AcceptEdit {
+        id: String,
+        text: String,
+        force: bool,
+    },
+    Undo,
+    /// The neighbourhood of a place in the Graph pane.
+    Show {
+        generation: u64,
+        place: Place,
+    },
+    /// The fuzzy jump's hits for what is typed.
+    Jump {
+        generation: u64,
+        query: String,
+    },
+    Path {
+        generation: u64,
+        from: String,
+        to: String,
+        place: Place,
+    },
+    /// The versions of a node, for the Graph pane's history.
+    History {
+        generation: u64,
+        name: String,
+    },
+    /// Writes what the Graph pane shows to a new file.
+    Export {
+        place: Place,
+        file: PathBuf,
+    },
+    /// A curation write from the Graph pane (one commit).
+    Write(Box<Write>),
+    /// Whether a new node's name is free.
+    CheckName {
+        generation: u64,
+        name: String,
+    },
+    /// The types and relations in use, for the forms' pickers.
+    Vocabulary {
+        generation: u64,
+    },
+    /// Where the Graph pane starts: the best connected node.
+    Start,
+    /// The Query pane's results for a text.
+    RunQuery {
+        generation: u64,
+        text: String,
+    },
+    /// Completions for the word at byte `cursor` of a query.
+    Complete {
+        generation: u64,
+        text: String,
+        cursor: usize,
+    },
+    /// Adds an executed query to the history.
+    RecordQuery {
+        text: String,
+    },
+    /// The history, newest first.
+    QueryHistory {
+        generation: u64,
+    },
+    /// The names of the saved queries.
+    SavedQueries,
+    LoadSaved {
+        name: String,
+    },
+    SaveQuery {
+        name: String,
+        text: String,
+    },
+    /// The exposure report.
+    ExposureReport {
+        generation: u64,
+    },
+    /// The audit log, filtered.
+    AuditList {
+        generation: u64,
+        agent: Option<String>,
+        since: Option<graphex_engine::model::Timestamp>,
+    },
+    /// Records rebuilt from their projection hashes.
+    AuditReplay {
+        generation: u64,
+        hashes: Vec<String>,
+    },
+    /// Every agent tier's projection of a subject (recorded as previews).
+    Preview {
+        generation: u64,
+        spec: Spec,
+    },
+    /// Writes a query's results to a new file.
+    ExportQuery {
+        text: String,
+        file: PathBuf,
+    },
+    /// A query's results in a format, for the clipboard.
+    CopyQuery {
+        text: String,
+        format: QueryFormat,
+    },
+    /// A curator list.
+    Curator {
+        generation: u64,
+        kind: String,
+        sort: graphex_engine::curate::SortBy,
+        descending: bool,
+        now: graphex_engine::model::Timestamp,
+    },
+    /// A node's current values, for the edit form.
+    EditValues {
+        name: String,
+    },
+    /// What moving a node to a tier would change in agent projections.
+    Exposure {
+        generation: u64,
+        name: String,
+        tier: graphex_engine::Tier,
+    },
+    Unlock {
+        human: bool,
+        passphrase: SecretString,
+    },
+    Lock,
+    /// The console is closing: finish the decisions already asked for,
+    /// skip the reads, stop.
+    Shutdown,
+}
+
+impl Request {
+    /// Whether this request changes the store (such requests are never
+    /// dropped, merged or left unfinished).
+    pub fn decides(&self) -> bool {
+        matches!(
+            self,
+            Request::Accept { .. }
+                | Request::AcceptMany { .. }
+                | Request::Reject { .. }
+                | Request::AcceptEdit { .. }
+                | Request::Undo
+                | Request::Write(_)
+                | Request::SaveQuery { .. }
+                | Request::RecordQuery { .. }
+        )
+    }
+}
+
+/// What the engine answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Opened {
+        level: Level,
+        root: String,
+    },
+    /// The store could not be opened at all.
+    OpenFailed(String),
+    Queue(QueueSnapshot),
+    /// Lints of queued proposals, by id, once checked.
+    Lints(Vec<(String, ItemLints)>),
+    /// Below the master level proposals stay sealed: only their number.
+    Sealed {
+        pending: usize,
+    },
+    Impact {
+        generation: u64,
+        id: String,
+        result: Result<Vec<ImpactView>, String>,
+    },
+    Validated {
+        generation: u64,
+        result: Result<usize, String>,
+    },
+    /// A decision was made; the message says which.
+    Done(String),
+    /// A request failed; nothing changed.
+    Failed(String),
+    /// Accept refused: the proposal's base is stale. `versions` shows base,
+    /// current and proposed.
+    Stale {
+        id: String,
+        versions: String,
+        edit: bool,
+    },
+    EditSaved(String),
+    EditFailed(String),
+    Unlocked(Level),
+    UnlockFailed(String),
+    Shown {
+        generation: u64,
+        result: Box<Result<Neighbourhood, String>>,
+    },
+    Jumped {
+        generation: u64,
+        hits: Vec<JumpHit>,
+    },
+    Path {
+        generation: u64,
+        result: Result<PathView, String>,
+    },
+    History {
+        generation: u64,
+        result: Result<HistoryView, String>,
+    },
+    /// A curation write was made; `open` is the node to show after it.
+    Written {
+        text: String,
+        open: Option<String>,
+    },
+    /// A curation write was refused; nothing changed.
+    WriteFailed(String),
+    Curator {
+        generation: u64,
+        result: Result<ListView, String>,
+    },
+    Start(Option<String>),
+    QueryResult {
+        generation: u64,
+        result: Box<Result<ResultsView, ErrorView>>,
+    },
+    Completed {
+        generation: u64,
+        completion: Completion,
+    },
+    /// Text for the clipboard.
+    Clipboard(String),
+    QueryHistory {
+        generation: u64,
+        result: Result<Vec<String>, String>,
+    },
+    SavedList(Vec<String>),
+    /// A saved query's name and text.
+    SavedLoaded(Result<(String, String), String>),
+    ExposureReport {
+        generation: u64,
+        result: Result<ExposureView, String>,
+    },
+    AuditList {
+        generation: u64,
+        result: Result<AuditView, String>,
+    },
+    Replayed {
+        generation: u64,
+        result: Result<Vec<ReplayView>, String>,
+    },
+    Previewed {
+        generation: u64,
+        result: Box<Result<PreviewView, String>>,
+    },
+    NameChecked {
+        generation: u64,
+        result: Result<(), String>,
+    },
+    Vocabulary {
+        generation: u64,
+        types: Vec<(String, usize)>,
+        relations: Vec<(String, usize)>,
+    },
+    EditValues {
+        name: String,
+        result: Result<Box<Values>, String>,
+    },
+    Exposure {
+        generation: u64,
+        result: Result<Vec<String>, String>,
+    },
+    /// The graph changed (a decision here, or another process's write):
+    /// what the Graph pane shows is asked for again.
+    GraphChanged,
+}
