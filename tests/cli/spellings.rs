@@ -165,3 +165,34 @@ fn another_tools_graph_db_is_refused_untouched() {
     assert!(err.contains("not a Graphex store") && err.contains("gpp-cli"), "{err}");
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
+
+#[test]
+fn a_new_store_tells_git_what_not_to_track() {
+    let repo = Repo::new();
+    let ignore = std::fs::read_to_string(repo.root().join(".gpp/.gitignore")).unwrap();
+    for line in [
+        "graphex/graph.db-wal",
+        "graphex/graph.db-shm",
+        "graphex/keys/.rotation.lock",
+    ] {
+        assert!(ignore.lines().any(|l| l == line), "{line} missing:\n{ignore}");
+    }
+    // Once a command has closed the store, the log is folded into graph.db.
+    repo.ok(&["add", "--type", "service", "--name", "a", "-d", "words"]);
+    assert!(!repo.root().join(".gpp/graphex/graph.db-wal").exists());
+    // A .gitignore of the user's own is left as it is.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".gpp")).unwrap();
+    std::fs::write(dir.path().join(".gpp/.gitignore"), "mine\n").unwrap();
+    bare(dir.path())
+        .arg("init")
+        .arg(dir.path())
+        .env("GRAPHEX_PASSPHRASE", crate::harness::PASS)
+        .env("GRAPHEX_HUMAN_PASSPHRASE", "another long passphrase here")
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".gpp/.gitignore")).unwrap(),
+        "mine\n"
+    );
+}

@@ -54,3 +54,27 @@ impl Layout {
         self.gpp().join("objects")
     }
 }
+
+/// What git must not track in a store: SQLite's write-ahead log and shared
+/// memory while a process has the store open (each command folds the log
+/// into `graph.db` when it closes), the rotation lock, and the temporary
+/// files of writes under way.
+pub const GITIGNORE: &str = "\
+# Graphex: files of a store in use, never part of it (graph.db holds
+# everything once the last process closes it).
+graphex/graph.db-wal
+graphex/graph.db-shm
+graphex/graph.db-journal
+graphex/keys/.rotation.lock
+graphex/keys/.*.tmp
+objects/.tmp-*
+";
+
+/// Writes `.gpp/.gitignore` when there is none (a user's own is left as it is).
+pub fn write_gitignore(layout: &Layout) -> crate::error::Result<()> {
+    let path = layout.gpp().join(".gitignore");
+    if path.exists() {
+        return Ok(());
+    }
+    std::fs::write(&path, GITIGNORE).map_err(|e| crate::error::Error::io(&path, e))
+}

@@ -148,6 +148,7 @@ impl Store {
         for dir in [layout.graphex(), layout.pending(), layout.objects()] {
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         }
+        layout::write_gitignore(&layout)?;
         let new_keys = keys::create(&layout.keys(), passphrase, human, cost)?;
         let mut conn = Connection::open(layout.db())?;
         schema::configure(&conn)?;
