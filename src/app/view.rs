@@ -396,7 +396,8 @@ fn popup(frame: &mut Frame, state: &AppState, p: &Popup, styles: &ToneStyles, ma
     }
 }
 
-fn dialog(buf: &mut ratatui::buffer::Buffer, main: Rect, d: Dialog) {
+/// Draws `d` centred in `main`, 72 columns at most, as tall as it needs.
+pub(crate) fn dialog(buf: &mut ratatui::buffer::Buffer, main: Rect, d: Dialog) {
     let w = 72.min(main.width.saturating_sub(4));
     let h = d.height(w).min(main.height);
     d.render(centered(main, w, h), buf);

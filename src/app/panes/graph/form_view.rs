@@ -60,9 +60,7 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
                 footer: "enter confirms · esc cancels",
                 styles,
             };
-            let w = 72.min(main.width.saturating_sub(4));
-            let h = d.height(w).min(main.height);
-            d.render(centered(main, w, h), buf);
+            crate::app::view::dialog(buf, main, d);
         }
         _ => return false,
     }

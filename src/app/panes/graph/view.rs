@@ -355,9 +355,7 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
                 footer: "enter exports · esc cancels",
                 styles,
             };
-            let w = 72.min(main.width.saturating_sub(4));
-            let h = d.height(w).min(main.height);
-            d.render(centered(main, w, h), buf);
+            crate::app::view::dialog(buf, main, d);
         }
         Popup::AsOf { input, error } => {
             let mut body: Vec<RichLine> = vec![vec![(
@@ -375,9 +373,7 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
                 footer: "enter shows · esc cancels",
                 styles,
             };
-            let w = 72.min(main.width.saturating_sub(4));
-            let h = d.height(w).min(main.height);
-            d.render(centered(main, w, h), buf);
+            crate::app::view::dialog(buf, main, d);
         }
         Popup::History(h) => history(buf, h, styles, main),
         Popup::Curator(d) => super::curator::draw(buf, d, state.now_ms, styles, main),

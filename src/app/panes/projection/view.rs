@@ -290,8 +290,6 @@ pub(crate) fn popup(buf: &mut Buffer, p: &crate::app::state::Popup, styles: &Ton
         footer: "enter sets it · esc cancels",
         styles,
     };
-    let w = 72.min(main.width.saturating_sub(4));
-    let h = d.height(w).min(main.height);
-    d.render(crate::widgets::dialog::centered(main, w, h), buf);
+    crate::app::view::dialog(buf, main, d);
     true
 }

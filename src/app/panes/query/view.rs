@@ -402,8 +402,6 @@ pub(crate) fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect
         footer,
         styles,
     };
-    let w = 72.min(main.width.saturating_sub(4));
-    let h = d.height(w).min(main.height);
-    d.render(centered(main, w, h), buf);
+    crate::app::view::dialog(buf, main, d);
     true
 }
