@@ -192,14 +192,20 @@ pub(super) fn last_per_row(rows: Vec<RowKey>) -> Vec<RowKey> {
 /// hashed once and the state cloned per row (one or two compressions).
 pub(super) struct Tagger(Sha256);
 
+/// SHA-256 with one whole block of `key` and a 32-byte `label` already
+/// hashed: the state row tags clone (the manifest's and the seal's).
+pub(super) fn keyed_block(key: &SymmetricKey, label: &[u8; 32]) -> Sha256 {
+    let mut block = zeroize::Zeroizing::new([0u8; 64]);
+    block[..32].copy_from_slice(key.expose());
+    block[32..].copy_from_slice(label);
+    let mut h = Sha256::new();
+    h.update(&block[..]);
+    h
+}
+
 impl Tagger {
     pub(super) fn new(key: &SymmetricKey) -> Self {
-        let mut block = zeroize::Zeroizing::new([0u8; 64]);
-        block[..32].copy_from_slice(key.expose());
-        block[32..].copy_from_slice(b"graphex/manifest/row-tag/v1\0\0\0\0\0");
-        let mut h = Sha256::new();
-        h.update(&block[..]);
-        Tagger(h)
+        Tagger(keyed_block(key, b"graphex/manifest/row-tag/v1\0\0\0\0\0"))
     }
 
     pub(super) fn tag(&self, row: &RowKey) -> [u8; 32] {

@@ -163,15 +163,12 @@ pub(super) struct SealTagger(Sha256);
 
 impl SealTagger {
     pub(super) fn new(key: &SymmetricKey) -> Self {
-        let mut block = zeroize::Zeroizing::new([0u8; 64]);
-        block[..32].copy_from_slice(key.expose());
-        block[32..].copy_from_slice(b"graphex/seal/row-tag/v1\0\0\0\0\0\0\0\0\0");
-        let mut h = Sha256::new();
-        h.update(&block[..]);
-        SealTagger(h)
+        SealTagger(super::manifest::keyed_block(
+            key,
+            b"graphex/seal/row-tag/v1\0\0\0\0\0\0\0\0\0",
+        ))
     }
 
-    /// A node row's tag (`token` is the name's blind-index token).
     /// A node row's tag (`token` is the name's blind-index token). Every
     /// field is fixed-length (the blob name as its 32 bytes): two SHA-256
     /// blocks a row, which keeps the check at open cheap.
