@@ -17,23 +17,8 @@ pub(crate) fn reach(store: &Store, name: &str) -> usize {
 /// of it, where the pane stands before the key.
 pub(crate) fn recentre_target(store: &Store, want: usize) -> (String, usize, String) {
     let c = store.catalog();
-    let mut names: Vec<&str> = c
-        .nodes()
-        .filter(|n| n.status == Status::Active)
-        .map(|n| n.name.as_str())
-        .collect();
-    names.sort_unstable();
-    let mut best: Option<(&str, usize)> = None;
-    for name in names {
-        let n = reach(store, name);
-        if best.is_none_or(|(_, b)| n.abs_diff(want) < b.abs_diff(want)) {
-            best = Some((name, n));
-        }
-        if n == want {
-            break;
-        }
-    }
-    let (centre, size) = best.expect("a node to recentre on");
+    let (centre, size) = closest_active(store, want, 0, |name| reach(store, name));
+    let centre = centre.as_str();
     let place = Place::new(centre.to_owned());
     let rings = neighbors(c, centre, 1, place.direction, &work::filter(&place).expect("filter")).expect("rings");
     let from = rings[0].nodes[0].node.name.to_string();

@@ -191,6 +191,30 @@ fn settle(s: &mut AppState, store: &Store, msg: Msg) {
     }
 }
 
+/// The first active node, by name, whose `measure` is within `slack` of
+/// `want`, else the closest; with its measure. Setup, never timed.
+fn closest_active(store: &Store, want: usize, slack: usize, measure: impl Fn(&str) -> usize) -> (String, usize) {
+    let mut names: Vec<&str> = store
+        .catalog()
+        .nodes()
+        .filter(|n| n.status == Status::Active)
+        .map(|n| n.name.as_str())
+        .collect();
+    names.sort_unstable();
+    let mut best: Option<(&str, usize)> = None;
+    for name in names {
+        let n = measure(name);
+        if best.is_none_or(|(_, b)| n.abs_diff(want) < b.abs_diff(want)) {
+            best = Some((name, n));
+        }
+        if n.abs_diff(want) <= slack {
+            break;
+        }
+    }
+    let (name, n) = best.expect("an active node");
+    (name.to_owned(), n)
+}
+
 mod graph;
 mod projection;
 mod query;

@@ -19,24 +19,8 @@ pub(crate) fn around(store: &Store, name: &str, depth: u32) -> (usize, usize) {
 /// The preview's centre: the first active node, by name, whose depth-2
 /// walk (active only) holds 195–205 nodes, else the one closest to 200.
 pub(crate) fn projection_centre(store: &Store) -> (String, usize, usize) {
-    let mut names: Vec<&str> = store
-        .catalog()
-        .nodes()
-        .filter(|n| n.status == Status::Active)
-        .map(|n| n.name.as_str())
-        .collect();
-    names.sort_unstable();
-    let mut best: Option<(&str, usize)> = None;
-    for name in names {
-        let n = around(store, name, 2).0;
-        if best.is_none_or(|(_, b)| n.abs_diff(200) < b.abs_diff(200)) {
-            best = Some((name, n));
-        }
-        if n.abs_diff(200) <= 5 {
-            break;
-        }
-    }
-    let name = best.expect("a centre").0;
+    let (name, _) = closest_active(store, 200, 5, |name| around(store, name, 2).0);
+    let name = name.as_str();
     let (active, any) = around(store, name, 2);
     (name.to_owned(), active, any)
 }
