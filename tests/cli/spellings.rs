@@ -56,6 +56,8 @@ fn the_spellings_of_other_tools_are_understood() {
 #[test]
 fn a_closed_pipe_ends_quietly() {
     let repo = Repo::new();
+    // More than a pipe's buffer (64 KB), so the writer must meet the
+    // closed end rather than finish first.
     for i in 0..40 {
         repo.ok(&[
             "add",
@@ -64,7 +66,7 @@ fn a_closed_pipe_ends_quietly() {
             "--name",
             &format!("node-{i}"),
             "-d",
-            &"words ".repeat(200),
+            &"words ".repeat(600),
         ]);
     }
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_graphex"))
