@@ -11,6 +11,8 @@
 //! not written again, so a console previewing constantly does not flood it.
 
 mod record;
+pub(crate) use merge::append_from;
+mod merge;
 mod replay;
 
 pub use record::{AuditRecord, Kind, NodeRef};

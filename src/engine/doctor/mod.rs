@@ -327,6 +327,9 @@ fn referenced_blobs(conn: &Connection) -> Result<HashSet<String>> {
         "SELECT blob FROM nodes",
         "SELECT blob FROM node_versions",
         "SELECT blob FROM snapshots",
+        // The other branch's version of a node a merge found changed on
+        // both sides, until its merge proposal is decided.
+        "SELECT theirs_blob FROM merge_conflicts",
     ] {
         let mut stmt = conn.prepare(sql)?;
         let mut rows = stmt.query([])?;

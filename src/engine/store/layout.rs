@@ -67,6 +67,7 @@ graphex/graph.db-shm
 graphex/graph.db-journal
 graphex/keys/.rotation.lock
 graphex/keys/.*.tmp
+graphex/.merge-*/
 objects/.tmp-*
 ";
 

@@ -310,3 +310,22 @@ pub(super) fn mac_all(tx: &Connection, keys: &Keyring) -> Result<()> {
     }
     Ok(())
 }
+
+/// The master's MAC on a merge conflict row: every field, so the other
+/// branch's version a reviewer is shown is the one the merge found.
+pub(super) fn conflict_mac(keys: &Keyring, row: &super::merge::ConflictRow) -> Option<Vec<u8>> {
+    let mut m = hmac(keys, b"graphex/row-mac/merge-conflict/v1")?;
+    for f in [
+        Some(row.node.as_slice()),
+        Some(row.theirs_id.as_slice()),
+        Some(row.theirs_blob.as_bytes()),
+        Some(row.branch.as_bytes()),
+    ] {
+        field(&mut m, f);
+    }
+    for n in [row.theirs_version, row.theirs_tier, row.commit, row.at] {
+        m.update(&n.to_le_bytes());
+    }
+    field(&mut m, row.base_version.map(i64::to_le_bytes).as_ref().map(|b| &b[..]));
+    Some(m.finalize().into_bytes().to_vec())
+}

@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension};
 use crate::error::{Error, Result};
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 const V1: &str = "
 CREATE TABLE meta (
@@ -182,6 +182,28 @@ CREATE TABLE saved_queries (
 );
 ";
 
+/// Merge conflicts (see `merge`).
+const V7: &str = "
+-- One row per node that a merge of two branches found changed on both:
+-- the ours node (kept as the current version) and the other branch's
+-- version of it, by its blob (sealed under its tier, bound to its id and
+-- version), for review as a merge proposal. mac is the master's MAC over
+-- the whole row; the merge commit's timeline names each row too, so a row
+-- deleted outside Graphex is caught.
+CREATE TABLE merge_conflicts (
+    node_id        BLOB PRIMARY KEY,
+    theirs_id      BLOB NOT NULL,
+    theirs_version INTEGER NOT NULL,
+    theirs_tier    INTEGER NOT NULL,
+    theirs_blob    TEXT NOT NULL,
+    base_version   INTEGER,
+    branch         TEXT NOT NULL,
+    commit_seq     INTEGER NOT NULL,
+    at             INTEGER NOT NULL,
+    mac            BLOB
+);
+";
+
 /// The value of `key` in `meta`, if set.
 pub fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
     Ok(conn
@@ -304,6 +326,9 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     }
     if found < 6 {
         tx.execute_batch(V6)?;
+    }
+    if found < 7 {
+        tx.execute_batch(V7)?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;

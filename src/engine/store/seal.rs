@@ -646,3 +646,22 @@ pub(super) fn exists(conn: &Connection) -> Result<bool> {
         .optional()?
         .is_some())
 }
+
+/// Checks a whole index against its statement with the master's key alone
+/// (no tier key): every row's master-keyed tag, the readable rows' set hash,
+/// decisions, saved queries, the commit, the approved settings and the
+/// audit head. What a merge checks of each branch's index before it takes
+/// anything from it, whichever tier keys that branch was last sealed under.
+pub(super) fn verify_whole(conn: &Connection, keys: &Keyring) -> Result<()> {
+    let seal = sealer(keys)?;
+    let tagger = SealTagger::new(seal.mac_key());
+    let (rows, readable) = super::tally::seal_rows(conn, &tagger)?;
+    if stored(conn, keys)?.is_none() {
+        return Err(tampered("there is none"));
+    }
+    let found = Recomputed {
+        rows: Some(rows),
+        readable: Some(readable.digest()),
+    };
+    check(conn, keys, super::schema::commit_seq(conn)?, &found)
+}

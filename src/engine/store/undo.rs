@@ -116,6 +116,17 @@ impl Store {
             // Checked against the master's MACs: undo follows only what the
             // master wrote.
             let rows = super::rowmac::commit_rows(&self.conn, &self.keys, commit)?;
+            if let Some(m) = rows.iter().find(|r| r.action == "merge") {
+                return Err(Error::invalid(
+                    "undo",
+                    format!("commit {commit}"),
+                    format!(
+                        "the last change is the merge of branch {:?}: undo a merge with git (`git reset` or \
+                         `git revert` of the merge commit), not here",
+                        crate::hygiene::visible_line(m.proposal.as_deref().unwrap_or("?"))
+                    ),
+                ));
+            }
             if let Some(u) = rows.iter().find(|r| r.action == "undo") {
                 undone.extend(u.before);
                 continue;

@@ -1,0 +1,74 @@
+//! The other branch's audit records, appended by a merge: each sealed
+//! again under its tier with its new sequence number (its associated data)
+//! and chained after ours.
+
+use rusqlite::{Connection, params};
+
+use super::{DOMAIN, chain_hash, head};
+use crate::codec::associated_data;
+use crate::error::Result;
+use crate::keys::Keyring;
+use crate::model::Tier;
+
+/// Appends the records of the attached database `schema` numbered after
+/// `after` (the base's last record), inside the merge's transaction.
+/// Returns how many were appended, and how many were left out because
+/// this session does not hold their tier's key (or they fail it).
+pub(crate) fn append_from(tx: &Connection, keys: &Keyring, schema: &str, after: u64) -> Result<(u64, u64)> {
+    type Row = (i64, i64, String, i64, Vec<u8>);
+    let rows: Vec<Row> = tx
+        .prepare(&format!(
+            "SELECT seq, at, kind, tier, sealed FROM {schema}.audit WHERE seq > ?1 ORDER BY seq"
+        ))?
+        .query_map([i64::try_from(after).unwrap_or(i64::MAX)], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let (mut last, mut prev) = head(tx)?;
+    let (mut appended, mut skipped) = (0u64, 0u64);
+    let mut counts = [0u64; 4];
+    for (old_seq, at, kind, code, sealed) in rows {
+        let Some(tier) = Tier::from_code(code) else {
+            skipped += 1;
+            continue;
+        };
+        let Ok(ciphers) = keys.tier(tier) else {
+            skipped += 1;
+            continue;
+        };
+        let old_ad = associated_data(DOMAIN, &[0; 16], u64::try_from(old_seq).unwrap_or(0), tier);
+        let Ok(plain) = ciphers.index.open(&old_ad, &sealed) else {
+            skipped += 1;
+            continue;
+        };
+        let plain = zeroize::Zeroizing::new(plain);
+        let seq = last + 1;
+        let sealed = ciphers
+            .index
+            .seal(&associated_data(DOMAIN, &[0; 16], seq, tier), &plain)?;
+        let hash = chain_hash(&prev, seq, at, &kind, tier, &sealed);
+        tx.execute(
+            "INSERT INTO main.audit (seq, at, kind, tier, sealed, prev, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                i64::try_from(seq).unwrap_or(i64::MAX),
+                at,
+                kind,
+                code,
+                sealed,
+                prev,
+                hash
+            ],
+        )?;
+        counts[usize::from(tier.code())] += 1;
+        (last, prev) = (seq, hash);
+        appended += 1;
+    }
+    if appended > 0 {
+        tx.execute(
+            "INSERT OR REPLACE INTO main.meta (key, value) VALUES ('audit_head', ?1)",
+            [format!("{last}:{prev}")],
+        )?;
+        crate::store::count_sealings(tx, counts)?;
+    }
+    Ok((appended, skipped))
+}

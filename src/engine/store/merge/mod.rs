@@ -1,0 +1,360 @@
+//! Merging two branches' indexes three-way: the work of `graphex
+//! merge-driver`, which git runs on `graph.db` when both branches changed
+//! it.
+//!
+//! Git hands over three files: the base both branches started from, ours
+//! and theirs. Each is checked first against the master's seal with the
+//! master's key alone (so a branch an agent wrote to outside Graphex is
+//! refused, whichever tier keys it was sealed under). Then, on a copy of
+//! ours:
+//!
+//! - a node or edge the other branch added, changed or removed since the
+//!   base lands when ours left it as the base had it (a node's whole
+//!   history comes with it);
+//! - a node both changed, or a name both gave to different nodes, stays as
+//!   ours and becomes a conflict row: the other branch's version, by its
+//!   blob (blobs are content-addressed, so both branches' files coexist),
+//!   reviewed as a merge proposal in the queue;
+//! - decisions, timeline rows, audit records, saved queries and removed
+//!   edges kept for undo come over from the other branch; its commits are
+//!   numbered after ours;
+//! - the snapshots (a cache) are dropped, and rebuilt by the next
+//!   master-level session;
+//! - the merge is one commit: the manifest, the row MACs and the master's
+//!   seal are computed again over the result.
+//!
+//! A key rotation since the base on either branch is refused here (see
+//! `graphex git`'s documentation for the order that works): the other
+//! branch's rows would be sealed under a key this checkout does not hold.
+
+mod conflicts;
+mod rows;
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension};
+use serde::Serialize;
+
+pub(crate) use conflicts::{ConflictRow, checked as checked_conflicts};
+
+use super::{Layout, manifest, rotate, rowmac, schema, seal};
+use crate::error::{Error, Result};
+use crate::keys::{Credentials, Keyring};
+use crate::model::{Tier, Timestamp};
+
+/// The three indexes of a merge, as git hands them over.
+#[derive(Clone, Debug)]
+pub struct MergeInput {
+    /// The common ancestor's `graph.db`.
+    pub base: PathBuf,
+    /// Ours: where the result is written.
+    pub ours: PathBuf,
+    /// The other branch's.
+    pub theirs: PathBuf,
+    /// What git calls the other branch (shown on its merge proposals).
+    pub branch: String,
+}
+
+/// What a merge did.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct MergeReport {
+    /// The merge commit (0 when nothing had to be merged).
+    pub commit: u64,
+    pub nodes_added: u64,
+    pub nodes_changed: u64,
+    pub nodes_removed: u64,
+    pub edges_added: u64,
+    pub edges_changed: u64,
+    pub edges_removed: u64,
+    /// Decisions added or undone.
+    pub decisions: u64,
+    pub timeline: u64,
+    pub audit_records: u64,
+    /// Nodes changed on both branches: merge proposals in the queue.
+    pub conflicts: u64,
+    /// What was left as ours, and why.
+    pub notes: Vec<String>,
+}
+
+/// How the other branch's commits are numbered after ours: its commit
+/// `c` (after the base's last, `base`) becomes `c - base + ours`.
+pub(crate) struct Renumber {
+    base: i64,
+    ours: i64,
+}
+
+impl Renumber {
+    fn commit(&self, c: i64) -> i64 {
+        if c > self.base { c - self.base + self.ours } else { c }
+    }
+}
+
+/// Merges `input.theirs` into `input.ours` (rewritten in place, whole, or
+/// left untouched on any error) with the keys of the repository at `root`,
+/// unlocked by `creds` at the master level.
+pub fn merge_indexes(root: &Path, creds: &Credentials, input: &MergeInput) -> Result<MergeReport> {
+    let layout = Layout::new(root);
+    let keys = Keyring::unlock(&layout.keys(), creds)?;
+    if keys.seal().is_none() {
+        return Err(keys.needs(crate::keys::Level::Master, "merging the graph of two branches"));
+    }
+    let work = WorkDir::new(&layout)?;
+    let [base, ours, theirs] = [(&input.base, "base"), (&input.ours, "ours"), (&input.theirs, "theirs")]
+        .map(|(path, name)| work.copy(path, name));
+    let (base, ours, theirs) = (base?, ours?, theirs?);
+    for (path, side) in [
+        (&base, "the common ancestor"),
+        (&ours, "this branch"),
+        (&theirs, "the other branch"),
+    ] {
+        check_side(path, &keys, side)?;
+    }
+    let mut conn = Connection::open(&ours)?;
+    conn.execute("ATTACH DATABASE ?1 AS o", [base.to_string_lossy()])?;
+    conn.execute("ATTACH DATABASE ?1 AS b", [theirs.to_string_lossy()])?;
+    let report = merge_into(&mut conn, &keys, &input.branch)?;
+    conn.execute_batch("DETACH DATABASE o; DETACH DATABASE b;")?;
+    drop(conn);
+    // The result is checked as the next open will check it, then moved
+    // over ours in one rename.
+    check_side(&ours, &keys, "the merge's result")?;
+    if std::fs::rename(&ours, &input.ours).is_err() {
+        // Another filesystem: copied beside ours first, then renamed.
+        let staged = input.ours.with_extension("graphex-merge");
+        std::fs::copy(&ours, &staged).map_err(|e| Error::io(&staged, e))?;
+        std::fs::rename(&staged, &input.ours).map_err(|e| Error::io(&input.ours, e))?;
+    }
+    Ok(report)
+}
+
+/// Opens a side's copy, brings its schema up to date, and checks it
+/// against the master's seal and row MACs.
+fn check_side(path: &Path, keys: &Keyring, side: &str) -> Result<()> {
+    let refused = |e: Error| Error::integrity(format!("the graph of {side}"), format!("{e}; nothing was merged"));
+    let mut conn = Connection::open(path)?;
+    if schema::foreign(&conn).unwrap_or(true) {
+        return Err(refused(Error::integrity("graph.db", "not a Graphex store")));
+    }
+    schema::migrate(&mut conn)?;
+    if rotate::marker(&conn)?.is_some() {
+        return Err(refused(Error::integrity(
+            "graph.db",
+            "a key rotation is half done on it",
+        )));
+    }
+    for tier in Tier::ALL {
+        let sealed_under = schema::meta(&conn, &format!("key_commit:{}", tier.code()))?;
+        if sealed_under.is_some_and(|c| Some(c.as_str()) != keys.commitment(tier)) {
+            return Err(Error::invalid(
+                "merge",
+                side.to_owned(),
+                format!(
+                    "its {tier} rows are sealed under a key this checkout does not hold (a key rotation on one \
+                     branch): merge before rotating, or rotate again after the merge (see `graphex git --help`)"
+                ),
+            ));
+        }
+    }
+    seal::verify_whole(&conn, keys).map_err(refused)?;
+    rowmac::check_all(&conn, keys).map_err(refused)?;
+    conflicts::checked(&conn, keys).map_err(refused)?;
+    Ok(())
+}
+
+fn merge_into(conn: &mut Connection, keys: &Keyring, branch: &str) -> Result<MergeReport> {
+    let tx = conn.transaction()?;
+    let seq_of = |schema: &str| -> Result<i64> {
+        let v: String = tx.query_row(
+            &format!("SELECT value FROM {schema}.meta WHERE key = 'commit_seq'"),
+            [],
+            |r| r.get(0),
+        )?;
+        v.parse()
+            .map_err(|_| Error::integrity("index", format!("commit counter {v:?} is not a number")))
+    };
+    let (o_seq, a_seq, b_seq) = (seq_of("o")?, seq_of("main")?, seq_of("b")?);
+    let mut report = MergeReport::default();
+    if b_seq == o_seq {
+        // Nothing happened on the other branch: ours is the result.
+        return Ok(report);
+    }
+    let renumber = Renumber {
+        base: o_seq,
+        ours: a_seq,
+    };
+    let commit = a_seq + (b_seq - o_seq) + 1;
+    let now = Timestamp::now().0;
+    let mut found = rows::nodes(&tx, commit, &mut report)?;
+    rows::edges(&tx, commit, &mut report)?;
+    rows::decisions(&tx, keys, &renumber, &mut report)?;
+    rows::timeline(&tx, &renumber, &mut report)?;
+    rows::saved_queries(&tx)?;
+    let audit_after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.audit", [], |r| r.get(0))?;
+    let (appended, skipped) = crate::audit::append_from(&tx, keys, "b", u64::try_from(audit_after).unwrap_or(0))?;
+    report.audit_records = appended;
+    if skipped > 0 {
+        report.notes.push(format!(
+            "{skipped} audit records of the other branch were left out: sealed under a tier this session cannot read"
+        ));
+    }
+    merge_policy(&tx, &mut report)?;
+    merge_sealings(&tx)?;
+    // The other branch's own earlier conflicts still wait for review.
+    for (row, _) in conflicts::rows_in(&tx, "b")? {
+        let known: Option<i64> = tx
+            .query_row(
+                "SELECT 1 FROM main.merge_conflicts WHERE node_id = ?1",
+                [&row.node],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if known.is_none() {
+            conflicts::insert(
+                &tx,
+                keys,
+                &ConflictRow {
+                    commit: renumber.commit(row.commit),
+                    ..row
+                },
+            )?;
+        }
+    }
+    let mut entries = vec![rowmac::TimelineRow {
+        at: now,
+        actor: "human".into(),
+        action: "merge".into(),
+        commit: Some(commit),
+        proposal: Some(branch.to_owned()),
+        ..Default::default()
+    }];
+    for c in &mut found {
+        c.branch = branch.to_owned();
+        c.at = now;
+        conflicts::insert(&tx, keys, c)?;
+        entries.push(rowmac::TimelineRow {
+            at: now,
+            actor: "human".into(),
+            action: "merge-conflict".into(),
+            node: Some(c.node.clone()),
+            before: c.base_version,
+            after: Some(c.theirs_version),
+            commit: Some(commit),
+            ..Default::default()
+        });
+    }
+    report.conflicts = found.len() as u64;
+    rowmac::insert_timeline(&tx, keys, &entries)?;
+    tx.execute("DELETE FROM main.snapshots", [])?;
+    tx.execute(
+        "UPDATE main.meta SET value = ?1 WHERE key = 'commit_seq'",
+        [commit.to_string()],
+    )?;
+    for tier in [Tier::AgentReadable, Tier::AgentRestricted, Tier::HumanOnly] {
+        if keys.reads(tier) {
+            manifest::rebuild(&tx, keys, tier)?;
+        } else if changed_in(&tx, tier)? {
+            return Err(keys.needs(
+                crate::keys::Level::Human,
+                "merging branches that changed human-only nodes (set GRAPHEX_HUMAN_PASSPHRASE)",
+            ));
+        }
+    }
+    rowmac::mac_all(&tx, keys)?;
+    let commit = u64::try_from(commit).unwrap_or(0);
+    seal::rebuild(&tx, keys, commit)?;
+    tx.commit()?;
+    report.commit = commit;
+    Ok(report)
+}
+
+/// Whether the other branch changed any row of `tier`'s manifest group.
+fn changed_in(tx: &Connection, tier: Tier) -> Result<bool> {
+    let n: i64 = tx.query_row(
+        "SELECT (SELECT COUNT(*) FROM (SELECT id, tier, version, blob, digest FROM b.nodes WHERE tier = ?1 \
+         EXCEPT SELECT id, tier, version, blob, digest FROM o.nodes WHERE tier = ?1)) \
+         + (SELECT COUNT(*) FROM (SELECT id, tier, digest FROM b.edges WHERE tier = ?1 \
+         EXCEPT SELECT id, tier, digest FROM o.edges WHERE tier = ?1))",
+        [tier.code()],
+        |r| r.get(0),
+    )?;
+    Ok(n > 0)
+}
+
+/// The approved settings: the other branch's when only it approved new ones.
+fn merge_policy(tx: &Connection, report: &mut MergeReport) -> Result<()> {
+    let get = |schema: &str| -> Result<Option<String>> {
+        Ok(tx
+            .query_row(
+                &format!("SELECT value FROM {schema}.meta WHERE key = 'policy'"),
+                [],
+                |r| r.get(0),
+            )
+            .optional()?)
+    };
+    let (o, a, b) = (get("o")?, get("main")?, get("b")?);
+    if b != o && a == o {
+        if let Some(b) = b {
+            tx.execute(
+                "INSERT OR REPLACE INTO main.meta (key, value) VALUES ('policy', ?1)",
+                [b],
+            )?;
+        }
+    } else if b != o && a != b {
+        report.notes.push(
+            "settings were approved anew on both branches: this branch's are kept (approve again with `graphex config approve`)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// Each tier key's count of sealings: ours plus what the other branch
+/// added since the base (AES-GCM's bound is per key, across branches).
+fn merge_sealings(tx: &Connection) -> Result<()> {
+    for code in 0..4u8 {
+        let key = format!("sealings:{code}");
+        let get = |schema: &str| -> Result<i64> {
+            let v: Option<String> = tx
+                .query_row(
+                    &format!("SELECT value FROM {schema}.meta WHERE key = ?1"),
+                    [&key],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            Ok(v.and_then(|v| v.parse().ok()).unwrap_or(0))
+        };
+        let added = get("b")? - get("o")?;
+        if added > 0 {
+            let mut counts = [0u64; 4];
+            counts[usize::from(code)] = u64::try_from(added).unwrap_or(0);
+            schema::count_sealings(tx, counts)?;
+        }
+    }
+    Ok(())
+}
+
+/// A private directory beside the index for the merge's copies, removed
+/// when dropped.
+struct WorkDir(PathBuf);
+
+impl WorkDir {
+    fn new(layout: &Layout) -> Result<Self> {
+        let dir = layout.graphex().join(format!(".merge-{}", uuid::Uuid::now_v7()));
+        std::fs::create_dir(&dir).map_err(|e| Error::io(&dir, e))?;
+        Ok(Self(dir))
+    }
+
+    fn copy(&self, from: &Path, name: &str) -> Result<PathBuf> {
+        let to = self.0.join(format!("{name}.db"));
+        std::fs::copy(from, &to).map_err(|e| Error::io(from, e))?;
+        Ok(to)
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -1,0 +1,316 @@
+//! The three-way merge of index rows, inside the merge's transaction on a
+//! copy of ours (`main`) with the base (`o`) and the other branch (`b`)
+//! attached. What the other branch changed since the base lands when ours
+//! left that row as the base had it; a node both changed becomes a
+//! conflict row; everything else is ours.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::super::manifest::digest;
+use super::super::seal::{DecisionKey, sign_decision};
+use super::conflicts::ConflictRow;
+use super::{MergeReport, Renumber};
+use crate::error::Result;
+use crate::keys::Keyring;
+
+/// What makes two node rows the same row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct NodeRow {
+    tier: i64,
+    version: i64,
+    blob: String,
+    digest: Option<Vec<u8>>,
+    token: Vec<u8>,
+}
+
+const NODE_COLUMNS: &str = "tier, version, blob, digest, name_token";
+
+fn node_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<NodeRow>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {NODE_COLUMNS} FROM {schema}.nodes WHERE id = ?1"))?
+        .query_row([id], |r| {
+            Ok(NodeRow {
+                tier: r.get(0)?,
+                version: r.get(1)?,
+                blob: r.get(2)?,
+                digest: r.get(3)?,
+                token: r.get(4)?,
+            })
+        })
+        .optional()?)
+}
+
+/// Ids whose rows differ between the base and the other branch (added,
+/// removed or changed there), over the columns that identify a row.
+fn changed_ids(conn: &Connection, table: &str, columns: &str) -> Result<Vec<Vec<u8>>> {
+    let sql = format!(
+        "SELECT id FROM (SELECT id, {columns} FROM b.{table} EXCEPT SELECT id, {columns} FROM o.{table}) \
+         UNION SELECT id FROM (SELECT id, {columns} FROM o.{table} EXCEPT SELECT id, {columns} FROM b.{table})"
+    );
+    Ok(conn
+        .prepare(&sql)?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Another row of ours holding `token` in `table`'s unique column.
+fn holder(conn: &Connection, table: &str, column: &str, token: &[u8], id: &[u8]) -> Result<Option<Vec<u8>>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT id FROM main.{table} WHERE {column} = ?1 AND id != ?2"))?
+        .query_row(params![token, id], |r| r.get(0))
+        .optional()?)
+}
+
+fn short(id: &[u8]) -> String {
+    uuid::Uuid::from_slice(id).map_or_else(|_| "?".into(), |u| u.to_string())
+}
+
+/// Merges the `nodes` and `node_versions` rows; conflicts are returned for
+/// the caller to store.
+pub(super) fn nodes(tx: &Connection, seq: i64, report: &mut MergeReport) -> Result<Vec<ConflictRow>> {
+    let mut conflicts = Vec::new();
+    for id in changed_ids(tx, "nodes", NODE_COLUMNS)? {
+        let o = node_row(tx, "o", &id)?;
+        let a = node_row(tx, "main", &id)?;
+        let b = node_row(tx, "b", &id)?;
+        let conflict = |ours: Vec<u8>, theirs: &NodeRow| ConflictRow {
+            node: ours,
+            theirs_id: id.clone(),
+            theirs_version: theirs.version,
+            theirs_tier: theirs.tier,
+            theirs_blob: theirs.blob.clone(),
+            base_version: o.as_ref().map(|r| r.version),
+            branch: String::new(),
+            commit: seq,
+            at: 0,
+        };
+        if a == o {
+            let Some(theirs) = b else {
+                tx.execute("DELETE FROM main.nodes WHERE id = ?1", [&id])?;
+                tx.execute("DELETE FROM main.node_versions WHERE node_id = ?1", [&id])?;
+                report.nodes_removed += 1;
+                continue;
+            };
+            // A name ours gave another node meanwhile: both are kept apart.
+            if let Some(other) = holder(tx, "nodes", "name_token", &theirs.token, &id)? {
+                conflicts.push(conflict(other, &theirs));
+                continue;
+            }
+            tx.execute("DELETE FROM main.node_versions WHERE node_id = ?1", [&id])?;
+            tx.execute(
+                "INSERT INTO main.node_versions (node_id, version, tier, blob) \
+                 SELECT node_id, version, tier, blob FROM b.node_versions WHERE node_id = ?1",
+                [&id],
+            )?;
+            tx.execute(
+                "INSERT OR REPLACE INTO main.nodes (id, tier, version, name_token, blob, summary, seq, digest) \
+                 SELECT id, tier, version, name_token, blob, summary, ?2, digest FROM b.nodes WHERE id = ?1",
+                params![id, seq],
+            )?;
+            if o.is_none() {
+                report.nodes_added += 1;
+            } else {
+                report.nodes_changed += 1;
+            }
+        } else if a != b {
+            match (&a, &b) {
+                (Some(_), Some(theirs)) => conflicts.push(conflict(id.clone(), theirs)),
+                (None, Some(_)) => report.notes.push(format!(
+                    "node {}: removed on this branch (an undone add) and changed on the other; it stays removed",
+                    short(&id)
+                )),
+                _ => report.notes.push(format!(
+                    "node {}: changed on this branch and removed on the other (an undone add); it is kept",
+                    short(&id)
+                )),
+            }
+        }
+    }
+    Ok(conflicts)
+}
+
+/// What makes two edge rows the same row.
+const EDGE_COLUMNS: &str = "tier, token, digest";
+
+fn edge_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<(i64, Vec<u8>, Option<Vec<u8>>)>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {EDGE_COLUMNS} FROM {schema}.edges WHERE id = ?1"))?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?)
+}
+
+/// Merges the `edges` rows, and the removed edges kept for undo.
+pub(super) fn edges(tx: &Connection, seq: i64, report: &mut MergeReport) -> Result<()> {
+    for id in changed_ids(tx, "edges", EDGE_COLUMNS)? {
+        let o = edge_row(tx, "o", &id)?;
+        let a = edge_row(tx, "main", &id)?;
+        let b = edge_row(tx, "b", &id)?;
+        if a == o {
+            match b {
+                None => {
+                    tx.execute("DELETE FROM main.edges WHERE id = ?1", [&id])?;
+                    report.edges_removed += 1;
+                }
+                // The same edge made on both branches (under two ids): one is enough.
+                Some((_, token, _)) if holder(tx, "edges", "token", &token, &id)?.is_some() => {}
+                Some(_) => {
+                    tx.execute(
+                        "INSERT OR REPLACE INTO main.edges (id, tier, token, sealed, seq, digest) \
+                         SELECT id, tier, token, sealed, ?2, digest FROM b.edges WHERE id = ?1",
+                        params![id, seq],
+                    )?;
+                    if o.is_none() {
+                        report.edges_added += 1;
+                    } else {
+                        report.edges_changed += 1;
+                    }
+                }
+            }
+        } else if a != b {
+            report.notes.push(format!(
+                "edge {}: changed on both branches; this branch's is kept",
+                short(&id)
+            ));
+        }
+    }
+    tx.execute(
+        "INSERT OR IGNORE INTO main.unlinked (edge_id, tier, sealed) \
+         SELECT edge_id, tier, sealed FROM b.unlinked WHERE edge_id NOT IN (SELECT edge_id FROM o.unlinked)",
+        [],
+    )?;
+    Ok(())
+}
+
+/// Merges the decisions: the other branch's new ones are added at their
+/// renumbered commit and signed again; one it undid is undone here unless
+/// ours changed it too.
+pub(super) fn decisions(tx: &Connection, keys: &Keyring, renumber: &Renumber, report: &mut MergeReport) -> Result<()> {
+    type Row = (String, i64, i64, String, Vec<u8>);
+    let read = |schema: &str| -> Result<Vec<Row>> {
+        Ok(tx
+            .prepare(&format!(
+                "SELECT proposal, seq, at, outcome, sealed FROM {schema}.decisions"
+            ))?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
+            .collect::<rusqlite::Result<_>>()?)
+    };
+    let base: std::collections::HashMap<String, Row> = read("o")?.into_iter().map(|r| (r.0.clone(), r)).collect();
+    let ours: std::collections::HashMap<String, Row> = read("main")?.into_iter().map(|r| (r.0.clone(), r)).collect();
+    let theirs = read("b")?;
+    for row in &theirs {
+        if base.contains_key(&row.0) {
+            continue;
+        }
+        if let Some(mine) = ours.get(&row.0) {
+            if mine.3 != row.3 {
+                report.notes.push(format!(
+                    "proposal {}: decided {} here and {} on the other branch; this branch's decision is kept",
+                    &row.0[..row.0.len().min(12)],
+                    mine.3,
+                    row.3
+                ));
+            }
+            continue;
+        }
+        let (proposal, old_seq, at, outcome, sealed) = row.clone();
+        let seq = renumber.commit(old_seq);
+        let key = DecisionKey {
+            proposal: proposal.clone(),
+            seq,
+            at,
+            outcome: outcome.clone(),
+            digest: digest(&sealed),
+        };
+        let sig = sign_decision(keys, &key)?;
+        tx.execute(
+            "INSERT INTO main.decisions (proposal, seq, at, outcome, sealed, sig) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![proposal, seq, at, outcome, sealed, sig],
+        )?;
+        report.decisions += 1;
+    }
+    let theirs_ids: std::collections::HashSet<&str> = theirs.iter().map(|r| r.0.as_str()).collect();
+    for (proposal, row) in &base {
+        if !theirs_ids.contains(proposal.as_str()) && ours.get(proposal) == Some(row) {
+            tx.execute("DELETE FROM main.decisions WHERE proposal = ?1", [proposal])?;
+            report.decisions += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Appends the other branch's timeline rows after the base's, at their
+/// renumbered commits (their MACs are written again afterwards).
+pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeReport) -> Result<()> {
+    let after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.timeline", [], |r| r.get(0))?;
+    let rows: Vec<(
+        i64,
+        String,
+        String,
+        Option<Vec<u8>>,
+        Option<Vec<u8>>,
+        Option<i64>,
+        Option<i64>,
+        Option<String>,
+        Option<i64>,
+    )> = tx
+        .prepare(
+            "SELECT at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq \
+             FROM b.timeline WHERE seq > ?1 ORDER BY seq",
+        )?
+        .query_map([after], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut put = tx.prepare(
+        "INSERT INTO main.timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
+         commit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?;
+    for (at, actor, action, node, edge, before, after_v, proposal, commit) in rows {
+        // An undo names the commit it undid in `before`.
+        let before = if action == "undo" {
+            before.map(|c| renumber.commit(c))
+        } else {
+            before
+        };
+        put.execute(params![
+            at,
+            actor,
+            action,
+            node,
+            edge,
+            before,
+            after_v,
+            proposal,
+            commit.map(|c| renumber.commit(c))
+        ])?;
+        report.timeline += 1;
+    }
+    Ok(())
+}
+
+/// Adds the other branch's new saved queries (a name saved on both keeps
+/// ours), and removes those it deleted that ours left alone.
+pub(super) fn saved_queries(tx: &Connection) -> Result<()> {
+    tx.execute(
+        "INSERT OR IGNORE INTO main.saved_queries (token, sealed) SELECT token, sealed FROM b.saved_queries \
+         WHERE token NOT IN (SELECT token FROM o.saved_queries)",
+        [],
+    )?;
+    tx.execute(
+        "DELETE FROM main.saved_queries WHERE token IN (SELECT token FROM o.saved_queries \
+         WHERE token NOT IN (SELECT token FROM b.saved_queries)) \
+         AND sealed IN (SELECT sealed FROM o.saved_queries)",
+        [],
+    )?;
+    Ok(())
+}

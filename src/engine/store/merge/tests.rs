@@ -1,0 +1,188 @@
+//! Merges of two branches of one store, as git would run them: the base
+//! index saved, each branch a copy of the repository, the other branch's
+//! blob files copied over after the index is merged.
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::keys::{KdfCost, Level};
+use crate::model::NodePatch;
+use crate::store::Store;
+use crate::store::tests::{creds, edge, new_store, node, open_at};
+
+/// A copy of the repository at `root`: the other branch's checkout.
+fn branch(root: &Path) -> (tempfile::TempDir, PathBuf) {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let path = entry.unwrap().path();
+            let target = to.join(path.file_name().unwrap());
+            if path.is_dir() {
+                copy(&path, &target);
+            } else {
+                std::fs::copy(&path, &target).unwrap();
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    copy(root, dir.path());
+    let path = dir.path().to_path_buf();
+    (dir, path)
+}
+
+fn db(root: &Path) -> PathBuf {
+    root.join(".gpp/graphex/graph.db")
+}
+
+/// The base index (a copy of the store's `graph.db` as it is now).
+fn save_base(root: &Path, keep: &tempfile::TempDir) -> PathBuf {
+    let to = keep.path().join("base.db");
+    std::fs::copy(db(root), &to).unwrap();
+    to
+}
+
+/// Merges `theirs` into `ours` as the driver does, then brings the other
+/// branch's blob files over as git does.
+fn merge(ours: &Path, theirs: &Path, base: &Path) -> Result<MergeReport> {
+    let report = merge_indexes(
+        ours,
+        &creds(Level::Master, ours),
+        &MergeInput {
+            base: base.to_owned(),
+            ours: db(ours),
+            theirs: db(theirs),
+            branch: "feature".into(),
+        },
+    )?;
+    for entry in std::fs::read_dir(theirs.join(".gpp/objects")).unwrap() {
+        let path = entry.unwrap().path();
+        let to = ours.join(".gpp/objects").join(path.file_name().unwrap());
+        if !to.exists() {
+            std::fs::copy(&path, to).unwrap();
+        }
+    }
+    Ok(report)
+}
+
+fn describe(root: &Path, name: &str, text: &str) {
+    let mut s = open_at(root, Level::Master);
+    let patch = NodePatch {
+        description: Some(text.into()),
+        ..NodePatch::default()
+    };
+    s.update_node(name, &patch).unwrap();
+}
+
+/// A store with `shared` and `other`, its base saved, and a branch of it.
+fn forked() -> (tempfile::TempDir, PathBuf, tempfile::TempDir, PathBuf, PathBuf) {
+    let (dir, root) = new_store();
+    {
+        let mut s = open_at(&root, Level::Master);
+        s.add_node(node("shared", Tier::AgentReadable, "as it was")).unwrap();
+        s.add_node(node("other", Tier::AgentRestricted, "restricted")).unwrap();
+        s.link(edge("shared", "uses", "other")).unwrap();
+    }
+    let base = save_base(&root, &dir);
+    let (bdir, broot) = branch(&root);
+    (dir, root, bdir, broot, base)
+}
+
+#[test]
+fn disjoint_changes_from_both_branches_land() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    {
+        let mut s = open_at(&ours, Level::Master);
+        s.add_node(node("alpha", Tier::Public, "ours")).unwrap();
+        s.link(edge("alpha", "uses", "shared")).unwrap();
+    }
+    {
+        let mut s = open_at(&theirs, Level::Master);
+        s.add_node(node("beta", Tier::AgentRestricted, "theirs")).unwrap();
+        s.link(edge("beta", "depends-on", "shared")).unwrap();
+    }
+    describe(&theirs, "shared", "changed on the other branch");
+    let report = merge(&ours, &theirs, &base).unwrap();
+    assert_eq!(
+        (
+            report.nodes_added,
+            report.nodes_changed,
+            report.edges_added,
+            report.conflicts
+        ),
+        (1, 1, 1, 0)
+    );
+    for level in [Level::Master, Level::Agent] {
+        let s = Store::open(&ours, &creds(level, &ours)).unwrap();
+        assert!(s.catalog().by_name("alpha").is_some());
+        assert_eq!(s.catalog().by_name("beta").is_some(), level == Level::Master);
+    }
+    let s = open_at(&ours, Level::Master);
+    assert_eq!(s.node("shared").unwrap().description, "changed on the other branch");
+    assert_eq!(s.node("beta").unwrap().description, "theirs");
+    let beta = s.catalog().by_name("beta").unwrap().id;
+    assert_eq!(s.catalog().outgoing(&beta).count(), 1);
+    // Its whole history came with it.
+    assert_eq!(s.history("shared").unwrap().len(), 2);
+    s.check_history().unwrap();
+}
+
+#[test]
+fn a_node_changed_on_both_branches_becomes_a_conflict_and_stays_ours() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    describe(&ours, "shared", "ours says this");
+    describe(&theirs, "shared", "theirs says that");
+    let report = merge(&ours, &theirs, &base).unwrap();
+    assert_eq!(report.conflicts, 1);
+    let s = open_at(&ours, Level::Master);
+    assert_eq!(s.node("shared").unwrap().description, "ours says this");
+    let rows = checked_conflicts(s.conn(), s.keys()).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0].base_version, rows[0].theirs_version, rows[0].branch.as_str()),
+        (Some(1), 2, "feature")
+    );
+    assert!(
+        s.objects.exists(&rows[0].theirs_blob),
+        "the other branch's version is kept"
+    );
+}
+
+#[test]
+fn a_branch_altered_outside_graphex_is_refused_and_ours_is_untouched() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    describe(&theirs, "shared", "theirs");
+    let c = rusqlite::Connection::open(db(&theirs)).unwrap();
+    c.execute("UPDATE nodes SET tier = 0 WHERE tier = 2", []).unwrap();
+    drop(c);
+    let before = std::fs::read(db(&ours)).unwrap();
+    let err = merge(&ours, &theirs, &base).unwrap_err().to_string();
+    assert!(
+        err.contains("the other branch") && err.contains("nothing was merged"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(db(&ours)).unwrap(), before);
+}
+
+#[test]
+fn a_merge_is_undone_with_git_not_with_undo() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    open_at(&theirs, Level::Master)
+        .add_node(node("beta", Tier::Public, "b"))
+        .unwrap();
+    merge(&ours, &theirs, &base).unwrap();
+    let err = open_at(&ours, Level::Master).undo().unwrap_err().to_string();
+    assert!(err.contains("merge"), "{err}");
+}
+
+#[test]
+fn a_rotation_on_one_branch_is_named_not_merged_blindly() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    open_at(&ours, Level::Master)
+        .add_node(node("alpha", Tier::AgentRestricted, "a"))
+        .unwrap();
+    open_at(&theirs, Level::Master)
+        .rotate_key(Tier::AgentRestricted, None, KdfCost(Some(4)))
+        .unwrap();
+    let err = merge(&ours, &theirs, &base).unwrap_err().to_string();
+    assert!(err.contains("rotation"), "{err}");
+}
