@@ -33,6 +33,7 @@ pub fn item(id: &str, agent: &str, session: &str) -> QueueItem {
             edges: Vec::new(),
         }],
         lints: Some(Vec::new()),
+        merge: Vec::new(),
         stale: Vec::new(),
         group: None,
         edit_text: format!("{{\"changes\": [{{\"op\": \"add_node\", \"name\": \"node-{id}\"}}]}}"),

@@ -99,6 +99,9 @@ pub fn card(store: &Store, c: &Card, groups: &[Group]) -> String {
     for name in &c.stale {
         let _ = writeln!(out, "  Stale: {}", stale_note(store, c, name));
     }
+    for line in c.merge.iter().flat_map(merge_sides) {
+        let _ = writeln!(out, "  {line}");
+    }
     if let Some(g) = c.group.and_then(|g| groups.get(g)) {
         let others: Vec<&str> = g.proposals.iter().filter(|p| **p != c.id).map(|p| p.short()).collect();
         let _ = writeln!(
@@ -252,6 +255,48 @@ pub fn stale(nodes: &[StaleNode]) -> String {
             None => out.push_str("  the agent could not see it when proposing\n"),
         }
         diff(&s.current, &s.proposed, "what the proposal would change now:", &mut out);
+    }
+    out
+}
+
+/// A merge proposal's three versions: what each branch changed since the
+/// version both started from (or, for a name both branches took, how
+/// theirs differs from ours).
+pub fn merge_sides(m: &graphex_engine::proposal::MergeSides) -> Vec<String> {
+    let mut out = vec![format!(
+        "Merge of branch {}: {} changed on both branches",
+        visible_line(&m.branch),
+        m.ours.name
+    )];
+    let mut diff = |a: &Node, b: &Node, label: String| {
+        out.push(format!("  {label}"));
+        let d = graphex_engine::model::field_diff(a, b);
+        if d.is_empty() {
+            out.push("    (no field changes)".into());
+        }
+        out.extend(d.iter().map(|f| diff_line(f, "    ").trim_end().to_owned()));
+    };
+    match &m.base {
+        Some(base) => {
+            diff(
+                base,
+                &m.ours,
+                format!("base v{} → ours v{} (this branch, kept):", base.version, m.ours.version),
+            );
+            diff(
+                base,
+                &m.theirs,
+                format!(
+                    "base v{} → theirs v{} (the other branch):",
+                    base.version, m.theirs.version
+                ),
+            );
+        }
+        None => diff(
+            &m.ours,
+            &m.theirs,
+            "ours → theirs (both added a node under this name):".into(),
+        ),
     }
     out
 }

@@ -199,14 +199,22 @@ fn read_one(
     }
     // Opening checks the age header before any key is tried (decoy
     // recipients would cost a key operation each): its reason is the file's.
-    StoredProposal::open(path, &bytes, master).map_err(|e| {
+    let p = StoredProposal::open(path, &bytes, master).map_err(|e| {
         Fail::Bad(match e {
             Error::WrongSecret(..) => "it is not sealed to this store's master key".to_owned(),
             Error::KeyFile { reason, .. } => reason,
             Error::Document { reason, .. } => format!("not a valid proposal: {reason}"),
             other => other.to_string(),
         })
-    })
+    })?;
+    // Merge proposals come from the index's conflict rows, never from a
+    // file: anyone can seal a file to the master recipient.
+    if p.source == Source::Merge {
+        return Err(Fail::Bad(
+            "it claims to come from a branch merge, which never writes a file".into(),
+        ));
+    }
+    Ok(p)
 }
 
 /// Reads a regular file of at most [`MAX_FILE_BYTES`], refusing links,

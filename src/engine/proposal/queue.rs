@@ -28,7 +28,10 @@ impl Store {
             .keys()
             .master()
             .map_err(|_| self.keys().needs(crate::Level::Master, "reviewing proposals"))?;
-        scan(&self.layout().pending(), master, &self.decided()?)
+        let decided = self.decided()?;
+        let mut found = scan(&self.layout().pending(), master, &decided)?;
+        found.pending.extend(self.merge_pending(&decided)?);
+        Ok(found)
     }
 
     /// The proposal whose id starts with `prefix` (at least 4 hex digits),
@@ -39,6 +42,9 @@ impl Store {
             .master()
             .map_err(|_| self.keys().needs(crate::Level::Master, "reading proposals"))?;
         let id = self.resolve_proposal(prefix)?;
+        if let Some((p, _)) = self.merge_proposal(&id)? {
+            return Ok((id, p));
+        }
         let path = self.layout().pending().join(id.file_name());
         let bytes = super::pending::read_capped(&path, super::MAX_FILE_BYTES).map_err(|f| match f {
             super::pending::Fail::Bad(reason) | super::pending::Fail::Transient(reason) => {
@@ -70,6 +76,11 @@ impl Store {
             .filter(|d| d.starts_with(&prefix))
             .filter_map(|d| ProposalId::try_from(d).ok())
             .collect();
+        found.extend(
+            self.merge_ids()
+                .into_iter()
+                .filter(|id| id.as_str().starts_with(&prefix)),
+        );
         let dir = self.layout().pending();
         if let Ok(entries) = std::fs::read_dir(&dir) {
             found.extend(
@@ -114,17 +125,24 @@ impl Store {
     }
 
     /// How many proposal files in `pending/` have no decision, without
-    /// opening them (malformed ones count until a review quarantines them).
+    /// opening them (malformed ones count until a review quarantines them),
+    /// plus the merge proposals at the master level.
     pub fn pending_count(&self) -> Result<usize> {
         let decided = self.decided()?;
-        let Ok(entries) = std::fs::read_dir(self.layout().pending()) else {
-            return Ok(0);
-        };
-        Ok(entries
-            .flatten()
-            .filter_map(|e| e.file_name().to_str().and_then(ProposalId::from_file_name))
+        let merges = self
+            .merge_ids()
+            .into_iter()
             .filter(|id| !decided.contains(id.as_str()))
-            .count())
+            .count();
+        let Ok(entries) = std::fs::read_dir(self.layout().pending()) else {
+            return Ok(merges);
+        };
+        Ok(merges
+            + entries
+                .flatten()
+                .filter_map(|e| e.file_name().to_str().and_then(ProposalId::from_file_name))
+                .filter(|id| !decided.contains(id.as_str()))
+                .count())
     }
 
     /// Every undecided proposal of one agent session.

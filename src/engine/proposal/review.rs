@@ -24,6 +24,9 @@ pub struct Card {
     pub group: Option<usize>,
     /// 1-based position within its agent session, and the session's size.
     pub position: (usize, usize),
+    /// A merge proposal's three versions (base, ours, theirs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merge: Option<super::MergeSides>,
 }
 
 /// Proposals that touch a common node.
@@ -79,7 +82,11 @@ pub fn cards_unlinted(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<G
                 }
             }
             let all: Vec<usize> = (0..p.proposal.submission.changes.len()).collect();
+            let merge = (p.proposal.source == super::Source::Merge)
+                .then(|| store.merge_proposal(&p.id).ok().flatten().map(|(_, sides)| sides))
+                .flatten();
             Card {
+                merge,
                 lints: Vec::new(),
                 stale: store.stale_names(&p.proposal, &all),
                 group: None,

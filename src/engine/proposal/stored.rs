@@ -83,6 +83,9 @@ pub enum Source {
     Edit,
     /// The demo data.
     Demo,
+    /// A node both branches of a git merge changed (see `graphex git`):
+    /// built from the index's conflict rows, never read from a file.
+    Merge,
 }
 
 /// What a proposal file holds once opened.

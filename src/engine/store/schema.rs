@@ -202,6 +202,8 @@ CREATE TABLE merge_conflicts (
     at             INTEGER NOT NULL,
     mac            BLOB
 );
+-- The merge commits' rows, found without a scan of the whole timeline.
+CREATE INDEX timeline_by_action ON timeline (action);
 ";
 
 /// The value of `key` in `meta`, if set.

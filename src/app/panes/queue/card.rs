@@ -95,6 +95,10 @@ fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
     for s in &item.stale {
         out.push(vec![("  ⚠ stale: ".into(), Tone::Warn), (one(s), Tone::Normal)]);
     }
+    for (i, line) in item.merge.iter().enumerate() {
+        let tone = if i == 0 { Tone::Heading } else { Tone::Normal };
+        out.push(vec![(format!("  {}", one(line)), tone)]);
+    }
     if let Some(g) = &item.group {
         out.push(vec![("  ⧉ grouped: ".into(), Tone::Accent), (one(g), Tone::Normal)]);
     }

@@ -25,6 +25,8 @@ pub struct QueueItem {
     pub lints: Option<ItemLints>,
     /// One line per stale node.
     pub stale: Vec<String>,
+    /// A merge proposal's three versions, as lines.
+    pub merge: Vec<String>,
     /// Other proposals touching the same nodes.
     pub group: Option<String>,
     /// The text form an edit starts from.
@@ -156,6 +158,7 @@ fn source(s: Source) -> &'static str {
         Source::Infer => "infer",
         Source::Edit => "edit",
         Source::Demo => "demo",
+        Source::Merge => "git merge",
     }
 }
 
@@ -237,6 +240,7 @@ fn item(store: &Store, c: &Card, groups: &[Group], linted: bool) -> QueueItem {
         changes,
         lints: linted.then(|| lints_of(&c.lints)),
         stale,
+        merge: c.merge.iter().flat_map(crate::cli::cards::merge_sides).collect(),
         group,
         edit_text: graphex_engine::proposal::edit_text(&c.proposal),
     }

@@ -98,3 +98,100 @@ pub(super) fn insert(tx: &Connection, keys: &Keyring, row: &ConflictRow) -> Resu
     )?;
     Ok(())
 }
+
+/// A conflict as a reviewer's session reads it.
+#[derive(Clone, Debug)]
+pub struct Conflict {
+    /// The bytes its proposal id is the hash of.
+    pub key: Vec<u8>,
+    /// The node kept (ours).
+    pub ours: crate::model::NodeId,
+    /// The other branch's version; `None` while its blob is missing (git
+    /// has not brought it yet) or above this session's level.
+    pub theirs: Option<crate::model::Node>,
+    pub base_version: Option<u64>,
+    pub branch: String,
+    pub at: crate::model::Timestamp,
+}
+
+impl ConflictRow {
+    /// What a merge proposal's id is the hash of: every field.
+    fn key(&self) -> Vec<u8> {
+        let mut out = b"graphex/merge-proposal/v1\0".to_vec();
+        for f in [
+            self.node.as_slice(),
+            self.theirs_id.as_slice(),
+            self.theirs_blob.as_bytes(),
+            self.branch.as_bytes(),
+        ] {
+            out.extend_from_slice(&(f.len() as u64).to_le_bytes());
+            out.extend_from_slice(f);
+        }
+        for n in [
+            self.theirs_version,
+            self.theirs_tier,
+            self.commit,
+            self.base_version.unwrap_or(-1),
+        ] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out
+    }
+}
+
+impl crate::store::Store {
+    /// The conflicts branch merges left, each checked against the master's
+    /// MAC, and every conflict the merge commits' timeline rows name
+    /// present (master level).
+    pub fn merge_conflicts(&self) -> Result<Vec<Conflict>> {
+        self.require_writer("reviewing merge conflicts")?;
+        let rows = checked(self.conn(), self.keys())?;
+        let commits: Vec<i64> = self
+            .conn()
+            .prepare_cached(
+                "SELECT DISTINCT commit_seq FROM timeline INDEXED BY timeline_by_action \
+                 WHERE action = 'merge-conflict'",
+            )?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for commit in commits {
+            for named in rowmac::commit_rows(self.conn(), self.keys(), commit)? {
+                if named.action == "merge-conflict"
+                    && !rows
+                        .iter()
+                        .any(|r| Some(&r.node) == named.node.as_ref() && r.commit >= commit)
+                {
+                    return Err(Error::integrity(
+                        format!("the merge of commit {commit}"),
+                        "a conflict it left for review is gone from the index: deleted outside Graphex",
+                    ));
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let (Ok(ours), Ok(theirs_id)) = (
+                super::super::row_node_id(&row.node),
+                super::super::row_node_id(&row.theirs_id),
+            ) else {
+                continue;
+            };
+            let version = u64::try_from(row.theirs_version).unwrap_or(0);
+            let theirs = crate::model::Tier::from_code(row.theirs_tier)
+                .filter(|t| self.keys().reads(*t))
+                .and_then(|tier| {
+                    let bytes = self.objects.read(&row.theirs_blob).ok()?;
+                    crate::codec::decode_node(self.keys(), &theirs_id, version, tier, &bytes).ok()
+                });
+            out.push(Conflict {
+                key: row.key(),
+                ours,
+                theirs,
+                base_version: row.base_version.and_then(|v| u64::try_from(v).ok()),
+                branch: row.branch,
+                at: crate::model::Timestamp(row.at),
+            });
+        }
+        Ok(out)
+    }
+}

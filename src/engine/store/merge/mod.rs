@@ -37,7 +37,10 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 
-pub(crate) use conflicts::{ConflictRow, checked as checked_conflicts};
+pub use conflicts::Conflict;
+pub(crate) use conflicts::ConflictRow;
+#[cfg(test)]
+use conflicts::checked as checked_conflicts;
 
 use super::{Layout, manifest, rotate, rowmac, schema, seal};
 use crate::error::{Error, Result};
@@ -114,7 +117,9 @@ pub fn merge_indexes(root: &Path, creds: &Credentials, input: &MergeInput) -> Re
     let mut conn = Connection::open(&ours)?;
     conn.execute("ATTACH DATABASE ?1 AS o", [base.to_string_lossy()])?;
     conn.execute("ATTACH DATABASE ?1 AS b", [theirs.to_string_lossy()])?;
-    let report = merge_into(&mut conn, &keys, &input.branch)?;
+    // Git's name for the branch, as one visible line (it is shown on cards).
+    let branch: String = crate::hygiene::visible_line(&input.branch).chars().take(200).collect();
+    let report = merge_into(&mut conn, &keys, &branch)?;
     conn.execute_batch("DETACH DATABASE o; DETACH DATABASE b;")?;
     drop(conn);
     // The result is checked as the next open will check it, then moved

@@ -186,3 +186,82 @@ fn a_rotation_on_one_branch_is_named_not_merged_blindly() {
     let err = merge(&ours, &theirs, &base).unwrap_err().to_string();
     assert!(err.contains("rotation"), "{err}");
 }
+
+#[test]
+fn a_conflict_is_a_merge_proposal_with_three_versions_that_accept_and_undo_handle() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    describe(&ours, "shared", "ours says this");
+    describe(&theirs, "shared", "theirs says that");
+    merge(&ours, &theirs, &base).unwrap();
+    let mut s = open_at(&ours, Level::Master);
+    let pending = s.pending().unwrap().pending;
+    assert_eq!(pending.len(), 1);
+    let p = &pending[0];
+    assert_eq!(p.proposal.source, crate::proposal::Source::Merge);
+    let (cards, _) = crate::proposal::cards(&s, pending.clone());
+    let sides = cards[0].merge.as_ref().expect("three versions on the card");
+    assert_eq!(
+        (
+            sides.base.as_ref().map(|b| b.description.as_str()),
+            sides.ours.description.as_str(),
+            sides.theirs.description.as_str()
+        ),
+        (Some("as it was"), "ours says this", "theirs says that")
+    );
+    assert_eq!(s.pending_count().unwrap(), 1);
+    // Found by its short id, like any proposal.
+    let (id, found) = s.proposal(&p.id.as_str()[..8]).unwrap();
+    assert_eq!(
+        (id.clone(), found.source),
+        (p.id.clone(), crate::proposal::Source::Merge)
+    );
+    s.accept(&id, &found, &crate::store::AcceptOptions::default()).unwrap();
+    assert_eq!(s.node("shared").unwrap().description, "theirs says that");
+    assert!(s.pending().unwrap().pending.is_empty());
+    s.undo().unwrap();
+    assert_eq!(s.node("shared").unwrap().description, "ours says this");
+    assert_eq!(s.pending().unwrap().pending.len(), 1, "back in the queue");
+}
+
+#[test]
+fn a_conflict_row_deleted_or_forged_outside_graphex_is_caught() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    describe(&ours, "shared", "ours");
+    describe(&theirs, "shared", "theirs");
+    merge(&ours, &theirs, &base).unwrap();
+    let c = rusqlite::Connection::open(db(&ours)).unwrap();
+    c.execute("UPDATE merge_conflicts SET branch = 'trusted-release'", [])
+        .unwrap();
+    let err = open_at(&ours, Level::Master).pending().unwrap_err().to_string();
+    assert!(err.contains("merge conflict row"), "{err}");
+    c.execute("DELETE FROM merge_conflicts", []).unwrap();
+    drop(c);
+    let err = open_at(&ours, Level::Master).pending().unwrap_err().to_string();
+    assert!(err.contains("deleted outside Graphex"), "{err}");
+}
+
+#[test]
+fn a_file_claiming_to_be_a_merge_proposal_is_quarantined() {
+    let (_d, root) = new_store();
+    let s = open_at(&root, Level::Master);
+    let forged = crate::proposal::StoredProposal {
+        format: 1,
+        created: crate::model::Timestamp::now(),
+        source: crate::proposal::Source::Merge,
+        edited_from: None,
+        bases: Default::default(),
+        submission: crate::proposal::Submission::from_json(
+            br#"{"agent":"merge","trust":100,"changes":[{"op":"deprecate","name":"x"}]}"#,
+        )
+        .unwrap(),
+    };
+    let recipient = crate::proposal::master_recipient(&s.layout().keys()).unwrap();
+    crate::proposal::pending::write(&s.layout().pending(), &forged.seal(&recipient).unwrap()).unwrap();
+    let scan = s.pending().unwrap();
+    assert!(scan.pending.is_empty());
+    assert!(
+        scan.quarantined[0].reason.contains("branch merge"),
+        "{:?}",
+        scan.quarantined
+    );
+}
