@@ -296,6 +296,18 @@ pub enum Command {
     /// MiB a file, 250,000 nodes, 1,000,000 edges, 1 MiB a JSONL line. See the README for the
     /// mapping of each format.
     Import(super::io_args::ImportArgs),
+    /// The store in a git repository: `install` sets up the merge driver, .gitignore and hooks;
+    /// `refresh` rebuilds derived files after a checkout.
+    #[command(subcommand)]
+    Git(super::git_args::GitCommand),
+    /// Merge two branches' graph.db three-way (git runs this; `graphex git install` sets it up).
+    ///
+    /// Changes from both branches land; a node changed on both stays as this branch has it and
+    /// its other version waits in the queue as a merge proposal. Each branch's index is checked
+    /// against the master's seal first. Needs the master key (GRAPHEX_PASSPHRASE,
+    /// GRAPHEX_IDENTITY, or a terminal to ask on). On any error this branch's graph.db is kept
+    /// and git reports a conflict.
+    MergeDriver(super::git_args::MergeDriverArgs),
 }
 
 /// Output formats of `query`.

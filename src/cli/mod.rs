@@ -11,6 +11,8 @@ mod edit_file;
 mod explore;
 mod exposure;
 mod find;
+mod git;
+mod git_args;
 pub mod hints;
 mod history;
 mod interchange;
@@ -120,6 +122,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Gen(a) => setup::gen_store(&ctx, a),
         Command::Export(a) => interchange::export(&ctx, a),
         Command::Import(a) => interchange::import(&ctx, a),
+        Command::Git(c) => git::git(&ctx, c),
+        Command::MergeDriver(a) => git::merge_driver(a),
     }
 }
 

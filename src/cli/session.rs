@@ -100,6 +100,19 @@ impl Context {
     }
 }
 
+/// The environment's credentials with the master's, prompted for in a
+/// terminal when the environment has none (`doing` says what for).
+pub fn master_credentials(doing: &str) -> Result<Credentials> {
+    let mut creds = Credentials::from_env();
+    if !creds.has_master() {
+        creds.passphrase = Some(prompt_secret(
+            "Master passphrase: ",
+            &format!("{doing} needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY, or run in a terminal"),
+        )?);
+    }
+    Ok(creds)
+}
+
 /// The console's starting credentials: the environment's, plus what
 /// `--unlock` asks to be prompted for before the screen opens.
 pub fn console_credentials(ctx: &Context) -> Result<Credentials> {

@@ -61,7 +61,13 @@ pub fn init(dir: Option<&Path>) -> Result<()> {
         "created {}\nnext: add knowledge with `graphex add`, and give agents an identity with \
          `graphex keys export-agent FILE` (keep the file outside the repository)\n",
         layout.graphex().display()
-    ))
+    ))?;
+    // In a git repository whose top is this root, the merge driver is set
+    // up at once; anywhere else `graphex git install` does it later.
+    if super::git::is_top_of_work_tree(&root) {
+        super::git::install(&root)?;
+    }
+    Ok(())
 }
 
 pub fn keys(ctx: &Context, cmd: &KeysCommand) -> Result<()> {

@@ -129,6 +129,12 @@ pub(super) fn orphans(
     let dir = layout.objects();
     let now = SystemTime::now();
     let known = known(conn)?;
+    // Snapshot files a git merge retired (see `store::merge`): a cache,
+    // reported apart from what an interrupted commit left.
+    let retired: HashSet<String> = crate::store::meta(conn, "retired_snapshots")?
+        .map(|v| v.split(' ').map(str::to_owned).collect())
+        .unwrap_or_default();
+    let mut cache = 0usize;
     let mut found: Vec<(String, bool)> = Vec::new();
     let mut deleted: Vec<String> = Vec::new();
     let mut unchecked: Vec<Tier> = Vec::new();
@@ -161,7 +167,11 @@ pub(super) fn orphans(
             .ok()
             .and_then(|m| now.duration_since(m).ok())
             .is_some_and(|age| age >= grace);
-        bytes += meta.len();
+        if retired.contains(&name) {
+            cache += 1;
+        } else {
+            bytes += meta.len();
+        }
         found.push((name, old));
     }
     let mut collected = 0;
@@ -189,8 +199,18 @@ pub(super) fn orphans(
         drop(tx);
     }
     let left = found.len() - collected;
-    let outcome = if left == 0 { Outcome::Ok } else { Outcome::Finding };
-    let mut detail = match (found.len(), collected) {
+    // Retired snapshots left are no finding; anything else left is.
+    let other_left = found
+        .iter()
+        .filter(|(name, _)| !retired.contains(name) && dir.join(name).exists())
+        .count();
+    let outcome = if other_left == 0 { Outcome::Ok } else { Outcome::Finding };
+    let mut detail = match (found.len() - cache, collected) {
+        (0, 0) if cache > 0 => format!(
+            "none but {cache} snapshot file(s) a git merge retired (a cache; `graphex doctor --collect-orphans` \
+             removes them after {} seconds)",
+            grace.as_secs()
+        ),
         (0, _) => "none".to_owned(),
         (n, 0) if collect.is_some() => {
             format!("{n} blob file(s), {bytes} bytes, named by no index row; none older than the grace period")

@@ -194,7 +194,7 @@ fn merge_into(conn: &mut Connection, keys: &Keyring, branch: &str) -> Result<Mer
     let mut found = rows::nodes(&tx, commit, &mut report)?;
     rows::edges(&tx, commit, &mut report)?;
     rows::decisions(&tx, keys, &renumber, &mut report)?;
-    rows::timeline(&tx, &renumber, &mut report)?;
+    rows::timeline(&tx, &renumber, &found, &mut report)?;
     rows::saved_queries(&tx)?;
     let audit_after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.audit", [], |r| r.get(0))?;
     let (appended, skipped) = crate::audit::append_from(&tx, keys, "b", u64::try_from(audit_after).unwrap_or(0))?;
@@ -251,7 +251,7 @@ fn merge_into(conn: &mut Connection, keys: &Keyring, branch: &str) -> Result<Mer
     }
     report.conflicts = found.len() as u64;
     rowmac::insert_timeline(&tx, keys, &entries)?;
-    tx.execute("DELETE FROM main.snapshots", [])?;
+    retire_snapshots(&tx)?;
     tx.execute(
         "UPDATE main.meta SET value = ?1 WHERE key = 'commit_seq'",
         [commit.to_string()],
@@ -272,6 +272,39 @@ fn merge_into(conn: &mut Connection, keys: &Keyring, branch: &str) -> Result<Mer
     tx.commit()?;
     report.commit = commit;
     Ok(report)
+}
+
+/// The most snapshot file names kept as retired by merges.
+const RETIRED_KEPT: usize = 64;
+
+/// Drops the snapshots (a cache, rebuilt by the next master session) and
+/// notes the files of both branches' snapshots as retired: once git has
+/// brought them, no row names them, and `doctor` tells them from leftovers
+/// of an interrupted commit.
+fn retire_snapshots(tx: &Connection) -> Result<()> {
+    let mut names: Vec<String> = tx
+        .prepare(
+            "SELECT blob FROM main.snapshots UNION SELECT blob FROM b.snapshots UNION SELECT blob FROM o.snapshots",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let earlier: Option<String> = tx
+        .query_row("SELECT value FROM main.meta WHERE key = 'retired_snapshots'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    for name in earlier.iter().flat_map(|e| e.split(' ')).filter(|n| !n.is_empty()) {
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_owned());
+        }
+    }
+    names.truncate(RETIRED_KEPT);
+    tx.execute(
+        "INSERT OR REPLACE INTO main.meta (key, value) VALUES ('retired_snapshots', ?1)",
+        [names.join(" ")],
+    )?;
+    tx.execute("DELETE FROM main.snapshots", [])?;
+    Ok(())
 }
 
 /// Whether the other branch changed any row of `tier`'s manifest group.

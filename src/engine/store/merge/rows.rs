@@ -240,7 +240,12 @@ pub(super) fn decisions(tx: &Connection, keys: &Keyring, renumber: &Renumber, re
 
 /// Appends the other branch's timeline rows after the base's, at their
 /// renumbered commits (their MACs are written again afterwards).
-pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeReport) -> Result<()> {
+pub(super) fn timeline(
+    tx: &Connection,
+    renumber: &Renumber,
+    conflicts: &[ConflictRow],
+    report: &mut MergeReport,
+) -> Result<()> {
     let after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.timeline", [], |r| r.get(0))?;
     let rows: Vec<(
         i64,
@@ -276,6 +281,14 @@ pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeR
          commit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     for (at, actor, action, node, edge, before, after_v, proposal, commit) in rows {
+        // The other branch's steps on a node in conflict name versions that
+        // are not this store's: its merge-conflict row stands for them.
+        if node
+            .as_ref()
+            .is_some_and(|n| conflicts.iter().any(|c| c.theirs_id == *n))
+        {
+            continue;
+        }
         // An undo names the commit it undid in `before`.
         let before = if action == "undo" {
             before.map(|c| renumber.commit(c))

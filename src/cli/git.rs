@@ -1,0 +1,256 @@
+//! `graphex git install|refresh` and `graphex merge-driver`: the store in a
+//! git repository. Git merges `graph.db` through our driver (a three-way
+//! merge of the two branches' indexes, see the engine's `store::merge`);
+//! blob files are content-addressed, so both branches' files coexist.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+
+use anyhow::{Context as _, Result, bail};
+use graphex_engine::Store;
+use graphex_engine::keys::Credentials;
+use graphex_engine::store::{Layout, MergeInput, merge_indexes};
+
+use super::Context;
+use super::git_args::{GitCommand, MergeDriverArgs};
+use super::output::{note, say};
+
+/// The driver's name in git's config and `.gitattributes`.
+const DRIVER: &str = "graphex";
+/// The line `.gitattributes` holds for the index.
+const ATTRIBUTE: &str = ".gpp/graphex/graph.db merge=graphex -diff";
+/// Marks the hooks Graphex wrote.
+const HOOK_MARK: &str = "# graphex: rebuild derived files";
+/// The index's path inside a repository.
+const DB_PATH: [&str; 3] = [".gpp", "graphex", "graph.db"];
+
+pub fn git(ctx: &Context, cmd: &GitCommand) -> Result<()> {
+    match cmd {
+        GitCommand::Install => install(&ctx.root()?),
+        GitCommand::Refresh => refresh(ctx),
+    }
+}
+
+/// The top of the git work tree holding `dir`, if any.
+fn work_tree(dir: &Path) -> Option<PathBuf> {
+    let out = Process::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["rev-parse", "--show-toplevel"])
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
+/// Whether `root` is the top of a git work tree.
+pub fn is_top_of_work_tree(root: &Path) -> bool {
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
+    work_tree(root).is_some_and(|top| canon(&top) == canon(root))
+}
+
+/// `graphex git install`: what a repository needs for the store.
+pub fn install(root: &Path) -> Result<()> {
+    let Some(top) = work_tree(root) else {
+        bail!(
+            "{} is not inside a git repository (run `git init` first, then `graphex git install`)",
+            root.display()
+        );
+    };
+    let top = top.canonicalize().unwrap_or(top);
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+    if top != root {
+        bail!(
+            "the store's repository root {} is not the git work tree's top {}: keep .gpp/ at the top of the repository",
+            root.display(),
+            top.display()
+        );
+    }
+    let mut done = String::new();
+    if add_line(&top.join(".gitattributes"), ATTRIBUTE)? {
+        let _ = writeln!(done, "added the merge driver to .gitattributes (commit it)");
+    }
+    let exe = std::env::current_exe().context("cannot find the graphex program's path")?;
+    let driver = format!("{} merge-driver %O %A %B %P", shell_word(&exe));
+    for (key, value) in [
+        (
+            format!("merge.{DRIVER}.name"),
+            "Graphex three-way merge of the graph index".to_owned(),
+        ),
+        (format!("merge.{DRIVER}.driver"), driver),
+    ] {
+        let current = git_output(&top, &["config", "--local", "--get", &key]);
+        if current.as_deref() != Some(value.as_str()) {
+            let ok = Process::new("git")
+                .arg("-C")
+                .arg(&top)
+                .args(["config", "--local", &key, &value])
+                .status()
+                .is_ok_and(|s| s.success());
+            if !ok {
+                bail!("git config {key} failed");
+            }
+            let _ = writeln!(done, "set {key} in the repository's git config");
+        }
+    }
+    graphex_engine::store::write_gitignore(&Layout::new(&top))?;
+    let hooks = git_output(&top, &["rev-parse", "--git-path", "hooks"])
+        .map(|p| top.join(p))
+        .context("cannot find the repository's hooks directory")?;
+    for hook in ["post-checkout", "post-merge"] {
+        match write_hook(&hooks, hook, &exe)? {
+            Hook::Written => {
+                let _ = writeln!(done, "wrote the {hook} hook");
+            }
+            Hook::Ours => {}
+            Hook::Foreign(path) => {
+                let _ = writeln!(
+                    done,
+                    "{} exists and is not ours: add `{} git refresh` to it to rebuild snapshots after a checkout",
+                    path.display(),
+                    shell_word(&exe)
+                );
+            }
+        }
+    }
+    if done.is_empty() {
+        done.push_str("already set up: nothing to change\n");
+    }
+    say(&done)
+}
+
+/// Appends `line` to the file unless a line equals it; true when it did.
+fn add_line(path: &Path, line: &str) -> Result<bool> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    if text.lines().any(|l| l.trim() == line) {
+        return Ok(false);
+    }
+    let mut out = text;
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(line);
+    out.push('\n');
+    std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(true)
+}
+
+fn git_output(dir: &Path, args: &[&str]) -> Option<String> {
+    let out = Process::new("git").arg("-C").arg(dir).args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// A path as one POSIX shell word (git runs the driver through `sh`).
+fn shell_word(path: &Path) -> String {
+    let s = path.to_string_lossy();
+    if s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b)) {
+        s.into_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+enum Hook {
+    Written,
+    Ours,
+    Foreign(PathBuf),
+}
+
+fn write_hook(dir: &Path, name: &str, exe: &Path) -> Result<Hook> {
+    let path = dir.join(name);
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        return Ok(if text.contains(HOOK_MARK) {
+            Hook::Ours
+        } else {
+            Hook::Foreign(path)
+        });
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let script = format!(
+        "#!/bin/sh\n{HOOK_MARK} (a cache; never fails the git command)\n{} git refresh || true\n",
+        shell_word(exe)
+    );
+    std::fs::write(&path, script).with_context(|| format!("cannot write {}", path.display()))?;
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .with_context(|| format!("cannot make {} executable", path.display()))?;
+    Ok(Hook::Written)
+}
+
+/// `graphex git refresh`: snapshots rebuilt when the master key is at hand.
+fn refresh(ctx: &Context) -> Result<()> {
+    let creds = Credentials::from_env();
+    if !creds.has_master() {
+        return Ok(());
+    }
+    let mut store = Store::open(&ctx.root()?, &creds)?;
+    store.refresh_snapshots(false)?;
+    Ok(())
+}
+
+/// `graphex merge-driver %O %A %B %P`: git's call when both branches
+/// changed the index. Exit 0 with the merge in OURS; on any error OURS is
+/// left as this branch had it and git reports a conflict.
+pub fn merge_driver(args: &MergeDriverArgs) -> Result<()> {
+    let cwd = std::env::current_dir().context("cannot read the working directory")?;
+    let path = cwd.join(&args.path);
+    let mut root = path.as_path();
+    for part in DB_PATH.iter().rev() {
+        if root.file_name().and_then(|n| n.to_str()) != Some(*part) {
+            bail!(
+                "the merge driver handles .gpp/graphex/graph.db only, not {} (check .gitattributes)",
+                args.path.display()
+            );
+        }
+        root = root.parent().unwrap_or(root);
+    }
+    let branch = other_branch();
+    let creds = super::session::master_credentials("merging the graph of two branches")?;
+    let input = MergeInput {
+        base: args.base.clone(),
+        ours: args.ours.clone(),
+        theirs: args.theirs.clone(),
+        branch: branch.clone(),
+    };
+    let report = merge_indexes(root, &creds, &input).with_context(|| {
+        format!(
+            "graphex could not merge {} from {branch}; this branch's graph is kept and git reports a conflict \
+             (merge again once the cause is fixed: `git merge --abort`, then `git merge`)",
+            args.path.display()
+        )
+    })?;
+    let mut text = format!(
+        "graphex: merged the graph from {branch}: {} nodes added, {} changed, {} removed; {} edges added, {} removed",
+        report.nodes_added, report.nodes_changed, report.nodes_removed, report.edges_added, report.edges_removed
+    );
+    if report.conflicts > 0 {
+        let _ = write!(
+            text,
+            "; {} nodes changed on both branches wait in the queue as merge proposals (`graphex pending`)",
+            report.conflicts
+        );
+    }
+    note(&text);
+    for n in &report.notes {
+        note(&format!("graphex: {n}"));
+    }
+    Ok(())
+}
+
+/// What git calls the branch being merged in (`git merge` sets
+/// `GITHEAD_<commit>` to it), or a plain description.
+fn other_branch() -> String {
+    std::env::vars()
+        .filter(|(k, _)| k.starts_with("GITHEAD_"))
+        .map(|(_, v)| v)
+        .next()
+        .unwrap_or_else(|| "the other branch".to_owned())
+}

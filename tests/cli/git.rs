@@ -1,0 +1,202 @@
+//! The store in a real git repository: `init` sets up the merge driver,
+//! and `git merge` of two branches that both changed the graph merges it.
+
+use std::path::Path;
+use std::process::Command as Process;
+
+use crate::harness::{HUMAN, PASS, bare};
+
+/// `git` in `dir`, isolated from the machine's config, with the master
+/// passphrase in its environment (the merge driver reads it).
+fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+    let out = Process::new("git")
+        .current_dir(dir)
+        .args([
+            "-c",
+            "user.name=Test",
+            "-c",
+            "user.email=test@example.com",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GRAPHEX_PASSPHRASE", PASS)
+        .env("GRAPHEX_TEST_KDF_LOG_N", "4")
+        .env_remove("GRAPHEX_IDENTITY")
+        .env_remove("GRAPHEX_STORE")
+        .output()
+        .unwrap();
+    out
+}
+
+fn git_ok(dir: &Path, args: &[&str]) -> String {
+    let out = git(dir, args);
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+fn graphex(dir: &Path, args: &[&str]) -> String {
+    let out = bare(dir).env("GRAPHEX_PASSPHRASE", PASS).args(args).assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+fn add(dir: &Path, name: &str, description: &str) {
+    graphex(dir, &["add", "--type", "service", "--name", name, "-d", description]);
+}
+
+fn commit_all(dir: &Path, message: &str) {
+    git_ok(dir, &["add", "-A"]);
+    git_ok(dir, &["commit", "-q", "-m", message]);
+}
+
+/// A git repository with a store holding `shared`, committed on `main`,
+/// and a branch `feature` of it.
+fn repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    git_ok(root, &["init", "-q", "-b", "main"]);
+    let out = bare(root)
+        .args(["init", "."])
+        .env("GRAPHEX_PASSPHRASE", PASS)
+        .env("GRAPHEX_HUMAN_PASSPHRASE", HUMAN)
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(said.contains(".gitattributes"), "{said}");
+    add(root, "shared", "as it was");
+    commit_all(root, "base");
+    git_ok(root, &["branch", "feature"]);
+    dir
+}
+
+#[test]
+fn init_in_a_git_repository_sets_up_the_driver_and_install_is_idempotent() {
+    let dir = repo();
+    let root = dir.path();
+    let attributes = std::fs::read_to_string(root.join(".gitattributes")).unwrap();
+    assert!(
+        attributes.contains(".gpp/graphex/graph.db merge=graphex"),
+        "{attributes}"
+    );
+    let driver = git_ok(root, &["config", "--get", "merge.graphex.driver"]);
+    assert!(driver.contains("merge-driver %O %A %B %P"), "{driver}");
+    assert!(root.join(".git/hooks/post-merge").is_file());
+    let again = graphex(root, &["git", "install"]);
+    assert!(again.contains("nothing to change"), "{again}");
+    // Nothing of a store in use is tracked.
+    let tracked = git_ok(root, &["ls-files"]);
+    assert!(!tracked.contains("-wal") && !tracked.contains("-shm"), "{tracked}");
+}
+
+#[test]
+fn branches_with_disjoint_changes_merge_with_both() {
+    let dir = repo();
+    let root = dir.path();
+    git_ok(root, &["checkout", "-q", "feature"]);
+    add(root, "beta", "from the feature branch");
+    graphex(root, &["link", "beta", "uses", "shared"]);
+    graphex(root, &["update", "shared", "-d", "changed on feature"]);
+    commit_all(root, "feature work");
+    git_ok(root, &["checkout", "-q", "main"]);
+    add(root, "alpha", "from main");
+    commit_all(root, "main work");
+    let said = git_ok(root, &["merge", "--no-edit", "feature"]);
+    assert!(said.contains("merged the graph from feature"), "{said}");
+    let status = git_ok(root, &["status", "--porcelain"]);
+    assert!(status.trim().is_empty(), "the merge was committed whole: {status}");
+    let list = graphex(root, &["list"]);
+    assert!(
+        list.contains("alpha") && list.contains("beta") && list.contains("shared"),
+        "{list}"
+    );
+    let shown = graphex(root, &["show", "shared"]);
+    assert!(shown.contains("changed on feature"), "{shown}");
+    assert!(graphex(root, &["show", "beta"]).contains("uses"));
+    // Every blob both branches wrote is there, and the store checks out clean.
+    let out = bare(root)
+        .env("GRAPHEX_PASSPHRASE", PASS)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    let findings: Vec<&str> = report.lines().filter(|l| l.starts_with("FINDING")).collect();
+    // The test store's cheap KDF is the only finding.
+    assert!(
+        findings.len() == 1 && findings[0].contains("passphrase KDF"),
+        "{report}"
+    );
+    assert!(
+        report.contains("ok       blobs present") && report.contains("ok       history"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_node_changed_on_both_branches_lands_in_the_queue_as_a_merge_proposal() {
+    let dir = repo();
+    let root = dir.path();
+    git_ok(root, &["checkout", "-q", "feature"]);
+    graphex(root, &["update", "shared", "-d", "theirs says that"]);
+    commit_all(root, "feature edit");
+    git_ok(root, &["checkout", "-q", "main"]);
+    graphex(root, &["update", "shared", "-d", "ours says this"]);
+    commit_all(root, "main edit");
+    let said = git_ok(root, &["merge", "--no-edit", "feature"]);
+    assert!(said.contains("1 nodes changed on both branches"), "{said}");
+    assert!(graphex(root, &["show", "shared"]).contains("ours says this"));
+    let card = graphex(root, &["pending"]);
+    for needle in [
+        "agent:merge",
+        "Merge of branch feature",
+        "base v1 → ours v2",
+        "base v1 → theirs v2",
+        "theirs says that",
+    ] {
+        assert!(card.contains(needle), "{needle:?} missing from:\n{card}");
+    }
+    let id = card.split_whitespace().nth(1).unwrap().to_owned();
+    graphex(root, &["accept", &id]);
+    assert!(graphex(root, &["show", "shared"]).contains("theirs says that"));
+}
+
+#[test]
+fn a_merge_without_the_master_key_is_a_conflict_that_keeps_this_branch() {
+    let dir = repo();
+    let root = dir.path();
+    git_ok(root, &["checkout", "-q", "feature"]);
+    add(root, "beta", "b");
+    commit_all(root, "feature");
+    git_ok(root, &["checkout", "-q", "main"]);
+    add(root, "alpha", "a");
+    commit_all(root, "main");
+    let before = std::fs::read(root.join(".gpp/graphex/graph.db")).unwrap();
+    let out = Process::new("git")
+        .current_dir(root)
+        .args([
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@e",
+            "merge",
+            "--no-edit",
+            "feature",
+        ])
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env_remove("GRAPHEX_PASSPHRASE")
+        .env_remove("GRAPHEX_IDENTITY")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("needs the master key"), "{said}");
+    assert_eq!(std::fs::read(root.join(".gpp/graphex/graph.db")).unwrap(), before);
+}
