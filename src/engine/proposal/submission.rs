@@ -101,6 +101,29 @@ impl Submission {
                 reason: e.to_string(),
             })?;
         }
+        self.check_removals()
+    }
+
+    /// A removed edge is neither added by another change of the same
+    /// proposal nor added again after it: either would leave the reviewer
+    /// guessing which one wins.
+    fn check_removals(&self) -> Result<()> {
+        for (i, c) in self.changes.iter().enumerate() {
+            let Some(removed) = c.removed_edge() else { continue };
+            if let Some(j) = self.changes.iter().position(|o| o.edges().contains(&removed)) {
+                let (from, relation, to) = &removed;
+                let order = if j < i { "an earlier" } else { "a later" };
+                return Err(Error::Document {
+                    path: format!("change {} (remove_edge)", i + 1),
+                    reason: format!(
+                        "it removes {from} -> {relation} -> {to}, which {order} change ({}, {}) adds; \
+                         drop one of them",
+                        j + 1,
+                        self.changes[j].op()
+                    ),
+                });
+            }
+        }
         Ok(())
     }
 
