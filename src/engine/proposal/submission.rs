@@ -167,7 +167,8 @@ mod tests {
                 "update_node",
                 "deprecate",
                 "supersede",
-                "archive"
+                "archive",
+                "remove_edge"
             ]
         );
         let mut fields: Vec<&str> = schema["properties"]
@@ -179,7 +180,7 @@ mod tests {
         fields.sort_unstable();
         assert_eq!(fields, ["agent", "changes", "rationale", "session", "trust"]);
         let back = serde_json::to_value(&sub).unwrap();
-        assert_eq!(back["changes"].as_array().unwrap().len(), 6);
+        assert_eq!(back["changes"].as_array().unwrap().len(), 7);
         for variant in schema["$defs"]["change"]["oneOf"].as_array().unwrap() {
             assert_eq!(variant["additionalProperties"], false, "{variant}");
         }
