@@ -82,4 +82,6 @@ fn shorten(s: &str) -> String {
 #[cfg(test)]
 mod quarantine_tests;
 #[cfg(test)]
+mod remove_edge_tests;
+#[cfg(test)]
 pub(crate) mod tests;
