@@ -230,10 +230,19 @@ impl Change {
                 }
             }
             Change::RemoveEdge {
-                from, relation, to, reason, ..
+                from,
+                relation,
+                to,
+                reason,
+                ..
             } => {
                 if let Some(r) = reason {
-                    super::check_text("reason", &format!("{from} -> {relation} -> {to}"), r, model::MAX_DESCRIPTION)?;
+                    super::check_text(
+                        "reason",
+                        &format!("{from} -> {relation} -> {to}"),
+                        r,
+                        model::MAX_DESCRIPTION,
+                    )?;
                 }
             }
             Change::UpdateNode { name, set } => {

@@ -324,7 +324,10 @@ fn removal(
             .map(|name| missing(store, n, name.as_str()))
             .collect();
     };
-    match catalog.outgoing(&f.id).find(|e| e.relation == *relation && e.to == t.id) {
+    match catalog
+        .outgoing(&f.id)
+        .find(|e| e.relation == *relation && e.to == t.id)
+    {
         None => vec![no_edge()],
         Some(e) => {
             let proposer_tier = ceiling();

@@ -49,7 +49,10 @@ fn accepting_a_removal_unlinks_the_edge_and_undo_puts_it_back_exactly() {
     let mut s = open_at(&root, Level::Master);
     s.link(uses("orders-service", "api-gateway")).unwrap();
     let before = edge(&s, "orders-service", "api-gateway").unwrap();
-    let id = propose(&open_at(&root, Level::Agent), json!([remove("orders-service", "api-gateway")]));
+    let id = propose(
+        &open_at(&root, Level::Agent),
+        json!([remove("orders-service", "api-gateway")]),
+    );
     let mut s = open_at(&root, Level::Master);
     let (_, p) = s.proposal(id.short()).unwrap();
     assert!(lints_of(&s, &id).is_empty(), "{:?}", lints_of(&s, &id));
@@ -75,7 +78,10 @@ fn a_removal_of_an_edge_gone_since_is_flagged_and_refused_even_forced() {
     let (_dir, root) = graph();
     let mut s = open_at(&root, Level::Master);
     s.link(uses("orders-service", "api-gateway")).unwrap();
-    let id = propose(&open_at(&root, Level::Agent), json!([remove("orders-service", "api-gateway")]));
+    let id = propose(
+        &open_at(&root, Level::Agent),
+        json!([remove("orders-service", "api-gateway")]),
+    );
     s.unlink("orders-service", "uses", "api-gateway").unwrap();
     let (_, p) = s.proposal(id.short()).unwrap();
     let lints = lints_of(&s, &id);
@@ -97,11 +103,21 @@ fn removals_repeated_or_of_edges_the_proposal_adds_are_caught() {
     s.link(uses("orders-service", "api-gateway")).unwrap();
     let id = propose(
         &open_at(&root, Level::Agent),
-        json!([remove("orders-service", "api-gateway"), remove("orders-service", "api-gateway")]),
+        json!([
+            remove("orders-service", "api-gateway"),
+            remove("orders-service", "api-gateway")
+        ]),
     );
     let lints = lints_of(&s, &id);
     assert!(
-        matches!(lints.as_slice(), [Lint::DuplicateRemoval { change: 2, first: 1, .. }]),
+        matches!(
+            lints.as_slice(),
+            [Lint::DuplicateRemoval {
+                change: 2,
+                first: 1,
+                ..
+            }]
+        ),
         "{lints:?}"
     );
     let (_, p) = s.proposal(id.short()).unwrap();
@@ -112,7 +128,10 @@ fn removals_repeated_or_of_edges_the_proposal_adds_are_caught() {
     let err = Submission::from_json(doc(json!([add, remove("orders-service", "api-gateway")])).as_bytes())
         .unwrap_err()
         .to_string();
-    assert!(err.contains("change 2 (remove_edge)") && err.contains("an earlier change (1, add_edge)"), "{err}");
+    assert!(
+        err.contains("change 2 (remove_edge)") && err.contains("an earlier change (1, add_edge)"),
+        "{err}"
+    );
     let err = Submission::from_json(doc(json!([remove("orders-service", "api-gateway"), add])).as_bytes())
         .unwrap_err()
         .to_string();
@@ -125,8 +144,12 @@ fn removals_repeated_or_of_edges_the_proposal_adds_are_caught() {
 fn an_edge_the_proposer_cannot_read_is_answered_as_absent() {
     let (_dir, root) = graph();
     let mut s = open_at(&root, Level::Master);
-    s.add_node(crate::store::tests::node("ledger", Tier::AgentRestricted, "ledger words"))
-        .unwrap();
+    s.add_node(crate::store::tests::node(
+        "ledger",
+        Tier::AgentRestricted,
+        "ledger words",
+    ))
+    .unwrap();
     s.link(uses("orders-service", "ledger")).unwrap();
     let try_remove = |store: &Store, relation: &str| {
         let change = json!({"op": "remove_edge", "from": "orders-service", "relation": relation, "to": "ledger"});
@@ -150,7 +173,10 @@ fn an_edge_raised_above_the_proposer_since_is_flagged_and_not_removed() {
     let (_dir, root) = graph();
     let mut s = open_at(&root, Level::Master);
     s.link(uses("orders-service", "api-gateway")).unwrap();
-    let id = propose(&open_at(&root, Level::Agent), json!([remove("orders-service", "api-gateway")]));
+    let id = propose(
+        &open_at(&root, Level::Agent),
+        json!([remove("orders-service", "api-gateway")]),
+    );
     let raise = NodePatch {
         tier: Some(Tier::AgentRestricted),
         ..NodePatch::default()
@@ -171,7 +197,14 @@ fn an_edge_raised_above_the_proposer_since_is_flagged_and_not_removed() {
     );
     let (_, p) = s.proposal(id.short()).unwrap();
     let err = s
-        .accept(&id, &p, &AcceptOptions { only: None, force: true })
+        .accept(
+            &id,
+            &p,
+            &AcceptOptions {
+                only: None,
+                force: true,
+            },
+        )
         .unwrap_err();
     assert!(matches!(err, Error::Document { .. }), "{err}");
     assert!(err.to_string().contains("above what the proposer reads"), "{err}");

@@ -382,15 +382,15 @@ fn a_removed_edge_shows_as_a_removal_with_its_reason_escaped() {
         .expect("a removal line");
     assert_eq!(
         lines[at][0],
-        (
-            "1. − orders-service → uses → api-gateway".to_owned(),
-            Tone::Removed
-        )
+        ("1. − orders-service → uses → api-gateway".to_owned(), Tone::Removed)
     );
     assert_eq!(text[at], "1. − orders-service → uses → api-gateway (edge removed)");
     // The reason follows behind the gutter, escaped, one card line per line.
     assert_eq!(text[at + 1], "     reason:");
-    assert!(text[at + 2].starts_with("     │ unused") && !text[at + 2].contains('\u{1b}'), "{text:?}");
+    assert!(
+        text[at + 2].starts_with("     │ unused") && !text[at + 2].contains('\u{1b}'),
+        "{text:?}"
+    );
     assert_eq!(text[at + 3], "     │ since v2");
     assert_eq!(it.summary(), "− orders-service → api-gateway");
 }
