@@ -122,6 +122,15 @@ pub fn card(store: &Store, c: &Card, groups: &[Group]) -> String {
     out
 }
 
+/// `, N edge(s) removed` when an accept removed any.
+pub(crate) fn removed_note(n: usize) -> String {
+    if n > 0 {
+        format!(", {n} edge(s) removed")
+    } else {
+        String::new()
+    }
+}
+
 /// One change, numbered, with its suggested edges or field diffs.
 pub fn describe(store: &Store, n: usize, change: &Change) -> String {
     let mut out = String::new();
@@ -158,6 +167,18 @@ pub fn describe(store: &Store, n: usize, change: &Change) -> String {
         }
         Change::AddEdge { from, relation, to, .. } => {
             let _ = writeln!(out, "  {n}. + {from} → {relation} → {to}");
+        }
+        Change::RemoveEdge {
+            from,
+            relation,
+            to,
+            reason,
+        } => {
+            let _ = writeln!(
+                out,
+                "  {n}. - {from} → {relation} → {to} (edge removed){}",
+                reason_suffix(reason.as_deref())
+            );
         }
         Change::UpdateNode { name, set } => {
             let _ = writeln!(out, "  {n}. ~ {name}");

@@ -313,12 +313,13 @@ pub fn accept(ctx: &Context, a: &AcceptArgs) -> Result<()> {
         let done = accept_one(&mut store, &id, &opts)?;
         if !ctx.json {
             note(&format!(
-                "accepted {}: {}; {} node(s) added, {} changed, {} edge(s) added{}",
+                "accepted {}: {}; {} node(s) added, {} changed, {} edge(s) added{}{}",
                 id.short(),
                 numbers(&done.applied),
                 done.nodes_added,
                 done.nodes_changed,
                 done.edges_added,
+                super::cards::removed_note(done.edges_removed),
                 if done.edges_existing > 0 {
                     format!(", {} already present", done.edges_existing)
                 } else {

@@ -88,6 +88,20 @@ pub struct ProposeEdgeArgs {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+pub struct ProposeRemoveEdgeArgs {
+    pub from: String,
+    /// The relation of the edge to remove, e.g. depends-on.
+    pub relation: String,
+    pub to: String,
+    /// Why the edge should go (shown to the reviewer).
+    #[serde(default)]
+    pub reason: Option<String>,
+    #[serde(default)]
+    pub rationale: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ProposeUpdateArgs {
     /// The node to change.
     pub name: String,
@@ -294,6 +308,16 @@ impl GraphexServer {
     #[tool]
     async fn graphex_propose_edge(&self, Parameters(a): Parameters<ProposeEdgeArgs>) -> ToolResult {
         let change = json!({"op": "add_edge", "from": a.from, "relation": a.relation, "to": a.to});
+        self.propose(change, a.rationale).await
+    }
+
+    /// Propose removing the edge FROM -> RELATION -> TO (one this agent can read). A human reviews it; returns the proposal id.
+    #[tool]
+    async fn graphex_propose_remove_edge(&self, Parameters(a): Parameters<ProposeRemoveEdgeArgs>) -> ToolResult {
+        let mut change = json!({"op": "remove_edge", "from": a.from, "relation": a.relation, "to": a.to});
+        if let Some(r) = a.reason {
+            change["reason"] = json!(r);
+        }
         self.propose(change, a.rationale).await
     }
 

@@ -75,6 +75,7 @@ fn agents_query_propose_and_follow_up_over_mcp() {
                 "graphex_proposal_status",
                 "graphex_propose_edge",
                 "graphex_propose_node",
+                "graphex_propose_remove_edge",
                 "graphex_propose_update",
                 "graphex_query",
                 "graphex_status"
@@ -104,6 +105,23 @@ fn agents_query_propose_and_follow_up_over_mcp() {
         let id = text(&r).split_whitespace().nth(1).unwrap().to_owned();
         let r = call(&client, "graphex_proposal_status", json!({"id": &id[..8]})).await;
         assert!(text(&r).contains("pending review"), "{}", text(&r));
+        // An edge above the agent's tier is refused exactly as an absent one:
+        // the answer cannot tell the agent it exists.
+        let hidden = call(
+            &client,
+            "graphex_propose_remove_edge",
+            json!({"from": "agent-readable", "relation": "uses", "to": "agent-restricted", "reason": "gone"}),
+        )
+        .await;
+        let absent = call(
+            &client,
+            "graphex_propose_remove_edge",
+            json!({"from": "agent-readable", "relation": "owns", "to": "agent-restricted", "reason": "gone"}),
+        )
+        .await;
+        assert_eq!((hidden.is_error, absent.is_error), (Some(true), Some(true)));
+        assert!(text(&hidden).contains("reads no such edge"), "{}", text(&hidden));
+        assert_eq!(text(&hidden), text(&absent).replace("owns", "uses"));
         // Caller cannot set the agent, and bad input is a tool error with the reason.
         let r = call(
             &client,

@@ -450,3 +450,34 @@ fn edit_file_is_removed_when_graphex_is_signalled() {
         assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0, "{signal}");
     }
 }
+
+/// An agent proposes removing an edge; the card shows it as a removal with
+/// the reason escaped; accepting unlinks it, `undo` brings it back.
+#[test]
+fn a_remove_edge_proposal_is_reviewed_accepted_and_undone() {
+    let repo = reviewed_repo();
+    repo.ok(&["link", "orders-service", "uses", "agent-readable"]);
+    let edge = "-> uses -> agent-readable";
+    assert!(repo.ok(&["show", "orders-service"]).contains(edge));
+    let json = r#"{"agent": "claude-code", "trust": 94.2, "session": "s", "rationale": "cleanup",
+      "changes": [{"op": "remove_edge", "from": "orders-service", "relation": "uses", "to": "agent-readable",
+                   "reason": "unused since v2 \u202e"}]}"#;
+    let id = propose(&repo, json);
+    let card = repo.ok(&["pending"]);
+    assert!(
+        card.contains("1. - orders-service → uses → agent-readable (edge removed)"),
+        "{card}"
+    );
+    assert!(card.contains("│ unused since v2"), "{card}");
+    assert!(!card.contains('\u{202e}'), "the reason is escaped: {card}");
+    assert!(card.contains("Lints: none"), "{card}");
+    repo.master()
+        .args(["accept", &id[..8]])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("1 edge(s) removed"));
+    assert!(!repo.ok(&["show", "orders-service"]).contains(edge));
+    repo.ok(&["undo"]);
+    assert!(repo.ok(&["show", "orders-service"]).contains(edge));
+    assert_eq!(repo.json(repo.master(), &["pending"])["proposals"][0]["id"], id);
+}

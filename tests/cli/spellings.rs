@@ -165,6 +165,11 @@ fn another_tools_graph_db_is_refused_untouched() {
         .failure();
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(err.contains("not a Graphex store") && err.contains("gpp-cli"), "{err}");
+    // gpp-cli has no export: the message names the way its graph moves.
+    assert!(
+        err.contains("gpp-cli has no export command") && err.contains("import FILE --format node-link --tier TIER"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
 

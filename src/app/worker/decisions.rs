@@ -16,11 +16,12 @@ impl Worker {
         });
         match r {
             Ok((pid, a)) => Reply::Done(format!(
-                "accepted {}: {} node(s) added, {} changed, {} edge(s) added",
+                "accepted {}: {} node(s) added, {} changed, {} edge(s) added{}",
                 pid.short(),
                 a.nodes_added,
                 a.nodes_changed,
-                a.edges_added
+                a.edges_added,
+                crate::cli::cards::removed_note(a.edges_removed)
             )),
             Err(Error::StaleBase { .. }) => self.stale(id, false),
             Err(e) => Reply::Failed(format!("accept: {e}")),
@@ -79,12 +80,13 @@ impl Worker {
         });
         match r {
             Ok((new, a)) => Reply::EditSaved(format!(
-                "accepted the edit of {} as {}: {} node(s) added, {} changed, {} edge(s) added",
+                "accepted the edit of {} as {}: {} node(s) added, {} changed, {} edge(s) added{}",
                 &id[..id.len().min(12)],
                 new.short(),
                 a.nodes_added,
                 a.nodes_changed,
-                a.edges_added
+                a.edges_added,
+                crate::cli::cards::removed_note(a.edges_removed)
             )),
             Err(Error::StaleBase { .. }) => self.stale(id, true),
             Err(e) => Reply::EditFailed(e.to_string()),

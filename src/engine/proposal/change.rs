@@ -40,6 +40,15 @@ pub enum Change {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         confidence: Option<f64>,
     },
+    /// Removes an existing edge (kept sealed, so undoing the decision puts
+    /// it back as it was).
+    RemoveEdge {
+        from: Name,
+        relation: Relation,
+        to: Name,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
     /// Field-level changes to a node.
     UpdateNode { name: Name, set: FieldSet },
     /// Marks a node deprecated.
@@ -101,6 +110,7 @@ impl Change {
         match self {
             Change::AddNode { .. } => "add_node",
             Change::AddEdge { .. } => "add_edge",
+            Change::RemoveEdge { .. } => "remove_edge",
             Change::UpdateNode { .. } => "update_node",
             Change::Deprecate { .. } => "deprecate",
             Change::Supersede { .. } => "supersede",
@@ -115,7 +125,7 @@ impl Change {
                 vec![name]
             }
             Change::Supersede { old, .. } => vec![old],
-            Change::AddNode { .. } | Change::AddEdge { .. } => Vec::new(),
+            Change::AddNode { .. } | Change::AddEdge { .. } | Change::RemoveEdge { .. } => Vec::new(),
         }
     }
 
@@ -127,7 +137,7 @@ impl Change {
             } => std::iter::once(name)
                 .chain(suggested_edges.iter().flat_map(|(f, _, t)| [f, t]))
                 .collect(),
-            Change::AddEdge { from, to, .. } => vec![from, to],
+            Change::AddEdge { from, to, .. } | Change::RemoveEdge { from, to, .. } => vec![from, to],
             Change::Supersede { old, new } => vec![old, new],
             Change::UpdateNode { name, .. } | Change::Deprecate { name, .. } | Change::Archive { name, .. } => {
                 vec![name]
@@ -142,6 +152,14 @@ impl Change {
             Change::AddEdge { from, relation, to, .. } => vec![(from.clone(), relation.clone(), to.clone())],
             Change::Supersede { old, new } => vec![(new.clone(), supersedes(), old.clone())],
             _ => Vec::new(),
+        }
+    }
+
+    /// The edge the change removes, as a triple.
+    pub fn removed_edge(&self) -> Option<Triple> {
+        match self {
+            Change::RemoveEdge { from, relation, to, .. } => Some((from.clone(), relation.clone(), to.clone())),
+            _ => None,
         }
     }
 
@@ -165,7 +183,9 @@ impl Change {
                 out.extend(set.body.as_deref());
                 out.extend(set.properties.iter().flat_map(|(k, v)| [k.as_str(), v.as_str()]));
             }
-            Change::Deprecate { reason, .. } | Change::Archive { reason, .. } => out.extend(reason.as_deref()),
+            Change::Deprecate { reason, .. } | Change::Archive { reason, .. } | Change::RemoveEdge { reason, .. } => {
+                out.extend(reason.as_deref());
+            }
             Change::AddEdge { .. } | Change::Supersede { .. } => {}
         }
         out
@@ -207,6 +227,22 @@ impl Change {
             Change::AddEdge { confidence, .. } => {
                 if let Some(c) = confidence {
                     model::validate_confidence(*c)?;
+                }
+            }
+            Change::RemoveEdge {
+                from,
+                relation,
+                to,
+                reason,
+                ..
+            } => {
+                if let Some(r) = reason {
+                    super::check_text(
+                        "reason",
+                        &format!("{from} -> {relation} -> {to}"),
+                        r,
+                        model::MAX_DESCRIPTION,
+                    )?;
                 }
             }
             Change::UpdateNode { name, set } => {

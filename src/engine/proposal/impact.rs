@@ -39,7 +39,7 @@ const DEPTH: u32 = 1;
 /// The catalog as it would be once `p` is accepted (nothing is written),
 /// and the names of the nodes it touches, sorted.
 pub fn after_accept(store: &Store, id: &ProposalId, p: &StoredProposal) -> Result<(Catalog, Vec<String>)> {
-    let (nodes, edges) = store.preview_accept(id, p)?;
+    let (nodes, edges, removed) = store.preview_accept(id, p)?;
     let mut after: Catalog = store.catalog().clone();
     let mut centres: Vec<String> = Vec::new();
     for n in &nodes {
@@ -53,6 +53,14 @@ pub fn after_accept(store: &Store, id: &ProposalId, p: &StoredProposal) -> Resul
             }
         }
         after.put_edge(e);
+    }
+    for e in removed {
+        for end in [e.from, e.to] {
+            if let Some(n) = after.node(&end) {
+                centres.push(n.name.to_string());
+            }
+        }
+        after.drop_edge(&e.id);
     }
     centres.sort();
     centres.dedup();

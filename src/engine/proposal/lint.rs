@@ -57,6 +57,19 @@ pub enum Lint {
         higher: String,
         higher_tier: Tier,
     },
+    /// An edge to remove that is not in the graph as the reviewer reads it
+    /// (removed since it was proposed, or never there): accepting it fails.
+    NoSuchEdge { change: usize, edge: String },
+    /// An edge to remove sealed above what the proposer reads: accepting
+    /// would tell the agent that it exists, so accepting it is refused.
+    UnreadableEdge {
+        change: usize,
+        edge: String,
+        tier: Tier,
+        proposer_tier: Tier,
+    },
+    /// The same edge removed by an earlier change of the proposal.
+    DuplicateRemoval { change: usize, edge: String, first: usize },
 }
 
 impl Lint {
@@ -72,6 +85,9 @@ impl Lint {
             Lint::MentionsHigher { .. } => "mentions-higher",
             Lint::AboveAgentTier { .. } => "above-agent-tier",
             Lint::CrossTier { .. } => "cross-tier",
+            Lint::NoSuchEdge { .. } => "no-such-edge",
+            Lint::UnreadableEdge { .. } => "unreadable-edge",
+            Lint::DuplicateRemoval { .. } => "duplicate-removal",
         }
     }
 
@@ -119,6 +135,22 @@ impl Lint {
                 "change {change}: {edge} links {lower} ({lower_tier}) to {higher} ({higher_tier}); \
                  the edge is sealed at {higher_tier}, and text on {lower} that names it would expose it"
             ),
+            Lint::NoSuchEdge { change, edge } => format!(
+                "change {change}: removes {edge}, which is not in the graph as this session reads it \
+                 (removed since, or never there); accepting this change fails"
+            ),
+            Lint::UnreadableEdge {
+                change,
+                edge,
+                tier,
+                proposer_tier,
+            } => format!(
+                "change {change}: removes {edge}, sealed at {tier}, but the proposer reads only up to \
+                 {proposer_tier}; accepting would tell it the edge exists, so it is refused (use `graphex unlink`)"
+            ),
+            Lint::DuplicateRemoval { change, edge, first } => {
+                format!("change {change}: removes {edge} again (change {first} removes it already)")
+            }
         }
     }
 }
@@ -144,6 +176,8 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
         });
     }
     let mut added: HashMap<&str, Tier> = HashMap::new();
+    let mut removals: HashMap<String, usize> = HashMap::new();
+    let ceiling = OnceLock::new();
     for (i, change) in sub.changes.iter().enumerate() {
         let n = i + 1;
         if let Some(kind) = change.texts().into_iter().find_map(credential_in) {
@@ -210,6 +244,10 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
                 tier: t,
             });
         }
+        if let Some(edge) = change.removed_edge() {
+            let tier = || *ceiling.get_or_init(|| super::proposer_tier(store, sub));
+            out.extend(removal(store, n, &edge, &added, &mut removals, tier));
+        }
         for (from, relation, to) in change.edges() {
             let tier = |name: &str| {
                 added
@@ -247,6 +285,64 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
         }
     }
     out
+}
+
+/// The findings on removing `edge` (change `n`): a repeat, a missing end
+/// or edge, or an edge above what the proposer (`ceiling`) reads.
+fn removal(
+    store: &Store,
+    n: usize,
+    edge: &super::Triple,
+    added: &HashMap<&str, Tier>,
+    removals: &mut HashMap<String, usize>,
+    ceiling: impl FnOnce() -> Tier,
+) -> Vec<Lint> {
+    let (from, relation, to) = edge;
+    let described = format!("{from} -> {relation} -> {to}");
+    if let Some(first) = removals.get(&described) {
+        return vec![Lint::DuplicateRemoval {
+            change: n,
+            edge: described,
+            first: *first,
+        }];
+    }
+    removals.insert(described.clone(), n);
+    let catalog = store.catalog();
+    let no_edge = || Lint::NoSuchEdge {
+        change: n,
+        edge: described.clone(),
+    };
+    if added.contains_key(from.as_str()) || added.contains_key(to.as_str()) {
+        return vec![no_edge()];
+    }
+    let (Some(f), Some(t)) = (catalog.by_name(from.as_str()), catalog.by_name(to.as_str())) else {
+        // An end this session cannot read is named as the other lints name
+        // it; nothing is said about the edge itself.
+        return [from, to]
+            .into_iter()
+            .filter(|name| catalog.by_name(name.as_str()).is_none())
+            .map(|name| missing(store, n, name.as_str()))
+            .collect();
+    };
+    match catalog
+        .outgoing(&f.id)
+        .find(|e| e.relation == *relation && e.to == t.id)
+    {
+        None => vec![no_edge()],
+        Some(e) => {
+            let proposer_tier = ceiling();
+            if e.tier > proposer_tier {
+                vec![Lint::UnreadableEdge {
+                    change: n,
+                    edge: described,
+                    tier: e.tier,
+                    proposer_tier,
+                }]
+            } else {
+                Vec::new()
+            }
+        }
+    }
 }
 
 /// Every non-public node name the session reads, in one automaton, so a

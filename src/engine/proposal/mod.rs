@@ -60,6 +60,20 @@ pub(crate) fn check_text(what: &'static str, value: &str, text: &str, max: usize
     Ok(())
 }
 
+/// The most secret tier the author of `sub` reads: its trust score under
+/// the settings in force (agent-readable when they cannot be read), never
+/// above agent-readable (`graphex propose` takes no local runtime).
+pub(crate) fn proposer_tier(store: &crate::store::Store, sub: &Submission) -> crate::model::Tier {
+    let access = crate::project::Access::Trust {
+        score: sub.trust,
+        local: false,
+    };
+    store
+        .config()
+        .and_then(|c| c.config.projection_settings())
+        .map_or(crate::model::Tier::AgentReadable, |s| s.policy.max_tier(access))
+}
+
 fn shorten(s: &str) -> String {
     match s.char_indices().nth(40) {
         Some((i, _)) => format!("{}…", &s[..i]),
@@ -69,5 +83,7 @@ fn shorten(s: &str) -> String {
 
 #[cfg(test)]
 mod quarantine_tests;
+#[cfg(test)]
+mod remove_edge_tests;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -72,6 +72,11 @@ pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Sour
             ));
         }
     }
+    for c in &sub.changes {
+        if let Some(edge) = c.removed_edge() {
+            check_removable(store, &sub, &edge, ceiling)?;
+        }
+    }
     let mut bases = BTreeMap::new();
     record_bases(store, &sub, &mut bases);
     let stored = StoredProposal {
@@ -86,6 +91,31 @@ pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Sour
         store.layout().pending().as_path(),
         &stored.seal(&store.keys().proposal_recipient(&store.layout().keys())?)?,
     )
+}
+
+/// The edge a `remove_edge` names must be one the proposer reads. The
+/// error is the same whether the edge is absent or above `ceiling`, so a
+/// proposal cannot probe for edges it may not see.
+fn check_removable(store: &Store, sub: &Submission, edge: &super::Triple, ceiling: crate::model::Tier) -> Result<()> {
+    let (from, relation, to) = edge;
+    let catalog = store.catalog();
+    let readable = |name: &crate::model::Name| catalog.by_name(name.as_str()).filter(|s| s.tier <= ceiling);
+    let found = match (readable(from), readable(to)) {
+        (Some(f), Some(t)) => catalog
+            .outgoing(&f.id)
+            .any(|e| e.relation == *relation && e.to == t.id && e.tier <= ceiling),
+        _ => false,
+    };
+    if found {
+        return Ok(());
+    }
+    Err(Error::EdgeNotFound {
+        edge: format!("{from} -> {relation} -> {to}"),
+        reason: format!(
+            "agent {} (trust {}) reads no such edge; only an edge it can read can be proposed for removal",
+            sub.agent, sub.trust
+        ),
+    })
 }
 
 /// Adds to `bases` the version `store` sees of each node `sub` mentions

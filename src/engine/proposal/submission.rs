@@ -101,6 +101,29 @@ impl Submission {
                 reason: e.to_string(),
             })?;
         }
+        self.check_removals()
+    }
+
+    /// A removed edge is neither added by another change of the same
+    /// proposal nor added again after it: either would leave the reviewer
+    /// guessing which one wins.
+    fn check_removals(&self) -> Result<()> {
+        for (i, c) in self.changes.iter().enumerate() {
+            let Some(removed) = c.removed_edge() else { continue };
+            if let Some(j) = self.changes.iter().position(|o| o.edges().contains(&removed)) {
+                let (from, relation, to) = &removed;
+                let order = if j < i { "an earlier" } else { "a later" };
+                return Err(Error::Document {
+                    path: format!("change {} (remove_edge)", i + 1),
+                    reason: format!(
+                        "it removes {from} -> {relation} -> {to}, which {order} change ({}, {}) adds; \
+                         drop one of them",
+                        j + 1,
+                        self.changes[j].op()
+                    ),
+                });
+            }
+        }
         Ok(())
     }
 
@@ -144,7 +167,8 @@ mod tests {
                 "update_node",
                 "deprecate",
                 "supersede",
-                "archive"
+                "archive",
+                "remove_edge"
             ]
         );
         let mut fields: Vec<&str> = schema["properties"]
@@ -156,7 +180,7 @@ mod tests {
         fields.sort_unstable();
         assert_eq!(fields, ["agent", "changes", "rationale", "session", "trust"]);
         let back = serde_json::to_value(&sub).unwrap();
-        assert_eq!(back["changes"].as_array().unwrap().len(), 6);
+        assert_eq!(back["changes"].as_array().unwrap().len(), 7);
         for variant in schema["$defs"]["change"]["oneOf"].as_array().unwrap() {
             assert_eq!(variant["additionalProperties"], false, "{variant}");
         }

@@ -13,7 +13,7 @@ use super::objects::Durability;
 use super::plan::{DecisionRow, Entry, NodeWrite, Plan};
 use crate::codec;
 use crate::error::{Error, Result};
-use crate::model::{NewEdge, NewNode, Node, NodeId, Provenance, Status, Timestamp};
+use crate::model::{Edge, NewEdge, NewNode, Node, NodeId, Provenance, Status, Timestamp};
 use crate::proposal::{Change, Decision, Outcome, ProposalId, StoredProposal};
 
 /// How to accept.
@@ -32,6 +32,8 @@ pub struct Accepted {
     pub nodes_added: usize,
     pub nodes_changed: usize,
     pub edges_added: usize,
+    /// Edges removed (kept sealed, so undo puts them back).
+    pub edges_removed: usize,
     /// Suggested edges that already existed, left as they are.
     pub edges_existing: usize,
 }
@@ -205,9 +207,10 @@ impl Store {
     }
 
     /// What accepting all of `p` would write, without writing it: the new
-    /// and changed nodes and the new and re-tiered edges. Stale bases are
-    /// ignored (the preview shows what a forced accept would do).
-    pub fn preview_accept(&self, id: &ProposalId, p: &StoredProposal) -> Result<(Vec<Node>, Vec<crate::model::Edge>)> {
+    /// and changed nodes, the new and re-tiered edges, and the removed
+    /// edges. Stale bases are ignored (the preview shows what a forced
+    /// accept would do).
+    pub fn preview_accept(&self, id: &ProposalId, p: &StoredProposal) -> Result<(Vec<Node>, Vec<Edge>, Vec<Edge>)> {
         let mut plan = Plan::default();
         self.plan_accept(
             id,
@@ -218,7 +221,11 @@ impl Store {
             },
             &mut plan,
         )?;
-        Ok((plan.nodes.into_iter().map(|w| w.node).collect(), plan.edges))
+        Ok((
+            plan.nodes.into_iter().map(|w| w.node).collect(),
+            plan.edges,
+            plan.kept_edges,
+        ))
     }
 
     fn plan_accept(
@@ -271,6 +278,7 @@ impl Store {
         let mut working: HashMap<NodeId, (Node, Node, &'static str)> = HashMap::new();
         let mut order: Vec<NodeId> = Vec::new();
         let mut edges: Vec<(crate::proposal::Triple, Option<f64>)> = Vec::new();
+        let mut removed: HashSet<crate::model::EdgeId> = HashSet::new();
         let mut result = Accepted {
             applied: selected.iter().map(|i| i + 1).collect(),
             ..Accepted::default()
@@ -330,6 +338,18 @@ impl Store {
                     set_status(next, Status::Deprecated, Some(format!("superseded by {new}")), now)?;
                 }
                 Change::AddEdge { .. } => {}
+                Change::RemoveEdge { from, relation, to, .. } => {
+                    let edge = self
+                        .removable_edge(p, from.as_str(), relation.as_str(), to.as_str())
+                        .map_err(context)?;
+                    // A repeat (the lint flags it) removes nothing more.
+                    if removed.insert(edge.id) {
+                        plan.entries.push(Entry::edge("unlink", edge.id));
+                        plan.removed_edges.push((edge.id, edge.tier));
+                        plan.kept_edges.push(edge);
+                        result.edges_removed += 1;
+                    }
+                }
             }
             let confidence = match change {
                 Change::AddEdge { confidence, .. } => *confidence,
@@ -356,7 +376,7 @@ impl Store {
             });
             result.nodes_changed += 1;
         }
-        plan.edges.extend(self.retier(&moved, &HashSet::new()));
+        plan.edges.extend(self.retier(&moved, &removed));
         let tiers: HashMap<NodeId, crate::model::Tier> = plan.nodes.iter().map(|w| (w.node.id, w.node.tier)).collect();
         let resolve = |n: &str| {
             added.get(n).copied().or_else(|| {
@@ -388,6 +408,42 @@ impl Store {
         }
         plan.proposal = Some(id.to_string());
         Ok(result)
+    }
+
+    /// The edge a `remove_edge` of `p` names, as this session reads it.
+    /// Refused when it is gone (removed since the proposal: the same answer
+    /// as for an edge this session cannot read) or sealed above what the
+    /// proposer reads (accepting would tell the agent it exists).
+    fn removable_edge(&self, p: &StoredProposal, from: &str, relation: &str, to: &str) -> Result<Edge> {
+        let described = format!("{from} -> {relation} -> {to}");
+        let gone = || Error::EdgeNotFound {
+            edge: described.clone(),
+            reason: "it is not in the graph as this session reads it (removed since it was proposed?); \
+                     accept the other changes with --only, or reject the proposal"
+                .into(),
+        };
+        let (Some(f), Some(t)) = (self.catalog.by_name(from), self.catalog.by_name(to)) else {
+            return Err(gone());
+        };
+        let edge = self
+            .catalog
+            .outgoing(&f.id)
+            .find(|e| e.to == t.id && e.relation.as_str() == relation)
+            .cloned()
+            .ok_or_else(gone)?;
+        let ceiling = crate::proposal::proposer_tier(self, &p.submission);
+        if edge.tier > ceiling {
+            return Err(Error::invalid(
+                "remove_edge",
+                described,
+                format!(
+                    "the edge is sealed at {}, above what the proposer reads ({ceiling}): accepting would tell \
+                     it the edge exists; remove it with `graphex unlink` if it should go",
+                    edge.tier
+                ),
+            ));
+        }
+        Ok(edge)
     }
 
     /// The node `name` as this commit will write it, read once.

@@ -139,6 +139,17 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// Why another tool's `graph.db` is refused, and how to move its graph:
+/// gpp-cli (0.1) has no export command, so the way out is its own read
+/// commands turned into node-link JSON, one file per tier.
+const FOREIGN_DB: &str = "not a Graphex store: it holds another tool's tables (gpp-cli keeps its own graph.db at \
+     this path), and nothing was written to it. gpp-cli has no export command; to move its graph, read it with \
+     `gpp graphex list`, `gpp graphex show NAME` and `gpp --json graphex query 'NAME -> * -> *'`, write one \
+     node-link JSON file per tier ({\"nodes\": [{\"id\", \"type\", \"description\"}], \"links\": \
+     [{\"source\", \"target\", \"relation\"}]}), make a Graphex store in another directory with \
+     `graphex init DIR`, and import the files lowest tier first with \
+     `graphex --repo DIR import FILE --format node-link --tier TIER` (README: Import and export)";
+
 impl Store {
     /// Creates a new, empty store under `root` (`root/.gpp/graphex`), with a
     /// fresh key hierarchy sealed to the two passphrases.
@@ -198,11 +209,7 @@ impl Store {
         if let Ok(probe) = Connection::open_with_flags(layout.db(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             && schema::foreign(&probe).unwrap_or(false)
         {
-            return Err(Error::integrity(
-                "graph.db",
-                "not a Graphex store: it holds another tool's tables (gpp-cli keeps its own graph.db at this \
-                 path), and nothing was written to it; `graphex import` reads other tools' exports",
-            ));
+            return Err(Error::integrity("graph.db", FOREIGN_DB));
         }
         // Git keeps no empty directory: a fresh clone has none for blobs or
         // proposals yet. Made here when they are missing (never an error:

@@ -151,6 +151,24 @@ fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
             format!("{n}. + {} → {} → {}", one(from), one(relation), one(to)),
             Tone::Added,
         )]),
+        ChangeView::RemoveEdge {
+            from,
+            relation,
+            to,
+            reason,
+        } => {
+            out.push(vec![
+                (
+                    format!("{n}. − {} → {} → {}", one(from), one(relation), one(to)),
+                    Tone::Removed,
+                ),
+                (" (edge removed)".into(), Tone::Dim),
+            ]);
+            if let Some(r) = reason {
+                out.push(vec![("     reason:".into(), Tone::Field)]);
+                push_text(out, "     ", r, Tone::Normal, QUOTED_LINES);
+            }
+        }
         ChangeView::Update {
             name,
             fields,

@@ -50,6 +50,13 @@ pub enum ChangeView {
         relation: String,
         to: String,
     },
+    /// An edge the proposal removes, with the agent's reason.
+    RemoveEdge {
+        from: String,
+        relation: String,
+        to: String,
+        reason: Option<String>,
+    },
     Update {
         name: String,
         fields: Vec<FieldDiff>,
@@ -83,7 +90,7 @@ impl ChangeView {
             ChangeView::AddNode { name, .. } | ChangeView::Update { name, .. } | ChangeView::Lifecycle { name, .. } => {
                 name
             }
-            ChangeView::AddEdge { from, .. } => from,
+            ChangeView::AddEdge { from, .. } | ChangeView::RemoveEdge { from, .. } => from,
             ChangeView::Supersede { new, .. } => new,
         }
     }
@@ -97,7 +104,7 @@ impl ChangeView {
                 .flat_map(|(from, _, to)| [from.as_str(), to.as_str()])
                 .filter(|n| *n != name)
                 .collect(),
-            ChangeView::AddEdge { from, to, .. } => vec![from, to],
+            ChangeView::AddEdge { from, to, .. } | ChangeView::RemoveEdge { from, to, .. } => vec![from, to],
             ChangeView::Update { name, .. } | ChangeView::Lifecycle { name, .. } => vec![name],
             ChangeView::Supersede { old, new, .. } => vec![old, new],
         }
@@ -112,6 +119,7 @@ impl QueueItem {
             None => return "(no changes)".to_owned(),
             Some(ChangeView::AddNode { name, .. }) => format!("+ {name}"),
             Some(ChangeView::AddEdge { from, to, .. }) => format!("+ {from} → {to}"),
+            Some(ChangeView::RemoveEdge { from, to, .. }) => format!("− {from} → {to}"),
             Some(ChangeView::Update { name, .. }) => format!("~ {name}"),
             Some(ChangeView::Lifecycle { verb, name, .. }) => format!("{verb} {name}"),
             Some(ChangeView::Supersede { old, new, .. }) => format!("{old} ⇒ {new}"),
@@ -273,6 +281,17 @@ fn change(store: &Store, ch: &Change) -> ChangeView {
             from: from.to_string(),
             relation: relation.to_string(),
             to: to.to_string(),
+        },
+        Change::RemoveEdge {
+            from,
+            relation,
+            to,
+            reason,
+        } => ChangeView::RemoveEdge {
+            from: from.to_string(),
+            relation: relation.to_string(),
+            to: to.to_string(),
+            reason: reason.clone(),
         },
         Change::UpdateNode { name, set } => match store.node(name.as_str()) {
             Ok(current) => ChangeView::Update {

@@ -361,3 +361,36 @@ fn page_keys_move_the_editors_cursor_a_page() {
     };
     assert!(!ed.text().starts_with("zz"), "{}", &ed.text()[..10]);
 }
+
+#[test]
+fn a_removed_edge_shows_as_a_removal_with_its_reason_escaped() {
+    let mut it = item("a", "claude", "s1");
+    it.changes = vec![ChangeView::RemoveEdge {
+        from: "orders-service".into(),
+        relation: "uses".into(),
+        to: "api-gateway".into(),
+        reason: Some("unused\u{1b}[2J\nsince v2".into()),
+    }];
+    let lines = crate::app::panes::queue::card::card_lines(&it, None, 0, true, false);
+    let text: Vec<String> = lines
+        .iter()
+        .map(|l| l.iter().map(|(t, _)| t.as_str()).collect())
+        .collect();
+    let at = text
+        .iter()
+        .position(|l| l.contains("orders-service"))
+        .expect("a removal line");
+    assert_eq!(
+        lines[at][0],
+        ("1. − orders-service → uses → api-gateway".to_owned(), Tone::Removed)
+    );
+    assert_eq!(text[at], "1. − orders-service → uses → api-gateway (edge removed)");
+    // The reason follows behind the gutter, escaped, one card line per line.
+    assert_eq!(text[at + 1], "     reason:");
+    assert!(
+        text[at + 2].starts_with("     │ unused") && !text[at + 2].contains('\u{1b}'),
+        "{text:?}"
+    );
+    assert_eq!(text[at + 3], "     │ since v2");
+    assert_eq!(it.summary(), "− orders-service → api-gateway");
+}
