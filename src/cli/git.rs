@@ -214,13 +214,15 @@ pub fn merge_driver(args: &MergeDriverArgs) -> Result<()> {
     }
     let branch = other_branch();
     let creds = super::session::master_credentials("merging the graph of two branches")?;
+    let other =
+        super::git_branch::GitBranch::from_env(root).context("cannot make a private directory in .gpp/graphex")?;
     let input = MergeInput {
         base: args.base.clone(),
         ours: args.ours.clone(),
         theirs: args.theirs.clone(),
         branch: branch.clone(),
     };
-    let report = merge_indexes(root, &creds, &input).with_context(|| {
+    let report = merge_indexes(root, &creds, &input, &other).with_context(|| {
         format!(
             "graphex could not merge {} from {branch}; this branch's graph is kept and git reports a conflict \
              (merge again once the cause is fixed: `git merge --abort`, then `git merge`)",
@@ -241,6 +243,16 @@ pub fn merge_driver(args: &MergeDriverArgs) -> Result<()> {
     note(&text);
     for n in &report.notes {
         note(&format!("graphex: {n}"));
+    }
+    if !report.new_files.is_empty() {
+        // New files git does not know of: it must stop so they go into the
+        // merge commit.
+        bail!(
+            "the graph is merged across a key rotation: {} blob files were sealed again under the new key and are \
+             new files git has not staged; git stops here so they go into the merge commit: run \
+             `git add .gpp && git commit`",
+            report.new_files.len()
+        );
     }
     Ok(())
 }

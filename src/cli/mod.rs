@@ -13,6 +13,7 @@ mod exposure;
 mod find;
 mod git;
 mod git_args;
+mod git_branch;
 pub mod hints;
 mod history;
 mod interchange;

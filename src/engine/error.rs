@@ -159,14 +159,16 @@ impl Error {
         }
     }
 
-    pub(crate) fn integrity(what: impl Into<String>, reason: impl Into<String>) -> Self {
+    /// Something read from disk is not what Graphex wrote.
+    pub fn integrity(what: impl Into<String>, reason: impl Into<String>) -> Self {
         Self::Integrity {
             what: what.into(),
             reason: reason.into(),
         }
     }
 
-    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    /// An I/O failure on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Self::Io {
             path: path.into(),
             source,

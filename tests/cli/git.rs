@@ -200,3 +200,67 @@ fn a_merge_without_the_master_key_is_a_conflict_that_keeps_this_branch() {
     assert!(said.contains("needs the master key"), "{said}");
     assert_eq!(std::fs::read(root.join(".gpp/graphex/graph.db")).unwrap(), before);
 }
+
+#[test]
+fn a_rotation_on_one_branch_and_adds_on_the_other_merge_into_a_store_that_opens() {
+    let dir = repo();
+    let root = dir.path();
+    git_ok(root, &["checkout", "-q", "feature"]);
+    graphex(root, &["keys", "rotate", "--tier", "agent-readable"]);
+    add(root, "beta", "under the new key");
+    commit_all(root, "feature rotates");
+    git_ok(root, &["checkout", "-q", "main"]);
+    graphex(
+        root,
+        &[
+            "add",
+            "--type",
+            "service",
+            "--name",
+            "alpha",
+            "-d",
+            "under the old key",
+            "--tier",
+            "agent-readable",
+        ],
+    );
+    graphex(
+        root,
+        &[
+            "update",
+            "shared",
+            "-d",
+            "changed under the old key",
+            "--tier",
+            "agent-readable",
+        ],
+    );
+    commit_all(root, "main adds");
+    // Ours' blobs are sealed again into new files: git stops so they are committed.
+    let out = git(root, &["merge", "--no-edit", "feature"]);
+    let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && said.contains("git add .gpp && git commit"),
+        "{said}"
+    );
+    commit_all(root, "merge feature");
+    let list = graphex(root, &["list"]);
+    assert!(list.contains("alpha") && list.contains("beta"), "{list}");
+    assert!(graphex(root, &["show", "shared"]).contains("changed under the old key"));
+    let out = bare(root)
+        .env("GRAPHEX_PASSPHRASE", PASS)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        report.contains("ok       open") && report.contains("ok       blobs decrypt"),
+        "{report}"
+    );
+    // A fresh clone of the merge opens too: every file it needs was committed.
+    let clone = tempfile::tempdir().unwrap();
+    git_ok(clone.path(), &["clone", "-q", root.to_str().unwrap(), "c"]);
+    let c = clone.path().join("c");
+    assert!(graphex(&c, &["show", "alpha"]).contains("under the old key"));
+    assert!(graphex(&c, &["show", "beta"]).contains("under the new key"));
+}

@@ -14,7 +14,13 @@ use crate::model::Tier;
 /// `after` (the base's last record), inside the merge's transaction.
 /// Returns how many were appended, and how many were left out because
 /// this session does not hold their tier's key (or they fail it).
-pub(crate) fn append_from(tx: &Connection, keys: &Keyring, schema: &str, after: u64) -> Result<(u64, u64)> {
+pub(crate) fn append_from(
+    tx: &Connection,
+    open_keys: &Keyring,
+    keys: &Keyring,
+    schema: &str,
+    after: u64,
+) -> Result<(u64, u64)> {
     type Row = (i64, i64, String, i64, Vec<u8>);
     let rows: Vec<Row> = tx
         .prepare(&format!(
@@ -32,12 +38,12 @@ pub(crate) fn append_from(tx: &Connection, keys: &Keyring, schema: &str, after: 
             skipped += 1;
             continue;
         };
-        let Ok(ciphers) = keys.tier(tier) else {
+        let (Ok(opener), Ok(ciphers)) = (open_keys.tier(tier), keys.tier(tier)) else {
             skipped += 1;
             continue;
         };
         let old_ad = associated_data(DOMAIN, &[0; 16], u64::try_from(old_seq).unwrap_or(0), tier);
-        let Ok(plain) = ciphers.index.open(&old_ad, &sealed) else {
+        let Ok(plain) = opener.index.open(&old_ad, &sealed) else {
             skipped += 1;
             continue;
         };

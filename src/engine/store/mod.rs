@@ -94,7 +94,7 @@ pub use catalog::Catalog;
 pub use decide::{AcceptOptions, Accepted};
 pub use import::{DEFAULT_IMPORT_TIER, ImportOptions, ImportPlan, ImportReport};
 pub use layout::{Layout, write_gitignore};
-pub use merge::{Conflict, MergeInput, MergeReport, merge_indexes};
+pub use merge::{Conflict, MergeInput, MergeReport, OtherBranch, merge_indexes};
 pub(crate) use objects::sync_dir;
 pub use objects::{Durability, Objects};
 pub use policy::ConfigInForce;

@@ -437,7 +437,7 @@ impl Store {
     }
 }
 
-fn rekey_decisions(tx: &Connection, keys: &Keyring, old: &TierCiphers, new: &TierCiphers) -> Result<u64> {
+pub(super) fn rekey_decisions(tx: &Connection, keys: &Keyring, old: &TierCiphers, new: &TierCiphers) -> Result<u64> {
     let rows = super::seal::decision_rows(tx, None)?;
     let mut set = tx.prepare("UPDATE decisions SET sealed = ?2, sig = ?3 WHERE proposal = ?1")?;
     for d in &rows {

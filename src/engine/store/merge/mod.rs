@@ -23,11 +23,15 @@
 //! - the merge is one commit: the manifest, the row MACs and the master's
 //!   seal are computed again over the result.
 //!
-//! A key rotation since the base on either branch is refused here (see
-//! `graphex git`'s documentation for the order that works): the other
-//! branch's rows would be sealed under a key this checkout does not hold.
+//! A key rotation of one tier on one branch since the base is merged too
+//! (see `rekey`): the stale branch's records of that tier are sealed again
+//! under the new key, which needs the other branch's key files and blobs
+//! ([`OtherBranch`]); rewrapped blobs are new files, listed in the report
+//! for git to commit. Rotations on both branches, or of several tiers, are
+//! refused.
 
 mod conflicts;
+mod rekey;
 mod rows;
 #[cfg(test)]
 mod tests;
@@ -41,6 +45,8 @@ pub use conflicts::Conflict;
 pub(crate) use conflicts::ConflictRow;
 #[cfg(test)]
 use conflicts::checked as checked_conflicts;
+pub use rekey::OtherBranch;
+use rekey::Rekey;
 
 use super::{Layout, manifest, rotate, rowmac, schema, seal};
 use crate::error::{Error, Result};
@@ -79,6 +85,9 @@ pub struct MergeReport {
     pub conflicts: u64,
     /// What was left as ours, and why.
     pub notes: Vec<String>,
+    /// Blob files the merge wrote (a stale branch's blobs rewrapped under
+    /// a rotated key): new files git must commit with the merge.
+    pub new_files: Vec<String>,
 }
 
 /// How the other branch's commits are numbered after ours: its commit
@@ -97,11 +106,16 @@ impl Renumber {
 /// Merges `input.theirs` into `input.ours` (rewritten in place, whole, or
 /// left untouched on any error) with the keys of the repository at `root`,
 /// unlocked by `creds` at the master level.
-pub fn merge_indexes(root: &Path, creds: &Credentials, input: &MergeInput) -> Result<MergeReport> {
+pub fn merge_indexes(
+    root: &Path,
+    creds: &Credentials,
+    input: &MergeInput,
+    other: &dyn OtherBranch,
+) -> Result<MergeReport> {
     let layout = Layout::new(root);
-    let keys = Keyring::unlock(&layout.keys(), creds)?;
-    if keys.seal().is_none() {
-        return Err(keys.needs(crate::keys::Level::Master, "merging the graph of two branches"));
+    let ours_keys = Keyring::unlock(&layout.keys(), creds)?;
+    if ours_keys.seal().is_none() {
+        return Err(ours_keys.needs(crate::keys::Level::Master, "merging the graph of two branches"));
     }
     let work = WorkDir::new(&layout)?;
     let [base, ours, theirs] = [(&input.base, "base"), (&input.ours, "ours"), (&input.theirs, "theirs")]
@@ -112,19 +126,73 @@ pub fn merge_indexes(root: &Path, creds: &Credentials, input: &MergeInput) -> Re
         (&ours, "this branch"),
         (&theirs, "the other branch"),
     ] {
-        check_side(path, &keys, side)?;
+        check_side(path, &ours_keys, side)?;
     }
+    let rotation = rotation(&base, &ours, &theirs)?;
+    // With a rotation, the other branch's keys: the rotated tier's new key
+    // when it rotated, its old one when ours did.
+    let theirs_keys = match rotation {
+        None => None,
+        Some(_) => {
+            let dir = other.keys()?.ok_or_else(|| {
+                Error::invalid(
+                    "merge",
+                    "a key rotation",
+                    "one branch rotated a key since the branches parted, and the other branch's key files \
+                     cannot be read (merge with `git merge`, which names the other commit)",
+                )
+            })?;
+            Some(Keyring::unlock(&crate::keys::KeyPaths::new(dir), creds)?)
+        }
+    };
+    let objects = super::objects::Objects::new(layout.objects());
+    let rekey = match (rotation, &theirs_keys) {
+        (Some((tier, stale_is_ours)), Some(theirs_keys)) => {
+            let (old, new) = if stale_is_ours {
+                (&ours_keys, theirs_keys)
+            } else {
+                (theirs_keys, &ours_keys)
+            };
+            Some(Rekey {
+                tier,
+                stale_is_ours,
+                old: old.tier(tier)?,
+                new: new.tier(tier)?,
+                objects: &objects,
+                theirs: other,
+                written: Default::default(),
+            })
+        }
+        _ => None,
+    };
+    // The result is sealed under the rotating branch's keys.
+    let keys = match (&rekey, &theirs_keys) {
+        (Some(rk), Some(theirs_keys)) if rk.stale_is_ours => theirs_keys,
+        _ => &ours_keys,
+    };
+    let opener = theirs_keys.as_ref().unwrap_or(&ours_keys);
     let mut conn = Connection::open(&ours)?;
     conn.execute("ATTACH DATABASE ?1 AS o", [base.to_string_lossy()])?;
     conn.execute("ATTACH DATABASE ?1 AS b", [theirs.to_string_lossy()])?;
     // Git's name for the branch, as one visible line (it is shown on cards).
     let branch: String = crate::hygiene::visible_line(&input.branch).chars().take(200).collect();
-    let report = merge_into(&mut conn, &keys, &branch)?;
+    let merged = merge_into(&mut conn, keys, opener, rekey.as_ref(), &branch);
+    let mut report = match merged {
+        Ok(r) => r,
+        Err(e) => {
+            // Files written for a merge that did not happen are removed.
+            for name in rekey.iter().flat_map(|rk| rk.written.borrow().clone()) {
+                let _ = objects.remove(&name);
+            }
+            return Err(e);
+        }
+    };
+    report.new_files = rekey.map(|rk| rk.written.into_inner()).unwrap_or_default();
     conn.execute_batch("DETACH DATABASE o; DETACH DATABASE b;")?;
     drop(conn);
     // The result is checked as the next open will check it, then moved
     // over ours in one rename.
-    check_side(&ours, &keys, "the merge's result")?;
+    check_side(&ours, keys, "the merge's result")?;
     if std::fs::rename(&ours, &input.ours).is_err() {
         // Another filesystem: copied beside ours first, then renamed.
         let staged = input.ours.with_extension("graphex-merge");
@@ -149,26 +217,49 @@ fn check_side(path: &Path, keys: &Keyring, side: &str) -> Result<()> {
             "a key rotation is half done on it",
         )));
     }
-    for tier in Tier::ALL {
-        let sealed_under = schema::meta(&conn, &format!("key_commit:{}", tier.code()))?;
-        if sealed_under.is_some_and(|c| Some(c.as_str()) != keys.commitment(tier)) {
-            return Err(Error::invalid(
-                "merge",
-                side.to_owned(),
-                format!(
-                    "its {tier} rows are sealed under a key this checkout does not hold (a key rotation on one \
-                     branch): merge before rotating, or rotate again after the merge (see `graphex git --help`)"
-                ),
-            ));
-        }
-    }
     seal::verify_whole(&conn, keys).map_err(refused)?;
     rowmac::check_all(&conn, keys).map_err(refused)?;
     conflicts::checked(&conn, keys).map_err(refused)?;
     Ok(())
 }
 
-fn merge_into(conn: &mut Connection, keys: &Keyring, branch: &str) -> Result<MergeReport> {
+/// The tier one branch rotated since the base, and whether ours is the
+/// stale branch (theirs rotated); `None` without a rotation.
+fn rotation(base: &Path, ours: &Path, theirs: &Path) -> Result<Option<(Tier, bool)>> {
+    let commits = |path: &Path| -> Result<Vec<Option<String>>> {
+        let conn = Connection::open(path)?;
+        Tier::ALL
+            .iter()
+            .map(|t| schema::meta(&conn, &format!("key_commit:{}", t.code())))
+            .collect()
+    };
+    let (o, a, b) = (commits(base)?, commits(ours)?, commits(theirs)?);
+    let mut found = None;
+    for (i, tier) in Tier::ALL.into_iter().enumerate() {
+        let this = match (a[i] != o[i], b[i] != o[i]) {
+            (false, false) => continue,
+            (true, true) => return Err(rekey::both_rotated(tier)),
+            (ours_rotated, _) => (tier, !ours_rotated),
+        };
+        if found.is_some() {
+            return Err(Error::invalid(
+                "merge",
+                tier.to_string(),
+                "more than one tier's key was rotated since the branches parted: merge before rotating several",
+            ));
+        }
+        found = Some(this);
+    }
+    Ok(found)
+}
+
+fn merge_into(
+    conn: &mut Connection,
+    keys: &Keyring,
+    opener: &Keyring,
+    rekey: Option<&Rekey<'_>>,
+    branch: &str,
+) -> Result<MergeReport> {
     let tx = conn.transaction()?;
     let seq_of = |schema: &str| -> Result<i64> {
         let v: String = tx.query_row(
@@ -191,13 +282,20 @@ fn merge_into(conn: &mut Connection, keys: &Keyring, branch: &str) -> Result<Mer
     };
     let commit = a_seq + (b_seq - o_seq) + 1;
     let now = Timestamp::now().0;
-    let mut found = rows::nodes(&tx, commit, &mut report)?;
-    rows::edges(&tx, commit, &mut report)?;
-    rows::decisions(&tx, keys, &renumber, &mut report)?;
+    let mut found = rows::nodes(&tx, commit, rekey, &mut report)?;
+    rows::edges(&tx, commit, rekey, &mut report)?;
+    rows::decisions(&tx, keys, &renumber, rekey, &mut report)?;
     rows::timeline(&tx, &renumber, &found, &mut report)?;
     rows::saved_queries(&tx)?;
     let audit_after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.audit", [], |r| r.get(0))?;
-    let (appended, skipped) = crate::audit::append_from(&tx, keys, "b", u64::try_from(audit_after).unwrap_or(0))?;
+    if let Some(rk) = rekey.filter(|rk| rk.stale_is_ours) {
+        crate::audit::rekey(&tx, rk.old, rk.new, rk.tier)?;
+    }
+    if let Some(rk) = rekey {
+        rk.key_meta(&tx)?;
+    }
+    let (appended, skipped) =
+        crate::audit::append_from(&tx, opener, keys, "b", u64::try_from(audit_after).unwrap_or(0))?;
     report.audit_records = appended;
     if skipped > 0 {
         report.notes.push(format!(

@@ -8,10 +8,14 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::super::manifest::digest;
 use super::super::seal::{DecisionKey, sign_decision};
+use std::collections::HashSet;
+
 use super::conflicts::ConflictRow;
+use super::rekey::Rekey;
 use super::{MergeReport, Renumber};
 use crate::error::Result;
 use crate::keys::Keyring;
+use crate::model::Tier;
 
 /// What makes two node rows the same row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,17 +44,49 @@ fn node_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<NodeRow
         .optional()?)
 }
 
-/// Ids whose rows differ between the base and the other branch (added,
-/// removed or changed there), over the columns that identify a row.
-fn changed_ids(conn: &Connection, table: &str, columns: &str) -> Result<Vec<Vec<u8>>> {
+/// Ids whose rows differ between the base and `side` (added, removed or
+/// changed there), over the columns that identify a row; with `tier`, only
+/// rows of that tier on `side`.
+fn changed_ids(conn: &Connection, table: &str, columns: &str, side: &str, tier: Option<Tier>) -> Result<Vec<Vec<u8>>> {
+    let only = tier.map_or(String::new(), |t| format!(" WHERE tier = {}", t.code()));
     let sql = format!(
-        "SELECT id FROM (SELECT id, {columns} FROM b.{table} EXCEPT SELECT id, {columns} FROM o.{table}) \
-         UNION SELECT id FROM (SELECT id, {columns} FROM o.{table} EXCEPT SELECT id, {columns} FROM b.{table})"
+        "SELECT id FROM (SELECT id, {columns} FROM {side}.{table}{only} EXCEPT SELECT id, {columns} FROM o.{table}) \
+         UNION SELECT id FROM (SELECT id, {columns} FROM o.{table} EXCEPT SELECT id, {columns} FROM {side}.{table})"
     );
-    Ok(conn
+    let mut ids: Vec<Vec<u8>> = conn
         .prepare(&sql)?
         .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?)
+        .collect::<rusqlite::Result<_>>()?;
+    if tier.is_some() {
+        // Only what the side wrote in the tier counts here.
+        ids.retain(|id| {
+            conn.query_row(
+                &format!(
+                    "SELECT 1 FROM {side}.{table} WHERE id = ?1{}",
+                    only.replace(" WHERE", " AND")
+                ),
+                [id],
+                |_| Ok(()),
+            )
+            .is_ok()
+        });
+    }
+    Ok(ids)
+}
+
+/// The ids to look at: what the other branch changed, and with a rotation
+/// on theirs, what ours wrote in the rotated tier (to be sealed again).
+fn ids_to_merge(tx: &Connection, table: &str, columns: &str, rekey: Option<&Rekey<'_>>) -> Result<Vec<Vec<u8>>> {
+    let mut ids = changed_ids(tx, table, columns, "b", None)?;
+    if let Some(rk) = rekey.filter(|rk| rk.stale_is_ours) {
+        let known: HashSet<Vec<u8>> = ids.iter().cloned().collect();
+        ids.extend(
+            changed_ids(tx, table, columns, "main", Some(rk.tier))?
+                .into_iter()
+                .filter(|id| !known.contains(id)),
+        );
+    }
+    Ok(ids)
 }
 
 /// Another row of ours holding `token` in `table`'s unique column.
@@ -65,74 +101,148 @@ fn short(id: &[u8]) -> String {
     uuid::Uuid::from_slice(id).map_or_else(|_| "?".into(), |u| u.to_string())
 }
 
+/// Whether each side changed a row since the base. A branch that rotated
+/// the row's tier sealed it again without changing it: for its rows only
+/// the tier, version and name count.
+fn sides_changed<R: PartialEq, L: PartialEq>(
+    o: &Option<R>,
+    a: &Option<R>,
+    b: &Option<R>,
+    logical: impl Fn(&Option<R>) -> L,
+    rotated: Option<bool>,
+) -> (bool, bool) {
+    match rotated {
+        // Theirs rotated the row's tier.
+        Some(true) => (a != o, logical(b) != logical(o)),
+        // Ours rotated it.
+        Some(false) => (logical(a) != logical(o), b != o),
+        None => (a != o, b != o),
+    }
+}
+
 /// Merges the `nodes` and `node_versions` rows; conflicts are returned for
 /// the caller to store.
-pub(super) fn nodes(tx: &Connection, seq: i64, report: &mut MergeReport) -> Result<Vec<ConflictRow>> {
+pub(super) fn nodes(
+    tx: &Connection,
+    seq: i64,
+    rekey: Option<&Rekey<'_>>,
+    report: &mut MergeReport,
+) -> Result<Vec<ConflictRow>> {
     let mut conflicts = Vec::new();
-    for id in changed_ids(tx, "nodes", NODE_COLUMNS)? {
+    for id in ids_to_merge(tx, "nodes", NODE_COLUMNS, rekey)? {
         let o = node_row(tx, "o", &id)?;
         let a = node_row(tx, "main", &id)?;
         let b = node_row(tx, "b", &id)?;
-        let conflict = |ours: Vec<u8>, theirs: &NodeRow| ConflictRow {
-            node: ours,
-            theirs_id: id.clone(),
-            theirs_version: theirs.version,
-            theirs_tier: theirs.tier,
-            theirs_blob: theirs.blob.clone(),
-            base_version: o.as_ref().map(|r| r.version),
-            branch: String::new(),
-            commit: seq,
-            at: 0,
+        let in_tier = |t: Tier| {
+            [&o, &a, &b]
+                .iter()
+                .any(|r| r.as_ref().is_some_and(|r| r.tier == i64::from(t.code())))
         };
-        if a == o {
-            let Some(theirs) = b else {
-                tx.execute("DELETE FROM main.nodes WHERE id = ?1", [&id])?;
-                tx.execute("DELETE FROM main.node_versions WHERE node_id = ?1", [&id])?;
-                report.nodes_removed += 1;
-                continue;
+        let rk = rekey.filter(|rk| in_tier(rk.tier));
+        let (a_changed, b_changed) = sides_changed(
+            &o,
+            &a,
+            &b,
+            |r| r.as_ref().map(|r| (r.tier, r.version, r.token.clone())),
+            rk.map(|rk| rk.stale_is_ours),
+        );
+        // Ours as it stays: sealed again when ours is the stale branch.
+        let keep_ours = |tx: &Connection| -> Result<()> {
+            match rk.filter(|rk| rk.stale_is_ours) {
+                Some(rk) if a.is_some() => rk.node(tx, "main", &id, seq),
+                _ => Ok(()),
+            }
+        };
+        let conflict = |ours: Vec<u8>, theirs: &NodeRow| -> Result<ConflictRow> {
+            let blob = match rk.filter(|rk| !rk.stale_is_ours && theirs.tier == i64::from(rk.tier.code())) {
+                Some(rk) => rk.rewrap("b", &super::super::row_node_id(&id)?, theirs.version, &theirs.blob)?,
+                None => theirs.blob.clone(),
             };
-            // A name ours gave another node meanwhile: both are kept apart.
-            if let Some(other) = holder(tx, "nodes", "name_token", &theirs.token, &id)? {
-                conflicts.push(conflict(other, &theirs));
-                continue;
+            Ok(ConflictRow {
+                node: ours,
+                theirs_id: id.clone(),
+                theirs_version: theirs.version,
+                theirs_tier: theirs.tier,
+                theirs_blob: blob,
+                base_version: o.as_ref().map(|r| r.version),
+                branch: String::new(),
+                commit: seq,
+                at: 0,
+            })
+        };
+        match (a_changed, b_changed) {
+            (false, false) => {
+                // Only a rotation on theirs: its rows, sealed anew, are the ones.
+                if a != b && b.is_some() {
+                    take_theirs(tx, &id, seq, None)?;
+                }
             }
-            tx.execute("DELETE FROM main.node_versions WHERE node_id = ?1", [&id])?;
-            tx.execute(
-                "INSERT INTO main.node_versions (node_id, version, tier, blob) \
-                 SELECT node_id, version, tier, blob FROM b.node_versions WHERE node_id = ?1",
-                [&id],
-            )?;
-            tx.execute(
-                "INSERT OR REPLACE INTO main.nodes (id, tier, version, name_token, blob, summary, seq, digest) \
-                 SELECT id, tier, version, name_token, blob, summary, ?2, digest FROM b.nodes WHERE id = ?1",
-                params![id, seq],
-            )?;
-            if o.is_none() {
-                report.nodes_added += 1;
-            } else {
-                report.nodes_changed += 1;
+            (false, true) => {
+                let Some(theirs) = b else {
+                    tx.execute("DELETE FROM main.nodes WHERE id = ?1", [&id])?;
+                    tx.execute("DELETE FROM main.node_versions WHERE node_id = ?1", [&id])?;
+                    report.nodes_removed += 1;
+                    continue;
+                };
+                // A name ours gave another node meanwhile: both are kept apart.
+                if let Some(other) = holder(tx, "nodes", "name_token", &theirs.token, &id)? {
+                    conflicts.push(conflict(other, &theirs)?);
+                    continue;
+                }
+                take_theirs(tx, &id, seq, rk.filter(|rk| !rk.stale_is_ours))?;
+                if o.is_none() {
+                    report.nodes_added += 1;
+                } else {
+                    report.nodes_changed += 1;
+                }
             }
-        } else if a != b {
-            match (&a, &b) {
-                (Some(_), Some(theirs)) => conflicts.push(conflict(id.clone(), theirs)),
-                (None, Some(_)) => report.notes.push(format!(
-                    "node {}: removed on this branch (an undone add) and changed on the other; it stays removed",
-                    short(&id)
-                )),
-                _ => report.notes.push(format!(
-                    "node {}: changed on this branch and removed on the other (an undone add); it is kept",
-                    short(&id)
-                )),
+            (true, false) => keep_ours(tx)?,
+            (true, true) => {
+                keep_ours(tx)?;
+                match (&a, &b) {
+                    _ if a == b => {}
+                    (Some(_), Some(theirs)) => conflicts.push(conflict(id.clone(), theirs)?),
+                    (None, Some(_)) => report.notes.push(format!(
+                        "node {}: removed on this branch (an undone add) and changed on the other; it stays removed",
+                        short(&id)
+                    )),
+                    _ => report.notes.push(format!(
+                        "node {}: changed on this branch and removed on the other (an undone add); it is kept",
+                        short(&id)
+                    )),
+                }
             }
         }
     }
     Ok(conflicts)
 }
 
+/// Theirs' row of node `id` and its whole history into `main` (sealed
+/// again when theirs is the stale branch of a rotation).
+fn take_theirs(tx: &Connection, id: &[u8], seq: i64, rekey: Option<&Rekey<'_>>) -> Result<()> {
+    if let Some(rk) = rekey {
+        return rk.node(tx, "b", id, seq);
+    }
+    tx.execute("DELETE FROM main.node_versions WHERE node_id = ?1", [id])?;
+    tx.execute(
+        "INSERT INTO main.node_versions (node_id, version, tier, blob) \
+         SELECT node_id, version, tier, blob FROM b.node_versions WHERE node_id = ?1",
+        [id],
+    )?;
+    tx.execute(
+        "INSERT OR REPLACE INTO main.nodes (id, tier, version, name_token, blob, summary, seq, digest) \
+         SELECT id, tier, version, name_token, blob, summary, ?2, digest FROM b.nodes WHERE id = ?1",
+        params![id, seq],
+    )?;
+    Ok(())
+}
+
 /// What makes two edge rows the same row.
 const EDGE_COLUMNS: &str = "tier, token, digest";
 
-fn edge_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<(i64, Vec<u8>, Option<Vec<u8>>)>> {
+type EdgeRow = (i64, Vec<u8>, Option<Vec<u8>>);
+
+fn edge_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<EdgeRow>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {EDGE_COLUMNS} FROM {schema}.edges WHERE id = ?1"))?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -140,37 +250,74 @@ fn edge_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<(i64, V
 }
 
 /// Merges the `edges` rows, and the removed edges kept for undo.
-pub(super) fn edges(tx: &Connection, seq: i64, report: &mut MergeReport) -> Result<()> {
-    for id in changed_ids(tx, "edges", EDGE_COLUMNS)? {
+pub(super) fn edges(tx: &Connection, seq: i64, rekey: Option<&Rekey<'_>>, report: &mut MergeReport) -> Result<()> {
+    for id in ids_to_merge(tx, "edges", EDGE_COLUMNS, rekey)? {
         let o = edge_row(tx, "o", &id)?;
         let a = edge_row(tx, "main", &id)?;
         let b = edge_row(tx, "b", &id)?;
-        if a == o {
-            match b {
+        let rk = rekey.filter(|rk| {
+            [&o, &a, &b]
+                .iter()
+                .any(|r| r.as_ref().is_some_and(|r| r.0 == i64::from(rk.tier.code())))
+        });
+        let (a_changed, b_changed) = sides_changed(
+            &o,
+            &a,
+            &b,
+            |r| r.as_ref().map(|r| (r.0, r.1.clone())),
+            rk.map(|rk| rk.stale_is_ours),
+        );
+        let copy_theirs = |tx: &Connection| -> Result<()> {
+            match rk.filter(|rk| !rk.stale_is_ours) {
+                Some(rk) => rk.edge(tx, "b", &id, seq),
                 None => {
-                    tx.execute("DELETE FROM main.edges WHERE id = ?1", [&id])?;
-                    report.edges_removed += 1;
-                }
-                // The same edge made on both branches (under two ids): one is enough.
-                Some((_, token, _)) if holder(tx, "edges", "token", &token, &id)?.is_some() => {}
-                Some(_) => {
                     tx.execute(
                         "INSERT OR REPLACE INTO main.edges (id, tier, token, sealed, seq, digest) \
                          SELECT id, tier, token, sealed, ?2, digest FROM b.edges WHERE id = ?1",
                         params![id, seq],
                     )?;
+                    Ok(())
+                }
+            }
+        };
+        let keep_ours = |tx: &Connection| -> Result<()> {
+            match rk.filter(|rk| rk.stale_is_ours) {
+                Some(rk) if a.is_some() => rk.edge(tx, "main", &id, seq),
+                _ => Ok(()),
+            }
+        };
+        match (a_changed, b_changed) {
+            (false, false) => {
+                if a != b && b.is_some() {
+                    copy_theirs(tx)?;
+                }
+            }
+            (false, true) => match &b {
+                None => {
+                    tx.execute("DELETE FROM main.edges WHERE id = ?1", [&id])?;
+                    report.edges_removed += 1;
+                }
+                // The same edge made on both branches (under two ids): one is enough.
+                Some((_, token, _)) if holder(tx, "edges", "token", token, &id)?.is_some() => {}
+                Some(_) => {
+                    copy_theirs(tx)?;
                     if o.is_none() {
                         report.edges_added += 1;
                     } else {
                         report.edges_changed += 1;
                     }
                 }
+            },
+            (true, false) => keep_ours(tx)?,
+            (true, true) => {
+                keep_ours(tx)?;
+                if a != b {
+                    report.notes.push(format!(
+                        "edge {}: changed on both branches; this branch's is kept",
+                        short(&id)
+                    ));
+                }
             }
-        } else if a != b {
-            report.notes.push(format!(
-                "edge {}: changed on both branches; this branch's is kept",
-                short(&id)
-            ));
         }
     }
     tx.execute(
@@ -178,13 +325,28 @@ pub(super) fn edges(tx: &Connection, seq: i64, report: &mut MergeReport) -> Resu
          SELECT edge_id, tier, sealed FROM b.unlinked WHERE edge_id NOT IN (SELECT edge_id FROM o.unlinked)",
         [],
     )?;
+    if let Some(rk) = rekey {
+        rk.unlinked(tx)?;
+    }
     Ok(())
 }
 
 /// Merges the decisions: the other branch's new ones are added at their
 /// renumbered commit and signed again; one it undid is undone here unless
 /// ours changed it too.
-pub(super) fn decisions(tx: &Connection, keys: &Keyring, renumber: &Renumber, report: &mut MergeReport) -> Result<()> {
+pub(super) fn decisions(
+    tx: &Connection,
+    keys: &Keyring,
+    renumber: &Renumber,
+    rekey: Option<&Rekey<'_>>,
+    report: &mut MergeReport,
+) -> Result<()> {
+    // Decisions are sealed under one tier: a rotation of it on theirs
+    // leaves ours under the old key.
+    let rk = rekey.filter(|rk| rk.tier == crate::codec::DECISION_TIER);
+    if let Some(rk) = rk.filter(|rk| rk.stale_is_ours) {
+        super::super::rotate::rekey_decisions(tx, keys, rk.old, rk.new)?;
+    }
     type Row = (String, i64, i64, String, Vec<u8>);
     let read = |schema: &str| -> Result<Vec<Row>> {
         Ok(tx
@@ -212,7 +374,11 @@ pub(super) fn decisions(tx: &Connection, keys: &Keyring, renumber: &Renumber, re
             }
             continue;
         }
-        let (proposal, old_seq, at, outcome, sealed) = row.clone();
+        let (proposal, old_seq, at, outcome, mut sealed) = row.clone();
+        if let Some(rk) = rk.filter(|rk| !rk.stale_is_ours) {
+            let what = || format!("decision on proposal {proposal}");
+            sealed = crate::codec::reseal(rk.old, rk.new, &crate::codec::decision_ad(&proposal), &sealed, &what)?;
+        }
         let seq = renumber.commit(old_seq);
         let key = DecisionKey {
             proposal: proposal.clone(),

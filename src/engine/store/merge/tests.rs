@@ -41,8 +41,22 @@ fn save_base(root: &Path, keep: &tempfile::TempDir) -> PathBuf {
     to
 }
 
+/// The other branch's files, read from its checkout (the driver reads
+/// them from git).
+struct Checkout(PathBuf);
+
+impl OtherBranch for Checkout {
+    fn keys(&self) -> Result<Option<PathBuf>> {
+        Ok(Some(self.0.join(".gpp/graphex/keys")))
+    }
+    fn blob(&self, name: &str) -> Result<Vec<u8>> {
+        crate::store::Objects::new(self.0.join(".gpp/objects")).read(name)
+    }
+}
+
 /// Merges `theirs` into `ours` as the driver does, then brings the other
-/// branch's blob files over as git does.
+/// branch's blob files (and key files, when only it changed them) over as
+/// git does.
 fn merge(ours: &Path, theirs: &Path, base: &Path) -> Result<MergeReport> {
     let report = merge_indexes(
         ours,
@@ -53,6 +67,7 @@ fn merge(ours: &Path, theirs: &Path, base: &Path) -> Result<MergeReport> {
             theirs: db(theirs),
             branch: "feature".into(),
         },
+        &Checkout(theirs.to_owned()),
     )?;
     for entry in std::fs::read_dir(theirs.join(".gpp/objects")).unwrap() {
         let path = entry.unwrap().path();
@@ -62,6 +77,17 @@ fn merge(ours: &Path, theirs: &Path, base: &Path) -> Result<MergeReport> {
         }
     }
     Ok(report)
+}
+
+/// What git does to the key files when only the other branch rotated.
+fn take_their_keys(ours: &Path, theirs: &Path) {
+    let (from, to) = (theirs.join(".gpp/graphex/keys"), ours.join(".gpp/graphex/keys"));
+    for entry in std::fs::read_dir(&from).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+        }
+    }
 }
 
 fn describe(root: &Path, name: &str, text: &str) {
@@ -175,16 +201,101 @@ fn a_merge_is_undone_with_git_not_with_undo() {
 }
 
 #[test]
-fn a_rotation_on_one_branch_is_named_not_merged_blindly() {
+fn a_rotation_on_their_branch_and_adds_on_ours_merge_into_a_store_that_opens() {
     let (_d, ours, _bd, theirs, base) = forked();
-    open_at(&ours, Level::Master)
-        .add_node(node("alpha", Tier::AgentRestricted, "a"))
-        .unwrap();
+    {
+        let mut s = open_at(&ours, Level::Master);
+        s.add_node(node("alpha", Tier::AgentRestricted, "added under the old key"))
+            .unwrap();
+        s.link(edge("alpha", "uses", "other")).unwrap();
+    }
+    describe(&ours, "other", "changed under the old key");
     open_at(&theirs, Level::Master)
         .rotate_key(Tier::AgentRestricted, None, KdfCost(Some(4)))
         .unwrap();
+    open_at(&theirs, Level::Master)
+        .add_node(node("beta", Tier::AgentRestricted, "new key"))
+        .unwrap();
+    let report = merge(&ours, &theirs, &base).unwrap();
+    assert_eq!(report.conflicts, 0, "{report:?}");
+    assert!(
+        !report.new_files.is_empty(),
+        "ours' blobs were rewrapped into new files"
+    );
+    let old_keys = Keyring::unlock(&crate::store::Layout::new(&ours).keys(), &creds(Level::Master, &ours)).unwrap();
+    take_their_keys(&ours, &theirs);
+    let s = open_at(&ours, Level::Master);
+    // Every restricted node's blob opens under the new key, none under the old.
+    for n in s.catalog().nodes().filter(|n| n.tier == Tier::AgentRestricted) {
+        let (version, blob): (i64, String) = s
+            .conn()
+            .query_row(
+                "SELECT version, blob FROM nodes WHERE id = ?1",
+                [n.id.as_bytes().as_slice()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        let bytes = s.objects.read(&blob).unwrap();
+        let v = u64::try_from(version).unwrap();
+        assert!(crate::codec::decode_node(s.keys(), &n.id, v, n.tier, &bytes).is_ok());
+        assert!(
+            crate::codec::decode_node(&old_keys, &n.id, v, n.tier, &bytes).is_err(),
+            "{}",
+            n.name
+        );
+    }
+    for (name, text) in [
+        ("alpha", "added under the old key"),
+        ("other", "changed under the old key"),
+        ("beta", "new key"),
+    ] {
+        assert_eq!(s.node(name).unwrap().description, text);
+    }
+    let alpha = s.catalog().by_name("alpha").unwrap().id;
+    assert_eq!(s.catalog().outgoing(&alpha).count(), 1);
+    s.check_history().unwrap();
+    assert_eq!(s.history("other").unwrap().len(), 2);
+}
+
+#[test]
+fn a_rotation_on_our_branch_and_adds_on_theirs_merge_into_a_store_that_opens() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    open_at(&ours, Level::Master)
+        .rotate_key(Tier::AgentRestricted, None, KdfCost(Some(4)))
+        .unwrap();
+    {
+        let mut s = open_at(&theirs, Level::Master);
+        s.add_node(node("beta", Tier::AgentRestricted, "added under the old key"))
+            .unwrap();
+        s.link(edge("beta", "uses", "other")).unwrap();
+    }
+    describe(&theirs, "other", "changed on theirs");
+    let report = merge(&ours, &theirs, &base).unwrap();
+    assert_eq!(
+        (report.conflicts, report.nodes_added, report.nodes_changed),
+        (0, 1, 1),
+        "{report:?}"
+    );
+    let s = open_at(&ours, Level::Master);
+    assert_eq!(s.node("beta").unwrap().description, "added under the old key");
+    assert_eq!(s.node("other").unwrap().description, "changed on theirs");
+    s.check_history().unwrap();
+    for v in s.history("other").unwrap() {
+        s.node_version(&s.catalog().by_name("other").unwrap().id, v.version)
+            .unwrap();
+    }
+}
+
+#[test]
+fn rotations_on_both_branches_are_refused() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    for root in [&ours, &theirs] {
+        open_at(root, Level::Master)
+            .rotate_key(Tier::AgentRestricted, None, KdfCost(Some(4)))
+            .unwrap();
+    }
     let err = merge(&ours, &theirs, &base).unwrap_err().to_string();
-    assert!(err.contains("rotation"), "{err}");
+    assert!(err.contains("rotated on both branches"), "{err}");
 }
 
 #[test]
