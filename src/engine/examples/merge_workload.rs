@@ -134,7 +134,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = Instant::now();
     let s = Store::open(&ours, &creds)?;
     let open = t.elapsed().as_secs_f64();
-    let pending = s.pending()?.pending.len();
+    let pending = s
+        .pending()?
+        .pending
+        .iter()
+        .filter(|p| p.proposal.source == graphex_engine::proposal::Source::Merge)
+        .count();
     println!(
         "{}",
         serde_json::json!({

@@ -329,3 +329,38 @@ pub(super) fn conflict_mac(keys: &Keyring, row: &super::merge::ConflictRow) -> O
     field(&mut m, row.base_version.map(i64::to_le_bytes).as_ref().map(|b| &b[..]));
     Some(m.finalize().into_bytes().to_vec())
 }
+
+/// Writes the MAC of every history, timeline and removed-edge row that has
+/// none (a merge's inserted and re-sealed rows); a timeline row's MAC
+/// covers its place in its commit, so the rows of each commit that has a
+/// row without one are all MAC'd again.
+pub(super) fn mac_missing(tx: &Connection, keys: &Keyring) -> Result<()> {
+    let versions: Vec<(Vec<u8>, i64, i64, String)> = tx
+        .prepare("SELECT node_id, version, tier, blob FROM node_versions WHERE mac IS NULL")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut set = tx.prepare("UPDATE node_versions SET mac = ?3 WHERE node_id = ?1 AND version = ?2")?;
+    for (id, version, tier, blob) in &versions {
+        let mac = version_hmac(keys, id, *version, *tier, blob).map(|m| m.finalize().into_bytes().to_vec());
+        set.execute(params![id, version, mac])?;
+    }
+    let rows = tx
+        .prepare(&format!(
+            "{TIMELINE_ROW} WHERE mac IS NULL OR commit_seq IN \
+             (SELECT commit_seq FROM timeline WHERE mac IS NULL AND commit_seq IS NOT NULL) ORDER BY seq"
+        ))?
+        .query_map([], read_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut set = tx.prepare("UPDATE timeline SET mac = ?2 WHERE seq = ?1")?;
+    for ((row, _, seq), (place, of)) in rows.iter().zip(places(&rows)) {
+        let mac = timeline_hmac(keys, row, place, of).map(|m| m.finalize().into_bytes().to_vec());
+        set.execute(params![seq, mac])?;
+    }
+    let mut set = tx.prepare("UPDATE unlinked SET mac = ?2 WHERE edge_id = ?1")?;
+    for (id, tier, sealed, mac) in super::unlinked::rows(tx)? {
+        if mac.is_none() {
+            set.execute(params![id, unlinked_mac(keys, &id, tier, &sealed)])?;
+        }
+    }
+    Ok(())
+}

@@ -121,13 +121,26 @@ pub fn merge_indexes(
     let [base, ours, theirs] = [(&input.base, "base"), (&input.ours, "ours"), (&input.theirs, "theirs")]
         .map(|(path, name)| work.copy(path, name));
     let (base, ours, theirs) = (base?, ours?, theirs?);
-    for (path, side) in [
+    // The three checks are independent: one thread each (each reads its
+    // whole index, the merge's largest cost on a large store).
+    let sides = [
         (&base, "the common ancestor"),
         (&ours, "this branch"),
         (&theirs, "the other branch"),
-    ] {
-        check_side(path, &ours_keys, side)?;
-    }
+    ];
+    std::thread::scope(|scope| {
+        let checks: Vec<_> = sides
+            .iter()
+            .map(|(path, side)| scope.spawn(|| check_side(path, &ours_keys, side)))
+            .collect();
+        checks
+            .into_iter()
+            .map(|c| {
+                c.join()
+                    .unwrap_or_else(|_| Err(Error::integrity("merge", "a check thread failed")))
+            })
+            .collect::<Result<Vec<()>>>()
+    })?;
     let rotation = rotation(&base, &ours, &theirs)?;
     // With a rotation, the other branch's keys: the rotated tier's new key
     // when it rotated, its old one when ours did.
@@ -364,7 +377,7 @@ fn merge_into(
             ));
         }
     }
-    rowmac::mac_all(&tx, keys)?;
+    rowmac::mac_missing(&tx, keys)?;
     let commit = u64::try_from(commit).unwrap_or(0);
     seal::rebuild(&tx, keys, commit)?;
     tx.commit()?;

@@ -175,7 +175,7 @@ impl Rekey<'_> {
             let what = || format!("removed edge {edge}");
             if let Ok(fresh) = codec::reseal(self.old, self.new, &codec::edge_ad(&edge, self.tier), &sealed, &what) {
                 tx.execute(
-                    "UPDATE main.unlinked SET sealed = ?2 WHERE edge_id = ?1",
+                    "UPDATE main.unlinked SET sealed = ?2, mac = NULL WHERE edge_id = ?1",
                     params![id, fresh],
                 )?;
             }
