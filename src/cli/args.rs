@@ -296,6 +296,11 @@ pub enum Command {
     /// MiB a file, 250,000 nodes, 1,000,000 edges, 1 MiB a JSONL line. See the README for the
     /// mapping of each format.
     Import(super::io_args::ImportArgs),
+    /// Share subgraphs between projects: publish a signed bundle, pull other projects' bundles
+    /// as read-only nodes, print the key to pin. Configured in [graphex.federation] of
+    /// .gpp/config.toml, in force once approved (`graphex config approve`). See the README.
+    #[command(subcommand)]
+    Federation(super::io_args::FederationCommand),
 }
 
 /// Output formats of `query`.

@@ -10,6 +10,7 @@ mod doctor;
 mod edit_file;
 mod explore;
 mod exposure;
+mod federation;
 mod find;
 pub mod hints;
 mod history;
@@ -120,6 +121,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Gen(a) => setup::gen_store(&ctx, a),
         Command::Export(a) => interchange::export(&ctx, a),
         Command::Import(a) => interchange::import(&ctx, a),
+        Command::Federation(c) => federation::federation(&ctx, c),
     }
 }
 
