@@ -11,6 +11,7 @@ mod console_projection;
 mod console_query;
 mod doctor;
 mod explore;
+mod federation;
 mod graph_ops;
 mod harness;
 mod hostile_text;
