@@ -229,8 +229,8 @@ pub fn inspector_lines(
     out.push(field("provenance", i.provenance.clone()));
     if let Some(origin) = &i.federated_from {
         out.push(vec![
-            (format!("{:<12}", "federated"), Tone::Dim),
-            (format!("federated from {origin} · read-only here"), Tone::Warn),
+            (format!("{:<12}", "origin"), Tone::Dim),
+            (format!("federated from {origin}, read-only"), Tone::Warn),
         ]);
     }
     out.push(field(
