@@ -102,7 +102,10 @@ fn publish_text(v: &PublishView) -> String {
         s.push_str(&format!("  node {} ({}, {})\n", n.name, n.node_type, n.tier));
     }
     for e in &v.edges {
-        s.push_str(&format!("  edge {} -> {} -> {} ({})\n", e.from, e.relation, e.to, e.tier));
+        s.push_str(&format!(
+            "  edge {} -> {} -> {} ({})\n",
+            e.from, e.relation, e.to, e.tier
+        ));
     }
     for t in &v.tombstones {
         s.push_str(&format!("  tombstone {t} (consumers archive it)\n"));

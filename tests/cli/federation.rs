@@ -20,11 +20,29 @@ fn publisher() -> Repo {
         ("billing", "public"),
     ] {
         repo.ok(&[
-            "add", "--type", "service", "--name", name, "-d", &format!("{name} words"), "--tier", tier,
+            "add",
+            "--type",
+            "service",
+            "--name",
+            name,
+            "-d",
+            &format!("{name} words"),
+            "--tier",
+            tier,
         ]);
     }
     repo.human()
-        .args(["add", "--type", "decision", "--name", "orders-secret", "-d", "secret", "--tier", "human-only"])
+        .args([
+            "add",
+            "--type",
+            "decision",
+            "--name",
+            "orders-secret",
+            "-d",
+            "secret",
+            "--tier",
+            "human-only",
+        ])
         .assert()
         .success();
     repo.ok(&["link", "orders-api", "depends-on", "orders-db"]);
@@ -74,7 +92,10 @@ fn names(v: &serde_json::Value, key: &str) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|n| n.as_str().map_or_else(|| n["name"].as_str().unwrap().to_owned(), str::to_owned))
+        .map(|n| {
+            n.as_str()
+                .map_or_else(|| n["name"].as_str().unwrap().to_owned(), str::to_owned)
+        })
         .collect()
 }
 
@@ -83,19 +104,34 @@ fn a_dry_run_shows_what_would_leave_and_a_publish_writes_a_private_bundle() {
     let repo = publisher();
     let dry = repo.json(repo.human(), &["federation", "publish", "--dry-run"]);
     assert_eq!(names(&dry, "nodes"), ["orders-api", "orders-db", "orders-keys"]);
-    let tiers: Vec<&str> = dry["nodes"].as_array().unwrap().iter().map(|n| n["tier"].as_str().unwrap()).collect();
+    let tiers: Vec<&str> = dry["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["tier"].as_str().unwrap())
+        .collect();
     assert_eq!(tiers, ["public", "agent-readable", "agent-restricted"]);
     let edges: Vec<String> = dry["edges"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| format!("{} {} {}", e["from"].as_str().unwrap(), e["relation"].as_str().unwrap(), e["to"].as_str().unwrap()))
+        .map(|e| {
+            format!(
+                "{} {} {}",
+                e["from"].as_str().unwrap(),
+                e["relation"].as_str().unwrap(),
+                e["to"].as_str().unwrap()
+            )
+        })
         .collect();
     assert_eq!(edges, ["orders-api depends-on orders-db", "orders-db uses orders-keys"]);
     assert!(!bundle_path(&repo).exists(), "a dry run writes nothing");
     let text = repo.ok(&["federation", "publish", "orders", "--dry-run"]);
     assert!(text.contains("node orders-keys (service, agent-restricted)"), "{text}");
-    assert!(text.contains("edge orders-api -> depends-on -> orders-db (agent-readable)"), "{text}");
+    assert!(
+        text.contains("edge orders-api -> depends-on -> orders-db (agent-readable)"),
+        "{text}"
+    );
     assert!(!text.contains("orders-secret") && !text.contains("billing"), "{text}");
 
     let out = repo.ok(&["federation", "publish"]);
@@ -103,16 +139,16 @@ fn a_dry_run_shows_what_would_leave_and_a_publish_writes_a_private_bundle() {
     let file = std::fs::read_to_string(bundle_path(&repo)).unwrap();
     assert!(file.contains("orders-keys") && !file.contains("orders-secret"));
     use std::os::unix::fs::PermissionsExt as _;
-    assert_eq!(std::fs::metadata(bundle_path(&repo)).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(
+        std::fs::metadata(bundle_path(&repo)).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
     let ignore = std::fs::read_to_string(repo.root().join(".gpp/.gitignore")).unwrap();
     assert!(ignore.contains("graphex/federation/out/"), "{ignore}");
     let second = repo.json(repo.master(), &["federation", "publish"]);
     assert_eq!(second["sequence"], 2);
     // A locked session cannot publish: the key is the master's.
-    repo.locked()
-        .args(["federation", "publish"])
-        .assert()
-        .failure();
+    repo.locked().args(["federation", "publish"]).assert().failure();
 }
 
 #[test]
@@ -133,14 +169,20 @@ fn a_pull_needs_approved_settings_and_brings_read_only_marked_nodes() {
 
     let list = repo.ok(&["list"]);
     assert!(list.contains("[federated: shop/orders] orders-api words"), "{list}");
-    assert!(!list.lines().any(|l| l.starts_with("local") && l.contains("federated")), "{list}");
+    assert!(
+        !list.lines().any(|l| l.starts_with("local") && l.contains("federated")),
+        "{list}"
+    );
     let show = repo.ok(&["show", "orders-keys"]);
     assert!(show.contains("[federated: shop/orders] read-only"), "{show}");
     assert!(show.contains("agent-restricted"), "{show}");
     let json = repo.json(repo.master(), &["show", "orders-api"]);
     assert_eq!(json["federated_from"], "shop/orders");
     let projected = repo.ok(&["project", "--node", "orders-api", "--tier", "agent-readable"]);
-    assert!(projected.contains("federated from shop/orders (read-only here)"), "{projected}");
+    assert!(
+        projected.contains("federated from shop/orders (read-only here)"),
+        "{projected}"
+    );
 
     for args in [
         vec!["update", "orders-api", "-d", "edited"],
@@ -153,10 +195,22 @@ fn a_pull_needs_approved_settings_and_brings_read_only_marked_nodes() {
             .args(&args)
             .assert()
             .failure()
-            .stderr(predicate::str::contains("orders-api is federated from shop/orders: read-only"));
+            .stderr(predicate::str::contains(
+                "orders-api is federated from shop/orders: read-only",
+            ));
     }
     repo.master()
-        .args(["add", "--type", "service", "--name", "fake", "-d", "x", "--prop", "federated-from=shop/orders"])
+        .args([
+            "add",
+            "--type",
+            "service",
+            "--name",
+            "fake",
+            "-d",
+            "x",
+            "--prop",
+            "federated-from=shop/orders",
+        ])
         .assert()
         .failure()
         .stderr(predicate::str::contains("reserved"));
@@ -233,7 +287,10 @@ fn updates_and_tombstones_flow_one_way_and_an_older_bundle_is_refused() {
     let pulled = repo.json(repo.master(), &["federation", "pull"]);
     assert_eq!(names(&pulled[0], "archived"), ["orders-db"]);
     assert_eq!(names(&pulled[0], "tier_kept"), ["orders-keys"]);
-    assert_eq!(repo.json(repo.master(), &["show", "orders-api"])["description"], "new words");
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-api"])["description"],
+        "new words"
+    );
     let keys = repo.json(repo.master(), &["show", "orders-keys"]);
     assert_eq!(keys["tier"], "agent-restricted", "a pull never lowers a tier");
     let db = repo.json(repo.master(), &["show", "orders-db"]);
@@ -245,7 +302,10 @@ fn updates_and_tombstones_flow_one_way_and_an_older_bundle_is_refused() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("older than #2 already pulled"));
-    assert_eq!(repo.json(repo.master(), &["show", "orders-api"])["description"], "new words");
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-api"])["description"],
+        "new words"
+    );
 }
 
 #[test]
@@ -258,8 +318,16 @@ fn a_local_node_with_a_published_name_is_kept_and_reported() {
         .args(["federation", "pull"])
         .assert()
         .failure()
-        .stdout(predicate::str::contains("not pulled: orders-db: a local node has this name"))
+        .stdout(predicate::str::contains(
+            "not pulled: orders-db: a local node has this name",
+        ))
         .stderr(predicate::str::contains("1 node(s) not pulled"));
-    assert_eq!(repo.json(repo.master(), &["show", "orders-db"])["description"], "our own");
-    assert_eq!(repo.json(repo.master(), &["show", "orders-api"])["federated_from"], "shop/orders");
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-db"])["description"],
+        "our own"
+    );
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-api"])["federated_from"],
+        "shop/orders"
+    );
 }

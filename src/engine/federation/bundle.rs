@@ -56,7 +56,8 @@ impl Bundle {
 
     /// The signed file's text.
     pub fn sign(&self, seal: &MasterSeal) -> Result<String> {
-        let payload = serde_json::to_string(self).map_err(|e| Error::integrity("a federation bundle", e.to_string()))?;
+        let payload =
+            serde_json::to_string(self).map_err(|e| Error::integrity("a federation bundle", e.to_string()))?;
         let signature = seal.sign_bundle(&[DOMAIN, payload.as_bytes()].concat());
         let env = Envelope {
             format: BUNDLE_FORMAT.into(),
@@ -79,7 +80,10 @@ impl Bundle {
             reason,
         };
         if bytes.len() as u64 > MAX_INPUT_BYTES {
-            return Err(bad(format!("{} bytes; at most {MAX_INPUT_BYTES} are read", bytes.len())));
+            return Err(bad(format!(
+                "{} bytes; at most {MAX_INPUT_BYTES} are read",
+                bytes.len()
+            )));
         }
         let env: Envelope =
             serde_json::from_slice(bytes).map_err(|e| bad(format!("not a Graphex federation bundle: {e}")))?;
@@ -125,13 +129,20 @@ impl Bundle {
             reason,
         };
         if let Some(n) = self.nodes.iter().find(|n| n.tier == Tier::HumanOnly) {
-            return Err(bad(format!("it holds the human-only node {}, which never leaves a project", n.name)));
+            return Err(bad(format!(
+                "it holds the human-only node {}, which never leaves a project",
+                n.name
+            )));
         }
         let names: std::collections::HashSet<&Name> = self.nodes.iter().map(|n| &n.name).collect();
         if names.len() != self.nodes.len() {
             return Err(bad("a node name appears twice".into()));
         }
-        if let Some(e) = self.edges.iter().find(|e| !names.contains(&e.from) || !names.contains(&e.to)) {
+        if let Some(e) = self
+            .edges
+            .iter()
+            .find(|e| !names.contains(&e.from) || !names.contains(&e.to))
+        {
             return Err(bad(format!(
                 "the edge {} -> {} -> {} leaves the published nodes",
                 e.from, e.relation, e.to

@@ -40,7 +40,11 @@ pub fn publisher_key(store: &Store) -> Result<SealVerifier> {
         .keys()
         .seal()
         .map(crate::crypto::MasterSeal::publisher)
-        .ok_or_else(|| store.keys().needs(crate::keys::Level::Master, "using the publisher key"))
+        .ok_or_else(|| {
+            store
+                .keys()
+                .needs(crate::keys::Level::Master, "using the publisher key")
+        })
 }
 
 /// The signed bundle of `subgraph` as the graph is now (master level).

@@ -101,7 +101,10 @@ fn keys_are_read_as_hex_or_base64_and_an_empty_section_keeps_old_digests() {
     assert_ne!(with.digest().unwrap(), Config::default().digest().unwrap());
     assert_eq!(Config::from_canonical(&with.canonical().unwrap()).unwrap(), with);
     let diff = Config::default().differences(&with);
-    assert!(diff.iter().any(|d| d.starts_with("federation.sources: (none) ->")), "{diff:?}");
+    assert!(
+        diff.iter().any(|d| d.starts_with("federation.sources: (none) ->")),
+        "{diff:?}"
+    );
 }
 
 /// A publisher with one node per tier matching `orders-*`, one that does
@@ -174,7 +177,9 @@ fn a_bundle_opens_only_with_the_pinned_key_and_unaltered() {
     assert!(wrong.contains("not the pinned key"), "{wrong}");
     // The other publisher's text with our key in the envelope: the signature fails.
     let their_key = other.text.lines().find(|l| l.contains("\"key\"")).unwrap().to_owned();
-    let forged = other.text.replace(&their_key, &format!("  \"key\": \"{}\",", key.to_hex()));
+    let forged = other
+        .text
+        .replace(&their_key, &format!("  \"key\": \"{}\",", key.to_hex()));
     let e = Bundle::open("b", forged.as_bytes(), &key).unwrap_err().to_string();
     assert!(e.contains("signature does not verify"), "{e}");
 
@@ -244,11 +249,19 @@ fn a_pull_adds_read_only_tagged_nodes_and_refuses_local_edits() {
     assert!(c.add_node(fake).unwrap_err().to_string().contains("reserved"));
     let mut mark = NodePatch::default();
     mark.properties.insert(FEDERATED_FROM.into(), "x/y".into());
-    assert!(c.update_node("local", &mark).unwrap_err().to_string().contains("reserved"));
+    assert!(
+        c.update_node("local", &mark)
+            .unwrap_err()
+            .to_string()
+            .contains("reserved")
+    );
 
     // Pulling the same bundle again changes nothing.
     let again = pull(&mut c, &src, &bundle, false).unwrap();
-    assert!(again.import.added.is_empty() && again.import.changed.is_empty(), "{again:?}");
+    assert!(
+        again.import.added.is_empty() && again.import.changed.is_empty(),
+        "{again:?}"
+    );
 }
 
 #[test]
@@ -279,14 +292,20 @@ fn updates_tombstones_and_removed_edges_flow_one_way_and_replays_are_refused() {
         publish(&proot, &f)
     };
     assert_eq!(second.sequence, 2);
-    assert_eq!(second.tombstones.iter().map(|t| t.as_str()).collect::<Vec<_>>(), ["orders-db"]);
+    assert_eq!(
+        second.tombstones.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+        ["orders-db"]
+    );
 
     let r = pull(&mut c, &src, &second, false).unwrap();
     assert_eq!(r.archived, ["orders-db"]);
     // Unlinked at the source, and gone with the withdrawn node.
     assert_eq!(
         r.edges_removed,
-        ["orders-api -> depends-on -> orders-db", "orders-db -> related-to -> orders-keys"]
+        [
+            "orders-api -> depends-on -> orders-db",
+            "orders-db -> related-to -> orders-keys"
+        ]
     );
     assert_eq!(r.import.changed, ["orders-keys"]);
     let keys = c.node("orders-keys").unwrap();
@@ -295,7 +314,11 @@ fn updates_tombstones_and_removed_edges_flow_one_way_and_replays_are_refused() {
     assert_eq!(r.import.tier_kept, ["orders-keys"]);
     let db = c.node("orders-db").unwrap();
     assert_eq!(db.status, Status::Archived);
-    assert!(db.status_reason.unwrap().contains("withdrawn by shop/orders (bundle #2)"));
+    assert!(
+        db.status_reason
+            .unwrap()
+            .contains("withdrawn by shop/orders (bundle #2)")
+    );
 
     let e = pull(&mut c, &src, &first, false).unwrap_err().to_string();
     assert!(e.contains("#1, older than #2 already pulled"), "{e}");
@@ -334,7 +357,10 @@ fn a_store_reopened_keeps_the_federation_state_sealed() {
     let raw = crate::store::meta(s.conn(), "federation").unwrap().unwrap();
     assert!(!raw.contains("orders"), "no name in the clear");
     s.conn()
-        .execute("UPDATE meta SET value = ?1 WHERE key = 'federation'", [format!("00{raw}")])
+        .execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'federation'",
+            [format!("00{raw}")],
+        )
         .unwrap();
     let e = plan_publish(&s, &fed, "orders").unwrap_err().to_string();
     assert!(e.contains("federation state"), "{e}");

@@ -50,7 +50,11 @@ pub enum Lint {
     AboveAgentTier { change: usize, name: String, tier: Tier },
     /// A change to a node pulled from another project (read-only here), an
     /// edge from one, or a node given the property only a pull sets.
-    Federated { change: usize, name: String, origin: String },
+    Federated {
+        change: usize,
+        name: String,
+        origin: String,
+    },
     /// An edge joining a node agents may read to a restricted or human-only one.
     CrossTier {
         change: usize,
@@ -281,9 +285,8 @@ fn federated(store: &Store, n: usize, change: &Change) -> Vec<Lint> {
             flag(&name, origin);
         }
     }
-    let reserved = |props: &std::collections::BTreeMap<String, String>| {
-        props.contains_key(crate::federation::FEDERATED_FROM)
-    };
+    let reserved =
+        |props: &std::collections::BTreeMap<String, String>| props.contains_key(crate::federation::FEDERATED_FROM);
     match change {
         Change::AddNode { name, properties, .. } if reserved(properties) => flag(name, String::new()),
         Change::UpdateNode { name, set } if reserved(&set.properties) => flag(name, String::new()),

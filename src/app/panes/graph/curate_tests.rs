@@ -398,7 +398,10 @@ fn a_federated_node_says_where_it_comes_from_and_the_edit_keys_refuse() {
     r.jump("glossary-term");
     assert_eq!(r.centre(), "glossary-term");
     let screen = r.screen();
-    assert!(screen.contains("origin      federated from org/glossary, read-only"), "{screen}");
+    assert!(
+        screen.contains("origin      federated from org/glossary, read-only"),
+        "{screen}"
+    );
     assert!(screen.contains("\\u{202e}reversed"), "bundle text stays data: {screen}");
     let before = commits(&r);
     for key in ["e", "X", "A", "l", "S"] {
