@@ -177,6 +177,15 @@ fn publish(ctx: &Context, subgraph: Option<&str>, dry_run: bool, output: Option<
     }
     let path = output.map_or_else(|| federation::default_output(store.layout(), &name), Path::to_owned);
     write_replacing(&path, &p.text)?;
+    if output.is_none() {
+        let ignore = std::fs::read_to_string(store.layout().gpp().join(".gitignore")).unwrap_or_default();
+        if !ignore.lines().any(|l| l.trim() == "graphex/federation/out/") {
+            note(
+                "warning: .gpp/.gitignore does not list graphex/federation/out/ (a store made before federation): \
+                 add it, the bundle holds decrypted content",
+            );
+        }
+    }
     federation::record_publish(&store, &p.bundle)?;
     let v = view_of(&p.bundle, false, Some(path.display().to_string()), p.skipped_federated);
     emit(ctx.json, &v, publish_text)

@@ -216,7 +216,8 @@ fn a_pull_needs_approved_settings_and_brings_read_only_marked_nodes() {
         .stderr(predicate::str::contains("reserved"));
     // An agent's proposal touching a pulled node is flagged.
     let agent = repo.agent_identity_once();
-    repo.locked()
+    let out = repo
+        .locked()
         .env("GRAPHEX_AGENT_IDENTITY", agent)
         .args(["propose", "-"])
         .write_stdin(
@@ -225,8 +226,26 @@ fn a_pull_needs_approved_settings_and_brings_read_only_marked_nodes() {
         )
         .assert()
         .success();
+    let id = String::from_utf8(out.get_output().stdout.clone())
+        .unwrap()
+        .trim()
+        .to_owned();
     let pending = repo.ok(&["pending"]);
-    assert!(pending.contains("federated"), "{pending}");
+    assert!(
+        pending.contains("orders-api is federated from shop/orders and read-only here; accepting is refused"),
+        "{pending}"
+    );
+    repo.master()
+        .args(["accept", &id])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "orders-api is federated from shop/orders: read-only",
+        ));
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-api"])["description"],
+        "orders-api words"
+    );
 }
 
 #[test]
