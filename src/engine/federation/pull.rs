@@ -67,7 +67,13 @@ pub fn pull(store: &mut Store, src: &SourceConfig, bundle: &Bundle, dry_run: boo
             ),
         ));
     }
-    let previous = state::load(store)?.pulled.get(&label).map(|p| p.sequence);
+    // The sealed state, and the timeline for what it may have lost (an
+    // older copy of the state put back by hand).
+    let previous = state::load(store)?
+        .pulled
+        .get(&label)
+        .map(|p| p.sequence)
+        .max(store.pulled_on_timeline(&label)?);
     if let Some(last) = previous
         && bundle.sequence < last
     {

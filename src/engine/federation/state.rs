@@ -6,10 +6,12 @@
 //! is one record in `meta.federation` sealed with AES-256-GCM under a key
 //! derived from the master identity (`Purpose::FederationState`): nothing
 //! of it is on disk in the clear, and an agent (which holds no master key)
-//! can neither read nor forge it. It is not in the master's seal, so a copy
-//! of an older record put back by hand goes unnoticed here; the worst it
-//! does is let an older bundle be pulled again, and every pull is on the
-//! timeline with its sequence (`federation pull <source> #N`).
+//! can neither read nor forge it. It is not in the master's seal, so an
+//! older record put back by hand is not caught here; a pull therefore also
+//! takes the highest sequence its timeline entries name (`federation pull
+//! <source> #N`, rows under the master's MAC), and an older copy of the
+//! publisher's record only makes its next bundle's sequence one its
+//! consumers refuse.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -272,6 +272,7 @@ fn updates_tombstones_and_removed_edges_flow_one_way_and_replays_are_refused() {
     let (_c, croot) = new_store();
     let mut c = open_at(&croot, Level::Master);
     pull(&mut c, &src, &first, false).unwrap();
+    let state_after_first = crate::store::meta(c.conn(), "federation").unwrap().unwrap();
 
     let mut p = open_at(&proot, Level::Master);
     let lower = NodePatch {
@@ -323,6 +324,15 @@ fn updates_tombstones_and_removed_edges_flow_one_way_and_replays_are_refused() {
     let e = pull(&mut c, &src, &first, false).unwrap_err().to_string();
     assert!(e.contains("#1, older than #2 already pulled"), "{e}");
     assert_eq!(c.node("orders-db").unwrap().status, Status::Archived, "nothing written");
+    // The state put back as it was after the first pull: the timeline still knows.
+    c.conn()
+        .execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'federation'",
+            [&state_after_first],
+        )
+        .unwrap();
+    let e = pull(&mut c, &src, &first, false).unwrap_err().to_string();
+    assert!(e.contains("#1, older than #2 already pulled"), "{e}");
 
     let mut other = source_for(&key);
     other.subgraph = "glossary".into();

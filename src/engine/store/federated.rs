@@ -35,6 +35,35 @@ impl Store {
         }
     }
 
+    /// The highest bundle sequence of `label` that a pull committed, as
+    /// the timeline records it (`federation pull LABEL #N`). Timeline rows
+    /// carry the master's MAC, checked here: an agent can neither forge a
+    /// pull nor, by putting back an older federation state, make an older
+    /// bundle than one already applied look new. Master level.
+    pub(crate) fn pulled_on_timeline(&self, label: &str) -> Result<Option<u64>> {
+        let prefix = format!("federation pull {label} #");
+        let rows: Vec<(String, Option<i64>)> = self
+            .conn
+            .prepare_cached("SELECT actor, commit_seq FROM timeline WHERE substr(actor, 1, ?1) = ?2 ORDER BY seq")?
+            .query_map(
+                rusqlite::params![i64::try_from(prefix.len()).unwrap_or(i64::MAX), prefix],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut best = None;
+        let mut checked = std::collections::HashSet::new();
+        for (actor, commit) in rows {
+            let Some(commit) = commit else { continue };
+            if checked.insert(commit) {
+                super::rowmac::commit_rows(&self.conn, &self.keys, commit)?;
+            }
+            if let Some(Ok(n)) = actor.strip_prefix(&prefix).map(str::parse::<u64>) {
+                best = best.max(Some(n));
+            }
+        }
+        Ok(best)
+    }
+
     /// Refuses the property only a pull sets.
     pub(crate) fn refuse_reserved<'a>(keys: impl IntoIterator<Item = &'a String>) -> Result<()> {
         if keys.into_iter().any(|k| k == FEDERATED_FROM) {
