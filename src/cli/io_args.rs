@@ -109,6 +109,7 @@ pub enum FederationCommand {
     /// versions, a tier is never lowered, tombstoned or vanished nodes are archived, removed
     /// edges unlinked. A local node with a bundle node's name is kept and reported.
     Pull {
+        /// The source: project/subgraph, or the subgraph alone when only one source has it.
         source: Option<String>,
         /// Show what the pull would change; write nothing.
         #[arg(long)]
