@@ -308,6 +308,11 @@ pub enum Command {
     /// GRAPHEX_IDENTITY, or a terminal to ask on). On any error this branch's graph.db is kept
     /// and git reports a conflict.
     MergeDriver(super::git_args::MergeDriverArgs),
+    /// Share subgraphs between projects: publish a signed bundle, pull other projects' bundles
+    /// as read-only nodes, print the key to pin. Configured in [graphex.federation] of
+    /// .gpp/config.toml, in force once approved (`graphex config approve`). See the README.
+    #[command(subcommand)]
+    Federation(super::io_args::FederationCommand),
 }
 
 /// Output formats of `query`.

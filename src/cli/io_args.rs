@@ -77,3 +77,44 @@ pub struct ImportArgs {
     #[arg(long)]
     pub dry_run: bool,
 }
+
+/// `graphex federation ...`
+#[derive(Debug, clap::Subcommand)]
+pub enum FederationCommand {
+    /// Write the signed bundle of a published subgraph (master level).
+    ///
+    /// The subgraph is one of `publish = [...]` in the approved [graphex.federation] settings:
+    /// the nodes whose names match its patterns, with their tiers, never a human-only node nor
+    /// one pulled from elsewhere, and the edges among them only. The bundle carries a sequence
+    /// number (one more than the last publish) and tombstones for names published before and no
+    /// longer, and is signed with this project's publisher key (`graphex federation key`).
+    /// It holds DECRYPTED content up to agent-restricted: it is written 0600, by default to
+    /// .gpp/graphex/federation/out/SUBGRAPH.bundle (kept out of git by .gpp/.gitignore).
+    Publish {
+        /// The published subgraph; optional when only one is configured.
+        subgraph: Option<String>,
+        /// Print exactly which nodes (names, tiers) and edges (relations) would leave; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Write the bundle here instead (replaced if it exists).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Pull a source's bundle into this store, read-only (master level).
+    ///
+    /// The source is one of `sources = [...]` in the approved settings (project/subgraph, or just
+    /// the subgraph when unambiguous); without one, every source is pulled. The bundle must be
+    /// signed by the source's pinned key, unaltered, and not older than the last one pulled, or
+    /// nothing is written. Nodes arrive tagged federated-from=PROJECT/SUBGRAPH; updates become new
+    /// versions, a tier is never lowered, tombstoned or vanished nodes are archived, removed
+    /// edges unlinked. A local node with a bundle node's name is kept and reported.
+    Pull {
+        /// The source: project/subgraph, or the subgraph alone when only one source has it.
+        source: Option<String>,
+        /// Show what the pull would change; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Print this project's publisher public key (master level): consumers pin it as `key`.
+    Key,
+}

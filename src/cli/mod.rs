@@ -10,6 +10,7 @@ mod doctor;
 mod edit_file;
 mod explore;
 mod exposure;
+mod federation;
 mod find;
 mod git;
 mod git_args;
@@ -125,6 +126,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Import(a) => interchange::import(&ctx, a),
         Command::Git(c) => git::git(&ctx, c),
         Command::MergeDriver(a) => git::merge_driver(a),
+        Command::Federation(c) => federation::federation(&ctx, c),
     }
 }
 

@@ -54,6 +54,11 @@ fn show_text(v: &NodeView) -> String {
         "{}  [{} · {} · {} · v{}]\n",
         v.name, v.node_type, v.tier, v.status, v.version
     );
+    if let Some(origin) = &v.federated_from {
+        s.push_str(&format!(
+            "  [federated: {origin}] read-only here: change it in {origin}, publish, pull again\n"
+        ));
+    }
     s.push_str(&format!("  {}\n", v.description));
     if let Some(reason) = &v.status_reason {
         s.push_str(&format!("  status reason: {reason}\n"));
@@ -127,7 +132,10 @@ pub fn list(ctx: &Context, args: &ListArgs) -> Result<()> {
                     r.node_type.clone(),
                     r.tier.clone(),
                     r.status.clone(),
-                    clip(&r.description, 70),
+                    match &r.federated_from {
+                        Some(origin) => clip(&format!("[federated: {origin}] {}", r.description), 70),
+                        None => clip(&r.description, 70),
+                    },
                 ]
             })
             .collect();

@@ -21,6 +21,9 @@ pub struct NodeRow {
     pub version: u64,
     pub updated: String,
     pub description: String,
+    /// `project/subgraph` for a node pulled from another project (read-only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub federated_from: Option<String>,
 }
 
 impl From<&NodeSummary> for NodeRow {
@@ -34,6 +37,7 @@ impl From<&NodeSummary> for NodeRow {
             version: n.version,
             updated: n.updated.to_rfc3339(),
             description: n.description.clone(),
+            federated_from: graphex_engine::federation::origin(n).map(str::to_owned),
         }
     }
 }
@@ -85,6 +89,9 @@ pub struct NodeView {
     pub created: String,
     pub updated: String,
     pub version: u64,
+    /// `project/subgraph` for a node pulled from another project (read-only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub federated_from: Option<String>,
     pub outgoing: Vec<EdgeView>,
     pub incoming: Vec<EdgeView>,
 }
@@ -96,6 +103,7 @@ impl NodeView {
         outgoing.sort_by(|a, b| (&a.relation, &a.to).cmp(&(&b.relation, &b.to)));
         incoming.sort_by(|a, b| (&a.relation, &a.from).cmp(&(&b.relation, &b.from)));
         Self {
+            federated_from: n.properties.get(graphex_engine::federation::FEDERATED_FROM).cloned(),
             id: n.id.to_string(),
             name: n.name.to_string(),
             node_type: n.node_type.to_string(),

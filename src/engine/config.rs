@@ -13,12 +13,18 @@
 //!
 //! [graphex.audit]
 //! previews = "record"           # or "skip": people's previews are not logged
+//!
+//! [graphex.federation]          # see `federation::config`
+//! project = "webapp"
+//! sources = [{ project = "org", subgraph = "glossary", access = "read-only", path = "...", key = "..." }]
+//! publish = [{ subgraph = "order-domain", nodes = ["orders-*"] }]
 //! ```
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
+use crate::federation::FederationConfig;
 use crate::project::{Counter, Scrubber, Settings, TrustPolicy};
 use crate::store::Layout;
 
@@ -60,6 +66,10 @@ pub enum PreviewPolicy {
 pub struct Config {
     pub projection: ProjectionConfig,
     pub audit: AuditConfig,
+    /// Left out of the canonical form when empty: settings approved before
+    /// federation existed keep their digest.
+    #[serde(default, skip_serializing_if = "FederationConfig::is_empty")]
+    pub federation: FederationConfig,
 }
 
 impl Config {
@@ -84,7 +94,7 @@ impl Config {
         let flat = |c: &Config| -> Vec<(String, String)> {
             let v = serde_json::to_value(c).unwrap_or_default();
             let mut out = Vec::new();
-            for section in ["projection", "audit"] {
+            for section in ["projection", "audit", "federation"] {
                 if let Some(map) = v.get(section).and_then(|m| m.as_object()) {
                     for (k, val) in map {
                         out.push((format!("{section}.{k}"), val.to_string()));
@@ -94,10 +104,17 @@ impl Config {
             out
         };
         let (a, b) = (flat(self), flat(other));
-        a.iter()
-            .zip(&b)
-            .filter(|(x, y)| x != y)
-            .map(|((k, x), (_, y))| format!("{k}: {x} -> {y}"))
+        let keys: std::collections::BTreeSet<&String> = a.iter().chain(&b).map(|(k, _)| k).collect();
+        let value = |list: &[(String, String)], key: &str| {
+            list.iter()
+                .find(|(k, _)| k == key)
+                .map_or_else(|| "(none)".to_owned(), |(_, v)| v.clone())
+        };
+        keys.into_iter()
+            .filter_map(|k| {
+                let (x, y) = (value(&a, k), value(&b, k));
+                (x != y).then(|| format!("{k}: {x} -> {y}"))
+            })
             .collect()
     }
 
@@ -134,7 +151,20 @@ impl Config {
                 .try_into()
                 .map_err(|e: toml::de::Error| bad(format!("[graphex.audit]: {e}")))?,
         };
-        Ok(Self { projection, audit })
+        let federation: FederationConfig = match section("federation") {
+            None => FederationConfig::default(),
+            Some(v) => v
+                .try_into()
+                .map_err(|e: toml::de::Error| bad(format!("[graphex.federation]: {e}")))?,
+        };
+        federation
+            .validate()
+            .map_err(|e| bad(format!("[graphex.federation]: {e}")))?;
+        Ok(Self {
+            projection,
+            audit,
+            federation,
+        })
     }
 
     /// Projection settings, with the scrub patterns compiled.

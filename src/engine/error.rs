@@ -146,6 +146,12 @@ pub enum Error {
     #[error("cannot undo: {0}")]
     UndoBlocked(String),
 
+    /// A node pulled from another project is read-only here.
+    #[error(
+        "{name} is federated from {origin}: read-only here (change it in {origin}, publish it there, and pull again)"
+    )]
+    Federated { name: String, origin: String },
+
     #[error("injected fault: {0}")]
     InjectedFault(&'static str),
 }

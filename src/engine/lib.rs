@@ -17,6 +17,7 @@ pub mod curate;
 pub mod doctor;
 pub mod error;
 pub mod exposure;
+pub mod federation;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 pub mod hygiene;

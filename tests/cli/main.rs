@@ -12,6 +12,7 @@ mod console_query;
 mod doctor;
 mod explore;
 mod git;
+mod federation;
 mod graph_ops;
 mod harness;
 mod hostile_text;

@@ -100,6 +100,14 @@ pub fn answer(store: Option<&Store>, settings: Option<&Settings>, past: &mut Pas
             result: store.map_or_else(
                 || Err(not_open()),
                 |s| {
+                    // A pulled node is read-only: the form does not open.
+                    if let Some(origin) = s.federated_origin(&name) {
+                        return Err(graphex_engine::Error::Federated {
+                            name: name.clone(),
+                            origin,
+                        }
+                        .to_string());
+                    }
                     s.node(&name)
                         .map(|n| Box::new(Values::of(&n)))
                         .map_err(|e| e.to_string())

@@ -28,7 +28,14 @@ fn every_field_round_trips_in_every_tier() {
         Provenance::Inferred {
             source: "src/lib.rs".into(),
         },
-        Provenance::Federated { project: "org".into() },
+        Provenance::Federated {
+            project: "org".into(),
+            subgraph: String::new(),
+        },
+        Provenance::Federated {
+            project: "org".into(),
+            subgraph: "glossary".into(),
+        },
     ];
     for p in provenances {
         let node = Node {

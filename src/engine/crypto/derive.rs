@@ -38,6 +38,12 @@ pub enum Purpose {
     /// Seals the console's personal query history and keys its file name
     /// (from the master identity).
     QueryHistory,
+    /// Seeds the Ed25519 key that signs federation bundles (from the
+    /// master identity; separate from the seal's, so a bundle signature
+    /// can never stand for a seal statement).
+    FederationSigning,
+    /// Seals the federation state kept in the index (from the master identity).
+    FederationState,
 }
 
 impl Purpose {
@@ -53,6 +59,8 @@ impl Purpose {
             Purpose::SealSigning => b"graphex/v1/seal-signing",
             Purpose::SavedQueries => b"graphex/v1/saved-queries",
             Purpose::QueryHistory => b"graphex/v1/query-history",
+            Purpose::FederationSigning => b"graphex/v1/federation-signing",
+            Purpose::FederationState => b"graphex/v1/federation-state",
         }
     }
 }

@@ -10,7 +10,7 @@ pub mod signer;
 
 pub use aead::{OpenFailed, Sealer};
 pub use derive::{BlindIndex, Purpose, derive};
-pub use hex::{hex, sha256_hex};
+pub use hex::{hex, sha256_hex, unhex};
 pub use lthash::LtHash;
 pub use secret::{KEY_LEN, SymmetricKey, fill_random};
 pub use signer::{MasterSeal, SealVerifier};

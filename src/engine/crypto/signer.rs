@@ -20,6 +20,8 @@ pub struct MasterSeal {
     signing: SigningKey,
     queries: SymmetricKey,
     history: SymmetricKey,
+    publisher: SigningKey,
+    federation: SymmetricKey,
 }
 
 impl std::fmt::Debug for MasterSeal {
@@ -33,7 +35,11 @@ impl MasterSeal {
     pub fn derive(master_secret: &[u8]) -> Self {
         let seed = derive(master_secret, Purpose::SealSigning);
         let signing = SigningKey::from_bytes(&Zeroizing::new(*seed.expose()));
+        let seed = derive(master_secret, Purpose::FederationSigning);
+        let publisher = SigningKey::from_bytes(&Zeroizing::new(*seed.expose()));
         Self {
+            publisher,
+            federation: derive(master_secret, Purpose::FederationState),
             mac: derive(master_secret, Purpose::SealMac),
             signing,
             queries: derive(master_secret, Purpose::SavedQueries),
@@ -54,6 +60,21 @@ impl MasterSeal {
     /// The MAC key (row tags, decisions, the statement's MAC).
     pub fn mac_key(&self) -> &SymmetricKey {
         &self.mac
+    }
+
+    /// The key the federation state is sealed under in the index.
+    pub fn federation_key(&self) -> &SymmetricKey {
+        &self.federation
+    }
+
+    /// Signs a federation bundle's `message` with the publisher's key.
+    pub fn sign_bundle(&self, message: &[u8]) -> [u8; 64] {
+        self.publisher.sign(message).to_bytes()
+    }
+
+    /// The publisher's public key, which consumers pin.
+    pub fn publisher(&self) -> SealVerifier {
+        SealVerifier(self.publisher.verifying_key())
     }
 
     /// Signs `message` (64 bytes).
@@ -84,6 +105,11 @@ impl SealVerifier {
     /// The key as lowercase hex (64 characters), as pinned.
     pub fn to_hex(&self) -> String {
         super::hex(self.0.as_bytes())
+    }
+
+    /// The key's 32 bytes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.0.to_bytes()
     }
 
     /// Parses a pinned key; `None` when it is not a valid Ed25519 point.

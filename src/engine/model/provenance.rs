@@ -16,7 +16,13 @@ pub enum Provenance {
     /// Inferred from code or documents.
     Inferred { source: String },
     /// Pulled from another project's published subgraph.
-    Federated { project: String },
+    /// `project` is the source's project; `subgraph` its published
+    /// subgraph (absent in nodes written before federation was built).
+    Federated {
+        project: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        subgraph: String,
+    },
 }
 
 impl fmt::Display for Provenance {
@@ -27,7 +33,10 @@ impl fmt::Display for Provenance {
                 write!(f, "agent:{id} (session {session}, trust {trust:.1})")
             }
             Provenance::Inferred { source } => write!(f, "inferred from {source}"),
-            Provenance::Federated { project } => write!(f, "federated from {project}"),
+            Provenance::Federated { project, subgraph } if subgraph.is_empty() => {
+                write!(f, "federated from {project}")
+            }
+            Provenance::Federated { project, subgraph } => write!(f, "federated from {project}/{subgraph}"),
         }
     }
 }

@@ -180,6 +180,11 @@ pub fn item(
         Section::Glossary => format!("- {}: {}", term(n.name.as_str()), one_line(&n.description)),
         Section::RecentDecisions => format!("- {}: {}", date.date(), one_line(&n.description)),
     };
+    // Agents see where a pulled node comes from, as data (one line, escaped).
+    let text = match crate::federation::origin(n) {
+        Some(origin) => format!("{text}\n  - federated from {} (read-only here)", one_line(origin)),
+        None => text,
+    };
     Some(Item {
         slot,
         name: n.name.to_string(),

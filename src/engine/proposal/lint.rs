@@ -48,6 +48,13 @@ pub enum Lint {
     /// A tier, or a node written, above what any agent may read: only a
     /// file sealed outside `graphex propose` can ask for it.
     AboveAgentTier { change: usize, name: String, tier: Tier },
+    /// A change to a node pulled from another project (read-only here), an
+    /// edge from one, or a node given the property only a pull sets.
+    Federated {
+        change: usize,
+        name: String,
+        origin: String,
+    },
     /// An edge joining a node agents may read to a restricted or human-only one.
     CrossTier {
         change: usize,
@@ -88,6 +95,7 @@ impl Lint {
             Lint::NoSuchEdge { .. } => "no-such-edge",
             Lint::UnreadableEdge { .. } => "unreadable-edge",
             Lint::DuplicateRemoval { .. } => "duplicate-removal",
+            Lint::Federated { .. } => "federated",
         }
     }
 
@@ -123,6 +131,13 @@ impl Lint {
             Lint::AboveAgentTier { change, name, tier } => format!(
                 "change {change}: touches {name} at the {tier} tier, above anything an agent reads or may propose; \
                  this file did not come through `graphex propose`"
+            ),
+            Lint::Federated { change, name, origin } if origin.is_empty() => format!(
+                "change {change}: gives {name} the property {}, which only a federation pull sets; accepting is refused",
+                crate::federation::FEDERATED_FROM
+            ),
+            Lint::Federated { change, name, origin } => format!(
+                "change {change}: {name} is federated from {origin} and read-only here; accepting is refused                  (the change belongs in {origin})"
             ),
             Lint::CrossTier {
                 change,
@@ -221,6 +236,7 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
             }
             _ => {}
         }
+        out.extend(federated(store, n, change));
         for name in change.modifies() {
             match catalog.by_name(name.as_str()) {
                 // Added by an earlier change of this proposal: not dangling.
@@ -343,6 +359,36 @@ fn removal(
             }
         }
     }
+}
+
+/// [`Lint::Federated`] for `change` (number `n`): what it writes to or
+/// links from a pulled node, and the reserved property.
+fn federated(store: &Store, n: usize, change: &Change) -> Vec<Lint> {
+    let mut out = Vec::new();
+    let mut flag = |name: &crate::model::Name, origin: String| {
+        let lint = Lint::Federated {
+            change: n,
+            name: name.to_string(),
+            origin,
+        };
+        if !out.contains(&lint) {
+            out.push(lint);
+        }
+    };
+    let from_edges = change.edges().into_iter().map(|(from, _, _)| from);
+    for name in change.modifies().into_iter().cloned().chain(from_edges) {
+        if let Some(origin) = store.federated_origin(name.as_str()) {
+            flag(&name, origin);
+        }
+    }
+    let reserved =
+        |props: &std::collections::BTreeMap<String, String>| props.contains_key(crate::federation::FEDERATED_FROM);
+    match change {
+        Change::AddNode { name, properties, .. } if reserved(properties) => flag(name, String::new()),
+        Change::UpdateNode { name, set } if reserved(&set.properties) => flag(name, String::new()),
+        _ => {}
+    }
+    out
 }
 
 /// Every non-public node name the session reads, in one automaton, so a

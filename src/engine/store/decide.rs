@@ -304,6 +304,7 @@ impl Store {
                         return Err(context(Error::NameTaken(name.to_string())));
                     }
                     self.check_name_free(name.as_str()).map_err(context)?;
+                    Self::refuse_reserved(properties.keys()).map_err(context)?;
                     self.keys.tier(*tier).map_err(context)?;
                     let mut new = NewNode::new(name.clone(), node_type.clone(), description.clone(), *tier);
                     new.body.clone_from(body);
@@ -318,6 +319,7 @@ impl Store {
                     result.nodes_added += 1;
                 }
                 Change::UpdateNode { name, set } => {
+                    Self::refuse_reserved(set.properties.keys()).map_err(context)?;
                     let next = self.working_node(name.as_str(), &mut working, &mut order, "update")?;
                     let mut patched = set.patch().apply(next);
                     patched.validate().map_err(context)?;
@@ -387,6 +389,7 @@ impl Store {
         };
         let mut seen = HashSet::new();
         for ((from, relation, to), confidence) in edges {
+            self.refuse_federated(from.as_str())?;
             let mut new = NewEdge::new(from.clone(), relation.clone(), to.clone());
             new.confidence = confidence.unwrap_or(default_confidence);
             new.provenance = provenance.clone();
@@ -459,6 +462,7 @@ impl Store {
             .by_name(name)
             .ok_or_else(|| Error::NotFound(name.to_owned()))?;
         let id = summary.id;
+        self.refuse_federated(name)?;
         let entry = match working.entry(id) {
             Slot::Occupied(o) => o.into_mut(),
             Slot::Vacant(v) => {

@@ -287,6 +287,18 @@ impl Store {
             actor: Some(actor.to_owned()),
             ..Plan::default()
         };
+        let report = self.import_into(p, &mut plan)?;
+        let durability = if plan.nodes.len() > 64 {
+            Durability::Deferred
+        } else {
+            Durability::Sync
+        };
+        self.commit(plan, durability)?;
+        Ok(report)
+    }
+
+    /// Adds a planned import's writes to `plan` (the caller commits).
+    pub(super) fn import_into(&self, p: ImportPlan, plan: &mut Plan) -> Result<ImportReport> {
         let mut tiers: HashMap<String, (NodeId, Tier)> = HashMap::new();
         let mut raised: HashMap<NodeId, Tier> = HashMap::new();
         for node in p.new_nodes {
@@ -305,7 +317,7 @@ impl Store {
                 previous: Some((cur.version, cur.tier)),
             });
         }
-        plan.edges = self.retier(&raised, &HashSet::new());
+        plan.edges.extend(self.retier(&raised, &HashSet::new()));
         let resolve = |n: &str| {
             tiers
                 .get(n)
@@ -320,12 +332,6 @@ impl Store {
             plan.entries.push(Entry::edge("link", e.id));
             plan.edges.push(e);
         }
-        let durability = if plan.nodes.len() > 64 {
-            Durability::Deferred
-        } else {
-            Durability::Sync
-        };
-        self.commit(plan, durability)?;
         Ok(p.report)
     }
 }

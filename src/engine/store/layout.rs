@@ -57,8 +57,8 @@ impl Layout {
 
 /// What git must not track in a store: SQLite's write-ahead log and shared
 /// memory while a process has the store open (each command folds the log
-/// into `graph.db` when it closes), the rotation lock, and the temporary
-/// files of writes under way.
+/// into `graph.db` when it closes), the rotation lock, the temporary
+/// files of writes under way, and federation bundles (decrypted content).
 pub const GITIGNORE: &str = "\
 # Graphex: files of a store in use, never part of it (graph.db holds
 # everything once the last process closes it).
@@ -69,6 +69,8 @@ graphex/keys/.rotation.lock
 graphex/keys/.*.tmp
 graphex/.merge-*/
 objects/.tmp-*
+# Federation bundles hold decrypted content: shared on purpose, never committed.
+graphex/federation/out/
 ";
 
 /// Writes `.gpp/.gitignore` when there is none (a user's own is left as it is).

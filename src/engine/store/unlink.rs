@@ -13,6 +13,7 @@ impl Store {
     /// sealed so that `undo` can put it back.
     pub fn unlink(&mut self, from: &str, relation: &str, to: &str) -> Result<Edge> {
         self.require_writer("removing an edge")?;
+        self.refuse_federated(from)?;
         let described = format!("{from} -> {relation} -> {to}");
         let end = |name: &str| {
             self.catalog.by_name(name).map(|s| s.id).ok_or_else(|| {
@@ -83,6 +84,8 @@ impl Store {
     /// with `reason` (default "superseded by NEW"). Returns the new edge.
     pub fn supersede(&mut self, old: &str, new: &str, reason: Option<&str>) -> Result<Edge> {
         self.require_writer("superseding a node")?;
+        self.refuse_federated(old)?;
+        self.refuse_federated(new)?;
         let edge = NewEdge::new(
             crate::model::Name::new(new)?,
             crate::proposal::supersedes(),

@@ -20,6 +20,7 @@ impl Store {
     /// Adds a node. Humans add Active nodes directly (the spec's human path).
     pub fn add_node(&mut self, new: NewNode) -> Result<NodeSummary> {
         self.require_writer("adding a node")?;
+        Self::refuse_reserved(new.properties.keys())?;
         let name = new.name.clone();
         let mut batch = super::Batch::default();
         batch.add_node(new);
@@ -31,6 +32,7 @@ impl Store {
     /// target, in the same commit, when the target is Active.
     pub fn link(&mut self, new: NewEdge) -> Result<Edge> {
         self.require_writer("linking nodes")?;
+        self.refuse_federated(new.from.as_str())?;
         if new.relation == crate::proposal::supersedes() {
             return self.link_supersedes(&new);
         }
@@ -53,6 +55,8 @@ impl Store {
                 "nothing to change: give at least one field",
             ));
         }
+        self.refuse_federated(name)?;
+        Self::refuse_reserved(patch.properties.keys())?;
         let current = self.node(name)?;
         let mut next = patch.apply(&current);
         next.validate()?;
@@ -64,6 +68,7 @@ impl Store {
     /// Moves a node through its lifecycle (deprecate, archive, restore).
     pub fn set_status(&mut self, name: &str, to: Status, reason: Option<&str>) -> Result<NodeSummary> {
         self.require_writer("changing a node's status")?;
+        self.refuse_federated(name)?;
         let current = self.node(name)?;
         let mut next = current.clone();
         super::decide::set_status(&mut next, to, reason.map(str::to_owned), Timestamp::now())?;

@@ -352,3 +352,67 @@ fn curator_lists_sort_flag_open_and_link_mentions() {
     assert!(r.s.popups.is_empty());
     assert_eq!(r.centre(), first);
 }
+
+/// Pulls `glossary-term` (public) into `r`'s store from a new publisher.
+fn pull_one(r: &mut Run) {
+    use graphex_engine::federation::{self, FederationConfig, PublishConfig, SourceConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let pass: graphex_engine::age_secret::SecretString = "publisher".into();
+    graphex_engine::Store::init(dir.path(), &pass, &pass, graphex_engine::KdfCost(Some(4))).unwrap();
+    let creds = graphex_engine::Credentials {
+        passphrase: Some(pass),
+        ..graphex_engine::Credentials::default()
+    };
+    let mut p = graphex_engine::Store::open(dir.path(), &creds).unwrap();
+    p.add_node(graphex_engine::NewNode::new(
+        graphex_engine::model::Name::new("glossary-term").unwrap(),
+        graphex_engine::model::NodeType::new("glossary").unwrap(),
+        "A term \u{202e}reversed",
+        Tier::Public,
+    ))
+    .unwrap();
+    let fed = FederationConfig {
+        project: Some("org".into()),
+        publish: vec![PublishConfig {
+            subgraph: "glossary".into(),
+            nodes: vec!["glossary-*".into()],
+        }],
+        ..FederationConfig::default()
+    };
+    let bundle = federation::plan_publish(&p, &fed, "glossary").unwrap().bundle;
+    let src = SourceConfig {
+        project: "org".into(),
+        subgraph: "glossary".into(),
+        access: "read-only".into(),
+        path: "glossary.bundle".into(),
+        key: federation::publisher_key(&p).unwrap().to_hex(),
+    };
+    federation::pull(&mut r.store, &src, &bundle, false).unwrap();
+}
+
+#[test]
+fn a_federated_node_says_where_it_comes_from_and_the_edit_keys_refuse() {
+    let mut r = demo_at(Level::Master);
+    pull_one(&mut r);
+    r.s.pane = Pane::Graph;
+    r.jump("glossary-term");
+    assert_eq!(r.centre(), "glossary-term");
+    let screen = r.screen();
+    assert!(
+        screen.contains("origin      federated from org/glossary, read-only"),
+        "{screen}"
+    );
+    assert!(screen.contains("\\u{202e}reversed"), "bundle text stays data: {screen}");
+    let before = commits(&r);
+    for key in ["e", "X", "A", "l", "S"] {
+        r.s.message = None;
+        r.press(key);
+        let msg = r.s.message.as_ref().map(|m| m.0.clone()).unwrap_or_default();
+        assert!(
+            msg.contains("glossary-term is federated from org/glossary: read-only here"),
+            "{key}: {msg}"
+        );
+        assert!(r.s.popups.is_empty(), "{key} opened a dialog");
+    }
+    assert_eq!(commits(&r), before, "nothing written");
+}

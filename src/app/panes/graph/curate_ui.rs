@@ -34,6 +34,24 @@ pub fn target(state: &AppState) -> Option<String> {
     }
 }
 
+/// Refuses (with a message) a change to the open node when it was pulled
+/// from another project; the engine refuses it too, this says so at once.
+fn read_only(state: &mut AppState, name: &str) -> bool {
+    let origin = match &state.graph.shown {
+        Some(Ok(n)) if n.inspector.name == name => n.inspector.federated_from.clone(),
+        _ => None,
+    };
+    match origin {
+        Some(origin) => {
+            state.error(format!(
+                "{name} is federated from {origin}: read-only here (change it in {origin}, publish it there, and pull again)"
+            ));
+            true
+        }
+        None => false,
+    }
+}
+
 /// Whether writing is possible now: master level, nothing under way, and
 /// not a view of the past.
 fn can_write(state: &mut AppState) -> bool {
@@ -80,6 +98,9 @@ pub fn edit_node(state: &mut AppState, fx: &mut Vec<Effect>) {
         state.error("no node open: press / to jump to one");
         return;
     };
+    if read_only(state, &name) {
+        return;
+    }
     ask_vocabulary(state, fx);
     state.info(format!("reading {name}…"));
     request(fx, Request::EditValues { name });
@@ -108,6 +129,9 @@ pub fn link(state: &mut AppState, fx: &mut Vec<Effect>) {
         state.error("no node open: press / to jump to one");
         return;
     };
+    if read_only(state, &from) {
+        return;
+    }
     ask_vocabulary(state, fx);
     state.popups.push(Popup::Relation {
         from,
@@ -157,6 +181,9 @@ pub fn lifecycle(state: &mut AppState, to: Status, fx: &mut Vec<Effect>) {
         state.error("no node open: press / to jump to one");
         return;
     };
+    if read_only(state, &name) {
+        return;
+    }
     match to {
         Status::Deprecated => state.popups.push(Popup::Prompt {
             title: format!("Deprecate {name}"),
@@ -181,6 +208,9 @@ pub fn supersede(state: &mut AppState) {
         state.error("no node open: press / to jump to one");
         return;
     };
+    if read_only(state, &old) {
+        return;
+    }
     state.popups.push(Popup::Jump(Box::new(JumpDialog {
         purpose: Purpose::SupersededBy { old },
         ..JumpDialog::default()

@@ -55,6 +55,8 @@ pub struct Inspector {
     pub body: Vec<String>,
     /// Human, agent (with trust), inferred or federated, as words.
     pub provenance: String,
+    /// `project/subgraph` of a node pulled from another project: read-only.
+    pub federated_from: Option<String>,
     pub versions: u64,
     /// Last change, in milliseconds since the epoch.
     pub updated_ms: i64,
@@ -78,6 +80,10 @@ impl From<&Node> for Inspector {
                 .map(|b| agent_lines(b, BODY_LINES))
                 .unwrap_or_default(),
             provenance: line(&n.provenance.to_string()),
+            federated_from: n
+                .properties
+                .get(graphex_engine::federation::FEDERATED_FROM)
+                .map(|o| line(o)),
             versions: n.version,
             updated_ms: n.updated.0,
         }

@@ -227,6 +227,12 @@ pub fn inspector_lines(
         out.push(field("reason", r.clone()));
     }
     out.push(field("provenance", i.provenance.clone()));
+    if let Some(origin) = &i.federated_from {
+        out.push(vec![
+            (format!("{:<12}", "origin"), Tone::Dim),
+            (format!("federated from {origin}, read-only"), Tone::Warn),
+        ]);
+    }
     out.push(field(
         "versions",
         format!("{} · last change {} ago", i.versions, age(now_ms, i.updated_ms)),

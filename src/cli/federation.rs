@@ -1,0 +1,276 @@
+//! `graphex federation publish|pull|key`: share subgraphs between projects
+//! as signed bundles (see `graphex_engine::federation`). Both sides use the
+//! settings the master approved, never the file as it is now.
+
+use std::path::Path;
+
+use anyhow::{Context as _, Result, bail};
+use graphex_engine::Store;
+use graphex_engine::federation::{self, Bundle, FederationConfig, PullReport};
+use graphex_engine::model::Tier;
+use serde::Serialize;
+
+use super::io_args::FederationCommand;
+use super::output::{emit, note};
+use super::session::{Context, Need};
+
+pub fn federation(ctx: &Context, cmd: &FederationCommand) -> Result<()> {
+    match cmd {
+        FederationCommand::Key => key(ctx),
+        FederationCommand::Publish {
+            subgraph,
+            dry_run,
+            output,
+        } => publish(ctx, subgraph.as_deref(), *dry_run, output.as_deref()),
+        FederationCommand::Pull { source, dry_run } => pull(ctx, source.as_deref(), *dry_run),
+    }
+}
+
+/// The approved federation settings, with a warning when the file differs.
+fn settings(store: &Store) -> Result<FederationConfig> {
+    let c = store.config()?;
+    if let Some(w) = c.warning() {
+        note(&format!("warning: {w}"));
+    }
+    Ok(c.config.federation)
+}
+
+#[derive(Serialize)]
+struct KeyView {
+    hex: String,
+    base64: String,
+}
+
+fn key(ctx: &Context) -> Result<()> {
+    let store = ctx.open(Need::Write)?;
+    let k = federation::publisher_key(&store)?;
+    let view = KeyView {
+        hex: k.to_hex(),
+        base64: federation::config::base64_of(&k.to_bytes()),
+    };
+    emit(ctx.json, &view, |v| {
+        format!(
+            "{}\n(base64: {})\nconsumers pin it in their [graphex.federation] sources: key = \"{}\"\n",
+            v.hex, v.base64, v.hex
+        )
+    })
+}
+
+#[derive(Serialize)]
+struct NodeOut {
+    name: String,
+    #[serde(rename = "type")]
+    node_type: String,
+    tier: Tier,
+}
+
+#[derive(Serialize)]
+struct EdgeOut {
+    from: String,
+    relation: String,
+    to: String,
+    tier: Tier,
+}
+
+#[derive(Serialize)]
+struct PublishView {
+    project: String,
+    subgraph: String,
+    sequence: u64,
+    dry_run: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    nodes: Vec<NodeOut>,
+    edges: Vec<EdgeOut>,
+    tombstones: Vec<String>,
+    /// Matching nodes left out: pulled from another project.
+    skipped_federated: Vec<String>,
+}
+
+fn publish_text(v: &PublishView) -> String {
+    let mut s = format!(
+        "{} {}/{} bundle #{}: {} node(s), {} edge(s), {} tombstone(s)\n",
+        if v.dry_run { "would publish" } else { "published" },
+        v.project,
+        v.subgraph,
+        v.sequence,
+        v.nodes.len(),
+        v.edges.len(),
+        v.tombstones.len()
+    );
+    for n in &v.nodes {
+        s.push_str(&format!("  node {} ({}, {})\n", n.name, n.node_type, n.tier));
+    }
+    for e in &v.edges {
+        s.push_str(&format!(
+            "  edge {} -> {} -> {} ({})\n",
+            e.from, e.relation, e.to, e.tier
+        ));
+    }
+    for t in &v.tombstones {
+        s.push_str(&format!("  tombstone {t} (consumers archive it)\n"));
+    }
+    for n in &v.skipped_federated {
+        s.push_str(&format!("  not published: {n} (pulled from another project)\n"));
+    }
+    match &v.file {
+        Some(f) => s.push_str(&format!("written to {f} (decrypted content, mode 0600)\n")),
+        None => s.push_str("dry run: nothing written\n"),
+    }
+    s
+}
+
+fn view_of(b: &Bundle, dry_run: bool, file: Option<String>, skipped: Vec<String>) -> PublishView {
+    PublishView {
+        project: b.project.clone(),
+        subgraph: b.subgraph.clone(),
+        sequence: b.sequence,
+        dry_run,
+        file,
+        nodes: b
+            .nodes
+            .iter()
+            .map(|n| NodeOut {
+                name: n.name.to_string(),
+                node_type: n.node_type.to_string(),
+                tier: n.tier,
+            })
+            .collect(),
+        edges: b
+            .edges
+            .iter()
+            .map(|e| EdgeOut {
+                from: e.from.to_string(),
+                relation: e.relation.to_string(),
+                to: e.to.to_string(),
+                tier: e.tier,
+            })
+            .collect(),
+        tombstones: b.tombstones.iter().map(ToString::to_string).collect(),
+        skipped_federated: skipped,
+    }
+}
+
+fn publish(ctx: &Context, subgraph: Option<&str>, dry_run: bool, output: Option<&Path>) -> Result<()> {
+    let store = ctx.open(Need::Write)?;
+    let fed = settings(&store)?;
+    let name = match (subgraph, fed.publish.as_slice()) {
+        (Some(s), _) => s.to_owned(),
+        (None, [one]) => one.subgraph.clone(),
+        (None, []) => bail!(
+            "nothing to publish: the approved [graphex.federation] settings have no `publish` entry \
+             (add one to .gpp/config.toml, then `graphex config approve`)"
+        ),
+        (None, _) => bail!(
+            "several subgraphs are published ({}); name one",
+            fed.publish
+                .iter()
+                .map(|p| p.subgraph.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let p = federation::plan_publish(&store, &fed, &name)?;
+    if dry_run {
+        let v = view_of(&p.bundle, true, None, p.skipped_federated);
+        return emit(ctx.json, &v, publish_text);
+    }
+    let path = output.map_or_else(|| federation::default_output(store.layout(), &name), Path::to_owned);
+    write_replacing(&path, &p.text)?;
+    if output.is_none() {
+        let ignore = std::fs::read_to_string(store.layout().gpp().join(".gitignore")).unwrap_or_default();
+        if !ignore.lines().any(|l| l.trim() == "graphex/federation/out/") {
+            note(
+                "warning: .gpp/.gitignore does not list graphex/federation/out/ (a store made before federation): \
+                 add it, the bundle holds decrypted content",
+            );
+        }
+    }
+    federation::record_publish(&store, &p.bundle)?;
+    let v = view_of(&p.bundle, false, Some(path.display().to_string()), p.skipped_federated);
+    emit(ctx.json, &v, publish_text)
+}
+
+/// Writes `text` to `path` (0600), replacing it whole: a reader sees the
+/// old bundle or the new one, never a part.
+fn write_replacing(path: &Path, text: &str) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    let _ = std::fs::remove_file(&tmp);
+    graphex_engine::keys::files::write_private(&tmp, text.as_bytes())
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn names(label: &str, list: &[String]) -> String {
+    if list.is_empty() {
+        String::new()
+    } else {
+        format!("  {label}: {}\n", list.join(", "))
+    }
+}
+
+fn pull_text(r: &PullReport) -> String {
+    let i = &r.import;
+    let mut s = format!(
+        "{} {} bundle #{}{}: {} added, {} changed, {} unchanged, {} archived; edges: {} added, {} removed\n",
+        if r.dry_run { "would pull" } else { "pulled" },
+        r.source,
+        r.sequence,
+        r.previous.map(|p| format!(" (after #{p})")).unwrap_or_default(),
+        i.added.len(),
+        i.changed.len(),
+        i.unchanged.len(),
+        r.archived.len(),
+        i.edges_added.len(),
+        r.edges_removed.len()
+    );
+    s.push_str(&names("added", &i.added));
+    s.push_str(&names("changed (new versions)", &i.changed));
+    s.push_str(&names("kept at their higher tier", &i.tier_kept));
+    s.push_str(&names("archived", &r.archived));
+    s.push_str(&names("edges added", &i.edges_added));
+    s.push_str(&names("edges removed", &r.edges_removed));
+    for c in &r.conflicts {
+        s.push_str(&format!("  not pulled: {c}\n"));
+    }
+    if r.dry_run {
+        s.push_str("dry run: nothing written\n");
+    }
+    s
+}
+
+fn pull(ctx: &Context, source: Option<&str>, dry_run: bool) -> Result<()> {
+    let mut store = ctx.open(Need::Write)?;
+    let fed = settings(&store)?;
+    let sources = match source {
+        Some(label) => vec![fed.source(label)?.clone()],
+        None if fed.sources.is_empty() => bail!(
+            "nothing to pull: the approved [graphex.federation] settings have no `sources` \
+             (add one to .gpp/config.toml, then `graphex config approve`)"
+        ),
+        None => fed.sources.clone(),
+    };
+    let root = store.layout().root().to_owned();
+    let mut reports = Vec::new();
+    for src in &sources {
+        let bundle = federation::read_bundle(&root, src).with_context(|| format!("pulling {}", src.label()))?;
+        let report = store
+            .retrying(|s| federation::pull(s, src, &bundle, dry_run))
+            .with_context(|| format!("pulling {}", src.label()))?;
+        reports.push(report);
+    }
+    emit(ctx.json, &reports, |rs| rs.iter().map(pull_text).collect())?;
+    let conflicts: usize = reports.iter().map(|r| r.conflicts.len()).sum();
+    if conflicts > 0 {
+        bail!(
+            "{conflicts} node(s) not pulled: a local node has the name (kept as it is; each is named above). \
+             Rename or archive the local node, then pull again"
+        );
+    }
+    Ok(())
+}

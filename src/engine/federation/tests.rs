@@ -1,0 +1,378 @@
+//! Federation: settings validation, bundle signing and verification
+//! (tamper, wrong key), what a publish includes, and what a pull does
+//! (read-only nodes, tiers never lowered, replay refused, tombstones,
+//! conflicts with local names).
+
+use super::config::{base64_of, parse_key};
+use super::*;
+use crate::config::Config;
+use crate::keys::Level;
+use crate::model::{NodePatch, Status, Tier};
+use crate::store::Store;
+use crate::store::tests::{edge, new_store, node, open_at};
+
+const KEY: &str = "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c";
+
+fn parse(text: &str) -> crate::Result<Config> {
+    Config::parse("config.toml", text)
+}
+
+fn err(text: &str) -> String {
+    parse(text).unwrap_err().to_string()
+}
+
+fn source(key: &str) -> String {
+    format!(
+        "[graphex.federation]\nsources = [{{ project = \"org\", subgraph = \"glossary\", access = \"read-only\", path = \"b.bundle\", key = \"{key}\" }}]\n"
+    )
+}
+
+#[test]
+fn the_federation_section_is_parsed_and_validated_strictly() {
+    let ok = parse(&format!(
+        "{}project = \"webapp\"\npublish = [{{ subgraph = \"orders\", nodes = [\"orders-*\", \"billing-?\"] }}]\n",
+        source(KEY)
+    ))
+    .unwrap();
+    let f = &ok.federation;
+    assert_eq!(f.sources[0].label(), "org/glossary");
+    assert!(f.publish[0].includes("orders-api") && f.publish[0].includes("billing-x"));
+    assert!(!f.publish[0].includes("billing-xy") && !f.publish[0].includes("auth"));
+    assert_eq!(f.source("glossary").unwrap().project, "org");
+    assert!(f.source("nope").unwrap_err().to_string().contains("org/glossary"));
+
+    let cases = [
+        (source(KEY).replace("read-only", "read-write"), "only \"read-only\""),
+        (source(KEY).replace("glossary", ""), "subgraph name is empty"),
+        (source(KEY).replace("\"org\"", "\"Org\""), "not allowed in a project name"),
+        (source(KEY).replace("b.bundle", " "), "give the path"),
+        (source("abc"), "not an Ed25519 public key"),
+        (source(&"0".repeat(64)), "not an Ed25519 public key"),
+        (source(KEY).replace(", key = ", ", colour = \"red\", key = "), "unknown field `colour`"),
+        (source(KEY).replace(", key = \"", ", x = \"").replace("x = \"3d", "key2 = \"3d"), "unknown field"),
+        (
+            source(KEY).replace(" }]", &format!(" }}, {{ project = \"org\", subgraph = \"glossary\", access = \"read-only\", path = \"c\", key = \"{KEY}\" }}]")),
+            "listed twice",
+        ),
+        (
+            "[graphex.federation]\nproject = \"w\"\npublish = [{ subgraph = \"a\", nodes = [\"x\"] }, { subgraph = \"a\", nodes = [\"y\"] }]\n".into(),
+            "published twice",
+        ),
+        (
+            "[graphex.federation]\nproject = \"w\"\npublish = [{ subgraph = \"a\", nodes = [\"Orders *\"] }]\n".into(),
+            "can never match a node name",
+        ),
+        (
+            "[graphex.federation]\nproject = \"w\"\npublish = [{ subgraph = \"a\", nodes = [] }]\n".into(),
+            "at least one node name pattern",
+        ),
+        (
+            "[graphex.federation]\nproject = \"w\"\npublish = [{ subgraph = \"a\", nodes = [\"\"] }]\n".into(),
+            "empty pattern",
+        ),
+        (
+            "[graphex.federation]\npublish = [{ subgraph = \"a\", nodes = [\"x\"] }]\n".into(),
+            "publishing needs this project's name",
+        ),
+        (
+            "[graphex.federation]\nsources = [{ project = \"org\", subgraph = \"g\", access = \"read-only\" }]\n".into(),
+            "missing field",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = err(&text);
+        assert!(e.contains(want), "{text}\n=> {e}");
+        assert!(e.contains("[graphex.federation]"), "{e}");
+    }
+}
+
+#[test]
+fn keys_are_read_as_hex_or_base64_and_an_empty_section_keeps_old_digests() {
+    let key = parse_key(KEY).unwrap();
+    let b64 = base64_of(&key.to_bytes());
+    assert_eq!(b64.len(), 44);
+    assert_eq!(parse_key(&b64), Some(key.clone()));
+    assert_eq!(parse_key(b64.trim_end_matches('=')), Some(key));
+    assert_eq!(parse_key(&b64.replace('=', "A")), None);
+    // Settings approved before federation existed keep their digest.
+    let plain = Config::default().canonical().unwrap();
+    assert!(!plain.contains("federation"), "{plain}");
+    let with = parse(&source(KEY)).unwrap();
+    assert_ne!(with.digest().unwrap(), Config::default().digest().unwrap());
+    assert_eq!(Config::from_canonical(&with.canonical().unwrap()).unwrap(), with);
+    let diff = Config::default().differences(&with);
+    assert!(
+        diff.iter().any(|d| d.starts_with("federation.sources: (none) ->")),
+        "{diff:?}"
+    );
+}
+
+/// A publisher with one node per tier matching `orders-*`, one that does
+/// not match, and edges among them.
+fn publisher() -> (tempfile::TempDir, std::path::PathBuf, FederationConfig) {
+    let (dir, root) = new_store();
+    let mut s = open_at(&root, Level::Human);
+    for (name, tier) in [
+        ("orders-api", Tier::Public),
+        ("orders-db", Tier::AgentReadable),
+        ("orders-keys", Tier::AgentRestricted),
+        ("orders-secret", Tier::HumanOnly),
+        ("billing", Tier::Public),
+    ] {
+        s.add_node(node(name, tier, &format!("{name} text"))).unwrap();
+    }
+    s.link(edge("orders-api", "depends-on", "orders-db")).unwrap();
+    s.link(edge("orders-api", "depends-on", "billing")).unwrap();
+    s.link(edge("orders-db", "related-to", "orders-secret")).unwrap();
+    s.link(edge("orders-db", "related-to", "orders-keys")).unwrap();
+    let fed = FederationConfig {
+        project: Some("shop".into()),
+        publish: vec![PublishConfig {
+            subgraph: "orders".into(),
+            nodes: vec!["orders-*".into()],
+        }],
+        ..FederationConfig::default()
+    };
+    (dir, root, fed)
+}
+
+fn names(b: &Bundle) -> Vec<&str> {
+    b.nodes.iter().map(|n| n.name.as_str()).collect()
+}
+
+#[test]
+fn a_bundle_holds_the_matching_nodes_with_their_tiers_and_only_edges_among_them() {
+    let (_d, root, fed) = publisher();
+    // Even a session that reads human-only nodes never publishes one.
+    let s = open_at(&root, Level::Human);
+    let p = plan_publish(&s, &fed, "orders").unwrap();
+    let b = &p.bundle;
+    assert_eq!(names(b), ["orders-api", "orders-db", "orders-keys"]);
+    assert_eq!(
+        b.nodes.iter().map(|n| n.tier).collect::<Vec<_>>(),
+        [Tier::Public, Tier::AgentReadable, Tier::AgentRestricted]
+    );
+    let edges: Vec<String> = b.edges.iter().map(|e| format!("{}>{}", e.from, e.to)).collect();
+    assert_eq!(edges, ["orders-api>orders-db", "orders-db>orders-keys"]);
+    assert!(!p.text.contains("orders-secret") && !p.text.contains("billing"));
+    assert_eq!((b.sequence, b.project.as_str()), (1, "shop"));
+    assert!(plan_publish(&s, &fed, "nope").is_err());
+    assert!(plan_publish(&open_at(&root, Level::Agent), &fed, "orders").is_err());
+}
+
+#[test]
+fn a_bundle_opens_only_with_the_pinned_key_and_unaltered() {
+    let (_d, root, fed) = publisher();
+    let s = open_at(&root, Level::Master);
+    let p = plan_publish(&s, &fed, "orders").unwrap();
+    let key = publisher_key(&s).unwrap();
+    assert_eq!(Bundle::open("b", p.text.as_bytes(), &key).unwrap(), p.bundle);
+    // The publisher key is not the seal's key, and is stable.
+    assert_ne!(key, s.keys().seal().unwrap().verifier());
+    assert_eq!(publisher_key(&open_at(&root, Level::Master)).unwrap(), key);
+
+    let (_d2, other_root, other_fed) = publisher();
+    let other = plan_publish(&open_at(&other_root, Level::Master), &other_fed, "orders").unwrap();
+    let wrong = Bundle::open("b", other.text.as_bytes(), &key).unwrap_err().to_string();
+    assert!(wrong.contains("not the pinned key"), "{wrong}");
+    // The other publisher's text with our key in the envelope: the signature fails.
+    let their_key = other.text.lines().find(|l| l.contains("\"key\"")).unwrap().to_owned();
+    let forged = other
+        .text
+        .replace(&their_key, &format!("  \"key\": \"{}\",", key.to_hex()));
+    let e = Bundle::open("b", forged.as_bytes(), &key).unwrap_err().to_string();
+    assert!(e.contains("signature does not verify"), "{e}");
+
+    let tampered = p.text.replace("agent-restricted", "public");
+    assert_ne!(tampered, p.text);
+    let e = Bundle::open("b", tampered.as_bytes(), &key).unwrap_err().to_string();
+    assert!(e.contains("signature does not verify"), "{e}");
+    let e = Bundle::open("b", b"{}", &key).unwrap_err().to_string();
+    assert!(e.contains("not a Graphex federation bundle"), "{e}");
+}
+
+/// Publishes `orders` from `publisher_root` and returns the signed bundle.
+fn publish(root: &std::path::Path, fed: &FederationConfig) -> (Bundle, String) {
+    let s = open_at(root, Level::Master);
+    let p = plan_publish(&s, fed, "orders").unwrap();
+    record_publish(&s, &p.bundle).unwrap();
+    (p.bundle, publisher_key(&s).unwrap().to_hex())
+}
+
+fn source_for(key: &str) -> SourceConfig {
+    SourceConfig {
+        project: "shop".into(),
+        subgraph: "orders".into(),
+        access: "read-only".into(),
+        path: "orders.bundle".into(),
+        key: key.into(),
+    }
+}
+
+#[test]
+fn a_pull_adds_read_only_tagged_nodes_and_refuses_local_edits() {
+    let (_d, proot, fed) = publisher();
+    let (bundle, key) = publish(&proot, &fed);
+    let (_c, croot) = new_store();
+    let mut c = open_at(&croot, Level::Master);
+    c.add_node(node("local", Tier::Public, "ours")).unwrap();
+    let src = source_for(&key);
+    let r = pull(&mut c, &src, &bundle, true).unwrap();
+    assert!(r.dry_run && r.import.added.len() == 3);
+    assert!(c.catalog().by_name("orders-api").is_none(), "a dry run writes nothing");
+    let r = pull(&mut c, &src, &bundle, false).unwrap();
+    assert_eq!(r.import.added, ["orders-api", "orders-db", "orders-keys"]);
+    assert_eq!(r.import.edges_added.len(), 2);
+    let n = c.node("orders-keys").unwrap();
+    assert_eq!(n.tier, Tier::AgentRestricted);
+    assert_eq!(n.properties[FEDERATED_FROM], "shop/orders");
+    assert_eq!(n.provenance.to_string(), "federated from shop/orders");
+
+    let refused = |e: crate::Error| {
+        let t = e.to_string();
+        assert!(t.contains("federated from shop/orders: read-only"), "{t}");
+    };
+    let patch = NodePatch {
+        description: Some("edited".into()),
+        ..NodePatch::default()
+    };
+    refused(c.update_node("orders-api", &patch).unwrap_err());
+    refused(c.set_status("orders-api", Status::Deprecated, None).unwrap_err());
+    refused(c.unlink("orders-api", "depends-on", "orders-db").unwrap_err());
+    refused(c.link(edge("orders-api", "uses", "local")).unwrap_err());
+    refused(c.supersede("orders-api", "local", None).unwrap_err());
+    // A local node may point at a federated one.
+    c.link(edge("local", "uses", "orders-api")).unwrap();
+    // Nobody but a pull sets the marker.
+    let mut fake = node("fake", Tier::Public, "x");
+    fake.properties.insert(FEDERATED_FROM.into(), "shop/orders".into());
+    assert!(c.add_node(fake).unwrap_err().to_string().contains("reserved"));
+    let mut mark = NodePatch::default();
+    mark.properties.insert(FEDERATED_FROM.into(), "x/y".into());
+    assert!(
+        c.update_node("local", &mark)
+            .unwrap_err()
+            .to_string()
+            .contains("reserved")
+    );
+
+    // Pulling the same bundle again changes nothing.
+    let again = pull(&mut c, &src, &bundle, false).unwrap();
+    assert!(
+        again.import.added.is_empty() && again.import.changed.is_empty(),
+        "{again:?}"
+    );
+}
+
+#[test]
+fn updates_tombstones_and_removed_edges_flow_one_way_and_replays_are_refused() {
+    let (_d, proot, fed) = publisher();
+    let (first, key) = publish(&proot, &fed);
+    let src = source_for(&key);
+    let (_c, croot) = new_store();
+    let mut c = open_at(&croot, Level::Master);
+    pull(&mut c, &src, &first, false).unwrap();
+    let state_after_first = crate::store::meta(c.conn(), "federation").unwrap().unwrap();
+
+    let mut p = open_at(&proot, Level::Master);
+    let lower = NodePatch {
+        tier: Some(Tier::AgentReadable),
+        description: Some("new words".into()),
+        ..NodePatch::default()
+    };
+    p.update_node("orders-keys", &lower).unwrap();
+    p.unlink("orders-api", "depends-on", "orders-db").unwrap();
+    let rename = NodePatch {
+        node_type: Some(crate::model::NodeType::new("database").unwrap()),
+        ..NodePatch::default()
+    };
+    p.update_node("orders-db", &rename).unwrap();
+    let (second, _) = {
+        let mut f = fed.clone();
+        f.publish[0].nodes = vec!["orders-api".into(), "orders-keys".into()];
+        publish(&proot, &f)
+    };
+    assert_eq!(second.sequence, 2);
+    assert_eq!(
+        second.tombstones.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+        ["orders-db"]
+    );
+
+    let r = pull(&mut c, &src, &second, false).unwrap();
+    assert_eq!(r.archived, ["orders-db"]);
+    // Unlinked at the source, and gone with the withdrawn node.
+    assert_eq!(
+        r.edges_removed,
+        [
+            "orders-api -> depends-on -> orders-db",
+            "orders-db -> related-to -> orders-keys"
+        ]
+    );
+    assert_eq!(r.import.changed, ["orders-keys"]);
+    let keys = c.node("orders-keys").unwrap();
+    assert_eq!(keys.description, "new words");
+    assert_eq!(keys.tier, Tier::AgentRestricted, "a tier is never lowered by a pull");
+    assert_eq!(r.import.tier_kept, ["orders-keys"]);
+    let db = c.node("orders-db").unwrap();
+    assert_eq!(db.status, Status::Archived);
+    assert!(
+        db.status_reason
+            .unwrap()
+            .contains("withdrawn by shop/orders (bundle #2)")
+    );
+
+    let e = pull(&mut c, &src, &first, false).unwrap_err().to_string();
+    assert!(e.contains("#1, older than #2 already pulled"), "{e}");
+    assert_eq!(c.node("orders-db").unwrap().status, Status::Archived, "nothing written");
+    // The state put back as it was after the first pull: the timeline still knows.
+    c.conn()
+        .execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'federation'",
+            [&state_after_first],
+        )
+        .unwrap();
+    let e = pull(&mut c, &src, &first, false).unwrap_err().to_string();
+    assert!(e.contains("#1, older than #2 already pulled"), "{e}");
+
+    let mut other = source_for(&key);
+    other.subgraph = "glossary".into();
+    let e = pull(&mut c, &other, &second, false).unwrap_err().to_string();
+    assert!(e.contains("publishes shop/orders, not shop/glossary"), "{e}");
+}
+
+#[test]
+fn a_local_node_with_a_federated_name_is_kept_and_reported() {
+    let (_d, proot, fed) = publisher();
+    let (bundle, key) = publish(&proot, &fed);
+    let (_c, croot) = new_store();
+    let mut c = open_at(&croot, Level::Master);
+    c.add_node(node("orders-db", Tier::Public, "our own")).unwrap();
+    let r = pull(&mut c, &source_for(&key), &bundle, false).unwrap();
+    assert_eq!(r.conflicts.len(), 1, "{r:?}");
+    assert!(r.conflicts[0].starts_with("orders-db: a local node has this name"));
+    assert_eq!(r.import.added, ["orders-api", "orders-keys"]);
+    assert!(r.import.edges_added.is_empty(), "edges to the kept node are not pulled");
+    let ours = c.node("orders-db").unwrap();
+    assert_eq!(ours.description, "our own");
+    assert!(!ours.properties.contains_key(FEDERATED_FROM));
+    assert_eq!(c.federated_origin("orders-api").as_deref(), Some("shop/orders"));
+    assert_eq!(c.federated_origin("orders-db"), None);
+}
+
+#[test]
+fn a_store_reopened_keeps_the_federation_state_sealed() {
+    let (_d, proot, fed) = publisher();
+    publish(&proot, &fed);
+    let s = open_at(&proot, Level::Master);
+    let raw = crate::store::meta(s.conn(), "federation").unwrap().unwrap();
+    assert!(!raw.contains("orders"), "no name in the clear");
+    s.conn()
+        .execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'federation'",
+            [format!("00{raw}")],
+        )
+        .unwrap();
+    let e = plan_publish(&s, &fed, "orders").unwrap_err().to_string();
+    assert!(e.contains("federation state"), "{e}");
+    let _ = Store::open;
+}

@@ -1,0 +1,352 @@
+//! `federation publish|pull|key` between two stores: what leaves (dry run,
+//! tiers, never human-only), what a pull does (tagged read-only nodes,
+//! markers in show, list and projections), and what it refuses (settings
+//! not approved, a wrong key, a tampered or replayed bundle, local edits).
+
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+use crate::harness::Repo;
+
+/// A publisher with `orders-*` nodes of three tiers, a human-only one and
+/// one outside the pattern, publishing `orders` (approved).
+fn publisher() -> Repo {
+    let repo = Repo::new();
+    for (name, tier) in [
+        ("orders-api", "public"),
+        ("orders-db", "agent-readable"),
+        ("orders-keys", "agent-restricted"),
+        ("billing", "public"),
+    ] {
+        repo.ok(&[
+            "add",
+            "--type",
+            "service",
+            "--name",
+            name,
+            "-d",
+            &format!("{name} words"),
+            "--tier",
+            tier,
+        ]);
+    }
+    repo.human()
+        .args([
+            "add",
+            "--type",
+            "decision",
+            "--name",
+            "orders-secret",
+            "-d",
+            "secret",
+            "--tier",
+            "human-only",
+        ])
+        .assert()
+        .success();
+    repo.ok(&["link", "orders-api", "depends-on", "orders-db"]);
+    repo.ok(&["link", "orders-api", "depends-on", "billing"]);
+    repo.ok(&["link", "orders-db", "uses", "orders-keys"]);
+    write_config(
+        &repo,
+        "[graphex.federation]\nproject = \"shop\"\npublish = [{ subgraph = \"orders\", nodes = [\"orders-*\"] }]\n",
+    );
+    repo.ok(&["config", "approve"]);
+    repo
+}
+
+fn write_config(repo: &Repo, text: &str) {
+    std::fs::write(repo.root().join(".gpp/config.toml"), text).unwrap();
+}
+
+fn bundle_path(repo: &Repo) -> PathBuf {
+    repo.root().join(".gpp/graphex/federation/out/orders.bundle")
+}
+
+fn key_of(repo: &Repo) -> String {
+    let v = repo.json(repo.master(), &["federation", "key"]);
+    v["hex"].as_str().unwrap().to_owned()
+}
+
+/// A consumer whose config names the publisher's bundle and `key`.
+fn consumer(bundle: &Path, key: &str, approve: bool) -> Repo {
+    let repo = Repo::new();
+    repo.ok(&["add", "--type", "service", "--name", "local", "-d", "ours"]);
+    write_config(&repo, &source(bundle, key));
+    if approve {
+        repo.ok(&["config", "approve"]);
+    }
+    repo
+}
+
+fn source(bundle: &Path, key: &str) -> String {
+    format!(
+        "[graphex.federation]\nsources = [{{ project = \"shop\", subgraph = \"orders\", access = \"read-only\", path = {:?}, key = \"{key}\" }}]\n",
+        bundle.display().to_string()
+    )
+}
+
+fn names(v: &serde_json::Value, key: &str) -> Vec<String> {
+    v[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            n.as_str()
+                .map_or_else(|| n["name"].as_str().unwrap().to_owned(), str::to_owned)
+        })
+        .collect()
+}
+
+#[test]
+fn a_dry_run_shows_what_would_leave_and_a_publish_writes_a_private_bundle() {
+    let repo = publisher();
+    let dry = repo.json(repo.human(), &["federation", "publish", "--dry-run"]);
+    assert_eq!(names(&dry, "nodes"), ["orders-api", "orders-db", "orders-keys"]);
+    let tiers: Vec<&str> = dry["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["tier"].as_str().unwrap())
+        .collect();
+    assert_eq!(tiers, ["public", "agent-readable", "agent-restricted"]);
+    let edges: Vec<String> = dry["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {} {}",
+                e["from"].as_str().unwrap(),
+                e["relation"].as_str().unwrap(),
+                e["to"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(edges, ["orders-api depends-on orders-db", "orders-db uses orders-keys"]);
+    assert!(!bundle_path(&repo).exists(), "a dry run writes nothing");
+    let text = repo.ok(&["federation", "publish", "orders", "--dry-run"]);
+    assert!(text.contains("node orders-keys (service, agent-restricted)"), "{text}");
+    assert!(
+        text.contains("edge orders-api -> depends-on -> orders-db (agent-readable)"),
+        "{text}"
+    );
+    assert!(!text.contains("orders-secret") && !text.contains("billing"), "{text}");
+
+    let out = repo.ok(&["federation", "publish"]);
+    assert!(out.contains("published shop/orders bundle #1"), "{out}");
+    let file = std::fs::read_to_string(bundle_path(&repo)).unwrap();
+    assert!(file.contains("orders-keys") && !file.contains("orders-secret"));
+    use std::os::unix::fs::PermissionsExt as _;
+    assert_eq!(
+        std::fs::metadata(bundle_path(&repo)).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let ignore = std::fs::read_to_string(repo.root().join(".gpp/.gitignore")).unwrap();
+    assert!(ignore.contains("graphex/federation/out/"), "{ignore}");
+    let second = repo.json(repo.master(), &["federation", "publish"]);
+    assert_eq!(second["sequence"], 2);
+    // A locked session cannot publish: the key is the master's.
+    repo.locked().args(["federation", "publish"]).assert().failure();
+}
+
+#[test]
+fn a_pull_needs_approved_settings_and_brings_read_only_marked_nodes() {
+    let publisher = publisher();
+    publisher.ok(&["federation", "publish"]);
+    let key = key_of(&publisher);
+    let repo = consumer(&bundle_path(&publisher), &key, false);
+    // The file names the source, but nobody approved it: nothing is pulled.
+    repo.master()
+        .args(["federation", "pull"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("nothing to pull").and(predicate::str::contains("differs")));
+    repo.ok(&["config", "approve"]);
+    let pulled = repo.json(repo.master(), &["federation", "pull", "orders"]);
+    assert_eq!(names(&pulled[0], "added"), ["orders-api", "orders-db", "orders-keys"]);
+
+    let list = repo.ok(&["list"]);
+    assert!(list.contains("[federated: shop/orders] orders-api words"), "{list}");
+    assert!(
+        !list.lines().any(|l| l.starts_with("local") && l.contains("federated")),
+        "{list}"
+    );
+    let show = repo.ok(&["show", "orders-keys"]);
+    assert!(show.contains("[federated: shop/orders] read-only"), "{show}");
+    assert!(show.contains("agent-restricted"), "{show}");
+    let json = repo.json(repo.master(), &["show", "orders-api"]);
+    assert_eq!(json["federated_from"], "shop/orders");
+    let projected = repo.ok(&["project", "--node", "orders-api", "--tier", "agent-readable"]);
+    assert!(
+        projected.contains("federated from shop/orders (read-only here)"),
+        "{projected}"
+    );
+
+    for args in [
+        vec!["update", "orders-api", "-d", "edited"],
+        vec!["deprecate", "orders-api", "--reason", "x"],
+        vec!["archive", "orders-api"],
+        vec!["unlink", "orders-api", "depends-on", "orders-db"],
+        vec!["link", "orders-api", "uses", "local"],
+    ] {
+        repo.master()
+            .args(&args)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(
+                "orders-api is federated from shop/orders: read-only",
+            ));
+    }
+    repo.master()
+        .args([
+            "add",
+            "--type",
+            "service",
+            "--name",
+            "fake",
+            "-d",
+            "x",
+            "--prop",
+            "federated-from=shop/orders",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("reserved"));
+    // An agent's proposal touching a pulled node is flagged.
+    let agent = repo.agent_identity_once();
+    let out = repo
+        .locked()
+        .env("GRAPHEX_AGENT_IDENTITY", agent)
+        .args(["propose", "-"])
+        .write_stdin(
+            r#"{"agent":"a","trust":95,"session":"s","rationale":"r",
+                "changes":[{"op":"update_node","name":"orders-api","set":{"description":"mine now"}}]}"#,
+        )
+        .assert()
+        .success();
+    let id = String::from_utf8(out.get_output().stdout.clone())
+        .unwrap()
+        .trim()
+        .to_owned();
+    let pending = repo.ok(&["pending"]);
+    assert!(
+        pending.contains("orders-api is federated from shop/orders and read-only here; accepting is refused"),
+        "{pending}"
+    );
+    repo.master()
+        .args(["accept", &id])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "orders-api is federated from shop/orders: read-only",
+        ));
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-api"])["description"],
+        "orders-api words"
+    );
+}
+
+#[test]
+fn a_wrong_key_or_a_tampered_bundle_is_refused_and_nothing_is_written() {
+    let publisher = publisher();
+    publisher.ok(&["federation", "publish"]);
+    let stranger = Repo::new();
+    let wrong = key_of(&stranger);
+    let repo = consumer(&bundle_path(&publisher), &wrong, true);
+    repo.master()
+        .args(["federation", "pull"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not the pinned key"));
+    repo.master().args(["show", "orders-api"]).assert().failure();
+
+    // An agent swaps the pinned key in the file: the approved one stays in force.
+    let key = key_of(&publisher);
+    write_config(&repo, &source(&bundle_path(&publisher), &key));
+    repo.master()
+        .args(["federation", "pull"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not the pinned key").and(predicate::str::contains("differs")));
+    repo.ok(&["config", "approve"]);
+
+    let tampered = repo.root().join("tampered.bundle");
+    let text = std::fs::read_to_string(bundle_path(&publisher)).unwrap();
+    std::fs::write(&tampered, text.replace("orders-db words", "orders-db WORDS")).unwrap();
+    write_config(&repo, &source(&tampered, &key));
+    repo.ok(&["config", "approve"]);
+    repo.master()
+        .args(["federation", "pull"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("signature does not verify"));
+    repo.master().args(["show", "orders-db"]).assert().failure();
+}
+
+#[test]
+fn updates_and_tombstones_flow_one_way_and_an_older_bundle_is_refused() {
+    let publisher = publisher();
+    publisher.ok(&["federation", "publish"]);
+    let first = std::fs::read(bundle_path(&publisher)).unwrap();
+    let repo = consumer(&bundle_path(&publisher), &key_of(&publisher), true);
+    repo.ok(&["federation", "pull"]);
+
+    publisher.ok(&["update", "orders-api", "-d", "new words"]);
+    publisher.ok(&["update", "orders-keys", "--tier", "public"]);
+    write_config(
+        &publisher,
+        "[graphex.federation]\nproject = \"shop\"\npublish = [{ subgraph = \"orders\", nodes = [\"orders-api\", \"orders-keys\"] }]\n",
+    );
+    publisher.ok(&["config", "approve"]);
+    let second = publisher.json(publisher.master(), &["federation", "publish"]);
+    assert_eq!(names(&second, "tombstones"), ["orders-db"]);
+
+    let pulled = repo.json(repo.master(), &["federation", "pull"]);
+    assert_eq!(names(&pulled[0], "archived"), ["orders-db"]);
+    assert_eq!(names(&pulled[0], "tier_kept"), ["orders-keys"]);
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-api"])["description"],
+        "new words"
+    );
+    let keys = repo.json(repo.master(), &["show", "orders-keys"]);
+    assert_eq!(keys["tier"], "agent-restricted", "a pull never lowers a tier");
+    let db = repo.json(repo.master(), &["show", "orders-db"]);
+    assert_eq!(db["status"], "archived");
+
+    std::fs::write(bundle_path(&publisher), first).unwrap();
+    repo.master()
+        .args(["federation", "pull"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("older than #2 already pulled"));
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-api"])["description"],
+        "new words"
+    );
+}
+
+#[test]
+fn a_local_node_with_a_published_name_is_kept_and_reported() {
+    let publisher = publisher();
+    publisher.ok(&["federation", "publish"]);
+    let repo = consumer(&bundle_path(&publisher), &key_of(&publisher), true);
+    repo.ok(&["add", "--type", "service", "--name", "orders-db", "-d", "our own"]);
+    repo.master()
+        .args(["federation", "pull"])
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains(
+            "not pulled: orders-db: a local node has this name",
+        ))
+        .stderr(predicate::str::contains("1 node(s) not pulled"));
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-db"])["description"],
+        "our own"
+    );
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-api"])["federated_from"],
+        "shop/orders"
+    );
+}
