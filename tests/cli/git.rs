@@ -9,7 +9,7 @@ use crate::harness::{HUMAN, PASS, bare};
 /// `git` in `dir`, isolated from the machine's config, with the master
 /// passphrase in its environment (the merge driver reads it).
 fn git(dir: &Path, args: &[&str]) -> std::process::Output {
-    let out = Process::new("git")
+    Process::new("git")
         .current_dir(dir)
         .args([
             "-c",
@@ -27,8 +27,7 @@ fn git(dir: &Path, args: &[&str]) -> std::process::Output {
         .env_remove("GRAPHEX_IDENTITY")
         .env_remove("GRAPHEX_STORE")
         .output()
-        .unwrap();
-    out
+        .unwrap()
 }
 
 fn git_ok(dir: &Path, args: &[&str]) -> String {

@@ -10,6 +10,7 @@ use super::super::manifest::digest;
 use super::super::seal::{DecisionKey, sign_decision};
 use std::collections::HashSet;
 
+use super::super::rowmac::TimelineRow;
 use super::conflicts::ConflictRow;
 use super::rekey::Rekey;
 use super::{MergeReport, Renumber};
@@ -413,64 +414,54 @@ pub(super) fn timeline(
     report: &mut MergeReport,
 ) -> Result<()> {
     let after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.timeline", [], |r| r.get(0))?;
-    let rows: Vec<(
-        i64,
-        String,
-        String,
-        Option<Vec<u8>>,
-        Option<Vec<u8>>,
-        Option<i64>,
-        Option<i64>,
-        Option<String>,
-        Option<i64>,
-    )> = tx
+    let rows: Vec<TimelineRow> = tx
         .prepare(
             "SELECT at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq \
              FROM b.timeline WHERE seq > ?1 ORDER BY seq",
         )?
         .query_map([after], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
-                r.get(8)?,
-            ))
+            Ok(TimelineRow {
+                at: r.get(0)?,
+                actor: r.get(1)?,
+                action: r.get(2)?,
+                node: r.get(3)?,
+                edge: r.get(4)?,
+                before: r.get(5)?,
+                after: r.get(6)?,
+                proposal: r.get(7)?,
+                commit: r.get(8)?,
+            })
         })?
         .collect::<rusqlite::Result<_>>()?;
     let mut put = tx.prepare(
         "INSERT INTO main.timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
          commit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
-    for (at, actor, action, node, edge, before, after_v, proposal, commit) in rows {
+    for r in rows {
         // The other branch's steps on a node in conflict name versions that
         // are not this store's: its merge-conflict row stands for them.
-        if node
+        if r.node
             .as_ref()
             .is_some_and(|n| conflicts.iter().any(|c| c.theirs_id == *n))
         {
             continue;
         }
         // An undo names the commit it undid in `before`.
-        let before = if action == "undo" {
-            before.map(|c| renumber.commit(c))
+        let before = if r.action == "undo" {
+            r.before.map(|c| renumber.commit(c))
         } else {
-            before
+            r.before
         };
         put.execute(params![
-            at,
-            actor,
-            action,
-            node,
-            edge,
+            r.at,
+            r.actor,
+            r.action,
+            r.node,
+            r.edge,
             before,
-            after_v,
-            proposal,
-            commit.map(|c| renumber.commit(c))
+            r.after,
+            r.proposal,
+            r.commit.map(|c| renumber.commit(c))
         ])?;
         report.timeline += 1;
     }
