@@ -18,8 +18,13 @@ use super::output::{note, say};
 
 /// The driver's name in git's config and `.gitattributes`.
 const DRIVER: &str = "graphex";
-/// The line `.gitattributes` holds for the index.
-const ATTRIBUTE: &str = ".gpp/graphex/graph.db merge=graphex -diff";
+/// The lines `.gitattributes` holds: the index merged by the driver; key
+/// files never merged line by line (a rotation on one branch is taken
+/// whole; rotations on both are a conflict the driver explains).
+const ATTRIBUTES: [&str; 2] = [
+    ".gpp/graphex/graph.db merge=graphex -diff",
+    ".gpp/graphex/keys/** -merge -diff",
+];
 /// Marks the hooks Graphex wrote.
 const HOOK_MARK: &str = "# graphex: rebuild derived files";
 /// The index's path inside a repository.
@@ -69,7 +74,11 @@ pub fn install(root: &Path) -> Result<()> {
         );
     }
     let mut done = String::new();
-    if add_line(&top.join(".gitattributes"), ATTRIBUTE)? {
+    let mut added = false;
+    for line in ATTRIBUTES {
+        added |= add_line(&top.join(".gitattributes"), line)?;
+    }
+    if added {
         let _ = writeln!(done, "added the merge driver to .gitattributes (commit it)");
     }
     let exe = std::env::current_exe().context("cannot find the graphex program's path")?;

@@ -233,7 +233,10 @@ fn saved_query_text_and_names_never_reach_the_disk_in_plaintext() {
 #[test]
 fn a_store_of_schema_five_gains_the_table() {
     let (_dir, root) = new_store();
-    sql(&root, "DROP TABLE saved_queries; PRAGMA user_version = 5;");
+    sql(
+        &root,
+        "DROP TABLE saved_queries; DROP TABLE merge_conflicts; DROP INDEX timeline_by_action; PRAGMA user_version = 5;",
+    );
     let mut s = open_at(&root, Level::Master);
     assert!(s.saved_queries().unwrap().is_empty());
     s.save_query("q", "a -> * -> *").unwrap();

@@ -394,3 +394,44 @@ fn a_removed_edge_shows_as_a_removal_with_its_reason_escaped() {
     assert_eq!(text[at + 3], "     │ since v2");
     assert_eq!(it.summary(), "− orders-service → api-gateway");
 }
+
+#[test]
+fn a_merge_proposal_shows_its_three_versions_with_agent_text_escaped() {
+    let node = |version: u64, description: &str| -> graphex_engine::Node {
+        serde_json::from_value(serde_json::json!({
+            "id": "0190f3a0-0000-7000-8000-000000000001", "name": "shared", "type": "service",
+            "description": description, "tier": "agent-readable", "status": "active", "confidence": 1.0,
+            "created": 0, "updated": 0, "version": version
+        }))
+        .unwrap()
+    };
+    let sides = graphex_engine::proposal::MergeSides {
+        branch: "feature\u{1b}[2J".into(),
+        base: Some(node(1, "as it was")),
+        ours: node(2, "ours says this"),
+        theirs: node(2, "theirs says\u{202e} that"),
+    };
+    let mut it = item("a", "merge", "merge of feature");
+    it.merge = crate::cli::cards::merge_sides(&sides);
+    let lines = crate::app::panes::queue::card::card_lines(&it, None, 0, false, true);
+    let text: Vec<String> = lines
+        .iter()
+        .map(|l| l.iter().map(|(t, _)| t.as_str()).collect())
+        .collect();
+    let at = text
+        .iter()
+        .position(|l| l.contains("Merge of branch"))
+        .expect("a merge heading");
+    assert_eq!(lines[at][0].1, Tone::Heading);
+    assert!(!text[at].contains('\u{1b}'), "{}", text[at]);
+    let rest = text[at..].join("\n");
+    for needle in [
+        "base v1 → ours v2",
+        "ours says this",
+        "base v1 → theirs v2",
+        "theirs says",
+    ] {
+        assert!(rest.contains(needle), "{needle:?} in {rest}");
+    }
+    assert!(!rest.contains('\u{202e}'), "{rest}");
+}

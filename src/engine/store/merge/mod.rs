@@ -117,6 +117,16 @@ pub fn merge_indexes(
     if ours_keys.seal().is_none() {
         return Err(ours_keys.needs(crate::keys::Level::Master, "merging the graph of two branches"));
     }
+    // Git gives an empty ancestor when both branches added the file: two
+    // stores made apart, with keys of their own.
+    if std::fs::metadata(&input.base).map(|m| m.len()).unwrap_or(0) == 0 {
+        return Err(Error::invalid(
+            "merge",
+            "no common ancestor",
+            "the two branches' stores were created separately, each with its own keys, and cannot be merged: \
+             keep one, and bring the other's nodes over with `graphex export --format json` and `graphex import`",
+        ));
+    }
     let work = WorkDir::new(&layout)?;
     let [base, ours, theirs] = [(&input.base, "base"), (&input.ours, "ours"), (&input.theirs, "theirs")]
         .map(|(path, name)| work.copy(path, name));

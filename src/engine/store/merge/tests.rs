@@ -376,3 +376,15 @@ fn a_file_claiming_to_be_a_merge_proposal_is_quarantined() {
         scan.quarantined
     );
 }
+
+#[test]
+fn stores_created_apart_are_refused_with_the_way_to_join_them() {
+    let (d, ours, _bd, theirs, _base) = forked();
+    let empty = d.path().join("empty.db");
+    std::fs::write(&empty, b"").unwrap();
+    let err = merge(&ours, &theirs, &empty).unwrap_err().to_string();
+    assert!(
+        err.contains("created separately") && err.contains("graphex import"),
+        "{err}"
+    );
+}
