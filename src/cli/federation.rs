@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
 use graphex_engine::Store;
-use graphex_engine::federation::{self, Bundle, FederationConfig, PullReport};
+use graphex_engine::federation::{self, FederationConfig, PullReport};
 use graphex_engine::model::Tier;
 use serde::Serialize;
 
@@ -39,19 +39,25 @@ fn settings(store: &Store) -> Result<FederationConfig> {
 struct KeyView {
     hex: String,
     base64: String,
+    /// This project's age recipient: what publishers list in `to` so
+    /// their bundles are sealed to this project.
+    recipient: String,
 }
 
 fn key(ctx: &Context) -> Result<()> {
     let store = ctx.open(Need::Write)?;
     let k = federation::publisher_key(&store)?;
+    let recipient = graphex_engine::proposal::master_recipient(&store.layout().keys())?;
     let view = KeyView {
         hex: k.to_hex(),
         base64: federation::config::base64_of(&k.to_bytes()),
+        recipient: recipient.to_string(),
     };
     emit(ctx.json, &view, |v| {
         format!(
-            "{}\n(base64: {})\nconsumers pin it in their [graphex.federation] sources: key = \"{}\"\n",
-            v.hex, v.base64, v.hex
+            "{}\n(base64: {})\nconsumers pin it in their [graphex.federation] sources: key = \"{}\"\n\
+             this project's recipient, for publishers to seal bundles to it: to = [\"{}\"]\n",
+            v.hex, v.base64, v.hex, v.recipient
         )
     })
 }
@@ -85,6 +91,10 @@ struct PublishView {
     tombstones: Vec<String>,
     /// Matching nodes left out: pulled from another project.
     skipped_federated: Vec<String>,
+    /// Matching agent-restricted nodes left out of a plain-text bundle.
+    kept_home: Vec<String>,
+    /// Whether the bundle is sealed to its consumers (`to`).
+    sealed: bool,
 }
 
 fn publish_text(v: &PublishView) -> String {
@@ -113,14 +123,26 @@ fn publish_text(v: &PublishView) -> String {
     for n in &v.skipped_federated {
         s.push_str(&format!("  not published: {n} (pulled from another project)\n"));
     }
+    for n in &v.kept_home {
+        s.push_str(&format!(
+            "  not published: {n} (agent-restricted: only a bundle sealed to its consumers carries it; list their \
+             recipients in `to`)\n"
+        ));
+    }
+    let form = if v.sealed {
+        "sealed to its consumers"
+    } else {
+        "plain text: public and agent-readable only"
+    };
     match &v.file {
-        Some(f) => s.push_str(&format!("written to {f} (decrypted content, mode 0600)\n")),
-        None => s.push_str("dry run: nothing written\n"),
+        Some(f) => s.push_str(&format!("written to {f} ({form}, mode 0600)\n")),
+        None => s.push_str(&format!("dry run: nothing written (the bundle would be {form})\n")),
     }
     s
 }
 
-fn view_of(b: &Bundle, dry_run: bool, file: Option<String>, skipped: Vec<String>) -> PublishView {
+fn view_of(p: federation::Publication, dry_run: bool, file: Option<String>) -> PublishView {
+    let b = &p.bundle;
     PublishView {
         project: b.project.clone(),
         subgraph: b.subgraph.clone(),
@@ -147,7 +169,9 @@ fn view_of(b: &Bundle, dry_run: bool, file: Option<String>, skipped: Vec<String>
             })
             .collect(),
         tombstones: b.tombstones.iter().map(ToString::to_string).collect(),
-        skipped_federated: skipped,
+        skipped_federated: p.skipped_federated,
+        kept_home: p.kept_home,
+        sealed: p.sealed,
     }
 }
 
@@ -172,7 +196,7 @@ fn publish(ctx: &Context, subgraph: Option<&str>, dry_run: bool, output: Option<
     };
     let p = federation::plan_publish(&store, &fed, &name)?;
     if dry_run {
-        let v = view_of(&p.bundle, true, None, p.skipped_federated);
+        let v = view_of(p, true, None);
         return emit(ctx.json, &v, publish_text);
     }
     let path = output.map_or_else(|| federation::default_output(store.layout(), &name), Path::to_owned);
@@ -182,12 +206,12 @@ fn publish(ctx: &Context, subgraph: Option<&str>, dry_run: bool, output: Option<
         if !ignore.lines().any(|l| l.trim() == "graphex/federation/out/") {
             note(
                 "warning: .gpp/.gitignore does not list graphex/federation/out/ (a store made before federation): \
-                 add it, the bundle holds decrypted content",
+                 add it, a bundle holds content agents read",
             );
         }
     }
     federation::record_publish(&store, &p.bundle)?;
-    let v = view_of(&p.bundle, false, Some(path.display().to_string()), p.skipped_federated);
+    let v = view_of(p, false, Some(path.display().to_string()));
     emit(ctx.json, &v, publish_text)
 }
 
@@ -258,7 +282,9 @@ fn pull(ctx: &Context, source: Option<&str>, dry_run: bool) -> Result<()> {
     let root = store.layout().root().to_owned();
     let mut reports = Vec::new();
     for src in &sources {
-        let bundle = federation::read_bundle(&root, src).with_context(|| format!("pulling {}", src.label()))?;
+        let identity = store.keys().master().ok();
+        let bundle =
+            federation::read_bundle(&root, src, identity).with_context(|| format!("pulling {}", src.label()))?;
         let report = store
             .retrying(|s| federation::pull(s, src, &bundle, dry_run))
             .with_context(|| format!("pulling {}", src.label()))?;

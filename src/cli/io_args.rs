@@ -88,8 +88,10 @@ pub enum FederationCommand {
     /// one pulled from elsewhere, and the edges among them only. The bundle carries a sequence
     /// number (one more than the last publish) and tombstones for names published before and no
     /// longer, and is signed with this project's publisher key (`graphex federation key`).
-    /// It holds DECRYPTED content up to agent-restricted: it is written 0600, by default to
-    /// .gpp/graphex/federation/out/SUBGRAPH.bundle (kept out of git by .gpp/.gitignore).
+    /// With consumers' recipients in the entry's `to`, the bundle is sealed to them (age) and may
+    /// carry agent-restricted nodes; without, it is plain text and carries public and
+    /// agent-readable nodes only (the others are listed as not published). Written 0600, by
+    /// default to .gpp/graphex/federation/out/SUBGRAPH.bundle (kept out of git by .gpp/.gitignore).
     Publish {
         /// The published subgraph; optional when only one is configured.
         subgraph: Option<String>,
@@ -115,6 +117,7 @@ pub enum FederationCommand {
         #[arg(long)]
         dry_run: bool,
     },
-    /// Print this project's publisher public key (master level): consumers pin it as `key`.
+    /// Print this project's publisher public key (master level): consumers pin it as `key`; and
+    /// this project's age recipient, which publishers list in `to` to seal bundles to it.
     Key,
 }

@@ -10,8 +10,9 @@ use predicates::prelude::*;
 use crate::harness::Repo;
 
 /// A publisher with `orders-*` nodes of three tiers, a human-only one and
-/// one outside the pattern, publishing `orders` (approved).
-fn publisher() -> Repo {
+/// one outside the pattern, publishing `orders` (approved) sealed to
+/// `consumer` (or in plain text without one).
+fn publisher(consumer: Option<&Repo>) -> Repo {
     let repo = Repo::new();
     for (name, tier) in [
         ("orders-api", "public"),
@@ -48,12 +49,48 @@ fn publisher() -> Repo {
     repo.ok(&["link", "orders-api", "depends-on", "orders-db"]);
     repo.ok(&["link", "orders-api", "depends-on", "billing"]);
     repo.ok(&["link", "orders-db", "uses", "orders-keys"]);
-    write_config(
-        &repo,
-        "[graphex.federation]\nproject = \"shop\"\npublish = [{ subgraph = \"orders\", nodes = [\"orders-*\"] }]\n",
-    );
+    let to = consumer.map(recipient_of);
+    write_config(&repo, &publishing("\"orders-*\"", to.as_deref()));
     repo.ok(&["config", "approve"]);
     repo
+}
+
+/// The publisher's settings: `orders` of `nodes`, sealed `to` a recipient.
+fn publishing(nodes: &str, to: Option<&str>) -> String {
+    let to = to.map(|r| format!(", to = [\"{r}\"]")).unwrap_or_default();
+    format!(
+        "[graphex.federation]\nproject = \"shop\"\npublish = [{{ subgraph = \"orders\", nodes = [{nodes}]{to} }}]\n"
+    )
+}
+
+/// A store's age recipient, as `graphex federation key` prints it.
+fn recipient_of(repo: &Repo) -> String {
+    let v = repo.json(repo.master(), &["federation", "key"]);
+    v["recipient"].as_str().unwrap().to_owned()
+}
+
+/// A consumer store with one node of its own, not subscribed yet.
+fn consumer_store() -> Repo {
+    let repo = Repo::new();
+    repo.ok(&["add", "--type", "service", "--name", "local", "-d", "ours"]);
+    repo
+}
+
+/// Names the publisher's bundle and `key` in the consumer's settings.
+fn subscribe(repo: &Repo, bundle: &Path, key: &str, approve: bool) {
+    write_config(repo, &source(bundle, key));
+    if approve {
+        repo.ok(&["config", "approve"]);
+    }
+}
+
+/// One hex digit of a sealed bundle's payload changed.
+fn tampered(text: &str) -> String {
+    let at = text.find("\"payload\": \"").unwrap() + 20;
+    let mut out = text.to_owned();
+    let digit = if &text[at..=at] == "0" { "1" } else { "0" };
+    out.replace_range(at..=at, digit);
+    out
 }
 
 fn write_config(repo: &Repo, text: &str) {
@@ -67,17 +104,6 @@ fn bundle_path(repo: &Repo) -> PathBuf {
 fn key_of(repo: &Repo) -> String {
     let v = repo.json(repo.master(), &["federation", "key"]);
     v["hex"].as_str().unwrap().to_owned()
-}
-
-/// A consumer whose config names the publisher's bundle and `key`.
-fn consumer(bundle: &Path, key: &str, approve: bool) -> Repo {
-    let repo = Repo::new();
-    repo.ok(&["add", "--type", "service", "--name", "local", "-d", "ours"]);
-    write_config(&repo, &source(bundle, key));
-    if approve {
-        repo.ok(&["config", "approve"]);
-    }
-    repo
 }
 
 fn source(bundle: &Path, key: &str) -> String {
@@ -101,7 +127,8 @@ fn names(v: &serde_json::Value, key: &str) -> Vec<String> {
 
 #[test]
 fn a_dry_run_shows_what_would_leave_and_a_publish_writes_a_private_bundle() {
-    let repo = publisher();
+    let reader = consumer_store();
+    let repo = publisher(Some(&reader));
     let dry = repo.json(repo.human(), &["federation", "publish", "--dry-run"]);
     assert_eq!(names(&dry, "nodes"), ["orders-api", "orders-db", "orders-keys"]);
     let tiers: Vec<&str> = dry["nodes"]
@@ -137,7 +164,10 @@ fn a_dry_run_shows_what_would_leave_and_a_publish_writes_a_private_bundle() {
     let out = repo.ok(&["federation", "publish"]);
     assert!(out.contains("published shop/orders bundle #1"), "{out}");
     let file = std::fs::read_to_string(bundle_path(&repo)).unwrap();
-    assert!(file.contains("orders-keys") && !file.contains("orders-secret"));
+    assert!(
+        file.contains("\"sealed\": true") && !file.contains("orders-"),
+        "sealed: no name in the clear"
+    );
     use std::os::unix::fs::PermissionsExt as _;
     assert_eq!(
         std::fs::metadata(bundle_path(&repo)).unwrap().permissions().mode() & 0o777,
@@ -149,14 +179,26 @@ fn a_dry_run_shows_what_would_leave_and_a_publish_writes_a_private_bundle() {
     assert_eq!(second["sequence"], 2);
     // A locked session cannot publish: the key is the master's.
     repo.locked().args(["federation", "publish"]).assert().failure();
+    // Without recipients the bundle is plain text, and the restricted node stays home.
+    let plain = publisher(None);
+    let dry = plain.ok(&["federation", "publish", "--dry-run"]);
+    assert!(dry.contains("not published: orders-keys (agent-restricted"), "{dry}");
+    assert!(dry.contains("plain text: public and agent-readable only"), "{dry}");
+    plain.ok(&["federation", "publish"]);
+    let file = std::fs::read_to_string(bundle_path(&plain)).unwrap();
+    assert!(
+        file.contains("orders-db words") && !file.contains("orders-keys"),
+        "{file}"
+    );
 }
 
 #[test]
 fn a_pull_needs_approved_settings_and_brings_read_only_marked_nodes() {
-    let publisher = publisher();
+    let repo = consumer_store();
+    let publisher = publisher(Some(&repo));
     publisher.ok(&["federation", "publish"]);
     let key = key_of(&publisher);
-    let repo = consumer(&bundle_path(&publisher), &key, false);
+    subscribe(&repo, &bundle_path(&publisher), &key, false);
     // The file names the source, but nobody approved it: nothing is pulled.
     repo.master()
         .args(["federation", "pull"])
@@ -250,11 +292,12 @@ fn a_pull_needs_approved_settings_and_brings_read_only_marked_nodes() {
 
 #[test]
 fn a_wrong_key_or_a_tampered_bundle_is_refused_and_nothing_is_written() {
-    let publisher = publisher();
+    let repo = consumer_store();
+    let publisher = publisher(Some(&repo));
     publisher.ok(&["federation", "publish"]);
     let stranger = Repo::new();
     let wrong = key_of(&stranger);
-    let repo = consumer(&bundle_path(&publisher), &wrong, true);
+    subscribe(&repo, &bundle_path(&publisher), &wrong, true);
     repo.master()
         .args(["federation", "pull"])
         .assert()
@@ -272,10 +315,10 @@ fn a_wrong_key_or_a_tampered_bundle_is_refused_and_nothing_is_written() {
         .stderr(predicate::str::contains("not the pinned key").and(predicate::str::contains("differs")));
     repo.ok(&["config", "approve"]);
 
-    let tampered = repo.root().join("tampered.bundle");
+    let tampered_file = repo.root().join("tampered.bundle");
     let text = std::fs::read_to_string(bundle_path(&publisher)).unwrap();
-    std::fs::write(&tampered, text.replace("orders-db words", "orders-db WORDS")).unwrap();
-    write_config(&repo, &source(&tampered, &key));
+    std::fs::write(&tampered_file, tampered(&text)).unwrap();
+    write_config(&repo, &source(&tampered_file, &key));
     repo.ok(&["config", "approve"]);
     repo.master()
         .args(["federation", "pull"])
@@ -283,21 +326,35 @@ fn a_wrong_key_or_a_tampered_bundle_is_refused_and_nothing_is_written() {
         .failure()
         .stderr(predicate::str::contains("signature does not verify"));
     repo.master().args(["show", "orders-db"]).assert().failure();
+    // Sealed to another project: this one cannot open it.
+    write_config(&repo, &source(&bundle_path(&publisher), &key));
+    repo.ok(&["config", "approve"]);
+    let elsewhere = self::publisher(Some(&stranger));
+    elsewhere.ok(&["federation", "publish"]);
+    write_config(&repo, &source(&bundle_path(&elsewhere), &key_of(&elsewhere)));
+    repo.ok(&["config", "approve"]);
+    repo.master()
+        .args(["federation", "pull"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not sealed to this project"));
+    repo.master().args(["show", "orders-db"]).assert().failure();
 }
 
 #[test]
 fn updates_and_tombstones_flow_one_way_and_an_older_bundle_is_refused() {
-    let publisher = publisher();
+    let repo = consumer_store();
+    let publisher = publisher(Some(&repo));
     publisher.ok(&["federation", "publish"]);
     let first = std::fs::read(bundle_path(&publisher)).unwrap();
-    let repo = consumer(&bundle_path(&publisher), &key_of(&publisher), true);
+    subscribe(&repo, &bundle_path(&publisher), &key_of(&publisher), true);
     repo.ok(&["federation", "pull"]);
 
     publisher.ok(&["update", "orders-api", "-d", "new words"]);
     publisher.ok(&["update", "orders-keys", "--tier", "public"]);
     write_config(
         &publisher,
-        "[graphex.federation]\nproject = \"shop\"\npublish = [{ subgraph = \"orders\", nodes = [\"orders-api\", \"orders-keys\"] }]\n",
+        &publishing("\"orders-api\", \"orders-keys\"", Some(&recipient_of(&repo))),
     );
     publisher.ok(&["config", "approve"]);
     let second = publisher.json(publisher.master(), &["federation", "publish"]);
@@ -329,9 +386,10 @@ fn updates_and_tombstones_flow_one_way_and_an_older_bundle_is_refused() {
 
 #[test]
 fn a_local_node_with_a_published_name_is_kept_and_reported() {
-    let publisher = publisher();
+    let repo = consumer_store();
+    let publisher = publisher(Some(&repo));
     publisher.ok(&["federation", "publish"]);
-    let repo = consumer(&bundle_path(&publisher), &key_of(&publisher), true);
+    subscribe(&repo, &bundle_path(&publisher), &key_of(&publisher), true);
     repo.ok(&["add", "--type", "service", "--name", "orders-db", "-d", "our own"]);
     repo.master()
         .args(["federation", "pull"])

@@ -7,7 +7,9 @@
 //! ```
 //!
 //! The payload is kept as the exact text that was signed (no
-//! canonicalisation to get wrong). It holds the publisher's project and
+//! canonicalisation to get wrong). With consumers' recipients configured
+//! (`to`), it is first sealed to them (age, hex) and `"sealed": true`: only
+//! such a bundle may carry agent-restricted nodes. It holds the publisher's project and
 //! subgraph names, a sequence number that grows with each publish, the
 //! nodes (every field of their current version, tiers kept, never
 //! human-only), the edges among them, and tombstones: names published
@@ -54,15 +56,22 @@ impl Bundle {
         format!("{}/{}", self.project, self.subgraph)
     }
 
-    /// The signed file's text.
-    pub fn sign(&self, seal: &MasterSeal) -> Result<String> {
-        let payload =
+    /// The signed file's text; with `to`, the payload is sealed (age) to
+    /// those recipients first and the signature covers the sealed text.
+    pub fn sign(&self, seal: &MasterSeal, to: &[age::x25519::Recipient]) -> Result<String> {
+        let mut payload =
             serde_json::to_string(self).map_err(|e| Error::integrity("a federation bundle", e.to_string()))?;
+        let sealed = !to.is_empty();
+        if sealed {
+            let refs: Vec<&age::x25519::Recipient> = to.iter().collect();
+            payload = hex(&crate::keys::files::seal_to(&refs, payload.as_bytes())?);
+        }
         let signature = seal.sign_bundle(&[DOMAIN, payload.as_bytes()].concat());
         let env = Envelope {
             format: BUNDLE_FORMAT.into(),
             version: BUNDLE_VERSION,
             key: seal.publisher().to_hex(),
+            sealed,
             payload,
             signature: hex(&signature),
         };
@@ -73,8 +82,14 @@ impl Bundle {
 
     /// Reads a bundle file's bytes, refusing it unless `pinned` signed it
     /// as it is; `file` names it in errors. Nothing of the payload is read
-    /// before the signature verifies.
-    pub fn open(file: &str, bytes: &[u8], pinned: &SealVerifier) -> Result<Bundle> {
+    /// before the signature verifies. A sealed bundle is opened with
+    /// `identity` (the consumer's master identity).
+    pub fn open(
+        file: &str,
+        bytes: &[u8],
+        pinned: &SealVerifier,
+        identity: Option<&age::x25519::Identity>,
+    ) -> Result<Bundle> {
         let bad = |reason: String| Error::Document {
             path: file.to_owned(),
             reason,
@@ -115,19 +130,55 @@ impl Bundle {
                  published; nothing written",
             ));
         }
+        let plain = if env.sealed {
+            let identity = identity.ok_or_else(|| {
+                Error::invalid(
+                    "federation bundle",
+                    file.to_owned(),
+                    "it is sealed to its consumers: opening it needs the master identity",
+                )
+            })?;
+            let sealed =
+                crate::crypto::unhex(&env.payload).ok_or_else(|| bad("its sealed payload is not hex".into()))?;
+            crate::keys::files::open_with(
+                std::path::Path::new(file),
+                &sealed,
+                identity,
+                "this project's master identity",
+            )
+            .map_err(|e| {
+                Error::integrity(
+                    file,
+                    format!(
+                        "it is not sealed to this project ({e}): ask the publisher to add this project's \
+                             recipient (`graphex federation key`) to its `to`; nothing written"
+                    ),
+                )
+            })?
+            .to_vec()
+        } else {
+            env.payload.into_bytes()
+        };
         let bundle: Bundle =
-            serde_json::from_str(&env.payload).map_err(|e| bad(format!("the signed payload is malformed: {e}")))?;
-        bundle.check(file)?;
+            serde_json::from_slice(&plain).map_err(|e| bad(format!("the signed payload is malformed: {e}")))?;
+        bundle.check(file, env.sealed)?;
         Ok(bundle)
     }
 
     /// Rules a signed bundle must still follow (a publisher on another
     /// version, or a bug, must not get a human-only node in).
-    fn check(&self, file: &str) -> Result<()> {
+    fn check(&self, file: &str, sealed: bool) -> Result<()> {
         let bad = |reason: String| Error::Document {
             path: file.to_owned(),
             reason,
         };
+        // Plain text carries what an agent identity reads, no more.
+        if !sealed && let Some(n) = self.nodes.iter().find(|n| n.tier > Tier::AgentReadable) {
+            return Err(bad(format!(
+                "it holds the {} node {} in plain text; such nodes travel only in a bundle sealed to its consumers",
+                n.tier, n.name
+            )));
+        }
         if let Some(n) = self.nodes.iter().find(|n| n.tier == Tier::HumanOnly) {
             return Err(bad(format!(
                 "it holds the human-only node {}, which never leaves a project",
@@ -162,6 +213,9 @@ struct Envelope {
     format: String,
     version: u32,
     key: String,
+    /// The payload is age ciphertext (hex) sealed to the consumers.
+    #[serde(default)]
+    sealed: bool,
     payload: String,
     signature: String,
 }

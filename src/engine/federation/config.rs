@@ -89,9 +89,41 @@ pub struct PublishConfig {
     pub subgraph: String,
     /// Node name patterns: `*` matches any run, `?` one character.
     pub nodes: Vec<String>,
+    /// The consumers' age recipients (`age1…`, what `graphex federation
+    /// key` prints in each consumer project): the bundle is sealed to them
+    /// and may then carry agent-restricted nodes. Without any, the bundle
+    /// is plain text and carries public and agent-readable nodes only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to: Vec<String>,
 }
 
 impl PublishConfig {
+    /// The consumers' recipients, parsed (checked by `validate`).
+    pub fn recipients(&self) -> Result<Vec<age::x25519::Recipient>> {
+        self.to
+            .iter()
+            .map(|r| {
+                r.trim().parse::<age::x25519::Recipient>().map_err(|_| {
+                    Error::invalid(
+                        "federation setting",
+                        format!("publish {:?}: to = {r:?}", self.subgraph),
+                        "not an age recipient (age1…, from `graphex federation key` in the consumer project)",
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// The most secret tier this subgraph's bundles carry: agent-restricted
+    /// when sealed to its consumers, agent-readable in plain text.
+    pub fn ceiling(&self) -> crate::model::Tier {
+        if self.to.is_empty() {
+            crate::model::Tier::AgentReadable
+        } else {
+            crate::model::Tier::AgentRestricted
+        }
+    }
+
     /// Whether the node `name` is in this subgraph.
     pub fn includes(&self, name: &str) -> bool {
         self.nodes
@@ -166,6 +198,10 @@ impl FederationConfig {
             }
             for pattern in &p.nodes {
                 check_glob(pattern).map_err(|r| bad(format!("{at}.nodes: {pattern:?}"), r))?;
+            }
+            p.recipients()?;
+            if p.to.iter().collect::<HashSet<_>>().len() != p.to.len() {
+                return Err(bad(format!("{at}.to"), "a recipient is listed twice".into()));
             }
         }
         if !self.publish.is_empty() && self.project.is_none() {

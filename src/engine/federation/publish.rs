@@ -22,6 +22,11 @@ pub struct Publication {
     /// Nodes matching the patterns and left out: pulled from elsewhere
     /// (federation does not re-publish).
     pub skipped_federated: Vec<String>,
+    /// Agent-restricted nodes matching the patterns and left out: a bundle
+    /// not sealed to its consumers (`to`) carries none.
+    pub kept_home: Vec<String>,
+    /// Whether the bundle is sealed to its consumers.
+    pub sealed: bool,
 }
 
 /// Where a subgraph's bundle is written by default:
@@ -67,10 +72,17 @@ pub fn plan_publish(store: &Store, fed: &FederationConfig, subgraph: &str) -> Re
         subgraph: subgraph.to_owned(),
     };
     let catalog = store.catalog();
+    let ceiling = spec.ceiling();
+    let recipients = spec.recipients()?;
     let mut skipped_federated = Vec::new();
+    let mut kept_home = Vec::new();
     let mut ids: Vec<NodeId> = Vec::new();
     for n in catalog.nodes() {
         if !spec.includes(n.name.as_str()) || n.tier >= Tier::HumanOnly {
+            continue;
+        }
+        if n.tier > ceiling {
+            kept_home.push(n.name.to_string());
             continue;
         }
         if super::origin(n).is_some() {
@@ -80,6 +92,7 @@ pub fn plan_publish(store: &Store, fed: &FederationConfig, subgraph: &str) -> Re
         ids.push(n.id);
     }
     skipped_federated.sort();
+    kept_home.sort();
     let mut nodes = Vec::with_capacity(ids.len());
     for id in &ids {
         let node = store.node_by_id(id)?;
@@ -92,7 +105,7 @@ pub fn plan_publish(store: &Store, fed: &FederationConfig, subgraph: &str) -> Re
     let included: HashSet<NodeId> = ids.into_iter().collect();
     let mut edges: Vec<ExportEdge> = catalog
         .edges()
-        .filter(|e| e.tier < Tier::HumanOnly && included.contains(&e.from) && included.contains(&e.to))
+        .filter(|e| e.tier <= ceiling && included.contains(&e.from) && included.contains(&e.to))
         .filter_map(|e| {
             Some(ExportEdge {
                 from: catalog.node(&e.from)?.name.clone(),
@@ -126,11 +139,13 @@ pub fn plan_publish(store: &Store, fed: &FederationConfig, subgraph: &str) -> Re
         edges,
         tombstones,
     };
-    let text = bundle.sign(seal)?;
+    let text = bundle.sign(seal, &recipients)?;
     Ok(Publication {
         bundle,
         text,
         skipped_federated,
+        kept_home,
+        sealed: !recipients.is_empty(),
     })
 }
 

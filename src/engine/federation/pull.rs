@@ -36,8 +36,9 @@ pub struct PullReport {
 }
 
 /// Reads the bundle of `src` (its `path`, relative to `root`) and checks it
-/// against the pinned key. Nothing is written.
-pub fn read_bundle(root: &Path, src: &SourceConfig) -> Result<Bundle> {
+/// against the pinned key; a sealed one is opened with `identity` (this
+/// project's master identity). Nothing is written.
+pub fn read_bundle(root: &Path, src: &SourceConfig, identity: Option<&age::x25519::Identity>) -> Result<Bundle> {
     let path = if Path::new(&src.path).is_absolute() {
         Path::new(&src.path).to_owned()
     } else {
@@ -48,7 +49,7 @@ pub fn read_bundle(root: &Path, src: &SourceConfig) -> Result<Bundle> {
     file.take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(&path, e))?;
-    Bundle::open(&path.display().to_string(), &bytes, &src.pinned_key()?)
+    Bundle::open(&path.display().to_string(), &bytes, &src.pinned_key()?, identity)
 }
 
 /// Applies `bundle` from the source `src` (master level), in one commit,

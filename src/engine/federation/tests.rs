@@ -130,10 +130,19 @@ fn publisher() -> (tempfile::TempDir, std::path::PathBuf, FederationConfig) {
         publish: vec![PublishConfig {
             subgraph: "orders".into(),
             nodes: vec!["orders-*".into()],
+            // Sealed to this very store, the consumer of the tests that open it.
+            to: vec![recipient(&root)],
         }],
         ..FederationConfig::default()
     };
     (dir, root, fed)
+}
+
+/// A store's age recipient (what `graphex federation key` prints).
+fn recipient(root: &std::path::Path) -> String {
+    crate::proposal::master_recipient(&crate::store::Layout::new(root).keys())
+        .unwrap()
+        .to_string()
 }
 
 fn names(b: &Bundle) -> Vec<&str> {
@@ -166,28 +175,41 @@ fn a_bundle_opens_only_with_the_pinned_key_and_unaltered() {
     let s = open_at(&root, Level::Master);
     let p = plan_publish(&s, &fed, "orders").unwrap();
     let key = publisher_key(&s).unwrap();
-    assert_eq!(Bundle::open("b", p.text.as_bytes(), &key).unwrap(), p.bundle);
+    let me = s.keys().master().unwrap();
+    assert_eq!(Bundle::open("b", p.text.as_bytes(), &key, Some(me)).unwrap(), p.bundle);
+    assert!(
+        p.sealed && !p.text.contains("orders-keys"),
+        "sealed: no name in the clear"
+    );
     // The publisher key is not the seal's key, and is stable.
     assert_ne!(key, s.keys().seal().unwrap().verifier());
     assert_eq!(publisher_key(&open_at(&root, Level::Master)).unwrap(), key);
 
     let (_d2, other_root, other_fed) = publisher();
     let other = plan_publish(&open_at(&other_root, Level::Master), &other_fed, "orders").unwrap();
-    let wrong = Bundle::open("b", other.text.as_bytes(), &key).unwrap_err().to_string();
+    let wrong = Bundle::open("b", other.text.as_bytes(), &key, Some(me))
+        .unwrap_err()
+        .to_string();
     assert!(wrong.contains("not the pinned key"), "{wrong}");
     // The other publisher's text with our key in the envelope: the signature fails.
     let their_key = other.text.lines().find(|l| l.contains("\"key\"")).unwrap().to_owned();
     let forged = other
         .text
         .replace(&their_key, &format!("  \"key\": \"{}\",", key.to_hex()));
-    let e = Bundle::open("b", forged.as_bytes(), &key).unwrap_err().to_string();
+    let e = Bundle::open("b", forged.as_bytes(), &key, Some(me))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("signature does not verify"), "{e}");
 
-    let tampered = p.text.replace("agent-restricted", "public");
+    let flip = p.text.find("\"payload\": \"").unwrap() + 20;
+    let mut tampered = p.text.clone();
+    tampered.replace_range(flip..flip + 1, if &p.text[flip..flip + 1] == "0" { "1" } else { "0" });
     assert_ne!(tampered, p.text);
-    let e = Bundle::open("b", tampered.as_bytes(), &key).unwrap_err().to_string();
+    let e = Bundle::open("b", tampered.as_bytes(), &key, Some(me))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("signature does not verify"), "{e}");
-    let e = Bundle::open("b", b"{}", &key).unwrap_err().to_string();
+    let e = Bundle::open("b", b"{}", &key, Some(me)).unwrap_err().to_string();
     assert!(e.contains("not a Graphex federation bundle"), "{e}");
 }
 
@@ -375,4 +397,45 @@ fn a_store_reopened_keeps_the_federation_state_sealed() {
     let e = plan_publish(&s, &fed, "orders").unwrap_err().to_string();
     assert!(e.contains("federation state"), "{e}");
     let _ = Store::open;
+}
+
+#[test]
+fn agent_restricted_nodes_leave_only_sealed_to_the_consumers() {
+    let (_d, root, mut fed) = publisher();
+    let s = open_at(&root, Level::Master);
+    let key = publisher_key(&s).unwrap();
+    // Sealed to another project: this one cannot open it.
+    let (_d2, other_root, _) = publisher();
+    fed.publish[0].to = vec![recipient(&other_root)];
+    let p = plan_publish(&s, &fed, "orders").unwrap();
+    let e = Bundle::open("b", p.text.as_bytes(), &key, Some(s.keys().master().unwrap()))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not sealed to this project"), "{e}");
+    let e = Bundle::open("b", p.text.as_bytes(), &key, None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("needs the master identity"), "{e}");
+    let theirs = open_at(&other_root, Level::Master);
+    let opened = Bundle::open("b", p.text.as_bytes(), &key, Some(theirs.keys().master().unwrap())).unwrap();
+    assert!(names(&opened).contains(&"orders-keys"));
+    // Without recipients: plain text, and the restricted node stays home.
+    fed.publish[0].to.clear();
+    let plain = plan_publish(&s, &fed, "orders").unwrap();
+    assert!(!plain.sealed);
+    assert_eq!(names(&plain.bundle), ["orders-api", "orders-db"]);
+    assert_eq!(plain.kept_home, ["orders-keys"]);
+    assert!(plain.bundle.edges.iter().all(|e| e.tier <= Tier::AgentReadable));
+    assert_eq!(
+        Bundle::open("b", plain.text.as_bytes(), &key, None).unwrap(),
+        plain.bundle
+    );
+    // A plain-text bundle that carries one anyway (an older or altered
+    // publisher) is refused even with a good signature.
+    let leaky = p.bundle.sign(s.keys().seal().unwrap(), &[]).unwrap();
+    let e = Bundle::open("b", leaky.as_bytes(), &key, None).unwrap_err().to_string();
+    assert!(e.contains("in plain text"), "{e}");
+    // A recipient that is not one is a setting error.
+    fed.publish[0].to = vec!["age1nope".into()];
+    assert!(fed.validate().unwrap_err().to_string().contains("not an age recipient"));
 }
