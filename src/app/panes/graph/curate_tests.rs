@@ -376,6 +376,7 @@ fn pull_one(r: &mut Run) {
         publish: vec![PublishConfig {
             subgraph: "glossary".into(),
             nodes: vec!["glossary-*".into()],
+            to: Vec::new(),
         }],
         ..FederationConfig::default()
     };
