@@ -17,7 +17,9 @@
 # 6. times the console (scripts/bench_console.sh: criterion in process, and
 #    the real binary in a pseudo-terminal),
 # 7. times key rotations (agent-readable, then public) on a copy of the store,
-# 8. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
+# 8. times a git merge of two branches of the store, 1,000 changes each
+#    (scripts/bench_merge.sh),
+# 9. compares one-shot CLI queries with `gpp graphex query` (crates.io gpp-cli,
 #    installed into target/gpp-cli when missing) via scripts/bench_gpp.py, and
 #    one-shot projections of the demo graph via scripts/bench_gpp_project.py.
 set -euo pipefail
@@ -68,6 +70,9 @@ for tier in agent-readable public; do
   /usr/bin/time -f "%e s, %M KB" env GRAPHEX_IDENTITY="$identity" ./target/release/graphex --store "$work/rotate" keys rotate --tier "$tier" | head -1
 done
 rm -rf "$work/rotate"
+
+echo "== git merge of two branches, 1,000 changes each"
+scripts/bench_merge.sh "$work/repo" "$identity"
 
 echo "== one-shot CLI queries: graphex vs gpp graphex query (crates.io gpp-cli)"
 if ! command -v gpp >/dev/null; then

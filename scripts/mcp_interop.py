@@ -13,7 +13,8 @@ from mcp.client.stdio import stdio_client
 
 EXPECTED = {
     "graphex_query", "graphex_status", "graphex_propose_node", "graphex_propose_edge",
-    "graphex_propose_update", "graphex_glossary", "graphex_conventions", "graphex_proposal_status",
+    "graphex_propose_update", "graphex_propose_remove_edge", "graphex_glossary", "graphex_conventions",
+    "graphex_proposal_status",
 }
 
 
