@@ -179,6 +179,7 @@ pub(super) fn orphans(
         // Under the write lock no commit is in flight; the grace covers
         // blobs written by a commit that has not taken the lock yet.
         let mut conn = Connection::open(layout.db())?;
+        crate::store::forbid_code(&conn)?;
         conn.busy_timeout(Duration::from_secs(10))?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let now_referenced = referenced_blobs(&tx)?;

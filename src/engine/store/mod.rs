@@ -104,7 +104,7 @@ pub use report::{StatusReport, TierCount};
 pub use rotate::Rotated;
 pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};
 pub use saved::{MAX_SAVED_QUERY_LEN, SavedQuery};
-pub use schema::{SCHEMA_VERSION, count_sealings, meta, sealings};
+pub use schema::{SCHEMA_VERSION, count_sealings, forbid_code, meta, sealings};
 pub use snapshots::REBUILD_AFTER;
 pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};
 pub use undo::Undone;
@@ -208,10 +208,15 @@ impl Store {
         // Opened read-only first: a database of another tool is refused
         // before a byte is written to it.
         // (A probe that cannot open goes on to the ordinary open and its errors.)
-        if let Ok(probe) = Connection::open_with_flags(layout.db(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            && schema::foreign(&probe).unwrap_or(false)
+        let probe = Connection::open_with_flags(layout.db(), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).ok();
+        if let Some(probe) = &probe
+            && schema::foreign(probe).unwrap_or(false)
         {
             return Err(Error::integrity("graph.db", FOREIGN_DB));
+        }
+        // Nor does a trigger or view written into it ever run.
+        if let Some(probe) = &probe {
+            schema::refuse_code(probe)?;
         }
         // Git keeps no empty directory: a fresh clone has none for blobs or
         // proposals yet. Made here when they are missing (never an error:

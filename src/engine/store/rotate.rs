@@ -43,6 +43,10 @@ pub struct Rotated {
     pub stale_files_removed: usize,
 }
 
+/// How many hex digits of the new key's commitment a rotation's timeline
+/// row names (128 bits).
+pub(crate) const ROTATION_KEY_HEX: usize = 32;
+
 /// The marker a committed rotation leaves until its key files are in place:
 /// the tier and the keyring's commitment to the new key.
 const MARKER: &str = "rotation";
@@ -422,7 +426,15 @@ impl Store {
                 params![key, value],
             )?;
         }
-        super::rowmac::note_action(&tx, &self.keys, format!("rotate-key {tier} v{version}"), Some(row_seq))?;
+        // The new key's commitment (its first half) in the master's MAC'd
+        // row: what a merge checks the other branch's key files against.
+        let key = staged.commitment.get(..ROTATION_KEY_HEX).unwrap_or(&staged.commitment);
+        super::rowmac::note_action(
+            &tx,
+            &self.keys,
+            format!("rotate-key {tier} v{version} key {key}"),
+            Some(row_seq),
+        )?;
         // The new key from here on; the old one back if the commit fails.
         let old_key = self.keys.put(tier, &staged.key);
         let result = manifest::rebuild(&tx, &self.keys, tier)

@@ -285,8 +285,48 @@ pub fn foreign(conn: &Connection) -> Result<bool> {
     Ok(!ours)
 }
 
+/// Refuses an index holding SQL that runs by itself (a trigger or a view):
+/// Graphex makes none, and one written outside Graphex would run inside a
+/// master's transaction, before the seal is computed over what it did.
+/// Checked before anything is written.
+pub fn refuse_code(conn: &Connection) -> Result<()> {
+    let found: Option<(String, String)> = conn
+        .query_row(
+            "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    match found {
+        None => Ok(()),
+        Some((kind, name)) => Err(Error::integrity(
+            "graph.db",
+            format!(
+                "it holds the SQL {kind} {:?}, which Graphex never makes: written outside Graphex; nothing was \
+                 written or run (see `graphex doctor`)",
+                crate::hygiene::visible_line(&name)
+            ),
+        )),
+    }
+}
+
+/// Turns off, on this connection, what in a database file could run code:
+/// triggers and views never fire or expand (Graphex makes none, so one
+/// added outside Graphex, even while a session is open, does nothing), and
+/// functions named in the schema run without side effects. Refused writes
+/// to the schema tables too (SQLite's defensive mode).
+pub fn forbid_code(conn: &Connection) -> Result<()> {
+    use rusqlite::config::DbConfig;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
+    conn.pragma_update(None, "trusted_schema", "OFF")?;
+    Ok(())
+}
+
 /// Sets the connection's pragmas: WAL, full sync, secure delete, busy timeout.
 pub fn configure(conn: &Connection) -> Result<()> {
+    forbid_code(conn)?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;

@@ -31,6 +31,7 @@
 //! refused.
 
 mod conflicts;
+mod lineage;
 mod rekey;
 mod rows;
 #[cfg(test)]
@@ -151,6 +152,7 @@ pub fn merge_indexes(
             })
             .collect::<Result<Vec<()>>>()
     })?;
+    lineage::check(&base, &ours, &theirs)?;
     let rotation = rotation(&base, &ours, &theirs)?;
     // With a rotation, the other branch's keys: the rotated tier's new key
     // when it rotated, its old one when ours did.
@@ -195,10 +197,16 @@ pub fn merge_indexes(
     };
     let opener = theirs_keys.as_ref().unwrap_or(&ours_keys);
     let mut conn = Connection::open(&ours)?;
+    schema::forbid_code(&conn)?;
     conn.execute("ATTACH DATABASE ?1 AS o", [base.to_string_lossy()])?;
     conn.execute("ATTACH DATABASE ?1 AS b", [theirs.to_string_lossy()])?;
     // Git's name for the branch, as one visible line (it is shown on cards).
     let branch: String = crate::hygiene::visible_line(&input.branch).chars().take(200).collect();
+    if let (Some(rk), Some(theirs_keys)) = (&rekey, &theirs_keys)
+        && rk.stale_is_ours
+    {
+        rekey::vouch_rotation(&conn, rk.tier, theirs_keys.commitment(rk.tier))?;
+    }
     let merged = merge_into(&mut conn, keys, opener, rekey.as_ref(), &branch);
     let mut report = match merged {
         Ok(r) => r,
@@ -230,6 +238,8 @@ pub fn merge_indexes(
 fn check_side(path: &Path, keys: &Keyring, side: &str) -> Result<()> {
     let refused = |e: Error| Error::integrity(format!("the graph of {side}"), format!("{e}; nothing was merged"));
     let mut conn = Connection::open(path)?;
+    schema::forbid_code(&conn)?;
+    schema::refuse_code(&conn).map_err(refused)?;
     if schema::foreign(&conn).unwrap_or(true) {
         return Err(refused(Error::integrity("graph.db", "not a Graphex store")));
     }
@@ -247,33 +257,38 @@ fn check_side(path: &Path, keys: &Keyring, side: &str) -> Result<()> {
 }
 
 /// The tier one branch rotated since the base, and whether ours is the
-/// stale branch (theirs rotated); `None` without a rotation.
+/// stale branch (theirs rotated); `None` without a rotation. Told by each
+/// branch's `rotate-key` timeline rows after the ancestor's last (rows
+/// under the master's MAC, checked), not by values an agent could edit.
 fn rotation(base: &Path, ours: &Path, theirs: &Path) -> Result<Option<(Tier, bool)>> {
-    let commits = |path: &Path| -> Result<Vec<Option<String>>> {
+    let after: i64 =
+        Connection::open(base)?.query_row("SELECT COALESCE(MAX(seq), 0) FROM timeline", [], |r| r.get(0))?;
+    let rotated = |path: &Path| -> Result<Vec<Tier>> {
         let conn = Connection::open(path)?;
-        Tier::ALL
-            .iter()
-            .map(|t| schema::meta(&conn, &format!("key_commit:{}", t.code())))
-            .collect()
+        let actions: Vec<String> = conn
+            .prepare("SELECT action FROM timeline WHERE seq > ?1 AND action LIKE 'rotate-key %'")?
+            .query_map([after], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(Tier::ALL
+            .into_iter()
+            .filter(|t| actions.iter().any(|a| a.starts_with(&format!("rotate-key {t} v"))))
+            .collect())
     };
-    let (o, a, b) = (commits(base)?, commits(ours)?, commits(theirs)?);
-    let mut found = None;
-    for (i, tier) in Tier::ALL.into_iter().enumerate() {
-        let this = match (a[i] != o[i], b[i] != o[i]) {
-            (false, false) => continue,
-            (true, true) => return Err(rekey::both_rotated(tier)),
-            (ours_rotated, _) => (tier, !ours_rotated),
-        };
-        if found.is_some() {
-            return Err(Error::invalid(
-                "merge",
-                tier.to_string(),
-                "more than one tier's key was rotated since the branches parted: merge before rotating several",
-            ));
-        }
-        found = Some(this);
+    let (a, b) = (rotated(ours)?, rotated(theirs)?);
+    if let Some(t) = a.iter().find(|t| b.contains(t)) {
+        return Err(rekey::both_rotated(*t));
     }
-    Ok(found)
+    match (a.as_slice(), b.as_slice()) {
+        ([], []) => Ok(None),
+        ([t], []) => Ok(Some((*t, false))),
+        ([], [t]) => Ok(Some((*t, true))),
+        _ => Err(Error::invalid(
+            "merge",
+            "several rotations",
+            "keys were rotated since the branches parted on both branches, or more than one tier's: merge before \
+             rotating several",
+        )),
+    }
 }
 
 fn merge_into(

@@ -218,3 +218,48 @@ pub(crate) fn both_rotated(tier: Tier) -> Error {
          merging one branch's rotation",
     )
 }
+
+/// Refuses key files of the rotating branch other than the ones its
+/// rotation made: the branch's timeline (rows under the master's MAC,
+/// checked) names the new key's commitment in its `rotate-key` row after
+/// the ancestor, and the branch's index records it too. An older genuine
+/// key set put back on the branch (a rotation undone) does not match.
+pub(crate) fn vouch_rotation(tx: &Connection, tier: Tier, held: Option<&str>) -> Result<()> {
+    let after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.timeline", [], |r| r.get(0))?;
+    let prefix = format!("rotate-key {tier} v");
+    let action: Option<String> = tx
+        .query_row(
+            "SELECT action FROM b.timeline WHERE seq > ?1 AND substr(action, 1, ?2) = ?3 ORDER BY seq DESC LIMIT 1",
+            rusqlite::params![after, prefix.len() as i64, prefix],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let named = action
+        .as_deref()
+        .and_then(|a| a.split_once(" key ").map(|(_, k)| k.to_owned()));
+    let recorded: Option<String> = tx
+        .query_row(
+            "SELECT value FROM b.meta WHERE key = ?1",
+            [format!("key_commit:{}", tier.code())],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let ok = match (named, held) {
+        (Some(named), Some(held)) => {
+            named.len() == super::super::rotate::ROTATION_KEY_HEX
+                && held.starts_with(&named)
+                && recorded.as_deref() == Some(held)
+        }
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::integrity(
+            format!("the other branch's {tier} key"),
+            "its key files are not the ones its rotation made (the rotation is not in its history under the \
+             master's MAC, was made by an earlier version, or older key files were put back): nothing was merged; \
+             if the rotation is genuine, merge before rotating, or rotate again after the merge",
+        ))
+    }
+}

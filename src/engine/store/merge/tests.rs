@@ -388,3 +388,93 @@ fn stores_created_apart_are_refused_with_the_way_to_join_them() {
         "{err}"
     );
 }
+
+#[test]
+fn sql_code_written_into_an_index_is_refused_and_never_runs() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    // A trigger added while a master session is open does nothing.
+    let mut s = open_at(&ours, Level::Master);
+    let c = rusqlite::Connection::open(db(&ours)).unwrap();
+    c.execute_batch(
+        "CREATE TABLE loot (x BLOB); CREATE TRIGGER steal AFTER UPDATE ON nodes BEGIN INSERT INTO loot VALUES (NEW.id); END;",
+    )
+    .unwrap();
+    s.update_node(
+        "shared",
+        &NodePatch {
+            description: Some("changed".into()),
+            ..NodePatch::default()
+        },
+    )
+    .unwrap();
+    let n: i64 = c.query_row("SELECT COUNT(*) FROM loot", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 0, "the trigger never fired");
+    drop(s);
+    // The next open names it and refuses, before writing anything.
+    let err = Store::open(&ours, &creds(Level::Master, &ours))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("trigger") && err.contains("steal"), "{err}");
+    // A branch carrying one is refused by the merge.
+    c.execute_batch("DROP TRIGGER steal; DROP TABLE loot;").unwrap();
+    drop(c);
+    let t = rusqlite::Connection::open(db(&theirs)).unwrap();
+    t.execute_batch("CREATE VIEW peek AS SELECT id FROM nodes;").unwrap();
+    drop(t);
+    let err = merge(&ours, &theirs, &base).unwrap_err().to_string();
+    assert!(err.contains("the other branch") && err.contains("view"), "{err}");
+}
+
+#[test]
+fn an_older_copy_of_the_index_committed_on_a_branch_is_refused() {
+    let (dir, root) = new_store();
+    open_at(&root, Level::Master)
+        .add_node(node("shared", Tier::AgentReadable, "v1"))
+        .unwrap();
+    let old = dir.path().join("old.db");
+    std::fs::copy(db(&root), &old).unwrap();
+    describe(&root, "shared", "v2: what the ancestor says");
+    let base = save_base(&root, &dir);
+    let (_bd, theirs) = branch(&root);
+    // The other branch puts the older (genuinely sealed) index back.
+    std::fs::copy(&old, db(&theirs)).unwrap();
+    open_at(&root, Level::Master)
+        .add_node(node("alpha", Tier::Public, "ours"))
+        .unwrap();
+    let before = std::fs::read(db(&root)).unwrap();
+    let err = merge(&root, &theirs, &base).unwrap_err().to_string();
+    assert!(err.contains("did not grow from the common ancestor"), "{err}");
+    assert_eq!(std::fs::read(db(&root)).unwrap(), before);
+    assert_eq!(
+        open_at(&root, Level::Master).node("shared").unwrap().description,
+        "v2: what the ancestor says"
+    );
+}
+
+#[test]
+fn a_rotation_undone_on_the_other_branch_by_older_key_files_is_refused() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    open_at(&ours, Level::Master)
+        .add_node(node("alpha", Tier::AgentRestricted, "a"))
+        .unwrap();
+    // Before a first rotation the index records no commitment.
+    let first: Option<String> = rusqlite::Connection::open(db(&theirs))
+        .unwrap()
+        .query_row("SELECT value FROM meta WHERE key = 'key_commit:2'", [], |r| r.get(0))
+        .ok();
+    assert!(first.is_none());
+    open_at(&theirs, Level::Master)
+        .rotate_key(Tier::AgentRestricted, None, KdfCost(Some(4)))
+        .unwrap();
+    // The agent puts the older (genuine) key files back on the branch, and
+    // the index's record of the key with them.
+    take_their_keys(&theirs, &ours);
+    rusqlite::Connection::open(db(&theirs))
+        .unwrap()
+        .execute_batch("DELETE FROM meta WHERE key IN ('key_commit:2', 'key_version:2')")
+        .unwrap();
+    let before = std::fs::read(db(&ours)).unwrap();
+    let err = merge(&ours, &theirs, &base).unwrap_err().to_string();
+    assert!(err.contains("not the ones its rotation made"), "{err}");
+    assert_eq!(std::fs::read(db(&ours)).unwrap(), before);
+}
