@@ -206,8 +206,10 @@ fn refresh(ctx: &Context) -> Result<()> {
 }
 
 /// `graphex merge-driver %O %A %B %P`: git's call when both branches
-/// changed the index. Exit 0 with the merge in OURS; on any error OURS is
-/// left as this branch had it and git reports a conflict.
+/// changed the index. Exit 0 with the merge in OURS. On an error OURS is
+/// left as this branch had it and git reports a conflict; after a merge
+/// across a key rotation, OURS holds the merge but the exit is non-zero so
+/// that git stops and the rewrapped blob files go into the merge commit.
 pub fn merge_driver(args: &MergeDriverArgs) -> Result<()> {
     let cwd = std::env::current_dir().context("cannot read the working directory")?;
     let path = cwd.join(&args.path);

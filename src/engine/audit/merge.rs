@@ -6,7 +6,7 @@ use rusqlite::{Connection, params};
 
 use super::{DOMAIN, chain_hash, head};
 use crate::codec::associated_data;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::Tier;
 
@@ -22,30 +22,60 @@ pub(crate) fn append_from(
     after: u64,
 ) -> Result<(u64, u64)> {
     type Row = (i64, i64, String, i64, Vec<u8>);
-    let rows: Vec<Row> = tx
+    // The other branch's whole chain is checked first: a record deleted,
+    // altered or reordered there is refused, not chained anew.
+    let altered = |seq: i64| {
+        Error::integrity(
+            format!("the other branch's audit record {seq}"),
+            "its log was altered outside Graphex (see `graphex audit verify` there); nothing was merged",
+        )
+    };
+    let all: Vec<(i64, i64, String, i64, Vec<u8>, String, String)> = tx
         .prepare(&format!(
-            "SELECT seq, at, kind, tier, sealed FROM {schema}.audit WHERE seq > ?1 ORDER BY seq"
+            "SELECT seq, at, kind, tier, sealed, prev, hash FROM {schema}.audit ORDER BY seq"
         ))?
-        .query_map([i64::try_from(after).unwrap_or(i64::MAX)], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
         })?
         .collect::<rusqlite::Result<_>>()?;
+    let mut prev_hash = super::ZERO.to_owned();
+    for (i, (seq, at, kind, code, sealed, prev, hash)) in all.iter().enumerate() {
+        let tier = Tier::from_code(*code).ok_or_else(|| altered(*seq))?;
+        let n = u64::try_from(*seq).map_err(|_| altered(*seq))?;
+        if n != i as u64 + 1 || *prev != prev_hash || chain_hash(prev, n, *at, kind, tier, sealed) != *hash {
+            return Err(altered(*seq));
+        }
+        prev_hash = hash.clone();
+    }
+    let rows: Vec<Row> = all
+        .into_iter()
+        .filter(|r| u64::try_from(r.0).unwrap_or(0) > after)
+        .map(|(seq, at, kind, tier, sealed, _, _)| (seq, at, kind, tier, sealed))
+        .collect();
     let (mut last, mut prev) = head(tx)?;
     let (mut appended, mut skipped) = (0u64, 0u64);
     let mut counts = [0u64; 4];
     for (old_seq, at, kind, code, sealed) in rows {
         let Some(tier) = Tier::from_code(code) else {
-            skipped += 1;
-            continue;
+            return Err(altered(old_seq));
         };
         let (Ok(opener), Ok(ciphers)) = (open_keys.tier(tier), keys.tier(tier)) else {
+            // Sealed under a tier this session does not read: kept out,
+            // and said so (the caller's note).
             skipped += 1;
             continue;
         };
         let old_ad = associated_data(DOMAIN, &[0; 16], u64::try_from(old_seq).unwrap_or(0), tier);
         let Ok(plain) = opener.index.open(&old_ad, &sealed) else {
-            skipped += 1;
-            continue;
+            return Err(altered(old_seq));
         };
         let plain = zeroize::Zeroizing::new(plain);
         let seq = last + 1;

@@ -131,9 +131,14 @@ pub(super) fn orphans(
     let known = known(conn)?;
     // Snapshot files a git merge retired (see `store::merge`): a cache,
     // reported apart from what an interrupted commit left.
-    let retired: HashSet<String> = crate::store::meta(conn, "retired_snapshots")?
-        .map(|v| v.split(' ').map(str::to_owned).collect())
-        .unwrap_or_default();
+    // Honoured only when the master's MAC on the list holds (so a master
+    // session): an agent cannot list a planted file there.
+    let retired: HashSet<String> = match store.filter(|s| s.keys().seal().is_some()) {
+        Some(s) => crate::store::retired_snapshots(conn, "main", s.keys())?
+            .map(|v| v.split(' ').map(str::to_owned).collect())
+            .unwrap_or_default(),
+        None => HashSet::new(),
+    };
     let mut cache = 0usize;
     let mut found: Vec<(String, bool)> = Vec::new();
     let mut deleted: Vec<String> = Vec::new();

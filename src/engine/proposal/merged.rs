@@ -41,7 +41,7 @@ fn build(store: &Store, c: &Conflict) -> Option<(ProposalId, StoredProposal, Mer
         .base_version
         .filter(|_| theirs.id == ours.id)
         .and_then(|v| store.node_version(&ours.id, v).ok());
-    let changes = changes(&ours, &theirs);
+    let changes = changes(base.as_ref(), &ours, &theirs);
     if changes.is_empty() {
         return None;
     }
@@ -79,30 +79,41 @@ fn build(store: &Store, c: &Conflict) -> Option<(ProposalId, StoredProposal, Mer
     Some((ProposalId::of(&c.key), proposal, sides))
 }
 
-/// What turns ours into theirs, as proposal changes.
-fn changes(ours: &Node, theirs: &Node) -> Vec<Change> {
-    let mut set = FieldSet::default();
-    if ours.description != theirs.description {
-        set.description = Some(theirs.description.clone());
+/// What the other branch changed since `base` that ours does not have
+/// yet, as proposal changes: a field only ours changed stays as ours has
+/// it. Without a base (both branches added the name), whatever differs.
+fn changes(base: Option<&Node>, ours: &Node, theirs: &Node) -> Vec<Change> {
+    // Theirs' value of a field, when theirs changed it and ours differs.
+    fn take<T: PartialEq + Clone>(base: Option<&T>, ours: &T, theirs: &T) -> Option<T> {
+        (base != Some(theirs) && ours != theirs).then(|| theirs.clone())
     }
-    if ours.body != theirs.body {
-        set.body = Some(theirs.body.clone().unwrap_or_default());
-    }
-    if ours.node_type != theirs.node_type {
-        set.node_type = Some(theirs.node_type.clone());
-    }
-    if ours.tier != theirs.tier {
-        set.tier = Some(theirs.tier);
-    }
-    for (k, v) in &theirs.properties {
-        if ours.properties.get(k) != Some(v) {
-            set.properties.insert(k.clone(), v.clone());
+    let b = |f: fn(&Node) -> &String| base.map(f);
+    let mut set = FieldSet {
+        description: take(b(|n| &n.description), &ours.description, &theirs.description),
+        body: take(base.map(|n| &n.body), &ours.body, &theirs.body).map(Option::unwrap_or_default),
+        node_type: take(base.map(|n| &n.node_type), &ours.node_type, &theirs.node_type),
+        tier: take(base.map(|n| &n.tier), &ours.tier, &theirs.tier),
+        ..FieldSet::default()
+    };
+    let base_props = base.map(|n| &n.properties);
+    let keys: std::collections::BTreeSet<&String> = theirs
+        .properties
+        .keys()
+        .chain(ours.properties.keys())
+        .chain(base_props.into_iter().flat_map(|p| p.keys()))
+        .collect();
+    for k in keys {
+        let value = |p: &BTreeMap<String, String>| p.get(k).cloned();
+        if let Some(v) = take(
+            base_props.map(|p| value(p)).as_ref(),
+            &value(&ours.properties),
+            &value(&theirs.properties),
+        ) {
+            set.properties.insert(k.clone(), v.unwrap_or_default());
         }
     }
-    for k in ours.properties.keys().filter(|k| !theirs.properties.contains_key(*k)) {
-        set.properties.insert(k.clone(), String::new());
-    }
-    if (ours.confidence - theirs.confidence).abs() > f64::EPSILON {
+    let conf = |n: &Node| (n.confidence * 1e6).round() as i64;
+    if take(base.map(conf).as_ref(), &conf(ours), &conf(theirs)).is_some() {
         set.confidence = Some(theirs.confidence);
     }
     let mut out = Vec::new();
@@ -112,7 +123,7 @@ fn changes(ours: &Node, theirs: &Node) -> Vec<Change> {
             set,
         });
     }
-    if theirs.status != ours.status {
+    if take(base.map(|n| &n.status), &ours.status, &theirs.status).is_some() {
         let reason = theirs.status_reason.clone();
         match theirs.status {
             Status::Deprecated => out.push(Change::Deprecate {
@@ -123,6 +134,7 @@ fn changes(ours: &Node, theirs: &Node) -> Vec<Change> {
                 name: ours.name.clone(),
                 reason,
             }),
+            // A restore has no proposal change: the card's three versions show it.
             _ => {}
         }
     }
@@ -154,13 +166,14 @@ impl Store {
             .map(|(_, p, sides)| (p, sides)))
     }
 
-    /// The ids of every merge proposal this session can read.
+    /// The ids of every merge proposal this session can read (as the
+    /// queue lists them: a conflict with nothing left to apply is none).
     pub(crate) fn merge_ids(&self) -> Vec<ProposalId> {
         if self.level() < crate::keys::Level::Master {
             return Vec::new();
         }
         self.merge_conflicts()
-            .map(|cs| cs.iter().map(|c| ProposalId::of(&c.key)).collect())
+            .map(|cs| cs.iter().filter_map(|c| build(self, c)).map(|(id, _, _)| id).collect())
             .unwrap_or_default()
     }
 }

@@ -364,3 +364,11 @@ pub(super) fn mac_missing(tx: &Connection, keys: &Keyring) -> Result<()> {
     }
     Ok(())
 }
+
+/// The master's MAC on the list of snapshot files merges retired (see
+/// `merge`): `doctor` honours only a list the master wrote.
+pub(crate) fn retired_mac(keys: &Keyring, list: &str) -> Option<String> {
+    let mut m = hmac(keys, b"graphex/row-mac/retired-snapshots/v1")?;
+    field(&mut m, Some(list.as_bytes()));
+    Some(crate::crypto::hex(&m.finalize().into_bytes()))
+}

@@ -223,7 +223,12 @@ pub fn merge_indexes(
     drop(conn);
     // The result is checked as the next open will check it, then moved
     // over ours in one rename.
-    check_side(&ours, keys, "the merge's result")?;
+    if let Err(e) = check_side(&ours, keys, "the merge's result") {
+        for name in &report.new_files {
+            let _ = objects.remove(name);
+        }
+        return Err(e);
+    }
     if std::fs::rename(&ours, &input.ours).is_err() {
         // Another filesystem: copied beside ours first, then renamed.
         let staged = input.ours.with_extension("graphex-merge");
@@ -321,7 +326,13 @@ fn merge_into(
     let commit = a_seq + (b_seq - o_seq) + 1;
     let now = Timestamp::now().0;
     let mut found = rows::nodes(&tx, commit, rekey, &mut report)?;
-    rows::edges(&tx, commit, rekey, &mut report)?;
+    // Nodes of theirs that did not land (a name both branches took).
+    let unlanded: std::collections::HashSet<Vec<u8>> = found
+        .iter()
+        .filter(|c| c.theirs_id != c.node)
+        .map(|c| c.theirs_id.clone())
+        .collect();
+    rows::edges(&tx, commit, rekey, opener, &unlanded, &mut report)?;
     rows::decisions(&tx, keys, &renumber, rekey, &mut report)?;
     rows::timeline(&tx, &renumber, &found, &mut report)?;
     rows::saved_queries(&tx)?;
@@ -387,7 +398,7 @@ fn merge_into(
     }
     report.conflicts = found.len() as u64;
     rowmac::insert_timeline(&tx, keys, &entries)?;
-    retire_snapshots(&tx)?;
+    retire_snapshots(&tx, keys)?;
     tx.execute(
         "UPDATE main.meta SET value = ?1 WHERE key = 'commit_seq'",
         [commit.to_string()],
@@ -417,30 +428,42 @@ const RETIRED_KEPT: usize = 64;
 /// notes the files of both branches' snapshots as retired: once git has
 /// brought them, no row names them, and `doctor` tells them from leftovers
 /// of an interrupted commit.
-fn retire_snapshots(tx: &Connection) -> Result<()> {
+fn retire_snapshots(tx: &Connection, keys: &Keyring) -> Result<()> {
     let mut names: Vec<String> = tx
         .prepare(
             "SELECT blob FROM main.snapshots UNION SELECT blob FROM b.snapshots UNION SELECT blob FROM o.snapshots",
         )?
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    let earlier: Option<String> = tx
-        .query_row("SELECT value FROM main.meta WHERE key = 'retired_snapshots'", [], |r| {
-            r.get(0)
-        })
-        .optional()?;
+    let earlier = retired_snapshots(tx, "main", keys)?;
     for name in earlier.iter().flat_map(|e| e.split(' ')).filter(|n| !n.is_empty()) {
         if !names.iter().any(|n| n == name) {
             names.push(name.to_owned());
         }
     }
     names.truncate(RETIRED_KEPT);
+    let list = names.join(" ");
     tx.execute(
-        "INSERT OR REPLACE INTO main.meta (key, value) VALUES ('retired_snapshots', ?1)",
-        [names.join(" ")],
+        "INSERT OR REPLACE INTO main.meta (key, value) VALUES ('retired_snapshots', ?1), \
+         ('retired_snapshots_mac', ?2)",
+        [list.clone(), rowmac::retired_mac(keys, &list).unwrap_or_default()],
     )?;
     tx.execute("DELETE FROM main.snapshots", [])?;
     Ok(())
+}
+
+/// The snapshot files earlier merges retired, as `schema` records them,
+/// when the master's MAC on the list holds (otherwise none).
+pub(crate) fn retired_snapshots(conn: &Connection, schema: &str, keys: &Keyring) -> Result<Option<String>> {
+    let get = |key: &str| -> Result<Option<String>> {
+        Ok(conn
+            .query_row(&format!("SELECT value FROM {schema}.meta WHERE key = ?1"), [key], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    };
+    let (list, mac) = (get("retired_snapshots")?, get("retired_snapshots_mac")?);
+    Ok(list.filter(|l| mac.is_some() && rowmac::retired_mac(keys, l) == mac))
 }
 
 /// Whether the other branch changed any row of `tier`'s manifest group.

@@ -250,8 +250,39 @@ fn edge_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<EdgeRow
         .optional()?)
 }
 
-/// Merges the `edges` rows, and the removed edges kept for undo.
-pub(super) fn edges(tx: &Connection, seq: i64, rekey: Option<&Rekey<'_>>, report: &mut MergeReport) -> Result<()> {
+/// Whether theirs' edge `id` ends at one of `unlanded` (nodes of theirs
+/// kept apart as merge proposals): it would point at nothing here. An
+/// edge this session cannot open is not held back.
+fn to_unlanded(tx: &Connection, keys: &Keyring, id: &[u8], unlanded: &HashSet<Vec<u8>>) -> bool {
+    if unlanded.is_empty() {
+        return false;
+    }
+    let row: Option<(i64, Vec<u8>)> = tx
+        .query_row("SELECT tier, sealed FROM b.edges WHERE id = ?1", [id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .ok();
+    let (Some((tier, sealed)), Ok(edge_id)) = (row, super::super::row_edge_id(id)) else {
+        return false;
+    };
+    let Some(tier) = Tier::from_code(tier) else {
+        return false;
+    };
+    let mut terms = crate::codec::Interner::default();
+    crate::codec::open_edge(keys, &edge_id, tier, &sealed, &mut terms)
+        .is_ok_and(|e| unlanded.contains(e.from.as_bytes().as_slice()) || unlanded.contains(e.to.as_bytes().as_slice()))
+}
+
+/// Merges the `edges` rows, and the removed edges kept for undo. `keys`
+/// opens theirs' records; edges to `unlanded` nodes stay out (noted).
+pub(super) fn edges(
+    tx: &Connection,
+    seq: i64,
+    rekey: Option<&Rekey<'_>>,
+    keys: &Keyring,
+    unlanded: &HashSet<Vec<u8>>,
+    report: &mut MergeReport,
+) -> Result<()> {
     for id in ids_to_merge(tx, "edges", EDGE_COLUMNS, rekey)? {
         let o = edge_row(tx, "o", &id)?;
         let a = edge_row(tx, "main", &id)?;
@@ -300,6 +331,11 @@ pub(super) fn edges(tx: &Connection, seq: i64, rekey: Option<&Rekey<'_>>, report
                 }
                 // The same edge made on both branches (under two ids): one is enough.
                 Some((_, token, _)) if holder(tx, "edges", "token", token, &id)?.is_some() => {}
+                Some(_) if to_unlanded(tx, keys, &id, unlanded) => report.notes.push(format!(
+                    "edge {}: the other branch linked it to a node kept apart as a merge proposal (both branches \
+                     added that name); link it again if you accept that proposal",
+                    short(&id)
+                )),
                 Some(_) => {
                     copy_theirs(tx)?;
                     if o.is_none() {
@@ -367,8 +403,10 @@ pub(super) fn decisions(
         if let Some(mine) = ours.get(&row.0) {
             if mine.3 != row.3 {
                 report.notes.push(format!(
-                    "proposal {}: decided {} here and {} on the other branch; this branch's decision is kept",
-                    &row.0[..row.0.len().min(12)],
+                    "proposal {}: decided {} here and {} on the other branch; this branch's decision is the one \
+                     recorded, while what the other branch's decision changed came with its nodes (a node both \
+                     branches changed waits as a merge proposal)",
+                    row.0.chars().take(12).collect::<String>(),
                     mine.3,
                     row.3
                 ));

@@ -478,3 +478,103 @@ fn a_rotation_undone_on_the_other_branch_by_older_key_files_is_refused() {
     assert!(err.contains("not the ones its rotation made"), "{err}");
     assert_eq!(std::fs::read(db(&ours)).unwrap(), before);
 }
+
+#[test]
+fn a_merge_proposal_brings_only_what_the_other_branch_changed() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    describe(&ours, "shared", "ours rewrote the description");
+    let mut patch = NodePatch::default();
+    patch.properties.insert("owner".into(), "team-b".into());
+    open_at(&theirs, Level::Master).update_node("shared", &patch).unwrap();
+    merge(&ours, &theirs, &base).unwrap();
+    let mut s = open_at(&ours, Level::Master);
+    let p = s.pending().unwrap().pending.remove(0);
+    match p.proposal.submission.changes.as_slice() {
+        [crate::proposal::Change::UpdateNode { set, .. }] => {
+            assert_eq!(set.description, None, "ours' description is not reverted");
+            assert_eq!(set.properties.get("owner").map(String::as_str), Some("team-b"));
+        }
+        other => panic!("{other:?}"),
+    }
+    s.accept(&p.id, &p.proposal, &crate::store::AcceptOptions::default())
+        .unwrap();
+    let n = s.node("shared").unwrap();
+    assert_eq!(
+        (n.description.as_str(), n.properties.get("owner").map(String::as_str)),
+        ("ours rewrote the description", Some("team-b"))
+    );
+}
+
+#[test]
+fn a_name_both_branches_added_keeps_ours_and_holds_back_theirs_edges() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    open_at(&ours, Level::Master)
+        .add_node(node("gamma", Tier::AgentReadable, "ours"))
+        .unwrap();
+    {
+        let mut s = open_at(&theirs, Level::Master);
+        s.add_node(node("gamma", Tier::AgentReadable, "theirs")).unwrap();
+        s.link(edge("gamma", "uses", "shared")).unwrap();
+    }
+    let report = merge(&ours, &theirs, &base).unwrap();
+    assert_eq!((report.conflicts, report.edges_added), (1, 0), "{report:?}");
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.contains("kept apart as a merge proposal")),
+        "{report:?}"
+    );
+    let s = open_at(&ours, Level::Master);
+    assert_eq!(s.node("gamma").unwrap().description, "ours");
+    let (cards, _) = crate::proposal::cards(&s, s.pending().unwrap().pending);
+    assert!(cards[0].proposal.submission.rationale.contains("same name"));
+    assert!(
+        cards[0]
+            .merge
+            .as_ref()
+            .is_some_and(|m| m.base.is_none() && m.theirs.description == "theirs")
+    );
+}
+
+#[test]
+fn doctor_tells_retired_snapshots_from_planted_files_only_by_the_masters_list() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    for root in [&ours, &theirs] {
+        let mut s = open_at(root, Level::Master);
+        for i in 0..300 {
+            s.add_node(node(
+                &format!("n{i}-{}", root.display().to_string().len()),
+                Tier::Public,
+                "x",
+            ))
+            .unwrap();
+        }
+        s.refresh_snapshots(true).unwrap();
+    }
+    merge(&ours, &theirs, &base).unwrap();
+    let orphans = |root: &Path| {
+        let opts = crate::doctor::Options {
+            weak_kdf_expected: true,
+            ..crate::doctor::Options::default()
+        };
+        let r = crate::doctor::examine(root, &creds(Level::Master, root), opts).unwrap();
+        let c = r.checks.into_iter().find(|c| c.name == "orphan blobs").unwrap();
+        (c.outcome, c.detail)
+    };
+    let (outcome, detail) = orphans(&ours);
+    assert_eq!(outcome, crate::doctor::Outcome::Ok, "{detail}");
+    assert!(detail.contains("a git merge retired"), "{detail}");
+    // A file planted in objects/ and added to the list outside Graphex.
+    let planted = "ab".repeat(32);
+    std::fs::write(ours.join(".gpp/objects").join(&planted), b"smuggled").unwrap();
+    rusqlite::Connection::open(db(&ours))
+        .unwrap()
+        .execute(
+            "UPDATE meta SET value = value || ' ' || ?1 WHERE key = 'retired_snapshots'",
+            [&planted],
+        )
+        .unwrap();
+    let (outcome, detail) = orphans(&ours);
+    assert_eq!(outcome, crate::doctor::Outcome::Finding, "{detail}");
+}
