@@ -30,7 +30,8 @@ pub(crate) fn append_from(
             "its log was altered outside Graphex (see `graphex audit verify` there); nothing was merged",
         )
     };
-    let all: Vec<(i64, i64, String, i64, Vec<u8>, String, String)> = tx
+    type Chained = (i64, i64, String, i64, Vec<u8>, String, String);
+    let all: Vec<Chained> = tx
         .prepare(&format!(
             "SELECT seq, at, kind, tier, sealed, prev, hash FROM {schema}.audit ORDER BY seq"
         ))?

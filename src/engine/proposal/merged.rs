@@ -105,7 +105,7 @@ fn changes(base: Option<&Node>, ours: &Node, theirs: &Node) -> Vec<Change> {
     for k in keys {
         let value = |p: &BTreeMap<String, String>| p.get(k).cloned();
         if let Some(v) = take(
-            base_props.map(|p| value(p)).as_ref(),
+            base_props.map(&value).as_ref(),
             &value(&ours.properties),
             &value(&theirs.properties),
         ) {
