@@ -91,7 +91,7 @@ struct PublishView {
     tombstones: Vec<String>,
     /// Matching nodes left out: pulled from another project.
     skipped_federated: Vec<String>,
-    /// Matching agent-restricted nodes left out of a plain-text bundle.
+    /// Matching nodes above public left out of a plain-text bundle.
     kept_home: Vec<String>,
     /// Whether the bundle is sealed to its consumers (`to`).
     sealed: bool,
@@ -125,14 +125,14 @@ fn publish_text(v: &PublishView) -> String {
     }
     for n in &v.kept_home {
         s.push_str(&format!(
-            "  not published: {n} (agent-restricted: only a bundle sealed to its consumers carries it; list their \
+            "  not published: {n} (not public: only a bundle sealed to its consumers carries it; list their \
              recipients in `to`)\n"
         ));
     }
     let form = if v.sealed {
         "sealed to its consumers"
     } else {
-        "plain text: public and agent-readable only"
+        "plain text: public only"
     };
     match &v.file {
         Some(f) => s.push_str(&format!("written to {f} ({form}, mode 0600)\n")),
@@ -210,7 +210,7 @@ fn publish(ctx: &Context, subgraph: Option<&str>, dry_run: bool, output: Option<
             );
         }
     }
-    federation::record_publish(&store, &p.bundle)?;
+    federation::record_publish(&store, &p)?;
     let v = view_of(p, false, Some(path.display().to_string()));
     emit(ctx.json, &v, publish_text)
 }

@@ -89,8 +89,9 @@ pub enum FederationCommand {
     /// number (one more than the last publish) and tombstones for names published before and no
     /// longer, and is signed with this project's publisher key (`graphex federation key`).
     /// With consumers' recipients in the entry's `to`, the bundle is sealed to them (age) and may
-    /// carry agent-restricted nodes; without, it is plain text and carries public and
-    /// agent-readable nodes only (the others are listed as not published). Written 0600, by
+    /// carry agent-readable and agent-restricted nodes; without, it is plain text and carries
+    /// public nodes and edges only (the others are listed as not published, and its tombstones
+    /// name no node that only ever left sealed). Written 0600, by
     /// default to .gpp/graphex/federation/out/SUBGRAPH.bundle (kept out of git by .gpp/.gitignore).
     Publish {
         /// The published subgraph; optional when only one is configured.

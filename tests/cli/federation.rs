@@ -179,17 +179,39 @@ fn a_dry_run_shows_what_would_leave_and_a_publish_writes_a_private_bundle() {
     assert_eq!(second["sequence"], 2);
     // A locked session cannot publish: the key is the master's.
     repo.locked().args(["federation", "publish"]).assert().failure();
-    // Without recipients the bundle is plain text, and the restricted node stays home.
+    // Without recipients the bundle is plain text: public only, the rest stays home.
     let plain = publisher(None);
     let dry = plain.ok(&["federation", "publish", "--dry-run"]);
-    assert!(dry.contains("not published: orders-keys (agent-restricted"), "{dry}");
-    assert!(dry.contains("plain text: public and agent-readable only"), "{dry}");
+    assert!(dry.contains("not published: orders-db (not public"), "{dry}");
+    assert!(dry.contains("not published: orders-keys (not public"), "{dry}");
+    assert!(dry.contains("plain text: public only"), "{dry}");
+    let dry = plain.json(plain.master(), &["federation", "publish", "--dry-run"]);
+    assert_eq!(names(&dry, "nodes"), ["orders-api"]);
+    assert_eq!(names(&dry, "kept_home"), ["orders-db", "orders-keys"]);
     plain.ok(&["federation", "publish"]);
     let file = std::fs::read_to_string(bundle_path(&plain)).unwrap();
     assert!(
-        file.contains("orders-db words") && !file.contains("orders-keys"),
+        file.contains("orders-api words") && !file.contains("orders-db") && !file.contains("orders-keys"),
         "{file}"
     );
+}
+
+#[test]
+fn a_plain_bundle_after_sealed_ones_names_none_of_their_nodes() {
+    let reader = consumer_store();
+    let repo = publisher(Some(&reader));
+    let first = repo.json(repo.master(), &["federation", "publish"]);
+    assert_eq!(names(&first, "nodes"), ["orders-api", "orders-db", "orders-keys"]);
+    // `to` removed and the restricted node no longer matched: plain text.
+    write_config(&repo, &publishing("\"orders-api\", \"orders-db\"", None));
+    repo.ok(&["config", "approve"]);
+    let out = repo.ok(&["federation", "publish"]);
+    assert!(out.contains("0 tombstone(s)"), "{out}");
+    assert!(!out.contains("orders-keys"), "{out}");
+    let file = std::fs::read_to_string(bundle_path(&repo)).unwrap();
+    assert!(file.contains("\"sealed\": false"), "{file}");
+    assert!(file.contains("orders-api words"), "{file}");
+    assert!(!file.contains("orders-keys") && !file.contains("orders-db"), "{file}");
 }
 
 #[test]
