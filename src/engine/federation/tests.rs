@@ -509,3 +509,77 @@ fn a_plain_bundle_names_no_node_that_only_ever_left_sealed() {
     let st: state::State = serde_json::from_value(old).unwrap();
     assert!(st.published["orders"].sealed_only.is_empty());
 }
+
+#[test]
+fn an_import_never_sets_the_federated_marker_nor_touches_a_pulled_node() {
+    use crate::interchange::{ExportOptions, ImportFormat, Source, export, parse};
+    use crate::store::ImportOptions;
+    let (_d, proot, fed) = publisher();
+    let (bundle, key) = publish(&proot, &fed);
+    let (_c, croot) = new_store();
+    let mut c = open_at(&croot, Level::Master);
+    pull(&mut c, &source_for(&key), &bundle, false).unwrap();
+    let opts = ImportOptions {
+        tier: None,
+        file: "in.json".into(),
+        actor: "import test".into(),
+        provenance: crate::model::Provenance::Inferred { source: "t".into() },
+    };
+    let mapped = |format, text: &str| {
+        parse(
+            format,
+            &[Source {
+                file: "in.json",
+                bytes: text.as_bytes(),
+            }],
+        )
+        .unwrap()
+    };
+    let refusals = |s: &Store, m: &crate::interchange::Mapped| -> Vec<String> {
+        let p = s.plan_import(m, &opts).unwrap();
+        p.report.refused.iter().map(ToString::to_string).collect()
+    };
+    // Our own export of a store holding pulled nodes, into a fresh store.
+    let doc = serde_json::to_string(&export(&c, &ExportOptions::default()).unwrap()).unwrap();
+    let own = mapped(ImportFormat::Json, &doc);
+    let (_f, froot) = new_store();
+    let mut fresh = open_at(&froot, Level::Master);
+    let r = refusals(&fresh, &own);
+    assert_eq!(r.len(), 5, "three nodes, and the two edges among them: {r:?}");
+    assert!(
+        r[0].contains("node 0 (orders-api)") && r[0].contains("sets the property federated-from, reserved"),
+        "{r:?}"
+    );
+    assert!(r[..3].iter().all(|t| t.contains("federated-from")), "{r:?}");
+    let p = fresh.plan_import(&own, &opts).unwrap();
+    assert!(fresh.apply_import(p, "t").is_err());
+    assert!(fresh.catalog().by_name("orders-api").is_none(), "nothing written");
+    // A foreign format with the property as a field.
+    let foreign = mapped(
+        ImportFormat::NodeLink,
+        r#"{"nodes":[{"id":"fake","federated-from":"shop/orders"}],"links":[]}"#,
+    );
+    let r = refusals(&fresh, &foreign);
+    assert!(
+        r.len() == 1 && r[0].contains("node 0 (fake)") && r[0].contains("federated-from"),
+        "{r:?}"
+    );
+    // Into the consumer itself: a pulled node is read-only, marker or not,
+    // and no edge leaves it.
+    let unmarked = mapped(
+        ImportFormat::NodeLink,
+        r#"{"nodes":[{"id":"orders-api","description":"mine"},{"id":"mine"}],
+            "links":[{"source":"orders-db","target":"mine","relation":"uses"}]}"#,
+    );
+    let r = refusals(&c, &unmarked);
+    assert!(
+        r.len() == 2
+            && r[0].contains("orders-api is federated from shop/orders: read-only")
+            && r[1].contains("orders-db is federated from shop/orders: read-only"),
+        "{r:?}"
+    );
+    assert_eq!(c.node("orders-api").unwrap().description, "orders-api text");
+    // A pull's own import still sets it.
+    let again = pull(&mut c, &source_for(&key), &bundle, false).unwrap();
+    assert!(again.import.refused.is_empty(), "{again:?}");
+}
