@@ -268,6 +268,23 @@ fn pull_text(r: &PullReport) -> String {
     s
 }
 
+/// What the error of a failing source says: which source, and which ones
+/// before it were pulled (each its own commit, kept).
+fn failed_after(label: &str, done: &[PullReport], dry_run: bool) -> String {
+    if done.is_empty() {
+        return format!("pulling {label}");
+    }
+    let before = done.iter().map(|r| r.source.as_str()).collect::<Vec<_>>().join(", ");
+    if dry_run {
+        format!("pulling {label} (dry run; the sources before it were checked: {before})")
+    } else {
+        format!(
+            "pulling {label} (the sources before it were pulled and committed, reported above: {before}; \
+             nothing of {label} was written)"
+        )
+    }
+}
+
 fn pull(ctx: &Context, source: Option<&str>, dry_run: bool) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
     let fed = settings(&store)?;
@@ -280,17 +297,31 @@ fn pull(ctx: &Context, source: Option<&str>, dry_run: bool) -> Result<()> {
         None => fed.sources.clone(),
     };
     let root = store.layout().root().to_owned();
-    let mut reports = Vec::new();
+    // Each source is its own commit: its report is printed as it completes
+    // (text), so a later failure never hides what was already written.
+    let mut reports: Vec<PullReport> = Vec::new();
     for src in &sources {
-        let identity = store.keys().master().ok();
-        let bundle =
-            federation::read_bundle(&root, src, identity).with_context(|| format!("pulling {}", src.label()))?;
-        let report = store
-            .retrying(|s| federation::pull(s, src, &bundle, dry_run))
-            .with_context(|| format!("pulling {}", src.label()))?;
-        reports.push(report);
+        let pulled = federation::read_bundle(&root, src, store.keys().master().ok())
+            .and_then(|bundle| store.retrying(|s| federation::pull(s, src, &bundle, dry_run)));
+        match pulled {
+            Ok(report) => {
+                if !ctx.json {
+                    emit(false, &report, pull_text)?;
+                }
+                reports.push(report);
+            }
+            Err(e) => {
+                if ctx.json && !reports.is_empty() {
+                    // The completed sources' reports, then the error.
+                    emit(true, &reports, |_| String::new())?;
+                }
+                return Err(anyhow::Error::new(e).context(failed_after(&src.label(), &reports, dry_run)));
+            }
+        }
     }
-    emit(ctx.json, &reports, |rs| rs.iter().map(pull_text).collect())?;
+    if ctx.json {
+        emit(true, &reports, |_| String::new())?;
+    }
     let conflicts: usize = reports.iter().map(|r| r.conflicts.len()).sum();
     if conflicts > 0 {
         bail!(

@@ -110,7 +110,10 @@ pub enum FederationCommand {
     /// signed by the source's pinned key, unaltered, and not older than the last one pulled, or
     /// nothing is written. Nodes arrive tagged federated-from=PROJECT/SUBGRAPH; updates become new
     /// versions, a tier is never lowered, tombstoned or vanished nodes are archived, removed
-    /// edges unlinked. A local node with a bundle node's name is kept and reported.
+    /// edges unlinked. A local node with a bundle node's name is kept and reported. Each source
+    /// is its own commit, reported as it completes: when one fails, the ones before it stay
+    /// pulled and the error names them (with --json, their reports are printed as an array
+    /// before the error).
     Pull {
         /// The source: project/subgraph, or the subgraph alone when only one source has it.
         source: Option<String>,

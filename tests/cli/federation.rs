@@ -430,3 +430,65 @@ fn a_local_node_with_a_published_name_is_kept_and_reported() {
         "shop/orders"
     );
 }
+
+#[test]
+fn a_failing_source_after_pulled_ones_reports_them_and_says_so() {
+    let repo = consumer_store();
+    let publisher = publisher(Some(&repo));
+    publisher.ok(&["federation", "publish"]);
+    let key = key_of(&publisher);
+    let two = |second: &Path| {
+        format!(
+            "[graphex.federation]\nsources = [\n  {{ project = \"shop\", subgraph = \"orders\", access = \"read-only\", path = {:?}, key = \"{key}\" }},\n  {{ project = \"shop\", subgraph = \"extra\", access = \"read-only\", path = {:?}, key = \"{key}\" }},\n]\n",
+            bundle_path(&publisher).display().to_string(),
+            second.display().to_string()
+        )
+    };
+    // The second source's bundle is missing.
+    write_config(&repo, &two(&repo.root().join("missing.bundle")));
+    repo.ok(&["config", "approve"]);
+    repo.master()
+        .args(["federation", "pull"])
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains("pulled shop/orders bundle #1: 3 added"))
+        .stderr(
+            predicate::str::contains("pulling shop/extra (the sources before it were pulled and committed")
+                .and(predicate::str::contains("reported above: shop/orders"))
+                .and(predicate::str::contains("missing.bundle")),
+        );
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-api"])["federated_from"],
+        "shop/orders"
+    );
+    // Tampered, with --json: the completed reports are printed first.
+    let bad = repo.root().join("tampered.bundle");
+    std::fs::write(&bad, tampered(&std::fs::read_to_string(bundle_path(&publisher)).unwrap())).unwrap();
+    write_config(&repo, &two(&bad));
+    repo.ok(&["config", "approve"]);
+    let out = repo
+        .master()
+        .args(["--json", "federation", "pull"])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("signature does not verify")
+                .and(predicate::str::contains("reported above: shop/orders")),
+        );
+    let done: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(done.as_array().unwrap().len(), 1, "{done}");
+    assert_eq!(done[0]["source"], "shop/orders");
+    // A dry run says the earlier ones were only checked.
+    repo.master()
+        .args(["federation", "pull", "--dry-run"])
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains("would pull shop/orders"))
+        .stderr(predicate::str::contains("dry run; the sources before it were checked: shop/orders"));
+    // The failing one alone: nothing before it, nothing claimed.
+    repo.master()
+        .args(["federation", "pull", "shop/extra"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("pulling shop/extra:").and(predicate::str::contains("before it").not()));
+}
