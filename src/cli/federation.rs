@@ -200,16 +200,22 @@ fn publish(ctx: &Context, subgraph: Option<&str>, dry_run: bool, output: Option<
         return emit(ctx.json, &v, publish_text);
     }
     let path = output.map_or_else(|| federation::default_output(store.layout(), &name), Path::to_owned);
-    write_replacing(&path, &p.text)?;
     if output.is_none() {
-        let ignore = std::fs::read_to_string(store.layout().gpp().join(".gitignore")).unwrap_or_default();
-        if !ignore.lines().any(|l| l.trim() == "graphex/federation/out/") {
-            note(
-                "warning: .gpp/.gitignore does not list graphex/federation/out/ (a store made before federation): \
-                 add it, a bundle holds content agents read",
-            );
+        // Before the bundle is there: a store made before federation
+        // does not keep its output out of git yet.
+        match graphex_engine::store::update_gitignore(store.layout()) {
+            Ok(added) if added.is_empty() => {}
+            Ok(added) => note(&format!(
+                "added to .gpp/.gitignore (a store made before these lines): {}",
+                added.join(", ")
+            )),
+            Err(e) => note(&format!(
+                "warning: could not update .gpp/.gitignore ({e}): add graphex/federation/out/ to it, bundles are \
+                 never committed"
+            )),
         }
     }
+    write_replacing(&path, &p.text)?;
     federation::record_publish(&store, &p)?;
     let v = view_of(p, false, Some(path.display().to_string()));
     emit(ctx.json, &v, publish_text)

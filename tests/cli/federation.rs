@@ -492,3 +492,34 @@ fn a_failing_source_after_pulled_ones_reports_them_and_says_so() {
         .failure()
         .stderr(predicate::str::contains("pulling shop/extra:").and(predicate::str::contains("before it").not()));
 }
+
+#[test]
+fn a_publish_from_a_store_made_before_federation_updates_its_gitignore() {
+    let repo = publisher(None);
+    let path = repo.root().join(".gpp/.gitignore");
+    let old: String = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("federation") && !l.contains(".merge-"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        + "mine/\n";
+    std::fs::write(&path, &old).unwrap();
+    // A dry run writes nothing, not even there.
+    repo.ok(&["federation", "publish", "--dry-run"]);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+    repo.master()
+        .args(["federation", "publish"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "added to .gpp/.gitignore (a store made before these lines): graphex/.merge-*/, graphex/federation/out/",
+        ));
+    let now = std::fs::read_to_string(&path).unwrap();
+    assert!(now.starts_with(&old) && now.ends_with("graphex/federation/out/\n"), "{now}");
+    repo.master()
+        .args(["federation", "publish"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(".gitignore").not());
+}
