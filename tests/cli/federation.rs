@@ -463,7 +463,11 @@ fn a_failing_source_after_pulled_ones_reports_them_and_says_so() {
     );
     // Tampered, with --json: the completed reports are printed first.
     let bad = repo.root().join("tampered.bundle");
-    std::fs::write(&bad, tampered(&std::fs::read_to_string(bundle_path(&publisher)).unwrap())).unwrap();
+    std::fs::write(
+        &bad,
+        tampered(&std::fs::read_to_string(bundle_path(&publisher)).unwrap()),
+    )
+    .unwrap();
     write_config(&repo, &two(&bad));
     repo.ok(&["config", "approve"]);
     let out = repo
@@ -484,7 +488,9 @@ fn a_failing_source_after_pulled_ones_reports_them_and_says_so() {
         .assert()
         .failure()
         .stdout(predicate::str::contains("would pull shop/orders"))
-        .stderr(predicate::str::contains("dry run; the sources before it were checked: shop/orders"));
+        .stderr(predicate::str::contains(
+            "dry run; the sources before it were checked: shop/orders",
+        ));
     // The failing one alone: nothing before it, nothing claimed.
     repo.master()
         .args(["federation", "pull", "shop/extra"])
@@ -516,7 +522,10 @@ fn a_publish_from_a_store_made_before_federation_updates_its_gitignore() {
             "added to .gpp/.gitignore (a store made before these lines): graphex/.merge-*/, graphex/federation/out/",
         ));
     let now = std::fs::read_to_string(&path).unwrap();
-    assert!(now.starts_with(&old) && now.ends_with("graphex/federation/out/\n"), "{now}");
+    assert!(
+        now.starts_with(&old) && now.ends_with("graphex/federation/out/\n"),
+        "{now}"
+    );
     repo.master()
         .args(["federation", "publish"])
         .assert()

@@ -239,7 +239,11 @@ fn no_import_sets_the_federated_marker() {
             .args(["--format", "node-link"])
             .args(extra)
             .assert();
-        let out = if extra == ["--dry-run"] { out.success() } else { out.failure() };
+        let out = if extra == ["--dry-run"] {
+            out.success()
+        } else {
+            out.failure()
+        };
         out.stdout(predicate::str::contains(
             "fed.json: node 0 (fake): it sets the property federated-from, reserved",
         ));
@@ -263,7 +267,9 @@ fn no_import_sets_the_federated_marker() {
         .args(["--format", "json"])
         .assert()
         .failure()
-        .stdout(predicate::str::contains("(mine): it sets the property federated-from, reserved"))
+        .stdout(predicate::str::contains(
+            "(mine): it sets the property federated-from, reserved",
+        ))
         .stderr(predicate::str::contains("1 item(s) refused; nothing written"));
     assert!(names(&repo.json(repo.master(), &["list", "--all"])).is_empty());
 }
