@@ -91,7 +91,7 @@ struct PublishView {
     tombstones: Vec<String>,
     /// Matching nodes left out: pulled from another project.
     skipped_federated: Vec<String>,
-    /// Matching agent-restricted nodes left out of a plain-text bundle.
+    /// Matching nodes above public left out of a plain-text bundle.
     kept_home: Vec<String>,
     /// Whether the bundle is sealed to its consumers (`to`).
     sealed: bool,
@@ -125,14 +125,14 @@ fn publish_text(v: &PublishView) -> String {
     }
     for n in &v.kept_home {
         s.push_str(&format!(
-            "  not published: {n} (agent-restricted: only a bundle sealed to its consumers carries it; list their \
+            "  not published: {n} (not public: only a bundle sealed to its consumers carries it; list their \
              recipients in `to`)\n"
         ));
     }
     let form = if v.sealed {
         "sealed to its consumers"
     } else {
-        "plain text: public and agent-readable only"
+        "plain text: public only"
     };
     match &v.file {
         Some(f) => s.push_str(&format!("written to {f} ({form}, mode 0600)\n")),
@@ -200,17 +200,23 @@ fn publish(ctx: &Context, subgraph: Option<&str>, dry_run: bool, output: Option<
         return emit(ctx.json, &v, publish_text);
     }
     let path = output.map_or_else(|| federation::default_output(store.layout(), &name), Path::to_owned);
-    write_replacing(&path, &p.text)?;
     if output.is_none() {
-        let ignore = std::fs::read_to_string(store.layout().gpp().join(".gitignore")).unwrap_or_default();
-        if !ignore.lines().any(|l| l.trim() == "graphex/federation/out/") {
-            note(
-                "warning: .gpp/.gitignore does not list graphex/federation/out/ (a store made before federation): \
-                 add it, a bundle holds content agents read",
-            );
+        // Before the bundle is there: a store made before federation
+        // does not keep its output out of git yet.
+        match graphex_engine::store::update_gitignore(store.layout()) {
+            Ok(added) if added.is_empty() => {}
+            Ok(added) => note(&format!(
+                "added to .gpp/.gitignore (a store made before these lines): {}",
+                added.join(", ")
+            )),
+            Err(e) => note(&format!(
+                "warning: could not update .gpp/.gitignore ({e}): add graphex/federation/out/ to it, bundles are \
+                 never committed"
+            )),
         }
     }
-    federation::record_publish(&store, &p.bundle)?;
+    write_replacing(&path, &p.text)?;
+    federation::record_publish(&store, &p)?;
     let v = view_of(p, false, Some(path.display().to_string()));
     emit(ctx.json, &v, publish_text)
 }
@@ -268,6 +274,23 @@ fn pull_text(r: &PullReport) -> String {
     s
 }
 
+/// What the error of a failing source says: which source, and which ones
+/// before it were pulled (each its own commit, kept).
+fn failed_after(label: &str, done: &[PullReport], dry_run: bool) -> String {
+    if done.is_empty() {
+        return format!("pulling {label}");
+    }
+    let before = done.iter().map(|r| r.source.as_str()).collect::<Vec<_>>().join(", ");
+    if dry_run {
+        format!("pulling {label} (dry run; the sources before it were checked: {before})")
+    } else {
+        format!(
+            "pulling {label} (the sources before it were pulled and committed, reported above: {before}; \
+             nothing of {label} was written)"
+        )
+    }
+}
+
 fn pull(ctx: &Context, source: Option<&str>, dry_run: bool) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
     let fed = settings(&store)?;
@@ -280,17 +303,31 @@ fn pull(ctx: &Context, source: Option<&str>, dry_run: bool) -> Result<()> {
         None => fed.sources.clone(),
     };
     let root = store.layout().root().to_owned();
-    let mut reports = Vec::new();
+    // Each source is its own commit: its report is printed as it completes
+    // (text), so a later failure never hides what was already written.
+    let mut reports: Vec<PullReport> = Vec::new();
     for src in &sources {
-        let identity = store.keys().master().ok();
-        let bundle =
-            federation::read_bundle(&root, src, identity).with_context(|| format!("pulling {}", src.label()))?;
-        let report = store
-            .retrying(|s| federation::pull(s, src, &bundle, dry_run))
-            .with_context(|| format!("pulling {}", src.label()))?;
-        reports.push(report);
+        let pulled = federation::read_bundle(&root, src, store.keys().master().ok())
+            .and_then(|bundle| store.retrying(|s| federation::pull(s, src, &bundle, dry_run)));
+        match pulled {
+            Ok(report) => {
+                if !ctx.json {
+                    emit(false, &report, pull_text)?;
+                }
+                reports.push(report);
+            }
+            Err(e) => {
+                if ctx.json && !reports.is_empty() {
+                    // The completed sources' reports, then the error.
+                    emit(true, &reports, |_| String::new())?;
+                }
+                return Err(anyhow::Error::new(e).context(failed_after(&src.label(), &reports, dry_run)));
+            }
+        }
     }
-    emit(ctx.json, &reports, |rs| rs.iter().map(pull_text).collect())?;
+    if ctx.json {
+        emit(true, &reports, |_| String::new())?;
+    }
     let conflicts: usize = reports.iter().map(|r| r.conflicts.len()).sum();
     if conflicts > 0 {
         bail!(

@@ -104,7 +104,10 @@ pub fn install(root: &Path) -> Result<()> {
             let _ = writeln!(done, "set {key} in the repository's git config");
         }
     }
-    graphex_engine::store::write_gitignore(&Layout::new(&top))?;
+    let added = graphex_engine::store::update_gitignore(&Layout::new(&top))?;
+    if !added.is_empty() {
+        let _ = writeln!(done, "added to .gpp/.gitignore: {}", added.join(", "));
+    }
     let hooks = git_output(&top, &["rev-parse", "--git-path", "hooks"])
         .map(|p| top.join(p))
         .context("cannot find the repository's hooks directory")?;

@@ -89,8 +89,9 @@ pub enum FederationCommand {
     /// number (one more than the last publish) and tombstones for names published before and no
     /// longer, and is signed with this project's publisher key (`graphex federation key`).
     /// With consumers' recipients in the entry's `to`, the bundle is sealed to them (age) and may
-    /// carry agent-restricted nodes; without, it is plain text and carries public and
-    /// agent-readable nodes only (the others are listed as not published). Written 0600, by
+    /// carry agent-readable and agent-restricted nodes; without, it is plain text and carries
+    /// public nodes and edges only (the others are listed as not published, and its tombstones
+    /// name no node that only ever left sealed). Written 0600, by
     /// default to .gpp/graphex/federation/out/SUBGRAPH.bundle (kept out of git by .gpp/.gitignore).
     Publish {
         /// The published subgraph; optional when only one is configured.
@@ -109,7 +110,10 @@ pub enum FederationCommand {
     /// signed by the source's pinned key, unaltered, and not older than the last one pulled, or
     /// nothing is written. Nodes arrive tagged federated-from=PROJECT/SUBGRAPH; updates become new
     /// versions, a tier is never lowered, tombstoned or vanished nodes are archived, removed
-    /// edges unlinked. A local node with a bundle node's name is kept and reported.
+    /// edges unlinked. A local node with a bundle node's name is kept and reported. Each source
+    /// is its own commit, reported as it completes: when one fails, the ones before it stay
+    /// pulled and the error names them (with --json, their reports are printed as an array
+    /// before the error).
     Pull {
         /// The source: project/subgraph, or the subgraph alone when only one source has it.
         source: Option<String>,

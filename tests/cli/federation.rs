@@ -179,17 +179,39 @@ fn a_dry_run_shows_what_would_leave_and_a_publish_writes_a_private_bundle() {
     assert_eq!(second["sequence"], 2);
     // A locked session cannot publish: the key is the master's.
     repo.locked().args(["federation", "publish"]).assert().failure();
-    // Without recipients the bundle is plain text, and the restricted node stays home.
+    // Without recipients the bundle is plain text: public only, the rest stays home.
     let plain = publisher(None);
     let dry = plain.ok(&["federation", "publish", "--dry-run"]);
-    assert!(dry.contains("not published: orders-keys (agent-restricted"), "{dry}");
-    assert!(dry.contains("plain text: public and agent-readable only"), "{dry}");
+    assert!(dry.contains("not published: orders-db (not public"), "{dry}");
+    assert!(dry.contains("not published: orders-keys (not public"), "{dry}");
+    assert!(dry.contains("plain text: public only"), "{dry}");
+    let dry = plain.json(plain.master(), &["federation", "publish", "--dry-run"]);
+    assert_eq!(names(&dry, "nodes"), ["orders-api"]);
+    assert_eq!(names(&dry, "kept_home"), ["orders-db", "orders-keys"]);
     plain.ok(&["federation", "publish"]);
     let file = std::fs::read_to_string(bundle_path(&plain)).unwrap();
     assert!(
-        file.contains("orders-db words") && !file.contains("orders-keys"),
+        file.contains("orders-api words") && !file.contains("orders-db") && !file.contains("orders-keys"),
         "{file}"
     );
+}
+
+#[test]
+fn a_plain_bundle_after_sealed_ones_names_none_of_their_nodes() {
+    let reader = consumer_store();
+    let repo = publisher(Some(&reader));
+    let first = repo.json(repo.master(), &["federation", "publish"]);
+    assert_eq!(names(&first, "nodes"), ["orders-api", "orders-db", "orders-keys"]);
+    // `to` removed and the restricted node no longer matched: plain text.
+    write_config(&repo, &publishing("\"orders-api\", \"orders-db\"", None));
+    repo.ok(&["config", "approve"]);
+    let out = repo.ok(&["federation", "publish"]);
+    assert!(out.contains("0 tombstone(s)"), "{out}");
+    assert!(!out.contains("orders-keys"), "{out}");
+    let file = std::fs::read_to_string(bundle_path(&repo)).unwrap();
+    assert!(file.contains("\"sealed\": false"), "{file}");
+    assert!(file.contains("orders-api words"), "{file}");
+    assert!(!file.contains("orders-keys") && !file.contains("orders-db"), "{file}");
 }
 
 #[test]
@@ -407,4 +429,106 @@ fn a_local_node_with_a_published_name_is_kept_and_reported() {
         repo.json(repo.master(), &["show", "orders-api"])["federated_from"],
         "shop/orders"
     );
+}
+
+#[test]
+fn a_failing_source_after_pulled_ones_reports_them_and_says_so() {
+    let repo = consumer_store();
+    let publisher = publisher(Some(&repo));
+    publisher.ok(&["federation", "publish"]);
+    let key = key_of(&publisher);
+    let two = |second: &Path| {
+        format!(
+            "[graphex.federation]\nsources = [\n  {{ project = \"shop\", subgraph = \"orders\", access = \"read-only\", path = {:?}, key = \"{key}\" }},\n  {{ project = \"shop\", subgraph = \"extra\", access = \"read-only\", path = {:?}, key = \"{key}\" }},\n]\n",
+            bundle_path(&publisher).display().to_string(),
+            second.display().to_string()
+        )
+    };
+    // The second source's bundle is missing.
+    write_config(&repo, &two(&repo.root().join("missing.bundle")));
+    repo.ok(&["config", "approve"]);
+    repo.master()
+        .args(["federation", "pull"])
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains("pulled shop/orders bundle #1: 3 added"))
+        .stderr(
+            predicate::str::contains("pulling shop/extra (the sources before it were pulled and committed")
+                .and(predicate::str::contains("reported above: shop/orders"))
+                .and(predicate::str::contains("missing.bundle")),
+        );
+    assert_eq!(
+        repo.json(repo.master(), &["show", "orders-api"])["federated_from"],
+        "shop/orders"
+    );
+    // Tampered, with --json: the completed reports are printed first.
+    let bad = repo.root().join("tampered.bundle");
+    std::fs::write(
+        &bad,
+        tampered(&std::fs::read_to_string(bundle_path(&publisher)).unwrap()),
+    )
+    .unwrap();
+    write_config(&repo, &two(&bad));
+    repo.ok(&["config", "approve"]);
+    let out = repo
+        .master()
+        .args(["--json", "federation", "pull"])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("signature does not verify")
+                .and(predicate::str::contains("reported above: shop/orders")),
+        );
+    let done: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(done.as_array().unwrap().len(), 1, "{done}");
+    assert_eq!(done[0]["source"], "shop/orders");
+    // A dry run says the earlier ones were only checked.
+    repo.master()
+        .args(["federation", "pull", "--dry-run"])
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains("would pull shop/orders"))
+        .stderr(predicate::str::contains(
+            "dry run; the sources before it were checked: shop/orders",
+        ));
+    // The failing one alone: nothing before it, nothing claimed.
+    repo.master()
+        .args(["federation", "pull", "shop/extra"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("pulling shop/extra:").and(predicate::str::contains("before it").not()));
+}
+
+#[test]
+fn a_publish_from_a_store_made_before_federation_updates_its_gitignore() {
+    let repo = publisher(None);
+    let path = repo.root().join(".gpp/.gitignore");
+    let old: String = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("federation") && !l.contains(".merge-"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        + "mine/\n";
+    std::fs::write(&path, &old).unwrap();
+    // A dry run writes nothing, not even there.
+    repo.ok(&["federation", "publish", "--dry-run"]);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+    repo.master()
+        .args(["federation", "publish"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "added to .gpp/.gitignore (a store made before these lines): graphex/.merge-*/, graphex/federation/out/",
+        ));
+    let now = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        now.starts_with(&old) && now.ends_with("graphex/federation/out/\n"),
+        "{now}"
+    );
+    repo.master()
+        .args(["federation", "publish"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(".gitignore").not());
 }

@@ -223,6 +223,58 @@ fn bad_input_names_file_and_item_and_writes_nothing() {
 }
 
 #[test]
+fn no_import_sets_the_federated_marker() {
+    let repo = Repo::new();
+    let tmp = tempfile::tempdir().unwrap();
+    let foreign = write(
+        tmp.path(),
+        "fed.json",
+        r#"{"nodes":[{"id":"fake","federated-from":"shop/orders"},{"id":"fine"}],"links":[]}"#,
+    );
+    for extra in [&[][..], &["--as-proposal"][..], &["--dry-run"][..]] {
+        let out = repo
+            .master()
+            .args(["import"])
+            .arg(&foreign)
+            .args(["--format", "node-link"])
+            .args(extra)
+            .assert();
+        let out = if extra == ["--dry-run"] {
+            out.success()
+        } else {
+            out.failure()
+        };
+        out.stdout(predicate::str::contains(
+            "fed.json: node 0 (fake): it sets the property federated-from, reserved",
+        ));
+    }
+    assert!(names(&repo.json(repo.master(), &["list", "--all"])).is_empty());
+    assert!(repo.ok(&["pending"]).lines().all(|l| !l.contains("fake")));
+
+    // Our own export format, the marker added to a node: refused too.
+    let other = Repo::new();
+    other.ok(&["add", "--type", "service", "--name", "mine", "-d", "words"]);
+    let file = tmp.path().join("own.json");
+    let mut c = other.master();
+    c.args(["export", "--format", "json", "-o"]).arg(&file);
+    c.assert().success();
+    let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    doc["nodes"][0]["properties"] = serde_json::json!({"federated-from": "shop/orders"});
+    std::fs::write(&file, doc.to_string()).unwrap();
+    repo.master()
+        .args(["import"])
+        .arg(&file)
+        .args(["--format", "json"])
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains(
+            "(mine): it sets the property federated-from, reserved",
+        ))
+        .stderr(predicate::str::contains("1 item(s) refused; nothing written"));
+    assert!(names(&repo.json(repo.master(), &["list", "--all"])).is_empty());
+}
+
+#[test]
 fn as_proposal_lands_in_the_queue() {
     let repo = Repo::new();
     let tmp = tempfile::tempdir().unwrap();

@@ -9,7 +9,8 @@
 //! The payload is kept as the exact text that was signed (no
 //! canonicalisation to get wrong). With consumers' recipients configured
 //! (`to`), it is first sealed to them (age, hex) and `"sealed": true`: only
-//! such a bundle may carry agent-restricted nodes. It holds the publisher's project and
+//! such a bundle may carry nodes or edges above public (a plain one is text
+//! in the clear on disk, where nothing but public content may be). It holds the publisher's project and
 //! subgraph names, a sequence number that grows with each publish, the
 //! nodes (every field of their current version, tiers kept, never
 //! human-only), the edges among them, and tombstones: names published
@@ -172,11 +173,19 @@ impl Bundle {
             path: file.to_owned(),
             reason,
         };
-        // Plain text carries what an agent identity reads, no more.
-        if !sealed && let Some(n) = self.nodes.iter().find(|n| n.tier > Tier::AgentReadable) {
+        // Plain text is in the clear on disk: public content only.
+        if !sealed && let Some(n) = self.nodes.iter().find(|n| n.tier > Tier::Public) {
             return Err(bad(format!(
-                "it holds the {} node {} in plain text; such nodes travel only in a bundle sealed to its consumers",
+                "it holds the {} node {} in plain text; only public nodes travel unsealed, others only in a \
+                 bundle sealed to its consumers",
                 n.tier, n.name
+            )));
+        }
+        if !sealed && let Some(e) = self.edges.iter().find(|e| e.tier > Tier::Public) {
+            return Err(bad(format!(
+                "it holds the {} edge {} -> {} -> {} in plain text; only public edges travel unsealed, others \
+                 only in a bundle sealed to its consumers",
+                e.tier, e.from, e.relation, e.to
             )));
         }
         if let Some(n) = self.nodes.iter().find(|n| n.tier == Tier::HumanOnly) {

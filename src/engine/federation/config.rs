@@ -91,8 +91,9 @@ pub struct PublishConfig {
     pub nodes: Vec<String>,
     /// The consumers' age recipients (`age1…`, what `graphex federation
     /// key` prints in each consumer project): the bundle is sealed to them
-    /// and may then carry agent-restricted nodes. Without any, the bundle
-    /// is plain text and carries public and agent-readable nodes only.
+    /// and may then carry agent-readable and agent-restricted nodes.
+    /// Without any, the bundle is plain text and carries public nodes only
+    /// (nothing but public content is ever in the clear on disk).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub to: Vec<String>,
 }
@@ -115,10 +116,10 @@ impl PublishConfig {
     }
 
     /// The most secret tier this subgraph's bundles carry: agent-restricted
-    /// when sealed to its consumers, agent-readable in plain text.
+    /// when sealed to its consumers, public in plain text.
     pub fn ceiling(&self) -> crate::model::Tier {
         if self.to.is_empty() {
-            crate::model::Tier::AgentReadable
+            crate::model::Tier::Public
         } else {
             crate::model::Tier::AgentRestricted
         }

@@ -22,8 +22,8 @@ pub struct Publication {
     /// Nodes matching the patterns and left out: pulled from elsewhere
     /// (federation does not re-publish).
     pub skipped_federated: Vec<String>,
-    /// Agent-restricted nodes matching the patterns and left out: a bundle
-    /// not sealed to its consumers (`to`) carries none.
+    /// Nodes above the bundle's ceiling matching the patterns and left out:
+    /// a bundle not sealed to its consumers (`to`) carries public ones only.
     pub kept_home: Vec<String>,
     /// Whether the bundle is sealed to its consumers.
     pub sealed: bool,
@@ -124,10 +124,20 @@ pub fn plan_publish(store: &Store, fed: &FederationConfig, subgraph: &str) -> Re
     edges.sort_by(|a, b| (&a.from, &a.relation, &a.to).cmp(&(&b.from, &b.relation, &b.to)));
     let previous = state::load(store)?.published.remove(subgraph).unwrap_or_default();
     let now: BTreeSet<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+    let sealed = !recipients.is_empty();
+    // A plain bundle is in the clear: it names no node that only ever left
+    // sealed, nor one that is above public now (a consumer still archives
+    // every node of the source that vanished from the bundle).
+    let in_clear = |n: &str| {
+        !previous.sealed_only.contains(n)
+            && catalog.by_name(n).is_none_or(|c| c.tier <= Tier::Public)
+            && !store.name_is_hidden(n)
+    };
     let tombstones = previous
         .names
         .iter()
         .filter(|n| !now.contains(n.as_str()))
+        .filter(|n| sealed || in_clear(n))
         .map(|n| Name::new(n))
         .collect::<Result<Vec<_>>>()?;
     let bundle = Bundle {
@@ -145,19 +155,29 @@ pub fn plan_publish(store: &Store, fed: &FederationConfig, subgraph: &str) -> Re
         text,
         skipped_federated,
         kept_home,
-        sealed: !recipients.is_empty(),
+        sealed,
     })
 }
 
-/// Records that `bundle` was published (after its file was written): its
-/// sequence number, and its names for the tombstones of later bundles.
-pub fn record_publish(store: &Store, bundle: &Bundle) -> Result<()> {
+/// Records that `p` was published (after its file was written): its
+/// sequence number, and its names for the tombstones of later bundles
+/// (noting those that only ever left sealed).
+pub fn record_publish(store: &Store, p: &Publication) -> Result<()> {
+    let bundle = &p.bundle;
     let mut st = state::load(store)?;
     let entry = st.published.entry(bundle.subgraph.clone()).or_default();
     if bundle.sequence <= entry.sequence {
         return Err(Error::Stale);
     }
     entry.sequence = bundle.sequence;
-    entry.names.extend(bundle.nodes.iter().map(|n| n.name.to_string()));
+    for n in &bundle.nodes {
+        let name = n.name.to_string();
+        if !p.sealed {
+            entry.sealed_only.remove(&name);
+        } else if !entry.names.contains(&name) {
+            entry.sealed_only.insert(name.clone());
+        }
+        entry.names.insert(name);
+    }
     state::save(store, &st)
 }

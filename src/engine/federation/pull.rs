@@ -194,7 +194,7 @@ pub fn pull(store: &mut Store, src: &SourceConfig, bundle: &Bundle, dry_run: boo
         actor: actor.clone(),
         provenance,
     };
-    let plan = store.plan_import(&mapped, &opts)?;
+    let plan = store.plan_pull_import(&mapped, &opts)?;
     report.import = plan.report.clone();
     if plan.refused() {
         let first = plan.report.refused.first().map(ToString::to_string).unwrap_or_default();

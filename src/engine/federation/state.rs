@@ -1,5 +1,6 @@
 //! What federation remembers between runs: per published subgraph its last
-//! sequence number and every name it ever published (for tombstones), per
+//! sequence number, every name it ever published (for tombstones) and
+//! which of them only ever left sealed (kept out of plain tombstones), per
 //! pulled source the last sequence applied (to refuse an older bundle).
 //!
 //! Names of published nodes can be of any tier a master reads, so the state
@@ -40,6 +41,11 @@ pub(crate) struct Published {
     pub sequence: u64,
     /// Every name ever published under this subgraph.
     pub names: BTreeSet<String>,
+    /// The names of `names` only ever published in a sealed bundle: a
+    /// plain bundle's tombstones leave them out (its text is in the clear).
+    /// Absent from a state written before sealed bundles (none was sealed).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub sealed_only: BTreeSet<String>,
 }
 
 /// One pulled source.

@@ -217,7 +217,7 @@ fn a_bundle_opens_only_with_the_pinned_key_and_unaltered() {
 fn publish(root: &std::path::Path, fed: &FederationConfig) -> (Bundle, String) {
     let s = open_at(root, Level::Master);
     let p = plan_publish(&s, fed, "orders").unwrap();
-    record_publish(&s, &p.bundle).unwrap();
+    record_publish(&s, &p).unwrap();
     (p.bundle, publisher_key(&s).unwrap().to_hex())
 }
 
@@ -419,13 +419,15 @@ fn agent_restricted_nodes_leave_only_sealed_to_the_consumers() {
     let theirs = open_at(&other_root, Level::Master);
     let opened = Bundle::open("b", p.text.as_bytes(), &key, Some(theirs.keys().master().unwrap())).unwrap();
     assert!(names(&opened).contains(&"orders-keys"));
-    // Without recipients: plain text, and the restricted node stays home.
+    // Without recipients: plain text, public only; the others stay home.
     fed.publish[0].to.clear();
+    assert_eq!(fed.publish[0].ceiling(), Tier::Public);
     let plain = plan_publish(&s, &fed, "orders").unwrap();
     assert!(!plain.sealed);
-    assert_eq!(names(&plain.bundle), ["orders-api", "orders-db"]);
-    assert_eq!(plain.kept_home, ["orders-keys"]);
-    assert!(plain.bundle.edges.iter().all(|e| e.tier <= Tier::AgentReadable));
+    assert_eq!(names(&plain.bundle), ["orders-api"]);
+    assert_eq!(plain.kept_home, ["orders-db", "orders-keys"]);
+    assert!(plain.bundle.edges.is_empty(), "{:?}", plain.bundle.edges);
+    assert!(!plain.text.contains("orders-db") && !plain.text.contains("orders-keys"));
     assert_eq!(
         Bundle::open("b", plain.text.as_bytes(), &key, None).unwrap(),
         plain.bundle
@@ -435,7 +437,149 @@ fn agent_restricted_nodes_leave_only_sealed_to_the_consumers() {
     let leaky = p.bundle.sign(s.keys().seal().unwrap(), &[]).unwrap();
     let e = Bundle::open("b", leaky.as_bytes(), &key, None).unwrap_err().to_string();
     assert!(e.contains("in plain text"), "{e}");
+    // Agent-readable is not public: refused in plain text too, node or edge.
+    let mut readable = p.bundle.clone();
+    readable.nodes.retain(|n| n.tier <= Tier::AgentReadable);
+    readable.edges.retain(|e| e.tier <= Tier::AgentReadable);
+    let leaky = readable.sign(s.keys().seal().unwrap(), &[]).unwrap();
+    let e = Bundle::open("b", leaky.as_bytes(), &key, None).unwrap_err().to_string();
+    assert!(e.contains("agent-readable node orders-db in plain text"), "{e}");
+    let mut edge_only = readable.clone();
+    for n in &mut edge_only.nodes {
+        n.tier = Tier::Public;
+    }
+    let leaky = edge_only.sign(s.keys().seal().unwrap(), &[]).unwrap();
+    let e = Bundle::open("b", leaky.as_bytes(), &key, None).unwrap_err().to_string();
+    assert!(
+        e.contains("agent-readable edge orders-api -> depends-on -> orders-db in plain text"),
+        "{e}"
+    );
     // A recipient that is not one is a setting error.
     fed.publish[0].to = vec!["age1nope".into()];
     assert!(fed.validate().unwrap_err().to_string().contains("not an age recipient"));
+}
+
+#[test]
+fn a_plain_bundle_names_no_node_that_only_ever_left_sealed() {
+    let (_d, root, mut fed) = publisher();
+    let mut s = open_at(&root, Level::Master);
+    let key = publisher_key(&s).unwrap();
+    let tombs = |p: &Publication| -> Vec<String> { p.bundle.tombstones.iter().map(ToString::to_string).collect() };
+    // #1 sealed: the agent-readable and restricted nodes leave sealed.
+    let sealed = plan_publish(&s, &fed, "orders").unwrap();
+    assert_eq!(names(&sealed.bundle), ["orders-api", "orders-db", "orders-keys"]);
+    record_publish(&s, &sealed).unwrap();
+    // `to` removed and the pattern narrowed: #2 is plain text.
+    s.add_node(node("orders-gone", Tier::Public, "soon gone")).unwrap();
+    fed.publish[0].to.clear();
+    fed.publish[0].nodes = vec!["orders-api".into(), "orders-gone".into()];
+    let plain = plan_publish(&s, &fed, "orders").unwrap();
+    assert!(!plain.sealed);
+    assert!(tombs(&plain).is_empty(), "{:?}", tombs(&plain));
+    for secret in ["orders-keys", "orders-db"] {
+        assert!(!plain.text.contains(secret), "{secret} in the clear: {}", plain.text);
+    }
+    assert_eq!(
+        Bundle::open("b", plain.text.as_bytes(), &key, None).unwrap(),
+        plain.bundle
+    );
+    record_publish(&s, &plain).unwrap();
+    // A name that left in plain text is tombstoned in plain text.
+    fed.publish[0].nodes = vec!["orders-api".into()];
+    let third = plan_publish(&s, &fed, "orders").unwrap();
+    assert_eq!(tombs(&third), ["orders-gone"]);
+    record_publish(&s, &third).unwrap();
+    // One that is above public now is not, though it left in plain text.
+    let raise = NodePatch {
+        tier: Some(Tier::AgentReadable),
+        ..NodePatch::default()
+    };
+    s.update_node("orders-api", &raise).unwrap();
+    let fourth = plan_publish(&s, &fed, "orders").unwrap();
+    assert_eq!(fourth.kept_home, ["orders-api"]);
+    assert_eq!(tombs(&fourth), ["orders-gone"]);
+    assert!(!fourth.text.contains("orders-api"), "{}", fourth.text);
+    // A sealed bundle keeps every tombstone.
+    fed.publish[0].to = vec![recipient(&root)];
+    fed.publish[0].nodes = vec!["orders-api".into()];
+    let resealed = plan_publish(&s, &fed, "orders").unwrap();
+    assert_eq!(tombs(&resealed), ["orders-db", "orders-gone", "orders-keys"]);
+    // A state written before the field existed still loads.
+    let old = serde_json::json!({"published": {"orders": {"sequence": 3, "names": ["a"]}}, "pulled": {}});
+    let st: state::State = serde_json::from_value(old).unwrap();
+    assert!(st.published["orders"].sealed_only.is_empty());
+}
+
+#[test]
+fn an_import_never_sets_the_federated_marker_nor_touches_a_pulled_node() {
+    use crate::interchange::{ExportOptions, ImportFormat, Source, export, parse};
+    use crate::store::ImportOptions;
+    let (_d, proot, fed) = publisher();
+    let (bundle, key) = publish(&proot, &fed);
+    let (_c, croot) = new_store();
+    let mut c = open_at(&croot, Level::Master);
+    pull(&mut c, &source_for(&key), &bundle, false).unwrap();
+    let opts = ImportOptions {
+        tier: None,
+        file: "in.json".into(),
+        actor: "import test".into(),
+        provenance: crate::model::Provenance::Inferred { source: "t".into() },
+    };
+    let mapped = |format, text: &str| {
+        parse(
+            format,
+            &[Source {
+                file: "in.json",
+                bytes: text.as_bytes(),
+            }],
+        )
+        .unwrap()
+    };
+    let refusals = |s: &Store, m: &crate::interchange::Mapped| -> Vec<String> {
+        let p = s.plan_import(m, &opts).unwrap();
+        p.report.refused.iter().map(ToString::to_string).collect()
+    };
+    // Our own export of a store holding pulled nodes, into a fresh store.
+    let doc = serde_json::to_string(&export(&c, &ExportOptions::default()).unwrap()).unwrap();
+    let own = mapped(ImportFormat::Json, &doc);
+    let (_f, froot) = new_store();
+    let mut fresh = open_at(&froot, Level::Master);
+    let r = refusals(&fresh, &own);
+    assert_eq!(r.len(), 5, "three nodes, and the two edges among them: {r:?}");
+    assert!(
+        r[0].contains("node 0 (orders-api)") && r[0].contains("sets the property federated-from, reserved"),
+        "{r:?}"
+    );
+    assert!(r[..3].iter().all(|t| t.contains("federated-from")), "{r:?}");
+    let p = fresh.plan_import(&own, &opts).unwrap();
+    assert!(fresh.apply_import(p, "t").is_err());
+    assert!(fresh.catalog().by_name("orders-api").is_none(), "nothing written");
+    // A foreign format with the property as a field.
+    let foreign = mapped(
+        ImportFormat::NodeLink,
+        r#"{"nodes":[{"id":"fake","federated-from":"shop/orders"}],"links":[]}"#,
+    );
+    let r = refusals(&fresh, &foreign);
+    assert!(
+        r.len() == 1 && r[0].contains("node 0 (fake)") && r[0].contains("federated-from"),
+        "{r:?}"
+    );
+    // Into the consumer itself: a pulled node is read-only, marker or not,
+    // and no edge leaves it.
+    let unmarked = mapped(
+        ImportFormat::NodeLink,
+        r#"{"nodes":[{"id":"orders-api","description":"mine"},{"id":"mine"}],
+            "links":[{"source":"orders-db","target":"mine","relation":"uses"}]}"#,
+    );
+    let r = refusals(&c, &unmarked);
+    assert!(
+        r.len() == 2
+            && r[0].contains("orders-api is federated from shop/orders: read-only")
+            && r[1].contains("orders-db is federated from shop/orders: read-only"),
+        "{r:?}"
+    );
+    assert_eq!(c.node("orders-api").unwrap().description, "orders-api text");
+    // A pull's own import still sets it.
+    let again = pull(&mut c, &source_for(&key), &bundle, false).unwrap();
+    assert!(again.import.refused.is_empty(), "{again:?}");
 }

@@ -4,6 +4,9 @@
 //! changed ones get a new version, new ones are added; an existing node's
 //! tier is never lowered; an edge is matched by (from, relation, to) and
 //! only added, never changed. Anything refused means nothing is written.
+//! Only a federation pull (`plan_pull_import`) may set the property
+//! `federated-from` or touch a pulled node; an import file that does is
+//! refused, item by item.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -13,6 +16,7 @@ use super::Store;
 use super::objects::Durability;
 use super::plan::{Entry, NodeWrite, Plan};
 use crate::error::{Error, Result};
+use crate::federation::FEDERATED_FROM;
 use crate::interchange::{ImportNode, MAX_REFUSALS_NAMED, Mapped, Refusal};
 use crate::model::{Edge, NewEdge, Node, NodeId, Provenance, Status, Tier, Timestamp};
 use crate::proposal::{Change, FieldSet};
@@ -141,7 +145,19 @@ impl Store {
     /// Compares `m` with the graph and plans the import. Refusals (from
     /// parsing, and here: hidden names, tiers this session cannot write,
     /// invalid fields, edges to unknown nodes) are in the report.
+    /// An item that sets the reserved property `federated-from`, updates a
+    /// pulled node or links from one is refused (only a pull does that).
     pub fn plan_import(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
+        self.plan_import_as(m, opts, Marker::Refused)
+    }
+
+    /// [`Store::plan_import`] for a federation pull: its nodes carry the
+    /// `federated-from` marker it sets, and may be pulled nodes.
+    pub(crate) fn plan_pull_import(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
+        self.plan_import_as(m, opts, Marker::Pull)
+    }
+
+    fn plan_import_as(&self, m: &Mapped, opts: &ImportOptions, marker: Marker) -> Result<ImportPlan> {
         let now = Timestamp::now();
         let mut report = ImportReport::default();
         let mut refused: Vec<Refusal> = m.refused.clone();
@@ -157,6 +173,22 @@ impl Store {
         // Each imported name's node id and final tier, for its edges.
         let mut names: HashMap<String, (NodeId, Tier)> = HashMap::new();
         for n in &m.nodes {
+            if marker == Marker::Refused {
+                if n.properties.contains_key(FEDERATED_FROM) {
+                    refuse(
+                        &n.item,
+                        format!(
+                            "it sets the property {FEDERATED_FROM}, reserved: only `graphex federation pull` marks a \
+                             node as federated (remove the property, or pull the node from its source)"
+                        ),
+                    );
+                    continue;
+                }
+                if let Err(e) = self.refuse_federated(n.name.as_str()) {
+                    refuse(&n.item, e.to_string());
+                    continue;
+                }
+            }
             let asked = if m.lossless {
                 n.tier.unwrap_or(Tier::Public).max(opts.tier.unwrap_or(Tier::Public))
             } else {
@@ -212,6 +244,12 @@ impl Store {
         let mut edges = Vec::new();
         let mut seen: HashMap<(NodeId, String, NodeId), String> = HashMap::new();
         for e in &m.edges {
+            if marker == Marker::Refused
+                && let Err(err) = self.refuse_federated(e.from.as_str())
+            {
+                refuse(&e.item, err.to_string());
+                continue;
+            }
             let mut new = NewEdge::new(e.from.clone(), e.relation.clone(), e.to.clone());
             new.tier = if m.lossless {
                 e.tier.unwrap_or(Tier::Public)
@@ -334,6 +372,13 @@ impl Store {
         }
         Ok(p.report)
     }
+}
+
+/// Whether an import may carry the federation marker: only a pull's may.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Marker {
+    Refused,
+    Pull,
 }
 
 /// The first version of an imported node.

@@ -95,7 +95,7 @@ pub use catalog::Catalog;
 pub use decide::{AcceptOptions, Accepted};
 pub use federated::PullWrites;
 pub use import::{DEFAULT_IMPORT_TIER, ImportOptions, ImportPlan, ImportReport};
-pub use layout::{Layout, write_gitignore};
+pub use layout::{Layout, update_gitignore, write_gitignore};
 pub(crate) use merge::retired_snapshots;
 pub use merge::{Conflict, MergeInput, MergeReport, OtherBranch, merge_indexes};
 pub(crate) use objects::sync_dir;
