@@ -215,9 +215,12 @@ impl Store {
         {
             return Err(Error::integrity("graph.db", FOREIGN_DB));
         }
-        // Nor does a trigger or view written into it ever run.
-        if let Some(probe) = &probe {
-            schema::refuse_code(probe)?;
+        // Nor does a trigger or view written into it ever run. (A file that
+        // is no database at all is named by the open below.)
+        if let Some(probe) = &probe
+            && let Err(e @ Error::Integrity { .. }) = schema::refuse_code(probe)
+        {
+            return Err(e);
         }
         // Git keeps no empty directory: a fresh clone has none for blobs or
         // proposals yet. Made here when they are missing (never an error:
