@@ -30,23 +30,7 @@ pub(crate) fn append_from(
             "its log was altered outside Graphex (see `graphex audit verify` there); nothing was merged",
         )
     };
-    type Chained = (i64, i64, String, i64, Vec<u8>, String, String);
-    let all: Vec<Chained> = tx
-        .prepare(&format!(
-            "SELECT seq, at, kind, tier, sealed, prev, hash FROM {schema}.audit ORDER BY seq"
-        ))?
-        .query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-            ))
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+    let all = super::chained(tx, schema)?;
     let mut prev_hash = super::ZERO.to_owned();
     for (i, (seq, at, kind, code, sealed, prev, hash)) in all.iter().enumerate() {
         let tier = Tier::from_code(*code).ok_or_else(|| altered(*seq))?;

@@ -113,19 +113,16 @@ fn recent_same_preview(
     Ok(false)
 }
 
-/// Re-seals every record sealed under `tier` from `old` to `new` (a key
-/// rotation, inside its transaction), and chains the log again from the
-/// first record that changed: its sealed bytes are part of every later
-/// hash. Returns how many records were re-sealed.
-pub(crate) fn rekey(
-    tx: &rusqlite::Connection,
-    old: &crate::keys::TierCiphers,
-    new: &crate::keys::TierCiphers,
-    tier: Tier,
-) -> Result<u64> {
-    type Row = (i64, i64, String, i64, Vec<u8>, String, String);
-    let rows: Vec<Row> = tx
-        .prepare("SELECT seq, at, kind, tier, sealed, prev, hash FROM audit ORDER BY seq")?
+/// An audit row as stored: seq, at, kind, tier code, sealed record, the
+/// previous record's hash and its own.
+type Chained = (i64, i64, String, i64, Vec<u8>, String, String);
+
+/// Every audit row of `schema` (`main`, or an attached branch's), in order.
+fn chained(tx: &rusqlite::Connection, schema: &str) -> Result<Vec<Chained>> {
+    Ok(tx
+        .prepare(&format!(
+            "SELECT seq, at, kind, tier, sealed, prev, hash FROM {schema}.audit ORDER BY seq"
+        ))?
         .query_map([], |r| {
             Ok((
                 r.get(0)?,
@@ -137,7 +134,20 @@ pub(crate) fn rekey(
                 r.get(6)?,
             ))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Re-seals every record sealed under `tier` from `old` to `new` (a key
+/// rotation, inside its transaction), and chains the log again from the
+/// first record that changed: its sealed bytes are part of every later
+/// hash. Returns how many records were re-sealed.
+pub(crate) fn rekey(
+    tx: &rusqlite::Connection,
+    old: &crate::keys::TierCiphers,
+    new: &crate::keys::TierCiphers,
+    tier: Tier,
+) -> Result<u64> {
+    let rows = chained(tx, "main")?;
     let mut update = tx.prepare("UPDATE audit SET sealed = ?2, prev = ?3, hash = ?4 WHERE seq = ?1")?;
     // The chain as stored is checked on the way, inside the transaction:
     // nothing altered since the rotation began is chained anew.

@@ -9,7 +9,7 @@ use super::config::FederationConfig;
 use super::state;
 use crate::crypto::SealVerifier;
 use crate::error::{Error, Result};
-use crate::interchange::{ExportEdge, NodeRecord};
+use crate::interchange::NodeRecord;
 use crate::model::{Name, NodeId, Provenance, Tier, Timestamp};
 use crate::store::{Layout, Store};
 
@@ -103,25 +103,7 @@ pub fn plan_publish(store: &Store, fed: &FederationConfig, subgraph: &str) -> Re
     }
     nodes.sort_by(|a, b| a.name.cmp(&b.name));
     let included: HashSet<NodeId> = ids.into_iter().collect();
-    let mut edges: Vec<ExportEdge> = catalog
-        .edges()
-        .filter(|e| e.tier <= ceiling && included.contains(&e.from) && included.contains(&e.to))
-        .filter_map(|e| {
-            Some(ExportEdge {
-                from: catalog.node(&e.from)?.name.clone(),
-                relation: e.relation.clone(),
-                to: catalog.node(&e.to)?.name.clone(),
-                tier: e.tier,
-                declared_tier: e.declared_tier,
-                confidence: e.confidence,
-                weight: e.weight,
-                bidirectional: e.bidirectional,
-                provenance: provenance.clone(),
-                created: e.created,
-            })
-        })
-        .collect();
-    edges.sort_by(|a, b| (&a.from, &a.relation, &a.to).cmp(&(&b.from, &b.relation, &b.to)));
+    let edges = crate::interchange::edges_among(catalog, &included, ceiling, Some(&provenance));
     let previous = state::load(store)?.published.remove(subgraph).unwrap_or_default();
     let now: BTreeSet<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
     let sealed = !recipients.is_empty();

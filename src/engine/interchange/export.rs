@@ -65,6 +65,28 @@ pub fn export(store: &Store, opts: &ExportOptions) -> Result<ExportDoc> {
     }
     nodes.sort_by(|a, b| a.current.name.cmp(&b.current.name));
     let included: HashSet<NodeId> = ids.into_iter().collect();
+    let edges = edges_among(catalog, &included, cap, None);
+    Ok(ExportDoc {
+        format: EXPORT_FORMAT.into(),
+        version: EXPORT_VERSION,
+        exported_at: Timestamp::now().to_rfc3339(),
+        tier_cap: cap,
+        center: opts.center.clone(),
+        depth: opts.center.as_ref().map(|_| opts.depth),
+        nodes,
+        edges,
+    })
+}
+
+/// The edges of `catalog` at or below `cap` whose two ends are in
+/// `included`, by name, sorted; each with its own provenance, or
+/// `provenance` in its stead (a federation bundle's).
+pub(crate) fn edges_among(
+    catalog: &crate::store::Catalog,
+    included: &HashSet<NodeId>,
+    cap: Tier,
+    provenance: Option<&crate::model::Provenance>,
+) -> Vec<ExportEdge> {
     let mut edges: Vec<ExportEdge> = catalog
         .edges()
         .filter(|e| e.tier <= cap && included.contains(&e.from) && included.contains(&e.to))
@@ -78,20 +100,11 @@ pub fn export(store: &Store, opts: &ExportOptions) -> Result<ExportDoc> {
                 confidence: e.confidence,
                 weight: e.weight,
                 bidirectional: e.bidirectional,
-                provenance: (*e.provenance).clone(),
+                provenance: provenance.map_or_else(|| (*e.provenance).clone(), Clone::clone),
                 created: e.created,
             })
         })
         .collect();
     edges.sort_by(|a, b| (&a.from, &a.relation, &a.to).cmp(&(&b.from, &b.relation, &b.to)));
-    Ok(ExportDoc {
-        format: EXPORT_FORMAT.into(),
-        version: EXPORT_VERSION,
-        exported_at: Timestamp::now().to_rfc3339(),
-        tier_cap: cap,
-        center: opts.center.clone(),
-        depth: opts.center.as_ref().map(|_| opts.depth),
-        nodes,
-        edges,
-    })
+    edges
 }

@@ -35,6 +35,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub(crate) use export::edges_among;
 pub use export::{ExportOptions, export};
 pub use foreign::{normalise_name, normalise_relation, normalise_type};
 pub use native::{EXPORT_FORMAT, EXPORT_VERSION, ExportDoc, ExportEdge, ExportNode, NodeRecord};

@@ -180,22 +180,24 @@ pub(super) fn check_version(
 const TIMELINE_ROW: &str = "SELECT at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq, mac, seq \
      FROM timeline";
 
+/// A timeline row's fields, from the first nine columns of a query that
+/// selects them as [`TIMELINE_ROW`] does.
+pub(super) fn timeline_fields(r: &rusqlite::Row<'_>) -> rusqlite::Result<TimelineRow> {
+    Ok(TimelineRow {
+        at: r.get(0)?,
+        actor: r.get(1)?,
+        action: r.get(2)?,
+        node: r.get(3)?,
+        edge: r.get(4)?,
+        before: r.get(5)?,
+        after: r.get(6)?,
+        proposal: r.get(7)?,
+        commit: r.get(8)?,
+    })
+}
+
 fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
-    Ok((
-        TimelineRow {
-            at: r.get(0)?,
-            actor: r.get(1)?,
-            action: r.get(2)?,
-            node: r.get(3)?,
-            edge: r.get(4)?,
-            before: r.get(5)?,
-            after: r.get(6)?,
-            proposal: r.get(7)?,
-            commit: r.get(8)?,
-        },
-        r.get(9)?,
-        r.get(10)?,
-    ))
+    Ok((timeline_fields(r)?, r.get(9)?, r.get(10)?))
 }
 
 /// Every timeline row of commit `commit`, in order, each checked at the
@@ -286,8 +288,31 @@ pub(super) fn rows_through(conn: &Connection, keys: &Keyring, seq: i64) -> Resul
 /// Writes the MAC of every history and timeline row as they are (a store
 /// sealed by `graphex seal`, whose rows predate these MACs).
 pub(super) fn mac_all(tx: &Connection, keys: &Keyring) -> Result<()> {
+    mac_rows(tx, keys, false)
+}
+
+/// Writes the MAC of every history, timeline and removed-edge row that has
+/// none (a merge's inserted and re-sealed rows); a timeline row's MAC
+/// covers its place in its commit, so the rows of each commit that has a
+/// row without one are all MAC'd again.
+pub(super) fn mac_missing(tx: &Connection, keys: &Keyring) -> Result<()> {
+    mac_rows(tx, keys, true)
+}
+
+fn mac_rows(tx: &Connection, keys: &Keyring, only_missing: bool) -> Result<()> {
+    let (versions, timeline) = if only_missing {
+        (
+            " WHERE mac IS NULL",
+            " WHERE mac IS NULL OR commit_seq IN \
+             (SELECT commit_seq FROM timeline WHERE mac IS NULL AND commit_seq IS NOT NULL)",
+        )
+    } else {
+        ("", "")
+    };
     let versions: Vec<(Vec<u8>, i64, i64, String)> = tx
-        .prepare("SELECT node_id, version, tier, blob FROM node_versions")?
+        .prepare(&format!(
+            "SELECT node_id, version, tier, blob FROM node_versions{versions}"
+        ))?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
         .collect::<rusqlite::Result<_>>()?;
     let mut set = tx.prepare("UPDATE node_versions SET mac = ?3 WHERE node_id = ?1 AND version = ?2")?;
@@ -296,7 +321,7 @@ pub(super) fn mac_all(tx: &Connection, keys: &Keyring) -> Result<()> {
         set.execute(params![id, version, mac])?;
     }
     let rows = tx
-        .prepare(&format!("{TIMELINE_ROW} ORDER BY seq"))?
+        .prepare(&format!("{TIMELINE_ROW}{timeline} ORDER BY seq"))?
         .query_map([], read_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let mut set = tx.prepare("UPDATE timeline SET mac = ?2 WHERE seq = ?1")?;
@@ -305,8 +330,10 @@ pub(super) fn mac_all(tx: &Connection, keys: &Keyring) -> Result<()> {
         set.execute(params![seq, mac])?;
     }
     let mut set = tx.prepare("UPDATE unlinked SET mac = ?2 WHERE edge_id = ?1")?;
-    for (id, tier, sealed, _) in super::unlinked::rows(tx)? {
-        set.execute(params![id, unlinked_mac(keys, &id, tier, &sealed)])?;
+    for (id, tier, sealed, mac) in super::unlinked::rows(tx)? {
+        if !(only_missing && mac.is_some()) {
+            set.execute(params![id, unlinked_mac(keys, &id, tier, &sealed)])?;
+        }
     }
     Ok(())
 }
@@ -328,41 +355,6 @@ pub(super) fn conflict_mac(keys: &Keyring, row: &super::merge::ConflictRow) -> O
     }
     field(&mut m, row.base_version.map(i64::to_le_bytes).as_ref().map(|b| &b[..]));
     Some(m.finalize().into_bytes().to_vec())
-}
-
-/// Writes the MAC of every history, timeline and removed-edge row that has
-/// none (a merge's inserted and re-sealed rows); a timeline row's MAC
-/// covers its place in its commit, so the rows of each commit that has a
-/// row without one are all MAC'd again.
-pub(super) fn mac_missing(tx: &Connection, keys: &Keyring) -> Result<()> {
-    let versions: Vec<(Vec<u8>, i64, i64, String)> = tx
-        .prepare("SELECT node_id, version, tier, blob FROM node_versions WHERE mac IS NULL")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    let mut set = tx.prepare("UPDATE node_versions SET mac = ?3 WHERE node_id = ?1 AND version = ?2")?;
-    for (id, version, tier, blob) in &versions {
-        let mac = version_hmac(keys, id, *version, *tier, blob).map(|m| m.finalize().into_bytes().to_vec());
-        set.execute(params![id, version, mac])?;
-    }
-    let rows = tx
-        .prepare(&format!(
-            "{TIMELINE_ROW} WHERE mac IS NULL OR commit_seq IN \
-             (SELECT commit_seq FROM timeline WHERE mac IS NULL AND commit_seq IS NOT NULL) ORDER BY seq"
-        ))?
-        .query_map([], read_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let mut set = tx.prepare("UPDATE timeline SET mac = ?2 WHERE seq = ?1")?;
-    for ((row, _, seq), (place, of)) in rows.iter().zip(places(&rows)) {
-        let mac = timeline_hmac(keys, row, place, of).map(|m| m.finalize().into_bytes().to_vec());
-        set.execute(params![seq, mac])?;
-    }
-    let mut set = tx.prepare("UPDATE unlinked SET mac = ?2 WHERE edge_id = ?1")?;
-    for (id, tier, sealed, mac) in super::unlinked::rows(tx)? {
-        if mac.is_none() {
-            set.execute(params![id, unlinked_mac(keys, &id, tier, &sealed)])?;
-        }
-    }
-    Ok(())
 }
 
 /// The master's MAC on the list of snapshot files merges retired (see

@@ -457,19 +457,7 @@ pub(super) fn timeline(
             "SELECT at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq \
              FROM b.timeline WHERE seq > ?1 ORDER BY seq",
         )?
-        .query_map([after], |r| {
-            Ok(TimelineRow {
-                at: r.get(0)?,
-                actor: r.get(1)?,
-                action: r.get(2)?,
-                node: r.get(3)?,
-                edge: r.get(4)?,
-                before: r.get(5)?,
-                after: r.get(6)?,
-                proposal: r.get(7)?,
-                commit: r.get(8)?,
-            })
-        })?
+        .query_map([after], super::super::rowmac::timeline_fields)?
         .collect::<rusqlite::Result<_>>()?;
     let mut put = tx.prepare(
         "INSERT INTO main.timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
