@@ -45,10 +45,19 @@ pub(crate) fn append_from(
         .filter(|r| u64::try_from(r.0).unwrap_or(0) > after)
         .map(|(seq, at, kind, tier, sealed, _, _)| (seq, at, kind, tier, sealed))
         .collect();
+    // Records ours holds already (an earlier merge brought them, under
+    // other numbers): told by time, kind, tier and sealed length.
+    let held: std::collections::HashSet<(i64, String, i64, usize)> = super::chained(tx, "main")?
+        .into_iter()
+        .map(|(_, at, kind, tier, sealed, _, _)| (at, kind, tier, sealed.len()))
+        .collect();
     let (mut last, mut prev) = head(tx)?;
     let (mut appended, mut skipped) = (0u64, 0u64);
     let mut counts = [0u64; 4];
     for (old_seq, at, kind, code, sealed) in rows {
+        if held.contains(&(at, kind.clone(), code, sealed.len())) {
+            continue;
+        }
         let Some(tier) = Tier::from_code(code) else {
             return Err(altered(old_seq));
         };

@@ -111,6 +111,7 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
     }
     let mut checks = Vec::new();
     let conn = Connection::open_with_flags(layout.db(), OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    crate::store::forbid_code(&conn)?;
     conn.busy_timeout(Duration::from_secs(10))?;
     // The checks below read the index row by row: one view for all of them.
     conn.execute_batch("BEGIN")?;
@@ -406,6 +407,7 @@ fn key_rotation(layout: &Layout, collect: bool) -> Result<Check> {
     // Its own view, after the open above (which finishes a committed
     // rotation): the other checks' view is older.
     let conn = &Connection::open_with_flags(layout.db(), OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    crate::store::forbid_code(conn)?;
     conn.busy_timeout(Duration::from_secs(10))?;
     let versions = Tier::ALL
         .into_iter()

@@ -154,6 +154,7 @@ fn verify_manifest(
             db,
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
+        super::schema::forbid_code(&conn)?;
         // The check must read the index the session reads, not a file put
         // in its place since.
         if super::file_id(db)? != file {

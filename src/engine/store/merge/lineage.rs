@@ -1,12 +1,18 @@
-//! Both branches must have grown from the common ancestor. Every index the
-//! master ever sealed passes the seal check, so an older copy of
+//! The other branch must have grown from the common ancestor. Every index
+//! the master ever sealed passes the seal check, so an older copy of
 //! `graph.db` committed on a branch would look, three-way, like a branch
 //! that changed every row it rolls back. The timeline only grows (each
-//! commit appends its rows, an undo appends too) and its rows carry the
-//! master's MAC (checked on each side): so each branch's timeline must
-//! begin with the ancestor's, row for row, and its commit counter must not
-//! be behind the ancestor's.
+//! commit appends its rows, an undo and a merge append too) and its rows
+//! carry the master's MAC (checked on each side), so the other branch must
+//! hold every row of the ancestor's timeline, and a commit counter not
+//! behind it. Rows are compared by what they say, not by their place: a
+//! merge appends the other branch's rows under new numbers.
+//!
+//! What this does not catch: the timeline is not under the master's seal,
+//! so an older sealed index whose timeline was rewritten outside Graphex
+//! to hold the ancestor's rows passes (see the README's limits).
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use rusqlite::Connection;
@@ -14,32 +20,46 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 
-/// The number of timeline rows up to row `upto`, and a digest of what
-/// they say (every field but the MAC, which `graphex seal` may have added
-/// to rows of an older store later).
-fn prefix(conn: &Connection, upto: i64) -> Result<(i64, [u8; 32])> {
-    let mut stmt = conn.prepare(
-        "SELECT seq, at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq \
-         FROM timeline WHERE seq <= ?1 ORDER BY seq",
-    )?;
-    let mut rows = stmt.query([upto])?;
-    let (mut n, mut h) = (0i64, Sha256::new());
-    while let Some(r) = rows.next()? {
-        n += 1;
-        for i in 0..10 {
-            let v = r.get_ref(i)?;
-            let bytes: Vec<u8> = match v {
-                rusqlite::types::ValueRef::Null => vec![0],
-                rusqlite::types::ValueRef::Integer(x) => [&[1u8][..], &x.to_le_bytes()].concat(),
-                rusqlite::types::ValueRef::Real(x) => [&[2u8][..], &x.to_le_bytes()].concat(),
-                rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
-                    [&[3u8][..], &(t.len() as u64).to_le_bytes(), t].concat()
-                }
-            };
-            h.update(&bytes);
+/// The columns a row is told by, in this order.
+pub(super) const KEY_COLUMNS: &str = "at, actor, action, node_id, edge_id, before_version, after_version, proposal";
+
+/// What a timeline row says, as one digest: every field but its number,
+/// commit and MAC (which a merge renumbers or writes anew), and an undo's
+/// `before` (the commit it undid, renumbered too).
+pub(super) fn row_key(r: &rusqlite::Row<'_>) -> rusqlite::Result<[u8; 32]> {
+    let action: String = r.get(2)?;
+    let mut h = Sha256::new();
+    for i in 0..8 {
+        if i == 5 && action == "undo" {
+            h.update([9u8]);
+            continue;
+        }
+        match r.get_ref(i)? {
+            rusqlite::types::ValueRef::Null => h.update([0u8]),
+            rusqlite::types::ValueRef::Integer(x) => {
+                h.update([1u8]);
+                h.update(x.to_le_bytes());
+            }
+            rusqlite::types::ValueRef::Real(x) => {
+                h.update([2u8]);
+                h.update(x.to_le_bytes());
+            }
+            rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
+                h.update([3u8]);
+                h.update((t.len() as u64).to_le_bytes());
+                h.update(t);
+            }
         }
     }
-    Ok((n, h.finalize().into()))
+    Ok(h.finalize().into())
+}
+
+/// The keys of every timeline row of `schema`.
+pub(super) fn keys(conn: &Connection, schema: &str) -> Result<HashSet<[u8; 32]>> {
+    Ok(conn
+        .prepare(&format!("SELECT {KEY_COLUMNS} FROM {schema}.timeline"))?
+        .query_map([], row_key)?
+        .collect::<rusqlite::Result<_>>()?)
 }
 
 fn commit_seq(conn: &Connection) -> Result<i64> {
@@ -48,20 +68,22 @@ fn commit_seq(conn: &Connection) -> Result<i64> {
         .map_err(|_| Error::integrity("index", format!("commit counter {v:?} is not a number")))
 }
 
-/// Refuses a branch whose index did not grow from `base`'s.
-pub(super) fn check(base: &Path, ours: &Path, theirs: &Path) -> Result<()> {
-    let o = Connection::open(base)?;
-    let upto: i64 = o.query_row("SELECT COALESCE(MAX(seq), 0) FROM timeline", [], |r| r.get(0))?;
-    let (want, o_seq) = (prefix(&o, upto)?, commit_seq(&o)?);
-    for (path, side) in [(ours, "this branch"), (theirs, "the other branch")] {
-        let c = Connection::open(path)?;
-        if prefix(&c, upto)? != want || commit_seq(&c)? < o_seq {
-            return Err(Error::integrity(
-                format!("the graph of {side}"),
-                "it did not grow from the common ancestor's: its history up to there differs (an older copy of \
-                 the index committed, or history rewritten outside Graphex); nothing was merged",
-            ));
-        }
+/// Refuses the other branch when its index did not grow from `base`'s.
+pub(super) fn check(base: &Path, theirs: &Path) -> Result<()> {
+    let open = |p: &Path| -> Result<Connection> {
+        let c = Connection::open(p)?;
+        crate::store::forbid_code(&c)?;
+        Ok(c)
+    };
+    let (o, b) = (open(base)?, open(theirs)?);
+    let have = keys(&b, "main")?;
+    let missing = keys(&o, "main")?.iter().any(|k| !have.contains(k));
+    if missing || commit_seq(&b)? < commit_seq(&o)? {
+        return Err(Error::integrity(
+            "the graph of the other branch",
+            "it did not grow from the common ancestor's: it lacks history the ancestor has (an older copy of \
+             the index committed, or history rewritten outside Graphex); nothing was merged",
+        ));
     }
     Ok(())
 }

@@ -152,7 +152,7 @@ pub fn merge_indexes(
             })
             .collect::<Result<Vec<()>>>()
     })?;
-    lineage::check(&base, &ours, &theirs)?;
+    lineage::check(&base, &theirs)?;
     let rotation = rotation(&base, &ours, &theirs)?;
     // With a rotation, the other branch's keys: the rotated tier's new key
     // when it rotated, its old one when ours did.
@@ -170,6 +170,20 @@ pub fn merge_indexes(
             Some(Keyring::unlock(&crate::keys::KeyPaths::new(dir), creds)?)
         }
     };
+    // Only the rotated tier's key may differ between the branches: older
+    // key files of another tier put back on a branch are refused.
+    if let (Some((rotated, _)), Some(theirs_keys)) = (rotation, &theirs_keys) {
+        for tier in Tier::ALL.into_iter().filter(|t| *t != rotated) {
+            let (a, b) = (ours_keys.commitment(tier), theirs_keys.commitment(tier));
+            if a.is_some() && b.is_some() && a != b {
+                return Err(Error::integrity(
+                    format!("the other branch's {tier} key"),
+                    "its key file differs from this checkout's though neither branch rotated that tier since \
+                     they parted (older key files put back?); nothing was merged",
+                ));
+            }
+        }
+    }
     let objects = super::objects::Objects::new(layout.objects());
     let rekey = match (rotation, &theirs_keys) {
         (Some((tier, stale_is_ours)), Some(theirs_keys)) => {
@@ -266,14 +280,28 @@ fn check_side(path: &Path, keys: &Keyring, side: &str) -> Result<()> {
 /// branch's `rotate-key` timeline rows after the ancestor's last (rows
 /// under the master's MAC, checked), not by values an agent could edit.
 fn rotation(base: &Path, ours: &Path, theirs: &Path) -> Result<Option<(Tier, bool)>> {
-    let after: i64 =
-        Connection::open(base)?.query_row("SELECT COALESCE(MAX(seq), 0) FROM timeline", [], |r| r.get(0))?;
+    let open = |p: &Path| -> Result<Connection> {
+        let c = Connection::open(p)?;
+        schema::forbid_code(&c)?;
+        Ok(c)
+    };
+    let known = lineage::keys(&open(base)?, "main")?;
+    // The tiers a branch rotated since the ancestor: its rotate rows the
+    // ancestor does not hold.
     let rotated = |path: &Path| -> Result<Vec<Tier>> {
-        let conn = Connection::open(path)?;
-        let actions: Vec<String> = conn
-            .prepare("SELECT action FROM timeline WHERE seq > ?1 AND action LIKE 'rotate-key %'")?
-            .query_map([after], |r| r.get(0))?
+        let conn = open(path)?;
+        let rows: Vec<([u8; 32], String)> = conn
+            .prepare(&format!(
+                "SELECT {}, action FROM timeline WHERE action LIKE 'rotate-key %'",
+                lineage::KEY_COLUMNS
+            ))?
+            .query_map([], |r| Ok((lineage::row_key(r)?, r.get(8)?)))?
             .collect::<rusqlite::Result<_>>()?;
+        let actions: Vec<String> = rows
+            .into_iter()
+            .filter(|(k, _)| !known.contains(k))
+            .map(|(_, a)| a)
+            .collect();
         Ok(Tier::ALL
             .into_iter()
             .filter(|t| actions.iter().any(|a| a.starts_with(&format!("rotate-key {t} v"))))
@@ -334,7 +362,7 @@ fn merge_into(
         .collect();
     rows::edges(&tx, commit, rekey, opener, &unlanded, &mut report)?;
     rows::decisions(&tx, keys, &renumber, rekey, &mut report)?;
-    rows::timeline(&tx, &renumber, &found, &mut report)?;
+    rows::timeline(&tx, &renumber, &mut report)?;
     rows::saved_queries(&tx)?;
     let audit_after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.audit", [], |r| r.get(0))?;
     if let Some(rk) = rekey.filter(|rk| rk.stale_is_ours) {

@@ -225,12 +225,12 @@ pub(crate) fn both_rotated(tier: Tier) -> Error {
 /// the ancestor, and the branch's index records it too. An older genuine
 /// key set put back on the branch (a rotation undone) does not match.
 pub(crate) fn vouch_rotation(tx: &Connection, tier: Tier, held: Option<&str>) -> Result<()> {
-    let after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.timeline", [], |r| r.get(0))?;
+    // The branch's newest rotation of the tier names the key in force.
     let prefix = format!("rotate-key {tier} v");
     let action: Option<String> = tx
         .query_row(
-            "SELECT action FROM b.timeline WHERE seq > ?1 AND substr(action, 1, ?2) = ?3 ORDER BY seq DESC LIMIT 1",
-            rusqlite::params![after, prefix.len() as i64, prefix],
+            "SELECT action FROM b.timeline WHERE substr(action, 1, ?1) = ?2 ORDER BY seq DESC LIMIT 1",
+            rusqlite::params![prefix.len() as i64, prefix],
             |r| r.get(0),
         )
         .optional()?;

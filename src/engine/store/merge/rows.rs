@@ -445,30 +445,33 @@ pub(super) fn decisions(
 
 /// Appends the other branch's timeline rows after the base's, at their
 /// renumbered commits (their MACs are written again afterwards).
-pub(super) fn timeline(
-    tx: &Connection,
-    renumber: &Renumber,
-    conflicts: &[ConflictRow],
-    report: &mut MergeReport,
-) -> Result<()> {
-    let after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.timeline", [], |r| r.get(0))?;
-    let rows: Vec<TimelineRow> = tx
-        .prepare(
-            "SELECT at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq \
-             FROM b.timeline WHERE seq > ?1 ORDER BY seq",
-        )?
-        .query_map([after], super::super::rowmac::timeline_fields)?
+pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeReport) -> Result<()> {
+    // Rows are told by what they say: those ours holds already (the
+    // ancestor's, and the other branch's an earlier merge brought) stay out.
+    let known = super::lineage::keys(tx, "main")?;
+    let rows: Vec<([u8; 32], TimelineRow)> = tx
+        .prepare(&format!(
+            "SELECT {}, commit_seq FROM b.timeline ORDER BY seq",
+            super::lineage::KEY_COLUMNS
+        ))?
+        .query_map([], |r| {
+            Ok((super::lineage::row_key(r)?, super::super::rowmac::timeline_fields(r)?))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     let mut put = tx.prepare(
         "INSERT INTO main.timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
          commit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
-    for r in rows {
-        // The other branch's steps on a node in conflict name versions that
-        // are not this store's: its merge-conflict row stands for them.
-        if r.node
-            .as_ref()
-            .is_some_and(|n| conflicts.iter().any(|c| c.theirs_id == *n))
+    let mut has_version = tx.prepare("SELECT 1 FROM main.node_versions WHERE node_id = ?1 AND version = ?2")?;
+    for (key, r) in rows {
+        if known.contains(&key) {
+            continue;
+        }
+        // A step naming a version this store does not hold (the other
+        // branch's versions of a node in conflict, a node it added and
+        // undid): its merge-conflict row, or nothing, stands for it.
+        if let (Some(node), Some(after)) = (&r.node, r.after)
+            && !has_version.exists(rusqlite::params![node, after])?
         {
             continue;
         }

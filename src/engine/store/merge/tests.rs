@@ -578,3 +578,42 @@ fn doctor_tells_retired_snapshots_from_planted_files_only_by_the_masters_list() 
     let (outcome, detail) = orphans(&ours);
     assert_eq!(outcome, crate::doctor::Outcome::Finding, "{detail}");
 }
+
+#[test]
+fn a_branch_merged_again_later_merges_its_new_work_once() {
+    let (d, ours, _bd, theirs, base) = forked();
+    open_at(&theirs, Level::Master)
+        .add_node(node("beta", Tier::Public, "b"))
+        .unwrap();
+    open_at(&ours, Level::Master)
+        .add_node(node("alpha", Tier::Public, "a"))
+        .unwrap();
+    merge(&ours, &theirs, &base).unwrap();
+    // The other branch goes on; its tip at the first merge is the next ancestor.
+    let base2 = d.path().join("base2.db");
+    std::fs::copy(db(&theirs), &base2).unwrap();
+    open_at(&theirs, Level::Master)
+        .add_node(node("gamma", Tier::Public, "c"))
+        .unwrap();
+    open_at(&ours, Level::Master)
+        .add_node(node("delta", Tier::Public, "d"))
+        .unwrap();
+    let report = merge(&ours, &theirs, &base2).unwrap();
+    assert_eq!((report.nodes_added, report.conflicts), (1, 0), "{report:?}");
+    let s = open_at(&ours, Level::Master);
+    for name in ["alpha", "beta", "gamma", "delta"] {
+        assert!(s.catalog().by_name(name).is_some(), "{name}");
+    }
+    // beta's add was brought once, by the first merge.
+    let beta = s.catalog().by_name("beta").unwrap().id;
+    let adds: i64 = s
+        .conn()
+        .query_row(
+            "SELECT COUNT(*) FROM timeline WHERE node_id = ?1 AND action = 'add'",
+            [beta.as_bytes().as_slice()],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(adds, 1);
+    s.check_history().unwrap();
+}
