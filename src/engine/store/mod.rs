@@ -56,6 +56,8 @@ mod rowmac;
 mod saved;
 mod schema;
 mod seal;
+mod seal_statement;
+mod seal_timeline;
 mod snapshot_sign;
 mod snapshots;
 mod tally;
@@ -342,9 +344,9 @@ impl Store {
         {
             policy::put(&tx, &config)?;
         }
-        seal::rebuild(&tx, &self.keys, self.seen_seq)?;
-        rowmac::mac_all(&tx, &self.keys)?;
         rowmac::note_action(&tx, &self.keys, "seal".into(), None)?;
+        rowmac::mac_all(&tx, &self.keys)?;
+        seal::rebuild(&tx, &self.keys, self.seen_seq)?;
         tx.commit()?;
         self.unsealed = false;
         // Verified again, as every later open will: by the seal's tags.

@@ -99,10 +99,11 @@ impl Store {
         let changed = before.differences(&file);
         put(&tx, &file)?;
         let digest = file.digest()?;
-        super::seal::amend(&tx, &self.keys, "approve settings", |st| st.policy = digest)?;
+        // The row first: the amended statement covers it.
         if !changed.is_empty() {
             super::rowmac::note_action(&tx, &self.keys, "approve-config".into(), None)?;
         }
+        super::seal::amend(&tx, &self.keys, "approve settings", |st| st.policy = digest)?;
         tx.commit()?;
         Ok(changed)
     }

@@ -60,14 +60,28 @@ fn a_history_row_pointed_at_another_file_is_refused() {
 }
 
 #[test]
+fn a_timeline_row_deleted_is_caught_by_the_seal_at_open() {
+    let (_dir, root) = accepted();
+    // One of a commit's rows deleted: undo would revert only part of it.
+    let statement = "DELETE FROM timeline WHERE seq = (SELECT MAX(seq) FROM timeline WHERE proposal IS NOT NULL)";
+    assert_eq!(sql(&root, statement, []), 1);
+    let err = Store::open(&root, &creds(Level::Master, &root))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("timeline differs from what the master sealed"), "{err}");
+    let report = crate::doctor::examine(&root, &creds(Level::Master, &root), Default::default()).unwrap();
+    let open = report.checks.iter().find(|c| c.name == "open").unwrap();
+    assert_eq!(open.outcome, crate::doctor::Outcome::Finding);
+}
+
+#[test]
 fn undo_refuses_a_commit_whose_timeline_was_added_to_or_cut() {
+    // A row the master never wrote (after the last seal, so only its MAC
+    // can tell): undo would also remove `api-gateway`.
     for statement in [
-        // A row the master never wrote: undo would also remove `api-gateway`.
         "INSERT INTO timeline (at, actor, action, node_id, proposal, commit_seq, mac)
          SELECT at, actor, 'add', (SELECT id FROM nodes WHERE tier = 1 LIMIT 1), proposal, commit_seq, mac
          FROM timeline WHERE proposal IS NOT NULL LIMIT 1",
-        // One of its rows deleted: undo would revert only part of it.
-        "DELETE FROM timeline WHERE seq = (SELECT MAX(seq) FROM timeline WHERE proposal IS NOT NULL)",
     ] {
         let (_dir, root) = accepted();
         assert_eq!(sql(&root, statement, []), 1);

@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use super::manifest::Sum;
-use super::seal::{STATEMENT_LEN, Statement};
+use super::seal::Statement;
+use super::seal_statement::STATEMENT_LEN;
 use super::tests::{creds, files_containing, new_store, node, open_at};
 use super::*;
 
@@ -68,6 +69,8 @@ fn a_statement_round_trips_and_malformed_bytes_are_refused() {
         audit_hash: "ab".repeat(32),
         policy: [9; 32],
         queries: Sum { count: 2, acc: [5; 32] },
+        timeline: Sum { count: 6, acc: [7; 32] },
+        timeline_seq: 11,
     };
     let bytes = st.encode();
     assert_eq!(bytes.len(), STATEMENT_LEN);
@@ -79,16 +82,24 @@ fn a_statement_round_trips_and_malformed_bytes_are_refused() {
     let mut bad = bytes.clone();
     bad[200] = b'z';
     assert_eq!(Statement::decode(&bad), None);
-    // Version 1 (before saved queries): no queries; its domain only with
-    // its length.
-    let mut v1 = bytes[..STATEMENT_LEN - 40].to_vec();
+    // Version 2 (before the timeline): none covered; version 1 (before
+    // saved queries): no queries either; each domain only with its length.
+    let mut v2 = bytes[..STATEMENT_LEN - 48].to_vec();
+    v2[14] = b'2';
+    let older = Statement::decode(&v2).unwrap();
+    assert_eq!((older.timeline, older.timeline_seq), (Sum::default(), 0));
+    assert_eq!(older.queries, st.queries);
+    let mut v1 = bytes[..STATEMENT_LEN - 88].to_vec();
     v1[14] = b'1';
     let old = Statement::decode(&v1).unwrap();
     assert_eq!(old.queries, Sum::default());
     assert_eq!(old.policy, st.policy);
-    let mut v2_short = bytes[..STATEMENT_LEN - 40].to_vec();
+    let mut v2_short = bytes[..STATEMENT_LEN - 88].to_vec();
     v2_short[14] = b'2';
     assert_eq!(Statement::decode(&v2_short), None);
+    let mut v3_short = bytes[..STATEMENT_LEN - 48].to_vec();
+    v3_short[14] = b'3';
+    assert_eq!(Statement::decode(&v3_short), None);
 }
 
 #[test]

@@ -41,79 +41,7 @@ use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
 
-const DOMAIN_V1: &[u8; 16] = b"graphex/seal/v1\0";
-const DOMAIN: &[u8; 16] = b"graphex/seal/v2\0";
-const STATEMENT_LEN_V1: usize = 16 + 8 + 2 * (8 + 32) + 32 + 8 + 64 + 32;
-pub(super) const STATEMENT_LEN: usize = STATEMENT_LEN_V1 + 8 + 32;
-
-/// What the master vouches for at one commit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Statement {
-    pub seq: u64,
-    pub rows: Sum,
-    pub decisions: Sum,
-    /// Digest of the set hash of the public and agent-readable rows.
-    pub readable: [u8; 32],
-    pub audit_seq: u64,
-    pub audit_hash: String,
-    /// SHA-256 of the approved settings (`config::Config::digest`).
-    pub policy: [u8; 32],
-    /// The saved queries' rows (see `saved`).
-    pub queries: Sum,
-}
-
-impl Statement {
-    pub(super) fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(STATEMENT_LEN);
-        out.extend_from_slice(DOMAIN);
-        out.extend_from_slice(&self.seq.to_le_bytes());
-        for s in [&self.rows, &self.decisions] {
-            out.extend_from_slice(&s.count.to_le_bytes());
-            out.extend_from_slice(&s.acc);
-        }
-        out.extend_from_slice(&self.readable);
-        out.extend_from_slice(&self.audit_seq.to_le_bytes());
-        out.extend_from_slice(self.audit_hash.as_bytes());
-        out.extend_from_slice(&self.policy);
-        out.extend_from_slice(&self.queries.count.to_le_bytes());
-        out.extend_from_slice(&self.queries.acc);
-        out
-    }
-
-    /// Version 2, or version 1 (no saved queries).
-    pub(super) fn decode(bytes: &[u8]) -> Option<Self> {
-        let v2 = bytes.len() == STATEMENT_LEN && &bytes[..16] == DOMAIN;
-        if !v2 && (bytes.len() != STATEMENT_LEN_V1 || &bytes[..16] != DOMAIN_V1) {
-            return None;
-        }
-        let u64_at = |at: usize| {
-            bytes
-                .get(at..at + 8)
-                .and_then(|b| b.try_into().ok())
-                .map(u64::from_le_bytes)
-        };
-        let sum_at = |at: usize| -> Option<Sum> {
-            Some(Sum {
-                count: i64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?),
-                acc: bytes.get(at + 8..at + 40)?.try_into().ok()?,
-            })
-        };
-        let hash = std::str::from_utf8(&bytes[144..208]).ok()?;
-        if !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        Some(Statement {
-            seq: u64_at(16)?,
-            rows: sum_at(24)?,
-            decisions: sum_at(64)?,
-            readable: bytes[104..136].try_into().ok()?,
-            audit_seq: u64_at(136)?,
-            audit_hash: hash.to_owned(),
-            policy: bytes[208..240].try_into().ok()?,
-            queries: if v2 { sum_at(240)? } else { Sum::default() },
-        })
-    }
-}
+pub(super) use super::seal_statement::Statement;
 
 /// A readable node row as an element of the set hash (no key: the hash
 /// must be one an agent can recompute).
@@ -220,6 +148,15 @@ impl SealTagger {
                 token,
             } => self.edge(id, *tier, *seq, digest, token),
         }
+    }
+
+    /// A timeline row's tag: its number and the digest of its fields.
+    pub(super) fn timeline(&self, seq: i64, fields: &[u8; 32]) -> [u8; 32] {
+        let mut h = self.0.clone();
+        h.update([b't', 0]);
+        h.update(seq.to_le_bytes());
+        h.update(fields);
+        h.finalize().into()
     }
 
     /// A saved query row's tag: its name token and the digest of its
@@ -383,6 +320,8 @@ fn tampered(reason: impl std::fmt::Display) -> Error {
 fn put(conn: &Connection, seal: &MasterSeal, st: &Statement, readable: &LtHash) -> Result<()> {
     let mut st = st.clone();
     st.readable = readable.digest();
+    // Every statement written covers the timeline rows written since.
+    super::seal_timeline::cover(conn, &SealTagger::new(seal.mac_key()), &mut st)?;
     let bytes = st.encode();
     let tag = mac(seal.mac_key(), &bytes).finalize().into_bytes().to_vec();
     conn.execute(
@@ -513,6 +452,13 @@ pub(super) fn check(conn: &Connection, keys: &Keyring, seq: u64, found: &Recompu
         }
         decisions_match(conn, seal, &st)?;
         super::saved::rows_match(conn, seal, &st.queries)?;
+        let tagger = SealTagger::new(seal.mac_key());
+        if super::seal_timeline::tally(conn, &tagger, st.timeline_seq)? != st.timeline {
+            return Err(tampered(
+                "the timeline differs from what the master sealed: rows deleted, altered, renumbered or added \
+                 outside Graphex",
+            ));
+        }
     }
     check_audit(conn, &st)
 }
@@ -607,6 +553,8 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64) -> Result<()>
         audit_hash,
         policy: super::policy::approved(conn)?.digest()?,
         queries: super::saved::tally(conn, &tagger)?,
+        timeline: Sum::default(),
+        timeline_seq: 0,
     };
     put(conn, seal, &st, &readable)
 }
@@ -664,4 +612,14 @@ pub(super) fn verify_whole(conn: &Connection, keys: &Keyring) -> Result<()> {
         readable: Some(readable.digest()),
     };
     check(conn, keys, super::schema::commit_seq(conn)?, &found)
+}
+
+/// Whether the stored statement (authenticated) covers every timeline
+/// row: what a branch to merge must show, since rows it does not cover
+/// are vouched for by nothing yet.
+pub(super) fn covers_timeline(conn: &Connection, keys: &Keyring) -> Result<bool> {
+    match stored(conn, keys)? {
+        Some(st) => super::seal_timeline::covers_all(conn, &st),
+        None => Ok(false),
+    }
 }

@@ -8,9 +8,10 @@
 //! behind it. Rows are compared by what they say, not by their place: a
 //! merge appends the other branch's rows under new numbers.
 //!
-//! What this does not catch: the timeline is not under the master's seal,
-//! so an older sealed index whose timeline was rewritten outside Graphex
-//! to hold the ancestor's rows passes (see the README's limits).
+//! The timeline is under the master's seal (see `seal_timeline`), and the
+//! merge asks the other branch's seal to cover every row of it: an older
+//! sealed index whose timeline was rewritten to hold the ancestor's rows
+//! fails its seal.
 
 use std::collections::HashSet;
 use std::path::Path;

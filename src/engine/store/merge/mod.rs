@@ -153,6 +153,19 @@ pub fn merge_indexes(
             .collect::<Result<Vec<()>>>()
     })?;
     lineage::check(&base, &theirs)?;
+    // Rows the other branch's seal does not cover yet are vouched for by
+    // nothing: its every timeline row must be under it.
+    let covered = Connection::open(&theirs)
+        .map_err(Error::from)
+        .and_then(|c| schema::forbid_code(&c).and_then(|()| seal::covers_timeline(&c, &ours_keys)))?;
+    if !covered {
+        return Err(Error::integrity(
+            "the graph of the other branch",
+            "its timeline holds rows its seal does not cover (written outside Graphex, or by an earlier version: \
+             any master command on that branch, such as `graphex status --unlock master`, seals them); nothing \
+             was merged",
+        ));
+    }
     let rotation = rotation(&base, &ours, &theirs)?;
     // With a rotation, the other branch's keys: the rotated tier's new key
     // when it rotated, its old one when ours did.

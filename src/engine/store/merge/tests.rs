@@ -617,3 +617,26 @@ fn a_branch_merged_again_later_merges_its_new_work_once() {
     assert_eq!(adds, 1);
     s.check_history().unwrap();
 }
+
+#[test]
+fn a_branch_whose_timeline_was_cut_or_added_to_is_refused() {
+    for statement in [
+        "DELETE FROM timeline WHERE seq = (SELECT MAX(seq) FROM timeline)",
+        "INSERT INTO timeline (at, actor, action, node_id, commit_seq, mac) \
+         SELECT at, actor, action, node_id, commit_seq, mac FROM timeline WHERE seq = 1",
+    ] {
+        let (_d, ours, _bd, theirs, base) = forked();
+        open_at(&theirs, Level::Master)
+            .add_node(node("beta", Tier::Public, "b"))
+            .unwrap();
+        rusqlite::Connection::open(db(&theirs))
+            .unwrap()
+            .execute(statement, [])
+            .unwrap();
+        let err = merge(&ours, &theirs, &base).unwrap_err().to_string();
+        assert!(
+            err.contains("the other branch") && err.contains("nothing was merged"),
+            "{statement}: {err}"
+        );
+    }
+}

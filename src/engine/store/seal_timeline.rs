@@ -1,0 +1,72 @@
+//! The timeline under the master's seal: each statement covers every
+//! timeline row up to its `timeline_seq` (count and XOR of master-keyed
+//! tags over the row's number and fields). A row MAC alone cannot tell a
+//! commit's rows deleted whole, or rows renumbered or pasted from another
+//! copy of the index; the seal does. Rows written after the last
+//! statement are vouched for by the next one.
+
+use rusqlite::Connection;
+use sha2::{Digest, Sha256};
+
+use super::manifest::Sum;
+use super::seal::SealTagger;
+use super::seal_statement::Statement;
+use crate::error::Result;
+
+const ROWS: &str = "SELECT seq, at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
+                    commit_seq FROM timeline";
+
+/// A row's number and a digest of its fields, each length-prefixed.
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, [u8; 32])> {
+    let mut h = Sha256::new();
+    for i in 1..10 {
+        match r.get_ref(i)? {
+            rusqlite::types::ValueRef::Null => h.update([0u8]),
+            rusqlite::types::ValueRef::Integer(x) => {
+                h.update([1u8]);
+                h.update(x.to_le_bytes());
+            }
+            rusqlite::types::ValueRef::Real(x) => {
+                h.update([2u8]);
+                h.update(x.to_le_bytes());
+            }
+            rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
+                h.update([3u8]);
+                h.update((t.len() as u64).to_le_bytes());
+                h.update(t);
+            }
+        }
+    }
+    Ok((r.get(0)?, h.finalize().into()))
+}
+
+/// Extends `st` over the rows written since it was made.
+pub(super) fn cover(conn: &Connection, tagger: &SealTagger, st: &mut Statement) -> Result<()> {
+    let after = i64::try_from(st.timeline_seq).unwrap_or(i64::MAX);
+    let mut stmt = conn.prepare_cached(&format!("{ROWS} WHERE seq > ?1 ORDER BY seq"))?;
+    let mut rows = stmt.query([after])?;
+    while let Some(r) = rows.next()? {
+        let (seq, fields) = row(r)?;
+        st.timeline.add(&tagger.timeline(seq, &fields), 1);
+        st.timeline_seq = u64::try_from(seq).unwrap_or(0);
+    }
+    Ok(())
+}
+
+/// The tags of every row up to `upto`, recomputed.
+pub(super) fn tally(conn: &Connection, tagger: &SealTagger, upto: u64) -> Result<Sum> {
+    let mut sum = Sum::default();
+    let mut stmt = conn.prepare(&format!("{ROWS} WHERE seq <= ?1"))?;
+    let mut rows = stmt.query([i64::try_from(upto).unwrap_or(i64::MAX)])?;
+    while let Some(r) = rows.next()? {
+        let (seq, fields) = row(r)?;
+        sum.add(&tagger.timeline(seq, &fields), 1);
+    }
+    Ok(sum)
+}
+
+/// Whether `st` covers every row there is.
+pub(super) fn covers_all(conn: &Connection, st: &Statement) -> Result<bool> {
+    let last: i64 = conn.query_row("SELECT COALESCE(MAX(seq), 0) FROM timeline", [], |r| r.get(0))?;
+    Ok(u64::try_from(last).unwrap_or(0) == st.timeline_seq)
+}
