@@ -357,7 +357,8 @@ impl Store {
     /// Checks every history and timeline row against the master's MAC
     /// (master level; `doctor`).
     pub fn check_history(&self) -> Result<()> {
-        rowmac::check_all(&self.conn, &self.keys)
+        rowmac::check_all(&self.conn, &self.keys)?;
+        seal::check_timeline(&self.conn, &self.keys)
     }
 
     /// Checks that the audit log still holds the record the master's seal

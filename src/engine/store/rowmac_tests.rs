@@ -60,18 +60,33 @@ fn a_history_row_pointed_at_another_file_is_refused() {
 }
 
 #[test]
-fn a_timeline_row_deleted_is_caught_by_the_seal_at_open() {
+fn a_timeline_row_deleted_is_caught_by_undo_and_the_seal() {
     let (_dir, root) = accepted();
     // One of a commit's rows deleted: undo would revert only part of it.
     let statement = "DELETE FROM timeline WHERE seq = (SELECT MAX(seq) FROM timeline WHERE proposal IS NOT NULL)";
     assert_eq!(sql(&root, statement, []), 1);
-    let err = Store::open(&root, &creds(Level::Master, &root))
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("timeline differs from what the master sealed"), "{err}");
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let err = s.undo().unwrap_err().to_string();
+    assert!(err.contains("timeline of commit"), "{err}");
+    let err = s.check_history().unwrap_err().to_string();
+    assert!(
+        err.contains("timeline of commit") || err.contains("timeline differs"),
+        "{err}"
+    );
     let report = crate::doctor::examine(&root, &creds(Level::Master, &root), Default::default()).unwrap();
-    let open = report.checks.iter().find(|c| c.name == "open").unwrap();
-    assert_eq!(open.outcome, crate::doctor::Outcome::Finding);
+    let history = report.checks.iter().find(|c| c.name == "history").unwrap();
+    assert_eq!(history.outcome, crate::doctor::Outcome::Finding);
+}
+
+#[test]
+fn a_whole_commits_timeline_deleted_is_caught_by_the_seal() {
+    let (_dir, root) = accepted();
+    // Every row of the decision's commit: each remaining row's MAC holds.
+    let statement = "DELETE FROM timeline WHERE proposal IS NOT NULL";
+    assert!(sql(&root, statement, []) > 0);
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let err = s.check_history().unwrap_err().to_string();
+    assert!(err.contains("timeline differs from what the master sealed"), "{err}");
 }
 
 #[test]
