@@ -38,6 +38,11 @@ fn copy_repo(from: &Path, to: &Path) -> Result<(), Box<dyn std::error::Error>> {
     }
     let db = to.join(".gpp/graphex/graph.db");
     std::fs::remove_file(&db)?;
+    // Another process's log beside the source must not be shared (hard
+    // linked) with the copy: SQLite would apply it to the copy's index.
+    for log in ["graph.db-wal", "graph.db-shm"] {
+        let _ = std::fs::remove_file(to.join(".gpp/graphex").join(log));
+    }
     std::fs::copy(from.join(".gpp/graphex/graph.db"), &db)?;
     Ok(())
 }
