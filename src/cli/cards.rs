@@ -200,6 +200,13 @@ pub fn describe(store: &Store, n: usize, change: &Change) -> String {
         Change::Archive { name, reason } => {
             let _ = writeln!(out, "  {n}. - archive {name}{}", reason_suffix(reason.as_deref()));
         }
+        Change::Restore { name, reason } => {
+            let _ = writeln!(
+                out,
+                "  {n}. + restore {name} (active again){}",
+                reason_suffix(reason.as_deref())
+            );
+        }
         Change::Supersede { old, new } => {
             let _ = writeln!(out, "  {n}. ⇢ {new} supersedes {old} ({old} becomes deprecated)");
         }

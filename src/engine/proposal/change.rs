@@ -65,6 +65,12 @@ pub enum Change {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
+    /// Brings a deprecated or archived node back to active.
+    Restore {
+        name: Name,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
 }
 
 fn default_tier() -> Tier {
@@ -115,15 +121,17 @@ impl Change {
             Change::Deprecate { .. } => "deprecate",
             Change::Supersede { .. } => "supersede",
             Change::Archive { .. } => "archive",
+            Change::Restore { .. } => "restore",
         }
     }
 
     /// Existing nodes this change writes a new version of.
     pub fn modifies(&self) -> Vec<&Name> {
         match self {
-            Change::UpdateNode { name, .. } | Change::Deprecate { name, .. } | Change::Archive { name, .. } => {
-                vec![name]
-            }
+            Change::UpdateNode { name, .. }
+            | Change::Deprecate { name, .. }
+            | Change::Archive { name, .. }
+            | Change::Restore { name, .. } => vec![name],
             Change::Supersede { old, .. } => vec![old],
             Change::AddNode { .. } | Change::AddEdge { .. } | Change::RemoveEdge { .. } => Vec::new(),
         }
@@ -139,9 +147,10 @@ impl Change {
                 .collect(),
             Change::AddEdge { from, to, .. } | Change::RemoveEdge { from, to, .. } => vec![from, to],
             Change::Supersede { old, new } => vec![old, new],
-            Change::UpdateNode { name, .. } | Change::Deprecate { name, .. } | Change::Archive { name, .. } => {
-                vec![name]
-            }
+            Change::UpdateNode { name, .. }
+            | Change::Deprecate { name, .. }
+            | Change::Archive { name, .. }
+            | Change::Restore { name, .. } => vec![name],
         }
     }
 
@@ -183,7 +192,10 @@ impl Change {
                 out.extend(set.body.as_deref());
                 out.extend(set.properties.iter().flat_map(|(k, v)| [k.as_str(), v.as_str()]));
             }
-            Change::Deprecate { reason, .. } | Change::Archive { reason, .. } | Change::RemoveEdge { reason, .. } => {
+            Change::Deprecate { reason, .. }
+            | Change::Archive { reason, .. }
+            | Change::Restore { reason, .. }
+            | Change::RemoveEdge { reason, .. } => {
                 out.extend(reason.as_deref());
             }
             Change::AddEdge { .. } | Change::Supersede { .. } => {}
@@ -268,7 +280,9 @@ impl Change {
                     model::validate_confidence(c)?;
                 }
             }
-            Change::Deprecate { reason, name } | Change::Archive { reason, name } => {
+            Change::Deprecate { reason, name }
+            | Change::Archive { reason, name }
+            | Change::Restore { reason, name } => {
                 if let Some(r) = reason {
                     super::check_text("reason", name.as_str(), r, model::MAX_DESCRIPTION)?;
                 }

@@ -134,7 +134,10 @@ fn changes(base: Option<&Node>, ours: &Node, theirs: &Node) -> Vec<Change> {
                 name: ours.name.clone(),
                 reason,
             }),
-            // A restore has no proposal change: the card's three versions show it.
+            Status::Active => out.push(Change::Restore {
+                name: ours.name.clone(),
+                reason,
+            }),
             _ => {}
         }
     }

@@ -86,4 +86,6 @@ mod quarantine_tests;
 #[cfg(test)]
 mod remove_edge_tests;
 #[cfg(test)]
+mod restore_tests;
+#[cfg(test)]
 pub(crate) mod tests;

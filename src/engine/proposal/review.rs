@@ -176,6 +176,10 @@ pub fn stale_versions(store: &Store, p: &StoredProposal) -> crate::error::Result
             }
             match c {
                 super::Change::UpdateNode { set, .. } => proposed = set.patch().apply(&proposed),
+                super::Change::Restore { reason, .. } => {
+                    proposed.status = crate::model::Status::Active;
+                    proposed.status_reason.clone_from(reason);
+                }
                 super::Change::Deprecate { reason, .. } => {
                     proposed.status = crate::model::Status::Deprecated;
                     proposed.status_reason.clone_from(reason);

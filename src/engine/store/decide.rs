@@ -327,9 +327,12 @@ impl Store {
                     patched.updated = now;
                     *next = patched;
                 }
-                Change::Deprecate { name, reason } | Change::Archive { name, reason } => {
+                Change::Deprecate { name, reason }
+                | Change::Archive { name, reason }
+                | Change::Restore { name, reason } => {
                     let (to, action) = match change {
                         Change::Archive { .. } => (Status::Archived, "archive"),
+                        Change::Restore { .. } => (Status::Active, "restore"),
                         _ => (Status::Deprecated, "deprecate"),
                     };
                     let next = self.working_node(name.as_str(), &mut working, &mut order, action)?;

@@ -207,7 +207,13 @@ fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
             affected,
             linked,
         } => {
-            let mut line = vec![(format!("{n}. − {verb} "), Tone::Removed), (one(name), Tone::Accent)];
+            // A restore brings a node back: not drawn as a removal.
+            let (mark, tone) = if *verb == "restore" {
+                ("+", Tone::Added)
+            } else {
+                ("−", Tone::Removed)
+            };
+            let mut line = vec![(format!("{n}. {mark} {verb} "), tone), (one(name), Tone::Accent)];
             if let Some(r) = reason {
                 line.push((format!(": {}", one(r)), Tone::Normal));
             }

@@ -309,17 +309,19 @@ fn change(store: &Store, ch: &Change) -> ChangeView {
                 }),
             },
         },
-        Change::Deprecate { name, reason } | Change::Archive { name, reason } => ChangeView::Lifecycle {
-            verb: if matches!(ch, Change::Archive { .. }) {
-                "archive"
-            } else {
-                "deprecate"
-            },
-            name: name.to_string(),
-            reason: reason.clone(),
-            affected: summary(store, name.as_str()),
-            linked: linked(store, name.as_str()),
-        },
+        Change::Deprecate { name, reason } | Change::Archive { name, reason } | Change::Restore { name, reason } => {
+            ChangeView::Lifecycle {
+                verb: match ch {
+                    Change::Archive { .. } => "archive",
+                    Change::Restore { .. } => "restore",
+                    _ => "deprecate",
+                },
+                name: name.to_string(),
+                reason: reason.clone(),
+                affected: summary(store, name.as_str()),
+                linked: linked(store, name.as_str()),
+            }
+        }
         Change::Supersede { old, new } => ChangeView::Supersede {
             old: old.to_string(),
             new: new.to_string(),

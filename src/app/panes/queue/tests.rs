@@ -435,3 +435,20 @@ fn a_merge_proposal_shows_its_three_versions_with_agent_text_escaped() {
     }
     assert!(!rest.contains('\u{202e}'), "{rest}");
 }
+
+#[test]
+fn a_restore_is_drawn_as_a_node_coming_back_not_a_removal() {
+    let mut it = item("a", "claude", "s1");
+    let lifecycle = |verb: &'static str| ChangeView::Lifecycle {
+        verb,
+        name: "orders-v1".into(),
+        reason: None,
+        affected: None,
+        linked: Vec::new(),
+    };
+    it.changes = vec![lifecycle("restore"), lifecycle("deprecate")];
+    let lines = crate::app::panes::queue::card::card_lines(&it, None, 0, true, false);
+    let first = |prefix: &str| lines.iter().find(|l| l[0].0.starts_with(prefix)).map(|l| l[0].clone());
+    assert_eq!(first("1."), Some(("1. + restore ".to_owned(), Tone::Added)));
+    assert_eq!(first("2."), Some(("2. − deprecate ".to_owned(), Tone::Removed)));
+}

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::keys::{KdfCost, Level};
-use crate::model::NodePatch;
+use crate::model::{NodePatch, Status};
 use crate::store::Store;
 use crate::store::tests::{creds, edge, new_store, node, open_at};
 
@@ -639,4 +639,42 @@ fn a_branch_whose_timeline_was_cut_or_added_to_is_refused() {
             "{statement}: {err}"
         );
     }
+}
+
+#[test]
+fn a_restore_on_the_other_branch_comes_as_a_restore_change() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    for root in [&ours, &theirs] {
+        open_at(root, Level::Master)
+            .set_status("shared", Status::Deprecated, Some("old"))
+            .unwrap();
+    }
+    // Both deprecated it (the ancestor); then theirs restored it and ours edited it.
+    let base_dir = tempfile::tempdir().unwrap();
+    let base2 = base_dir.path().join("base.db");
+    std::fs::copy(db(&theirs), &base2).unwrap();
+    open_at(&theirs, Level::Master)
+        .set_status("shared", Status::Active, Some("needed after all"))
+        .unwrap();
+    describe(&ours, "shared", "ours edited it while deprecated");
+    drop(base);
+    merge(&ours, &theirs, &base2).unwrap();
+    let mut s = open_at(&ours, Level::Master);
+    let p = s.pending().unwrap().pending.remove(0);
+    assert!(
+        p.proposal
+            .submission
+            .changes
+            .iter()
+            .any(|c| matches!(c, crate::proposal::Change::Restore { .. })),
+        "{:?}",
+        p.proposal.submission.changes
+    );
+    s.accept(&p.id, &p.proposal, &crate::store::AcceptOptions::default())
+        .unwrap();
+    let n = s.node("shared").unwrap();
+    assert_eq!(
+        (n.status, n.description.as_str()),
+        (Status::Active, "ours edited it while deprecated")
+    );
 }
