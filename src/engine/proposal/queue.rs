@@ -46,6 +46,16 @@ impl Store {
             return Ok((id, p));
         }
         let path = self.layout().pending().join(id.file_name());
+        // A decided merge proposal has no file, and once its changes are in
+        // the graph nothing is left to build it from.
+        if !path.exists() && self.decided()?.contains(id.as_str()) {
+            return Err(Error::invalid(
+                "proposal",
+                id.short().to_owned(),
+                "it was decided, and as a merge proposal its changes are in the graph now: nothing is left to \
+                 show (`graphex proposal-status` gives its decision; `graphex undo` takes it back)",
+            ));
+        }
         let bytes = super::pending::read_capped(&path, super::MAX_FILE_BYTES).map_err(|f| match f {
             super::pending::Fail::Bad(reason) | super::pending::Fail::Transient(reason) => {
                 Error::integrity(format!("proposal {}", id.short()), reason)

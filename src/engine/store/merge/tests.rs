@@ -328,6 +328,8 @@ fn a_conflict_is_a_merge_proposal_with_three_versions_that_accept_and_undo_handl
     );
     s.accept(&id, &found, &crate::store::AcceptOptions::default()).unwrap();
     assert_eq!(s.node("shared").unwrap().description, "theirs says that");
+    let err = s.proposal(id.as_str()).unwrap_err().to_string();
+    assert!(err.contains("it was decided"), "{err}");
     assert!(s.pending().unwrap().pending.is_empty());
     s.undo().unwrap();
     assert_eq!(s.node("shared").unwrap().description, "ours says this");
