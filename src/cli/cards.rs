@@ -263,27 +263,34 @@ pub fn stale(nodes: &[StaleNode]) -> String {
     let mut out = String::new();
     for s in nodes {
         let _ = writeln!(out, "{}:", s.name);
-        let diff = |a: &Node, b: &Node, label: &str, out: &mut String| {
-            let _ = writeln!(out, "  {label}");
-            let d = graphex_engine::model::field_diff(a, b);
-            if d.is_empty() {
-                out.push_str("    (no field changes)\n");
-            }
-            for f in d {
-                out.push_str(&diff_line(&f, "    "));
-            }
-        };
-        match &s.base {
-            Some(base) => diff(
+        let mut lines = match &s.base {
+            Some(base) => diff_block(
                 base,
                 &s.current,
                 &format!("since the agent saw it (v{} → v{}):", base.version, s.current.version),
-                &mut out,
             ),
-            None => out.push_str("  the agent could not see it when proposing\n"),
+            None => vec!["  the agent could not see it when proposing".to_owned()],
+        };
+        lines.extend(diff_block(
+            &s.current,
+            &s.proposed,
+            "what the proposal would change now:",
+        ));
+        for line in lines {
+            let _ = writeln!(out, "{line}");
         }
-        diff(&s.current, &s.proposed, "what the proposal would change now:", &mut out);
     }
+    out
+}
+
+/// `label`, then the field-level changes from `a` to `b`, a line each.
+fn diff_block(a: &Node, b: &Node, label: &str) -> Vec<String> {
+    let d = graphex_engine::model::field_diff(a, b);
+    let mut out = vec![format!("  {label}")];
+    if d.is_empty() {
+        out.push("    (no field changes)".into());
+    }
+    out.extend(d.iter().map(|f| diff_line(f, "    ").trim_end().to_owned()));
     out
 }
 
@@ -296,35 +303,27 @@ pub fn merge_sides(m: &graphex_engine::proposal::MergeSides) -> Vec<String> {
         visible_line(&m.branch),
         m.ours.name
     )];
-    let mut diff = |a: &Node, b: &Node, label: String| {
-        out.push(format!("  {label}"));
-        let d = graphex_engine::model::field_diff(a, b);
-        if d.is_empty() {
-            out.push("    (no field changes)".into());
-        }
-        out.extend(d.iter().map(|f| diff_line(f, "    ").trim_end().to_owned()));
-    };
     match &m.base {
         Some(base) => {
-            diff(
+            out.extend(diff_block(
                 base,
                 &m.ours,
-                format!("base v{} → ours v{} (this branch, kept):", base.version, m.ours.version),
-            );
-            diff(
+                &format!("base v{} → ours v{} (this branch, kept):", base.version, m.ours.version),
+            ));
+            out.extend(diff_block(
                 base,
                 &m.theirs,
-                format!(
+                &format!(
                     "base v{} → theirs v{} (the other branch):",
                     base.version, m.theirs.version
                 ),
-            );
+            ));
         }
-        None => diff(
+        None => out.extend(diff_block(
             &m.ours,
             &m.theirs,
-            "ours → theirs (both added a node under this name):".into(),
-        ),
+            "ours → theirs (both added a node under this name):",
+        )),
     }
     out
 }
