@@ -39,15 +39,7 @@ pub fn git(ctx: &Context, cmd: &GitCommand) -> Result<()> {
 
 /// The top of the git work tree holding `dir`, if any.
 fn work_tree(dir: &Path) -> Option<PathBuf> {
-    let out = Process::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["rev-parse", "--show-toplevel"])
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+    git_output(dir, &["rev-parse", "--show-toplevel"]).map(PathBuf::from)
 }
 
 /// Whether `root` is the top of a git work tree.
