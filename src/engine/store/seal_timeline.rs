@@ -16,26 +16,33 @@ use crate::error::Result;
 const ROWS: &str = "SELECT seq, at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
                     commit_seq FROM timeline";
 
-/// A row's number and a digest of its fields, each length-prefixed.
+/// Adds one SQLite value to `h`, typed and length-prefixed, so no two
+/// rows' fields can run into the same bytes.
+pub(super) fn hash_value(h: &mut Sha256, v: rusqlite::types::ValueRef<'_>) {
+    use rusqlite::types::ValueRef;
+    match v {
+        ValueRef::Null => h.update([0u8]),
+        ValueRef::Integer(x) => {
+            h.update([1u8]);
+            h.update(x.to_le_bytes());
+        }
+        ValueRef::Real(x) => {
+            h.update([2u8]);
+            h.update(x.to_le_bytes());
+        }
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            h.update([3u8]);
+            h.update((t.len() as u64).to_le_bytes());
+            h.update(t);
+        }
+    }
+}
+
+/// A row's number and a digest of its fields.
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, [u8; 32])> {
     let mut h = Sha256::new();
     for i in 1..10 {
-        match r.get_ref(i)? {
-            rusqlite::types::ValueRef::Null => h.update([0u8]),
-            rusqlite::types::ValueRef::Integer(x) => {
-                h.update([1u8]);
-                h.update(x.to_le_bytes());
-            }
-            rusqlite::types::ValueRef::Real(x) => {
-                h.update([2u8]);
-                h.update(x.to_le_bytes());
-            }
-            rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
-                h.update([3u8]);
-                h.update((t.len() as u64).to_le_bytes());
-                h.update(t);
-            }
-        }
+        hash_value(&mut h, r.get_ref(i)?);
     }
     Ok((r.get(0)?, h.finalize().into()))
 }

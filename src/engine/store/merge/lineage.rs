@@ -19,6 +19,7 @@ use std::path::Path;
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
+use super::super::schema;
 use crate::error::{Error, Result};
 
 /// The columns a row is told by, in this order.
@@ -35,22 +36,7 @@ pub(super) fn row_key(r: &rusqlite::Row<'_>) -> rusqlite::Result<[u8; 32]> {
             h.update([9u8]);
             continue;
         }
-        match r.get_ref(i)? {
-            rusqlite::types::ValueRef::Null => h.update([0u8]),
-            rusqlite::types::ValueRef::Integer(x) => {
-                h.update([1u8]);
-                h.update(x.to_le_bytes());
-            }
-            rusqlite::types::ValueRef::Real(x) => {
-                h.update([2u8]);
-                h.update(x.to_le_bytes());
-            }
-            rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
-                h.update([3u8]);
-                h.update((t.len() as u64).to_le_bytes());
-                h.update(t);
-            }
-        }
+        super::super::seal_timeline::hash_value(&mut h, r.get_ref(i)?);
     }
     Ok(h.finalize().into())
 }
@@ -63,14 +49,9 @@ pub(super) fn keys(conn: &Connection, schema: &str) -> Result<HashSet<[u8; 32]>>
         .collect::<rusqlite::Result<_>>()?)
 }
 
-fn commit_seq(conn: &Connection) -> Result<i64> {
-    let v: String = conn.query_row("SELECT value FROM meta WHERE key = 'commit_seq'", [], |r| r.get(0))?;
-    v.parse()
-        .map_err(|_| Error::integrity("index", format!("commit counter {v:?} is not a number")))
-}
-
-/// Refuses the other branch when its index did not grow from `base`'s.
-pub(super) fn check(base: &Path, theirs: &Path) -> Result<()> {
+/// Refuses the other branch when its index did not grow from the
+/// ancestor's, whose timeline rows are `known` (see [`keys`]).
+pub(super) fn check(base: &Path, known: &HashSet<[u8; 32]>, theirs: &Path) -> Result<()> {
     let open = |p: &Path| -> Result<Connection> {
         let c = Connection::open(p)?;
         crate::store::forbid_code(&c)?;
@@ -78,8 +59,8 @@ pub(super) fn check(base: &Path, theirs: &Path) -> Result<()> {
     };
     let (o, b) = (open(base)?, open(theirs)?);
     let have = keys(&b, "main")?;
-    let missing = keys(&o, "main")?.iter().any(|k| !have.contains(k));
-    if missing || commit_seq(&b)? < commit_seq(&o)? {
+    let missing = known.iter().any(|k| !have.contains(k));
+    if missing || schema::commit_seq(&b)? < schema::commit_seq(&o)? {
         return Err(Error::integrity(
             "the graph of the other branch",
             "it did not grow from the common ancestor's: it lacks history the ancestor has (an older copy of \

@@ -37,6 +37,7 @@ mod rows;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension};
@@ -152,7 +153,14 @@ pub fn merge_indexes(
             })
             .collect::<Result<Vec<()>>>()
     })?;
-    lineage::check(&base, &theirs)?;
+    // The ancestor's timeline rows, told by what they say: what the other
+    // branch must hold, and what tells a rotation since.
+    let base_rows = {
+        let c = Connection::open(&base)?;
+        schema::forbid_code(&c)?;
+        lineage::keys(&c, "main")?
+    };
+    lineage::check(&base, &base_rows, &theirs)?;
     // Rows the other branch's seal does not cover yet are vouched for by
     // nothing: its every timeline row must be under it.
     let covered = Connection::open(&theirs)
@@ -166,7 +174,7 @@ pub fn merge_indexes(
              was merged",
         ));
     }
-    let rotation = rotation(&base, &ours, &theirs)?;
+    let rotation = rotation(&base_rows, &ours, &theirs)?;
     // With a rotation, the other branch's keys: the rotated tier's new key
     // when it rotated, its old one when ours did.
     let theirs_keys = match rotation {
@@ -292,13 +300,12 @@ fn check_side(path: &Path, keys: &Keyring, side: &str) -> Result<()> {
 /// stale branch (theirs rotated); `None` without a rotation. Told by each
 /// branch's `rotate-key` timeline rows after the ancestor's last (rows
 /// under the master's MAC, checked), not by values an agent could edit.
-fn rotation(base: &Path, ours: &Path, theirs: &Path) -> Result<Option<(Tier, bool)>> {
+fn rotation(known: &HashSet<[u8; 32]>, ours: &Path, theirs: &Path) -> Result<Option<(Tier, bool)>> {
     let open = |p: &Path| -> Result<Connection> {
         let c = Connection::open(p)?;
         schema::forbid_code(&c)?;
         Ok(c)
     };
-    let known = lineage::keys(&open(base)?, "main")?;
     // The tiers a branch rotated since the ancestor: its rotate rows the
     // ancestor does not hold.
     let rotated = |path: &Path| -> Result<Vec<Tier>> {
