@@ -145,12 +145,21 @@ fn changes(base: Option<&Node>, ours: &Node, theirs: &Node) -> Vec<Change> {
 }
 
 impl Store {
+    /// Every merge proposal this session can read, with its three
+    /// versions, built in one pass over the conflict rows (none below the
+    /// master level).
+    pub(crate) fn merge_proposals(&self) -> Result<Vec<(ProposalId, StoredProposal, MergeSides)>> {
+        if self.level() < crate::keys::Level::Master {
+            return Ok(Vec::new());
+        }
+        Ok(self.merge_conflicts()?.iter().filter_map(|c| build(self, c)).collect())
+    }
+
     /// The merge proposals not in `decided`, oldest first (master level).
     pub(crate) fn merge_pending(&self, decided: &HashSet<String>) -> Result<Vec<Pending>> {
         Ok(self
-            .merge_conflicts()?
-            .iter()
-            .filter_map(|c| build(self, c))
+            .merge_proposals()?
+            .into_iter()
             .filter(|(id, _, _)| !decided.contains(id.as_str()))
             .map(|(id, proposal, _)| Pending { id, proposal })
             .collect())
@@ -158,25 +167,18 @@ impl Store {
 
     /// The merge proposal `id` and its three versions, if it is one.
     pub fn merge_proposal(&self, id: &ProposalId) -> Result<Option<(StoredProposal, MergeSides)>> {
-        if self.level() < crate::keys::Level::Master {
-            return Ok(None);
-        }
         Ok(self
-            .merge_conflicts()?
-            .iter()
-            .filter(|c| ProposalId::of(&c.key) == *id)
-            .find_map(|c| build(self, c))
+            .merge_proposals()?
+            .into_iter()
+            .find(|(found, _, _)| found == id)
             .map(|(_, p, sides)| (p, sides)))
     }
 
     /// The ids of every merge proposal this session can read (as the
     /// queue lists them: a conflict with nothing left to apply is none).
     pub(crate) fn merge_ids(&self) -> Vec<ProposalId> {
-        if self.level() < crate::keys::Level::Master {
-            return Vec::new();
-        }
-        self.merge_conflicts()
-            .map(|cs| cs.iter().filter_map(|c| build(self, c)).map(|(id, _, _)| id).collect())
+        self.merge_proposals()
+            .map(|all| all.into_iter().map(|(id, _, _)| id).collect())
             .unwrap_or_default()
     }
 }

@@ -65,6 +65,16 @@ pub fn cards_unlinted(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<G
         *sessions.entry(session_key(&p.proposal)).or_default() += 1;
     }
     let mut seen: HashMap<(String, String), usize> = HashMap::new();
+    // Merge proposals' three versions, built once for the whole queue.
+    let mut merges: HashMap<super::ProposalId, super::MergeSides> =
+        if pending.iter().any(|p| p.proposal.source == super::Source::Merge) {
+            store
+                .merge_proposals()
+                .map(|all| all.into_iter().map(|(id, _, sides)| (id, sides)).collect())
+                .unwrap_or_default()
+        } else {
+            HashMap::new()
+        };
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut cards: Vec<Card> = pending
         .into_iter()
@@ -82,9 +92,7 @@ pub fn cards_unlinted(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<G
                 }
             }
             let all: Vec<usize> = (0..p.proposal.submission.changes.len()).collect();
-            let merge = (p.proposal.source == super::Source::Merge)
-                .then(|| store.merge_proposal(&p.id).ok().flatten().map(|(_, sides)| sides))
-                .flatten();
+            let merge = merges.remove(&p.id);
             Card {
                 merge,
                 lints: Vec::new(),
