@@ -42,10 +42,13 @@ impl Store {
             .master()
             .map_err(|_| self.keys().needs(crate::Level::Master, "reading proposals"))?;
         let id = self.resolve_proposal(prefix)?;
-        if let Some((p, _)) = self.merge_proposal(&id)? {
+        let path = self.layout().pending().join(id.file_name());
+        // No file: a merge proposal, built from the index.
+        if !path.exists()
+            && let Some((p, _)) = self.merge_proposal(&id)?
+        {
             return Ok((id, p));
         }
-        let path = self.layout().pending().join(id.file_name());
         // A decided merge proposal has no file, and once its changes are in
         // the graph nothing is left to build it from.
         if !path.exists() && self.decided()?.contains(id.as_str()) {
