@@ -6,11 +6,11 @@ use std::process::Command as Process;
 
 use crate::harness::{HUMAN, PASS, bare};
 
-/// `git` in `dir`, isolated from the machine's config, with the master
-/// passphrase in its environment (the merge driver reads it).
-fn git(dir: &Path, args: &[&str]) -> std::process::Output {
-    Process::new("git")
-        .current_dir(dir)
+/// `git` in `dir`, isolated from the machine's config and from any
+/// graphex credentials of the environment.
+fn git_command(dir: &Path, args: &[&str]) -> Process {
+    let mut c = Process::new("git");
+    c.current_dir(dir)
         .args([
             "-c",
             "user.name=Test",
@@ -22,12 +22,18 @@ fn git(dir: &Path, args: &[&str]) -> std::process::Output {
         .args(args)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GRAPHEX_PASSPHRASE", PASS)
         .env("GRAPHEX_TEST_KDF_LOG_N", "4")
+        .env_remove("GRAPHEX_PASSPHRASE")
         .env_remove("GRAPHEX_IDENTITY")
         .env_remove("GRAPHEX_STORE")
-        .output()
-        .unwrap()
+        .stdin(std::process::Stdio::null());
+    c
+}
+
+/// [`git_command`] with the master passphrase in its environment (the
+/// merge driver reads it).
+fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+    git_command(dir, args).env("GRAPHEX_PASSPHRASE", PASS).output().unwrap()
 }
 
 fn git_ok(dir: &Path, args: &[&str]) -> String {
@@ -176,24 +182,7 @@ fn a_merge_without_the_master_key_is_a_conflict_that_keeps_this_branch() {
     add(root, "alpha", "a");
     commit_all(root, "main");
     let before = std::fs::read(root.join(".gpp/graphex/graph.db")).unwrap();
-    let out = Process::new("git")
-        .current_dir(root)
-        .args([
-            "-c",
-            "user.name=T",
-            "-c",
-            "user.email=t@e",
-            "merge",
-            "--no-edit",
-            "feature",
-        ])
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env_remove("GRAPHEX_PASSPHRASE")
-        .env_remove("GRAPHEX_IDENTITY")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+    let out = git_command(root, &["merge", "--no-edit", "feature"]).output().unwrap();
     let said = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success(), "{said}");
     assert!(said.contains("needs the master key"), "{said}");
