@@ -32,13 +32,11 @@ pub(crate) fn append_from(
     };
     let all = super::chained(tx, schema)?;
     let mut prev_hash = super::ZERO.to_owned();
-    for (i, (seq, at, kind, code, sealed, prev, hash)) in all.iter().enumerate() {
-        let tier = Tier::from_code(*code).ok_or_else(|| altered(*seq))?;
-        let n = u64::try_from(*seq).map_err(|_| altered(*seq))?;
-        if n != i as u64 + 1 || *prev != prev_hash || chain_hash(prev, n, *at, kind, tier, sealed) != *hash {
-            return Err(altered(*seq));
+    for (i, row) in all.iter().enumerate() {
+        if row.0 != i as i64 + 1 || super::follows(&prev_hash, row).is_none() {
+            return Err(altered(row.0));
         }
-        prev_hash = hash.clone();
+        prev_hash = row.6.clone();
     }
     let rows: Vec<Row> = all
         .into_iter()

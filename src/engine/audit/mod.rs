@@ -137,6 +137,15 @@ fn chained(tx: &rusqlite::Connection, schema: &str) -> Result<Vec<Chained>> {
         .collect::<rusqlite::Result<_>>()?)
 }
 
+/// The tier of `row` when it follows the record whose hash is `prev` and
+/// its own hash matches its content; `None` for a link broken or altered.
+fn follows(prev: &str, row: &Chained) -> Option<Tier> {
+    let (seq, at, kind, code, sealed, stored_prev, hash) = row;
+    let tier = Tier::from_code(*code)?;
+    let n = u64::try_from(*seq).ok()?;
+    (stored_prev == prev && chain_hash(prev, n, *at, kind, tier, sealed) == *hash).then_some(tier)
+}
+
 /// Re-seals every record sealed under `tier` from `old` to `new` (a key
 /// rotation, inside its transaction), and chains the log again from the
 /// first record that changed: its sealed bytes are part of every later
@@ -159,12 +168,10 @@ pub(crate) fn rekey(
     };
     let (mut old_prev, mut prev, mut changed, mut resealed) = (ZERO.to_owned(), ZERO.to_owned(), false, 0u64);
     let (mut old_head, mut head) = (None, None);
-    for (seq, at, kind, code, sealed, stored_prev, stored_hash) in rows {
+    for row in rows {
+        let record_tier = follows(&old_prev, &row).ok_or_else(|| altered(row.0))?;
+        let (seq, at, kind, _, sealed, _, stored_hash) = row;
         let n = u64::try_from(seq).unwrap_or(0);
-        let record_tier = Tier::from_code(code).ok_or_else(|| altered(seq))?;
-        if stored_prev != old_prev || chain_hash(&old_prev, n, at, &kind, record_tier, &sealed) != stored_hash {
-            return Err(altered(seq));
-        }
         old_head = Some(format!("{n}:{stored_hash}"));
         old_prev = stored_hash;
         let sealed = if record_tier == tier {
