@@ -152,6 +152,16 @@ pub enum Error {
     )]
     Federated { name: String, origin: String },
 
+    /// The store went back (a rollback through git or a replaced file):
+    /// read-only until a person restores the newer one or accepts it.
+    #[error("{action} refused: {detail}")]
+    RolledBack { action: String, detail: String },
+
+    /// A repair step found differences it will not take without a person
+    /// saying so (see `Store::seal`).
+    #[error("{0}")]
+    Unexplained(String),
+
     #[error("injected fault: {0}")]
     InjectedFault(&'static str),
 }
@@ -190,6 +200,7 @@ impl Error {
                 | Self::KeyringForged { .. }
                 | Self::KeyRetired { .. }
                 | Self::Db(_)
+                | Self::RolledBack { .. }
                 | Self::InjectedFault(_)
         )
     }

@@ -18,6 +18,7 @@ pub mod doctor;
 pub mod error;
 pub mod exposure;
 pub mod federation;
+pub mod freshness;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 pub mod hygiene;

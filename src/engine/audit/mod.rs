@@ -210,6 +210,7 @@ impl Store {
     /// Appends `record` (sealed under its tier). Returns its sequence number,
     /// or `None` for a preview identical to the newest record.
     pub fn audit_append(&mut self, record: &AuditRecord) -> Result<Option<u64>> {
+        self.refuse_if_rolled_back("recording a projection in the audit log")?;
         let tier = self.level().max_tier();
         let (keys, conn) = self.keys_and_conn();
         let ciphers = keys.tier(tier)?;
@@ -243,6 +244,7 @@ impl Store {
         crate::store::count_sealings(&tx, one)?;
         Store::seal_audit_head(&tx, keys)?;
         tx.commit()?;
+        self.note_fresh();
         Ok(Some(seq))
     }
 

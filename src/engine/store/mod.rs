@@ -42,6 +42,7 @@ mod bulk;
 mod catalog;
 mod decide;
 mod federated;
+mod fresh;
 mod import;
 mod layout;
 mod load;
@@ -56,6 +57,7 @@ mod rowmac;
 mod saved;
 mod schema;
 mod seal;
+mod seal_log;
 mod seal_statement;
 mod seal_timeline;
 mod snapshot_sign;
@@ -69,6 +71,8 @@ mod verified;
 mod wipe;
 mod write;
 
+#[cfg(test)]
+mod fresh_tests;
 #[cfg(test)]
 mod keyring_tests;
 #[cfg(test)]
@@ -96,6 +100,7 @@ pub use bulk::{Batch, BatchResult};
 pub use catalog::Catalog;
 pub use decide::{AcceptOptions, Accepted};
 pub use federated::PullWrites;
+pub use fresh::{Freshness, rollback_text, short as short_statement};
 pub use import::{DEFAULT_IMPORT_TIER, ImportOptions, ImportPlan, ImportReport};
 pub use layout::{Layout, update_gitignore, write_gitignore};
 pub(crate) use merge::retired_snapshots;
@@ -134,6 +139,9 @@ pub struct Store {
     /// Opened by [`Store::open_to_seal`]: the store has no seal yet, and is
     /// checked against its manifest alone.
     unsealed: bool,
+    /// What the open found of the store's freshness (sessions that
+    /// authenticate the seal), see `fresh`.
+    fresh: Option<Freshness>,
     #[cfg(test)]
     fault: Option<&'static str>,
 }
@@ -181,7 +189,7 @@ impl Store {
         {
             policy::put(&conn, &config)?;
         }
-        seal::rebuild(&conn, &new_keys, 0)?;
+        seal::rebuild(&conn, &new_keys, 0, &[])?;
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('store_id', ?1), ('created', ?2)",
             params![uuid::Uuid::now_v7().to_string(), Timestamp::now().0.to_string()],
@@ -276,10 +284,14 @@ impl Store {
             verified: verified::VerifiedNodes::new(),
             db_file,
             unsealed,
+            fresh: None,
             #[cfg(test)]
             fault: None,
         };
         store.load_verified()?;
+        if !unsealed && store.keys.verifier().is_some() {
+            store.check_fresh();
+        }
         // A tier raise that crashed after its commit left old copies.
         if store.finish_wipe(true)? > 0 {
             store.purge_wal();
@@ -346,7 +358,7 @@ impl Store {
         }
         rowmac::note_action(&tx, &self.keys, "seal".into(), None)?;
         rowmac::mac_all(&tx, &self.keys)?;
-        seal::rebuild(&tx, &self.keys, self.seen_seq)?;
+        seal::rebuild(&tx, &self.keys, self.seen_seq, &[])?;
         tx.commit()?;
         self.unsealed = false;
         // Verified again, as every later open will: by the seal's tags.
@@ -489,7 +501,7 @@ impl Store {
     /// A `Locked` error unless this session can write (master level).
     fn require_writer(&self, action: &str) -> Result<()> {
         if self.keys.level() >= Level::Master {
-            Ok(())
+            self.refuse_if_rolled_back(action)
         } else {
             Err(self.keys.needs(Level::Master, action))
         }

@@ -105,6 +105,7 @@ impl Store {
         }
         super::seal::amend(&tx, &self.keys, "approve settings", |st| st.policy = digest)?;
         tx.commit()?;
+        self.note_fresh();
         Ok(changed)
     }
 }

@@ -438,13 +438,14 @@ impl Store {
         // The new key from here on; the old one back if the commit fails.
         let old_key = self.keys.put(tier, &staged.key);
         let result = manifest::rebuild(&tx, &self.keys, tier)
-            .and_then(|()| super::seal::rebuild(&tx, &self.keys, seq))
+            .and_then(|()| super::seal::rebuild(&tx, &self.keys, seq, &[]))
             .and(fault)
             .and_then(|()| tx.commit().map_err(Error::from));
         if let Err(e) = result {
             self.keys.restore(tier, old_key);
             return Err(e);
         }
+        self.note_fresh();
         Ok((seq, version, counts, dropped))
     }
 }

@@ -168,6 +168,7 @@ impl Store {
             }
         })?;
         tx.commit()?;
+        self.note_fresh();
         Ok(old.is_some())
     }
 }

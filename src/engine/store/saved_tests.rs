@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::manifest::Sum;
 use super::seal::Statement;
-use super::seal_statement::STATEMENT_LEN;
+use super::seal_statement::STATEMENT_LEN_V3 as STATEMENT_LEN;
 use super::tests::{creds, files_containing, new_store, node, open_at};
 use super::*;
 
@@ -71,10 +71,26 @@ fn a_statement_round_trips_and_malformed_bytes_are_refused() {
         queries: Sum { count: 2, acc: [5; 32] },
         timeline: Sum { count: 6, acc: [7; 32] },
         timeline_seq: 11,
+        parents: vec![[8; 32], [10; 32]],
     };
-    let bytes = st.encode();
-    assert_eq!(bytes.len(), STATEMENT_LEN);
+    let v4 = st.encode();
+    assert_eq!(v4.len(), STATEMENT_LEN + 1 + 64);
+    assert_eq!(Statement::decode(&v4), Some(st.clone()));
+    // A parent count the length does not match, or over two, is refused.
+    let mut bad = v4.clone();
+    bad[STATEMENT_LEN] = 1;
+    assert_eq!(Statement::decode(&bad), None);
+    bad[STATEMENT_LEN] = 3;
+    assert_eq!(Statement::decode(&[&bad[..], &[0; 32]].concat()), None);
+    // Version 3 (before parents): follows none.
+    let mut bytes = v4[..STATEMENT_LEN].to_vec();
+    bytes[14] = b'3';
+    let st = Statement {
+        parents: Vec::new(),
+        ..st
+    };
     assert_eq!(Statement::decode(&bytes), Some(st.clone()));
+    assert_eq!(Statement::decode(&v4[..STATEMENT_LEN]), None);
     assert_eq!(Statement::decode(&bytes[1..]), None);
     let mut bad = bytes.clone();
     bad[0] ^= 1;

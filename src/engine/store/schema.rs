@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension};
 use crate::error::{Error, Result};
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 const V1: &str = "
 CREATE TABLE meta (
@@ -206,6 +206,21 @@ CREATE TABLE merge_conflicts (
 CREATE INDEX timeline_by_action ON timeline (action);
 ";
 
+/// The statements the seal held (see `seal_log`).
+const V8: &str = "
+-- Every statement the seal held before its current one, by its id (a hash
+-- of its bytes): each statement names the ones it follows, so whether the
+-- index moved forward from a statement seen earlier can be told.
+CREATE TABLE seal_log (
+    id        BLOB PRIMARY KEY,
+    statement BLOB NOT NULL
+);
+";
+
+/// The schema version before the master's seal existed: a store migrated
+/// from below it has no seal yet, by its schema (see `Store::seal`).
+pub const FIRST_SEALED_SCHEMA: u32 = 4;
+
 /// The value of `key` in `meta`, if set.
 pub fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
     Ok(conn
@@ -371,6 +386,18 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     }
     if found < 7 {
         tx.execute_batch(V7)?;
+    }
+    if found < 8 {
+        tx.execute_batch(V8)?;
+    }
+    // The lowest version this store was migrated from: a store from before
+    // the seal may be sealed as it is (`Store::seal`), by its schema alone.
+    if found > 0 {
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('migrated_from', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = MIN(CAST(value AS INTEGER), CAST(?1 AS INTEGER))",
+            [found.to_string()],
+        )?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;

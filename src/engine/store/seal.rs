@@ -41,7 +41,7 @@ use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
 
-pub(super) use super::seal_statement::Statement;
+pub(super) use super::seal_statement::{Statement, StatementId};
 
 /// A readable node row as an element of the set hash (no key: the hash
 /// must be one an agent can recompute).
@@ -316,10 +316,17 @@ fn tampered(reason: impl std::fmt::Display) -> Error {
 }
 
 /// Writes `st` with its MAC and signature, and the readable rows' set hash
-/// whose digest it holds.
-fn put(conn: &Connection, seal: &MasterSeal, st: &Statement, readable: &LtHash) -> Result<()> {
+/// whose digest it holds. The statement it replaces is kept (`seal_log`)
+/// and followed, with the `also` ones (a merge's other branch).
+fn put(conn: &Connection, seal: &MasterSeal, st: &Statement, readable: &LtHash, also: &[StatementId]) -> Result<()> {
     let mut st = st.clone();
     st.readable = readable.digest();
+    st.parents = super::seal_log::retire_current(conn)?.into_iter().collect();
+    for id in also {
+        if !st.parents.contains(id) && st.parents.len() < super::seal_statement::MAX_PARENTS {
+            st.parents.push(*id);
+        }
+    }
     // Every statement written covers the timeline rows written since.
     super::seal_timeline::cover(conn, &SealTagger::new(seal.mac_key()), &mut st)?;
     let bytes = st.encode();
@@ -522,13 +529,13 @@ pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
     }
     st.seq = change.seq;
     (st.audit_seq, st.audit_hash) = crate::audit::head(tx)?;
-    put(tx, seal, &st, &readable)
+    put(tx, seal, &st, &readable, &[])
 }
 
 /// Recomputes the whole statement from the index as it is, at commit `seq`
 /// (a new store, the first master open of a store from before seals, a key
 /// rotation after it re-sealed every row).
-pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64) -> Result<()> {
+pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64, also: &[StatementId]) -> Result<()> {
     let seal = sealer(keys)?;
     let tagger = SealTagger::new(seal.mac_key());
     let (rows, readable) = super::tally::seal_rows(conn, &tagger)?;
@@ -548,8 +555,9 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64) -> Result<()>
         queries: super::saved::tally(conn, &tagger)?,
         timeline: Sum::default(),
         timeline_seq: 0,
+        parents: Vec::new(),
     };
-    put(conn, seal, &st, &readable)
+    put(conn, seal, &st, &readable, also)
 }
 
 /// Moves the sealed audit head to the log's newest record (a master-level
@@ -563,7 +571,7 @@ pub(super) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
     };
     (st.audit_seq, st.audit_hash) = crate::audit::head(tx)?;
     let readable = stored_readable(tx, &st)?;
-    put(tx, seal, &st, &readable)
+    put(tx, seal, &st, &readable, &[])
 }
 
 /// Rewrites the stored statement, changed by `change`, at the same commit,
@@ -576,7 +584,7 @@ pub(super) fn amend(tx: &Connection, keys: &Keyring, doing: &str, change: impl F
     };
     change(&mut st);
     let readable = stored_readable(tx, &st)?;
-    put(tx, seal, &st, &readable)
+    put(tx, seal, &st, &readable, &[])
 }
 
 /// Whether the store has a seal yet.

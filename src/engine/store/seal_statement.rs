@@ -1,15 +1,35 @@
 //! The master's statement over the index (see `seal`): its fields and
 //! its byte form. Version 3 adds the timeline: the count and XOR of
 //! master-keyed tags over every timeline row up to `timeline_seq`.
+//! Version 4 adds the statements it follows (see `seal_log`): one for a
+//! commit, two for a merge of two branches, none for a new store.
+
+use sha2::{Digest, Sha256};
 
 use super::manifest::Sum;
 
 const DOMAIN_V1: &[u8; 16] = b"graphex/seal/v1\0";
 const DOMAIN_V2: &[u8; 16] = b"graphex/seal/v2\0";
-const DOMAIN: &[u8; 16] = b"graphex/seal/v3\0";
+const DOMAIN_V3: &[u8; 16] = b"graphex/seal/v3\0";
+const DOMAIN: &[u8; 16] = b"graphex/seal/v4\0";
 const STATEMENT_LEN_V1: usize = 16 + 8 + 2 * (8 + 32) + 32 + 8 + 64 + 32;
 const STATEMENT_LEN_V2: usize = STATEMENT_LEN_V1 + 8 + 32;
-pub(super) const STATEMENT_LEN: usize = STATEMENT_LEN_V2 + 8 + 32 + 8;
+pub(super) const STATEMENT_LEN_V3: usize = STATEMENT_LEN_V2 + 8 + 32 + 8;
+/// The most statements one statement follows (a merge's two sides).
+pub(super) const MAX_PARENTS: usize = 2;
+
+/// A statement's identity: a hash of its exact bytes, whatever their
+/// version (an older statement keeps the id it was written with).
+pub type StatementId = [u8; 32];
+
+/// The id of the statement whose bytes are `bytes`.
+pub fn statement_id(bytes: &[u8]) -> StatementId {
+    Sha256::new()
+        .chain_update(b"graphex/seal/id/v1")
+        .chain_update(bytes)
+        .finalize()
+        .into()
+}
 
 /// What the master vouches for at one commit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,11 +49,14 @@ pub(super) struct Statement {
     /// statement vouches for none, and the next one written covers all).
     pub timeline: Sum,
     pub timeline_seq: u64,
+    /// The ids of the statements this one follows (from version 4; an
+    /// older statement names none).
+    pub parents: Vec<StatementId>,
 }
 
 impl Statement {
     pub(super) fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(STATEMENT_LEN);
+        let mut out = Vec::with_capacity(STATEMENT_LEN_V3 + 1 + 32 * self.parents.len());
         out.extend_from_slice(DOMAIN);
         out.extend_from_slice(&self.seq.to_le_bytes());
         for s in [&self.rows, &self.decisions] {
@@ -49,12 +72,22 @@ impl Statement {
             out.extend_from_slice(&sum.acc);
         }
         out.extend_from_slice(&self.timeline_seq.to_le_bytes());
+        let parents = &self.parents[..self.parents.len().min(MAX_PARENTS)];
+        out.push(parents.len() as u8);
+        for p in parents {
+            out.extend_from_slice(p);
+        }
         out
     }
 
-    /// Version 3, 2 (no timeline) or 1 (no saved queries either).
+    /// Version 4, 3 (no parents), 2 (no timeline) or 1 (no saved queries
+    /// either).
     pub(super) fn decode(bytes: &[u8]) -> Option<Self> {
-        let v3 = bytes.len() == STATEMENT_LEN && &bytes[..16] == DOMAIN;
+        let v4 = bytes.len() > STATEMENT_LEN_V3
+            && &bytes[..16] == DOMAIN
+            && usize::from(bytes[STATEMENT_LEN_V3]) <= MAX_PARENTS
+            && bytes.len() == STATEMENT_LEN_V3 + 1 + 32 * usize::from(bytes[STATEMENT_LEN_V3]);
+        let v3 = v4 || (bytes.len() == STATEMENT_LEN_V3 && &bytes[..16] == DOMAIN_V3);
         let v2 = v3 || (bytes.len() == STATEMENT_LEN_V2 && &bytes[..16] == DOMAIN_V2);
         if !v2 && (bytes.len() != STATEMENT_LEN_V1 || &bytes[..16] != DOMAIN_V1) {
             return None;
@@ -86,6 +119,14 @@ impl Statement {
             queries: if v2 { sum_at(240)? } else { Sum::default() },
             timeline: if v3 { sum_at(280)? } else { Sum::default() },
             timeline_seq: if v3 { u64_at(320)? } else { 0 },
+            parents: if v4 {
+                bytes[STATEMENT_LEN_V3 + 1..]
+                    .chunks_exact(32)
+                    .map(|c| c.try_into().ok())
+                    .collect::<Option<Vec<_>>>()?
+            } else {
+                Vec::new()
+            },
         })
     }
 }

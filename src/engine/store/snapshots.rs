@@ -24,7 +24,8 @@ impl Store {
     /// when another process committed since this session's view. CPU-heavy
     /// for large tiers (about 100 ms per 100k rows).
     pub fn refresh_snapshots(&mut self, force: bool) -> Result<()> {
-        if self.keys.level() < Level::Master {
+        // A cache: never rebuilt on a store that went back (read-only).
+        if self.keys.level() < Level::Master || self.rolled_back().is_some() {
             return Ok(());
         }
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;

@@ -505,6 +505,7 @@ impl Store {
         super::wipe::owe(&tx, dropped_snapshots.iter().chain(reseals.iter().map(|r| &r.old_hash)))?;
         tx.commit()?;
         self.seen_seq = seq;
+        self.note_fresh();
         self.verified.forget(&before);
         self.verified.record(&self.keys, &after);
 

@@ -463,7 +463,9 @@ fn merge_into(
     }
     rowmac::mac_missing(&tx, keys)?;
     let commit = u64::try_from(commit).unwrap_or(0);
-    seal::rebuild(&tx, keys, commit)?;
+    // The result follows both branches' statements.
+    let theirs = super::seal_log::adopt(&tx, "b")?;
+    seal::rebuild(&tx, keys, commit, theirs.as_slice())?;
     tx.commit()?;
     report.commit = commit;
     Ok(report)

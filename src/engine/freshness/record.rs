@@ -1,0 +1,194 @@
+//! The freshness record: one small JSON file per work tree and kind of
+//! session, under the user's state directory, 0600 in 0700 directories,
+//! written atomically (a temporary file renamed over the old one).
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+
+/// The environment variable that moves the state directory (tests, or a
+/// user who keeps it elsewhere).
+pub const ENV_STATE_DIR: &str = "GRAPHEX_STATE_DIR";
+
+/// Where this user's Graphex state lives: `$GRAPHEX_STATE_DIR`, else
+/// `$XDG_STATE_HOME/graphex`, else `~/.local/state/graphex`; `None` when
+/// none can be found (no home).
+pub fn state_dir() -> Option<PathBuf> {
+    // Unit tests never write to the user's own state directory.
+    #[cfg(test)]
+    if std::env::var_os(ENV_STATE_DIR).is_none() {
+        return Some(std::env::temp_dir().join("graphex-engine-test-state"));
+    }
+    let non_empty = |v: &str| std::env::var_os(v).filter(|s| !s.is_empty()).map(PathBuf::from);
+    if let Some(dir) = non_empty(ENV_STATE_DIR) {
+        return Some(dir);
+    }
+    if let Some(xdg) = non_empty("XDG_STATE_HOME") {
+        return Some(xdg.join("graphex"));
+    }
+    non_empty("HOME").map(|h| h.join(".local/state/graphex"))
+}
+
+/// Which session's record: the master's (a person) or an agent's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Master,
+    Agent,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Master => "master",
+            Kind::Agent => "agent",
+        }
+    }
+}
+
+/// What a machine last saw of a store in one work tree.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The store's id (`meta.store_id`, fixed at `init`).
+    pub store_id: String,
+    /// The statement's id, hex.
+    pub statement: String,
+    /// Its commit number.
+    pub seq: u64,
+    /// Its bytes, hex: what `graphex seal` compares a store that lost its
+    /// seal with (after checking its MAC).
+    #[serde(default)]
+    pub bytes: String,
+    /// The git commit checked out then (`None` outside git).
+    pub commit: Option<String>,
+    /// When it was recorded (milliseconds since the epoch).
+    pub at: i64,
+    /// The highest bundle sequence pulled per federation source.
+    #[serde(default)]
+    pub federation: BTreeMap<String, u64>,
+}
+
+/// The record file of one work tree and kind.
+#[derive(Clone, Debug)]
+pub struct RecordFile {
+    path: PathBuf,
+}
+
+/// A short, stable name for a work tree: its canonical path hashed.
+pub fn work_tree_key(root: &Path) -> String {
+    let canon = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+    let digest = Sha256::digest(canon.as_os_str().as_encoded_bytes());
+    digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl RecordFile {
+    /// The record of the store at `root` for `kind`, under `state`.
+    pub fn new(state: &Path, root: &Path, kind: Kind) -> RecordFile {
+        RecordFile {
+            path: state
+                .join("freshness")
+                .join(format!("{}-{}.json", work_tree_key(root), kind.as_str())),
+        }
+    }
+
+    /// The record of the store at `root` under the user's state directory.
+    pub fn for_store(root: &Path, kind: Kind) -> Option<RecordFile> {
+        state_dir().map(|s| Self::new(&s, root, kind))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The record, `None` when there is none. A file that does not parse
+    /// is an error naming it (never silently a fresh start).
+    pub fn load(&self) -> Result<Option<Record>> {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+                Error::integrity(
+                    self.path.display().to_string(),
+                    format!("the freshness record does not parse ({e}); delete it to start a new one"),
+                )
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io(&self.path, e)),
+        }
+    }
+
+    /// Writes `record` atomically, 0600, its directories 0700.
+    pub fn save(&self, record: &Record) -> Result<()> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        private_dir(dir)?;
+        let bytes = serde_json::to_vec_pretty(record).map_err(|e| Error::io(&self.path, std::io::Error::other(e)))?;
+        write_private(&self.path, &bytes)
+    }
+}
+
+/// Makes `dir` (and missing parents) with mode 0700.
+pub(super) fn private_dir(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| Error::io(dir, e))
+}
+
+/// Writes `bytes` to `path` through a 0600 temporary file in the same
+/// directory, synced, then renamed over it.
+pub(super) fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_is_private_atomic_and_a_broken_one_is_named() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let state = tempfile::tempdir().unwrap();
+        let repo = tempfile::tempdir().unwrap();
+        let file = RecordFile::new(state.path(), repo.path(), Kind::Master);
+        assert_eq!(file.load().unwrap(), None);
+        let record = Record {
+            store_id: "s".into(),
+            statement: "ab".into(),
+            seq: 3,
+            commit: Some("c".repeat(40)),
+            at: 5,
+            ..Record::default()
+        };
+        file.save(&record).unwrap();
+        assert_eq!(file.load().unwrap(), Some(record));
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(file.path()), 0o600);
+        assert_eq!(mode(file.path().parent().unwrap()), 0o700);
+        // Another work tree, or the agent's record, is another file.
+        let other = RecordFile::new(state.path(), repo.path(), Kind::Agent);
+        assert_ne!(other.path(), file.path());
+        std::fs::write(file.path(), "{not json").unwrap();
+        let err = file.load().unwrap_err().to_string();
+        assert!(err.contains("freshness record does not parse"), "{err}");
+    }
+}

@@ -1,0 +1,263 @@
+//! The store's side of freshness (see the `freshness` module): at open, the
+//! seal's statement is compared with this machine's record; after every
+//! commit the record moves forward with it. A store that went back opens
+//! read-only: every write is refused until a person restores the newer
+//! store or accepts this one (`Store::accept_as_fresh`).
+
+use super::seal_log;
+use super::seal_statement::statement_id;
+use super::{Store, schema};
+use crate::crypto::hex::hex;
+use crate::error::{Error, Result};
+use crate::freshness::{self, Current, Kind, Record, RecordFile, Rollback, Verdict};
+use crate::keys::Level;
+use crate::model::Timestamp;
+
+/// What this session found of its store's freshness.
+#[derive(Clone, Debug)]
+pub struct Freshness {
+    /// The record file (`None`: no state directory, no protection).
+    pub file: Option<RecordFile>,
+    /// What the open found.
+    pub verdict: Verdict,
+    /// Why the protection is lost or weakened, if it is.
+    pub problem: Option<String>,
+    /// Whether a backup of the newest store is kept (a hard link).
+    pub backup: bool,
+}
+
+impl Freshness {
+    /// The rollback this session found, if any.
+    pub fn rollback(&self) -> Option<&Rollback> {
+        match &self.verdict {
+            Verdict::RolledBack(rb) => Some(rb),
+            _ => None,
+        }
+    }
+}
+
+fn kind_of(store: &Store) -> Kind {
+    if store.keys.level() >= Level::Master {
+        Kind::Master
+    } else {
+        Kind::Agent
+    }
+}
+
+impl Store {
+    /// The store's id (fixed at `init`; empty for a store made before ids).
+    pub fn store_id(&self) -> Result<String> {
+        Ok(schema::meta(&self.conn, "store_id")?.unwrap_or_default())
+    }
+
+    /// The current statement's bytes and the record they make.
+    fn current_record(&self) -> Result<Option<(Vec<u8>, Record)>> {
+        let Some(bytes) = seal_log::current_bytes(&self.conn)? else {
+            return Ok(None);
+        };
+        let record = Record {
+            store_id: self.store_id()?,
+            statement: hex(&statement_id(&bytes)),
+            seq: seal_log::seq_of(&bytes).unwrap_or(0),
+            bytes: hex(&bytes),
+            commit: freshness::git::head(self.layout.root()),
+            at: Timestamp::now().0,
+            federation: Default::default(),
+        };
+        Ok(Some((bytes, record)))
+    }
+
+    /// Whether the current statement descends from `statement` (hex).
+    fn descends_from(&self, bytes: &[u8], statement: &str, seq: u64) -> Result<bool> {
+        let Some(target) = crate::crypto::hex::unhex(statement).and_then(|v| <[u8; 32]>::try_from(v).ok()) else {
+            return Ok(false);
+        };
+        seal_log::descends(&self.conn, bytes, &target, seq)
+    }
+
+    /// Compares the store with this machine's record (at open, for a
+    /// session that authenticated the seal). Never fails the open: what
+    /// cannot be checked is said in `problem`.
+    pub(super) fn check_fresh(&mut self) {
+        let file = RecordFile::for_store(self.layout.root(), kind_of(self));
+        let (verdict, problem) = match &file {
+            None => (
+                Verdict::First,
+                Some("no state directory (set XDG_STATE_HOME or HOME): rollbacks are not detected".to_owned()),
+            ),
+            Some(file) => self
+                .fresh_verdict(file)
+                .unwrap_or_else(|e| (Verdict::First, Some(format!("the freshness check failed: {e}")))),
+        };
+        let backup = match (&verdict, freshness::state_dir()) {
+            (Verdict::RolledBack(_), _) | (_, None) => false,
+            (_, Some(state)) => freshness::keep_backup(&state, self.layout.root(), &self.layout.db()),
+        };
+        self.fresh = Some(Freshness {
+            file,
+            verdict,
+            problem,
+            backup,
+        });
+    }
+
+    fn fresh_verdict(&self, file: &RecordFile) -> Result<(Verdict, Option<String>)> {
+        let Some((bytes, now)) = self.current_record()? else {
+            return Ok((Verdict::First, Some("the store has no seal".into())));
+        };
+        let (recorded, problem) = match file.load() {
+            Ok(r) => (r, None),
+            Err(e) => (None, Some(format!("{e}; a new record was started"))),
+        };
+        let current = Current {
+            store_id: now.store_id.clone(),
+            statement: now.statement.clone(),
+            seq: now.seq,
+        };
+        let root = self.layout.root();
+        let verdict = freshness::decide(
+            recorded.as_ref(),
+            &current,
+            now.commit.as_deref(),
+            |s, seq| self.descends_from(&bytes, s, seq),
+            |a, b| freshness::git::is_ancestor(root, a, b),
+        )?;
+        match &verdict {
+            Verdict::Fresh { moved: false } | Verdict::RolledBack(_) => {}
+            _ => file.save(&Record {
+                federation: recorded.map(|r| r.federation).unwrap_or_default(),
+                ..now
+            })?,
+        }
+        Ok((verdict, problem))
+    }
+
+    /// Moves the record to the statement just committed (after a commit of
+    /// this session). A record another process moved further is left.
+    pub(crate) fn note_fresh(&mut self) {
+        let Some(f) = &self.fresh else {
+            return;
+        };
+        if f.rollback().is_some() {
+            return;
+        }
+        let Some(file) = f.file.clone() else {
+            return;
+        };
+        let _ = (|| -> Result<()> {
+            let Some((bytes, now)) = self.current_record()? else {
+                return Ok(());
+            };
+            let on_disk = file.load().ok().flatten();
+            if let Some(r) = &on_disk
+                && (r.statement == now.statement || !self.descends_from(&bytes, &r.statement, r.seq)?)
+            {
+                return Ok(());
+            }
+            file.save(&Record {
+                federation: on_disk.map(|r| r.federation).unwrap_or_default(),
+                ..now
+            })
+        })();
+    }
+
+    /// What the open found of the store's freshness (`None` for a session
+    /// that cannot authenticate the seal: no record is kept for it).
+    pub fn freshness(&self) -> Option<&Freshness> {
+        self.fresh.as_ref()
+    }
+
+    /// The rollback found at open, if any: the store is read-only.
+    pub fn rolled_back(&self) -> Option<&Rollback> {
+        self.fresh.as_ref().and_then(Freshness::rollback)
+    }
+
+    /// Refuses a write on a store that went back.
+    pub(crate) fn refuse_if_rolled_back(&self, action: &str) -> Result<()> {
+        match self.rolled_back() {
+            Some(rb) => Err(Error::RolledBack {
+                action: action.to_owned(),
+                detail: rollback_text(self.layout.root(), rb),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Accepts the store as it is as this machine's newest (`graphex
+    /// freshness accept`): deliberately, after a rollback was shown. The
+    /// store was authenticated at open; the record now names it.
+    pub fn accept_as_fresh(&mut self) -> Result<()> {
+        let file = self
+            .fresh
+            .as_ref()
+            .and_then(|f| f.file.clone())
+            .ok_or_else(|| Error::MissingSecret("no freshness record can be kept here (no state directory)".into()))?;
+        let (_, now) = self
+            .current_record()?
+            .ok_or_else(|| Error::integrity("the master's seal on the index", "there is none: seal the store first (`graphex seal`)"))?;
+        let federation = file.load().ok().flatten().map(|r| r.federation).unwrap_or_default();
+        file.save(&Record { federation, ..now })?;
+        self.check_fresh();
+        Ok(())
+    }
+
+    /// The highest bundle sequence this machine saw pulled from `source`.
+    pub fn federation_high_water(&self, source: &str) -> Option<u64> {
+        let file = self.fresh.as_ref()?.file.as_ref()?;
+        file.load().ok().flatten()?.federation.get(source).copied()
+    }
+
+    /// Raises the high-water mark of `source` in this machine's record
+    /// (after a pull committed).
+    pub(crate) fn note_federation(&self, source: &str, seq: u64) -> Result<()> {
+        let Some(file) = self.fresh.as_ref().and_then(|f| f.file.as_ref()) else {
+            return Ok(());
+        };
+        let Some(mut record) = file.load()? else {
+            return Ok(());
+        };
+        let mark = record.federation.entry(source.to_owned()).or_default();
+        if seq > *mark {
+            *mark = seq;
+            file.save(&record)?;
+        }
+        Ok(())
+    }
+}
+
+/// A short hex form of a statement id.
+pub fn short(statement: &str) -> &str {
+    statement.get(..12).unwrap_or(statement)
+}
+
+/// A date for a record's time.
+fn date(ms: i64) -> String {
+    crate::model::Timestamp(ms).to_string()
+}
+
+/// What a rollback is, in words: the store, both commits, both statements,
+/// and the commands that resolve it.
+pub fn rollback_text(root: &std::path::Path, rb: &Rollback) -> String {
+    let r = &rb.recorded;
+    let how = if rb.git_forward {
+        format!(
+            "git moved forward (from commit {} to {}) but the graph went back",
+            r.commit.as_deref().map_or("?", |c| c.get(..12).unwrap_or(c)),
+            rb.head.as_deref().map_or("?", |c| c.get(..12).unwrap_or(c)),
+        )
+    } else {
+        "the graph's file was replaced by one that does not descend from it".to_owned()
+    };
+    format!(
+        "the graph at {} is not the newest this machine saw: {how}. This machine last saw graph commit {} \
+         (seal {}, {}); the store now holds graph commit {} (seal {}), which does not descend from it. \
+         Writes are refused. Restore the newer graph with `graphex freshness restore`, or accept this one \
+         deliberately with `graphex freshness accept`",
+        root.display(),
+        r.seq,
+        short(&r.statement),
+        date(r.at),
+        rb.seq,
+        short(&rb.statement),
+    )
+}

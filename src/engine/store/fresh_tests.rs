@@ -1,0 +1,120 @@
+//! Rollback of a whole store, outside git: a `graph.db` put back as it was
+//! at an earlier commit (validly sealed) is caught at open, by the master
+//! and by an agent, and nothing but a deliberate accept clears it.
+
+use std::path::Path;
+
+use super::tests::{creds, new_store};
+use super::*;
+use crate::freshness::{Kind, RecordFile, Verdict};
+use crate::model::{Name, NewNode, NodeType};
+
+fn add(root: &Path, name: &str) {
+    let mut s = Store::open(root, &creds(Level::Master, root)).unwrap();
+    s.add_node(NewNode::new(
+        Name::new(name).unwrap(),
+        NodeType::new("convention").unwrap(),
+        format!("{name} as written"),
+        Tier::AgentReadable,
+    ))
+    .unwrap();
+}
+
+/// A store at commit 1, its file saved, then moved on to commit 2.
+fn moved_on() -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
+    let (dir, root) = new_store();
+    let _ = creds(Level::Agent, &root);
+    add(&root, "retry-policy");
+    // The agent's session sees commit 1 too.
+    let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    assert!(matches!(agent.freshness().unwrap().verdict, Verdict::First));
+    drop(agent);
+    let old = std::fs::read(Layout::new(&root).db()).unwrap();
+    add(&root, "security-fix");
+    let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    assert!(matches!(agent.freshness().unwrap().verdict, Verdict::Fresh { moved: true }));
+    (dir, root, old)
+}
+
+#[test]
+fn a_store_put_back_opens_read_only_until_accepted() {
+    let (_dir, root, old) = moved_on();
+    std::fs::write(Layout::new(&root).db(), &old).unwrap();
+
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let rb = s.rolled_back().expect("the rollback is caught").clone();
+    assert_eq!(rb.seq, 1);
+    assert!(rb.recorded.seq >= 2, "{rb:?}");
+    assert!(!rb.git_forward);
+    let text = rollback_text(&root, &rb);
+    assert!(text.contains("graphex freshness restore") && text.contains("graphex freshness accept"), "{text}");
+    // Reads still work; every write is refused, naming the rollback.
+    assert!(s.summary("retry-policy").is_ok());
+    let err = s
+        .add_node(NewNode::new(
+            Name::new("x").unwrap(),
+            NodeType::new("convention").unwrap(),
+            "x",
+            Tier::Public,
+        ))
+        .unwrap_err();
+    assert!(matches!(err, Error::RolledBack { .. }), "{err}");
+    // Opening again does not make it fresh: the record was not moved.
+    drop(s);
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(s.rolled_back().is_some());
+    drop(s);
+    // The agent's own record catches it as well.
+    let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    assert!(agent.rolled_back().is_some());
+    drop(agent);
+
+    // Deliberately accepted: writable again, and fresh from then on.
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    s.accept_as_fresh().unwrap();
+    assert!(s.rolled_back().is_none());
+    drop(s);
+    add(&root, "after-accept");
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(matches!(s.freshness().unwrap().verdict, Verdict::Fresh { moved: false }));
+}
+
+#[test]
+fn a_store_that_moved_forward_is_fresh_and_a_lost_record_only_loses_protection() {
+    let (_dir, root, old) = moved_on();
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(s.rolled_back().is_none());
+    assert!(matches!(s.freshness().unwrap().verdict, Verdict::Fresh { moved: false }));
+    drop(s);
+    // The record deleted: the older store opens (nothing is lost, the
+    // protection is), and a new record starts from what it finds.
+    let file = RecordFile::for_store(&root, Kind::Master).unwrap();
+    std::fs::remove_file(file.path()).unwrap();
+    std::fs::write(Layout::new(&root).db(), &old).unwrap();
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(matches!(s.freshness().unwrap().verdict, Verdict::First));
+    assert!(s.summary("retry-policy").is_ok());
+}
+
+#[test]
+fn every_statement_follows_the_one_before() {
+    let (_dir, root, _old) = moved_on();
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let conn = s.conn();
+    let head = super::seal_log::current_bytes(conn).unwrap().unwrap();
+    let past: Vec<Vec<u8>> = conn
+        .prepare("SELECT statement FROM seal_log")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert!(!past.is_empty());
+    for p in &past {
+        let id = super::seal_statement::statement_id(p);
+        assert!(super::seal_log::descends(conn, &head, &id, 0).unwrap());
+        // And never the other way round.
+        let back = super::seal_statement::statement_id(&head);
+        assert!(!super::seal_log::descends(conn, p, &back, 0).unwrap());
+    }
+}
