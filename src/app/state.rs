@@ -24,6 +24,9 @@ pub struct AppState {
     /// Work under way that the status bar names ("opening the store").
     pub busy: Option<String>,
     pub pending: usize,
+    /// Set when the store went back (a rollback): it is read-only, and
+    /// the tab bar says so until it is resolved.
+    pub rolled_back: Option<String>,
     pub message: Option<(String, Tone)>,
     pub queue: Queue,
     pub graph: Graph,
@@ -231,6 +234,7 @@ impl AppState {
             level: None,
             busy: Some("opening the store".into()),
             pending: 0,
+            rolled_back: None,
             message: None,
             queue: Queue::default(),
             graph: Graph::default(),

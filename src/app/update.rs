@@ -303,6 +303,7 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
     match r {
         Reply::Opened { level, root } => {
             state.level = Some(level);
+            state.rolled_back = None;
             state.store = root;
             state.busy = None;
             // Unlocked or reopened: the panes are drawn from what this level reads.
@@ -311,6 +312,10 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
                 request(fx, Request::SavedQueries);
             }
             projection::update::changed(state, fx);
+        }
+        Reply::RolledBack(text) => {
+            state.error(text.clone());
+            state.rolled_back = Some(text);
         }
         Reply::OpenFailed(e) => {
             state.busy = None;

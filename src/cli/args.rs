@@ -308,6 +308,14 @@ pub enum Command {
     /// GRAPHEX_IDENTITY, or a terminal to ask on). On any error this branch's graph.db is kept
     /// and git reports a conflict.
     MergeDriver(super::git_args::MergeDriverArgs),
+    /// What this machine last saw of the store, and what to do when the graph went back: a
+    /// store older than the one last seen here (an older graph.db brought by git, or a file put
+    /// back) opens read-only until you `restore` the newer one or `accept` it. Without a
+    /// subcommand: `show`.
+    Freshness {
+        #[command(subcommand)]
+        command: Option<super::git_args::FreshnessCommand>,
+    },
     /// Share subgraphs between projects: publish a signed bundle, pull other projects' bundles
     /// as read-only nodes, print the key to pin. Configured in [graphex.federation] of
     /// .gpp/config.toml, in force once approved (`graphex config approve`). See the README.

@@ -25,8 +25,6 @@ const ATTRIBUTES: [&str; 2] = [
     ".gpp/graphex/graph.db merge=graphex -diff",
     ".gpp/graphex/keys/** -merge -diff",
 ];
-/// Marks the hooks Graphex wrote.
-const HOOK_MARK: &str = "# graphex: rebuild derived files";
 /// The index's path inside a repository.
 const DB_PATH: [&str; 3] = [".gpp", "graphex", "graph.db"];
 
@@ -34,6 +32,7 @@ pub fn git(ctx: &Context, cmd: &GitCommand) -> Result<()> {
     match cmd {
         GitCommand::Install => install(&ctx.root()?),
         GitCommand::Refresh => refresh(ctx),
+        GitCommand::Check { hook } => super::git_hooks::check(ctx, hook.as_deref()),
     }
 }
 
@@ -103,22 +102,7 @@ pub fn install(root: &Path) -> Result<()> {
     let hooks = git_output(&top, &["rev-parse", "--git-path", "hooks"])
         .map(|p| top.join(p))
         .context("cannot find the repository's hooks directory")?;
-    for hook in ["post-checkout", "post-merge"] {
-        match write_hook(&hooks, hook, &exe)? {
-            Hook::Written => {
-                let _ = writeln!(done, "wrote the {hook} hook");
-            }
-            Hook::Ours => {}
-            Hook::Foreign(path) => {
-                let _ = writeln!(
-                    done,
-                    "{} exists and is not ours: add `{} git refresh` to it to rebuild snapshots after a checkout",
-                    path.display(),
-                    shell_word(&exe)
-                );
-            }
-        }
-    }
+    super::git_hooks::install(&hooks, &exe, &mut done)?;
     if done.is_empty() {
         done.push_str("already set up: nothing to change\n");
     }
@@ -145,7 +129,7 @@ fn add_line(path: &Path, line: &str) -> Result<bool> {
     Ok(true)
 }
 
-fn git_output(dir: &Path, args: &[&str]) -> Option<String> {
+pub(super) fn git_output(dir: &Path, args: &[&str]) -> Option<String> {
     let out = Process::new("git").arg("-C").arg(dir).args(args).output().ok()?;
     out.status
         .success()
@@ -153,40 +137,13 @@ fn git_output(dir: &Path, args: &[&str]) -> Option<String> {
 }
 
 /// A path as one POSIX shell word (git runs the driver through `sh`).
-fn shell_word(path: &Path) -> String {
+pub(super) fn shell_word(path: &Path) -> String {
     let s = path.to_string_lossy();
     if s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b)) {
         s.into_owned()
     } else {
         format!("'{}'", s.replace('\'', r"'\''"))
     }
-}
-
-enum Hook {
-    Written,
-    Ours,
-    Foreign(PathBuf),
-}
-
-fn write_hook(dir: &Path, name: &str, exe: &Path) -> Result<Hook> {
-    let path = dir.join(name);
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        return Ok(if text.contains(HOOK_MARK) {
-            Hook::Ours
-        } else {
-            Hook::Foreign(path)
-        });
-    }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let script = format!(
-        "#!/bin/sh\n{HOOK_MARK} (a cache; never fails the git command)\n{} git refresh || true\n",
-        shell_word(exe)
-    );
-    std::fs::write(&path, script).with_context(|| format!("cannot write {}", path.display()))?;
-    use std::os::unix::fs::PermissionsExt as _;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-        .with_context(|| format!("cannot make {} executable", path.display()))?;
-    Ok(Hook::Written)
 }
 
 /// `graphex git refresh`: snapshots rebuilt when the master key is at hand.

@@ -16,6 +16,39 @@ pub enum GitCommand {
     /// changed since them, when the master key is in the environment; does nothing (quietly,
     /// exit 0) without it. The hooks run it.
     Refresh,
+    /// Check that the graph did not go back while git went forward (the hooks run it after a
+    /// checkout, merge or rebase, and before a commit). Needs no key: it compares the index's seal
+    /// history with what this machine last saw. Exits 1, naming the commit that brought the older
+    /// graph, when a merge, pull or rebase put an older graph back; before a commit that refuses
+    /// the commit.
+    Check {
+        /// The git hook running it (post-checkout, post-merge, post-rewrite, pre-commit,
+        /// pre-merge-commit); post-rewrite reads git's list of rewritten commits on stdin.
+        #[arg(long, value_name = "HOOK")]
+        hook: Option<String>,
+    },
+}
+
+/// `graphex freshness …`: what this machine last saw of the store.
+#[derive(Debug, Subcommand)]
+pub enum FreshnessCommand {
+    /// What this machine last saw of the store (graph commit, seal, git commit), what the store
+    /// holds now, and whether a newer copy is kept to restore.
+    Show,
+    /// After a rollback: put the newer graph back, from this machine's backup or from the git
+    /// commit it was seen at. The graph as it is now is moved aside (never deleted). Master level.
+    Restore {
+        /// Do not ask (the differences are still printed).
+        #[arg(long)]
+        yes: bool,
+    },
+    /// After a rollback: accept the graph as it is now, deliberately, as the newest this machine
+    /// has seen (writes are allowed again).
+    Accept {
+        /// Do not ask (the differences are still printed).
+        #[arg(long)]
+        yes: bool,
+    },
 }
 
 /// `graphex merge-driver BASE OURS THEIRS PATH`: run by git, not by hand.

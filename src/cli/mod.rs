@@ -12,9 +12,11 @@ mod explore;
 mod exposure;
 mod federation;
 mod find;
+mod freshness;
 mod git;
 mod git_args;
 mod git_branch;
+mod git_hooks;
 pub mod hints;
 mod history;
 mod interchange;
@@ -126,6 +128,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Import(a) => interchange::import(&ctx, a),
         Command::Git(c) => git::git(&ctx, c),
         Command::MergeDriver(a) => git::merge_driver(a),
+        Command::Freshness { command } => freshness::freshness(&ctx, command.as_ref()),
         Command::Federation(c) => federation::federation(&ctx, c),
     }
 }

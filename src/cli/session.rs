@@ -65,6 +65,7 @@ impl Context {
     pub fn open_with_credentials(&self, need: Need) -> Result<(Store, Credentials)> {
         let (root, creds) = self.credentials(need)?;
         let store = Store::open(&root, &creds)?;
+        warn_rollback(&store);
         if need == Need::Write && store.level() < Level::Master {
             bail!("this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY");
         }
@@ -100,6 +101,16 @@ impl Context {
     }
 }
 
+/// Says on stderr that the store went back (it opened read-only).
+pub fn warn_rollback(store: &Store) {
+    if let Some(rb) = store.rolled_back() {
+        super::output::note(&format!(
+            "warning: {}",
+            graphex_engine::store::rollback_text(store.layout().root(), rb)
+        ));
+    }
+}
+
 /// The environment's credentials with the master's, prompted for in a
 /// terminal when the environment has none (`doing` says what for).
 pub fn master_credentials(doing: &str) -> Result<Credentials> {
@@ -129,6 +140,20 @@ pub fn console_credentials(ctx: &Context) -> Result<Credentials> {
 /// True when a person can answer a prompt.
 pub fn interactive() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// Asks a yes/no question on the terminal (default no); without a
+/// terminal, fails naming `--yes`.
+pub fn confirm(question: &str) -> Result<bool> {
+    if !interactive() {
+        bail!("no terminal to ask on: read what is printed above and run again with --yes");
+    }
+    eprint!("{question} [y/N] ");
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .context("cannot read the answer from the terminal")?;
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "Yes"))
 }
 
 /// Prompts on the terminal without echo, or fails with `otherwise`.

@@ -31,6 +31,7 @@ pub mod project;
 pub mod proposal;
 pub mod query;
 pub mod query_history;
+pub mod rollback;
 pub mod seed;
 pub mod store;
 pub mod traverse;

@@ -45,6 +45,14 @@ pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
     .validate()?;
     let creds = Credentials::from_env();
     let store = Store::open(&root, &creds)?;
+    // Agents are served nothing from a graph that went back: what they
+    // receive would silently be an older policy.
+    if let Some(rb) = store.rolled_back() {
+        bail!(
+            "not serving agents: {}",
+            graphex_engine::store::rollback_text(store.layout().root(), rb)
+        );
+    }
     if store.level() >= Level::Human {
         bail!("the MCP server never holds the human-only key: unset GRAPHEX_HUMAN_PASSPHRASE for `graphex mcp`");
     }

@@ -201,6 +201,9 @@ pub enum Reply {
     },
     /// The store could not be opened at all.
     OpenFailed(String),
+    /// The store opened read-only: it went back (the text says how and
+    /// what resolves it). Sent after `Opened`.
+    RolledBack(String),
     Queue(QueueSnapshot),
     /// Lints of queued proposals, by id, once checked.
     Lints(Vec<(String, ItemLints)>),

@@ -251,6 +251,12 @@ impl Worker {
             level,
             root: self.root.display().to_string(),
         });
+        if let Some(rb) = store.rolled_back() {
+            self.send(Reply::RolledBack(graphex_engine::store::rollback_text(
+                store.layout().root(),
+                rb,
+            )));
+        }
         self.store = Some(store);
         self.signature = self.pending_signature();
         self.load_queue();

@@ -100,6 +100,36 @@ pub fn show(root: &Path, commit: &str, path: &str) -> Option<Vec<u8>> {
     out.status.success().then_some(out.stdout)
 }
 
+/// Brings `paths` (relative to the work tree's top) back as they were at
+/// `commit`, in the work tree and git's index (to be committed); true when
+/// any came back. A path the commit does not have is skipped.
+pub fn checkout_paths(root: &Path, commit: &str, paths: &[&str]) -> bool {
+    if !is_object_name(commit) {
+        return false;
+    }
+    let top = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["rev-parse", "--show-toplevel"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    let Some(top) = top else {
+        return false;
+    };
+    let mut any = false;
+    for path in paths {
+        any |= Command::new("git")
+            .arg("-C")
+            .arg(&top)
+            .args(["checkout", commit, "--", path])
+            .output()
+            .is_ok_and(|o| o.status.success());
+    }
+    any
+}
+
 /// The store's index path relative to the top of its git work tree.
 pub fn index_path_in_repo(root: &Path) -> Option<String> {
     let out = Command::new("git")

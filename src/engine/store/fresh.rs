@@ -4,6 +4,10 @@
 //! read-only: every write is refused until a person restores the newer
 //! store or accepts this one (`Store::accept_as_fresh`).
 
+use std::path::Path;
+
+use rusqlite::Connection;
+
 use super::seal_log;
 use super::seal_statement::statement_id;
 use super::{Store, schema};
@@ -50,29 +54,12 @@ impl Store {
         Ok(schema::meta(&self.conn, "store_id")?.unwrap_or_default())
     }
 
-    /// The current statement's bytes and the record they make.
     fn current_record(&self) -> Result<Option<(Vec<u8>, Record)>> {
-        let Some(bytes) = seal_log::current_bytes(&self.conn)? else {
-            return Ok(None);
-        };
-        let record = Record {
-            store_id: self.store_id()?,
-            statement: hex(&statement_id(&bytes)),
-            seq: seal_log::seq_of(&bytes).unwrap_or(0),
-            bytes: hex(&bytes),
-            commit: freshness::git::head(self.layout.root()),
-            at: Timestamp::now().0,
-            federation: Default::default(),
-        };
-        Ok(Some((bytes, record)))
+        current_record(&self.conn, self.layout.root())
     }
 
-    /// Whether the current statement descends from `statement` (hex).
     fn descends_from(&self, bytes: &[u8], statement: &str, seq: u64) -> Result<bool> {
-        let Some(target) = crate::crypto::hex::unhex(statement).and_then(|v| <[u8; 32]>::try_from(v).ok()) else {
-            return Ok(false);
-        };
-        seal_log::descends(&self.conn, bytes, &target, seq)
+        descends_from(&self.conn, bytes, statement, seq)
     }
 
     /// Compares the store with this machine's record (at open, for a
@@ -102,34 +89,7 @@ impl Store {
     }
 
     fn fresh_verdict(&self, file: &RecordFile) -> Result<(Verdict, Option<String>)> {
-        let Some((bytes, now)) = self.current_record()? else {
-            return Ok((Verdict::First, Some("the store has no seal".into())));
-        };
-        let (recorded, problem) = match file.load() {
-            Ok(r) => (r, None),
-            Err(e) => (None, Some(format!("{e}; a new record was started"))),
-        };
-        let current = Current {
-            store_id: now.store_id.clone(),
-            statement: now.statement.clone(),
-            seq: now.seq,
-        };
-        let root = self.layout.root();
-        let verdict = freshness::decide(
-            recorded.as_ref(),
-            &current,
-            now.commit.as_deref(),
-            |s, seq| self.descends_from(&bytes, s, seq),
-            |a, b| freshness::git::is_ancestor(root, a, b),
-        )?;
-        match &verdict {
-            Verdict::Fresh { moved: false } | Verdict::RolledBack(_) => {}
-            _ => file.save(&Record {
-                federation: recorded.map(|r| r.federation).unwrap_or_default(),
-                ..now
-            })?,
-        }
-        Ok((verdict, problem))
+        verdict_on(&self.conn, self.layout.root(), file)
     }
 
     /// Moves the record to the statement just committed (after a commit of
@@ -223,6 +183,95 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// The current statement's bytes and the record they make (the statement
+/// as stored: authenticated by the caller's open, or not at all).
+fn current_record(conn: &Connection, root: &Path) -> Result<Option<(Vec<u8>, Record)>> {
+    let Some(bytes) = seal_log::current_bytes(conn)? else {
+        return Ok(None);
+    };
+    let record = Record {
+        store_id: schema::meta(conn, "store_id")?.unwrap_or_default(),
+        statement: hex(&statement_id(&bytes)),
+        seq: seal_log::seq_of(&bytes).unwrap_or(0),
+        bytes: hex(&bytes),
+        commit: freshness::git::head(root),
+        at: Timestamp::now().0,
+        federation: Default::default(),
+    };
+    Ok(Some((bytes, record)))
+}
+
+/// Whether the statement `bytes` descends from `statement` (hex).
+fn descends_from(conn: &Connection, bytes: &[u8], statement: &str, seq: u64) -> Result<bool> {
+    let Some(target) = crate::crypto::hex::unhex(statement).and_then(|v| <[u8; 32]>::try_from(v).ok()) else {
+        return Ok(false);
+    };
+    seal_log::descends(conn, bytes, &target, seq)
+}
+
+/// The rule applied to the index behind `conn` and the record `file`; the
+/// record moves unless the store went back.
+fn verdict_on(conn: &Connection, root: &Path, file: &RecordFile) -> Result<(Verdict, Option<String>)> {
+    let Some((bytes, now)) = current_record(conn, root)? else {
+        return Ok((Verdict::First, Some("the store has no seal".into())));
+    };
+    let (recorded, problem) = match file.load() {
+        Ok(r) => (r, None),
+        Err(e) => (None, Some(format!("{e}; a new record was started"))),
+    };
+    let current = Current {
+        store_id: now.store_id.clone(),
+        statement: now.statement.clone(),
+        seq: now.seq,
+    };
+    let verdict = freshness::decide(
+        recorded.as_ref(),
+        &current,
+        now.commit.as_deref(),
+        |s, seq| descends_from(conn, &bytes, s, seq),
+        |a, b| freshness::git::is_ancestor(root, a, b),
+    )?;
+    match &verdict {
+        Verdict::Fresh { moved: false } | Verdict::RolledBack(_) => {}
+        _ => file.save(&Record {
+            federation: recorded.map(|r| r.federation).unwrap_or_default(),
+            ..now
+        })?,
+    }
+    Ok((verdict, problem))
+}
+
+/// The freshness check without keys, as git hooks run it: the index's
+/// statement is not authenticated, only compared by its hash chain with
+/// each record this machine keeps for the work tree (a forged statement
+/// passes here and is refused by the next open that holds a key). Commits
+/// a rebase rewrote (`rewrites`: old, new) are followed first. Records
+/// move as at an open; a rollback leaves them.
+pub fn check_without_keys(root: &Path, rewrites: &[(String, String)]) -> Result<Vec<(Kind, Verdict)>> {
+    let layout = super::Layout::new(root);
+    if !layout.db().is_file() {
+        return Ok(Vec::new());
+    }
+    let conn = Connection::open_with_flags(layout.db(), rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+    schema::forbid_code(&conn)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    let mut out = Vec::new();
+    for kind in [Kind::Master, Kind::Agent] {
+        let Some(file) = RecordFile::for_store(root, kind) else {
+            continue;
+        };
+        let Some(mut record) = file.load()? else {
+            continue;
+        };
+        if let Some((_, new)) = rewrites.iter().find(|(old, _)| Some(old) == record.commit.as_ref()) {
+            record.commit = Some(new.clone());
+            file.save(&record)?;
+        }
+        out.push((kind, verdict_on(&conn, root, &file)?.0));
+    }
+    Ok(out)
 }
 
 /// A short hex form of a statement id.

@@ -262,7 +262,8 @@ fn a_store_of_schema_five_gains_the_table() {
     let (_dir, root) = new_store();
     sql(
         &root,
-        "DROP TABLE saved_queries; DROP TABLE merge_conflicts; DROP INDEX timeline_by_action; PRAGMA user_version = 5;",
+        "DROP TABLE saved_queries; DROP TABLE merge_conflicts; DROP INDEX timeline_by_action; DROP TABLE seal_log; \
+         PRAGMA user_version = 5;",
     );
     let mut s = open_at(&root, Level::Master);
     assert!(s.saved_queries().unwrap().is_empty());

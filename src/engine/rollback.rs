@@ -1,0 +1,197 @@
+//! Restoring the newer store after a rollback (`graphex freshness
+//! restore`): the copy this machine can trust is the one whose seal is the
+//! statement its freshness record names, from the backup it keeps or from
+//! the git commit checked out when it recorded it. The store as it is now
+//! is moved aside, never deleted, and the restored one is opened and
+//! checked before anything is said to have worked.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::OptionalExtension;
+
+use crate::crypto::hex::hex;
+use crate::error::{Error, Result};
+use crate::freshness::{self, Record};
+use crate::keys::Credentials;
+use crate::model::Timestamp;
+use crate::store::{Layout, Store};
+
+/// Where a restorable copy comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The hard-linked backup in the state directory.
+    Backup(PathBuf),
+    /// The index as git holds it at a commit.
+    Git(String),
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Backup(p) => write!(f, "this machine's backup {}", p.display()),
+            Source::Git(c) => write!(f, "git commit {}", c.get(..12).unwrap_or(c)),
+        }
+    }
+}
+
+/// A copy of the newer index, found and checked against the record.
+#[derive(Debug)]
+pub struct Candidate {
+    pub source: Source,
+    /// The copy, in a temporary file beside `graph.db`.
+    file: tempfile::NamedTempFile,
+    pub recorded: Record,
+}
+
+/// The statement id (hex) of the index in `path`, read without keys.
+fn statement_of(path: &Path) -> Option<String> {
+    let conn = rusqlite::Connection::open(path).ok()?;
+    crate::store::forbid_code(&conn).ok()?;
+    let bytes: Vec<u8> = conn
+        .query_row("SELECT statement FROM seal WHERE id = 1", [], |r| r.get(0))
+        .optional()
+        .ok()??;
+    Some(hex(&crate::store::statement_id(&bytes)))
+}
+
+/// Finds a copy of the store this machine last saw (the record `recorded`),
+/// looking in the backup, then in git at the recorded commit. The error
+/// names every place looked at.
+pub fn find(root: &Path, recorded: &Record) -> Result<Candidate> {
+    let layout = Layout::new(root);
+    let mut looked = Vec::new();
+    let temp = || {
+        tempfile::Builder::new()
+            .prefix(".restore-")
+            .tempfile_in(layout.graphex())
+            .map_err(|e| Error::io(layout.graphex(), e))
+    };
+    let matches = |file: &tempfile::NamedTempFile| statement_of(file.path()).as_deref() == Some(&recorded.statement);
+    if let Some(state) = freshness::state_dir() {
+        let backup = freshness::backup_path(&state, root);
+        if let Ok(bytes) = std::fs::read(&backup) {
+            let file = temp()?;
+            std::fs::write(file.path(), bytes).map_err(|e| Error::io(file.path(), e))?;
+            if matches(&file) {
+                return Ok(Candidate {
+                    source: Source::Backup(backup),
+                    file,
+                    recorded: recorded.clone(),
+                });
+            }
+            looked.push(format!("the backup {} holds another graph", backup.display()));
+        } else {
+            looked.push(format!("no backup at {}", backup.display()));
+        }
+    }
+    match &recorded.commit {
+        Some(commit) => {
+            let bytes = freshness::git::index_path_in_repo(root)
+                .and_then(|path| freshness::git::show(root, commit, &path));
+            match bytes {
+                Some(bytes) => {
+                    let file = temp()?;
+                    std::fs::write(file.path(), bytes).map_err(|e| Error::io(file.path(), e))?;
+                    if matches(&file) {
+                        return Ok(Candidate {
+                            source: Source::Git(commit.clone()),
+                            file,
+                            recorded: recorded.clone(),
+                        });
+                    }
+                    looked.push(format!(
+                        "git commit {} holds another graph (the newer one was not committed there)",
+                        commit.get(..12).unwrap_or(commit)
+                    ));
+                }
+                None => looked.push(format!(
+                    "git has no graph.db at commit {}",
+                    commit.get(..12).unwrap_or(commit)
+                )),
+            }
+        }
+        None => looked.push("the record names no git commit".into()),
+    }
+    Err(Error::integrity(
+        "the newer graph",
+        format!(
+            "no copy of graph commit {} (seal {}) was found: {}. Put the newer graph.db back by hand, or accept \
+             the store as it is with `graphex freshness accept`",
+            recorded.seq,
+            crate::store::short_statement(&recorded.statement),
+            looked.join("; ")
+        ),
+    ))
+}
+
+/// What a restore did.
+#[derive(Debug)]
+pub struct Restored {
+    pub source: Source,
+    /// Where the store as it was went.
+    pub aside: PathBuf,
+    /// The commit number of the restored graph.
+    pub seq: u64,
+    /// Files git brought back beside the index (blobs, keys), to commit.
+    pub staged: bool,
+}
+
+/// Puts `candidate` in place of the store's index: the current one is
+/// checkpointed (so no write-ahead log is left to apply to the new file)
+/// and copied aside, then the copy renamed over it; from git, the blobs
+/// and key files of that commit come back too. Then the store is opened
+/// with `creds` and must be fresh, or the old index goes back.
+pub fn restore(root: &Path, creds: &Credentials, candidate: Candidate) -> Result<Restored> {
+    let layout = Layout::new(root);
+    let db = layout.db();
+    {
+        let conn = rusqlite::Connection::open(&db)?;
+        crate::store::forbid_code(&conn)?;
+        let busy: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
+        if busy != 0 {
+            return Err(Error::integrity(
+                "graph.db",
+                "another process has the store open: close other graphex sessions (console, MCP) and restore again",
+            ));
+        }
+    }
+    let state = freshness::state_dir()
+        .ok_or_else(|| Error::MissingSecret("no state directory to set the current graph aside in".into()))?;
+    let aside = freshness::aside_path(&state, root, Timestamp::now().0);
+    std::fs::copy(&db, &aside).map_err(|e| Error::io(&aside, e))?;
+    let (file, source, recorded) = (candidate.file, candidate.source, candidate.recorded);
+    file.as_file().sync_all().map_err(|e| Error::io(file.path(), e))?;
+    file.persist(&db).map_err(|e| Error::io(&db, e.error))?;
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(PathBuf::from(format!("{}{suffix}", db.display())));
+    }
+    let mut staged = false;
+    if let Source::Git(commit) = &source
+        && let Some(index) = freshness::git::index_path_in_repo(root)
+    {
+        // The blobs and key files as git held them with that index.
+        let dir = index.trim_end_matches("graph.db").trim_end_matches('/').to_owned();
+        let objects = dir.trim_end_matches("graphex").trim_end_matches('/').to_owned() + "/objects";
+        staged = freshness::git::checkout_paths(root, commit, &[&format!("{dir}/keys"), &objects]);
+    }
+    let check = Store::open(root, creds).and_then(|s| match s.rolled_back() {
+        None => Ok(s),
+        Some(_) => Err(Error::integrity(
+            "the restored graph",
+            "it still does not descend from the record",
+        )),
+    });
+    match check {
+        Ok(_) => Ok(Restored {
+            source,
+            aside,
+            seq: recorded.seq,
+            staged,
+        }),
+        Err(e) => {
+            // The old index back: nothing is lost by a failed restore.
+            let _ = std::fs::copy(&aside, &db);
+            Err(e)
+        }
+    }
+}
