@@ -79,7 +79,11 @@ pub(crate) fn block<'a>(title: &'a str, focused: bool, styles: &ToneStyles) -> B
 /// The unlock level, in words (`long`) or one word.
 fn level_note(state: &AppState, long: bool) -> (String, Tone) {
     if state.rolled_back.is_some() {
-        let text = if long { "⚠ ROLLED BACK: read-only" } else { "⚠ ROLLED BACK" };
+        let text = if long {
+            "⚠ ROLLED BACK: read-only"
+        } else {
+            "⚠ ROLLED BACK"
+        };
         return (text.to_owned(), Tone::Error);
     }
     match state.level {

@@ -4,8 +4,8 @@
 
 use anyhow::{Result, bail};
 use graphex_engine::freshness::{Record, Verdict};
-use graphex_engine::store::{rollback_text, short_statement};
 use graphex_engine::rollback;
+use graphex_engine::store::{rollback_text, short_statement};
 use serde::Serialize;
 
 use super::Context;
@@ -36,7 +36,9 @@ fn describe(r: &Record) -> String {
         "graph commit {}, seal {}, git commit {}, at {}",
         r.seq,
         short_statement(&r.statement),
-        r.commit.as_deref().map_or("none (outside git)", |c| c.get(..12).unwrap_or(c)),
+        r.commit
+            .as_deref()
+            .map_or("none (outside git)", |c| c.get(..12).unwrap_or(c)),
         graphex_engine::model::Timestamp(r.at)
     )
 }
@@ -66,7 +68,10 @@ fn show(ctx: &Context) -> Result<()> {
     };
     emit(ctx.json, &seen, |s| {
         let mut out = String::new();
-        out.push_str(&format!("record     {}\n", s.record.as_deref().unwrap_or("none (no state directory)")));
+        out.push_str(&format!(
+            "record     {}\n",
+            s.record.as_deref().unwrap_or("none (no state directory)")
+        ));
         if let Some(r) = s.last_seen {
             out.push_str(&format!("last seen  {}\n", describe(r)));
         }
@@ -139,5 +144,8 @@ fn accept(ctx: &Context, yes: bool) -> Result<()> {
         bail!("nothing accepted");
     }
     store.accept_as_fresh()?;
-    say(&format!("accepted graph commit {} as the newest this machine has seen\n", rb.seq))
+    say(&format!(
+        "accepted graph commit {} as the newest this machine has seen\n",
+        rb.seq
+    ))
 }

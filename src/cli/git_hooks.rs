@@ -20,8 +20,11 @@ const HOOK_MARK: &str = "# graphex: rebuild derived files";
 const HOOK_MARK_CHECK: &str = "# graphex: check the graph did not go back";
 
 /// The hooks and what each runs.
-const HOOKS: [(&str, bool); 5] = [
+const HOOKS: [(&str, bool); 6] = [
     ("post-checkout", true),
+    // Moves the record to the new commit, so a later checkout of the
+    // commit before it is seen as git moving, not a file replaced.
+    ("post-commit", false),
     ("post-merge", true),
     ("post-rewrite", false),
     ("pre-commit", false),
@@ -60,7 +63,11 @@ pub fn install(dir: &Path, exe: &Path, done: &mut String) -> Result<()> {
                     done,
                     "{} exists and is not ours: add `{word} git check --hook {name}` to it{}",
                     path.display(),
-                    if refresh { format!(" (and `{word} git refresh`)") } else { String::new() }
+                    if refresh {
+                        format!(" (and `{word} git refresh`)")
+                    } else {
+                        String::new()
+                    }
                 );
                 continue;
             }
@@ -84,8 +91,19 @@ pub fn install(dir: &Path, exe: &Path, done: &mut String) -> Result<()> {
 fn culprit(root: &Path, rev: &str) -> Option<String> {
     let path = graphex_engine::freshness::git::index_path_in_repo(root)?;
     let top = git_output(root, &["rev-parse", "--show-toplevel"]).map(PathBuf::from)?;
-    git_output(&top, &["log", "-1", "--format=%h %an (%ad): %s", "--date=short", rev, "--", &path])
-        .filter(|s| !s.is_empty())
+    git_output(
+        &top,
+        &[
+            "log",
+            "-1",
+            "--format=%h %an (%ad): %s",
+            "--date=short",
+            rev,
+            "--",
+            &path,
+        ],
+    )
+    .filter(|s| !s.is_empty())
 }
 
 /// `graphex git check [--hook NAME]`.

@@ -86,8 +86,8 @@ pub fn find(root: &Path, recorded: &Record) -> Result<Candidate> {
     }
     match &recorded.commit {
         Some(commit) => {
-            let bytes = freshness::git::index_path_in_repo(root)
-                .and_then(|path| freshness::git::show(root, commit, &path));
+            let bytes =
+                freshness::git::index_path_in_repo(root).and_then(|path| freshness::git::show(root, commit, &path));
             match bytes {
                 Some(bytes) => {
                     let file = temp()?;

@@ -8,7 +8,7 @@ use crate::harness::{HUMAN, PASS, bare};
 
 /// `git` in `dir`, isolated from the machine's config and from any
 /// graphex credentials of the environment.
-fn git_command(dir: &Path, args: &[&str]) -> Process {
+pub(crate) fn git_command(dir: &Path, args: &[&str]) -> Process {
     let mut c = Process::new("git");
     c.current_dir(dir)
         .args([
@@ -23,6 +23,7 @@ fn git_command(dir: &Path, args: &[&str]) -> Process {
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GRAPHEX_TEST_KDF_LOG_N", "4")
+        .env("GRAPHEX_STATE_DIR", crate::harness::state_dir())
         .env_remove("GRAPHEX_PASSPHRASE")
         .env_remove("GRAPHEX_IDENTITY")
         .env_remove("GRAPHEX_STORE")
@@ -32,11 +33,11 @@ fn git_command(dir: &Path, args: &[&str]) -> Process {
 
 /// [`git_command`] with the master passphrase in its environment (the
 /// merge driver reads it).
-fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> std::process::Output {
     git_command(dir, args).env("GRAPHEX_PASSPHRASE", PASS).output().unwrap()
 }
 
-fn git_ok(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git_ok(dir: &Path, args: &[&str]) -> String {
     let out = git(dir, args);
     assert!(
         out.status.success(),
@@ -47,23 +48,23 @@ fn git_ok(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }
 
-fn graphex(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn graphex(dir: &Path, args: &[&str]) -> String {
     let out = bare(dir).env("GRAPHEX_PASSPHRASE", PASS).args(args).assert().success();
     String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
 
-fn add(dir: &Path, name: &str, description: &str) {
+pub(crate) fn add(dir: &Path, name: &str, description: &str) {
     graphex(dir, &["add", "--type", "service", "--name", name, "-d", description]);
 }
 
-fn commit_all(dir: &Path, message: &str) {
+pub(crate) fn commit_all(dir: &Path, message: &str) {
     git_ok(dir, &["add", "-A"]);
     git_ok(dir, &["commit", "-q", "-m", message]);
 }
 
 /// A git repository with a store holding `shared`, committed on `main`,
 /// and a branch `feature` of it.
-fn repo() -> tempfile::TempDir {
+pub(crate) fn repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     git_ok(root, &["init", "-q", "-b", "main"]);

@@ -112,6 +112,18 @@ impl Repo {
     }
 }
 
+/// The state directory every test run of the binary uses (freshness
+/// records and their backups): one per test process, emptied when the
+/// first test asks for it, so nothing lands in the user's own.
+pub fn state_dir() -> PathBuf {
+    static CLEAN: std::sync::Once = std::sync::Once::new();
+    let dir = std::env::temp_dir().join("graphex-cli-test-state");
+    CLEAN.call_once(|| {
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+    dir
+}
+
 /// The binary with every GRAPHEX_* variable cleared and a cheap KDF.
 pub fn bare(cwd: &Path) -> Command {
     let mut c = Command::cargo_bin("graphex").unwrap();
@@ -124,7 +136,9 @@ pub fn bare(cwd: &Path) -> Command {
     ] {
         c.env_remove(var);
     }
-    c.env("GRAPHEX_TEST_KDF_LOG_N", "4").current_dir(cwd);
+    c.env("GRAPHEX_TEST_KDF_LOG_N", "4")
+        .env("GRAPHEX_STATE_DIR", state_dir())
+        .current_dir(cwd);
     c
 }
 

@@ -13,6 +13,7 @@ mod doctor;
 mod explore;
 mod federation;
 mod git;
+mod git_rollback;
 mod graph_ops;
 mod harness;
 mod hostile_text;

@@ -27,7 +27,8 @@ pub(crate) fn server(repo: &Repo, extra: &[(&str, &str)]) -> tokio::process::Com
         .arg(repo.root())
         .args(["mcp", "--agent", "claude-code", "--trust", "94", "--session", "s1"])
         .env("GRAPHEX_AGENT_IDENTITY", identity)
-        .env("GRAPHEX_TEST_KDF_LOG_N", "4");
+        .env("GRAPHEX_TEST_KDF_LOG_N", "4")
+        .env("GRAPHEX_STATE_DIR", crate::harness::state_dir());
     for (k, v) in extra {
         cmd.env(k, v);
     }
@@ -195,6 +196,7 @@ fn the_server_refuses_master_credentials_unless_local() {
         .args(["mcp", "--agent", "a", "--trust", "50"])
         .env("GRAPHEX_PASSPHRASE", PASS)
         .env("GRAPHEX_TEST_KDF_LOG_N", "4")
+        .env("GRAPHEX_STATE_DIR", crate::harness::state_dir())
         .env_remove("GRAPHEX_AGENT_IDENTITY")
         .output()
         .unwrap();

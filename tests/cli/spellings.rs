@@ -75,6 +75,7 @@ fn a_closed_pipe_ends_quietly() {
         .args(["--json", "list"])
         .env("GRAPHEX_PASSPHRASE", crate::harness::PASS)
         .env("GRAPHEX_TEST_KDF_LOG_N", "4")
+        .env("GRAPHEX_STATE_DIR", crate::harness::state_dir())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

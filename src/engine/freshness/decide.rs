@@ -116,9 +116,18 @@ mod tests {
     fn forward_or_same_is_fresh_and_no_record_is_the_first() {
         let r = record("s1", Some("c1"));
         assert_eq!(run(None, &current("s1"), None, false, None), Verdict::First);
-        assert_eq!(run(Some(&r), &current("s1"), Some("c1"), false, None), Verdict::Fresh { moved: false });
-        assert_eq!(run(Some(&r), &current("s1"), Some("c2"), false, None), Verdict::Fresh { moved: true });
-        assert_eq!(run(Some(&r), &current("s2"), Some("c2"), true, Some(true)), Verdict::Fresh { moved: true });
+        assert_eq!(
+            run(Some(&r), &current("s1"), Some("c1"), false, None),
+            Verdict::Fresh { moved: false }
+        );
+        assert_eq!(
+            run(Some(&r), &current("s1"), Some("c2"), false, None),
+            Verdict::Fresh { moved: true }
+        );
+        assert_eq!(
+            run(Some(&r), &current("s2"), Some("c2"), true, Some(true)),
+            Verdict::Fresh { moved: true }
+        );
     }
 
     #[test]
@@ -128,7 +137,10 @@ mod tests {
             panic!("a merge that brought an older store must be caught");
         };
         assert!(rb.git_forward);
-        assert_eq!((rb.statement.as_str(), rb.seq, rb.head.as_deref()), ("s0", 3, Some("c2")));
+        assert_eq!(
+            (rb.statement.as_str(), rb.seq, rb.head.as_deref()),
+            ("s0", 3, Some("c2"))
+        );
         assert_eq!(rb.recorded, r);
     }
 
@@ -145,7 +157,10 @@ mod tests {
         );
         for head in [Some("c1"), None] {
             let v = run(Some(&r), &current("s0"), head, false, Some(true));
-            assert!(matches!(v, Verdict::RolledBack(Rollback { git_forward: false, .. })), "{v:?}");
+            assert!(
+                matches!(v, Verdict::RolledBack(Rollback { git_forward: false, .. })),
+                "{v:?}"
+            );
         }
         let outside = record("s1", None);
         assert!(matches!(
@@ -161,6 +176,9 @@ mod tests {
             store_id: "forged".into(),
             ..current("s2")
         };
-        assert!(matches!(run(Some(&r), &other, None, true, None), Verdict::RolledBack(_)));
+        assert!(matches!(
+            run(Some(&r), &other, None, true, None),
+            Verdict::RolledBack(_)
+        ));
     }
 }

@@ -147,14 +147,16 @@ impl Store {
     /// freshness accept`): deliberately, after a rollback was shown. The
     /// store was authenticated at open; the record now names it.
     pub fn accept_as_fresh(&mut self) -> Result<()> {
-        let file = self
-            .fresh
-            .as_ref()
-            .and_then(|f| f.file.clone())
-            .ok_or_else(|| Error::MissingSecret("no freshness record can be kept here (no state directory)".into()))?;
-        let (_, now) = self
-            .current_record()?
-            .ok_or_else(|| Error::integrity("the master's seal on the index", "there is none: seal the store first (`graphex seal`)"))?;
+        let file =
+            self.fresh.as_ref().and_then(|f| f.file.clone()).ok_or_else(|| {
+                Error::MissingSecret("no freshness record can be kept here (no state directory)".into())
+            })?;
+        let (_, now) = self.current_record()?.ok_or_else(|| {
+            Error::integrity(
+                "the master's seal on the index",
+                "there is none: seal the store first (`graphex seal`)",
+            )
+        })?;
         let federation = file.load().ok().flatten().map(|r| r.federation).unwrap_or_default();
         file.save(&Record { federation, ..now })?;
         self.check_fresh();

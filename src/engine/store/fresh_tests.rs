@@ -32,7 +32,10 @@ fn moved_on() -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
     let old = std::fs::read(Layout::new(&root).db()).unwrap();
     add(&root, "security-fix");
     let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
-    assert!(matches!(agent.freshness().unwrap().verdict, Verdict::Fresh { moved: true }));
+    assert!(matches!(
+        agent.freshness().unwrap().verdict,
+        Verdict::Fresh { moved: true }
+    ));
     (dir, root, old)
 }
 
@@ -47,7 +50,10 @@ fn a_store_put_back_opens_read_only_until_accepted() {
     assert!(rb.recorded.seq >= 2, "{rb:?}");
     assert!(!rb.git_forward);
     let text = rollback_text(&root, &rb);
-    assert!(text.contains("graphex freshness restore") && text.contains("graphex freshness accept"), "{text}");
+    assert!(
+        text.contains("graphex freshness restore") && text.contains("graphex freshness accept"),
+        "{text}"
+    );
     // Reads still work; every write is refused, naming the rollback.
     assert!(s.summary("retry-policy").is_ok());
     let err = s
@@ -76,7 +82,10 @@ fn a_store_put_back_opens_read_only_until_accepted() {
     drop(s);
     add(&root, "after-accept");
     let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
-    assert!(matches!(s.freshness().unwrap().verdict, Verdict::Fresh { moved: false }));
+    assert!(matches!(
+        s.freshness().unwrap().verdict,
+        Verdict::Fresh { moved: false }
+    ));
 }
 
 #[test]
@@ -84,7 +93,10 @@ fn a_store_that_moved_forward_is_fresh_and_a_lost_record_only_loses_protection()
     let (_dir, root, old) = moved_on();
     let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     assert!(s.rolled_back().is_none());
-    assert!(matches!(s.freshness().unwrap().verdict, Verdict::Fresh { moved: false }));
+    assert!(matches!(
+        s.freshness().unwrap().verdict,
+        Verdict::Fresh { moved: false }
+    ));
     drop(s);
     // The record deleted: the older store opens (nothing is lost, the
     // protection is), and a new record starts from what it finds.

@@ -52,7 +52,7 @@ pub(super) fn adopt(conn: &Connection, schema: &str) -> Result<Option<StatementI
     )?;
     if has_log {
         conn.execute(
-        &format!("INSERT OR IGNORE INTO main.seal_log (id, statement) SELECT id, statement FROM {schema}.seal_log"),
+            &format!("INSERT OR IGNORE INTO main.seal_log (id, statement) SELECT id, statement FROM {schema}.seal_log"),
             [],
         )?;
     }
