@@ -53,6 +53,22 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// `graphex seal`'s options.
+#[derive(Debug, Args)]
+pub struct SealArgs {
+    /// Accept one kind of difference from the trusted seal, as the store has it now:
+    /// commits, rows, decisions, audit, settings, queries, timeline, or no-reference (no trusted
+    /// seal was found).
+    #[arg(long, value_name = "KIND")]
+    pub accept: Vec<String>,
+    /// Restore the trusted copy instead (the store as it is now is moved aside, never deleted).
+    #[arg(long, conflicts_with = "accept")]
+    pub restore: bool,
+    /// Do not ask before restoring.
+    #[arg(long)]
+    pub yes: bool,
+}
+
 /// Unlock levels a user can ask for.
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum UnlockArg {
@@ -71,10 +87,15 @@ pub enum Command {
     #[command(subcommand)]
     Keys(KeysCommand),
     /// Seal a store that has no master's seal: one made by an earlier version, or one whose
-    /// seal was removed (which an attacker would do to have forged rows sealed anew: run
-    /// `graphex doctor` first). Checks the index against its manifest, then the master signs it
-    /// as it is, and approves .gpp/config.toml if no settings were approved yet.
-    Seal,
+    /// seal was removed (which an attacker does to have forged rows sealed anew).
+    ///
+    /// Never blind: it compares the store with the last seal it can verify (this machine's
+    /// freshness record, else the sealed graph.db in git's HEAD) and lists every difference:
+    /// commits, rows, decisions, audit records, approved settings, saved queries, timeline rows.
+    /// It refuses while any is unexplained: restore the trusted copy (--restore), or accept each
+    /// kind deliberately (--accept KIND, repeatable). History rows without a MAC beside rows that
+    /// carry one are never accepted. A store whose schema predates seals is sealed in one step.
+    Seal(SealArgs),
     /// Show the settings in force, or approve `.gpp/config.toml` (master level). Settings
     /// decide what agents receive (trust thresholds, scrub patterns, hidden relations, audit
     /// previews); an edit of the file takes effect only once approved.

@@ -70,18 +70,3 @@ pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
         }
     }
 }
-
-/// `graphex seal`: a store with no master's seal, sealed as it is.
-pub fn seal(ctx: &Context) -> Result<()> {
-    let mut store = ctx.open_to_seal()?;
-    if store.seal()? {
-        note("sealed: from now on any change made outside Graphex is refused (recorded on the timeline)");
-        let c = store.config()?;
-        if let Some(w) = c.warning() {
-            note(&format!("warning: {w}"));
-        }
-    } else {
-        note("already sealed; nothing changed");
-    }
-    Ok(())
-}

@@ -28,6 +28,7 @@ mod queries;
 mod query_args;
 mod read;
 mod rotate;
+mod seal;
 mod session;
 pub(crate) mod setup;
 mod views;
@@ -57,7 +58,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Init { dir } => setup::init(dir.as_deref()),
         Command::Keys(k) => setup::keys(&ctx, k),
         Command::Config(c) => config::config(&ctx, c),
-        Command::Seal => config::seal(&ctx),
+        Command::Seal(a) => seal::seal(&ctx, a),
         Command::Add(a) => write::add(&ctx, a),
         Command::Update(a) => write::update(&ctx, a),
         Command::Link(a) => write::link(&ctx, a),

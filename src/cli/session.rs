@@ -74,9 +74,9 @@ impl Context {
 
     /// Opens a store that has no master's seal yet, at the master level, for
     /// `graphex seal`.
-    pub fn open_to_seal(&self) -> Result<Store> {
+    pub fn open_to_seal(&self) -> Result<(Store, Credentials)> {
         let (root, creds) = self.credentials(Need::Write)?;
-        Ok(Store::open_to_seal(&root, &creds)?)
+        Ok((Store::open_to_seal(&root, &creds)?, creds))
     }
 
     /// The store's root and the credentials `need` asks for (prompting in a

@@ -63,6 +63,10 @@ pub struct Record {
     /// seal with (after checking its MAC).
     #[serde(default)]
     pub bytes: String,
+    /// Its MAC under the master's seal key, hex (master records): checked
+    /// before the bytes are trusted.
+    #[serde(default)]
+    pub mac: String,
     /// The git commit checked out then (`None` outside git).
     pub commit: Option<String>,
     /// When it was recorded (milliseconds since the epoch).

@@ -198,6 +198,7 @@ fn current_record(conn: &Connection, root: &Path) -> Result<Option<(Vec<u8>, Rec
         statement: hex(&statement_id(&bytes)),
         seq: seal_log::seq_of(&bytes).unwrap_or(0),
         bytes: hex(&bytes),
+        mac: seal_log::current_mac(conn)?.map(|m| hex(&m)).unwrap_or_default(),
         commit: freshness::git::head(root),
         at: Timestamp::now().0,
         federation: Default::default(),

@@ -58,6 +58,7 @@ mod saved;
 mod schema;
 mod seal;
 mod seal_log;
+mod seal_repair;
 mod seal_statement;
 mod seal_timeline;
 mod snapshot_sign;
@@ -86,6 +87,8 @@ mod rowmac_tests;
 #[cfg(test)]
 mod saved_tests;
 #[cfg(test)]
+mod seal_repair_tests;
+#[cfg(test)]
 mod seal_tests;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -113,6 +116,7 @@ pub use rotate::Rotated;
 pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};
 pub use saved::{MAX_SAVED_QUERY_LEN, SavedQuery};
 pub use schema::{SCHEMA_VERSION, count_sealings, forbid_code, meta, sealings};
+pub use seal_repair::{DiffKind, Difference, Reference, SealPlan, diff_kind};
 pub use seal_statement::{StatementId, statement_id};
 pub use snapshots::REBUILD_AFTER;
 pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};
@@ -333,38 +337,6 @@ impl Store {
             Ok(()) => Ok(()),
             Err(_) => attempt(),
         }
-    }
-
-    /// Seals the store as it is now, when it has no seal (made by an
-    /// earlier version, or its seal was removed: `doctor` first). Opened
-    /// with [`Store::open_to_seal`], so its rows were checked against the
-    /// manifest. Approves `.gpp/config.toml` when nothing was approved yet.
-    /// Returns false when the store was sealed already (nothing changed).
-    pub fn seal(&mut self) -> Result<bool> {
-        self.require_writer("sealing the store")?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        if seal::exists(&tx)? {
-            return Ok(false);
-        }
-        if schema::commit_seq(&tx)? != self.seen_seq {
-            return Err(Error::Stale);
-        }
-        if !policy::is_set(&tx)?
-            && let Ok(config) = crate::config::Config::load(&self.layout)
-            && config.projection_settings().is_ok()
-        {
-            policy::put(&tx, &config)?;
-        }
-        rowmac::note_action(&tx, &self.keys, "seal".into(), None)?;
-        rowmac::mac_all(&tx, &self.keys)?;
-        seal::rebuild(&tx, &self.keys, self.seen_seq, &[])?;
-        tx.commit()?;
-        self.unsealed = false;
-        // Verified again, as every later open will: by the seal's tags.
-        self.load_verified()?;
-        Ok(true)
     }
 
     /// Checks every history and timeline row against the master's MAC

@@ -169,7 +169,7 @@ impl SealTagger {
         h.finalize().into()
     }
 
-    fn decision(&self, d: &DecisionKey) -> [u8; 32] {
+    pub(super) fn decision(&self, d: &DecisionKey) -> [u8; 32] {
         let mut h = self.0.clone();
         h.update([b'd', 0]);
         for field in [d.proposal.as_bytes(), d.outcome.as_bytes()] {
@@ -301,6 +301,12 @@ fn mac(key: &SymmetricKey, statement: &[u8]) -> Hmac<Sha256> {
         .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
     m.update(statement);
     m
+}
+
+/// Whether `tag` is the master's MAC of `statement` (master level).
+pub(super) fn verifies_mac(keys: &Keyring, statement: &[u8], tag: &[u8]) -> bool {
+    keys.seal()
+        .is_some_and(|seal| mac(seal.mac_key(), statement).verify_slice(tag).is_ok())
 }
 
 fn sealer(keys: &Keyring) -> Result<&MasterSeal> {

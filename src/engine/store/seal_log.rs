@@ -28,6 +28,14 @@ fn current_in(conn: &Connection, schema: &str) -> Result<Option<Vec<u8>>> {
         .optional()?)
 }
 
+/// The stored statement's MAC.
+pub(crate) fn current_mac(conn: &Connection) -> Result<Option<Vec<u8>>> {
+    Ok(conn
+        .prepare_cached("SELECT mac FROM seal WHERE id = 1")?
+        .query_row([], |r| r.get(0))
+        .optional()?)
+}
+
 /// Keeps `bytes` as a past statement; returns its id.
 pub(super) fn keep(conn: &Connection, bytes: &[u8]) -> Result<StatementId> {
     let id = statement_id(bytes);

@@ -21,7 +21,7 @@ fn node(name: &str, tier: Tier) -> NewNode {
 
 /// A store with readable, public and restricted nodes, linked; the agent's
 /// identity file exported while it is sound.
-fn store() -> (tempfile::TempDir, std::path::PathBuf) {
+pub(super) fn store() -> (tempfile::TempDir, std::path::PathBuf) {
     let (dir, root) = new_store();
     let _ = creds(Level::Agent, &root);
     let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
@@ -37,7 +37,7 @@ fn store() -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, root)
 }
 
-fn sql(root: &Path, statement: &str, args: impl rusqlite::Params) {
+pub(super) fn sql(root: &Path, statement: &str, args: impl rusqlite::Params) {
     let conn = rusqlite::Connection::open(Layout::new(root).db()).unwrap();
     conn.execute(statement, args).unwrap();
 }
@@ -267,8 +267,8 @@ fn a_store_without_a_seal_is_refused_until_a_person_seals_it() {
     let agent = Store::open_to_seal(&root, &creds(Level::Agent, &root));
     assert!(matches!(agent, Err(Error::Locked { .. })), "{agent:?}");
     let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
-    assert!(s.seal().unwrap());
-    assert!(!s.seal().unwrap(), "sealed once");
+    assert!(s.seal(&[]).unwrap());
+    assert!(!s.seal(&[]).unwrap(), "sealed once");
     assert_eq!(s.node("retry-policy").unwrap().tier, Tier::AgentReadable);
     drop(s);
     let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
@@ -302,7 +302,7 @@ fn a_seal_deleted_under_a_running_agent_server_does_not_unlock_its_settings() {
 }
 
 /// A store with one pending and one rejected proposal; returns the ids.
-fn decided() -> (tempfile::TempDir, std::path::PathBuf, String, String) {
+pub(super) fn decided() -> (tempfile::TempDir, std::path::PathBuf, String, String) {
     let (dir, root) = store();
     let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     let add = |name: &str| {

@@ -1,0 +1,74 @@
+//! `graphex seal`: a store with no master's seal, sealed only after every
+//! difference from the last trusted seal is accepted or the trusted copy
+//! restored (see the engine's `store::seal_repair`).
+
+use anyhow::{Result, bail};
+use graphex_engine::rollback;
+use graphex_engine::store::diff_kind;
+
+use super::Context;
+use super::args::SealArgs;
+use super::output::note;
+use super::session::confirm;
+
+pub fn seal(ctx: &Context, args: &SealArgs) -> Result<()> {
+    let mut accepted = Vec::new();
+    for name in &args.accept {
+        match diff_kind(name) {
+            Some(k) => accepted.push(k),
+            None => bail!(
+                "--accept {name:?}: not a kind of difference (commits, rows, decisions, audit, settings, queries, \
+                 timeline, no-reference)"
+            ),
+        }
+    }
+    let (mut store, creds) = ctx.open_to_seal()?;
+    let plan = store.seal_plan()?;
+    match &plan.reference {
+        Some(r) => note(&format!("compared with the last trusted seal: {r}")),
+        None if plan.migrated => note("the store's schema predates seals: it is sealed as it is"),
+        None => {}
+    }
+    if let Some(m) = &plan.mixed_macs {
+        note(&format!("  history: {m}"));
+    }
+    for d in &plan.differences {
+        note(&format!("  {}: {}", d.kind.as_str(), d.detail));
+    }
+    if args.restore {
+        let Some(trusted) = plan.trusted.clone() else {
+            bail!("nothing to restore from: no trusted seal was found (see above)");
+        };
+        let root = store.layout().root().to_owned();
+        drop(store);
+        let candidate = rollback::find(&root, &trusted)?;
+        note(&format!(
+            "will restore graph commit {} from {}, and move the store as it is now aside",
+            trusted.seq, candidate.source
+        ));
+        if !args.yes && !confirm("Restore the trusted copy?")? {
+            bail!("nothing restored");
+        }
+        let done = rollback::restore(&root, &creds, candidate)?;
+        note(&format!(
+            "restored graph commit {} from {}; the store as it was is kept at {}",
+            done.seq,
+            done.source,
+            done.aside.display()
+        ));
+        return Ok(());
+    }
+    if plan.differences.is_empty() && plan.mixed_macs.is_none() && plan.reference.is_some() {
+        note("no difference from the trusted seal");
+    }
+    if store.seal(&accepted)? {
+        note("sealed: from now on any change made outside Graphex is refused (recorded on the timeline)");
+        let c = store.config()?;
+        if let Some(w) = c.warning() {
+            note(&format!("warning: {w}"));
+        }
+    } else {
+        note("already sealed; nothing changed");
+    }
+    Ok(())
+}

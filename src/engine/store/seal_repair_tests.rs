@@ -1,0 +1,129 @@
+//! `seal` on a store whose seal was deleted never blesses what an
+//! attacker did before deleting it: every trap ends in a refusal naming
+//! the difference, and nothing changes in force until a person restores
+//! or accepts it.
+
+use super::seal_tests::{decided, sql, store};
+use super::tests::creds;
+use super::*;
+
+fn seal_refusal(root: &std::path::Path, accepted: &[DiffKind]) -> String {
+    let mut s = Store::open_to_seal(root, &creds(Level::Master, root)).unwrap();
+    match s.seal(accepted) {
+        Err(e @ Error::Unexplained(_)) => e.to_string(),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+fn approved_low(root: &std::path::Path) -> f64 {
+    let s = Store::open(root, &creds(Level::Master, root)).unwrap();
+    s.config().unwrap().config.projection_settings().unwrap().policy.low
+}
+
+#[test]
+fn deleted_settings_and_an_edited_config_are_not_approved_by_seal() {
+    let (_dir, root) = store();
+    let config = Layout::new(&root).gpp().join("config.toml");
+    std::fs::write(&config, "[graphex.projection]\nlow = 80.0\nhigh = 95.0\n").unwrap();
+    Store::open(&root, &creds(Level::Master, &root))
+        .unwrap()
+        .approve_config()
+        .unwrap();
+    let before = approved_low(&root);
+    assert_eq!(before, 80.0);
+    // No key at all: the approved settings and the seal deleted, the
+    // thresholds in .gpp/config.toml lowered.
+    sql(&root, "DELETE FROM meta WHERE key = 'policy'", []);
+    sql(&root, "DELETE FROM seal", []);
+    std::fs::write(&config, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\n").unwrap();
+    let msg = seal_refusal(&root, &[]);
+    assert!(msg.contains("settings:") && msg.contains("--accept settings"), "{msg}");
+    // Nothing changed in force: still unsealed, so still refused.
+    assert!(Store::open(&root, &creds(Level::Master, &root)).is_err());
+    // Accepted deliberately: then, and only then, the file is approved.
+    let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(s.seal(&[DiffKind::Settings]).unwrap());
+    drop(s);
+    assert_ne!(approved_low(&root), before);
+}
+
+#[test]
+fn a_removed_decision_is_named_and_not_sealed() {
+    let (_dir, root, _, rejected) = decided();
+    sql(&root, "DELETE FROM decisions WHERE proposal = ?1", [&rejected]);
+    sql(&root, "DELETE FROM seal", []);
+    let msg = seal_refusal(&root, &[]);
+    assert!(msg.contains("decisions:"), "{msg}");
+    // Accepting another kind does not explain this one.
+    let msg = seal_refusal(&root, &[DiffKind::Settings, DiffKind::Audit]);
+    assert!(msg.contains("decisions:"), "{msg}");
+}
+
+#[test]
+fn an_emptied_audit_log_is_named_and_not_sealed() {
+    let (_dir, root) = store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    for i in 0..3 {
+        let r = crate::audit::tests::record(crate::audit::Kind::Projection, "claude", Tier::Public, &format!("h{i}"));
+        s.audit_append(&r).unwrap();
+    }
+    drop(s);
+    sql(&root, "DELETE FROM audit", []);
+    sql(&root, "DELETE FROM meta WHERE key = 'audit_head'", []);
+    sql(&root, "DELETE FROM seal", []);
+    let msg = seal_refusal(&root, &[]);
+    assert!(msg.contains("audit:") && msg.contains("record 3"), "{msg}");
+}
+
+#[test]
+fn forged_rows_beside_mac_carrying_ones_are_never_sealed() {
+    let (_dir, root) = store();
+    // A forged history row (no MAC: only the master can make one) beside
+    // the master's own, and the seal gone.
+    sql(
+        &root,
+        "INSERT INTO node_versions (node_id, version, tier, blob) SELECT node_id, version + 100, tier, blob \
+         FROM node_versions LIMIT 1",
+        [],
+    );
+    sql(&root, "DELETE FROM seal", []);
+    let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
+    let plan = s.seal_plan().unwrap();
+    assert!(plan.mixed_macs.is_some(), "{plan:?}");
+    let every: Vec<DiffKind> = DiffKind::ALL.to_vec();
+    let err = s.seal(&every).unwrap_err().to_string();
+    assert!(err.contains("no MAC") && err.contains("--restore"), "{err}");
+}
+
+#[test]
+fn a_seal_deleted_alone_is_sealed_again_and_follows_the_trusted_one() {
+    let (_dir, root) = store();
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let before = seal_log::current_bytes(s.conn()).unwrap().unwrap();
+    drop(s);
+    sql(&root, "DELETE FROM seal", []);
+    let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
+    let plan = s.seal_plan().unwrap();
+    assert!(matches!(plan.reference, Some(Reference::Record(_))), "{plan:?}");
+    assert!(plan.differences.is_empty(), "{plan:?}");
+    assert!(s.seal(&[]).unwrap());
+    let now = seal_log::current_bytes(s.conn()).unwrap().unwrap();
+    let id = seal_statement::statement_id(&before);
+    assert!(seal_log::descends(s.conn(), &now, &id, 0).unwrap());
+    drop(s);
+    // And the freshness record still holds: the store is fresh.
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(s.rolled_back().is_none());
+}
+
+#[test]
+fn with_no_trusted_seal_anywhere_sealing_needs_its_own_flag() {
+    let (_dir, root) = store();
+    let file = crate::freshness::RecordFile::for_store(&root, crate::freshness::Kind::Master).unwrap();
+    std::fs::remove_file(file.path()).unwrap();
+    sql(&root, "DELETE FROM seal", []);
+    let msg = seal_refusal(&root, &[]);
+    assert!(msg.contains("no-reference"), "{msg}");
+    let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(s.seal(&[DiffKind::NoReference]).unwrap());
+}
