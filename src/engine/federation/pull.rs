@@ -68,13 +68,18 @@ pub fn pull(store: &mut Store, src: &SourceConfig, bundle: &Bundle, dry_run: boo
             ),
         ));
     }
-    // The sealed state, and the timeline for what it may have lost (an
-    // older copy of the state put back by hand).
+    // The rows the mark depends on are checked first: the timeline under
+    // the master's seal (deleted pull rows are caught).
+    store.check_timeline_sealed()?;
+    // The sealed state, the timeline for what it may have lost (an older
+    // copy of the state put back by hand), and this machine's freshness
+    // record, which no one with only the repository can change.
     let previous = state::load(store)?
         .pulled
         .get(&label)
         .map(|p| p.sequence)
-        .max(store.pulled_on_timeline(&label)?);
+        .max(store.pulled_on_timeline(&label)?)
+        .max(store.federation_high_water(&label));
     if let Some(last) = previous
         && bundle.sequence < last
     {
@@ -211,7 +216,8 @@ pub fn pull(store: &mut Store, src: &SourceConfig, bundle: &Bundle, dry_run: boo
     }
     report.import = store.apply_pull(plan, &writes, &actor)?;
     let mut st = state::load(store)?;
-    st.pulled.entry(label).or_default().sequence = bundle.sequence;
+    st.pulled.entry(label.clone()).or_default().sequence = bundle.sequence;
     state::save(store, &st)?;
+    store.note_federation(&label, bundle.sequence)?;
     Ok(report)
 }

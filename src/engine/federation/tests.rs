@@ -355,6 +355,20 @@ fn updates_tombstones_and_removed_edges_flow_one_way_and_replays_are_refused() {
         .unwrap();
     let e = pull(&mut c, &src, &first, false).unwrap_err().to_string();
     assert!(e.contains("#1, older than #2 already pulled"), "{e}");
+    // The state and the timeline's pull rows both deleted (repository
+    // write only): the timeline's seal catches it before anything is
+    // applied, and this machine's record still holds the mark.
+    assert_eq!(c.federation_high_water("shop/orders"), Some(2));
+    drop(c);
+    let conn = rusqlite::Connection::open(crate::store::Layout::new(&croot).db()).unwrap();
+    conn.execute("DELETE FROM meta WHERE key = 'federation'", []).unwrap();
+    conn.execute("DELETE FROM timeline WHERE actor LIKE 'federation pull %'", [])
+        .unwrap();
+    drop(conn);
+    let mut c = open_at(&croot, Level::Master);
+    let e = pull(&mut c, &src, &first, false).unwrap_err().to_string();
+    assert!(e.contains("timeline"), "{e}");
+    assert_eq!(c.node("orders-db").unwrap().status, Status::Archived, "nothing written");
 
     let mut other = source_for(&key);
     other.subgraph = "glossary".into();

@@ -7,6 +7,9 @@ use crate::error::Result;
 #[derive(Clone, Debug)]
 pub struct Current {
     pub store_id: String,
+    /// The master's public signing key (hex) the seal was authenticated
+    /// with; `None` when it was not (a hook, without keys).
+    pub signer: Option<String>,
     /// The statement's id, hex.
     pub statement: String,
     pub seq: u64,
@@ -57,12 +60,20 @@ pub fn decide(
     let Some(r) = record else {
         return Ok(Verdict::First);
     };
+    // Another master key: a store made anew here (`init` after removing
+    // the old one), which no one without the passphrase can make.
+    if let Some(signer) = &current.signer
+        && !r.signer.is_empty()
+        && r.signer != *signer
+    {
+        return Ok(Verdict::First);
+    }
     if r.statement == current.statement {
         return Ok(Verdict::Fresh {
             moved: r.commit.as_deref() != head,
         });
     }
-    if r.store_id == current.store_id && descends(&r.statement, r.seq)? {
+    if descends(&r.statement, r.seq)? {
         return Ok(Verdict::Fresh { moved: true });
     }
     let rolled_back = |git_forward| {
@@ -93,6 +104,7 @@ mod tests {
     fn record(statement: &str, commit: Option<&str>) -> Record {
         Record {
             store_id: "store".into(),
+            signer: "master".into(),
             statement: statement.into(),
             seq: 5,
             commit: commit.map(str::to_owned),
@@ -103,6 +115,7 @@ mod tests {
     fn current(statement: &str) -> Current {
         Current {
             store_id: "store".into(),
+            signer: Some("master".into()),
             statement: statement.into(),
             seq: 3,
         }
@@ -170,15 +183,25 @@ mod tests {
     }
 
     #[test]
-    fn another_store_id_never_counts_as_descending() {
+    fn a_store_under_another_master_key_starts_a_new_record_and_a_new_store_id_alone_does_not() {
         let r = record("s1", None);
-        let other = Current {
-            store_id: "forged".into(),
-            ..current("s2")
+        let made_anew = Current {
+            signer: Some("another master".into()),
+            ..current("s0")
         };
-        assert!(matches!(
-            run(Some(&r), &other, None, true, None),
-            Verdict::RolledBack(_)
-        ));
+        assert_eq!(run(Some(&r), &made_anew, None, false, None), Verdict::First);
+        // The store id is the index's to say (anyone can write it): an old
+        // store with a new id is still a rollback.
+        let relabelled = Current {
+            store_id: "forged".into(),
+            ..current("s0")
+        };
+        assert!(matches!(run(Some(&r), &relabelled, None, false, None), Verdict::RolledBack(_)));
+        // Without keys (a hook) the signer is unknown: the rule applies.
+        let keyless = Current {
+            signer: None,
+            ..made_anew
+        };
+        assert!(matches!(run(Some(&r), &keyless, None, false, None), Verdict::RolledBack(_)));
     }
 }

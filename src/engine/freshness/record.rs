@@ -53,8 +53,11 @@ impl Kind {
 /// What a machine last saw of a store in one work tree.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
-    /// The store's id (`meta.store_id`, fixed at `init`).
+    /// The store's id (`meta.store_id`, fixed at `init`; informational).
     pub store_id: String,
+    /// The master's public signing key (hex) that authenticated it.
+    #[serde(default)]
+    pub signer: String,
     /// The statement's id, hex.
     pub statement: String,
     /// Its commit number.

@@ -14,7 +14,7 @@ use super::{Store, schema};
 use crate::crypto::hex::hex;
 use crate::error::{Error, Result};
 use crate::freshness::{self, Current, Kind, Record, RecordFile, Rollback, Verdict};
-use crate::keys::Level;
+use crate::keys::{Keyring, Level};
 use crate::model::Timestamp;
 
 /// What this session found of its store's freshness.
@@ -55,7 +55,7 @@ impl Store {
     }
 
     fn current_record(&self) -> Result<Option<(Vec<u8>, Record)>> {
-        current_record(&self.conn, self.layout.root())
+        current_record(&self.conn, self.layout.root(), Some(&self.keys))
     }
 
     fn descends_from(&self, bytes: &[u8], statement: &str, seq: u64) -> Result<bool> {
@@ -89,7 +89,7 @@ impl Store {
     }
 
     fn fresh_verdict(&self, file: &RecordFile) -> Result<(Verdict, Option<String>)> {
-        verdict_on(&self.conn, self.layout.root(), file)
+        verdict_on(&self.conn, self.layout.root(), file, Some(&self.keys))
     }
 
     /// Moves the record to the statement just committed (after a commit of
@@ -189,12 +189,13 @@ impl Store {
 
 /// The current statement's bytes and the record they make (the statement
 /// as stored: authenticated by the caller's open, or not at all).
-fn current_record(conn: &Connection, root: &Path) -> Result<Option<(Vec<u8>, Record)>> {
+fn current_record(conn: &Connection, root: &Path, keys: Option<&Keyring>) -> Result<Option<(Vec<u8>, Record)>> {
     let Some(bytes) = seal_log::current_bytes(conn)? else {
         return Ok(None);
     };
     let record = Record {
         store_id: schema::meta(conn, "store_id")?.unwrap_or_default(),
+        signer: keys.and_then(Keyring::verifier).map(|v| v.to_hex()).unwrap_or_default(),
         statement: hex(&statement_id(&bytes)),
         seq: seal_log::seq_of(&bytes).unwrap_or(0),
         bytes: hex(&bytes),
@@ -216,8 +217,13 @@ fn descends_from(conn: &Connection, bytes: &[u8], statement: &str, seq: u64) -> 
 
 /// The rule applied to the index behind `conn` and the record `file`; the
 /// record moves unless the store went back.
-fn verdict_on(conn: &Connection, root: &Path, file: &RecordFile) -> Result<(Verdict, Option<String>)> {
-    let Some((bytes, now)) = current_record(conn, root)? else {
+fn verdict_on(
+    conn: &Connection,
+    root: &Path,
+    file: &RecordFile,
+    keys: Option<&Keyring>,
+) -> Result<(Verdict, Option<String>)> {
+    let Some((bytes, now)) = current_record(conn, root, keys)? else {
         return Ok((Verdict::First, Some("the store has no seal".into())));
     };
     let (recorded, problem) = match file.load() {
@@ -226,6 +232,7 @@ fn verdict_on(conn: &Connection, root: &Path, file: &RecordFile) -> Result<(Verd
     };
     let current = Current {
         store_id: now.store_id.clone(),
+        signer: keys.map(|_| now.signer.clone()),
         statement: now.statement.clone(),
         seq: now.seq,
     };
@@ -239,7 +246,13 @@ fn verdict_on(conn: &Connection, root: &Path, file: &RecordFile) -> Result<(Verd
     match &verdict {
         Verdict::Fresh { moved: false } | Verdict::RolledBack(_) => {}
         _ => file.save(&Record {
-            federation: recorded.map(|r| r.federation).unwrap_or_default(),
+            federation: recorded.as_ref().map(|r| r.federation.clone()).unwrap_or_default(),
+            // A hook knows no signer: the one recorded stays.
+            signer: if keys.is_some() {
+                now.signer.clone()
+            } else {
+                recorded.map(|r| r.signer).unwrap_or_default()
+            },
             ..now
         })?,
     }
@@ -272,7 +285,7 @@ pub fn check_without_keys(root: &Path, rewrites: &[(String, String)]) -> Result<
             record.commit = Some(new.clone());
             file.save(&record)?;
         }
-        out.push((kind, verdict_on(&conn, root, &file)?.0));
+        out.push((kind, verdict_on(&conn, root, &file, None)?.0));
     }
     Ok(out)
 }

@@ -346,6 +346,13 @@ impl Store {
         seal::check_timeline(&self.conn, &self.keys)
     }
 
+    /// Checks the timeline rows against the master's seal (master level; a
+    /// full scan of the timeline): before an operation that relies on what
+    /// the timeline says.
+    pub(crate) fn check_timeline_sealed(&self) -> Result<()> {
+        seal::check_timeline(&self.conn, &self.keys)
+    }
+
     /// Checks that the audit log still holds the record the master's seal
     /// names (when this session can authenticate the seal).
     pub(crate) fn check_sealed_audit(&self) -> Result<()> {
