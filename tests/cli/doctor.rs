@@ -238,3 +238,31 @@ fn a_damaged_or_truncated_index_is_reported_not_a_crash() {
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     }
 }
+
+#[test]
+fn an_unsealed_store_is_still_checked_and_a_missing_freshness_record_is_said() {
+    let repo = Repo::new().with_four_tiers();
+    repo.ok(&["status"]);
+    // The record deleted: said, not fatal.
+    let record = graphex_engine::freshness::RecordFile::new(
+        &crate::harness::state_dir(),
+        repo.root(),
+        graphex_engine::freshness::Kind::Master,
+    );
+    std::fs::remove_file(record.path()).unwrap();
+    let (report, _) = doctor(&repo, &[]);
+    let (o, d) = outcome(&report, "freshness");
+    assert_eq!(o, "skipped");
+    assert!(d.contains("record is missing"), "{d}");
+    // The seal gone: "did not open" is not the whole answer.
+    sql(repo.root(), "DELETE FROM seal");
+    let (report, code) = doctor(&repo, &[]);
+    assert_eq!(code, 1);
+    let (o, d) = outcome(&report, "open");
+    assert_eq!(o, "finding");
+    assert!(d.contains("manifest alone"), "{d}");
+    assert_eq!(outcome(&report, "history").0, "ok", "{report}");
+    assert_eq!(outcome(&report, "audit chain").0, "ok", "{report}");
+    assert_eq!(outcome(&report, "decisions").0, "ok", "{report}");
+    assert_eq!(outcome(&report, "blobs decrypt").0, "ok", "{report}");
+}

@@ -23,6 +23,7 @@ use crate::model::Tier;
 use crate::store::{Layout, SCHEMA_VERSION, Store};
 
 mod orphans;
+mod unsealed;
 
 /// What a check found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -117,6 +118,7 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
     conn.execute_batch("BEGIN")?;
     checks.push(schema(&conn));
     checks.extend(key_files(&layout, opts));
+    let sealed = unsealed::has_seal(&conn);
     let (store, open_check) = match Store::open(root, creds) {
         Ok(s) => {
             let level = s.level();
@@ -130,9 +132,29 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
             };
             (Some(s), check("open", Outcome::Ok, format!("at level {level}: {what}")))
         }
+        // No seal: opened against its manifest alone (master level), so
+        // that everything the seal does not vouch for is still checked.
+        Err(e) if !sealed => match Store::open_to_seal(root, creds) {
+            Ok(s) => (
+                Some(s),
+                check(
+                    "open",
+                    Outcome::Finding,
+                    format!(
+                        "{e}. Opened against the index's manifest alone for the checks below (run `graphex seal`,                          which compares with the last trusted seal)"
+                    ),
+                ),
+            ),
+            Err(_) => (None, check("open", Outcome::Finding, e.to_string())),
+        },
         Err(e) => (None, check("open", Outcome::Finding, e.to_string())),
     };
     checks.push(open_check);
+    if let Some(s) = &store {
+        checks.push(unsealed::freshness(s));
+        checks.push(unsealed::audit_chain(s));
+        checks.push(unsealed::decisions(s));
+    }
     // A damaged index fails some reads: each becomes a finding, and what
     // can still be read is still checked.
     let unreadable =

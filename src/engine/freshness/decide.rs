@@ -196,12 +196,18 @@ mod tests {
             store_id: "forged".into(),
             ..current("s0")
         };
-        assert!(matches!(run(Some(&r), &relabelled, None, false, None), Verdict::RolledBack(_)));
+        assert!(matches!(
+            run(Some(&r), &relabelled, None, false, None),
+            Verdict::RolledBack(_)
+        ));
         // Without keys (a hook) the signer is unknown: the rule applies.
         let keyless = Current {
             signer: None,
             ..made_anew
         };
-        assert!(matches!(run(Some(&r), &keyless, None, false, None), Verdict::RolledBack(_)));
+        assert!(matches!(
+            run(Some(&r), &keyless, None, false, None),
+            Verdict::RolledBack(_)
+        ));
     }
 }
