@@ -322,6 +322,23 @@ fn exports_never_go_above_the_callers_level_or_tier() {
 }
 
 #[test]
+fn a_mermaid_directive_in_a_description_is_inert_but_visible_in_the_export() {
+    let repo = Repo::new();
+    let directive = "%%{init: {\"theme\":\"dark\"}}%%";
+    repo.ok(&["add", "--type", "service", "--name", "a", "-d", directive]);
+    let mut c = repo.master();
+    c.args(["export", "--format", "mermaid"]);
+    let m = stdout(c);
+    assert!(!m.contains("%%{") && !m.contains('%'), "{m}");
+    let label = m.lines().find(|l| l.contains("n_a[")).unwrap();
+    assert!(label.contains("#37;#37;#123;init: #123;#quot;theme#quot;"), "{label}");
+    let shown = [("#quot;", "\""), ("#37;", "%"), ("#123;", "{"), ("#125;", "}")]
+        .iter()
+        .fold(label.to_owned(), |s, (code, c)| s.replace(code, c));
+    assert!(shown.contains(directive), "{shown}");
+}
+
+#[test]
 fn hostile_text_is_escaped_in_graphml_dot_and_mermaid() {
     let repo = Repo::new();
     let evil = "x\"]; evil[\"<script>alert(1)</script>\n}\ndigraph { \\\" # &amp; \u{1b}[31m";
