@@ -236,3 +236,27 @@ fn what_is_typed_at_the_human_level_stays_at_the_human_level() {
         ["orders-service -> * -> *", format!("{CANARY} -> owns -> *").as_str()]
     );
 }
+
+#[test]
+fn a_rotated_human_only_key_sets_the_human_section_aside() {
+    let (dir, _master) = master();
+    let state = dir.path().join("state");
+    let root = dir.path().to_owned();
+    let mut human = open_at(&root, Level::Human);
+    History::open_in(&state, &human, Section::Human)
+        .unwrap()
+        .record("before -> * -> *")
+        .unwrap();
+    let passphrase = age::secrecy::SecretString::from("human only phrase");
+    human
+        .rotate_key(Tier::HumanOnly, Some(&passphrase), crate::keys::KdfCost(Some(4)))
+        .unwrap();
+    let human = open_at(&root, Level::Human);
+    let msg = Histories::open_in(&state, &human).unwrap_err().to_string();
+    assert!(msg.contains("before the human-only key was rotated") && msg.contains("moved to"), "{msg}");
+    // Opened again: the master's section as it was, the human one anew.
+    let mut h = Histories::open_in(&state, &human).unwrap();
+    assert!(h.entries().is_empty());
+    h.record("after -> * -> *").unwrap();
+    assert_eq!(texts(&Histories::open_in(&state, &human).unwrap()), ["after -> * -> *"]);
+}
