@@ -188,6 +188,11 @@ fn approve_in_a_terminal_shows_the_changes_and_asks() {
     assert!(!asked.contains("approved;"), "{asked}");
     assert_ne!(code, 0, "no is the default: {after}");
     assert_eq!(projected_tier(&repo).0, "public");
+    // The file edited while the question waits: yes approves what was shown, which is gone.
+    let edit = || write_config(&repo, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\nreadable_between = true\n");
+    let (_, after, code) = approve_in_a_terminal(repo.root(), edit, "y\r", "not the change");
+    assert_ne!(code, 0, "{after}");
+    assert_eq!(projected_tier(&repo).0, "public");
     let (_, after, code) = approve_in_a_terminal(repo.root(), public, "y\r", "now in force");
     assert_eq!(code, 0, "{after}");
     assert_eq!(projected_tier(&repo).0, "agent-readable");
