@@ -123,7 +123,12 @@ fn approve_without_a_terminal(repo: &Repo, extra: &[&str]) -> (bool, String) {
 fn approve_shows_the_changes_first_and_applies_only_what_was_reviewed() {
     let repo = Repo::new().with_four_tiers();
     write_config(&repo, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\n");
-    let unapproved = || repo.json(repo.master(), &["config", "show"])["unapproved"].as_array().unwrap().len();
+    let unapproved = || {
+        repo.json(repo.master(), &["config", "show"])["unapproved"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
     // No terminal to ask on and no digest: the changes are shown, nothing is applied.
     let (ok, err) = approve_without_a_terminal(&repo, &[]);
     assert!(!ok, "{err}");
@@ -135,13 +140,19 @@ fn approve_shows_the_changes_first_and_applies_only_what_was_reviewed() {
     let digest = repo.approval_digest().unwrap();
     assert_eq!(digest.len(), 16, "{digest}");
     let text = repo.ok(&["config", "show"]);
-    assert!(text.contains(&format!("graphex config approve --yes {digest}")), "{text}");
+    assert!(
+        text.contains(&format!("graphex config approve --yes {digest}")),
+        "{text}"
+    );
     // A digest that is not the change on disk now is refused.
     let (ok, err) = approve_without_a_terminal(&repo, &["--yes", "0123456789abcdef"]);
     assert!(!ok && err.contains("graphex config show"), "{err}");
     assert_eq!(unapproved(), 2, "nothing applied");
     // The file changed after the review: the reviewed digest no longer applies.
-    write_config(&repo, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\nreadable_between = true\n");
+    write_config(
+        &repo,
+        "[graphex.projection]\nlow = 0.0\nhigh = 0.0\nreadable_between = true\n",
+    );
     let (ok, err) = approve_without_a_terminal(&repo, &["--yes", &digest]);
     assert!(!ok && err.contains("not the change"), "{err}");
     assert_eq!(unapproved(), 3, "nothing applied");
@@ -184,12 +195,20 @@ fn approve_in_a_terminal_shows_the_changes_and_asks() {
     write_config(&repo, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\n");
     let public = || assert_eq!(projected_tier(&repo).0, "public", "nothing applied before the answer");
     let (asked, after, code) = approve_in_a_terminal(repo.root(), public, "\r", "nothing changed");
-    assert!(asked.contains("projection.low: null -> 0.0"), "the change first: {asked}");
+    assert!(
+        asked.contains("projection.low: null -> 0.0"),
+        "the change first: {asked}"
+    );
     assert!(!asked.contains("approved;"), "{asked}");
     assert_ne!(code, 0, "no is the default: {after}");
     assert_eq!(projected_tier(&repo).0, "public");
     // The file edited while the question waits: yes approves what was shown, which is gone.
-    let edit = || write_config(&repo, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\nreadable_between = true\n");
+    let edit = || {
+        write_config(
+            &repo,
+            "[graphex.projection]\nlow = 0.0\nhigh = 0.0\nreadable_between = true\n",
+        )
+    };
     let (_, after, code) = approve_in_a_terminal(repo.root(), edit, "y\r", "not the change");
     assert_ne!(code, 0, "{after}");
     assert_eq!(projected_tier(&repo).0, "public");

@@ -93,12 +93,20 @@ fn the_demo_round_trips_into_a_fresh_store_and_reimport_changes_nothing() {
     let back: serde_json::Value = serde_json::from_str(&stdout(c)).unwrap();
     assert_eq!(content(&back), content(&original));
     let provenance = |v: &serde_json::Value, list: &str| -> std::collections::BTreeSet<String> {
-        v[list].as_array().unwrap().iter().map(|x| x["provenance"].to_string()).collect()
+        v[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["provenance"].to_string())
+            .collect()
     };
     let ours = r#"{"kind":"inferred","source":"import json demo.json"}"#;
     assert_eq!(provenance(&back, "nodes"), [ours.to_owned()].into());
     assert_eq!(provenance(&back, "edges"), [ours.to_owned()].into());
-    assert!(provenance(&original, "nodes").len() > 1, "the demo has several: {original}");
+    assert!(
+        provenance(&original, "nodes").len() > 1,
+        "the demo has several: {original}"
+    );
 
     let timeline = |repo: &Repo| fresh_len(repo);
     let before = timeline(&fresh);

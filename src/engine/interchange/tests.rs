@@ -339,7 +339,12 @@ fn export_is_capped_by_level_and_tier_and_round_trips() {
     let edges = |d: &ExportDoc| strip(serde_json::to_value(&d.edges).unwrap());
     assert_eq!(nodes(&again), nodes(&m));
     assert_eq!(edges(&again), edges(&m));
-    assert!(again.nodes.iter().all(|n| n.current.provenance == opts(None).provenance));
+    assert!(
+        again
+            .nodes
+            .iter()
+            .all(|n| n.current.provenance == opts(None).provenance)
+    );
 }
 
 /// A file is not a witness: our own JSON may say a node was federated

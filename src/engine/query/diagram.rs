@@ -202,8 +202,14 @@ mod tests {
             description: Some(directive),
         }];
         let m = mermaid(&n, &[]);
-        assert!(!m.contains("%%{") && !m.contains('%') && !m.contains('{') && !m.contains('}'), "{m}");
-        assert!(m.contains("#37;#37;#123;init: #123;#quot;theme#quot;:#quot;dark#quot;#125;#125;#37;#37;"), "{m}");
+        assert!(
+            !m.contains("%%{") && !m.contains('%') && !m.contains('{') && !m.contains('}'),
+            "{m}"
+        );
+        assert!(
+            m.contains("#37;#37;#123;init: #123;#quot;theme#quot;:#quot;dark#quot;#125;#125;#37;#37;"),
+            "{m}"
+        );
         let decoded = [("#quot;", "\""), ("#37;", "%"), ("#123;", "{"), ("#125;", "}")]
             .iter()
             .fold(m.clone(), |s, (code, c)| s.replace(code, c));

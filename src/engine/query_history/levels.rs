@@ -42,7 +42,11 @@ impl Histories {
 
     /// The section a query run now goes to.
     pub fn recording(&self) -> Section {
-        if self.human.is_some() { Section::Human } else { Section::Master }
+        if self.human.is_some() {
+            Section::Human
+        } else {
+            Section::Master
+        }
     }
 
     /// Records `text` in the section of this session's level (see

@@ -310,13 +310,18 @@ fn set_aside(path: &Path, section: Section) -> Error {
         Err(e) => format!("it could not be moved aside ({e}) and is left as it is; no history is written over it"),
     };
     let why = match section {
-        Section::Master => "it does not open with this master identity (altered, damaged, or written for another store)",
+        Section::Master => {
+            "it does not open with this master identity (altered, damaged, or written for another store)"
+        }
         Section::Human => {
             "it does not open with this human-only key (altered, damaged, written for another store, or sealed \
              before the human-only key was rotated)"
         }
     };
-    Error::integrity(format!("the query history {}", path.display()), format!("{why}: {moved}"))
+    Error::integrity(
+        format!("the query history {}", path.display()),
+        format!("{why}: {moved}"),
+    )
 }
 
 #[cfg(test)]

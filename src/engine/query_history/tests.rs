@@ -34,7 +34,11 @@ fn entries_round_trip_and_the_file_is_named_by_a_keyed_hash() {
     assert!(name.ends_with(".qh") && name.len() == 32 + 3, "{name}");
     let store_id = crate::store::meta(store.conn(), "store_id").unwrap().unwrap();
     assert!(!name.contains(&store_id));
-    assert_eq!(path, History::path_in(&state, &store, Section::Master).unwrap(), "stable per store");
+    assert_eq!(
+        path,
+        History::path_in(&state, &store, Section::Master).unwrap(),
+        "stable per store"
+    );
     drop(h);
     let h = History::open(&path, store.keys(), Section::Master).unwrap();
     let texts: Vec<&str> = h.entries().iter().map(|e| e.text.as_str()).collect();
@@ -81,7 +85,9 @@ fn a_tampered_file_is_refused_moved_aside_and_never_overwritten() {
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let msg = History::open(&path, store.keys(), Section::Master).unwrap_err().to_string();
+    let msg = History::open(&path, store.keys(), Section::Master)
+        .unwrap_err()
+        .to_string();
     assert!(msg.contains("does not open with this master identity"), "{msg}");
     assert!(msg.contains("moved to"), "{msg}");
     assert!(!path.exists());
@@ -108,7 +114,9 @@ fn the_wrong_key_another_stores_file_and_below_master_are_refused() {
     let copy = dir.path().join("copy").join(path.file_name().unwrap());
     std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
     std::fs::copy(&path, &copy).unwrap();
-    let msg = History::open(&copy, other.keys(), Section::Master).unwrap_err().to_string();
+    let msg = History::open(&copy, other.keys(), Section::Master)
+        .unwrap_err()
+        .to_string();
     assert!(msg.contains("does not open"), "{msg}");
     // The right key, but copied over another name (another store's file).
     let renamed = dir.path().join("copy").join("0123456789abcdef0123456789abcdef.qh");
@@ -116,12 +124,21 @@ fn the_wrong_key_another_stores_file_and_below_master_are_refused() {
     assert!(History::open(&renamed, store.keys(), Section::Master).is_err());
     // No key below the master level.
     let agent = open_at(store.layout().root(), Level::Agent);
-    assert!(matches!(History::open(&path, agent.keys(), Section::Master), Err(Error::Locked { .. })));
+    assert!(matches!(
+        History::open(&path, agent.keys(), Section::Master),
+        Err(Error::Locked { .. })
+    ));
     assert!(matches!(
         History::path_in(dir.path(), &agent, Section::Master),
         Err(Error::Locked { .. })
     ));
-    assert_eq!(History::open(&path, store.keys(), Section::Master).unwrap().entries().len(), 1);
+    assert_eq!(
+        History::open(&path, store.keys(), Section::Master)
+            .unwrap()
+            .entries()
+            .len(),
+        1
+    );
 }
 
 #[test]
@@ -153,7 +170,12 @@ fn no_plaintext_in_the_file_which_only_its_owner_reads() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
     h.clear().unwrap();
-    assert!(History::open(h.path(), store.keys(), Section::Master).unwrap().entries().is_empty());
+    assert!(
+        History::open(h.path(), store.keys(), Section::Master)
+            .unwrap()
+            .entries()
+            .is_empty()
+    );
     h.record("x -> * -> *").unwrap();
     h.wipe();
     assert!(h.entries().is_empty());
@@ -226,7 +248,9 @@ fn what_is_typed_at_the_human_level_stays_at_the_human_level() {
     let swapped = dir.path().join("swapped").join(master_path.file_name().unwrap());
     std::fs::create_dir_all(swapped.parent().unwrap()).unwrap();
     std::fs::copy(&human_path, &swapped).unwrap();
-    let msg = History::open(&swapped, master.keys(), Section::Master).unwrap_err().to_string();
+    let msg = History::open(&swapped, master.keys(), Section::Master)
+        .unwrap_err()
+        .to_string();
     assert!(msg.contains("does not open with this master identity"), "{msg}");
     // A human-level open does show it, merged by time with the master's,
     // a repeat across sections shown once.
@@ -253,7 +277,10 @@ fn a_rotated_human_only_key_sets_the_human_section_aside() {
         .unwrap();
     let human = open_at(&root, Level::Human);
     let msg = Histories::open_in(&state, &human).unwrap_err().to_string();
-    assert!(msg.contains("before the human-only key was rotated") && msg.contains("moved to"), "{msg}");
+    assert!(
+        msg.contains("before the human-only key was rotated") && msg.contains("moved to"),
+        "{msg}"
+    );
     // Opened again: the master's section as it was, the human one anew.
     let mut h = Histories::open_in(&state, &human).unwrap();
     assert!(h.entries().is_empty());

@@ -377,7 +377,11 @@ fn a_query_typed_at_the_human_level_is_never_shown_at_the_master_level() {
     r.press("orders-service -> * -> *");
     r.key(KeyCode::Enter);
     let list = history_list(&mut r);
-    assert_eq!(list, ["orders-service -> * -> *"], "the master level shows only its own");
+    assert_eq!(
+        list,
+        ["orders-service -> * -> *"],
+        "the master level shows only its own"
+    );
     nowhere_on_disk(r.dir.path(), "canary-hq31");
     // Back at the human level: both, newest first.
     let mut human = master;
