@@ -435,8 +435,14 @@ pub enum ConfigCommand {
     /// The settings in force and how `.gpp/config.toml` differs from them.
     Show,
     /// Approve `.gpp/config.toml` as it is now: its settings are then in force for every
-    /// session (the console, the CLI, MCP servers). Prints what changed.
-    Approve,
+    /// session (the console, the CLI, MCP servers). Shows what would change first and asks
+    /// (y/N) on a terminal; without one, give --yes with the digest `config show` prints.
+    Approve {
+        /// The approval's digest as `graphex config show` prints it: approves without asking,
+        /// and is refused if the file or the settings in force changed since it was shown.
+        #[arg(long, value_name = "DIGEST")]
+        yes: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -3,20 +3,26 @@
 //!
 //! The settings in `.gpp/config.toml` decide what agents receive (trust
 //! thresholds, scrub patterns…), and anyone who can write to the repository
-//! can edit that file. So only settings the master approved are in force.
+//! can edit that file. So only settings the master approved are in force,
+//! and approving shows the change first: a person confirms it on a
+//! terminal, or a script names it by the digest `config show` printed
+//! (as `accept --batch` names a reviewed batch).
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::args::ConfigCommand;
 use super::output::{emit, note};
-use super::session::{Context, Need};
+use super::session::{Context, Need, confirm, interactive};
 
 #[derive(Serialize)]
 struct Shown {
     in_force: graphex_engine::config::Config,
     /// How the file differs from what is in force (`name: approved -> file`).
     unapproved: Vec<String>,
+    /// The digest `config approve --yes` takes to approve the file as it is
+    /// now; null when there is nothing to approve.
+    approval: Option<String>,
 }
 
 pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
@@ -27,6 +33,7 @@ pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
             let shown = Shown {
                 in_force: c.config,
                 unapproved: c.unapproved,
+                approval: c.approval,
             };
             emit(ctx.json, &shown, |s| {
                 // In the file's own shape, ready to copy into it.
@@ -45,13 +52,43 @@ pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
                     for d in &s.unapproved {
                         out.push_str(&format!("  {d}\n"));
                     }
+                    if let Some(digest) = &s.approval {
+                        out.push_str(&format!(
+                            "approve exactly this with `graphex config approve --yes {digest}`\n"
+                        ));
+                    }
                 }
                 out
             })
         }
-        ConfigCommand::Approve => {
+        ConfigCommand::Approve { yes } => {
             let mut store = ctx.open(Need::Write)?;
-            let changed = store.retrying(|s| s.approve_config())?;
+            let approval = store.config_approval()?;
+            let digest = match yes {
+                // Checked against the disk in the transaction that approves.
+                Some(digest) => digest.clone(),
+                None if approval.changes.is_empty() => approval.digest,
+                None => {
+                    let mut shown = ".gpp/config.toml would change the settings in force:\n".to_owned();
+                    for d in &approval.changes {
+                        shown.push_str(&format!("  {d}\n"));
+                    }
+                    note(shown.trim_end());
+                    if !interactive() {
+                        bail!(
+                            "no terminal to confirm on: review the change with `graphex config show`, then run \
+                             `graphex config approve --yes DIGEST` with the digest it prints"
+                        );
+                    }
+                    if !confirm("Approve these settings?")? {
+                        bail!("not approved; nothing changed");
+                    }
+                    // What was shown: a file edited while the question
+                    // was open is refused, not approved unseen.
+                    approval.digest
+                }
+            };
+            let changed = store.retrying(|s| s.approve_config(&digest))?;
             emit(ctx.json, &changed, |c| {
                 if c.is_empty() {
                     "nothing to approve: .gpp/config.toml matches the settings in force\n".to_owned()

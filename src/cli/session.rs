@@ -168,6 +168,20 @@ pub fn prompt_secret(prompt: &str, otherwise: &str) -> Result<SecretString> {
     Ok(SecretString::from(text))
 }
 
+/// Asks `question` on the terminal (stderr, an answer line from stdin):
+/// true only for `y` or `yes`; no answer (end of input) is no.
+pub fn confirm(question: &str) -> Result<bool> {
+    use std::io::Write as _;
+    let mut err = std::io::stderr();
+    write!(err, "{question} [y/N] ").context("cannot write to the terminal")?;
+    err.flush().context("cannot write to the terminal")?;
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .context("cannot read the answer from the terminal")?;
+    Ok(matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes"))
+}
+
 /// A new passphrase: from `env`, else prompted twice.
 pub fn new_passphrase(env: &str, what: &str) -> Result<SecretString> {
     if let Ok(v) = std::env::var(env) {

@@ -1,7 +1,10 @@
 //! `.gpp/config.toml` edited by hand (as an agent with write access to the
 //! repository could) changes nothing until the master approves it.
 
-use crate::harness::Repo;
+use std::path::Path;
+
+use crate::harness::{PASS, Repo};
+use crate::pty::Console;
 
 /// The tier a `--trust 10` projection of `public` gets, as an agent would
 /// ask for it, and what the CLI says on stderr.
@@ -49,12 +52,12 @@ fn hand_edited_thresholds_change_nothing_until_approved() {
         "{}",
         String::from_utf8_lossy(&err)
     );
-    let out = repo.ok(&["config", "approve"]);
+    let out = repo.approve_config();
     assert!(out.contains("projection.low: null -> 0.0"), "{out}");
     let (tier, stderr) = projected_tier(&repo);
     assert_eq!(tier, "agent-readable");
     assert!(!stderr.contains("differs"), "{stderr}");
-    assert!(repo.ok(&["config", "approve"]).contains("nothing to approve"));
+    assert!(repo.approve_config().contains("nothing to approve"));
 }
 
 #[test]
@@ -86,7 +89,7 @@ fn doctor_names_an_unapproved_config_file() {
     let (outcome, detail) = settings();
     assert_eq!(outcome, "finding");
     assert!(detail.contains("projection.readable_between: null -> true"), "{detail}");
-    repo.ok(&["config", "approve"]);
+    repo.approve_config();
     assert_eq!(settings().0, "ok");
 }
 
@@ -107,4 +110,109 @@ fn a_store_without_its_seal_is_refused_until_sealed_by_a_person() {
     repo.ok(&["status"]);
     let out = repo.master().arg("seal").assert().success();
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("already sealed"));
+}
+
+/// `config approve` as run by a script, with `extra` arguments: its exit
+/// success and stderr.
+fn approve_without_a_terminal(repo: &Repo, extra: &[&str]) -> (bool, String) {
+    let out = repo.master().args(["config", "approve"]).args(extra).output().unwrap();
+    (out.status.success(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn approve_shows_the_changes_first_and_applies_only_what_was_reviewed() {
+    let repo = Repo::new().with_four_tiers();
+    write_config(&repo, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\n");
+    let unapproved = || {
+        repo.json(repo.master(), &["config", "show"])["unapproved"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    // No terminal to ask on and no digest: the changes are shown, nothing is applied.
+    let (ok, err) = approve_without_a_terminal(&repo, &[]);
+    assert!(!ok, "{err}");
+    assert!(err.contains("projection.low: null -> 0.0"), "the changes first: {err}");
+    assert!(err.contains("graphex config show") && err.contains("--yes"), "{err}");
+    assert_eq!(unapproved(), 2, "nothing applied");
+    assert_eq!(projected_tier(&repo).0, "public");
+    // `config show` names the approval by a digest, in text and JSON.
+    let digest = repo.approval_digest().unwrap();
+    assert_eq!(digest.len(), 16, "{digest}");
+    let text = repo.ok(&["config", "show"]);
+    assert!(
+        text.contains(&format!("graphex config approve --yes {digest}")),
+        "{text}"
+    );
+    // A digest that is not the change on disk now is refused.
+    let (ok, err) = approve_without_a_terminal(&repo, &["--yes", "0123456789abcdef"]);
+    assert!(!ok && err.contains("graphex config show"), "{err}");
+    assert_eq!(unapproved(), 2, "nothing applied");
+    // The file changed after the review: the reviewed digest no longer applies.
+    write_config(
+        &repo,
+        "[graphex.projection]\nlow = 0.0\nhigh = 0.0\nreadable_between = true\n",
+    );
+    let (ok, err) = approve_without_a_terminal(&repo, &["--yes", &digest]);
+    assert!(!ok && err.contains("not the change"), "{err}");
+    assert_eq!(unapproved(), 3, "nothing applied");
+    assert_eq!(projected_tier(&repo).0, "public");
+    // The digest of what is there now applies it.
+    let now = repo.approval_digest().unwrap();
+    assert_ne!(now, digest);
+    let out = repo.ok(&["config", "approve", "--yes", &now]);
+    assert!(out.contains("projection.readable_between: null -> true"), "{out}");
+    assert_eq!(unapproved(), 0);
+    assert_eq!(projected_tier(&repo).0, "agent-readable");
+    assert!(repo.approval_digest().is_none());
+}
+
+/// `graphex config approve` in a terminal, answering `answer` after
+/// `while_asking` ran: the screen when it asked, the screen once `then`
+/// shows, and the exit code.
+fn approve_in_a_terminal(root: &Path, while_asking: impl Fn(), answer: &str, then: &str) -> (String, String, u32) {
+    let mut c = Console::start(
+        Path::new(env!("CARGO_BIN_EXE_graphex")),
+        root,
+        &["--store", root.to_str().unwrap(), "config", "approve"],
+        &[("GRAPHEX_PASSPHRASE", PASS)],
+        100,
+        30,
+    );
+    c.wait_for("[y/N]");
+    let asked = c.screen();
+    while_asking();
+    c.send(answer);
+    // The output is read on another thread: wait for it, then the exit.
+    c.wait_for(then);
+    let after = c.screen();
+    (asked, after, c.wait_exit())
+}
+
+#[test]
+fn approve_in_a_terminal_shows_the_changes_and_asks() {
+    let repo = Repo::new().with_four_tiers();
+    write_config(&repo, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\n");
+    let public = || assert_eq!(projected_tier(&repo).0, "public", "nothing applied before the answer");
+    let (asked, after, code) = approve_in_a_terminal(repo.root(), public, "\r", "nothing changed");
+    assert!(
+        asked.contains("projection.low: null -> 0.0"),
+        "the change first: {asked}"
+    );
+    assert!(!asked.contains("approved;"), "{asked}");
+    assert_ne!(code, 0, "no is the default: {after}");
+    assert_eq!(projected_tier(&repo).0, "public");
+    // The file edited while the question waits: yes approves what was shown, which is gone.
+    let edit = || {
+        write_config(
+            &repo,
+            "[graphex.projection]\nlow = 0.0\nhigh = 0.0\nreadable_between = true\n",
+        )
+    };
+    let (_, after, code) = approve_in_a_terminal(repo.root(), edit, "y\r", "not the change");
+    assert_ne!(code, 0, "{after}");
+    assert_eq!(projected_tier(&repo).0, "public");
+    let (_, after, code) = approve_in_a_terminal(repo.root(), public, "y\r", "now in force");
+    assert_eq!(code, 0, "{after}");
+    assert_eq!(projected_tier(&repo).0, "agent-readable");
 }

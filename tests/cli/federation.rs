@@ -51,7 +51,7 @@ fn publisher(consumer: Option<&Repo>) -> Repo {
     repo.ok(&["link", "orders-db", "uses", "orders-keys"]);
     let to = consumer.map(recipient_of);
     write_config(&repo, &publishing("\"orders-*\"", to.as_deref()));
-    repo.ok(&["config", "approve"]);
+    repo.approve_config();
     repo
 }
 
@@ -80,7 +80,7 @@ fn consumer_store() -> Repo {
 fn subscribe(repo: &Repo, bundle: &Path, key: &str, approve: bool) {
     write_config(repo, &source(bundle, key));
     if approve {
-        repo.ok(&["config", "approve"]);
+        repo.approve_config();
     }
 }
 
@@ -204,7 +204,7 @@ fn a_plain_bundle_after_sealed_ones_names_none_of_their_nodes() {
     assert_eq!(names(&first, "nodes"), ["orders-api", "orders-db", "orders-keys"]);
     // `to` removed and the restricted node no longer matched: plain text.
     write_config(&repo, &publishing("\"orders-api\", \"orders-db\"", None));
-    repo.ok(&["config", "approve"]);
+    repo.approve_config();
     let out = repo.ok(&["federation", "publish"]);
     assert!(out.contains("0 tombstone(s)"), "{out}");
     assert!(!out.contains("orders-keys"), "{out}");
@@ -227,7 +227,7 @@ fn a_pull_needs_approved_settings_and_brings_read_only_marked_nodes() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("nothing to pull").and(predicate::str::contains("differs")));
-    repo.ok(&["config", "approve"]);
+    repo.approve_config();
     let pulled = repo.json(repo.master(), &["federation", "pull", "orders"]);
     assert_eq!(names(&pulled[0], "added"), ["orders-api", "orders-db", "orders-keys"]);
 
@@ -335,13 +335,13 @@ fn a_wrong_key_or_a_tampered_bundle_is_refused_and_nothing_is_written() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("not the pinned key").and(predicate::str::contains("differs")));
-    repo.ok(&["config", "approve"]);
+    repo.approve_config();
 
     let tampered_file = repo.root().join("tampered.bundle");
     let text = std::fs::read_to_string(bundle_path(&publisher)).unwrap();
     std::fs::write(&tampered_file, tampered(&text)).unwrap();
     write_config(&repo, &source(&tampered_file, &key));
-    repo.ok(&["config", "approve"]);
+    repo.approve_config();
     repo.master()
         .args(["federation", "pull"])
         .assert()
@@ -350,11 +350,11 @@ fn a_wrong_key_or_a_tampered_bundle_is_refused_and_nothing_is_written() {
     repo.master().args(["show", "orders-db"]).assert().failure();
     // Sealed to another project: this one cannot open it.
     write_config(&repo, &source(&bundle_path(&publisher), &key));
-    repo.ok(&["config", "approve"]);
+    repo.approve_config();
     let elsewhere = self::publisher(Some(&stranger));
     elsewhere.ok(&["federation", "publish"]);
     write_config(&repo, &source(&bundle_path(&elsewhere), &key_of(&elsewhere)));
-    repo.ok(&["config", "approve"]);
+    repo.approve_config();
     repo.master()
         .args(["federation", "pull"])
         .assert()
@@ -378,7 +378,7 @@ fn updates_and_tombstones_flow_one_way_and_an_older_bundle_is_refused() {
         &publisher,
         &publishing("\"orders-api\", \"orders-keys\"", Some(&recipient_of(&repo))),
     );
-    publisher.ok(&["config", "approve"]);
+    publisher.approve_config();
     let second = publisher.json(publisher.master(), &["federation", "publish"]);
     assert_eq!(names(&second, "tombstones"), ["orders-db"]);
 
@@ -446,7 +446,7 @@ fn a_failing_source_after_pulled_ones_reports_them_and_says_so() {
     };
     // The second source's bundle is missing.
     write_config(&repo, &two(&repo.root().join("missing.bundle")));
-    repo.ok(&["config", "approve"]);
+    repo.approve_config();
     repo.master()
         .args(["federation", "pull"])
         .assert()
@@ -469,7 +469,7 @@ fn a_failing_source_after_pulled_ones_reports_them_and_says_so() {
     )
     .unwrap();
     write_config(&repo, &two(&bad));
-    repo.ok(&["config", "approve"]);
+    repo.approve_config();
     let out = repo
         .master()
         .args(["--json", "federation", "pull"])

@@ -21,13 +21,19 @@ fn stdout(mut c: assert_cmd::Command) -> String {
     String::from_utf8(c.assert().success().get_output().stdout.clone()).unwrap()
 }
 
-/// Nodes without their version numbers (an import starts a history), and edges.
+/// Nodes without their version numbers (an import starts a history), and
+/// edges, both without provenance (an import sets its own).
 fn content(export: &serde_json::Value) -> (serde_json::Value, serde_json::Value) {
     let mut nodes = export["nodes"].clone();
     for n in nodes.as_array_mut().unwrap() {
         n.as_object_mut().unwrap().remove("version");
+        n.as_object_mut().unwrap().remove("provenance");
     }
-    (nodes, export["edges"].clone())
+    let mut edges = export["edges"].clone();
+    for e in edges.as_array_mut().unwrap() {
+        e.as_object_mut().unwrap().remove("provenance");
+    }
+    (nodes, edges)
 }
 
 fn import(repo: &Repo, file: &Path, format: &str, extra: &[&str]) -> serde_json::Value {
@@ -86,6 +92,21 @@ fn the_demo_round_trips_into_a_fresh_store_and_reimport_changes_nothing() {
     c.args(["export", "--format", "json"]);
     let back: serde_json::Value = serde_json::from_str(&stdout(c)).unwrap();
     assert_eq!(content(&back), content(&original));
+    let provenance = |v: &serde_json::Value, list: &str| -> std::collections::BTreeSet<String> {
+        v[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["provenance"].to_string())
+            .collect()
+    };
+    let ours = r#"{"kind":"inferred","source":"import json demo.json"}"#;
+    assert_eq!(provenance(&back, "nodes"), [ours.to_owned()].into());
+    assert_eq!(provenance(&back, "edges"), [ours.to_owned()].into());
+    assert!(
+        provenance(&original, "nodes").len() > 1,
+        "the demo has several: {original}"
+    );
 
     let timeline = |repo: &Repo| fresh_len(repo);
     let before = timeline(&fresh);
@@ -103,6 +124,45 @@ fn fresh_len(repo: &Repo) -> usize {
         .as_array()
         .unwrap()
         .len()
+}
+
+#[test]
+fn an_import_writes_its_own_provenance_never_the_files() {
+    let repo = Repo::new();
+    repo.ok(&["add", "--type", "term", "--name", "glossary-term", "-d", "a word"]);
+    repo.ok(&["add", "--type", "service", "--name", "b", "-d", "plain"]);
+    repo.ok(&["link", "glossary-term", "uses", "b"]);
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("out.json");
+    repo.master()
+        .args(["export", "--format", "json", "-o"])
+        .arg(&file)
+        .assert()
+        .success();
+    // The file claims the node came from another project, the edge from an agent.
+    let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    for n in doc["nodes"].as_array_mut().unwrap() {
+        n["provenance"] = serde_json::json!({"kind": "federated", "project": "org", "subgraph": "glossary"});
+    }
+    for e in doc["edges"].as_array_mut().unwrap() {
+        e["provenance"] = serde_json::json!({"kind": "agent", "id": "bot", "session": "s", "trust": 99.0});
+    }
+    let forged = write(tmp.path(), "forged.json", &doc.to_string());
+    let fresh = Repo::new();
+    import(&fresh, &forged, "json", &[]);
+    let shown = fresh.json(fresh.master(), &["show", "glossary-term"]);
+    assert_eq!(shown["provenance"]["kind"], "inferred", "{shown}");
+    assert_eq!(shown["provenance"]["source"], "import json forged.json", "{shown}");
+    let mut text = fresh.master();
+    text.args(["show", "glossary-term"]);
+    let text = stdout(text);
+    assert!(!text.contains("federated"), "{text}");
+    let mut back = fresh.master();
+    back.args(["export", "--format", "json"]);
+    let back: serde_json::Value = serde_json::from_str(&stdout(back)).unwrap();
+    assert_eq!(back["edges"][0]["provenance"]["kind"], "inferred", "{back}");
+    // A local node: it can be edited.
+    fresh.ok(&["update", "glossary-term", "-d", "edited here"]);
 }
 
 #[test]
@@ -319,6 +379,23 @@ fn exports_never_go_above_the_callers_level_or_tier() {
     assert!(!stdout(dot).contains("human-only"));
     let sub = tiers_of(repo.human(), &["--node", "public", "--depth", "1"]);
     assert_eq!(sub, ["agent-readable", "public"]);
+}
+
+#[test]
+fn a_mermaid_directive_in_a_description_is_inert_but_visible_in_the_export() {
+    let repo = Repo::new();
+    let directive = "%%{init: {\"theme\":\"dark\"}}%%";
+    repo.ok(&["add", "--type", "service", "--name", "a", "-d", directive]);
+    let mut c = repo.master();
+    c.args(["export", "--format", "mermaid"]);
+    let m = stdout(c);
+    assert!(!m.contains("%%{") && !m.contains('%'), "{m}");
+    let label = m.lines().find(|l| l.contains("n_a[")).unwrap();
+    assert!(label.contains("#37;#37;#123;init: #123;#quot;theme#quot;"), "{label}");
+    let shown = [("#quot;", "\""), ("#37;", "%"), ("#123;", "{"), ("#125;", "}")]
+        .iter()
+        .fold(label.to_owned(), |s, (code, c)| s.replace(code, c));
+    assert!(shown.contains(directive), "{shown}");
 }
 
 #[test]

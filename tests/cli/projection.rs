@@ -149,8 +149,14 @@ fn store_configuration_adds_scrub_patterns() {
     let dir = demo();
     let config = dir.path().join("repo/.gpp/config.toml");
     std::fs::write(&config, "[graphex.projection]\nscrub = [\"ERR-XXXX\"]\n").unwrap();
-    // In force once the master approves it.
-    master(&dir).args(["config", "approve"]).assert().success();
+    // In force once the master approves it, with the digest `config show` gives.
+    let out = master(&dir).args(["--json", "config", "show"]).assert().success();
+    let shown: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let digest = shown["approval"].as_str().unwrap();
+    master(&dir)
+        .args(["config", "approve", "--yes", digest])
+        .assert()
+        .success();
     let out = master(&dir)
         .args(["project", "--node", "error-code-format", "--tier", "public"])
         .assert()

@@ -1,20 +1,23 @@
 //! The Query pane's memory on the worker: the history of executed queries
-//! (sealed, per store, in the user's state directory, master level) and the
-//! saved queries (sealed in the store, shared through the repository).
+//! (sealed, per store, in the user's state directory, master level; what is
+//! typed at the human level sealed to the human-only key and shown only at
+//! that level) and the saved queries (sealed in the store, shared through
+//! the repository).
 
 use std::path::PathBuf;
 
 use graphex_engine::Store;
-use graphex_engine::query_history::History;
+use graphex_engine::query_history::Histories;
 
 use super::{Reply, Request};
 
-/// The history file, opened on first use; dropped (and wiped) on lock.
+/// The history files, opened on first use for the store's level; dropped
+/// (and wiped) on lock, and opened again when the level changes.
 #[derive(Default)]
 pub struct QueryMemory {
     /// Where history files live (the console's state directory).
     pub state_dir: Option<PathBuf>,
-    pub history: Option<History>,
+    pub history: Option<Histories>,
 }
 
 impl QueryMemory {
@@ -32,13 +35,18 @@ impl QueryMemory {
         }
     }
 
-    fn history(&mut self, store: &Store) -> Result<&mut History, String> {
+    fn history(&mut self, store: &Store) -> Result<&mut Histories, String> {
+        // Opened at another level: what a human-level session typed must
+        // not be shown below it, nor a master-level one's written above.
+        if self.history.as_ref().is_some_and(|h| h.level() != store.level()) {
+            self.wipe();
+        }
         if self.history.is_none() {
             let dir = self
                 .state_dir
                 .clone()
                 .ok_or_else(|| "no state directory for the query history".to_owned())?;
-            self.history = Some(History::open_in(&dir, store).map_err(|e| e.to_string())?);
+            self.history = Some(Histories::open_in(&dir, store).map_err(|e| e.to_string())?);
         }
         self.history.as_mut().ok_or_else(|| "no history".to_owned())
     }
@@ -66,7 +74,7 @@ impl QueryMemory {
                 generation,
                 result: if master {
                     self.history(store)
-                        .map(|h| h.entries().iter().rev().map(|e| e.text.clone()).collect())
+                        .map(|h| h.entries().into_iter().rev().map(|e| e.text.clone()).collect())
                 } else {
                     Err("the query history is sealed to the master key: press U to unlock".into())
                 },

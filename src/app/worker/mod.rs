@@ -233,6 +233,9 @@ impl Worker {
     }
 
     fn opened(&mut self, store: Store) {
+        // Another level or new keys (a rotation): the query history is
+        // opened again with what this store holds.
+        self.memory.wipe();
         let settings = store.config().and_then(|c| {
             if let Some(w) = c.warning() {
                 self.send(Reply::Failed(w));

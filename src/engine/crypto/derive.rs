@@ -38,6 +38,9 @@ pub enum Purpose {
     /// Seals the console's personal query history and keys its file name
     /// (from the master identity).
     QueryHistory,
+    /// Seals what the console's query history keeps of a session at the
+    /// level that reads a tier (from the tier key; used for human-only).
+    TierQueryHistory,
     /// Seeds the Ed25519 key that signs federation bundles (from the
     /// master identity; separate from the seal's, so a bundle signature
     /// can never stand for a seal statement).
@@ -59,6 +62,7 @@ impl Purpose {
             Purpose::SealSigning => b"graphex/v1/seal-signing",
             Purpose::SavedQueries => b"graphex/v1/saved-queries",
             Purpose::QueryHistory => b"graphex/v1/query-history",
+            Purpose::TierQueryHistory => b"graphex/v1/tier-query-history",
             Purpose::FederationSigning => b"graphex/v1/federation-signing",
             Purpose::FederationState => b"graphex/v1/federation-state",
         }

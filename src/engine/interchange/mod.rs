@@ -110,6 +110,8 @@ pub struct ImportNode {
     pub status: Option<Status>,
     pub status_reason: Option<String>,
     pub confidence: Option<f64>,
+    /// What the file says; never written: an import sets its own
+    /// (`ImportOptions::provenance`).
     pub provenance: Option<Provenance>,
     pub created: Option<Timestamp>,
     pub updated: Option<Timestamp>,
@@ -126,6 +128,7 @@ pub struct ImportEdge {
     pub confidence: Option<f64>,
     pub weight: Option<f64>,
     pub bidirectional: bool,
+    /// What the file says; never written, as for nodes.
     pub provenance: Option<Provenance>,
     pub created: Option<Timestamp>,
 }

@@ -326,12 +326,77 @@ fn export_is_capped_by_level_and_tier_and_round_trips() {
     let p = fresh.plan_import(&a, &opts(None)).unwrap();
     fresh.apply_import(p, "t").unwrap();
     let again = export(&fresh, &ExportOptions::default()).unwrap();
-    let strip = |d: &ExportDoc| serde_json::to_value(&d.nodes).unwrap();
-    assert_eq!(strip(&again), strip(&m));
-    assert_eq!(
-        serde_json::to_value(&again.edges).unwrap(),
-        serde_json::to_value(&m.edges).unwrap()
+    // Everything but provenance, which is the import's own.
+    let strip = |v: serde_json::Value| {
+        let mut v = v;
+        for item in v.as_array_mut().unwrap() {
+            let was = item.as_object_mut().unwrap().remove("provenance");
+            assert!(was.is_some());
+        }
+        v
+    };
+    let nodes = |d: &ExportDoc| strip(serde_json::to_value(&d.nodes).unwrap());
+    let edges = |d: &ExportDoc| strip(serde_json::to_value(&d.edges).unwrap());
+    assert_eq!(nodes(&again), nodes(&m));
+    assert_eq!(edges(&again), edges(&m));
+    assert!(
+        again
+            .nodes
+            .iter()
+            .all(|n| n.current.provenance == opts(None).provenance)
     );
+}
+
+/// A file is not a witness: our own JSON may say a node was federated
+/// from another project or proposed by a trusted agent, but what the
+/// import writes is a local node the importing session wrote.
+#[test]
+fn an_import_sets_provenance_itself_never_from_the_file() {
+    let (_d, root) = new_store();
+    let mut store = open_at(&root, Level::Master);
+    seed(&mut store);
+    let mut doc = serde_json::to_value(export(&store, &ExportOptions::default()).unwrap()).unwrap();
+    let federated = serde_json::json!({"kind": "federated", "project": "org", "subgraph": "glossary"});
+    let agent = serde_json::json!({"kind": "agent", "id": "claude", "session": "s1", "trust": 99.0});
+    for n in doc["nodes"].as_array_mut().unwrap() {
+        n["provenance"] = federated.clone();
+    }
+    for e in doc["edges"].as_array_mut().unwrap() {
+        e["provenance"] = agent.clone();
+    }
+    let m = parse_one(ImportFormat::Json, &doc.to_string());
+    assert!(m.refused.is_empty(), "{:?}", m.refused);
+    let (_d2, root2) = new_store();
+    let mut fresh = open_at(&root2, Level::Master);
+    let p = fresh.plan_import(&m, &opts(None)).unwrap();
+    fresh.apply_import(p, "t").unwrap();
+    let ours = opts(None).provenance;
+    for name in ["a", "s"] {
+        let n = fresh.node(name).unwrap();
+        assert_eq!(n.provenance, ours, "{name}: {}", n.provenance);
+    }
+    let edges: Vec<_> = fresh.catalog().edges().collect();
+    assert_eq!(edges.len(), 1);
+    assert_eq!(*edges[0].provenance, ours);
+    // A local node: writable as any other, and a changed one takes the
+    // import's provenance too.
+    fresh
+        .update_node(
+            "a",
+            &crate::model::NodePatch {
+                description: Some("edited".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    for n in doc["nodes"].as_array_mut().unwrap() {
+        n["description"] = serde_json::json!("changed by the file");
+    }
+    let m = parse_one(ImportFormat::Json, &doc.to_string());
+    let p = fresh.plan_import(&m, &opts(None)).unwrap();
+    assert_eq!(p.report.changed, ["a", "s"]);
+    fresh.apply_import(p, "t").unwrap();
+    assert_eq!(fresh.node("s").unwrap().provenance, ours);
 }
 
 #[test]

@@ -20,6 +20,9 @@ pub struct TierCiphers {
     pub index: Sealer,
     /// Keys the manifest of the index rows this tier's group covers.
     pub manifest: SymmetricKey,
+    /// Seals the console's query history of the level that reads this
+    /// tier and no lower one (human-only: what is typed at the human level).
+    pub query_history: SymmetricKey,
 }
 
 impl std::fmt::Debug for TierCiphers {
@@ -34,6 +37,7 @@ impl TierCiphers {
             wrap: Sealer::new(&derive(key.expose(), Purpose::Wrap)),
             index: Sealer::new(&derive(key.expose(), Purpose::Index)),
             manifest: derive(key.expose(), Purpose::Manifest),
+            query_history: derive(key.expose(), Purpose::TierQueryHistory),
         }
     }
 }

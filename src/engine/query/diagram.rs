@@ -1,6 +1,6 @@
 //! Mermaid and DOT writers shared by query results, subgraphs and
 //! `graphex export`, with the escaping each format needs: any text (names,
-//! types, relations, descriptions) may hold quotes, `<`, `#`, backslashes,
+//! types, relations, descriptions) may hold quotes, `<`, `#`, `%`, braces, backslashes,
 //! newlines or control characters, and none of it may end a label or
 //! inject a statement.
 
@@ -55,13 +55,18 @@ pub fn dot_escape(s: &str) -> String {
 }
 
 /// Text inside a Mermaid `"..."` label: entity codes for what Mermaid
-/// would read as markup or the end of the label.
+/// would read as markup or the end of the label. `%` and braces too:
+/// Mermaid reads `%%{init: …}%%` anywhere in a diagram (inside a label
+/// as well) as a directive that reconfigures it, before any parsing.
 pub fn mermaid_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '"' => out.push_str("#quot;"),
             '#' => out.push_str("#35;"),
+            '%' => out.push_str("#37;"),
+            '{' => out.push_str("#123;"),
+            '}' => out.push_str("#125;"),
             '<' => out.push_str("#lt;"),
             '>' => out.push_str("#gt;"),
             '&' => out.push_str("#amp;"),
@@ -69,7 +74,7 @@ pub fn mermaid_escape(s: &str) -> String {
             '`' => out.push_str("#96;"),
             '\n' => out.push_str("<br/>"),
             '\r' => {}
-            c if c.is_control() => out.push_str(&visible(c)),
+            c if c.is_control() => out.push_str(&mermaid_escape(&visible(c))),
             c => out.push(c),
         }
     }
@@ -183,5 +188,31 @@ mod tests {
         let d = dot(&n, &[]);
         assert_eq!(d.lines().count(), 5, "{d}");
         assert!(d.contains("x\\\"];\\n  evil[\\\"<script>#1|`\\\\\\\\u{1b}"), "{d}");
+    }
+
+    /// Mermaid reads `%%{init: …}%%` anywhere in a diagram as a directive
+    /// (a theme, a security level, a script-enabling config): none may come
+    /// from a label. Entity codes keep the text visible.
+    #[test]
+    fn a_directive_in_a_label_is_written_as_entity_codes() {
+        let directive = "%%{init: {\"theme\":\"dark\"}}%%";
+        let n = [DiagramNode {
+            name: "a",
+            node_type: "service",
+            description: Some(directive),
+        }];
+        let m = mermaid(&n, &[]);
+        assert!(
+            !m.contains("%%{") && !m.contains('%') && !m.contains('{') && !m.contains('}'),
+            "{m}"
+        );
+        assert!(
+            m.contains("#37;#37;#123;init: #123;#quot;theme#quot;:#quot;dark#quot;#125;#125;#37;#37;"),
+            "{m}"
+        );
+        let decoded = [("#quot;", "\""), ("#37;", "%"), ("#123;", "{"), ("#125;", "}")]
+            .iter()
+            .fold(m.clone(), |s, (code, c)| s.replace(code, c));
+        assert!(decoded.contains(directive), "{decoded}");
     }
 }

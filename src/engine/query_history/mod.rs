@@ -1,26 +1,34 @@
 //! The console's history of executed queries: personal (never in the
-//! repository), one file per store in the user's state directory, sealed so
-//! that without the master identity it is unreadable.
+//! repository), per store in the user's state directory, sealed so that
+//! without the master identity it is unreadable, and in two sections
+//! ([`Section`]): what was typed at the master level, and what was typed
+//! at the human level, which can name human-only nodes and so is sealed to
+//! the human-only key in a file of its own. [`Histories`] is the pair a
+//! session sees.
 //!
 //! - **Where**: `STATE_DIR/query-history/<name>.qh`, `STATE_DIR` given by
 //!   the caller (the console's log directory, `$XDG_STATE_HOME/graphex/`).
-//!   `<name>` is an HMAC of the store's id (`meta.store_id`) under a key
-//!   derived from the master identity (`Purpose::QueryHistory`), so the
-//!   file name tells nothing about the store or its path to anyone without
-//!   that identity.
-//! - **Format**: `MAGIC | nonce | AES-256-GCM(JSON entries) | tag`, under the
-//!   same derived key, the associated data binding the file name: a history
-//!   copied over another store's name does not open.
+//!   `<name>` is an HMAC of the section and the store's id (`meta.store_id`)
+//!   under a key derived from the master identity (`Purpose::QueryHistory`),
+//!   so the file name tells nothing about the store or its path to anyone
+//!   without that identity.
+//! - **Format**: `MAGIC | nonce | AES-256-GCM(JSON entries) | tag`: the
+//!   master section under that derived key, the human section under a key
+//!   derived from the human-only tier key (`Purpose::TierQueryHistory`),
+//!   the associated data binding the section and the file name: a history
+//!   copied over another store's name, or over the other section's, does
+//!   not open.
 //! - **Writes** are atomic (a new 0600 file synced, then renamed over the
 //!   old one, the directory synced); the directory is made 0700.
-//! - **A file that does not open** (altered, damaged, another store's, or
-//!   another master's) is never overwritten: [`History::open`] moves it aside
+//! - **A file that does not open** (altered, damaged, another store's,
+//!   another master's, or sealed under a human-only key since rotated) is
+//!   never overwritten: [`History::open`] moves it aside
 //!   (`<name>.qh.unreadable-<millis>`) and says so in its error; opening again
 //!   starts an empty history.
 //!
-//! Master level only: below it there is no key, and [`History::open`] says
-//! so. Two consoles on one store each write the history they hold: the last
-//! writer's wins.
+//! Master level for the master section, human level for the human one:
+//! below it there is no key, and [`History::open`] says so. Two consoles on
+//! one store each write the history they hold: the last writer's wins.
 
 use std::io::Write as _;
 use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
@@ -34,14 +42,18 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::crypto::{Sealer, SymmetricKey, hex};
 use crate::error::{Error, Result};
 use crate::keys::{Keyring, Level};
-use crate::model::Timestamp;
+use crate::model::{Tier, Timestamp};
 use crate::store::Store;
+
+mod levels;
+pub use levels::Histories;
 
 /// The most entries a history keeps; the oldest go first.
 pub const MAX_ENTRIES: usize = 1000;
 
 const MAGIC: &[u8; 8] = b"GXQHIST1";
 const AD: &[u8] = b"graphex/query-history/v1";
+const AD_HUMAN: &[u8] = b"graphex/query-history/human/v1";
 const SUBDIR: &str = "query-history";
 const EXTENSION: &str = "qh";
 
@@ -52,17 +64,61 @@ pub struct Entry {
     pub at: Timestamp,
 }
 
-/// A store's query history, in memory and on disk. Its entries are
-/// zeroized when it is dropped or [`History::wipe`]d.
+/// Which part of a store's history: who typed the queries it keeps, and
+/// so which key seals it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// Typed at the master level: sealed under a key derived from the
+    /// master identity.
+    Master,
+    /// Typed at the human level, where queries can name human-only nodes:
+    /// sealed under a key derived from the human-only tier key, which no
+    /// master-level session holds.
+    Human,
+}
+
+impl Section {
+    /// The level that reads and writes this section.
+    pub fn level(self) -> Level {
+        match self {
+            Section::Master => Level::Master,
+            Section::Human => Level::Human,
+        }
+    }
+
+    fn file_label(self) -> &'static [u8] {
+        match self {
+            Section::Master => b"graphex/query-history/file/v1\0",
+            Section::Human => b"graphex/query-history/human-file/v1\0",
+        }
+    }
+
+    fn associated_data(self) -> &'static [u8] {
+        match self {
+            Section::Master => AD,
+            Section::Human => AD_HUMAN,
+        }
+    }
+}
+
+/// One section of a store's query history, in memory and on disk. Its
+/// entries are zeroized when it is dropped or [`History::wipe`]d.
 pub struct History {
     path: PathBuf,
+    section: Section,
     key: SymmetricKey,
     entries: Vec<Entry>,
 }
 
 impl std::fmt::Debug for History {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "History({}, {} entries)", self.path.display(), self.entries.len())
+        write!(
+            f,
+            "History({:?}, {}, {} entries)",
+            self.section,
+            self.path.display(),
+            self.entries.len()
+        )
     }
 }
 
@@ -73,10 +129,13 @@ impl Drop for History {
 }
 
 impl History {
-    /// The history file of `store` under `state_dir` (master level): its
-    /// name is a keyed hash of the store's id.
-    pub fn path_in(state_dir: &Path, store: &Store) -> Result<PathBuf> {
-        let key = key(store.keys())?;
+    /// The file of `store`'s `section` under `state_dir` (at that
+    /// section's level): its name is a keyed hash of the section and the
+    /// store's id.
+    pub fn path_in(state_dir: &Path, store: &Store, section: Section) -> Result<PathBuf> {
+        // The section's own key first: below its level, nothing.
+        key(store.keys(), section)?;
+        let key = key(store.keys(), Section::Master)?;
         let id = match crate::store::meta(store.conn(), "store_id")? {
             Some(id) => id,
             // A store made before ids: its root, as this session found it.
@@ -84,24 +143,26 @@ impl History {
         };
         let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key.expose())
             .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
-        mac.update(b"graphex/query-history/file/v1\0");
+        mac.update(section.file_label());
         mac.update(id.as_bytes());
         let name = hex(&mac.finalize().into_bytes()[..16]);
         Ok(state_dir.join(SUBDIR).join(format!("{name}.{EXTENSION}")))
     }
 
-    /// [`History::open`] of `store`'s file under `state_dir`.
-    pub fn open_in(state_dir: &Path, store: &Store) -> Result<History> {
-        Self::open(&Self::path_in(state_dir, store)?, store.keys())
+    /// [`History::open`] of `store`'s `section` under `state_dir`.
+    pub fn open_in(state_dir: &Path, store: &Store, section: Section) -> Result<History> {
+        Self::open(&Self::path_in(state_dir, store, section)?, store.keys(), section)
     }
 
-    /// Reads the history at `path` (none yet: empty), sealed under the key
-    /// `keys` derive (master level). A file that does not open is moved
-    /// aside, never overwritten, and the error names where it went.
-    pub fn open(path: &Path, keys: &Keyring) -> Result<History> {
-        let key = SymmetricKey::from_bytes(*key(keys)?.expose());
+    /// Reads the `section` history at `path` (none yet: empty), sealed
+    /// under the key `keys` derive for it (master level for the master
+    /// section, human level for the human one). A file that does not open
+    /// is moved aside, never overwritten, and the error names where it went.
+    pub fn open(path: &Path, keys: &Keyring, section: Section) -> Result<History> {
+        let key = SymmetricKey::from_bytes(*key(keys, section)?.expose());
         let mut history = History {
             path: path.to_owned(),
+            section,
             key,
             entries: Vec::new(),
         };
@@ -115,7 +176,7 @@ impl History {
                 history.entries = entries;
                 Ok(history)
             }
-            None => Err(set_aside(path)),
+            None => Err(set_aside(path, section)),
         }
     }
 
@@ -127,6 +188,11 @@ impl History {
     /// The file this history is kept in.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The section this history is.
+    pub fn section(&self) -> Section {
+        self.section
     }
 
     /// Records `text` as executed now and writes the file. Blank text is
@@ -172,7 +238,7 @@ impl History {
 
     fn associated_data(&self) -> Vec<u8> {
         let name = self.path.file_name().map(|n| n.as_encoded_bytes()).unwrap_or_default();
-        [AD, name].concat()
+        [self.section.associated_data(), name].concat()
     }
 
     fn decode(&self, bytes: &[u8]) -> Option<Vec<Entry>> {
@@ -221,15 +287,18 @@ impl History {
     }
 }
 
-/// The history key of a master-level session.
-fn key(keys: &Keyring) -> Result<&SymmetricKey> {
-    keys.seal()
-        .map(|s| s.history_key())
-        .ok_or_else(|| keys.needs(Level::Master, "the query history"))
+/// The key of `section`: the master identity's history key, or the one the
+/// human-only tier key yields.
+fn key(keys: &Keyring, section: Section) -> Result<&SymmetricKey> {
+    let held = match section {
+        Section::Master => keys.seal().map(|s| s.history_key()),
+        Section::Human => keys.tier(Tier::HumanOnly).ok().map(|c| &c.query_history),
+    };
+    held.ok_or_else(|| keys.needs(section.level(), "the query history"))
 }
 
 /// Moves an unreadable history out of the way, keeping it, and says so.
-fn set_aside(path: &Path) -> Error {
+fn set_aside(path: &Path, section: Section) -> Error {
     let mut aside = path.as_os_str().to_owned();
     aside.push(format!(".unreadable-{}", Timestamp::now().0));
     let aside = PathBuf::from(aside);
@@ -240,9 +309,18 @@ fn set_aside(path: &Path) -> Error {
         ),
         Err(e) => format!("it could not be moved aside ({e}) and is left as it is; no history is written over it"),
     };
+    let why = match section {
+        Section::Master => {
+            "it does not open with this master identity (altered, damaged, or written for another store)"
+        }
+        Section::Human => {
+            "it does not open with this human-only key (altered, damaged, written for another store, or sealed \
+             before the human-only key was rotated)"
+        }
+    };
     Error::integrity(
         format!("the query history {}", path.display()),
-        format!("it does not open with this master identity (altered, damaged, or written for another store): {moved}"),
+        format!("{why}: {moved}"),
     )
 }
 

@@ -6,7 +6,8 @@
 //! only added, never changed. Anything refused means nothing is written.
 //! Only a federation pull (`plan_pull_import`) may set the property
 //! `federated-from` or touch a pulled node; an import file that does is
-//! refused, item by item.
+//! refused, item by item. Provenance is the import's own
+//! ([`ImportOptions::provenance`]), never the file's.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -36,7 +37,10 @@ pub struct ImportOptions {
     pub file: String,
     /// Who the timeline names (`import kgraph graph.json`).
     pub actor: String,
-    /// The provenance of foreign nodes and edges.
+    /// The provenance of every node and edge written, whatever the file
+    /// says: a file is not a witness, so a node it calls federated from
+    /// another project or proposed by a trusted agent is written as what it
+    /// is, a local one this import wrote.
     pub provenance: Provenance,
 }
 
@@ -259,7 +263,7 @@ impl Store {
             new.confidence = e.confidence.unwrap_or(1.0);
             new.weight = e.weight.unwrap_or(1.0);
             new.bidirectional = e.bidirectional;
-            new.provenance = e.provenance.clone().unwrap_or_else(|| opts.provenance.clone());
+            new.provenance = opts.provenance.clone();
             new.created = e.created;
             let planned = match self.plan_edge(&new, &resolve) {
                 Ok(p) => p,
@@ -394,7 +398,7 @@ fn new_node(n: &ImportNode, lossless: bool, tier: Tier, now: Timestamp, provenan
         tier,
         status: n.status.unwrap_or(Status::Active),
         confidence: n.confidence.unwrap_or(1.0),
-        provenance: n.provenance.clone().unwrap_or_else(|| provenance.clone()),
+        provenance: provenance.clone(),
         status_reason: if lossless { n.status_reason.clone() } else { None },
         created,
         updated: n.updated.unwrap_or(created),
@@ -434,7 +438,7 @@ fn updated_node(
     if let Some(c) = n.confidence {
         next.confidence = c;
     }
-    next.provenance = n.provenance.clone().unwrap_or_else(|| provenance.clone());
+    next.provenance = provenance.clone();
     next.version = cur.version + 1;
     next.updated = now;
     next

@@ -110,7 +110,7 @@ pub(crate) use merge::retired_snapshots;
 pub use merge::{Conflict, MergeInput, MergeReport, OtherBranch, merge_indexes};
 pub(crate) use objects::sync_dir;
 pub use objects::{Durability, Objects};
-pub use policy::ConfigInForce;
+pub use policy::{Approval, ConfigInForce};
 pub use report::{StatusReport, TierCount};
 pub use rotate::Rotated;
 pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};

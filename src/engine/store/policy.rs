@@ -7,12 +7,23 @@
 //! form is kept in `meta.policy` and its digest is part of the master's
 //! seal. What is in force is the approved settings; a file that differs is
 //! reported, with each difference, and changes nothing until approved.
+//!
+//! An approval is named by a digest of the settings it replaces and the
+//! ones it puts in force ([`Approval::digest`]): the reviewer approves the
+//! change they were shown, and a file edited after they looked (or another
+//! approval in between) makes the digest they give stale, so nothing they
+//! did not see is approved.
 
 use rusqlite::Connection;
 
 use super::Store;
 use crate::config::Config;
+use crate::crypto::sha256_hex;
 use crate::error::{Error, Result};
+
+/// How many hex digits name an approval: 64 bits, so no file can be
+/// ground to match a digest a reviewer was shown.
+const DIGEST_HEX: usize = 16;
 
 /// The settings a session uses, and how the file compares.
 #[derive(Clone, Debug)]
@@ -22,6 +33,30 @@ pub struct ConfigInForce {
     /// How `.gpp/config.toml` differs from them (`name: approved -> file`),
     /// or why it could not be read. Empty when they agree.
     pub unapproved: Vec<String>,
+    /// The digest that approves the file as it is now
+    /// ([`Store::approve_config`]); none when it agrees or cannot be used.
+    pub approval: Option<String>,
+}
+
+/// What approving `.gpp/config.toml` as it is now would change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Approval {
+    /// `name: approved -> file` lines; empty when nothing would change.
+    pub changes: Vec<String>,
+    /// Names this change: from the settings in force to the file's.
+    pub digest: String,
+}
+
+impl Approval {
+    fn between(approved: &Config, file: &Config) -> Result<Self> {
+        let mut named = b"graphex/config-approval/v1\0".to_vec();
+        named.extend_from_slice(&approved.digest()?);
+        named.extend_from_slice(&file.digest()?);
+        Ok(Approval {
+            changes: approved.differences(file),
+            digest: sha256_hex(&named)[..DIGEST_HEX].to_owned(),
+        })
+    }
 }
 
 impl ConfigInForce {
@@ -74,20 +109,37 @@ impl Store {
                 "they are not the ones the master sealed (edited outside Graphex); nothing is served",
             ));
         }
-        let unapproved = match Config::load(&self.layout) {
-            Ok(file) => approved.differences(&file),
-            Err(e) => vec![format!("the file cannot be used ({e})")],
+        let (unapproved, approval) = match Config::load(&self.layout) {
+            Ok(file) => {
+                let a = Approval::between(&approved, &file)?;
+                let digest = (!a.changes.is_empty() && file.projection_settings().is_ok()).then_some(a.digest);
+                (a.changes, digest)
+            }
+            Err(e) => (vec![format!("the file cannot be used ({e})")], None),
         };
         Ok(ConfigInForce {
             config: approved,
             unapproved,
+            approval,
         })
     }
 
+    /// What approving `.gpp/config.toml` as it is now would change, and
+    /// the digest [`Store::approve_config`] takes for it. An unusable file
+    /// is an error naming why.
+    pub fn config_approval(&self) -> Result<Approval> {
+        let file = Config::load(&self.layout)?;
+        file.projection_settings()?;
+        Approval::between(&approved(&self.conn)?, &file)
+    }
+
     /// Approves the settings in `.gpp/config.toml` as they are now (master
-    /// level): from now on they are in force for every session. Returns
-    /// what changed, as `name: before -> after` lines.
-    pub fn approve_config(&mut self) -> Result<Vec<String>> {
+    /// level), if `digest` names that change ([`Store::config_approval`],
+    /// as `graphex config show` prints it): from now on they are in force
+    /// for every session. Another digest (the file edited, or other
+    /// settings approved, since it was shown) is refused and changes
+    /// nothing. Returns what changed, as `name: before -> after` lines.
+    pub fn approve_config(&mut self, digest: &str) -> Result<Vec<String>> {
         self.require_writer("approving settings")?;
         let file = Config::load(&self.layout)?;
         // Checked before it is stored: an unusable file is refused here.
@@ -96,7 +148,17 @@ impl Store {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let before = approved(&tx)?;
-        let changed = before.differences(&file);
+        // Against what is stored, in the transaction that stores it.
+        let now = Approval::between(&before, &file)?;
+        if now.digest != digest {
+            return Err(Error::invalid(
+                "approval digest",
+                digest,
+                "it is not the change .gpp/config.toml asks for now (the file or the approved settings \
+                 changed since it was shown): review it again with `graphex config show`",
+            ));
+        }
+        let changed = now.changes;
         put(&tx, &file)?;
         let digest = file.digest()?;
         // The row first: the amended statement covers it.

@@ -342,3 +342,50 @@ fn history_and_saved_queries_are_sealed_and_come_back() {
     r.press(":q ");
     assert!(!r.screen().contains("uses-canary"));
 }
+
+/// The console's history popup, newest first.
+fn history_list(r: &mut Run) -> Vec<String> {
+    ctrl(r, 'r');
+    let list = match r.s.popups.last() {
+        Some(Popup::QueryHistory {
+            entries: Some(Ok(list)),
+            ..
+        }) => list.clone(),
+        _ => panic!("no history: {}", r.screen()),
+    };
+    r.key(KeyCode::Esc);
+    list
+}
+
+#[test]
+fn a_query_typed_at_the_human_level_is_never_shown_at_the_master_level() {
+    // A human-only node of the demo, and a word only this query holds.
+    const CANARY: &str = "fraud-scoring-thresholds -> * -> * --type canary-hq31";
+    let mut r = demo_at(Level::Human);
+    r.press("3");
+    r.press(CANARY);
+    r.key(KeyCode::Enter);
+    assert!(history_list(&mut r).iter().any(|e| e == CANARY));
+    // The same store at the master level (a new console, or the level changed).
+    let master = graphex_engine::Credentials {
+        passphrase: Some(crate::cli::DEMO_PASSPHRASE.into()),
+        ..graphex_engine::Credentials::default()
+    };
+    r.store = graphex_engine::Store::open(r.dir.path(), &master).unwrap();
+    r.press("i");
+    ctrl(&mut r, 'u');
+    r.press("orders-service -> * -> *");
+    r.key(KeyCode::Enter);
+    let list = history_list(&mut r);
+    assert_eq!(
+        list,
+        ["orders-service -> * -> *"],
+        "the master level shows only its own"
+    );
+    nowhere_on_disk(r.dir.path(), "canary-hq31");
+    // Back at the human level: both, newest first.
+    let mut human = master;
+    human.human_passphrase = Some(crate::cli::DEMO_HUMAN_PASSPHRASE.into());
+    r.store = graphex_engine::Store::open(r.dir.path(), &human).unwrap();
+    assert_eq!(history_list(&mut r), ["orders-service -> * -> *", CANARY]);
+}
