@@ -111,7 +111,7 @@ fn restore(ctx: &Context, yes: bool) -> Result<()> {
         rb.seq
     ));
     if !yes && !confirm("Restore the newer graph?")? {
-        bail!("nothing restored");
+        bail!("nothing restored (to restore without a question, add --yes)");
     }
     let done = rollback::restore(&root, &creds, candidate)?;
     let mut text = format!(
@@ -141,7 +141,7 @@ fn accept(ctx: &Context, yes: bool) -> Result<()> {
         short_statement(&rb.recorded.statement)
     ));
     if !yes && !confirm("Accept the graph as it is now?")? {
-        bail!("nothing accepted");
+        bail!("nothing accepted (to accept without a question, add --yes)");
     }
     store.accept_as_fresh()?;
     say(&format!(

@@ -47,7 +47,7 @@ pub fn seal(ctx: &Context, args: &SealArgs) -> Result<()> {
             trusted.seq, candidate.source
         ));
         if !args.yes && !confirm("Restore the trusted copy?")? {
-            bail!("nothing restored");
+            bail!("nothing restored (to restore without a question, add --yes)");
         }
         let done = rollback::restore(&root, &creds, candidate)?;
         note(&format!(

@@ -142,20 +142,6 @@ pub fn interactive() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
 }
 
-/// Asks a yes/no question on the terminal (default no); without a
-/// terminal, fails naming `--yes`.
-pub fn confirm(question: &str) -> Result<bool> {
-    if !interactive() {
-        bail!("no terminal to ask on: read what is printed above and run again with --yes");
-    }
-    eprint!("{question} [y/N] ");
-    let mut answer = String::new();
-    std::io::stdin()
-        .read_line(&mut answer)
-        .context("cannot read the answer from the terminal")?;
-    Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "Yes"))
-}
-
 /// Prompts on the terminal without echo, or fails with `otherwise`.
 pub fn prompt_secret(prompt: &str, otherwise: &str) -> Result<SecretString> {
     if !interactive() {

@@ -25,10 +25,10 @@ fn deleted_settings_and_an_edited_config_are_not_approved_by_seal() {
     let (_dir, root) = store();
     let config = Layout::new(&root).gpp().join("config.toml");
     std::fs::write(&config, "[graphex.projection]\nlow = 80.0\nhigh = 95.0\n").unwrap();
-    Store::open(&root, &creds(Level::Master, &root))
-        .unwrap()
-        .approve_config()
-        .unwrap();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let digest = s.config_approval().unwrap().digest;
+    s.approve_config(&digest).unwrap();
+    drop(s);
     let before = approved_low(&root);
     assert_eq!(before, 80.0);
     // No key at all: the approved settings and the seal deleted, the
