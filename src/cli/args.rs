@@ -28,6 +28,8 @@ pub use super::query_args::{
     Console: settings in ~/.config/graphex/config.toml ([graphex.console]: mouse, theme, keys; the\n  \
     repository's .gpp/config.toml may set mouse only); NO_COLOR turns colours off; logs go to\n  \
     ~/.local/state/graphex/console.log (GRAPHEX_LOG sets the level).\n\n\
+    Freshness records (what this machine last saw of each store, to catch a graph put back) live in\n  \
+    ~/.local/state/graphex/freshness/ ($XDG_STATE_HOME; GRAPHEX_STATE_DIR moves them): graphex freshness.\n\n\
     Projection settings in .gpp/config.toml take effect once approved: graphex config approve.\n\n\
     Exit status: 0 ok, 1 error (message on stderr), 2 usage error.")]
 pub struct Cli {
