@@ -1,5 +1,6 @@
-//! Store benchmarks: open + unlock + load, the passphrase KDF, a single-node
-//! read with decryption, and a durable single mutation.
+//! Store benchmarks: open + unlock + load, the freshness check, the
+//! passphrase KDF, a single-node read with decryption, and a durable single
+//! mutation.
 //!
 //! By default they run on a synthetic store of 10k nodes / 50k edges made in
 //! a temporary directory. `scripts/bench.sh` points them at a 100k / 500k
@@ -23,6 +24,13 @@ fn benches(c: &mut Criterion) {
     g.sample_size(20).measurement_time(Duration::from_secs(10));
     g.bench_function("open_unlock_load_identity", |b| {
         b.iter(|| black_box(Store::open(&f.root, &f.creds()).expect("open")))
+    });
+    // The freshness check alone, as the git hooks run it (no key): the
+    // record read, the seal row, the rule; an open does the same after
+    // its verification, so this is what freshness adds to an open.
+    drop(Store::open(&f.root, &f.creds()).expect("open"));
+    g.bench_function("freshness_check", |b| {
+        b.iter(|| black_box(graphex_engine::store::check_without_keys(&f.root, &[]).expect("check")))
     });
 
     // An agent's open checks the master's signed set hash of the readable

@@ -13,6 +13,8 @@ pub struct Current {
     /// The statement's id, hex.
     pub statement: String,
     pub seq: u64,
+    /// When its last commit was made (milliseconds; 0 when unknown).
+    pub at: i64,
 }
 
 /// A store that went back (or onto another history) while git went
@@ -24,6 +26,8 @@ pub struct Rollback {
     /// The store's statement now (hex) and its commit number.
     pub statement: String,
     pub seq: u64,
+    /// When the store's last commit was made (milliseconds; 0: unknown).
+    pub at: i64,
     /// The git commit checked out now.
     pub head: Option<String>,
     /// Git moved forward from the recorded commit (a merge, pull,
@@ -81,6 +85,7 @@ pub fn decide(
             recorded: r.clone(),
             statement: current.statement.clone(),
             seq: current.seq,
+            at: current.at,
             head: head.map(str::to_owned),
             git_forward,
         })
@@ -118,6 +123,7 @@ mod tests {
             signer: Some("master".into()),
             statement: statement.into(),
             seq: 3,
+            at: 0,
         }
     }
 

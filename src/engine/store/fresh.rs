@@ -235,6 +235,9 @@ fn verdict_on(
         signer: keys.map(|_| now.signer.clone()),
         statement: now.statement.clone(),
         seq: now.seq,
+        at: conn
+            .query_row("SELECT COALESCE(MAX(at), 0) FROM timeline", [], |r| r.get(0))
+            .unwrap_or(0),
     };
     let verdict = freshness::decide(
         recorded.as_ref(),
@@ -315,8 +318,8 @@ pub fn rollback_text(root: &std::path::Path, rb: &Rollback) -> String {
     };
     format!(
         "the graph at {} is not the newest this machine saw: {how}. This machine last saw graph commit {} \
-         (seal {}, {}); the store now holds graph commit {} (seal {}), which does not descend from it. \
-         Writes are refused. Restore the newer graph with `graphex freshness restore`, or accept this one \
+         (seal {}, seen {}); the store now holds graph commit {} (seal {}, last written {}), which does \
+         not descend from it. Writes are refused. Restore the newer graph with `graphex freshness restore`, or accept this one \
          deliberately with `graphex freshness accept`",
         root.display(),
         r.seq,
@@ -324,5 +327,10 @@ pub fn rollback_text(root: &std::path::Path, rb: &Rollback) -> String {
         date(r.at),
         rb.seq,
         short(&rb.statement),
+        if rb.at > 0 {
+            date(rb.at)
+        } else {
+            "at an unknown time".to_owned()
+        },
     )
 }

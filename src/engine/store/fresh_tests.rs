@@ -130,3 +130,52 @@ fn every_statement_follows_the_one_before() {
         assert!(!super::seal_log::descends(conn, p, &back, 0).unwrap());
     }
 }
+
+#[test]
+fn a_record_tampered_with_only_loses_protection() {
+    let (_dir, root, _old) = moved_on();
+    let file = RecordFile::for_store(&root, Kind::Master).unwrap();
+    std::fs::write(file.path(), "{ garbage").unwrap();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let f = s.freshness().unwrap();
+    assert!(matches!(f.verdict, Verdict::First), "{:?}", f.verdict);
+    assert!(
+        f.problem.as_deref().is_some_and(|p| p.contains("does not parse")),
+        "{f:?}"
+    );
+    // Nothing is lost: the store reads and writes, and a new record starts.
+    assert!(s.summary("security-fix").is_ok());
+    s.add_node(NewNode::new(
+        Name::new("later").unwrap(),
+        NodeType::new("convention").unwrap(),
+        "later",
+        Tier::Public,
+    ))
+    .unwrap();
+    assert!(file.load().unwrap().is_some());
+}
+
+#[test]
+fn a_store_from_before_seals_is_sealed_in_one_step() {
+    let (_dir, root) = new_store();
+    add(&root, "old-node");
+    // As an earlier version left it: no seal, no record, migrated from a
+    // schema before seals (what `migrate` notes).
+    let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+    conn.execute_batch(
+        "DELETE FROM seal; UPDATE node_versions SET mac = NULL; UPDATE timeline SET mac = NULL; \
+         INSERT OR REPLACE INTO meta (key, value) VALUES ('migrated_from', '3')",
+    )
+    .unwrap();
+    drop(conn);
+    std::fs::remove_file(RecordFile::for_store(&root, Kind::Master).unwrap().path()).unwrap();
+    let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
+    let plan = s.seal_plan().unwrap();
+    assert!(
+        plan.migrated && plan.differences.is_empty() && plan.mixed_macs.is_none(),
+        "{plan:?}"
+    );
+    assert!(s.seal(&[]).unwrap());
+    drop(s);
+    assert!(Store::open(&root, &creds(Level::Master, &root)).is_ok());
+}
