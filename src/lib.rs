@@ -3,4 +3,5 @@
 pub mod app;
 pub mod cli;
 pub mod mcp;
+pub mod shared;
 pub mod widgets;

@@ -21,9 +21,9 @@ struct Demo {
 
 fn demo() -> Demo {
     let dir = tempfile::tempdir().unwrap();
-    crate::cli::setup::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
+    crate::shared::demo::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
     let creds = Credentials {
-        passphrase: Some(crate::cli::DEMO_PASSPHRASE.into()),
+        passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
         ..Credentials::default()
     };
     let store = Store::open(dir.path(), &creds).unwrap();

@@ -3,9 +3,7 @@
 //! command here; every read command has `--json`.
 
 pub mod args;
-pub(crate) mod cards;
 mod config;
-mod demo_proposals;
 mod doctor;
 mod edit_file;
 mod explore;
@@ -37,6 +35,7 @@ mod write;
 use anyhow::Result;
 use graphex_engine::model::Status;
 
+pub(crate) use crate::shared::cards;
 pub use args::Cli;
 use args::Command;
 pub use session::Context;

@@ -8,26 +8,20 @@ use graphex_engine::age_secret::SecretString;
 use graphex_engine::keys::{ENV_HUMAN_PASSPHRASE, ENV_PASSPHRASE, IdentityKind};
 use graphex_engine::store::{Durability, Layout};
 use graphex_engine::synth::{SynthSpec, generate};
-use graphex_engine::{Credentials, KdfCost, Store, seed};
+use graphex_engine::{Credentials, KdfCost, Store};
 use serde::Serialize;
 
 use super::args::{GenArgs, KeysCommand};
 use super::output::{emit, note};
+pub use crate::shared::demo::{
+    DEMO_HUMAN_PASSPHRASE, DEMO_MARKER, DEMO_PASSPHRASE, GEN_HUMAN_PASSPHRASE, GEN_PASSPHRASE, create_demo,
+};
 use super::session::{Context, Need, absolute, new_passphrase};
 
 /// Test-only: scrypt work factor (log2 N) for new passphrase files. Never set
 /// it for real stores; age's default (about one second) is what protects them.
 pub const ENV_TEST_KDF: &str = "GRAPHEX_TEST_KDF_LOG_N";
 
-/// The demo store's passphrases (documented in the README).
-pub const DEMO_PASSPHRASE: &str = "graphex-demo";
-pub const DEMO_HUMAN_PASSPHRASE: &str = "graphex-demo-human";
-/// Passphrases `gen` uses when the environment gives none.
-pub const GEN_PASSPHRASE: &str = "graphex-gen";
-pub const GEN_HUMAN_PASSPHRASE: &str = "graphex-gen-human";
-
-const DEMO_GRAPH: &str = include_str!("../../assets/demo/graph.json");
-pub(crate) const DEMO_MARKER: &str = ".graphex-demo";
 
 pub(crate) fn kdf_cost() -> Result<KdfCost> {
     match std::env::var(ENV_TEST_KDF) {
@@ -137,27 +131,6 @@ pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
         ..Credentials::default()
     };
     crate::app::run(crate::app::Options { root, creds })
-}
-
-/// Builds the demo store (graph and pending proposals) in `root`.
-pub fn create_demo(root: &Path, cost: KdfCost) -> Result<()> {
-    std::fs::create_dir_all(root).with_context(|| format!("cannot create {}", root.display()))?;
-    let (pass, human) = (
-        SecretString::from(DEMO_PASSPHRASE),
-        SecretString::from(DEMO_HUMAN_PASSPHRASE),
-    );
-    Store::init(root, &pass, &human, cost)?;
-    std::fs::write(root.join(DEMO_MARKER), "graphex demo store\n")?;
-    let creds = Credentials {
-        passphrase: Some(pass),
-        human_passphrase: Some(human),
-        ..Credentials::default()
-    };
-    let mut store = Store::open(root, &creds)?;
-    let seed = seed::parse("assets/demo/graph.json", DEMO_GRAPH)?;
-    store.apply_batch(seed.batch, Durability::Sync)?;
-    super::demo_proposals::add(&mut store)?;
-    Ok(())
 }
 
 fn tour(root: &Path) -> String {

@@ -35,13 +35,13 @@ pub struct Run {
 
 pub fn demo_at(level: Level) -> Run {
     let dir = tempfile::tempdir().unwrap();
-    crate::cli::setup::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
+    crate::shared::demo::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
     let mut creds = Credentials {
-        passphrase: Some(crate::cli::DEMO_PASSPHRASE.into()),
+        passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
         ..Credentials::default()
     };
     if level == Level::Human {
-        creds.human_passphrase = Some(crate::cli::DEMO_HUMAN_PASSPHRASE.into());
+        creds.human_passphrase = Some(crate::shared::demo::DEMO_HUMAN_PASSPHRASE.into());
     }
     let store = Store::open(dir.path(), &creds).unwrap();
     assert_eq!(store.level(), level);

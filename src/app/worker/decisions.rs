@@ -21,7 +21,7 @@ impl Worker {
                 a.nodes_added,
                 a.nodes_changed,
                 a.edges_added,
-                crate::cli::cards::removed_note(a.edges_removed)
+                crate::shared::cards::removed_note(a.edges_removed)
             )),
             Err(Error::StaleBase { .. }) => self.stale(id, false),
             Err(e) => Reply::Failed(format!("accept: {e}")),
@@ -34,7 +34,7 @@ impl Worker {
                 let (_, p) = s.proposal(id)?;
                 proposal::stale_versions(s, &p)
             })
-            .map(|nodes| crate::cli::cards::stale(&nodes))
+            .map(|nodes| crate::shared::cards::stale(&nodes))
             .unwrap_or_else(|e| e.to_string());
         Reply::Stale {
             id: id.to_owned(),
@@ -86,7 +86,7 @@ impl Worker {
                 a.nodes_added,
                 a.nodes_changed,
                 a.edges_added,
-                crate::cli::cards::removed_note(a.edges_removed)
+                crate::shared::cards::removed_note(a.edges_removed)
             )),
             Err(Error::StaleBase { .. }) => self.stale(id, true),
             Err(e) => Reply::EditFailed(e.to_string()),

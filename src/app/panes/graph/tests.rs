@@ -516,8 +516,8 @@ fn unlocking_redraws_the_pane_from_what_the_new_level_reads() {
     let before = count(&r);
     // The worker reopens at the human level and says so.
     let creds = Credentials {
-        passphrase: Some(crate::cli::DEMO_PASSPHRASE.into()),
-        human_passphrase: Some(crate::cli::DEMO_HUMAN_PASSPHRASE.into()),
+        passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
+        human_passphrase: Some(crate::shared::demo::DEMO_HUMAN_PASSPHRASE.into()),
         ..Credentials::default()
     };
     r.store = Store::open(r.dir.path(), &creds).unwrap();

@@ -209,7 +209,7 @@ pub fn preview(
         if let Ok((p, _)) = &now {
             let key = format!("{tier}:{}:{}:{}", spec.agent, spec.subject.label(), p.hash);
             if recorded.insert(key) {
-                crate::cli::projection::record(store, config, &req, p, Kind::Preview)
+                crate::shared::audit_log::record(store, config, &req, p, Kind::Preview)
                     .map_err(|e| format!("recording the preview: {e}"))?;
             }
         }

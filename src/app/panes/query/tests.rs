@@ -368,7 +368,7 @@ fn a_query_typed_at_the_human_level_is_never_shown_at_the_master_level() {
     assert!(history_list(&mut r).iter().any(|e| e == CANARY));
     // The same store at the master level (a new console, or the level changed).
     let master = graphex_engine::Credentials {
-        passphrase: Some(crate::cli::DEMO_PASSPHRASE.into()),
+        passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
         ..graphex_engine::Credentials::default()
     };
     r.store = graphex_engine::Store::open(r.dir.path(), &master).unwrap();
@@ -385,7 +385,7 @@ fn a_query_typed_at_the_human_level_is_never_shown_at_the_master_level() {
     nowhere_on_disk(r.dir.path(), "canary-hq31");
     // Back at the human level: both, newest first.
     let mut human = master;
-    human.human_passphrase = Some(crate::cli::DEMO_HUMAN_PASSPHRASE.into());
+    human.human_passphrase = Some(crate::shared::demo::DEMO_HUMAN_PASSPHRASE.into());
     r.store = graphex_engine::Store::open(r.dir.path(), &human).unwrap();
     assert_eq!(history_list(&mut r), ["orders-service -> * -> *", CANARY]);
 }

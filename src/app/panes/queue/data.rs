@@ -229,7 +229,7 @@ fn item(store: &Store, c: &Card, groups: &[Group], linted: bool) -> QueueItem {
     let stale = c
         .stale
         .iter()
-        .map(|name| crate::cli::cards::stale_note(store, c, name))
+        .map(|name| crate::shared::cards::stale_note(store, c, name))
         .collect();
     let group = c.group.and_then(|g| groups.get(g)).map(|g| {
         let others: Vec<&str> = g.proposals.iter().filter(|p| **p != c.id).map(|p| p.short()).collect();
@@ -248,7 +248,7 @@ fn item(store: &Store, c: &Card, groups: &[Group], linted: bool) -> QueueItem {
         changes,
         lints: linted.then(|| lints_of(&c.lints)),
         stale,
-        merge: c.merge.iter().flat_map(crate::cli::cards::merge_sides).collect(),
+        merge: c.merge.iter().flat_map(crate::shared::cards::merge_sides).collect(),
         group,
         edit_text: graphex_engine::proposal::edit_text(&c.proposal),
     }

@@ -412,7 +412,7 @@ fn a_merge_proposal_shows_its_three_versions_with_agent_text_escaped() {
         theirs: node(2, "theirs says\u{202e} that"),
     };
     let mut it = item("a", "merge", "merge of feature");
-    it.merge = crate::cli::cards::merge_sides(&sides);
+    it.merge = crate::shared::cards::merge_sides(&sides);
     let lines = crate::app::panes::queue::card::card_lines(&it, None, 0, false, true);
     let text: Vec<String> = lines
         .iter()

@@ -1,0 +1,69 @@
+//! The audit record of a projection or a preview, as both front ends write
+//! it: the CLI's `project` and the console's previews.
+
+use anyhow::Result;
+use graphex_engine::audit::{AuditRecord, Kind, NodeRef};
+use graphex_engine::config::{Config, PreviewPolicy};
+use graphex_engine::model::Timestamp;
+use graphex_engine::project::{Access, Center, Projection, Request};
+use graphex_engine::store::Catalog;
+
+/// Records projection `p` of `req` in the audit log: always for a
+/// projection, for a preview as `[graphex.audit] previews` says (the
+/// console's previews go through here too).
+pub fn record(
+    store: &mut graphex_engine::Store,
+    config: &Config,
+    req: &Request,
+    p: &Projection,
+    kind: Kind,
+) -> Result<()> {
+    let (trust, local) = match req.access {
+        Access::Trust { score, local } => (Some(score), local),
+        Access::Tier(_) => (None, false),
+    };
+    let record = audit_record(store.catalog(), p, req, kind, trust, local);
+    let record = AuditRecord {
+        tier: record.tier.min(store.level().max_tier()),
+        ..record
+    };
+    if kind == Kind::Projection || config.audit.previews == PreviewPolicy::Record {
+        store.audit_append(&record)?;
+    }
+    Ok(())
+}
+
+/// The audit record of projection `p`.
+fn audit_record(
+    c: &Catalog,
+    p: &Projection,
+    req: &Request,
+    kind: Kind,
+    trust: Option<f64>,
+    local: bool,
+) -> AuditRecord {
+    let by_name = |name: &String| {
+        c.by_name(name).map(|n| NodeRef {
+            id: n.id,
+            version: n.version,
+            tier: n.tier,
+        })
+    };
+    AuditRecord {
+        kind,
+        at: req.at.unwrap_or_else(Timestamp::now),
+        agent: p.agent.clone(),
+        trust,
+        local,
+        tier: p.tier,
+        center: match &req.center {
+            Center::Query(q) => q.clone(),
+            Center::Node { name, depth } => format!("node:{name}:{depth}"),
+        },
+        budget: p.budget,
+        tokens: p.tokens,
+        emitted: p.included.iter().filter_map(by_name).collect(),
+        cut: p.cut.iter().filter_map(|x| by_name(&x.name)).collect(),
+        projection_hash: p.hash.clone(),
+    }
+}

@@ -1,0 +1,40 @@
+//! The demo store: its passphrases, its graph and proposals, and how it is
+//! built. `graphex demo` makes one; the console's tests build one too.
+
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+use graphex_engine::age_secret::SecretString;
+use graphex_engine::store::Durability;
+use graphex_engine::{Credentials, KdfCost, Store, seed};
+
+/// The demo store's passphrases (documented in the README).
+pub const DEMO_PASSPHRASE: &str = "graphex-demo";
+pub const DEMO_HUMAN_PASSPHRASE: &str = "graphex-demo-human";
+/// Passphrases `gen` uses when the environment gives none.
+pub const GEN_PASSPHRASE: &str = "graphex-gen";
+pub const GEN_HUMAN_PASSPHRASE: &str = "graphex-gen-human";
+
+const DEMO_GRAPH: &str = include_str!("../../assets/demo/graph.json");
+pub const DEMO_MARKER: &str = ".graphex-demo";
+
+/// Builds the demo store (graph and pending proposals) in `root`.
+pub fn create_demo(root: &Path, cost: KdfCost) -> Result<()> {
+    std::fs::create_dir_all(root).with_context(|| format!("cannot create {}", root.display()))?;
+    let (pass, human) = (
+        SecretString::from(DEMO_PASSPHRASE),
+        SecretString::from(DEMO_HUMAN_PASSPHRASE),
+    );
+    Store::init(root, &pass, &human, cost)?;
+    std::fs::write(root.join(DEMO_MARKER), "graphex demo store\n")?;
+    let creds = Credentials {
+        passphrase: Some(pass),
+        human_passphrase: Some(human),
+        ..Credentials::default()
+    };
+    let mut store = Store::open(root, &creds)?;
+    let seed = seed::parse("assets/demo/graph.json", DEMO_GRAPH)?;
+    store.apply_batch(seed.batch, Durability::Sync)?;
+    super::demo_proposals::add(&mut store)?;
+    Ok(())
+}

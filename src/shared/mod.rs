@@ -1,0 +1,8 @@
+//! What the console and the command line both show or do: proposal cards
+//! and outcome notes, the audit record of a projection, the demo store.
+//! Neither front end reaches into the other; both use this.
+
+pub mod audit_log;
+pub mod cards;
+pub mod demo;
+mod demo_proposals;
