@@ -54,7 +54,10 @@ fn console(d: &Demo, size: (u16, u16)) -> AppState {
 }
 
 fn show_impact(d: &Demo, s: &mut AppState) {
-    let settings = Config::load(d.store.layout()).unwrap().projection_settings().unwrap();
+    let settings = Config::load(&d.store.layout().gpp())
+        .unwrap()
+        .projection_settings()
+        .unwrap();
     let id = s.queue.current().unwrap().id.clone();
     let result = impact_of(&d.store, &settings, &id);
     let generation = s.queue.impact_generation;

@@ -80,7 +80,6 @@ pub(crate) fn project_recorded(
     Ok(p)
 }
 
-
 pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {
     let store = ctx.open(Need::Read)?;
     match cmd {

@@ -13,15 +13,14 @@ use serde::Serialize;
 
 use super::args::{GenArgs, KeysCommand};
 use super::output::{emit, note};
+use super::session::{Context, Need, absolute, new_passphrase};
 pub use crate::shared::demo::{
     DEMO_HUMAN_PASSPHRASE, DEMO_MARKER, DEMO_PASSPHRASE, GEN_HUMAN_PASSPHRASE, GEN_PASSPHRASE, create_demo,
 };
-use super::session::{Context, Need, absolute, new_passphrase};
 
 /// Test-only: scrypt work factor (log2 N) for new passphrase files. Never set
 /// it for real stores; age's default (about one second) is what protects them.
 pub const ENV_TEST_KDF: &str = "GRAPHEX_TEST_KDF_LOG_N";
-
 
 pub(crate) fn kdf_cost() -> Result<KdfCost> {
     match std::env::var(ENV_TEST_KDF) {

@@ -25,8 +25,17 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::federation::FederationConfig;
-use crate::project::{Counter, Scrubber, Settings, TrustPolicy};
-use crate::store::Layout;
+
+/// How tokens are counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Counter {
+    /// Exact counts with the o200k BPE vocabulary.
+    #[default]
+    Bpe,
+    /// About four characters per token.
+    Estimate,
+}
 
 /// `[graphex.projection]`
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -118,11 +127,11 @@ impl Config {
             .collect()
     }
 
-    /// Reads `.gpp/config.toml` as it is on disk; a missing file means
+    /// Reads `.gpp/config.toml` (in the `.gpp` directory `gpp`) as it is on disk; a missing file means
     /// defaults. What is in force is `Store::config`, which checks this
     /// against the master's approval.
-    pub fn load(layout: &Layout) -> Result<Self> {
-        let path = layout.gpp().join("config.toml");
+    pub fn load(gpp: &std::path::Path) -> Result<Self> {
+        let path = gpp.join("config.toml");
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
@@ -166,35 +175,12 @@ impl Config {
             federation,
         })
     }
-
-    /// Projection settings, with the scrub patterns compiled.
-    pub fn projection_settings(&self) -> Result<Settings> {
-        let p = &self.projection;
-        let d = TrustPolicy::default();
-        let policy = TrustPolicy {
-            low: p.low.unwrap_or(d.low),
-            high: p.high.unwrap_or(d.high),
-            readable_between: p.readable_between.unwrap_or(d.readable_between),
-        };
-        if !policy.low.is_finite() || !policy.high.is_finite() || policy.low > policy.high {
-            return Err(Error::invalid(
-                "trust thresholds",
-                format!("{} > {}", policy.low, policy.high),
-                "low must not exceed high",
-            ));
-        }
-        Ok(Settings {
-            policy,
-            counter: p.tokenizer.unwrap_or_default(),
-            scrubber: Scrubber::new(&p.scrub)?,
-            count_hidden_relations: p.count_hidden_relations,
-        })
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::project::Counter;
 
     #[test]
     fn reads_its_section_and_ignores_others() {

@@ -15,6 +15,7 @@ pub mod config;
 pub mod crypto;
 pub mod curate;
 pub mod doctor;
+pub mod durable;
 pub mod error;
 pub mod exposure;
 pub mod federation;

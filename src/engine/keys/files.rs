@@ -409,3 +409,15 @@ pub fn parse_pin(path: &Path, text: &[u8]) -> Result<x25519::Recipient> {
         reason: format!("its store master line is malformed ({e})"),
     })
 }
+
+/// The master recipient from `master.pub`.
+pub fn master_recipient(keys: &super::KeyPaths) -> Result<age::x25519::Recipient> {
+    let path = keys.master_pub();
+    let text = read(&path)?;
+    <age::x25519::Recipient as std::str::FromStr>::from_str(String::from_utf8_lossy(&text).trim()).map_err(|e| {
+        Error::KeyFile {
+            path,
+            reason: format!("not an age recipient ({e})"),
+        }
+    })
+}

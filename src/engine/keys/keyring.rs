@@ -348,7 +348,7 @@ impl Keyring {
         if let Some(p) = &self.pinned_master {
             return Ok(p.clone());
         }
-        crate::proposal::master_recipient(paths)
+        super::files::master_recipient(paths)
     }
 
     /// Whether [`Keyring::proposal_recipient`] is authenticated: the

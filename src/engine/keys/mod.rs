@@ -9,7 +9,7 @@ mod level;
 pub(crate) mod rotation;
 
 pub use credentials::{Credentials, ENV_AGENT_IDENTITY, ENV_HUMAN_PASSPHRASE, ENV_IDENTITY, ENV_PASSPHRASE};
-pub use files::{KdfCost, KeyPaths};
+pub use files::{KdfCost, KeyPaths, master_recipient};
 pub use keyring::{IdentityKind, Keyring, TierCiphers, create};
 pub use level::Level;
 pub use rotation::staged_files;

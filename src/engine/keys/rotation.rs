@@ -110,7 +110,7 @@ pub(crate) fn finish(paths: &KeyPaths, tier: Tier) -> Result<()> {
         }
     }
     if moved {
-        crate::store::sync_dir(&paths.dir)?;
+        crate::durable::sync_dir(&paths.dir)?;
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ mod explain;
 mod items;
 mod policy;
 mod scrub;
+mod settings_of;
 mod tokens;
 
 use std::collections::BTreeMap;

@@ -3,18 +3,7 @@
 //! process on first use (tens of milliseconds). A chars/4 estimate exists for
 //! configurations that ask for it.
 
-use serde::{Deserialize, Serialize};
-
-/// How tokens are counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Counter {
-    /// Exact counts with the o200k BPE vocabulary.
-    #[default]
-    Bpe,
-    /// About four characters per token.
-    Estimate,
-}
+pub use crate::config::Counter;
 
 impl Counter {
     /// The number of tokens in `text`.

@@ -3,7 +3,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
-use std::str::FromStr;
 
 use age::x25519;
 use serde::{Deserialize, Serialize};
@@ -11,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use super::submission::Submission;
 use crate::crypto::sha256_hex;
 use crate::error::{Error, Result};
-use crate::keys::{KeyPaths, files};
+use crate::keys::files;
+pub use crate::keys::master_recipient;
 use crate::model::{Name, Timestamp};
 
 /// The format number written into every proposal.
@@ -129,14 +129,4 @@ impl StoredProposal {
         p.submission.validate()?;
         Ok(p)
     }
-}
-
-/// The master recipient from `master.pub`.
-pub fn master_recipient(keys: &KeyPaths) -> Result<x25519::Recipient> {
-    let path = keys.master_pub();
-    let text = files::read(&path)?;
-    x25519::Recipient::from_str(String::from_utf8_lossy(&text).trim()).map_err(|e| Error::KeyFile {
-        path,
-        reason: format!("not an age recipient ({e})"),
-    })
 }

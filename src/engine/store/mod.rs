@@ -189,7 +189,7 @@ impl Store {
         manifest::init_empty(&conn, &new_keys)?;
         // The settings a repository already has are approved by its owner
         // creating the store; a file that cannot be used leaves defaults.
-        if let Ok(config) = crate::config::Config::load(&layout)
+        if let Ok(config) = crate::config::Config::load(&layout.gpp())
             && config.projection_settings().is_ok()
         {
             policy::put(&conn, &config)?;

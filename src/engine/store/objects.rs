@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::error::{Error, Result};
 
@@ -139,13 +139,7 @@ impl Objects {
     }
 }
 
-/// fsync on a directory (no-op where directories cannot be opened).
-pub fn sync_dir(dir: &Path) -> Result<()> {
-    match fs::File::open(dir) {
-        Ok(f) => f.sync_all().or(Ok(())),
-        Err(e) => Err(Error::io(dir, e)),
-    }
-}
+pub use crate::durable::sync_dir;
 
 #[cfg(test)]
 mod tests {

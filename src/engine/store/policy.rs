@@ -109,7 +109,7 @@ impl Store {
                 "they are not the ones the master sealed (edited outside Graphex); nothing is served",
             ));
         }
-        let (unapproved, approval) = match Config::load(&self.layout) {
+        let (unapproved, approval) = match Config::load(&self.layout.gpp()) {
             Ok(file) => {
                 let a = Approval::between(&approved, &file)?;
                 let digest = (!a.changes.is_empty() && file.projection_settings().is_ok()).then_some(a.digest);
@@ -128,7 +128,7 @@ impl Store {
     /// the digest [`Store::approve_config`] takes for it. An unusable file
     /// is an error naming why.
     pub fn config_approval(&self) -> Result<Approval> {
-        let file = Config::load(&self.layout)?;
+        let file = Config::load(&self.layout.gpp())?;
         file.projection_settings()?;
         Approval::between(&approved(&self.conn)?, &file)
     }
@@ -141,7 +141,7 @@ impl Store {
     /// nothing. Returns what changed, as `name: before -> after` lines.
     pub fn approve_config(&mut self, digest: &str) -> Result<Vec<String>> {
         self.require_writer("approving settings")?;
-        let file = Config::load(&self.layout)?;
+        let file = Config::load(&self.layout.gpp())?;
         // Checked before it is stored: an unusable file is refused here.
         file.projection_settings()?;
         let tx = self

@@ -352,7 +352,7 @@ impl Store {
         }
         if approve_file
             && !policy::is_set(&tx)?
-            && let Ok(config) = crate::config::Config::load(&self.layout)
+            && let Ok(config) = crate::config::Config::load(&self.layout.gpp())
             && config.projection_settings().is_ok()
         {
             policy::put(&tx, &config)?;

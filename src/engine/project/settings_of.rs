@@ -1,0 +1,32 @@
+//! The projection settings a configuration makes (`[graphex.projection]`,
+//! compiled): here, above `config`, which holds only what the file says.
+
+use super::{Scrubber, Settings, TrustPolicy};
+use crate::config::Config;
+use crate::error::{Error, Result};
+
+impl Config {
+    /// Projection settings, with the scrub patterns compiled.
+    pub fn projection_settings(&self) -> Result<Settings> {
+        let p = &self.projection;
+        let d = TrustPolicy::default();
+        let policy = TrustPolicy {
+            low: p.low.unwrap_or(d.low),
+            high: p.high.unwrap_or(d.high),
+            readable_between: p.readable_between.unwrap_or(d.readable_between),
+        };
+        if !policy.low.is_finite() || !policy.high.is_finite() || policy.low > policy.high {
+            return Err(Error::invalid(
+                "trust thresholds",
+                format!("{} > {}", policy.low, policy.high),
+                "low must not exceed high",
+            ));
+        }
+        Ok(Settings {
+            policy,
+            counter: p.tokenizer.unwrap_or_default(),
+            scrubber: Scrubber::new(&p.scrub)?,
+            count_hidden_relations: p.count_hidden_relations,
+        })
+    }
+}
