@@ -180,7 +180,6 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::Counter;
 
     #[test]
     fn reads_its_section_and_ignores_others() {
