@@ -14,6 +14,7 @@ mod explore;
 mod federation;
 mod git;
 mod git_rollback;
+mod golden;
 mod graph_ops;
 mod harness;
 mod hostile_text;
