@@ -9,6 +9,7 @@
 //! Start with [`store::Store::open`]; see the [`store`] module for the disk
 //! exposure design (what a copy of the repository without keys reveals).
 
+pub mod as_of;
 pub mod audit;
 pub mod codec;
 pub mod config;

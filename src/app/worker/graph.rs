@@ -6,7 +6,7 @@
 //! worker calls it, and the pane's tests call it the same way.
 
 use graphex_engine::project::Settings;
-use graphex_engine::store::{AsOf, PastCatalog};
+use graphex_engine::as_of::{AsOf, PastCatalog};
 use graphex_engine::{Level, Store};
 
 use super::{Reply, Request, Worker};

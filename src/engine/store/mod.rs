@@ -37,7 +37,6 @@
 //! [`Store::node`] reads and decrypts one blob (about 20 µs); a durable
 //! single change costs one to two milliseconds.
 
-mod as_of;
 mod bulk;
 mod catalog;
 mod decide;
@@ -98,7 +97,6 @@ use std::path::Path;
 use age::secrecy::SecretString;
 use rusqlite::{Connection, OptionalExtension, params};
 
-pub use as_of::{AsOf, PastCatalog};
 pub use bulk::{Batch, BatchResult};
 pub use catalog::Catalog;
 pub use decide::{AcceptOptions, Accepted};
@@ -366,6 +364,12 @@ impl Store {
         Ok(rows.len())
     }
 
+    /// The timeline rows up to row `seq`, each checked against its MAC
+    /// (master level; below it, as stored).
+    pub(crate) fn timeline_rows_through(&self, seq: i64) -> Result<Vec<rowmac::TimelineRow>> {
+        rowmac::rows_through(&self.conn, &self.keys, seq)
+    }
+
     /// Checks the timeline rows against the master's seal (master level; a
     /// full scan of the timeline): before an operation that relies on what
     /// the timeline says.
@@ -578,11 +582,11 @@ fn blob<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
         .map_err(|_| Error::integrity("index row", format!("column {i} is not a blob")))
 }
 
-fn row_tier(code: i64) -> Result<Tier> {
+pub(crate) fn row_tier(code: i64) -> Result<Tier> {
     Tier::from_code(code).ok_or_else(|| Error::integrity("index row", format!("unknown tier code {code}")))
 }
 
-fn row_version(v: i64) -> Result<u64> {
+pub(crate) fn row_version(v: i64) -> Result<u64> {
     u64::try_from(v).map_err(|_| Error::integrity("index row", format!("negative version {v}")))
 }
 
@@ -595,10 +599,10 @@ fn uuid_from(bytes: &[u8]) -> Result<uuid::Uuid> {
     uuid::Uuid::from_slice(bytes).map_err(|_| Error::integrity("index row", "malformed id"))
 }
 
-fn row_node_id(bytes: &[u8]) -> Result<NodeId> {
+pub(crate) fn row_node_id(bytes: &[u8]) -> Result<NodeId> {
     uuid_from(bytes).map(NodeId)
 }
 
-fn row_edge_id(bytes: &[u8]) -> Result<EdgeId> {
+pub(crate) fn row_edge_id(bytes: &[u8]) -> Result<EdgeId> {
     uuid_from(bytes).map(EdgeId)
 }

@@ -27,7 +27,7 @@ use crate::model::{NodeId, Tier};
 
 /// What a timeline row says, as stored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct TimelineRow {
+pub(crate) struct TimelineRow {
     pub at: i64,
     pub actor: String,
     pub action: String,

@@ -28,7 +28,7 @@ pub mod work;
 
 use std::collections::BTreeSet;
 
-use graphex_engine::store::AsOf;
+use graphex_engine::as_of::AsOf;
 use graphex_engine::traverse::Direction;
 
 use data::{Neighbourhood, PathView};

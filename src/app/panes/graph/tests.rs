@@ -461,7 +461,7 @@ fn as_of_shows_the_past_marked_as_history() {
     assert!(!r.screen().contains("HISTORY"));
     assert_eq!(
         super::dialogs::parse_as_of("2026-11-01").unwrap(),
-        Some(graphex_engine::store::AsOf::Date(graphex_engine::model::Timestamp(
+        Some(graphex_engine::as_of::AsOf::Date(graphex_engine::model::Timestamp(
             graphex_engine::model::Timestamp::parse("2026-11-02").unwrap().0 - 1
         ))),
         "a date is the end of that day"

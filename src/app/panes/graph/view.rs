@@ -174,10 +174,10 @@ fn top_line(buf: &mut Buffer, state: &AppState, place: &Place, styles: &ToneStyl
 }
 
 /// A point in time in words.
-pub fn as_of_words(at: graphex_engine::store::AsOf) -> String {
+pub fn as_of_words(at: graphex_engine::as_of::AsOf) -> String {
     match at {
-        graphex_engine::store::AsOf::Commit(n) => format!("as of entry #{n}"),
-        graphex_engine::store::AsOf::Date(t) => format!("as of {}", t.to_rfc3339()),
+        graphex_engine::as_of::AsOf::Commit(n) => format!("as of entry #{n}"),
+        graphex_engine::as_of::AsOf::Date(t) => format!("as of {}", t.to_rfc3339()),
     }
 }
 

@@ -39,7 +39,7 @@
 use rusqlite::OptionalExtension;
 use rustc_hash::FxHashMap;
 
-use super::{Catalog, Store, row_edge_id, row_node_id, row_version};
+use crate::store::{Catalog, Store, row_edge_id, row_node_id, row_version};
 use crate::codec::Snapshot;
 use crate::error::{Error, Result};
 use crate::model::{EdgeId, NodeId, NodeSummary, Timestamp};
@@ -79,7 +79,7 @@ impl Store {
         let mut versions: FxHashMap<NodeId, Option<u64>> = FxHashMap::default();
         let mut linked: FxHashMap<EdgeId, bool> = FxHashMap::default();
         let (mut commit, mut at) = (0u64, Timestamp(0));
-        for row in super::rowmac::rows_through(&self.conn, &self.keys, last)? {
+        for row in self.timeline_rows_through(last)? {
             commit = row.commit.and_then(|c| u64::try_from(c).ok()).unwrap_or(commit);
             at = Timestamp(row.at);
             if let Some(bytes) = &row.node {
@@ -91,7 +91,7 @@ impl Store {
         }
         let max = self.level().max_tier();
         let mut nodes: Vec<NodeSummary> = Vec::new();
-        for now in self.catalog.nodes() {
+        for now in self.catalog().nodes() {
             let Some(&Some(version)) = versions.get(&now.id) else {
                 continue;
             };
@@ -106,7 +106,7 @@ impl Store {
             }
         }
         let edges = self
-            .catalog
+            .catalog()
             .edges()
             .filter(|e| linked.get(&e.id).copied().unwrap_or(false))
             .cloned()
@@ -128,7 +128,7 @@ impl Store {
             AsOf::Date(t) => ("SELECT MAX(seq) FROM timeline WHERE at <= ?1", t.0),
         };
         Ok(self
-            .conn
+            .conn()
             .query_row(sql, [bound], |r| r.get::<_, Option<i64>>(0))
             .optional()?
             .flatten())
