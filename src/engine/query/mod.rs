@@ -22,6 +22,7 @@ mod eval;
 mod format;
 mod lexer;
 mod parser;
+mod saved;
 mod suggest;
 
 pub use ast::{Flags, Hop, MAX_DEPTH, MAX_HOPS, MAX_LIMIT, Pattern, Query, StatusFilter, glob_match};

@@ -30,7 +30,7 @@ use super::seal::{self, SealTagger};
 use crate::crypto::{MasterSeal, Sealer};
 use crate::error::{Error, Result};
 use crate::keys::{Keyring, Level};
-use crate::model::{Name, Tier, Timestamp};
+use crate::model::Timestamp;
 
 /// The longest query text that can be saved, in bytes.
 pub const MAX_SAVED_QUERY_LEN: usize = 16 * 1024;
@@ -43,47 +43,20 @@ const AD: &[u8] = b"graphex/saved-query/v1";
 pub struct SavedQuery {
     /// Its name (the rules of node names).
     pub name: String,
-    /// The query text, as [`crate::query::parse`] accepted it.
+    /// The query text.
     pub text: String,
     /// When it was last saved.
     pub saved_at: Timestamp,
 }
 
 impl Store {
-    /// Saves `text` under `name` (master level), replacing what that name
-    /// held, in one transaction that also updates the master's seal. The
-    /// name follows the rules of node names; the text must parse
-    /// ([`crate::query::parse`]: its message is the error) and must not
-    /// name a human-only node.
-    pub fn save_query(&mut self, name: &str, text: &str) -> Result<()> {
+    /// Stores `q` under its name (master level), replacing what that name
+    /// held, in one transaction that also updates the master's seal. What
+    /// may be saved is the query module's to say (`Store::save_query`).
+    pub(crate) fn put_saved_query(&mut self, q: &SavedQuery) -> Result<()> {
         self.require_writer("saving a query")?;
-        let name = Name::new(name)?;
-        let text = text.trim();
-        if text.len() > MAX_SAVED_QUERY_LEN {
-            return Err(Error::invalid(
-                "query",
-                format!("{}…", text.chars().take(40).collect::<String>()),
-                format!("a saved query has at most {MAX_SAVED_QUERY_LEN} bytes"),
-            ));
-        }
-        crate::query::parse(text).map_err(|e| Error::invalid("query", text, e.to_string()))?;
-        let named = crate::proposal::Mentions::new(self).above(Tier::AgentRestricted, "", &[text]);
-        if let Some((node, tier)) = named.first() {
-            return Err(Error::invalid(
-                "query",
-                text,
-                format!(
-                    "it names {node} ({tier}), and saved queries are read at the master level, which cannot read that tier"
-                ),
-            ));
-        }
-        let q = SavedQuery {
-            name: name.as_str().to_owned(),
-            text: text.to_owned(),
-            saved_at: Timestamp::now(),
-        };
         let token = token(&self.keys, &q.name)?;
-        let sealed = seal_record(self.sealer()?, &token, &q)?;
+        let sealed = seal_record(self.sealer()?, &token, q)?;
         self.write_query(&token, Some(&sealed), "save a query")?;
         Ok(())
     }
