@@ -5,10 +5,10 @@ use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
+use graphex_engine::proposal::AcceptOptions;
 use graphex_engine::proposal::{
     self, Card, Group, MAX_SUBMISSION_BYTES, ProposalId, ProposalStatus, Quarantined, Source, Submission,
 };
-use graphex_engine::store::AcceptOptions;
 use graphex_engine::{Error, Store};
 use serde::Serialize;
 
@@ -259,11 +259,11 @@ struct Decided {
     id: String,
     outcome: &'static str,
     #[serde(flatten)]
-    accepted: Option<graphex_engine::store::Accepted>,
+    accepted: Option<graphex_engine::proposal::Accepted>,
 }
 
 /// Accepts one proposal, printing the three versions when its base is stale.
-fn accept_one(store: &mut Store, id: &ProposalId, opts: &AcceptOptions) -> Result<graphex_engine::store::Accepted> {
+fn accept_one(store: &mut Store, id: &ProposalId, opts: &AcceptOptions) -> Result<graphex_engine::proposal::Accepted> {
     let (_, p) = store.proposal(id.as_str())?;
     match store.retrying(|s| s.accept(id, &p, opts)) {
         Err(e @ Error::StaleBase { .. }) => {

@@ -39,10 +39,10 @@
 use rusqlite::OptionalExtension;
 use rustc_hash::FxHashMap;
 
-use crate::store::{Catalog, Store, row_edge_id, row_node_id, row_version};
 use crate::codec::Snapshot;
 use crate::error::{Error, Result};
 use crate::model::{EdgeId, NodeId, NodeSummary, Timestamp};
+use crate::store::{Catalog, Store, row_edge_id, row_node_id, row_version};
 
 /// A point of the timeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 
 use graphex_engine::Error;
 use graphex_engine::proposal;
-use graphex_engine::store::AcceptOptions;
+use graphex_engine::proposal::AcceptOptions;
 
 use super::{Reply, Worker};
 

@@ -5,8 +5,8 @@
 //! [`answer`] is the whole of the reads, a function of the open store: the
 //! worker calls it, and the pane's tests call it the same way.
 
-use graphex_engine::project::Settings;
 use graphex_engine::as_of::{AsOf, PastCatalog};
+use graphex_engine::project::Settings;
 use graphex_engine::{Level, Store};
 
 use super::{Reply, Request, Worker};

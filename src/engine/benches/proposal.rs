@@ -10,8 +10,8 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use graphex_engine::Store;
 use graphex_engine::model::Tier;
 use graphex_engine::project::TrustPolicy;
+use graphex_engine::proposal::AcceptOptions;
 use graphex_engine::proposal::{Source, Submission, submit};
-use graphex_engine::store::AcceptOptions;
 use serde_json::json;
 
 fn bench(c: &mut Criterion) {

@@ -21,7 +21,7 @@ pub use node::{
     NodeSummary, parse_property, validate_confidence, validate_description, validate_properties,
 };
 pub use provenance::Provenance;
-pub use status::Status;
+pub use status::{Status, set_status};
 pub use tier::Tier;
 pub use time::Timestamp;
 pub use vocabulary::{NodeType, Relation};

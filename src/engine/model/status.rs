@@ -84,3 +84,23 @@ mod tests {
         assert!(!Active.can_become(Active));
     }
 }
+
+/// Moves `node` to `to` (lifecycle rules checked), with `reason`.
+pub fn set_status(
+    node: &mut super::Node,
+    to: Status,
+    reason: Option<String>,
+    now: super::Timestamp,
+) -> crate::error::Result<()> {
+    if !node.status.can_become(to) {
+        return Err(crate::error::Error::Transition {
+            name: node.name.to_string(),
+            from: node.status,
+            to,
+        });
+    }
+    node.status = to;
+    node.status_reason = reason;
+    node.updated = now;
+    Ok(())
+}

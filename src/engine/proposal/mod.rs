@@ -11,6 +11,7 @@
 //! moved to `pending/quarantine/` with a reason and never stop the queue.
 
 mod change;
+mod decide;
 mod decision;
 mod impact;
 mod lint;
@@ -23,6 +24,7 @@ mod strict_json;
 mod submission;
 
 pub use change::{Change, FieldSet, Triple, supersedes};
+pub use decide::{AcceptOptions, Accepted};
 pub use decision::{Decision, Outcome, check_reason};
 pub use impact::{AGENT_TIERS, TierImpact, after_accept, impact};
 pub use lint::{Lint, Mentions, credential_in, lint, lint_with};

@@ -10,7 +10,8 @@ use super::stored::{FORMAT, ProposalId, Source, StoredProposal};
 use super::submission::Submission;
 use crate::error::{Error, Result};
 use crate::model::Timestamp;
-use crate::store::{Accepted, Store};
+use crate::proposal::Accepted;
+use crate::store::Store;
 
 /// Where a proposal stands, as its agent may learn it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

@@ -10,8 +10,9 @@ use crate::Level;
 use crate::error::Error;
 use crate::model::{Edge, Name, NewEdge, NodePatch, Relation, Tier};
 use crate::project::TrustPolicy;
+use crate::proposal::AcceptOptions;
 use crate::store::tests::open_at;
-use crate::store::{AcceptOptions, Store, Undone};
+use crate::store::{Store, Undone};
 
 fn uses(from: &str, to: &str) -> NewEdge {
     let mut e = NewEdge::new(

@@ -6,7 +6,7 @@ use serde_json::json;
 use super::tests::{graph, propose};
 use crate::Level;
 use crate::model::Status;
-use crate::store::AcceptOptions;
+use crate::proposal::AcceptOptions;
 use crate::store::tests::open_at;
 
 #[test]

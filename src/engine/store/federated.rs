@@ -102,7 +102,7 @@ impl Store {
         for (name, reason) in &writes.archive {
             let current = self.node(name)?;
             let mut next = current.clone();
-            super::decide::set_status(&mut next, Status::Archived, Some(reason.clone()), now)?;
+            crate::model::set_status(&mut next, Status::Archived, Some(reason.clone()), now)?;
             next.version = current.version + 1;
             plan.entries.push(Entry::written("archive", &current, &next));
             plan.nodes.push(NodeWrite {

@@ -39,7 +39,7 @@
 
 mod bulk;
 mod catalog;
-mod decide;
+mod decisions;
 mod federated;
 mod fresh;
 mod import;
@@ -99,7 +99,6 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 pub use bulk::{Batch, BatchResult};
 pub use catalog::Catalog;
-pub use decide::{AcceptOptions, Accepted};
 pub use federated::PullWrites;
 pub use fresh::{Freshness, check_without_keys, rollback_text, short as short_statement};
 pub use import::{DEFAULT_IMPORT_TIER, ImportOptions, ImportPlan, ImportReport};
@@ -108,6 +107,7 @@ pub(crate) use merge::retired_snapshots;
 pub use merge::{Conflict, MergeInput, MergeReport, OtherBranch, merge_indexes};
 pub(crate) use objects::sync_dir;
 pub use objects::{Durability, Objects};
+pub(crate) use plan::{DecisionRow, Entry, NodeWrite, Plan};
 pub use policy::{Approval, ConfigInForce};
 pub use report::{StatusReport, TierCount};
 pub use rotate::Rotated;
@@ -516,7 +516,7 @@ impl Store {
     }
 
     /// A `Locked` error unless this session can write (master level).
-    fn require_writer(&self, action: &str) -> Result<()> {
+    pub(crate) fn require_writer(&self, action: &str) -> Result<()> {
         if self.keys.level() >= Level::Master {
             self.refuse_if_rolled_back(action)
         } else {

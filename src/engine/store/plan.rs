@@ -10,13 +10,13 @@ use crate::model::{Edge, EdgeId, Node, NodeId, Tier};
 pub(super) const RAISE_TIER: &str = "raise-tier";
 
 /// One node version to write, with the version and tier it replaces.
-pub(super) struct NodeWrite {
+pub(crate) struct NodeWrite {
     pub node: Node,
     pub previous: Option<(u64, Tier)>,
 }
 
 /// A timeline entry: ids and versions only.
-pub(super) struct Entry {
+pub(crate) struct Entry {
     pub action: &'static str,
     pub node: Option<NodeId>,
     pub edge: Option<EdgeId>,
@@ -74,7 +74,7 @@ impl Entry {
 }
 
 /// A decision row written with (or, for an undo, deleted by) a commit.
-pub(super) struct DecisionRow {
+pub(crate) struct DecisionRow {
     pub proposal: String,
     pub outcome: &'static str,
     pub sealed: Vec<u8>,
@@ -82,7 +82,7 @@ pub(super) struct DecisionRow {
 
 /// Everything one commit changes.
 #[derive(Default)]
-pub(super) struct Plan {
+pub(crate) struct Plan {
     pub nodes: Vec<NodeWrite>,
     pub edges: Vec<Edge>,
     pub entries: Vec<Entry>,

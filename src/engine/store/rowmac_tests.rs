@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::tests::creds;
 use super::*;
+use crate::proposal::AcceptOptions;
 
 fn sql(root: &Path, statement: &str, args: impl rusqlite::Params) -> usize {
     let conn = rusqlite::Connection::open(Layout::new(root).db()).unwrap();

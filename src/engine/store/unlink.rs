@@ -127,7 +127,7 @@ impl Store {
         if strict || current.status.can_become(Status::Deprecated) {
             let mut next = current.clone();
             let reason = reason.map_or_else(|| format!("superseded by {}", new.from), str::to_owned);
-            super::decide::set_status(&mut next, Status::Deprecated, Some(reason), Timestamp::now())?;
+            crate::model::set_status(&mut next, Status::Deprecated, Some(reason), Timestamp::now())?;
             next.version = current.version + 1;
             plan.entries.push(Entry::written("supersede", &current, &next));
             plan.nodes.push(NodeWrite {

@@ -71,7 +71,7 @@ impl Store {
         self.refuse_federated(name)?;
         let current = self.node(name)?;
         let mut next = current.clone();
-        super::decide::set_status(&mut next, to, reason.map(str::to_owned), Timestamp::now())?;
+        crate::model::set_status(&mut next, to, reason.map(str::to_owned), Timestamp::now())?;
         next.version = current.version + 1;
         let action = match to {
             Status::Deprecated => "deprecate",
@@ -108,7 +108,7 @@ impl Store {
     /// Readable edges whose tier changes once the nodes in `tiers` have
     /// their new tiers (all at once, so an edge between two moved nodes
     /// gets the tier of both final ends), except those in `removed`.
-    pub(super) fn retier(
+    pub(crate) fn retier(
         &self,
         tiers: &std::collections::HashMap<NodeId, Tier>,
         removed: &HashSet<EdgeId>,
@@ -144,7 +144,7 @@ impl Store {
     }
 
     /// Fails when `name` is taken, saying whether by a readable node.
-    pub(super) fn check_name_free(&self, name: &str) -> Result<()> {
+    pub(crate) fn check_name_free(&self, name: &str) -> Result<()> {
         let token = self.name_token(name)?;
         let taken: Option<Vec<u8>> = self
             .conn
@@ -158,7 +158,7 @@ impl Store {
     }
 
     /// Builds the edge for `new`, resolving names through `resolve`.
-    pub(super) fn plan_edge(&self, new: &NewEdge, resolve: &dyn Fn(&str) -> Option<(NodeId, Tier)>) -> Result<Edge> {
+    pub(crate) fn plan_edge(&self, new: &NewEdge, resolve: &dyn Fn(&str) -> Option<(NodeId, Tier)>) -> Result<Edge> {
         crate::model::validate_confidence(new.confidence)?;
         if !new.weight.is_finite() || new.weight < 0.0 {
             return Err(Error::invalid(
@@ -187,7 +187,7 @@ impl Store {
     }
 
     /// Builds the first version of a node.
-    pub(super) fn plan_node(new: NewNode, now: Timestamp) -> Result<Node> {
+    pub(crate) fn plan_node(new: NewNode, now: Timestamp) -> Result<Node> {
         let node = Node {
             id: NodeId::generate(),
             name: new.name,
@@ -209,7 +209,7 @@ impl Store {
     }
 
     /// Applies a plan: blobs first, then one index transaction, then the catalog.
-    pub(super) fn commit(&mut self, plan: Plan, durability: Durability) -> Result<()> {
+    pub(crate) fn commit(&mut self, plan: Plan, durability: Durability) -> Result<()> {
         // The plan was made from this session's catalog: if another process
         // wrote since, tiers and edges may have moved and the plan could seal
         // something under too low a key. Refuse rather than guess.

@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 
 use graphex_engine::Result;
+use graphex_engine::as_of::PastCatalog;
 use graphex_engine::hygiene::{agent_lines, visible_line};
 use graphex_engine::model::{Edge, Node, NodeId};
-use graphex_engine::as_of::PastCatalog;
 use graphex_engine::store::{Catalog, Store};
 use graphex_engine::traverse::{Direction, Filter, Reached, Ring, neighbors, shortest_path};
 

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use graphex_engine::model::Timestamp;
 use graphex_engine::as_of::AsOf;
+use graphex_engine::model::Timestamp;
 
 use super::history::HistoryView;
 use super::update::ask;

@@ -8,10 +8,10 @@ use std::path::Path;
 
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
+use graphex_engine::as_of::{AsOf, PastCatalog};
 use graphex_engine::model::{Edge, NodeSummary, NodeType, Relation, Status};
 use graphex_engine::query::complete::in_order;
 use graphex_engine::query::{StatusFilter, dot, mermaid};
-use graphex_engine::as_of::{AsOf, PastCatalog};
 use graphex_engine::store::{Catalog, Store};
 use graphex_engine::traverse::Filter;
 use graphex_engine::{Error, Result};

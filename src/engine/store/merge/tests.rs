@@ -326,7 +326,8 @@ fn a_conflict_is_a_merge_proposal_with_three_versions_that_accept_and_undo_handl
         (id.clone(), found.source),
         (p.id.clone(), crate::proposal::Source::Merge)
     );
-    s.accept(&id, &found, &crate::store::AcceptOptions::default()).unwrap();
+    s.accept(&id, &found, &crate::proposal::AcceptOptions::default())
+        .unwrap();
     assert_eq!(s.node("shared").unwrap().description, "theirs says that");
     let err = s.proposal(id.as_str()).unwrap_err().to_string();
     assert!(err.contains("it was decided"), "{err}");
@@ -498,7 +499,7 @@ fn a_merge_proposal_brings_only_what_the_other_branch_changed() {
         }
         other => panic!("{other:?}"),
     }
-    s.accept(&p.id, &p.proposal, &crate::store::AcceptOptions::default())
+    s.accept(&p.id, &p.proposal, &crate::proposal::AcceptOptions::default())
         .unwrap();
     let n = s.node("shared").unwrap();
     assert_eq!(
@@ -672,7 +673,7 @@ fn a_restore_on_the_other_branch_comes_as_a_restore_change() {
         "{:?}",
         p.proposal.submission.changes
     );
-    s.accept(&p.id, &p.proposal, &crate::store::AcceptOptions::default())
+    s.accept(&p.id, &p.proposal, &crate::proposal::AcceptOptions::default())
         .unwrap();
     let n = s.node("shared").unwrap();
     assert_eq!(

@@ -6,15 +6,11 @@
 use std::collections::hash_map::Entry as Slot;
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::OptionalExtension;
-
-use super::Store;
-use super::objects::Durability;
-use super::plan::{DecisionRow, Entry, NodeWrite, Plan};
+use super::{Change, Decision, Outcome, ProposalId, StoredProposal};
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::model::{Edge, NewEdge, NewNode, Node, NodeId, Provenance, Status, Timestamp};
-use crate::proposal::{Change, Decision, Outcome, ProposalId, StoredProposal};
+use crate::store::{DecisionRow, Durability, Entry, NodeWrite, Plan, Store};
 
 /// How to accept.
 #[derive(Clone, Debug, Default)]
@@ -137,49 +133,12 @@ impl Store {
         self.commit(plan, Durability::Sync)
     }
 
-    /// The recorded decision on `id`, if any (readable at agent level).
+    /// The recorded decision on `id`, if any (readable at agent level):
+    /// its row checked against the master's signature, then opened.
     pub fn decision(&self, id: &ProposalId) -> Result<Option<Decision>> {
-        type Row = (Vec<u8>, i64, i64, String, Option<Vec<u8>>);
-        let row: Option<Row> = self
-            .conn
-            .query_row(
-                "SELECT sealed, seq, at, outcome, sig FROM decisions WHERE proposal = ?1",
-                [id.as_str()],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            )
-            .optional()?;
-        row.map(|(s, seq, at, outcome, sig)| {
-            let key = super::seal::DecisionKey {
-                proposal: id.to_string(),
-                seq,
-                at,
-                outcome,
-                digest: super::manifest::digest(&s),
-            };
-            super::seal::check_decision(&self.keys, &key, sig.as_deref())?;
-            Ok::<_, Error>(s)
-        })
-        .transpose()?
-        .map(|s| {
-            let plain = codec::open_decision(&self.keys, id.as_str(), &s)?;
-            serde_json::from_slice(&plain).map_err(|e| Error::integrity("decision", e.to_string()))
-        })
-        .transpose()
-    }
-
-    /// The ids of every decided proposal: what keeps them out of the
-    /// queue. At the master level the rows are checked against the master's
-    /// seal first, every time, so a decision row inserted or deleted while a
-    /// console is open cannot hide or bring back a proposal until the next
-    /// open.
-    pub fn decided(&self) -> Result<HashSet<String>> {
-        let tx = self.conn.unchecked_transaction()?;
-        super::seal::check_decisions(&tx, &self.keys)?;
-        let mut stmt = tx.prepare("SELECT proposal FROM decisions")?;
-        let ids = stmt
-            .query_map([], |r| r.get(0))?
-            .collect::<rusqlite::Result<HashSet<String>>>()?;
-        Ok(ids)
+        self.decision_plain(id.as_str())?
+            .map(|plain| serde_json::from_slice(&plain).map_err(|e| Error::integrity("decision", e.to_string())))
+            .transpose()
     }
 
     fn decision_row(&self, id: &ProposalId, d: &Decision) -> Result<DecisionRow> {
@@ -187,7 +146,7 @@ impl Store {
         Ok(DecisionRow {
             proposal: id.to_string(),
             outcome: d.outcome.as_str(),
-            sealed: codec::seal_decision(&self.keys, id.as_str(), &plain)?,
+            sealed: codec::seal_decision(&self.keys(), id.as_str(), &plain)?,
         })
     }
 
@@ -197,7 +156,7 @@ impl Store {
         for i in selected {
             for name in p.submission.changes[*i].modifies() {
                 let base = p.bases.get(name).copied().flatten();
-                let current = self.catalog.by_name(name.as_str()).map(|s| s.version);
+                let current = self.catalog().by_name(name.as_str()).map(|s| s.version);
                 if current.is_some() && base != current && !out.contains(&name.to_string()) {
                     out.push(name.to_string());
                 }
@@ -305,7 +264,7 @@ impl Store {
                     }
                     self.check_name_free(name.as_str()).map_err(context)?;
                     Self::refuse_reserved(properties.keys()).map_err(context)?;
-                    self.keys.tier(*tier).map_err(context)?;
+                    self.keys().tier(*tier).map_err(context)?;
                     let mut new = NewNode::new(name.clone(), node_type.clone(), description.clone(), *tier);
                     new.body.clone_from(body);
                     new.properties.clone_from(properties);
@@ -323,7 +282,7 @@ impl Store {
                     let next = self.working_node(name.as_str(), &mut working, &mut order, "update")?;
                     let mut patched = set.patch().apply(next);
                     patched.validate().map_err(context)?;
-                    self.keys.tier(patched.tier).map_err(context)?;
+                    self.keys().tier(patched.tier).map_err(context)?;
                     patched.updated = now;
                     *next = patched;
                 }
@@ -336,11 +295,11 @@ impl Store {
                         _ => (Status::Deprecated, "deprecate"),
                     };
                     let next = self.working_node(name.as_str(), &mut working, &mut order, action)?;
-                    set_status(next, to, reason.clone(), now)?;
+                    crate::model::set_status(next, to, reason.clone(), now)?;
                 }
                 Change::Supersede { old, new } => {
                     let next = self.working_node(old.as_str(), &mut working, &mut order, "deprecate")?;
-                    set_status(next, Status::Deprecated, Some(format!("superseded by {new}")), now)?;
+                    crate::model::set_status(next, Status::Deprecated, Some(format!("superseded by {new}")), now)?;
                 }
                 Change::AddEdge { .. } => {}
                 Change::RemoveEdge { from, relation, to, .. } => {
@@ -385,7 +344,7 @@ impl Store {
         let tiers: HashMap<NodeId, crate::model::Tier> = plan.nodes.iter().map(|w| (w.node.id, w.node.tier)).collect();
         let resolve = |n: &str| {
             added.get(n).copied().or_else(|| {
-                self.catalog
+                self.catalog()
                     .by_name(n)
                     .map(|s| (s.id, tiers.get(&s.id).copied().unwrap_or(s.tier)))
             })
@@ -401,7 +360,7 @@ impl Store {
                 reason: e.to_string(),
             })?;
             let exists = self
-                .catalog
+                .catalog()
                 .outgoing(&edge.from)
                 .any(|e| e.relation == edge.relation && e.to == edge.to);
             if exists || !seen.insert((edge.from, edge.relation.clone(), edge.to)) {
@@ -428,11 +387,11 @@ impl Store {
                      accept the other changes with --only, or reject the proposal"
                 .into(),
         };
-        let (Some(f), Some(t)) = (self.catalog.by_name(from), self.catalog.by_name(to)) else {
+        let (Some(f), Some(t)) = (self.catalog().by_name(from), self.catalog().by_name(to)) else {
             return Err(gone());
         };
         let edge = self
-            .catalog
+            .catalog()
             .outgoing(&f.id)
             .find(|e| e.to == t.id && e.relation.as_str() == relation)
             .cloned()
@@ -461,7 +420,7 @@ impl Store {
         action: &'static str,
     ) -> Result<&'w mut Node> {
         let summary = self
-            .catalog
+            .catalog()
             .by_name(name)
             .ok_or_else(|| Error::NotFound(name.to_owned()))?;
         let id = summary.id;
@@ -476,19 +435,4 @@ impl Store {
         };
         Ok(&mut entry.1)
     }
-}
-
-/// Moves `node` to `to` (lifecycle rules checked), with `reason`.
-pub(super) fn set_status(node: &mut Node, to: Status, reason: Option<String>, now: Timestamp) -> Result<()> {
-    if !node.status.can_become(to) {
-        return Err(Error::Transition {
-            name: node.name.to_string(),
-            from: node.status,
-            to,
-        });
-    }
-    node.status = to;
-    node.status_reason = reason;
-    node.updated = now;
-    Ok(())
 }
