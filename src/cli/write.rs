@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 use graphex_engine::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Status, Tier, parse_property};
-use graphex_engine::store::Undone;
+use graphex_engine::proposal::Undone;
 use graphex_engine::{Error, Store};
 
 use super::args::{AddArgs, LifecycleArgs, LinkArgs, UpdateArgs};

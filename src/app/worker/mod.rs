@@ -153,7 +153,7 @@ impl Worker {
             }
             Request::Undo => {
                 let reply = match self.once(|s| s.undo()) {
-                    Ok(graphex_engine::store::Undone::Decision { outcome, proposal }) => Reply::Done(format!(
+                    Ok(graphex_engine::proposal::Undone::Decision { outcome, proposal }) => Reply::Done(format!(
                         "undid the {} of {}; it is back in the queue",
                         outcome.as_str(),
                         &proposal[..proposal.len().min(12)]

@@ -22,6 +22,7 @@ mod review;
 mod stored;
 mod strict_json;
 mod submission;
+mod undo;
 
 pub use change::{Change, FieldSet, Triple, supersedes};
 pub use decide::{AcceptOptions, Accepted};
@@ -34,6 +35,7 @@ pub use queue::{ProposalStatus, edit_text};
 pub use review::{Card, Group, StaleNode, batch_digest, cards, cards_unlinted, stale_versions};
 pub use stored::{ProposalId, Source, StoredProposal, master_recipient};
 pub use submission::{INFERRED, SCHEMA, Submission};
+pub use undo::Undone;
 
 use crate::error::{Error, Result};
 

@@ -11,8 +11,9 @@ use crate::error::Error;
 use crate::model::{Edge, Name, NewEdge, NodePatch, Relation, Tier};
 use crate::project::TrustPolicy;
 use crate::proposal::AcceptOptions;
+use crate::proposal::Undone;
+use crate::store::Store;
 use crate::store::tests::open_at;
-use crate::store::{Store, Undone};
 
 fn uses(from: &str, to: &str) -> NewEdge {
     let mut e = NewEdge::new(

@@ -13,8 +13,9 @@ use crate::error::Error;
 use crate::model::{Name, NewNode, NodePatch, NodeType, Provenance, Status, Tier};
 use crate::project::TrustPolicy;
 use crate::proposal::AcceptOptions;
+use crate::proposal::Undone;
+use crate::store::Store;
 use crate::store::tests::{new_store, open_at};
-use crate::store::{Store, Undone};
 
 fn sub(changes: serde_json::Value) -> Submission {
     Submission::from_json(

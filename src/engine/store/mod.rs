@@ -64,7 +64,6 @@ mod snapshot_sign;
 mod snapshots;
 mod tally;
 mod timeline;
-mod undo;
 mod unlink;
 mod unlinked;
 mod verified;
@@ -107,23 +106,23 @@ pub(crate) use merge::retired_snapshots;
 pub use merge::{Conflict, MergeInput, MergeReport, OtherBranch, merge_indexes};
 pub(crate) use objects::sync_dir;
 pub use objects::{Durability, Objects};
-pub(crate) use plan::{DecisionRow, Entry, NodeWrite, Plan};
+pub(crate) use plan::{DecisionRow, Entry, NodeWrite, Plan, RAISE_TIER};
 pub use policy::{Approval, ConfigInForce};
 pub use report::{StatusReport, TierCount};
 pub use rotate::Rotated;
 pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};
+pub(crate) use rowmac::TimelineRow;
 pub use saved::{MAX_SAVED_QUERY_LEN, SavedQuery};
 pub use schema::{SCHEMA_VERSION, count_sealings, forbid_code, meta, sealings};
 pub use seal_repair::{DiffKind, Difference, Reference, SealPlan, diff_kind};
 pub use seal_statement::{StatementId, statement_id};
 pub use snapshots::REBUILD_AFTER;
 pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};
-pub use undo::Undone;
 
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::keys::{self, Credentials, KdfCost, Keyring, Level};
-use crate::model::{EdgeId, Node, NodeId, NodeSummary, Tier, Timestamp};
+use crate::model::{Edge, EdgeId, Node, NodeId, NodeSummary, Tier, Timestamp};
 
 /// An open store.
 pub struct Store {
@@ -364,6 +363,16 @@ impl Store {
         Ok(rows.len())
     }
 
+    /// The timeline rows of commit `commit`, each checked against its MAC.
+    pub(crate) fn commit_rows(&self, commit: i64) -> Result<Vec<rowmac::TimelineRow>> {
+        rowmac::commit_rows(&self.conn, &self.keys, commit)
+    }
+
+    /// The edge `unlink` removed as `id`, kept sealed for undo.
+    pub(crate) fn unlinked_edge(&self, id: &EdgeId) -> Result<Edge> {
+        unlinked::read(&self.conn, &self.keys, id)?.ok_or_else(|| unlinked::missing(id))
+    }
+
     /// The timeline rows up to row `seq`, each checked against its MAC
     /// (master level; below it, as stored).
     pub(crate) fn timeline_rows_through(&self, seq: i64) -> Result<Vec<rowmac::TimelineRow>> {
@@ -591,7 +600,7 @@ pub(crate) fn row_version(v: i64) -> Result<u64> {
 }
 
 /// A version as SQLite stores it (versions never approach `i64::MAX`).
-fn sql_version(v: u64) -> i64 {
+pub(crate) fn sql_version(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 

@@ -6,6 +6,7 @@ use super::tests::{edge, new_store, node, open_at};
 use super::*;
 use crate::keys::KdfCost;
 use crate::model::{NodePatch, Status, Tier};
+use crate::proposal::Undone;
 
 /// What a session reads, versions aside: nodes and edges, sorted.
 fn state(s: &Store) -> Vec<String> {

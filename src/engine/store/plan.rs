@@ -7,7 +7,7 @@ use crate::model::{Edge, EdgeId, Node, NodeId, Tier};
 /// The action of a node change that raised its tier: the versions before
 /// it were re-sealed under the new tier (their old tier is gone), so undo
 /// refuses it rather than guess.
-pub(super) const RAISE_TIER: &str = "raise-tier";
+pub(crate) const RAISE_TIER: &str = "raise-tier";
 
 /// One node version to write, with the version and tier it replaces.
 pub(crate) struct NodeWrite {

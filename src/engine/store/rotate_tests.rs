@@ -11,6 +11,7 @@ use crate::audit::Kind;
 use crate::keys::rotation;
 use crate::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Tier};
 use crate::proposal::ProposalId;
+use crate::proposal::Undone;
 
 const HUMAN: &str = "human only phrase";
 

@@ -171,7 +171,7 @@ impl Store {
     }
 
     /// One timeline row as shown: names instead of ids where readable.
-    pub(super) fn describe_change(
+    pub(crate) fn describe_change(
         &self,
         action: String,
         node: Option<Vec<u8>>,

@@ -580,7 +580,7 @@ impl Store {
         Ok(out)
     }
 
-    pub(super) fn describe_edge(&self, e: &Edge) -> String {
+    pub(crate) fn describe_edge(&self, e: &Edge) -> String {
         let name = |id: &NodeId| {
             self.catalog
                 .node(id)

@@ -23,13 +23,13 @@ use std::collections::{HashMap, HashSet};
 
 use rusqlite::{OptionalExtension, params};
 
-use super::objects::Durability;
-use super::plan::{Entry, NodeWrite, Plan};
-use super::rowmac::TimelineRow;
-use super::{Store, TimelineChange, row_edge_id, row_node_id, row_version, sql_version};
+use super::Outcome;
 use crate::error::{Error, Result};
 use crate::model::{Edge, EdgeId, NodeId, Tier, Timestamp, field_diff};
-use crate::proposal::Outcome;
+use crate::store::{
+    Durability, Entry, NodeWrite, Plan, RAISE_TIER, Store, TimelineChange, TimelineRow, row_edge_id, row_node_id,
+    row_version, sql_version,
+};
 
 /// What an undo reverted.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -107,7 +107,7 @@ impl Store {
     /// The newest commit not undone yet that changed the graph.
     fn last_change(&self) -> Result<Target> {
         let commits: Vec<i64> = self
-            .conn
+            .conn()
             .prepare("SELECT DISTINCT commit_seq FROM timeline WHERE commit_seq IS NOT NULL ORDER BY commit_seq DESC")?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
@@ -115,7 +115,7 @@ impl Store {
         for commit in commits {
             // Checked against the master's MACs: undo follows only what the
             // master wrote.
-            let rows = super::rowmac::commit_rows(&self.conn, &self.keys, commit)?;
+            let rows = self.commit_rows(commit)?;
             if let Some(m) = rows.iter().find(|r| r.action == "merge") {
                 return Err(Error::invalid(
                     "undo",
@@ -135,7 +135,7 @@ impl Store {
                 continue;
             }
             let decided = self
-                .conn
+                .conn()
                 .query_row("SELECT 1 FROM decisions WHERE seq = ?1 LIMIT 1", [commit], |_| Ok(()))
                 .optional()?
                 .is_some();
@@ -159,19 +159,20 @@ impl Store {
     fn undo_decision(&mut self, seq: u64) -> Result<Undone> {
         // The accept of an edit shares its commit with the original's
         // "edited"; the accept is the one reported and reverted.
-        let (proposal, outcome): (String, String) = self.conn.query_row(
+        let (proposal, outcome): (String, String) = self.conn().query_row(
             "SELECT proposal, outcome FROM decisions WHERE seq = ?1 ORDER BY outcome ASC LIMIT 1",
             [sql_version(seq)],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         let outcome = Outcome::parse(&outcome)?;
-        let applied: String = self.conn.query_row(
+        let applied: String = self.conn().query_row(
             "SELECT proposal FROM decisions WHERE seq = ?1 AND outcome = 'accepted'
              UNION ALL SELECT ?2 LIMIT 1",
             params![sql_version(seq), proposal],
             |r| r.get(0),
         )?;
-        let rows: Vec<TimelineRow> = super::rowmac::commit_rows(&self.conn, &self.keys, sql_version(seq))?
+        let rows: Vec<TimelineRow> = self
+            .commit_rows(sql_version(seq))?
             .into_iter()
             .filter(|r| r.proposal.as_deref() == Some(applied.as_str()))
             .collect();
@@ -183,7 +184,7 @@ impl Store {
         self.plan_revert(&rows, &mut plan)?;
         plan.entries.push(Entry::undo(seq));
         let undone_ids: Vec<String> = {
-            let mut stmt = self.conn.prepare("SELECT proposal FROM decisions WHERE seq = ?1")?;
+            let mut stmt = self.conn().prepare("SELECT proposal FROM decisions WHERE seq = ?1")?;
             stmt.query_map([sql_version(seq)], |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?
         };
@@ -209,7 +210,7 @@ impl Store {
                 continue;
             }
             let e = self
-                .catalog
+                .catalog()
                 .edge(&id)
                 .ok_or_else(|| Error::UndoBlocked("an edge it added is not readable at this level".into()))?;
             removed_edges.insert(id);
@@ -223,7 +224,7 @@ impl Store {
             let id = row_node_id(bytes)?;
             let after = r.after.map(row_version).transpose()?;
             let current = self
-                .catalog
+                .catalog()
                 .node(&id)
                 .ok_or_else(|| Error::UndoBlocked(format!("node {id} it changed is not readable at this level")))?;
             let now_node = self.node_by_id(&id)?;
@@ -238,7 +239,7 @@ impl Store {
                     current.name, current.version
                 )));
             }
-            if r.action == super::plan::RAISE_TIER {
+            if r.action == RAISE_TIER {
                 return Err(Error::UndoBlocked(format!(
                     "it raised the tier of {name}, and re-sealed its earlier versions under the new tier; \
                      undoing it would put them back under a lower key. Change {name} with `graphex update` \
@@ -249,9 +250,9 @@ impl Store {
             if r.action == "add" {
                 self.check_no_unreadable_edges(&current.name)?;
                 let later = self
-                    .catalog
+                    .catalog()
                     .outgoing(&id)
-                    .chain(self.catalog.incoming(&id))
+                    .chain(self.catalog().incoming(&id))
                     .any(|e| !removed_edges.contains(&e.id));
                 if later {
                     return Err(Error::UndoBlocked(format!(
@@ -301,18 +302,18 @@ impl Store {
     /// The removed edge `id` as an undo puts it back: its kept record, at
     /// the tier its ends have once `moved` apply.
     fn kept_edge(&self, id: &EdgeId, moved: &HashMap<NodeId, Tier>) -> Result<Edge> {
-        let edge = super::unlinked::read(&self.conn, &self.keys, id)?.ok_or_else(|| super::unlinked::missing(id))?;
-        if self.catalog.edge(id).is_some() {
+        let edge = self.unlinked_edge(id)?;
+        if self.catalog().edge(id).is_some() {
             return Err(Error::UndoBlocked(format!("the edge {id} is in the graph already")));
         }
-        let tier_of = |n: &NodeId| moved.get(n).copied().or_else(|| self.catalog.tier_of(n));
+        let tier_of = |n: &NodeId| moved.get(n).copied().or_else(|| self.catalog().tier_of(n));
         let (Some(from), Some(to)) = (tier_of(&edge.from), tier_of(&edge.to)) else {
             return Err(Error::UndoBlocked(
                 "an end of the removed edge is gone or not readable at this level".into(),
             ));
         };
         let again = self
-            .catalog
+            .catalog()
             .outgoing(&edge.from)
             .any(|e| e.relation == edge.relation && e.to == edge.to);
         if again {
@@ -322,7 +323,7 @@ impl Store {
             )));
         }
         let tier = edge.declared_tier.max(from).max(to);
-        self.keys.tier(tier)?;
+        self.keys().tier(tier)?;
         Ok(Edge { tier, ..edge })
     }
 
@@ -331,7 +332,7 @@ impl Store {
     fn check_no_unreadable_edges(&self, name: &crate::model::Name) -> Result<()> {
         let readable = self.level().max_tier();
         let hidden: i64 =
-            self.conn
+            self.conn()
                 .query_row("SELECT COUNT(*) FROM edges WHERE tier > ?1", [readable.code()], |r| {
                     r.get(0)
                 })?;
