@@ -18,7 +18,7 @@ mod replay;
 pub use record::{AuditRecord, Kind, NodeRef};
 pub use replay::Replay;
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::params;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -28,7 +28,7 @@ use crate::model::{Tier, Timestamp};
 use crate::store::Store;
 
 const DOMAIN: &[u8] = b"graphex/audit/v1";
-const ZERO: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+use crate::store::AUDIT_ZERO as ZERO;
 
 /// One row of the log as `list` shows it.
 #[derive(Clone, Debug, Serialize)]
@@ -53,15 +53,7 @@ pub struct Verification {
     pub problems: Vec<String>,
 }
 
-/// The newest record's sequence number and hash: `(0, ZERO)` for an empty
-/// log (what the first record chains to).
-pub(crate) fn head(conn: &rusqlite::Connection) -> Result<(u64, String)> {
-    let last: Option<(i64, String)> = conn
-        .prepare_cached("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1")?
-        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    Ok(last.map_or((0, ZERO.to_owned()), |(s, h)| (u64::try_from(s).unwrap_or(0), h)))
-}
+pub(crate) use crate::store::audit_head as head;
 
 fn chain_hash(prev: &str, seq: u64, at: i64, kind: &str, tier: Tier, sealed: &[u8]) -> String {
     // Every field length-prefixed: no bytes can move from one field to the next.

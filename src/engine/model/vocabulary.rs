@@ -130,3 +130,10 @@ mod tests {
         );
     }
 }
+
+impl Relation {
+    /// The `supersedes` relation: a link of it also deprecates its target.
+    pub fn supersedes() -> Relation {
+        Relation::new("supersedes").unwrap_or_else(|_| unreachable!("a known relation"))
+    }
+}

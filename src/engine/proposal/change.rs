@@ -330,7 +330,7 @@ fn check_content(
     Ok(())
 }
 
-/// The `supersedes` relation.
+/// The `supersedes` relation (the vocabulary's, see `Relation::supersedes`).
 pub fn supersedes() -> Relation {
-    Relation::new("supersedes").unwrap_or_else(|_| unreachable!("a known relation"))
+    Relation::supersedes()
 }

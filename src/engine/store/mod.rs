@@ -37,6 +37,7 @@
 //! [`Store::node`] reads and decrypts one blob (about 20 µs); a durable
 //! single change costs one to two milliseconds.
 
+mod audit_head;
 mod bulk;
 mod catalog;
 mod decisions;
@@ -96,6 +97,7 @@ use std::path::Path;
 use age::secrecy::SecretString;
 use rusqlite::{Connection, OptionalExtension, params};
 
+pub use audit_head::{AUDIT_ZERO, audit_head};
 pub use bulk::{Batch, BatchResult};
 pub use catalog::Catalog;
 pub use federated::PullWrites;

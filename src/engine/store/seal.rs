@@ -534,7 +534,7 @@ pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
         st.decisions.add(&tagger.decision(d), sign);
     }
     st.seq = change.seq;
-    (st.audit_seq, st.audit_hash) = crate::audit::head(tx)?;
+    (st.audit_seq, st.audit_hash) = super::audit_head(tx)?;
     put(tx, seal, &st, &readable, &[])
 }
 
@@ -549,7 +549,7 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64, also: &[State
     for d in decision_rows(conn, None)? {
         decisions.add(&tagger.decision(&d), 1);
     }
-    let (audit_seq, audit_hash) = crate::audit::head(conn)?;
+    let (audit_seq, audit_hash) = super::audit_head(conn)?;
     let st = Statement {
         seq,
         rows,
@@ -575,7 +575,7 @@ pub(super) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
     let Some(mut st) = stored(tx, keys)? else {
         return Ok(());
     };
-    (st.audit_seq, st.audit_hash) = crate::audit::head(tx)?;
+    (st.audit_seq, st.audit_hash) = super::audit_head(tx)?;
     let readable = stored_readable(tx, &st)?;
     put(tx, seal, &st, &readable, &[])
 }

@@ -238,7 +238,7 @@ fn compare(conn: &Connection, keys: &Keyring, t: &Statement) -> Result<Vec<Diffe
             )
             .optional()?;
         if hash.as_deref() != Some(t.audit_hash.as_str()) {
-            let (last, _) = crate::audit::head(conn)?;
+            let (last, _) = super::audit_head(conn)?;
             diff(
                 DiffKind::Audit,
                 format!(

@@ -88,7 +88,7 @@ impl Store {
         self.refuse_federated(new)?;
         let edge = NewEdge::new(
             crate::model::Name::new(new)?,
-            crate::proposal::supersedes(),
+            crate::model::Relation::supersedes(),
             crate::model::Name::new(old)?,
         );
         self.plan_supersede(&edge, reason, true)

@@ -33,7 +33,7 @@ impl Store {
     pub fn link(&mut self, new: NewEdge) -> Result<Edge> {
         self.require_writer("linking nodes")?;
         self.refuse_federated(new.from.as_str())?;
-        if new.relation == crate::proposal::supersedes() {
+        if new.relation == crate::model::Relation::supersedes() {
             return self.link_supersedes(&new);
         }
         let mut batch = super::Batch::default();
