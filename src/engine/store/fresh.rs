@@ -236,7 +236,8 @@ fn verdict_on(
         statement: now.statement.clone(),
         seq: now.seq,
         at: conn
-            .query_row("SELECT COALESCE(MAX(at), 0) FROM timeline", [], |r| r.get(0))
+            // The newest row by its number (the table's key): no scan.
+            .query_row("SELECT at FROM timeline ORDER BY seq DESC LIMIT 1", [], |r| r.get(0))
             .unwrap_or(0),
     };
     let verdict = freshness::decide(
