@@ -33,13 +33,4 @@ pub use config::{FederationConfig, PublishConfig, SourceConfig};
 pub use publish::{Publication, default_output, plan_publish, publisher_key, record_publish};
 pub use pull::{PullReport, pull, read_bundle};
 
-use crate::model::NodeSummary;
-
-/// The property that marks a pulled node, valued `project/subgraph`. Only
-/// a pull sets it; the store refuses it anywhere else.
-pub const FEDERATED_FROM: &str = "federated-from";
-
-/// The source a node was pulled from (`project/subgraph`), if it was.
-pub fn origin(node: &NodeSummary) -> Option<&str> {
-    node.properties.get(FEDERATED_FROM).map(String::as_str)
-}
+pub use crate::model::{FEDERATED_FROM, federated_origin as origin};

@@ -17,8 +17,9 @@ pub use edge::{Edge, NewEdge};
 pub use ids::{EdgeId, NodeId};
 pub use name::{MAX_NAME_LEN, Name};
 pub use node::{
-    MAX_BODY, MAX_DESCRIPTION, MAX_PROPERTIES, MAX_PROPERTY_KEY, MAX_PROPERTY_VALUE, NewNode, Node, NodePatch,
-    NodeSummary, parse_property, validate_confidence, validate_description, validate_properties,
+    FEDERATED_FROM, MAX_BODY, MAX_DESCRIPTION, MAX_PROPERTIES, MAX_PROPERTY_KEY, MAX_PROPERTY_VALUE, NewNode, Node,
+    NodePatch, NodeSummary, federated_origin, parse_property, validate_confidence, validate_description,
+    validate_properties,
 };
 pub use provenance::Provenance;
 pub use status::{Status, set_status};

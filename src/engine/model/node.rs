@@ -260,3 +260,13 @@ impl From<&Node> for NodeSummary {
         }
     }
 }
+
+/// The property that marks a node pulled from another project, valued
+/// `project/subgraph`. Only a federation pull sets it; the store refuses it
+/// anywhere else.
+pub const FEDERATED_FROM: &str = "federated-from";
+
+/// The source a node was pulled from (`project/subgraph`), if it was.
+pub fn federated_origin(node: &NodeSummary) -> Option<&str> {
+    node.properties.get(FEDERATED_FROM).map(String::as_str)
+}

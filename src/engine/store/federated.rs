@@ -6,8 +6,8 @@ use super::objects::Durability;
 use super::plan::{Entry, NodeWrite, Plan};
 use super::{ImportPlan, ImportReport};
 use crate::error::{Error, Result};
-use crate::federation::{FEDERATED_FROM, origin};
 use crate::model::{Edge, Status, Timestamp};
+use crate::model::{FEDERATED_FROM, federated_origin as origin};
 
 /// What one pull writes besides its import.
 #[derive(Clone, Debug, Default)]
