@@ -37,7 +37,9 @@
 //! [`Store::node`] reads and decrypts one blob (about 20 µs); a durable
 //! single change costs one to two milliseconds.
 
+mod audit_chain;
 mod audit_head;
+mod audit_merge;
 mod bulk;
 mod catalog;
 mod decisions;
@@ -97,6 +99,7 @@ use std::path::Path;
 use age::secrecy::SecretString;
 use rusqlite::{Connection, OptionalExtension, params};
 
+pub use audit_chain::{AUDIT_DOMAIN, audit_chain_hash};
 pub use audit_head::{AUDIT_ZERO, audit_head};
 pub use bulk::{Batch, BatchResult};
 pub use catalog::Catalog;

@@ -389,7 +389,7 @@ impl Store {
                 counts[1] += 1;
             }
             counts[1] += super::unlinked::rekey(&tx, &self.keys, old, new, tier)?;
-            counts[2] = crate::audit::rekey(&tx, old, new, tier)?;
+            counts[2] = super::audit_chain::rekey(&tx, old, new, tier)?;
             if tier == codec::DECISION_TIER {
                 counts[3] = rekey_decisions(&tx, &self.keys, old, new)?;
             }

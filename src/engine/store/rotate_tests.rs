@@ -438,7 +438,7 @@ fn re_chaining_the_audit_log_checks_the_chain_it_rewrites() {
     // As in a rotation: inside a transaction, rolled back on the error.
     let rekey = || {
         let tx = s.conn().unchecked_transaction().unwrap();
-        crate::audit::rekey(&tx, old, &new, Tier::AgentReadable).unwrap_err()
+        super::audit_chain::rekey(&tx, old, &new, Tier::AgentReadable).unwrap_err()
     };
     let e = rekey();
     assert!(e.to_string().contains("altered"), "{e}");

@@ -386,13 +386,13 @@ fn merge_into(
     rows::saved_queries(&tx)?;
     let audit_after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.audit", [], |r| r.get(0))?;
     if let Some(rk) = rekey.filter(|rk| rk.stale_is_ours) {
-        crate::audit::rekey(&tx, rk.old, rk.new, rk.tier)?;
+        super::audit_chain::rekey(&tx, rk.old, rk.new, rk.tier)?;
     }
     if let Some(rk) = rekey {
         rk.key_meta(&tx)?;
     }
     let (appended, skipped) =
-        crate::audit::append_from(&tx, opener, keys, "b", u64::try_from(audit_after).unwrap_or(0))?;
+        super::audit_merge::append_from(&tx, opener, keys, "b", u64::try_from(audit_after).unwrap_or(0))?;
     report.audit_records = appended;
     if skipped > 0 {
         report.notes.push(format!(

@@ -4,7 +4,8 @@
 
 use rusqlite::{Connection, params};
 
-use super::{DOMAIN, chain_hash, head};
+use super::audit_chain::{AUDIT_DOMAIN as DOMAIN, audit_chain_hash as chain_hash};
+use super::audit_head as head;
 use crate::codec::associated_data;
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
@@ -30,10 +31,10 @@ pub(crate) fn append_from(
             "its log was altered outside Graphex (see `graphex audit verify` there); nothing was merged",
         )
     };
-    let all = super::chained(tx, schema)?;
-    let mut prev_hash = super::ZERO.to_owned();
+    let all = super::audit_chain::chained(tx, schema)?;
+    let mut prev_hash = super::AUDIT_ZERO.to_owned();
     for (i, row) in all.iter().enumerate() {
-        if row.0 != i as i64 + 1 || super::follows(&prev_hash, row).is_none() {
+        if row.0 != i as i64 + 1 || super::audit_chain::follows(&prev_hash, row).is_none() {
             return Err(altered(row.0));
         }
         prev_hash = row.6.clone();
@@ -45,7 +46,7 @@ pub(crate) fn append_from(
         .collect();
     // Records ours holds already (an earlier merge brought them, under
     // other numbers): told by time, kind, tier and sealed length.
-    let held: std::collections::HashSet<(i64, String, i64, usize)> = super::chained(tx, "main")?
+    let held: std::collections::HashSet<(i64, String, i64, usize)> = super::audit_chain::chained(tx, "main")?
         .into_iter()
         .map(|(_, at, kind, tier, sealed, _, _)| (at, kind, tier, sealed.len()))
         .collect();
