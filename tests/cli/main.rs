@@ -19,6 +19,7 @@ mod graph_ops;
 mod harness;
 mod hostile_text;
 mod interchange;
+mod layers;
 mod lifecycle;
 mod mcp;
 mod projection;
