@@ -293,8 +293,9 @@ pub enum Command {
     /// ones are added; edges by (from, relation, to), only added. An existing node's tier is never
     /// lowered. Foreign nodes get --tier (default agent-restricted); json keeps each node's tier.
     /// Any refused item (named with its file, index or line) means nothing is written. Caps: 256
-    /// MiB a file, 250,000 nodes, 1,000,000 edges, 1 MiB a JSONL line. See the README for the
-    /// mapping of each format.
+    /// MiB a file (an Ash directory's files together), 250,000 nodes, 1,000,000 edges, 1 MiB a
+    /// JSONL line. An Ash directory's files must really be inside it: a symbolic link leading out
+    /// is refused. See the README for the mapping of each format.
     Import(super::io_args::ImportArgs),
     /// The store in a git repository: `install` sets up the merge driver, .gitignore and hooks;
     /// `refresh` rebuilds derived files after a checkout.

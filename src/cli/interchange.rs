@@ -2,12 +2,11 @@
 //! mermaid (never above the session's level), and node-link, kgraph, Ash
 //! JSONL or our own json in, in one commit or as one proposal.
 
-use std::io::Read as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
 use graphex_engine::hygiene::{json_safe, visible_text};
-use graphex_engine::interchange::{self, ExportOptions, ImportFormat, MAX_INPUT_BYTES, Source};
+use graphex_engine::interchange::{self, ExportOptions, ImportFormat, Source};
 use graphex_engine::model::{Provenance, Tier};
 use graphex_engine::proposal::{self, MAX_CHANGES, Submission};
 use graphex_engine::store::{DEFAULT_IMPORT_TIER, ImportOptions, ImportReport};
@@ -77,40 +76,6 @@ fn write_new(file: &Path, text: &str) -> Result<()> {
         }
         Err(e) => Err(e).with_context(|| format!("cannot write {}", file.display())),
     }
-}
-
-/// The files to read: FILE, or for Ash a directory's `*.jsonl` (sorted).
-fn input_files(a: &ImportArgs) -> Result<Vec<PathBuf>> {
-    if a.format == ImportFormatArg::AshJsonl && a.file.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&a.file)
-            .with_context(|| format!("cannot read the directory {}", a.file.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl") && p.is_file())
-            .collect();
-        files.sort();
-        if files.is_empty() {
-            bail!("{}: no .jsonl files in this directory", a.file.display());
-        }
-        return Ok(files);
-    }
-    Ok(vec![a.file.clone()])
-}
-
-/// Reads at most [`MAX_INPUT_BYTES`] (one more, to tell a larger file).
-fn read_capped(file: &Path) -> Result<Vec<u8>> {
-    let f = std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {}", file.display()))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        bail!(
-            "{}: larger than {} MiB, the most an import reads; split it",
-            file.display(),
-            MAX_INPUT_BYTES / (1024 * 1024)
-        );
-    }
-    Ok(bytes)
 }
 
 #[derive(Serialize)]
@@ -187,11 +152,8 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
         // The most a proposal may ask for; a reviewer can raise it.
         tier = Some(Tier::AgentReadable);
     }
-    let files = input_files(a)?;
-    let contents: Vec<(String, Vec<u8>)> = files
-        .iter()
-        .map(|f| Ok((f.display().to_string(), read_capped(f)?)))
-        .collect::<Result<_>>()?;
+    let files = interchange::input_files(&a.file, format == ImportFormat::AshJsonl)?;
+    let contents = interchange::read_all(&a.file, &files)?;
     let sources: Vec<Source<'_>> = contents.iter().map(|(file, bytes)| Source { file, bytes }).collect();
     let mapped = interchange::parse(format, &sources)?;
     let file_name = a

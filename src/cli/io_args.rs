@@ -61,7 +61,7 @@ pub struct ExportArgs {
 /// The arguments of `import` (its help text is on the command in `args`).
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// The file to read (for ash-jsonl, a .jsonl file or the directory of them).
+    /// The file to read (for ash-jsonl, a .jsonl file or the directory of them, each really inside it).
     pub file: PathBuf,
     /// The input format.
     #[arg(long, value_enum)]

@@ -16,6 +16,7 @@ mod git;
 mod graph_ops;
 mod harness;
 mod hostile_text;
+mod import_bounds;
 mod interchange;
 mod lifecycle;
 mod mcp;

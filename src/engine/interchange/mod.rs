@@ -25,6 +25,7 @@
 
 mod export;
 mod foreign;
+mod input;
 mod native;
 mod render;
 #[cfg(test)]
@@ -38,6 +39,7 @@ use serde::Serialize;
 pub(crate) use export::edges_among;
 pub use export::{ExportOptions, export};
 pub use foreign::{normalise_name, normalise_relation, normalise_type};
+pub use input::{InputFile, input_files, read_all};
 pub use native::{EXPORT_FORMAT, EXPORT_VERSION, ExportDoc, ExportEdge, ExportNode, NodeRecord};
 pub use render::{dot, graphml, jsonl, mermaid};
 

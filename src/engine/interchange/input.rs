@@ -1,0 +1,128 @@
+//! Which files an import reads, and how much of them. A file given by name
+//! is read as given; a directory (Ash's collections) gives its `*.jsonl`
+//! files, each resolved to its real location, which must lie inside the
+//! directory: a symbolic link in it leading elsewhere (to `~/.ssh`, say)
+//! would otherwise put what lies there into the graph. The files of one
+//! import together hold at most [`MAX_INPUT_BYTES`], checked on their sizes
+//! before anything is read and again while reading (a file may grow).
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use super::MAX_INPUT_BYTES;
+use crate::error::{Error, Result};
+
+/// One file an import reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputFile {
+    /// The path as the user sees it (the directory joined with its name).
+    pub shown: String,
+    /// Where it really is (every link resolved); this is what is opened.
+    pub real: PathBuf,
+}
+
+fn refused(path: &Path, reason: impl Into<String>) -> Error {
+    Error::Document {
+        path: path.display().to_string(),
+        reason: reason.into(),
+    }
+}
+
+fn mib(bytes: u64) -> u64 {
+    bytes / (1024 * 1024)
+}
+
+/// The files an import of `path` reads: `path` itself, or, when it is a
+/// directory and `directory` allows one, its `*.jsonl` files in name
+/// order. Refuses an entry whose real location is outside the directory
+/// (naming it), and files whose sizes together pass [`MAX_INPUT_BYTES`].
+pub fn input_files(path: &Path, directory: bool) -> Result<Vec<InputFile>> {
+    if !(directory && path.is_dir()) {
+        let len = std::fs::metadata(path).map_err(|e| Error::io(path, e))?.len();
+        check_total(path, len, "")?;
+        return Ok(vec![InputFile {
+            shown: path.display().to_string(),
+            real: path.to_path_buf(),
+        }]);
+    }
+    let root = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
+    let mut names: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| Error::io(path, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    let mut total = 0u64;
+    for shown in names {
+        let real = std::fs::canonicalize(&shown).map_err(|e| Error::io(&shown, e))?;
+        if !real.starts_with(&root) {
+            return Err(refused(
+                &shown,
+                format!(
+                    "a symbolic link leading to {}, outside the directory imported; only files inside it are read \
+                     (copy the file in, or remove the link)",
+                    real.display()
+                ),
+            ));
+        }
+        let meta = std::fs::metadata(&real).map_err(|e| Error::io(&shown, e))?;
+        if !meta.is_file() {
+            continue;
+        }
+        total = total.saturating_add(meta.len());
+        out.push(InputFile {
+            shown: shown.display().to_string(),
+            real,
+        });
+    }
+    if out.is_empty() {
+        return Err(refused(path, "no .jsonl files in this directory"));
+    }
+    check_total(path, total, "its .jsonl files hold ")?;
+    Ok(out)
+}
+
+/// Refuses `total` bytes over the cap; `what` says whose they are.
+fn check_total(path: &Path, total: u64, what: &str) -> Result<()> {
+    if total > MAX_INPUT_BYTES {
+        let together = if what.is_empty() { "" } else { " together" };
+        return Err(refused(
+            path,
+            format!(
+                "{what}{total} bytes{together}; an import reads at most {MAX_INPUT_BYTES} bytes ({} MiB): split it",
+                mib(MAX_INPUT_BYTES)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Reads `files` whole, at most [`MAX_INPUT_BYTES`] together (`path` is
+/// what the user named, for the message).
+pub fn read_all(path: &Path, files: &[InputFile]) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut left = MAX_INPUT_BYTES;
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let file = std::fs::File::open(&f.real).map_err(|e| Error::io(&f.real, e))?;
+        let mut bytes = Vec::new();
+        file.take(left + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io(&f.real, e))?;
+        if bytes.len() as u64 > left {
+            let read = MAX_INPUT_BYTES - left + bytes.len() as u64;
+            return Err(refused(
+                path,
+                format!(
+                    "more than {MAX_INPUT_BYTES} bytes ({} MiB) read by {} (at least {read}); an import reads at \
+                     most that: split it",
+                    mib(MAX_INPUT_BYTES),
+                    f.shown
+                ),
+            ));
+        }
+        left -= bytes.len() as u64;
+        out.push((f.shown.clone(), bytes));
+    }
+    Ok(out)
+}
