@@ -527,6 +527,13 @@ pub struct McpArgs {
     /// A trusted local runtime: may receive agent-restricted content (and may run with the master key).
     #[arg(long)]
     pub local: bool,
+    /// The largest message read, in bytes (1 KiB to 256 MiB; default 16 MiB). A longer line is
+    /// dropped unread and answered with a JSON-RPC error (-32600) naming the cap; the server
+    /// reads on.
+    #[arg(long, env = "GRAPHEX_MCP_MAX_MESSAGE", value_name = "BYTES",
+          default_value_t = crate::mcp::DEFAULT_MAX_MESSAGE as u64,
+          value_parser = clap::value_parser!(u64).range(1024..=256 * 1024 * 1024))]
+    pub max_message: u64,
 }
 
 #[derive(Debug, Args)]

@@ -35,7 +35,11 @@ fn an_ash_directory_with_a_link_to_a_file_outside_is_refused() {
     // A link that stays inside the directory is read.
     std::fs::remove_file(ash.join("memories.jsonl")).unwrap();
     std::fs::create_dir(ash.join("sub")).unwrap();
-    std::fs::write(ash.join("sub/m.json"), "{\"id\":\"m1\",\"content\":\"Bob likes tea\"}\n").unwrap();
+    std::fs::write(
+        ash.join("sub/m.json"),
+        "{\"id\":\"m1\",\"content\":\"Bob likes tea\"}\n",
+    )
+    .unwrap();
     std::os::unix::fs::symlink(ash.join("sub/m.json"), ash.join("memories.jsonl")).unwrap();
     repo.master()
         .args(["import"])

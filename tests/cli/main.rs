@@ -20,6 +20,7 @@ mod import_bounds;
 mod interchange;
 mod lifecycle;
 mod mcp;
+mod mcp_limits;
 mod projection;
 mod proposals;
 mod pty;
