@@ -184,7 +184,7 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
         return view(&plan.report, None, true);
     }
     if a.as_proposal {
-        let plan = store.plan_import(&mapped, &opts)?;
+        let plan = store.plan_import_proposal(&mapped, &opts)?;
         if plan.refused() {
             view(&plan.report, None, false)?;
             bail!("{} item(s) refused; nothing proposed", plan.report.refused_count);
@@ -210,6 +210,7 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
             changes,
         };
         let settings = super::output::config_in_force(&store)?.projection_settings()?;
+        super::proposals::warn_unauthenticated_recipient(&store);
         let id = proposal::submit(&store, &settings.policy, sub, proposal::Source::Cli)?;
         return view(&plan.report, Some(id.short().to_string()), false);
     }

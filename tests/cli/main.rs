@@ -17,6 +17,7 @@ mod graph_ops;
 mod harness;
 mod hostile_text;
 mod import_bounds;
+mod import_proposal;
 mod interchange;
 mod lifecycle;
 mod mcp;

@@ -167,7 +167,8 @@ impl Mapped {
     }
 
     /// Refuses every node after the cap and every edge after its cap, and
-    /// names a second item with a name already used.
+    /// a second item with a name already used (named, and dropped, so that
+    /// no summary counts it as added too).
     fn check_caps_and_names(&mut self, file: &str) {
         if self.nodes.len() > MAX_IMPORT_NODES {
             let n = self.nodes.len();
@@ -189,13 +190,15 @@ impl Mapped {
         }
         let mut first: std::collections::HashMap<Name, String> = std::collections::HashMap::new();
         let mut dup = Vec::new();
-        for n in &self.nodes {
+        self.nodes.retain(|n| {
             if let Some(prev) = first.get(&n.name) {
                 dup.push((n.item.clone(), format!("the name {} is also {prev}'s", n.name)));
+                false
             } else {
                 first.insert(n.name.clone(), n.item.clone());
+                true
             }
-        }
+        });
         for (item, problem) in dup {
             self.refuse(file, item, problem);
         }

@@ -18,6 +18,7 @@ use super::plan::{Entry, NodeWrite, Plan};
 use crate::error::{Error, Result};
 use crate::federation::FEDERATED_FROM;
 use crate::interchange::{ImportNode, MAX_REFUSALS_NAMED, Mapped, Refusal};
+use crate::keys::Level;
 use crate::model::{Edge, NewEdge, Node, NodeId, Provenance, Status, Tier, Timestamp};
 use crate::proposal::{Change, FieldSet};
 
@@ -148,16 +149,29 @@ impl Store {
     /// An item that sets the reserved property `federated-from`, updates a
     /// pulled node or links from one is refused (only a pull does that).
     pub fn plan_import(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
-        self.plan_import_as(m, opts, Marker::Refused)
+        self.plan_import_as(m, opts, Marker::Refused, Purpose::Commit)
+    }
+
+    /// [`Store::plan_import`] for a proposal (`import --as-proposal`), at
+    /// any level: this session writes nothing, so it needs no tier key (the
+    /// proposal asks for tiers; submitting checks the most it may ask, and
+    /// the reviewer's session seals). Below the master level a name taken
+    /// by a node this session cannot read cannot be told from a free one:
+    /// it is planned as new, and accepting the proposal refuses it.
+    pub fn plan_import_proposal(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
+        self.plan_import_as(m, opts, Marker::Refused, Purpose::Proposal)
     }
 
     /// [`Store::plan_import`] for a federation pull: its nodes carry the
     /// `federated-from` marker it sets, and may be pulled nodes.
     pub(crate) fn plan_pull_import(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
-        self.plan_import_as(m, opts, Marker::Pull)
+        self.plan_import_as(m, opts, Marker::Pull, Purpose::Commit)
     }
 
-    fn plan_import_as(&self, m: &Mapped, opts: &ImportOptions, marker: Marker) -> Result<ImportPlan> {
+    fn plan_import_as(&self, m: &Mapped, opts: &ImportOptions, marker: Marker, purpose: Purpose) -> Result<ImportPlan> {
+        let proposal = purpose == Purpose::Proposal;
+        // The blind index of names is the master's.
+        let names_checked = !proposal || self.level() >= Level::Master;
         let now = Timestamp::now();
         let mut report = ImportReport::default();
         let mut refused: Vec<Refusal> = m.refused.clone();
@@ -196,6 +210,7 @@ impl Store {
             };
             let current = match self.catalog.by_name(n.name.as_str()) {
                 Some(s) => Some(self.node_by_id(&s.id)?),
+                None if !names_checked => None,
                 None => match self.check_name_free(n.name.as_str()) {
                     Ok(()) => None,
                     Err(e) => {
@@ -205,7 +220,7 @@ impl Store {
                 },
             };
             let tier = current.as_ref().map_or(asked, |c| c.tier.max(asked));
-            if let Err(e) = self.keys.tier(tier) {
+            if !proposal && let Err(e) = self.keys.tier(tier) {
                 refuse(&n.item, format!("tier {tier}: {e}"));
                 continue;
             }
@@ -261,7 +276,12 @@ impl Store {
             new.bidirectional = e.bidirectional;
             new.provenance = e.provenance.clone().unwrap_or_else(|| opts.provenance.clone());
             new.created = e.created;
-            let planned = match self.plan_edge(&new, &resolve) {
+            let planned = if proposal {
+                Self::edge_of(&new, &resolve)
+            } else {
+                self.plan_edge(&new, &resolve)
+            };
+            let planned = match planned {
                 Ok(p) => p,
                 Err(Error::NotFound(name)) if self.name_is_hidden(&name) => {
                     refuse(&e.item, format!("{name} is taken by a node you cannot read"));
@@ -372,6 +392,14 @@ impl Store {
         }
         Ok(p.report)
     }
+}
+
+/// What a plan is for: this session's commit, or a proposal (which this
+/// session only seals to the master).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Commit,
+    Proposal,
 }
 
 /// Whether an import may carry the federation marker: only a pull's may.
