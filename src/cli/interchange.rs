@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
 use graphex_engine::hygiene::{json_safe, visible_text};
-use graphex_engine::interchange::{self, ExportOptions, ImportFormat, Source};
+use graphex_engine::interchange::{self, ExportOptions, ImportFormat};
 use graphex_engine::model::{Provenance, Tier};
 use graphex_engine::proposal::{self, MAX_CHANGES, Submission};
 use graphex_engine::store::{DEFAULT_IMPORT_TIER, ImportOptions, ImportReport};
@@ -153,9 +153,7 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
         tier = Some(Tier::AgentReadable);
     }
     let files = interchange::input_files(&a.file, format == ImportFormat::AshJsonl)?;
-    let contents = interchange::read_all(&a.file, &files)?;
-    let sources: Vec<Source<'_>> = contents.iter().map(|(file, bytes)| Source { file, bytes }).collect();
-    let mapped = interchange::parse(format, &sources)?;
+    let mapped = interchange::parse_files(format, &a.file, &files)?;
     let file_name = a
         .file
         .file_name()

@@ -6,10 +6,11 @@
 //! import together hold at most [`MAX_INPUT_BYTES`], checked on their sizes
 //! before anything is read and again while reading (a file may grow).
 
-use std::io::Read as _;
+use std::cell::Cell;
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use super::MAX_INPUT_BYTES;
+use super::{ImportFormat, Input, MAX_INPUT_BYTES, Mapped, parse_inputs};
 use crate::error::{Error, Result};
 
 /// One file an import reads.
@@ -98,31 +99,57 @@ fn check_total(path: &Path, total: u64, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Reads `files` whole, at most [`MAX_INPUT_BYTES`] together (`path` is
-/// what the user named, for the message).
-pub fn read_all(path: &Path, files: &[InputFile]) -> Result<Vec<(String, Vec<u8>)>> {
-    let mut left = MAX_INPUT_BYTES;
-    let mut out = Vec::with_capacity(files.len());
+/// Parses `files` (what [`input_files`] gave for `path`) in `format`,
+/// reading each as a stream, at most [`MAX_INPUT_BYTES`] together.
+pub fn parse_files(format: ImportFormat, path: &Path, files: &[InputFile]) -> Result<Mapped> {
+    let left = Cell::new(MAX_INPUT_BYTES);
+    let cap = format!(
+        "more than {MAX_INPUT_BYTES} bytes ({} MiB) read from {} (a file grew since it was measured?); an \
+         import reads at most that: split it",
+        mib(MAX_INPUT_BYTES),
+        path.display()
+    );
+    let mut readers = Vec::with_capacity(files.len());
     for f in files {
         let file = std::fs::File::open(&f.real).map_err(|e| Error::io(&f.real, e))?;
-        let mut bytes = Vec::new();
-        file.take(left + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| Error::io(&f.real, e))?;
-        if bytes.len() as u64 > left {
-            let read = MAX_INPUT_BYTES - left + bytes.len() as u64;
-            return Err(refused(
-                path,
-                format!(
-                    "more than {MAX_INPUT_BYTES} bytes ({} MiB) read by {} (at least {read}); an import reads at \
-                     most that: split it",
-                    mib(MAX_INPUT_BYTES),
-                    f.shown
-                ),
-            ));
-        }
-        left -= bytes.len() as u64;
-        out.push((f.shown.clone(), bytes));
+        readers.push(BufReader::with_capacity(
+            READ_BUFFER,
+            Capped {
+                file,
+                left: &left,
+                cap: &cap,
+            },
+        ));
     }
-    Ok(out)
+    let mut inputs: Vec<Input<'_>> = files
+        .iter()
+        .zip(readers.iter_mut())
+        .map(|(f, read)| Input {
+            file: &f.shown,
+            read,
+        })
+        .collect();
+    parse_inputs(format, &mut inputs)
+}
+
+/// How much of a file is read at a time.
+const READ_BUFFER: usize = 256 * 1024;
+
+/// A file read against the budget every file of the import shares.
+struct Capped<'a> {
+    file: std::fs::File,
+    left: &'a Cell<u64>,
+    cap: &'a str,
+}
+
+impl Read for Capped<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read(buf)?;
+        let left = self.left.get();
+        if n as u64 > left {
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, self.cap.to_owned()));
+        }
+        self.left.set(left - n as u64);
+        Ok(n)
+    }
 }
