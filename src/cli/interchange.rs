@@ -78,6 +78,14 @@ fn write_new(file: &Path, text: &str) -> Result<()> {
     }
 }
 
+/// The input parsed before, or parsed again when it was used up.
+fn parse_once(
+    parsed: &mut Option<interchange::Mapped>,
+    parse: &dyn Fn() -> graphex_engine::Result<interchange::Mapped>,
+) -> graphex_engine::Result<interchange::Mapped> {
+    parsed.take().map_or_else(parse, Ok)
+}
+
 #[derive(Serialize)]
 struct ImportView<'a> {
     file: String,
@@ -153,7 +161,10 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
         tier = Some(Tier::AgentReadable);
     }
     let files = interchange::input_files(&a.file, format == ImportFormat::AshJsonl)?;
-    let mapped = interchange::parse_files(format, &a.file, &files)?;
+    // Read as a stream; planning consumes it, so a retry (another process
+    // committed meanwhile) reads the files again rather than keep a copy.
+    let parse = || interchange::parse_files(format, &a.file, &files);
+    let mut mapped = Some(parse()?);
     let file_name = a
         .file
         .file_name()
@@ -178,11 +189,11 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
         emit(ctx.json, &v, summary_text)
     };
     if a.dry_run {
-        let plan = store.plan_import(&mapped, &opts)?;
+        let plan = store.plan_import_owned(parse_once(&mut mapped, &parse)?, &opts)?;
         return view(&plan.report, None, true);
     }
     if a.as_proposal {
-        let plan = store.plan_import_proposal(&mapped, &opts)?;
+        let plan = store.plan_import_proposal(parse_once(&mut mapped, &parse)?, &opts)?;
         if plan.refused() {
             view(&plan.report, None, false)?;
             bail!("{} item(s) refused; nothing proposed", plan.report.refused_count);
@@ -214,7 +225,7 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
     }
     let mut refused = None;
     let report = store.retrying(|s| {
-        let plan = s.plan_import(&mapped, &opts)?;
+        let plan = s.plan_import_owned(parse_once(&mut mapped, &parse)?, &opts)?;
         if plan.refused() {
             refused = Some(plan.report.clone());
             return Ok(plan.report);

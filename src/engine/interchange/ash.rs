@@ -3,7 +3,8 @@
 //! a node of its file's collection (or its own `node_type`). Node names are
 //! `TYPE-NAME` (or `TYPE-ID` when it has no name), so that a person and a
 //! user of one name stay apart. Edges wait for every node (they name nodes
-//! by id), keeping only the fields an edge maps.
+//! by id), mapped already but for their ends: a few strings each, not the
+//! line's JSON.
 
 use std::collections::HashMap;
 
@@ -11,25 +12,51 @@ use serde_json::{Map, Value};
 
 use super::foreign::{edge_fields, key_text, node, normalise_name};
 use super::lines::each_line;
-use super::{Input, Mapped};
+use super::{ImportEdge, Input, Mapped};
 use crate::error::Result;
 use crate::model::Name;
 
-/// The fields of an edge line that mapping reads; the rest is dropped as
-/// soon as the line is parsed.
-const EDGE_FIELDS: [&str; 11] = [
-    "source_id",
-    "target_id",
-    "source_type",
-    "target_type",
-    "relation",
-    "edge_type",
-    "type",
-    "label",
-    "weight",
-    "confidence",
-    "bidirectional",
-];
+/// One end of an edge line: a node id, and the type to find it by when it
+/// is not in this import.
+struct End {
+    id: std::result::Result<String, String>,
+    node_type: Option<String>,
+}
+
+impl End {
+    fn of(o: &Map<String, Value>, id_key: &str, type_key: &str) -> Self {
+        Self {
+            id: o
+                .get(id_key)
+                .and_then(key_text)
+                .ok_or_else(|| format!("no \"{id_key}\"")),
+            node_type: o.get(type_key).and_then(Value::as_str).map(str::to_owned),
+        }
+    }
+
+    /// The node's name: in this import by id, else `TYPE-ID` from an
+    /// earlier import.
+    fn name(&self, by_id: &HashMap<String, Name>, id_key: &str, type_key: &str) -> std::result::Result<Name, String> {
+        let id = self.id.as_ref().map_err(Clone::clone)?;
+        if let Some(n) = by_id.get(id) {
+            return Ok(n.clone());
+        }
+        let ty = self.node_type.as_deref().ok_or_else(|| {
+            format!("{id_key} {id:?} is not a node of this import and there is no {type_key} to find it by")
+        })?;
+        normalise_name(&format!("{ty}-{id}"))
+    }
+}
+
+/// An edge line read before every node is known: its file, item, ends, and
+/// the edge mapped with stand-in ends (or why it cannot be).
+struct Pending {
+    input: usize,
+    item: String,
+    from: End,
+    to: End,
+    edge: std::result::Result<ImportEdge, String>,
+}
 
 /// The node type an Ash collection file holds (`people.jsonl` → `person`).
 fn collection_type(file: &str) -> String {
@@ -47,7 +74,8 @@ fn collection_type(file: &str) -> String {
 /// Reads every input's lines into `m`.
 pub(super) fn read(inputs: &mut [Input<'_>], m: &mut Mapped) -> Result<()> {
     let mut by_id: HashMap<String, Name> = HashMap::new();
-    let mut edges: Vec<(usize, String, Map<String, Value>)> = Vec::new();
+    let mut edges: Vec<Pending> = Vec::new();
+    let stand_in = Name::new("x")?;
     for (index, input) in inputs.iter_mut().enumerate() {
         let file = input.file;
         let collection = collection_type(file);
@@ -64,34 +92,26 @@ pub(super) fn read(inputs: &mut [Input<'_>], m: &mut Mapped) -> Result<()> {
                 }
             };
             if o.contains_key("edge_type") && o.contains_key("source_id") && o.contains_key("target_id") {
-                let mut o = o;
-                o.retain(|k, _| EDGE_FIELDS.contains(&k.as_str()));
-                edges.push((index, item, o));
+                edges.push(Pending {
+                    input: index,
+                    from: End::of(&o, "source_id", "source_type"),
+                    to: End::of(&o, "target_id", "target_type"),
+                    edge: edge_fields(&o, item.clone(), stand_in.clone(), stand_in.clone()),
+                    item,
+                });
                 return;
             }
             node_line(file, &collection, item, o, m, &mut by_id);
         })?;
     }
-    for (index, item, o) in edges {
-        let file = inputs[index].file;
-        let end = |id_key: &str, type_key: &str| -> std::result::Result<Name, String> {
-            let id = o
-                .get(id_key)
-                .and_then(key_text)
-                .ok_or_else(|| format!("no \"{id_key}\""))?;
-            if let Some(n) = by_id.get(&id) {
-                return Ok(n.clone());
-            }
-            // Not in this import: the node an earlier import made, if any.
-            let ty = o.get(type_key).and_then(Value::as_str).ok_or_else(|| {
-                format!("{id_key} {id:?} is not a node of this import and there is no {type_key} to find it by")
-            })?;
-            normalise_name(&format!("{ty}-{id}"))
-        };
-        let r = end("source_id", "source_type").and_then(|f| end("target_id", "target_type").map(|t| (f, t)));
-        match r.and_then(|(f, t)| edge_fields(&o, item.clone(), f, t)) {
+    for p in edges {
+        let file = inputs[p.input].file;
+        let ends = p.from.name(&by_id, "source_id", "source_type").and_then(|f| {
+            p.to.name(&by_id, "target_id", "target_type").map(|t| (f, t))
+        });
+        match ends.and_then(|(from, to)| p.edge.map(|e| ImportEdge { from, to, ..e })) {
             Ok(e) => m.edges.push(e),
-            Err(e) => m.refuse(file, item, e),
+            Err(e) => m.refuse(file, p.item, e),
         }
     }
     Ok(())

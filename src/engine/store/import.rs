@@ -149,6 +149,12 @@ impl Store {
     /// An item that sets the reserved property `federated-from`, updates a
     /// pulled node or links from one is refused (only a pull does that).
     pub fn plan_import(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
+        self.plan_import_as(m.clone(), opts, Marker::Refused, Purpose::Commit)
+    }
+
+    /// [`Store::plan_import`] taking the mapped input, whose items are
+    /// dropped as they are planned: a large import is held once, not twice.
+    pub fn plan_import_owned(&self, m: Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
         self.plan_import_as(m, opts, Marker::Refused, Purpose::Commit)
     }
 
@@ -158,23 +164,28 @@ impl Store {
     /// the reviewer's session seals). Below the master level a name taken
     /// by a node this session cannot read cannot be told from a free one:
     /// it is planned as new, and accepting the proposal refuses it.
-    pub fn plan_import_proposal(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
+    pub fn plan_import_proposal(&self, m: Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
         self.plan_import_as(m, opts, Marker::Refused, Purpose::Proposal)
     }
 
     /// [`Store::plan_import`] for a federation pull: its nodes carry the
     /// `federated-from` marker it sets, and may be pulled nodes.
     pub(crate) fn plan_pull_import(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
-        self.plan_import_as(m, opts, Marker::Pull, Purpose::Commit)
+        self.plan_import_as(m.clone(), opts, Marker::Pull, Purpose::Commit)
     }
 
-    fn plan_import_as(&self, m: &Mapped, opts: &ImportOptions, marker: Marker, purpose: Purpose) -> Result<ImportPlan> {
+    fn plan_import_as(&self, m: Mapped, opts: &ImportOptions, marker: Marker, purpose: Purpose) -> Result<ImportPlan> {
         let proposal = purpose == Purpose::Proposal;
         // The blind index of names is the master's.
         let names_checked = !proposal || self.level() >= Level::Master;
         let now = Timestamp::now();
         let mut report = ImportReport::default();
-        let mut refused: Vec<Refusal> = m.refused.clone();
+        let Mapped {
+            nodes: import_nodes,
+            edges: import_edges,
+            mut refused,
+            lossless,
+        } = m;
         let mut refuse = |item: &str, problem: String| {
             refused.push(Refusal {
                 file: opts.file.clone(),
@@ -186,7 +197,9 @@ impl Store {
         let mut changed = Vec::new();
         // Each imported name's node id and final tier, for its edges.
         let mut names: HashMap<String, (NodeId, Tier)> = HashMap::new();
-        for n in &m.nodes {
+        // Each item is dropped once planned (the plan holds its own copy).
+        for n in import_nodes {
+            let n = &n;
             if marker == Marker::Refused {
                 if n.properties.contains_key(FEDERATED_FROM) {
                     refuse(
@@ -203,7 +216,7 @@ impl Store {
                     continue;
                 }
             }
-            let asked = if m.lossless {
+            let asked = if lossless {
                 n.tier.unwrap_or(Tier::Public).max(opts.tier.unwrap_or(Tier::Public))
             } else {
                 opts.tier.unwrap_or(DEFAULT_IMPORT_TIER)
@@ -225,12 +238,12 @@ impl Store {
                 continue;
             }
             let next = match &current {
-                None => new_node(n, m.lossless, tier, now, &opts.provenance),
+                None => new_node(n, lossless, tier, now, &opts.provenance),
                 Some(cur) => {
                     if cur.tier > asked {
                         report.tier_kept.push(n.name.to_string());
                     }
-                    updated_node(cur, n, m.lossless, tier, now, &opts.provenance)
+                    updated_node(cur, n, lossless, tier, now, &opts.provenance)
                 }
             };
             if let Err(e) = next.validate() {
@@ -258,7 +271,8 @@ impl Store {
         };
         let mut edges = Vec::new();
         let mut seen: HashMap<(NodeId, String, NodeId), String> = HashMap::new();
-        for e in &m.edges {
+        for e in import_edges {
+            let e = &e;
             if marker == Marker::Refused
                 && let Err(err) = self.refuse_federated(e.from.as_str())
             {
@@ -266,7 +280,7 @@ impl Store {
                 continue;
             }
             let mut new = NewEdge::new(e.from.clone(), e.relation.clone(), e.to.clone());
-            new.tier = if m.lossless {
+            new.tier = if lossless {
                 e.tier.unwrap_or(Tier::Public)
             } else {
                 Tier::Public
@@ -383,8 +397,8 @@ impl Store {
                 .or_else(|| self.catalog.by_name(n).map(|s| (s.id, s.tier)))
         };
         let mut new_edges: Vec<Edge> = Vec::with_capacity(p.edges.len());
-        for e in &p.edges {
-            new_edges.push(self.plan_edge(e, &resolve)?);
+        for e in p.edges {
+            new_edges.push(self.plan_edge(&e, &resolve)?);
         }
         for e in new_edges {
             plan.entries.push(Entry::edge("link", e.id));
