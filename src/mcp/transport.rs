@@ -108,7 +108,7 @@ async fn read_messages(
         let answer = match frame {
             Frame::Line(line) => match parse(&line) {
                 Parsed::Message(m) => {
-                    if tx.send(m).await.is_err() {
+                    if tx.send(*m).await.is_err() {
                         return;
                     }
                     continue;
@@ -189,7 +189,7 @@ async fn skip_line(input: &mut (impl AsyncBufRead + Unpin), mut head: Vec<u8>) -
 }
 
 enum Parsed {
-    Message(RxJsonRpcMessage<RoleServer>),
+    Message(Box<RxJsonRpcMessage<RoleServer>>),
     Ignored,
     Invalid { id: Option<RequestId>, problem: String },
 }
@@ -203,7 +203,7 @@ fn parse(line: &[u8]) -> Parsed {
         return Parsed::Ignored;
     }
     let e = match serde_json::from_slice(line) {
-        Ok(m) => return Parsed::Message(m),
+        Ok(m) => return Parsed::Message(Box::new(m)),
         Err(e) => e,
     };
     if !matches!(e.classify(), serde_json::error::Category::Data) {

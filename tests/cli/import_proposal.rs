@@ -87,7 +87,9 @@ fn below_the_master_level_a_tier_above_what_a_proposal_may_ask_is_still_refused(
         .args(["--format", "node-link", "--as-proposal", "--tier", "agent-restricted"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("may propose content up to the agent-readable tier"));
+        .stderr(predicate::str::contains(
+            "may propose content up to the agent-readable tier",
+        ));
     assert!(!pending_text(&repo).contains("deep"));
 }
 
@@ -109,7 +111,9 @@ fn a_dry_run_counts_duplicates_as_refused_not_added() {
     assert_eq!(r["refused_count"], 3, "two duplicate nodes and a duplicate link: {r}");
     assert_eq!(r["edges_added"].as_array().unwrap().len(), 1, "{r}");
     let mut text = repo.master();
-    text.args(["import"]).arg(&f).args(["--format", "node-link", "--dry-run"]);
+    text.args(["import"])
+        .arg(&f)
+        .args(["--format", "node-link", "--dry-run"]);
     text.assert()
         .success()
         .stdout(predicate::str::contains("2 added, 0 changed, 0 unchanged, 3 refused"));

@@ -106,9 +106,10 @@ pub(super) fn read(inputs: &mut [Input<'_>], m: &mut Mapped) -> Result<()> {
     }
     for p in edges {
         let file = inputs[p.input].file;
-        let ends = p.from.name(&by_id, "source_id", "source_type").and_then(|f| {
-            p.to.name(&by_id, "target_id", "target_type").map(|t| (f, t))
-        });
+        let ends = p
+            .from
+            .name(&by_id, "source_id", "source_type")
+            .and_then(|f| p.to.name(&by_id, "target_id", "target_type").map(|t| (f, t)));
         match ends.and_then(|(from, to)| p.edge.map(|e| ImportEdge { from, to, ..e })) {
             Ok(e) => m.edges.push(e),
             Err(e) => m.refuse(file, p.item, e),

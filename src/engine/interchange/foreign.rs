@@ -233,7 +233,12 @@ pub(super) fn node(
     })
 }
 
-pub(super) fn edge_fields(o: &Map<String, Value>, item: String, from: Name, to: Name) -> std::result::Result<ImportEdge, String> {
+pub(super) fn edge_fields(
+    o: &Map<String, Value>,
+    item: String,
+    from: Name,
+    to: Name,
+) -> std::result::Result<ImportEdge, String> {
     let relation = match str_field(o, &["relation", "edge_type", "type", "label"]) {
         Some((_, r)) => normalise_relation(r)?,
         None => Relation::new("related-to").map_err(|e| e.to_string())?,

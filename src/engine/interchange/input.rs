@@ -124,10 +124,7 @@ pub fn parse_files(format: ImportFormat, path: &Path, files: &[InputFile]) -> Re
     let mut inputs: Vec<Input<'_>> = files
         .iter()
         .zip(readers.iter_mut())
-        .map(|(f, read)| Input {
-            file: &f.shown,
-            read,
-        })
+        .map(|(f, read)| Input { file: &f.shown, read })
         .collect();
     parse_inputs(format, &mut inputs)
 }
@@ -147,7 +144,10 @@ impl Read for Capped<'_> {
         let n = self.file.read(buf)?;
         let left = self.left.get();
         if n as u64 > left {
-            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, self.cap.to_owned()));
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                self.cap.to_owned(),
+            ));
         }
         self.left.set(left - n as u64);
         Ok(n)

@@ -27,11 +27,13 @@ pub(super) fn read(input: &mut Input<'_>, m: &mut Mapped) -> Result<()> {
     let first = first_line(input.read, file)?;
     if let Ok(Line::Header { format, version, .. }) = serde_json::from_slice::<Line>(&first) {
         check_header(file, &format, version)?;
-        return each_line(input.read, file, 2, m, |m, item, line| match serde_json::from_slice::<Line>(line) {
-            Ok(Line::Node(n)) => m.nodes.push(node(&n.current, format!("{item} ({})", n.current.name))),
-            Ok(Line::Edge(e)) => m.edges.push(edge(&e, item)),
-            Ok(Line::Header { .. }) => m.refuse(file, item, "a second header"),
-            Err(e) => m.refuse(file, item, e.to_string()),
+        return each_line(input.read, file, 2, m, |m, item, line| {
+            match serde_json::from_slice::<Line>(line) {
+                Ok(Line::Node(n)) => m.nodes.push(node(&n.current, format!("{item} ({})", n.current.name))),
+                Ok(Line::Edge(e)) => m.edges.push(edge(&e, item)),
+                Ok(Line::Header { .. }) => m.refuse(file, item, "a second header"),
+                Err(e) => m.refuse(file, item, e.to_string()),
+            }
         });
     }
     let whole = std::io::BufReader::new(first.as_slice().chain(&mut *input.read));
@@ -134,7 +136,10 @@ impl<'de> Visitor<'de> for Doc<'_> {
                     let _: Option<u32> = map.next_value()?;
                 }
                 "nodes" => map.next_value_seed(Items { m: self.m, nodes: true })?,
-                _ => map.next_value_seed(Items { m: self.m, nodes: false })?,
+                _ => map.next_value_seed(Items {
+                    m: self.m,
+                    nodes: false,
+                })?,
             }
         }
         for (at, field) in FIELDS.iter().enumerate() {
@@ -169,7 +174,9 @@ impl<'de> Visitor<'de> for Items<'_> {
         let mut i = 0;
         if self.nodes {
             while let Some(n) = seq.next_element::<ExportNode>()? {
-                self.m.nodes.push(node(&n.current, format!("node {i} ({})", n.current.name)));
+                self.m
+                    .nodes
+                    .push(node(&n.current, format!("node {i} ({})", n.current.name)));
                 i += 1;
             }
         } else {

@@ -187,7 +187,10 @@ impl<'de> Visitor<'de> for Top<'_, '_> {
                 Kind::Links => "\"links\" is not an array",
                 Kind::Edges => "\"edges\" is not an array",
             });
-            map.next_value_seed(Items { state: &mut *state, kind })?;
+            map.next_value_seed(Items {
+                state: &mut *state,
+                kind,
+            })?;
             state.shape = None;
             match kind {
                 Kind::Nodes => state.nodes_read = true,

@@ -34,7 +34,11 @@ fn links_may_come_before_the_nodes_and_links_win_over_edges() {
     )
     .unwrap();
     assert_eq!(m.nodes.len(), 2);
-    assert_eq!(edges(&m), ["a uses b"], "the links' names map through the nodes read later");
+    assert_eq!(
+        edges(&m),
+        ["a uses b"],
+        "the links' names map through the nodes read later"
+    );
     assert_eq!(m.refused.len(), 1, "{:?}", m.refused);
     assert_eq!(m.refused[0].item, "link 1");
 
@@ -62,12 +66,19 @@ fn a_node_link_document_of_the_wrong_shape_is_named() {
         }
         other => panic!("{text}: {:?}", other.map(|m| m.nodes.len())),
     };
-    assert!(reason("[1,2]").starts_with("expected a JSON object"), "{}", reason("[1,2]"));
+    assert!(
+        reason("[1,2]").starts_with("expected a JSON object"),
+        "{}",
+        reason("[1,2]")
+    );
     assert_eq!(reason(r#"{"links":[]}"#), "no \"nodes\" array");
     assert_eq!(reason(r#"{"nodes":{"a":1}}"#), "no \"nodes\" array");
     assert_eq!(reason(r#"{"nodes":[],"links":7}"#), "\"links\" is not an array");
     let broken = reason(r#"{"nodes":[{"id":"a"},"#);
-    assert!(broken.starts_with("not valid JSON") && broken.contains("line 1"), "{broken}");
+    assert!(
+        broken.starts_with("not valid JSON") && broken.contains("line 1"),
+        "{broken}"
+    );
     let trailing = reason(r#"{"nodes":[]} {"#);
     assert!(trailing.starts_with("not valid JSON"), "{trailing}");
 }
@@ -119,14 +130,19 @@ fn our_export_reads_whole_on_many_lines_or_one_and_stays_strict() {
     let one_line = parse_text(ImportFormat::Json, &export_text().replace('\n', " ")).unwrap();
     for m in [&pretty, &one_line] {
         assert!(m.lossless && m.refused.is_empty());
-        assert_eq!(m.nodes.iter().map(|n| n.item.as_str()).collect::<Vec<_>>(), ["node 0 (a)", "node 1 (b)"]);
+        assert_eq!(
+            m.nodes.iter().map(|n| n.item.as_str()).collect::<Vec<_>>(),
+            ["node 0 (a)", "node 1 (b)"]
+        );
         assert_eq!(edges(m), ["a uses b"]);
     }
     let reason = |text: String| match parse_text(ImportFormat::Json, &text) {
         Err(Error::Document { reason, .. }) => reason,
         other => panic!("{:?}", other.map(|m| m.nodes.len())),
     };
-    assert!(reason(export_text().replace("\"tier_cap\"", "\"extra\":1,\"tier_cap\"")).contains("unknown field `extra`"));
+    assert!(
+        reason(export_text().replace("\"tier_cap\"", "\"extra\":1,\"tier_cap\"")).contains("unknown field `extra`")
+    );
     assert!(reason(export_text().replace("\"exported_at\":\"t\",", "")).contains("missing field `exported_at`"));
     assert!(reason(export_text().replace("\"version\":1", "\"version\":9")).contains("export format version 9"));
     assert!(reason(export_text().replace("graphex-export", "other")).contains("\"format\" is \"other\""));
