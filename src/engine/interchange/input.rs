@@ -29,6 +29,12 @@ fn refused(path: &Path, reason: impl Into<String>) -> Error {
     }
 }
 
+/// A file or directory that cannot be read (the I/O error is the reason:
+/// the path is said once).
+fn unreadable(path: &Path, e: &std::io::Error) -> Error {
+    refused(path, format!("cannot read it: {e}"))
+}
+
 fn mib(bytes: u64) -> u64 {
     bytes / (1024 * 1024)
 }
@@ -39,16 +45,16 @@ fn mib(bytes: u64) -> u64 {
 /// (naming it), and files whose sizes together pass [`MAX_INPUT_BYTES`].
 pub fn input_files(path: &Path, directory: bool) -> Result<Vec<InputFile>> {
     if !(directory && path.is_dir()) {
-        let len = std::fs::metadata(path).map_err(|e| Error::io(path, e))?.len();
+        let len = std::fs::metadata(path).map_err(|e| unreadable(path, &e))?.len();
         check_total(path, len, "")?;
         return Ok(vec![InputFile {
             shown: path.display().to_string(),
             real: path.to_path_buf(),
         }]);
     }
-    let root = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
+    let root = std::fs::canonicalize(path).map_err(|e| unreadable(path, &e))?;
     let mut names: Vec<PathBuf> = std::fs::read_dir(path)
-        .map_err(|e| Error::io(path, e))?
+        .map_err(|e| unreadable(path, &e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();
@@ -56,7 +62,7 @@ pub fn input_files(path: &Path, directory: bool) -> Result<Vec<InputFile>> {
     let mut out = Vec::new();
     let mut total = 0u64;
     for shown in names {
-        let real = std::fs::canonicalize(&shown).map_err(|e| Error::io(&shown, e))?;
+        let real = std::fs::canonicalize(&shown).map_err(|e| unreadable(&shown, &e))?;
         if !real.starts_with(&root) {
             return Err(refused(
                 &shown,
@@ -67,7 +73,7 @@ pub fn input_files(path: &Path, directory: bool) -> Result<Vec<InputFile>> {
                 ),
             ));
         }
-        let meta = std::fs::metadata(&real).map_err(|e| Error::io(&shown, e))?;
+        let meta = std::fs::metadata(&real).map_err(|e| unreadable(&shown, &e))?;
         if !meta.is_file() {
             continue;
         }
@@ -111,7 +117,7 @@ pub fn parse_files(format: ImportFormat, path: &Path, files: &[InputFile]) -> Re
     );
     let mut readers = Vec::with_capacity(files.len());
     for f in files {
-        let file = std::fs::File::open(&f.real).map_err(|e| Error::io(&f.real, e))?;
+        let file = std::fs::File::open(&f.real).map_err(|e| unreadable(&f.real, &e))?;
         readers.push(BufReader::with_capacity(
             READ_BUFFER,
             Capped {
