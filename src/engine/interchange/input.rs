@@ -108,11 +108,16 @@ fn check_total(path: &Path, total: u64, what: &str) -> Result<()> {
 /// Parses `files` (what [`input_files`] gave for `path`) in `format`,
 /// reading each as a stream, at most [`MAX_INPUT_BYTES`] together.
 pub fn parse_files(format: ImportFormat, path: &Path, files: &[InputFile]) -> Result<Mapped> {
-    let left = Cell::new(MAX_INPUT_BYTES);
+    parse_within(format, path, files, MAX_INPUT_BYTES)
+}
+
+/// [`parse_files`] reading at most `max` bytes together.
+fn parse_within(format: ImportFormat, path: &Path, files: &[InputFile], max: u64) -> Result<Mapped> {
+    let left = Cell::new(max);
     let cap = format!(
-        "more than {MAX_INPUT_BYTES} bytes ({} MiB) read from {} (a file grew since it was measured?); an \
-         import reads at most that: split it",
-        mib(MAX_INPUT_BYTES),
+        "more than {max} bytes ({} MiB) read from {} (a file grew since it was measured?); an import reads \
+         at most that: split it",
+        mib(max),
         path.display()
     );
     let mut readers = Vec::with_capacity(files.len());
@@ -157,5 +162,29 @@ impl Read for Capped<'_> {
         }
         self.left.set(left - n as u64);
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reading_stops_at_the_cap_shared_by_every_file() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in [("a.jsonl", "{\"id\":\"1\"}\n"), ("b.jsonl", "{\"id\":\"2\"}\n")] {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let files = input_files(dir.path(), true).unwrap();
+        assert_eq!(files.len(), 2);
+        let total = 2 * 11;
+        let both = parse_within(ImportFormat::AshJsonl, dir.path(), &files, total).unwrap();
+        assert_eq!(both.nodes.len(), 2, "exactly at the cap: read");
+        let Err(Error::Document { path, reason }) = parse_within(ImportFormat::AshJsonl, dir.path(), &files, total - 1)
+        else {
+            panic!("one byte over the cap together, each file under it, was read");
+        };
+        assert!(path.ends_with("b.jsonl"), "{path}");
+        assert!(reason.contains("more than 21 bytes"), "{reason}");
     }
 }
