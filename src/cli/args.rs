@@ -316,8 +316,9 @@ pub enum Command {
     /// ones are added; edges by (from, relation, to), only added. An existing node's tier is never
     /// lowered. Foreign nodes get --tier (default agent-restricted); json keeps each node's tier.
     /// Any refused item (named with its file, index or line) means nothing is written. Caps: 256
-    /// MiB a file, 250,000 nodes, 1,000,000 edges, 1 MiB a JSONL line. See the README for the
-    /// mapping of each format.
+    /// MiB a file (an Ash directory's files together), 250,000 nodes, 1,000,000 edges, 1 MiB a
+    /// JSONL line. An Ash directory's files must really be inside it: a symbolic link leading out
+    /// is refused. See the README for the mapping of each format.
     Import(super::io_args::ImportArgs),
     /// The store in a git repository: `install` sets up the merge driver, .gitignore and hooks;
     /// `refresh` rebuilds derived files after a checkout.
@@ -563,6 +564,13 @@ pub struct McpArgs {
     /// A trusted local runtime: may receive agent-restricted content (and may run with the master key).
     #[arg(long)]
     pub local: bool,
+    /// The largest message read, in bytes (1 KiB to 256 MiB; default 16 MiB). A longer line is
+    /// dropped unread and answered with a JSON-RPC error (-32600) naming the cap; the server
+    /// reads on.
+    #[arg(long, env = "GRAPHEX_MCP_MAX_MESSAGE", value_name = "BYTES",
+          default_value_t = crate::mcp::DEFAULT_MAX_MESSAGE as u64,
+          value_parser = clap::value_parser!(u64).range(1024..=256 * 1024 * 1024))]
+    pub max_message: u64,
 }
 
 #[derive(Debug, Args)]

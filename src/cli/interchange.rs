@@ -2,12 +2,11 @@
 //! mermaid (never above the session's level), and node-link, kgraph, Ash
 //! JSONL or our own json in, in one commit or as one proposal.
 
-use std::io::Read as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
 use graphex_engine::hygiene::{json_safe, visible_text};
-use graphex_engine::interchange::{self, ExportOptions, ImportFormat, MAX_INPUT_BYTES, Source};
+use graphex_engine::interchange::{self, ExportOptions, ImportFormat};
 use graphex_engine::model::{Provenance, Tier};
 use graphex_engine::proposal::{self, MAX_CHANGES, Submission};
 use graphex_engine::store::{DEFAULT_IMPORT_TIER, ImportOptions, ImportReport};
@@ -79,38 +78,12 @@ fn write_new(file: &Path, text: &str) -> Result<()> {
     }
 }
 
-/// The files to read: FILE, or for Ash a directory's `*.jsonl` (sorted).
-fn input_files(a: &ImportArgs) -> Result<Vec<PathBuf>> {
-    if a.format == ImportFormatArg::AshJsonl && a.file.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&a.file)
-            .with_context(|| format!("cannot read the directory {}", a.file.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl") && p.is_file())
-            .collect();
-        files.sort();
-        if files.is_empty() {
-            bail!("{}: no .jsonl files in this directory", a.file.display());
-        }
-        return Ok(files);
-    }
-    Ok(vec![a.file.clone()])
-}
-
-/// Reads at most [`MAX_INPUT_BYTES`] (one more, to tell a larger file).
-fn read_capped(file: &Path) -> Result<Vec<u8>> {
-    let f = std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {}", file.display()))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        bail!(
-            "{}: larger than {} MiB, the most an import reads; split it",
-            file.display(),
-            MAX_INPUT_BYTES / (1024 * 1024)
-        );
-    }
-    Ok(bytes)
+/// The input parsed before, or parsed again when it was used up.
+fn parse_once(
+    parsed: &mut Option<interchange::Mapped>,
+    parse: &dyn Fn() -> graphex_engine::Result<interchange::Mapped>,
+) -> graphex_engine::Result<interchange::Mapped> {
+    parsed.take().map_or_else(parse, Ok)
 }
 
 #[derive(Serialize)]
@@ -187,13 +160,11 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
         // The most a proposal may ask for; a reviewer can raise it.
         tier = Some(Tier::AgentReadable);
     }
-    let files = input_files(a)?;
-    let contents: Vec<(String, Vec<u8>)> = files
-        .iter()
-        .map(|f| Ok((f.display().to_string(), read_capped(f)?)))
-        .collect::<Result<_>>()?;
-    let sources: Vec<Source<'_>> = contents.iter().map(|(file, bytes)| Source { file, bytes }).collect();
-    let mapped = interchange::parse(format, &sources)?;
+    let files = interchange::input_files(&a.file, format == ImportFormat::AshJsonl)?;
+    // Read as a stream; planning consumes it, so a retry (another process
+    // committed meanwhile) reads the files again rather than keep a copy.
+    let parse = || interchange::parse_files(format, &a.file, &files);
+    let mut mapped = Some(parse()?);
     let file_name = a
         .file
         .file_name()
@@ -218,11 +189,11 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
         emit(ctx.json, &v, summary_text)
     };
     if a.dry_run {
-        let plan = store.plan_import(&mapped, &opts)?;
+        let plan = store.plan_import_owned(parse_once(&mut mapped, &parse)?, &opts)?;
         return view(&plan.report, None, true);
     }
     if a.as_proposal {
-        let plan = store.plan_import(&mapped, &opts)?;
+        let plan = store.plan_import_proposal(parse_once(&mut mapped, &parse)?, &opts)?;
         if plan.refused() {
             view(&plan.report, None, false)?;
             bail!("{} item(s) refused; nothing proposed", plan.report.refused_count);
@@ -248,12 +219,13 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
             changes,
         };
         let settings = super::output::config_in_force(&store)?.projection_settings()?;
+        super::proposals::warn_unauthenticated_recipient(&store);
         let id = proposal::submit(&store, &settings.policy, sub, proposal::Source::Cli)?;
         return view(&plan.report, Some(id.short().to_string()), false);
     }
     let mut refused = None;
     let report = store.retrying(|s| {
-        let plan = s.plan_import(&mapped, &opts)?;
+        let plan = s.plan_import_owned(parse_once(&mut mapped, &parse)?, &opts)?;
         if plan.refused() {
             refused = Some(plan.report.clone());
             return Ok(plan.report);

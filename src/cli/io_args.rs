@@ -61,7 +61,7 @@ pub struct ExportArgs {
 /// The arguments of `import` (its help text is on the command in `args`).
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// The file to read (for ash-jsonl, a .jsonl file or the directory of them).
+    /// The file to read (for ash-jsonl, a .jsonl file or the directory of them, each really inside it).
     pub file: PathBuf,
     /// The input format.
     #[arg(long, value_enum)]
@@ -70,7 +70,8 @@ pub struct ImportArgs {
     /// (json).
     #[arg(long)]
     pub tier: Option<String>,
-    /// Put the import in the review queue as one proposal instead of writing the graph.
+    /// Put the import in the review queue as one proposal instead of writing the graph (no master
+    /// key needed: the agent identity, GRAPHEX_AGENT_IDENTITY, will do).
     #[arg(long, conflicts_with = "dry_run")]
     pub as_proposal: bool,
     /// Print what would be added, changed, left and refused; write nothing.

@@ -102,6 +102,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     .clone()
                     .unwrap_or_else(|| format!("mcp-{}", graphex_engine::model::Timestamp::now().0)),
                 local: a.local,
+                max_message: usize::try_from(a.max_message)?,
             },
         ),
         Command::Infer { path, dry_run } => proposals::infer(&ctx, path.as_deref(), *dry_run),

@@ -68,7 +68,7 @@ pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
 
 /// A session with neither the master nor an agent identity (whose file pins
 /// the master key) seals to `master.pub` as found: say it cannot be checked.
-fn warn_unauthenticated_recipient(store: &graphex_engine::Store) {
+pub(super) fn warn_unauthenticated_recipient(store: &graphex_engine::Store) {
     if !store.keys().proposal_recipient_authenticated() {
         note(
             "warning: sealing to keys/master.pub, which this session cannot authenticate (anyone who can write \

@@ -7,7 +7,9 @@
 //! stdout carries only protocol messages; logs go to a file (`--log`) or
 //! nowhere.
 
+mod head_id;
 mod server;
+mod transport;
 
 use std::path::PathBuf;
 
@@ -15,6 +17,7 @@ use anyhow::{Result, bail};
 use graphex_engine::{Credentials, Level, Store};
 
 pub use server::GraphexServer;
+pub use transport::DEFAULT_MAX_MESSAGE;
 
 /// Who the server speaks for.
 #[derive(Clone, Debug)]
@@ -24,6 +27,8 @@ pub struct AgentConfig {
     pub session: String,
     /// A trusted local runtime: may receive agent-restricted content.
     pub local: bool,
+    /// The largest incoming message, in bytes; a longer one gets an error.
+    pub max_message: usize,
 }
 
 /// Opens the store for the server and serves MCP on stdio until the client
@@ -74,5 +79,8 @@ pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    runtime.block_on(server::run(store, agent))
+    let served = runtime.block_on(server::run(store, agent));
+    // The reader may still wait on stdin, which cannot be cancelled.
+    runtime.shutdown_background();
+    served
 }

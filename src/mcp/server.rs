@@ -422,7 +422,8 @@ impl ServerHandler for GraphexServer {
 
 /// Serves until the client disconnects.
 pub async fn run(store: Store, agent: AgentConfig) -> anyhow::Result<()> {
-    let service = GraphexServer::new(store, agent).serve(rmcp::transport::stdio()).await?;
+    let transport = super::transport::BoundedStdio::new(agent.max_message);
+    let service = GraphexServer::new(store, agent).serve(transport).await?;
     service.waiting().await?;
     Ok(())
 }

@@ -1,13 +1,14 @@
-//! Foreign graphs: NetworkX node-link JSON (kgraph's `graph.json` is one),
-//! kgraph's extractor JSON, and Ash's JSONL collections, mapped by the rules
-//! in the module documentation.
+//! Foreign items mapped by the rules in the module documentation: names,
+//! types, relations, text and properties of one node or edge object, as
+//! NetworkX node-link JSON (kgraph's `graph.json` is one), kgraph's
+//! extractor JSON and Ash's JSONL collections hold them (`node_link`, `ash`
+//! read those).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{ImportEdge, ImportNode, Mapped, Source};
-use crate::error::{Error, Result};
+use super::{ImportEdge, ImportNode};
 use crate::model::{
     MAX_DESCRIPTION, MAX_NAME_LEN, MAX_PROPERTY_KEY, MAX_PROPERTY_VALUE, Name, NodeType, Relation, validate_confidence,
 };
@@ -86,7 +87,7 @@ pub fn normalise_relation(raw: &str) -> std::result::Result<Relation, String> {
 }
 
 /// A JSON value as the key a foreign edge uses to name a node.
-fn key_text(v: &Value) -> Option<String> {
+pub(super) fn key_text(v: &Value) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
@@ -184,7 +185,7 @@ fn text_fields(text: &str) -> (String, Option<String>) {
 }
 
 /// One foreign node object mapped, given its key and default type.
-fn node(
+pub(super) fn node(
     o: &Map<String, Value>,
     item: String,
     key: &str,
@@ -232,7 +233,12 @@ fn node(
     })
 }
 
-fn edge_fields(o: &Map<String, Value>, item: String, from: Name, to: Name) -> std::result::Result<ImportEdge, String> {
+pub(super) fn edge_fields(
+    o: &Map<String, Value>,
+    item: String,
+    from: Name,
+    to: Name,
+) -> std::result::Result<ImportEdge, String> {
     let relation = match str_field(o, &["relation", "edge_type", "type", "label"]) {
         Some((_, r)) => normalise_relation(r)?,
         None => Relation::new("related-to").map_err(|e| e.to_string())?,
@@ -265,180 +271,4 @@ fn edge_fields(o: &Map<String, Value>, item: String, from: Name, to: Name) -> st
         provenance: None,
         created: None,
     })
-}
-
-fn parse_json(s: &Source<'_>) -> Result<Value> {
-    serde_json::from_slice(s.bytes).map_err(|e| Error::Document {
-        path: s.file.to_owned(),
-        reason: format!("not valid JSON: {e}"),
-    })
-}
-
-/// NetworkX node-link (`nodes` + `links` or `edges`), kgraph's `graph.json`
-/// and its extractor's output (`name` instead of `id`).
-pub(super) fn node_link(s: &Source<'_>, m: &mut Mapped) -> Result<()> {
-    let doc = parse_json(s)?;
-    let Some(top) = doc.as_object() else {
-        return Err(Error::Document {
-            path: s.file.to_owned(),
-            reason: "expected a JSON object with \"nodes\" and \"links\" (or \"edges\")".into(),
-        });
-    };
-    let Some(nodes) = top.get("nodes").and_then(Value::as_array) else {
-        return Err(Error::Document {
-            path: s.file.to_owned(),
-            reason: "no \"nodes\" array".into(),
-        });
-    };
-    let links = top.get("links").or_else(|| top.get("edges"));
-    let links = match links {
-        None => &Vec::new(),
-        Some(Value::Array(a)) => a,
-        Some(_) => {
-            return Err(Error::Document {
-                path: s.file.to_owned(),
-                reason: "\"links\" is not an array".into(),
-            });
-        }
-    };
-    // kgraph's five types map by the type rule (`APIObject` → `api-object`).
-    let default_type = "concept";
-    let mut by_key: HashMap<String, Name> = HashMap::new();
-    for (i, v) in nodes.iter().enumerate() {
-        let item = format!("node {i}");
-        let Some(o) = v.as_object() else {
-            m.refuse(s.file, item, "not a JSON object");
-            continue;
-        };
-        let Some(key) = o.get("id").or_else(|| o.get("name")).and_then(key_text) else {
-            m.refuse(s.file, item, "no \"id\" (or \"name\") string or number");
-            continue;
-        };
-        let name = match normalise_name(&key) {
-            Ok(n) => n,
-            Err(e) => {
-                m.refuse(s.file, item, e);
-                continue;
-            }
-        };
-        match node(o, format!("{item} ({key})"), &key, name.clone(), default_type) {
-            Ok(n) => {
-                by_key.insert(key, name);
-                m.nodes.push(n);
-            }
-            Err(e) => m.refuse(s.file, format!("{item} ({key})"), e),
-        }
-    }
-    for (i, v) in links.iter().enumerate() {
-        let item = format!("link {i}");
-        let Some(o) = v.as_object() else {
-            m.refuse(s.file, item, "not a JSON object");
-            continue;
-        };
-        let end = |k: &str| -> std::result::Result<Name, String> {
-            let key = o.get(k).and_then(key_text).ok_or_else(|| format!("no \"{k}\""))?;
-            match by_key.get(&key) {
-                Some(n) => Ok(n.clone()),
-                // Not among the file's nodes: it may name one in the store.
-                None => normalise_name(&key),
-            }
-        };
-        let r = end("source").and_then(|f| end("target").map(|t| (f, t)));
-        match r.and_then(|(f, t)| edge_fields(o, item.clone(), f, t)) {
-            Ok(e) => m.edges.push(e),
-            Err(e) => m.refuse(s.file, item, e),
-        }
-    }
-    Ok(())
-}
-
-/// The node type an Ash collection file holds (`people.jsonl` → `person`).
-fn ash_collection_type(file: &str) -> String {
-    let stem = std::path::Path::new(file)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    match stem.as_str() {
-        "people" => "person".into(),
-        "memories" => "memory".into(),
-        s => s.strip_suffix('s').unwrap_or(s).to_owned(),
-    }
-}
-
-/// Ash's JSONL: one object per line; a line with `edge_type`, `source_id`
-/// and `target_id` is an edge, any other a node of its file's collection
-/// (or its own `node_type`). Node names are `TYPE-NAME` (or `TYPE-ID` when
-/// it has no name), so that a person and a user of one name stay apart.
-pub(super) fn ash(sources: &[Source<'_>], m: &mut Mapped) -> Result<()> {
-    let mut by_id: HashMap<String, Name> = HashMap::new();
-    let mut edges: Vec<(&str, String, Map<String, Value>)> = Vec::new();
-    for s in sources {
-        let collection = ash_collection_type(s.file);
-        for (item, line) in super::jsonl_lines(s, 0, m) {
-            let o = match serde_json::from_slice::<Value>(line) {
-                Ok(Value::Object(o)) => o,
-                Ok(_) => {
-                    m.refuse(s.file, item, "not a JSON object");
-                    continue;
-                }
-                Err(e) => {
-                    m.refuse(s.file, item, format!("not valid JSON: {e}"));
-                    continue;
-                }
-            };
-            if o.contains_key("edge_type") && o.contains_key("source_id") && o.contains_key("target_id") {
-                edges.push((s.file, item, o));
-                continue;
-            }
-            let Some(id) = o.get("id").and_then(key_text) else {
-                m.refuse(s.file, item, "no \"id\"");
-                continue;
-            };
-            let ty = o
-                .get("node_type")
-                .and_then(Value::as_str)
-                .unwrap_or(&collection)
-                .to_owned();
-            let label = o.get("name").and_then(Value::as_str).unwrap_or(&id);
-            let name = match normalise_name(&format!("{ty}-{label}")) {
-                Ok(n) => n,
-                Err(e) => {
-                    m.refuse(s.file, item, e);
-                    continue;
-                }
-            };
-            let mut o = o;
-            o.insert("node_type".into(), Value::String(ty.clone()));
-            o.insert("import.id".into(), Value::String(id.clone()));
-            match node(&o, format!("{item} ({id})"), name.as_str(), name.clone(), &ty) {
-                Ok(n) => {
-                    by_id.insert(id, name);
-                    m.nodes.push(n);
-                }
-                Err(e) => m.refuse(s.file, format!("{item} ({id})"), e),
-            }
-        }
-    }
-    for (file, item, o) in edges {
-        let end = |id_key: &str, type_key: &str| -> std::result::Result<Name, String> {
-            let id = o
-                .get(id_key)
-                .and_then(key_text)
-                .ok_or_else(|| format!("no \"{id_key}\""))?;
-            if let Some(n) = by_id.get(&id) {
-                return Ok(n.clone());
-            }
-            // Not in this import: the node an earlier import made, if any.
-            let ty = o.get(type_key).and_then(Value::as_str).ok_or_else(|| {
-                format!("{id_key} {id:?} is not a node of this import and there is no {type_key} to find it by")
-            })?;
-            normalise_name(&format!("{ty}-{id}"))
-        };
-        let r = end("source_id", "source_type").and_then(|f| end("target_id", "target_type").map(|t| (f, t)));
-        match r.and_then(|(f, t)| edge_fields(&o, item.clone(), f, t)) {
-            Ok(e) => m.edges.push(e),
-            Err(e) => m.refuse(file, item, e),
-        }
-    }
-    Ok(())
 }

@@ -23,10 +23,17 @@
 //!   dropped; a value over 4 KiB is refused. Edge fields other than the
 //!   relation, weight and confidence are dropped (edges have no properties).
 
+mod ash;
 mod export;
 mod foreign;
+mod input;
+mod lines;
 mod native;
+mod native_read;
+mod node_link;
 mod render;
+#[cfg(test)]
+mod stream_tests;
 #[cfg(test)]
 mod tests;
 
@@ -38,6 +45,7 @@ use serde::Serialize;
 pub(crate) use export::edges_among;
 pub use export::{ExportOptions, export};
 pub use foreign::{normalise_name, normalise_relation, normalise_type};
+pub use input::{InputFile, input_files, parse_files};
 pub use native::{EXPORT_FORMAT, EXPORT_VERSION, ExportDoc, ExportEdge, ExportNode, NodeRecord};
 pub use render::{dot, graphml, jsonl, mermaid};
 
@@ -93,6 +101,13 @@ pub struct Source<'a> {
     /// Shown in every message about it.
     pub file: &'a str,
     pub bytes: &'a [u8],
+}
+
+/// One input being read: its name in messages, and its bytes as a stream
+/// (parsers never need the whole of it).
+pub(crate) struct Input<'a> {
+    pub file: &'a str,
+    pub read: &'a mut dyn std::io::BufRead,
 }
 
 /// A node as the input describes it, mapped to our fields.
@@ -168,7 +183,8 @@ impl Mapped {
     }
 
     /// Refuses every node after the cap and every edge after its cap, and
-    /// names a second item with a name already used.
+    /// a second item with a name already used (named, and dropped, so that
+    /// no summary counts it as added too).
     fn check_caps_and_names(&mut self, file: &str) {
         if self.nodes.len() > MAX_IMPORT_NODES {
             let n = self.nodes.len();
@@ -190,44 +206,23 @@ impl Mapped {
         }
         let mut first: std::collections::HashMap<Name, String> = std::collections::HashMap::new();
         let mut dup = Vec::new();
-        for n in &self.nodes {
+        self.nodes.retain(|n| {
             if let Some(prev) = first.get(&n.name) {
                 dup.push((n.item.clone(), format!("the name {} is also {prev}'s", n.name)));
+                false
             } else {
                 first.insert(n.name.clone(), n.item.clone());
+                true
             }
-        }
+        });
         for (item, problem) in dup {
             self.refuse(file, item, problem);
         }
     }
 }
 
-/// The non-blank lines of a JSONL source after the first `skip`, each with
-/// its item name (`line N`); a line over [`MAX_LINE_BYTES`] is refused.
-fn jsonl_lines<'a>(s: &Source<'a>, skip: usize, m: &mut Mapped) -> Vec<(String, &'a [u8])> {
-    let mut out = Vec::new();
-    for (i, line) in s.bytes.split(|b| *b == b'\n').enumerate().skip(skip) {
-        let item = format!("line {}", i + 1);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        if line.len() > MAX_LINE_BYTES {
-            m.refuse(
-                s.file,
-                item,
-                format!("{} bytes; a line holds at most {MAX_LINE_BYTES}", line.len()),
-            );
-            continue;
-        }
-        out.push((item, line));
-    }
-    out
-}
-
 /// Parses `sources` in `format`. Nothing here touches a store.
 pub fn parse(format: ImportFormat, sources: &[Source<'_>]) -> Result<Mapped> {
-    let mut mapped = Mapped::default();
     for s in sources {
         if s.bytes.len() as u64 > MAX_INPUT_BYTES {
             return Err(Error::Document {
@@ -236,21 +231,33 @@ pub fn parse(format: ImportFormat, sources: &[Source<'_>]) -> Result<Mapped> {
             });
         }
     }
+    let mut bytes: Vec<&[u8]> = sources.iter().map(|s| s.bytes).collect();
+    let mut inputs: Vec<Input<'_>> = sources
+        .iter()
+        .zip(bytes.iter_mut())
+        .map(|(s, read)| Input { file: s.file, read })
+        .collect();
+    parse_inputs(format, &mut inputs)
+}
+
+/// Parses `inputs` in `format`, each read once from start to end.
+pub(crate) fn parse_inputs(format: ImportFormat, inputs: &mut [Input<'_>]) -> Result<Mapped> {
+    let mut mapped = Mapped::default();
     match format {
         ImportFormat::NodeLink | ImportFormat::Kgraph => {
-            for s in sources {
-                foreign::node_link(s, &mut mapped)?;
+            for input in inputs.iter_mut() {
+                node_link::read(input, &mut mapped)?;
             }
         }
-        ImportFormat::AshJsonl => foreign::ash(sources, &mut mapped)?,
+        ImportFormat::AshJsonl => ash::read(inputs, &mut mapped)?,
         ImportFormat::Json => {
             mapped.lossless = true;
-            for s in sources {
-                native::parse(s, &mut mapped)?;
+            for input in inputs.iter_mut() {
+                native_read::read(input, &mut mapped)?;
             }
         }
     }
-    let file = sources.first().map_or("input", |s| s.file);
+    let file = inputs.first().map_or("input", |s| s.file);
     mapped.check_caps_and_names(file);
     Ok(mapped)
 }

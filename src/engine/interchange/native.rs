@@ -1,12 +1,13 @@
 //! Our own export: every field of every node (and, with `--versions`, its
 //! earlier versions) and every edge, by name. `import --format json` reads it
-//! back, whole JSON or JSONL (a header line, then one node or edge a line).
+//! back (`native_read`), whole JSON or JSONL (a header line, then one node
+//! or edge a line).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ImportEdge, ImportNode, Mapped, Source};
+use super::{ImportEdge, ImportNode};
 use crate::error::{Error, Result};
 use crate::model::{Name, Node, NodeType, Provenance, Relation, Status, Tier, Timestamp};
 
@@ -129,7 +130,7 @@ fn bad(file: &str, reason: impl Into<String>) -> Error {
     }
 }
 
-fn check_header(file: &str, format: &str, version: u32) -> Result<()> {
+pub(super) fn check_header(file: &str, format: &str, version: u32) -> Result<()> {
     if format != EXPORT_FORMAT {
         return Err(bad(file, format!("\"format\" is {format:?}, not {EXPORT_FORMAT:?}")));
     }
@@ -142,34 +143,7 @@ fn check_header(file: &str, format: &str, version: u32) -> Result<()> {
     Ok(())
 }
 
-/// Reads our export (whole JSON, or JSONL when the first line is a header).
-pub(super) fn parse(s: &Source<'_>, m: &mut Mapped) -> Result<()> {
-    let first = s.bytes.split(|b| *b == b'\n').next().unwrap_or_default();
-    if let Ok(Line::Header { format, version, .. }) = serde_json::from_slice::<Line>(first) {
-        check_header(s.file, &format, version)?;
-        for (item, line) in super::jsonl_lines(s, 1, m) {
-            match serde_json::from_slice::<Line>(line) {
-                Ok(Line::Node(n)) => m.nodes.push(node(&n.current, format!("{item} ({})", n.current.name))),
-                Ok(Line::Edge(e)) => m.edges.push(edge(&e, item)),
-                Ok(Line::Header { .. }) => m.refuse(s.file, item, "a second header"),
-                Err(e) => m.refuse(s.file, item, e.to_string()),
-            }
-        }
-        return Ok(());
-    }
-    let doc: ExportDoc =
-        serde_json::from_slice(s.bytes).map_err(|e| bad(s.file, format!("not a Graphex export: {e}")))?;
-    check_header(s.file, &doc.format, doc.version)?;
-    for (i, n) in doc.nodes.iter().enumerate() {
-        m.nodes.push(node(&n.current, format!("node {i} ({})", n.current.name)));
-    }
-    for (i, e) in doc.edges.iter().enumerate() {
-        m.edges.push(edge(e, format!("edge {i}")));
-    }
-    Ok(())
-}
-
-fn node(r: &NodeRecord, item: String) -> ImportNode {
+pub(super) fn node(r: &NodeRecord, item: String) -> ImportNode {
     ImportNode {
         item,
         name: r.name.clone(),
@@ -187,7 +161,7 @@ fn node(r: &NodeRecord, item: String) -> ImportNode {
     }
 }
 
-fn edge(e: &ExportEdge, item: String) -> ImportEdge {
+pub(super) fn edge(e: &ExportEdge, item: String) -> ImportEdge {
     ImportEdge {
         item,
         from: e.from.clone(),

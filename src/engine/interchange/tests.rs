@@ -89,7 +89,11 @@ fn kgraph_extractor_output_and_bad_items_are_named() {
             "edges":[{"source":"Customer","target":"Nowhere","edge_type":"belongs_to"},
                      {"source":"Customer","target":"Customer","edge_type":"references","weight":-1}]}"#,
     );
-    assert_eq!(m.nodes.len(), 2);
+    assert_eq!(
+        m.nodes.len(),
+        1,
+        "the duplicate is refused and dropped, never also added"
+    );
     let problems: Vec<String> = m.refused.iter().map(ToString::to_string).collect();
     let all = problems.join("\n");
     assert!(

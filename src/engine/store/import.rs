@@ -19,6 +19,7 @@ use super::plan::{Entry, NodeWrite, Plan};
 use crate::error::{Error, Result};
 use crate::federation::FEDERATED_FROM;
 use crate::interchange::{ImportNode, MAX_REFUSALS_NAMED, Mapped, Refusal};
+use crate::keys::Level;
 use crate::model::{Edge, NewEdge, Node, NodeId, Provenance, Status, Tier, Timestamp};
 use crate::proposal::{Change, FieldSet};
 
@@ -152,19 +153,43 @@ impl Store {
     /// An item that sets the reserved property `federated-from`, updates a
     /// pulled node or links from one is refused (only a pull does that).
     pub fn plan_import(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
-        self.plan_import_as(m, opts, Marker::Refused)
+        self.plan_import_as(m.clone(), opts, Marker::Refused, Purpose::Commit)
+    }
+
+    /// [`Store::plan_import`] taking the mapped input, whose items are
+    /// dropped as they are planned: a large import is held once, not twice.
+    pub fn plan_import_owned(&self, m: Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
+        self.plan_import_as(m, opts, Marker::Refused, Purpose::Commit)
+    }
+
+    /// [`Store::plan_import`] for a proposal (`import --as-proposal`), at
+    /// any level: this session writes nothing, so it needs no tier key (the
+    /// proposal asks for tiers; submitting checks the most it may ask, and
+    /// the reviewer's session seals). Below the master level a name taken
+    /// by a node this session cannot read cannot be told from a free one:
+    /// it is planned as new, and accepting the proposal refuses it.
+    pub fn plan_import_proposal(&self, m: Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
+        self.plan_import_as(m, opts, Marker::Refused, Purpose::Proposal)
     }
 
     /// [`Store::plan_import`] for a federation pull: its nodes carry the
     /// `federated-from` marker it sets, and may be pulled nodes.
     pub(crate) fn plan_pull_import(&self, m: &Mapped, opts: &ImportOptions) -> Result<ImportPlan> {
-        self.plan_import_as(m, opts, Marker::Pull)
+        self.plan_import_as(m.clone(), opts, Marker::Pull, Purpose::Commit)
     }
 
-    fn plan_import_as(&self, m: &Mapped, opts: &ImportOptions, marker: Marker) -> Result<ImportPlan> {
+    fn plan_import_as(&self, m: Mapped, opts: &ImportOptions, marker: Marker, purpose: Purpose) -> Result<ImportPlan> {
+        let proposal = purpose == Purpose::Proposal;
+        // The blind index of names is the master's.
+        let names_checked = !proposal || self.level() >= Level::Master;
         let now = Timestamp::now();
         let mut report = ImportReport::default();
-        let mut refused: Vec<Refusal> = m.refused.clone();
+        let Mapped {
+            nodes: import_nodes,
+            edges: import_edges,
+            mut refused,
+            lossless,
+        } = m;
         let mut refuse = |item: &str, problem: String| {
             refused.push(Refusal {
                 file: opts.file.clone(),
@@ -176,7 +201,9 @@ impl Store {
         let mut changed = Vec::new();
         // Each imported name's node id and final tier, for its edges.
         let mut names: HashMap<String, (NodeId, Tier)> = HashMap::new();
-        for n in &m.nodes {
+        // Each item is dropped once planned (the plan holds its own copy).
+        for n in import_nodes {
+            let n = &n;
             if marker == Marker::Refused {
                 if n.properties.contains_key(FEDERATED_FROM) {
                     refuse(
@@ -193,13 +220,14 @@ impl Store {
                     continue;
                 }
             }
-            let asked = if m.lossless {
+            let asked = if lossless {
                 n.tier.unwrap_or(Tier::Public).max(opts.tier.unwrap_or(Tier::Public))
             } else {
                 opts.tier.unwrap_or(DEFAULT_IMPORT_TIER)
             };
             let current = match self.catalog.by_name(n.name.as_str()) {
                 Some(s) => Some(self.node_by_id(&s.id)?),
+                None if !names_checked => None,
                 None => match self.check_name_free(n.name.as_str()) {
                     Ok(()) => None,
                     Err(e) => {
@@ -209,17 +237,17 @@ impl Store {
                 },
             };
             let tier = current.as_ref().map_or(asked, |c| c.tier.max(asked));
-            if let Err(e) = self.keys.tier(tier) {
+            if !proposal && let Err(e) = self.keys.tier(tier) {
                 refuse(&n.item, format!("tier {tier}: {e}"));
                 continue;
             }
             let next = match &current {
-                None => new_node(n, m.lossless, tier, now, &opts.provenance),
+                None => new_node(n, lossless, tier, now, &opts.provenance),
                 Some(cur) => {
                     if cur.tier > asked {
                         report.tier_kept.push(n.name.to_string());
                     }
-                    updated_node(cur, n, m.lossless, tier, now, &opts.provenance)
+                    updated_node(cur, n, lossless, tier, now, &opts.provenance)
                 }
             };
             if let Err(e) = next.validate() {
@@ -247,7 +275,8 @@ impl Store {
         };
         let mut edges = Vec::new();
         let mut seen: HashMap<(NodeId, String, NodeId), String> = HashMap::new();
-        for e in &m.edges {
+        for e in import_edges {
+            let e = &e;
             if marker == Marker::Refused
                 && let Err(err) = self.refuse_federated(e.from.as_str())
             {
@@ -255,7 +284,7 @@ impl Store {
                 continue;
             }
             let mut new = NewEdge::new(e.from.clone(), e.relation.clone(), e.to.clone());
-            new.tier = if m.lossless {
+            new.tier = if lossless {
                 e.tier.unwrap_or(Tier::Public)
             } else {
                 Tier::Public
@@ -265,7 +294,12 @@ impl Store {
             new.bidirectional = e.bidirectional;
             new.provenance = opts.provenance.clone();
             new.created = e.created;
-            let planned = match self.plan_edge(&new, &resolve) {
+            let planned = if proposal {
+                Self::edge_of(&new, &resolve)
+            } else {
+                self.plan_edge(&new, &resolve)
+            };
+            let planned = match planned {
                 Ok(p) => p,
                 Err(Error::NotFound(name)) if self.name_is_hidden(&name) => {
                     refuse(&e.item, format!("{name} is taken by a node you cannot read"));
@@ -367,8 +401,8 @@ impl Store {
                 .or_else(|| self.catalog.by_name(n).map(|s| (s.id, s.tier)))
         };
         let mut new_edges: Vec<Edge> = Vec::with_capacity(p.edges.len());
-        for e in &p.edges {
-            new_edges.push(self.plan_edge(e, &resolve)?);
+        for e in p.edges {
+            new_edges.push(self.plan_edge(&e, &resolve)?);
         }
         for e in new_edges {
             plan.entries.push(Entry::edge("link", e.id));
@@ -376,6 +410,14 @@ impl Store {
         }
         Ok(p.report)
     }
+}
+
+/// What a plan is for: this session's commit, or a proposal (which this
+/// session only seals to the master).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Commit,
+    Proposal,
 }
 
 /// Whether an import may carry the federation marker: only a pull's may.

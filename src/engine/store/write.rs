@@ -157,8 +157,18 @@ impl Store {
         }
     }
 
-    /// Builds the edge for `new`, resolving names through `resolve`.
+    /// Builds the edge for `new`, resolving names through `resolve`; this
+    /// session must hold its tier's key.
     pub(crate) fn plan_edge(&self, new: &NewEdge, resolve: &dyn Fn(&str) -> Option<(NodeId, Tier)>) -> Result<Edge> {
+        let edge = Self::edge_of(new, resolve)?;
+        self.keys.tier(edge.tier)?;
+        Ok(edge)
+    }
+
+    /// The edge `new` describes, its ends resolved through `resolve` and its
+    /// tier that of its more secret end (or the one declared above it); no
+    /// key needed (a proposal's edge is sealed by whoever accepts it).
+    pub(crate) fn edge_of(new: &NewEdge, resolve: &dyn Fn(&str) -> Option<(NodeId, Tier)>) -> Result<Edge> {
         crate::model::validate_confidence(new.confidence)?;
         if !new.weight.is_finite() || new.weight < 0.0 {
             return Err(Error::invalid(
@@ -170,7 +180,6 @@ impl Store {
         let (from, from_tier) = resolve(new.from.as_str()).ok_or_else(|| Error::NotFound(new.from.to_string()))?;
         let (to, to_tier) = resolve(new.to.as_str()).ok_or_else(|| Error::NotFound(new.to.to_string()))?;
         let tier = new.tier.max(from_tier).max(to_tier);
-        self.keys.tier(tier)?;
         Ok(Edge {
             id: EdgeId::generate(),
             from,
