@@ -7,9 +7,9 @@ use std::path::Path;
 use anyhow::{Context as _, Result, bail};
 use graphex_engine::hygiene::{json_safe, visible_text};
 use graphex_engine::interchange::{self, ExportOptions, ImportFormat};
+use graphex_engine::interchange::{DEFAULT_IMPORT_TIER, ImportOptions, ImportReport};
 use graphex_engine::model::{Provenance, Tier};
 use graphex_engine::proposal::{self, MAX_CHANGES, Submission};
-use graphex_engine::store::{DEFAULT_IMPORT_TIER, ImportOptions, ImportReport};
 use serde::Serialize;
 
 use super::io_args::{ExportArgs, ExportFormat, ImportArgs, ImportFormatArg};

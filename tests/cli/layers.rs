@@ -72,6 +72,9 @@ fn layers_point_one_way() {
 fn the_layer_check_can_fail() {
     // The check itself finds what it looks for.
     let found = offenders("src/cli", &["crate::shared"]);
-    assert!(!found.is_empty(), "the CLI uses the shared module, so this must find it");
+    assert!(
+        !found.is_empty(),
+        "the CLI uses the shared module, so this must find it"
+    );
     assert!(offenders("src/engine/store", &["crate::nothing_is_named_this"]).is_empty());
 }

@@ -20,6 +20,7 @@
 //!   settings the master approves, so an agent editing the file cannot add a
 //!   source, swap a pinned key or widen what is published.
 
+mod apply;
 mod bundle;
 pub mod config;
 mod publish;

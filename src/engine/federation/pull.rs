@@ -7,13 +7,15 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::apply::PullWrites;
 use super::bundle::Bundle;
 use super::config::SourceConfig;
 use super::{FEDERATED_FROM, origin, state};
 use crate::error::{Error, Result};
 use crate::interchange::{ImportEdge, ImportNode, MAX_INPUT_BYTES, Mapped};
+use crate::interchange::{ImportOptions, ImportReport};
 use crate::model::{Name, Provenance, Status};
-use crate::store::{ImportOptions, ImportReport, PullWrites, Store};
+use crate::store::Store;
 
 /// What a pull did (or, with `dry_run`, would do).
 #[derive(Clone, Debug, Default, Serialize)]

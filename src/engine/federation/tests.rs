@@ -526,8 +526,8 @@ fn a_plain_bundle_names_no_node_that_only_ever_left_sealed() {
 
 #[test]
 fn an_import_never_sets_the_federated_marker_nor_touches_a_pulled_node() {
+    use crate::interchange::ImportOptions;
     use crate::interchange::{ExportOptions, ImportFormat, Source, export, parse};
-    use crate::store::ImportOptions;
     let (_d, proot, fed) = publisher();
     let (bundle, key) = publish(&proot, &fed);
     let (_c, croot) = new_store();

@@ -23,6 +23,7 @@
 //!   dropped; a value over 4 KiB is refused. Edge fields other than the
 //!   relation, weight and confidence are dropped (edges have no properties).
 
+mod apply;
 mod ash;
 mod export;
 mod foreign;
@@ -42,6 +43,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub use apply::{DEFAULT_IMPORT_TIER, ImportOptions, ImportPlan, ImportReport};
 pub(crate) use export::edges_among;
 pub use export::{ExportOptions, export};
 pub use foreign::{normalise_name, normalise_relation, normalise_type};

@@ -2,10 +2,11 @@
 //! changed, unchanged, refused; tiers never lowered) and the export's tier cap.
 
 use super::*;
+use crate::interchange::ImportOptions;
 use crate::keys::Level;
 use crate::model::{Name, NewEdge, NewNode, NodeType, Relation};
+use crate::store::Store;
 use crate::store::tests::{new_store, open_at};
-use crate::store::{ImportOptions, Store};
 
 fn parse_one(format: ImportFormat, text: &str) -> Mapped {
     parse(

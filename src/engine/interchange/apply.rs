@@ -13,15 +13,13 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::Store;
-use super::objects::Durability;
-use super::plan::{Entry, NodeWrite, Plan};
+use super::{ImportNode, MAX_REFUSALS_NAMED, Mapped, Refusal};
 use crate::error::{Error, Result};
-use crate::federation::FEDERATED_FROM;
-use crate::interchange::{ImportNode, MAX_REFUSALS_NAMED, Mapped, Refusal};
 use crate::keys::Level;
+use crate::model::FEDERATED_FROM;
 use crate::model::{Edge, NewEdge, Node, NodeId, Provenance, Status, Tier, Timestamp};
 use crate::proposal::{Change, FieldSet};
+use crate::store::{Durability, Entry, NodeWrite, Plan, Store};
 
 /// The tier foreign nodes get without `--tier`: readable at the master
 /// level, never projected to an agent unless it runs locally and trusted.
@@ -225,7 +223,7 @@ impl Store {
             } else {
                 opts.tier.unwrap_or(DEFAULT_IMPORT_TIER)
             };
-            let current = match self.catalog.by_name(n.name.as_str()) {
+            let current = match self.catalog().by_name(n.name.as_str()) {
                 Some(s) => Some(self.node_by_id(&s.id)?),
                 None if !names_checked => None,
                 None => match self.check_name_free(n.name.as_str()) {
@@ -237,7 +235,7 @@ impl Store {
                 },
             };
             let tier = current.as_ref().map_or(asked, |c| c.tier.max(asked));
-            if !proposal && let Err(e) = self.keys.tier(tier) {
+            if !proposal && let Err(e) = self.keys().tier(tier) {
                 refuse(&n.item, format!("tier {tier}: {e}"));
                 continue;
             }
@@ -271,7 +269,7 @@ impl Store {
             names
                 .get(name)
                 .copied()
-                .or_else(|| self.catalog.by_name(name).map(|s| (s.id, s.tier)))
+                .or_else(|| self.catalog().by_name(name).map(|s| (s.id, s.tier)))
         };
         let mut edges = Vec::new();
         let mut seen: HashMap<(NodeId, String, NodeId), String> = HashMap::new();
@@ -321,7 +319,7 @@ impl Store {
             }
             seen.insert(key, e.item.clone());
             let exists = self
-                .catalog
+                .catalog()
                 .outgoing(&planned.from)
                 .any(|x| x.relation == planned.relation && x.to == planned.to);
             if exists {
@@ -374,7 +372,7 @@ impl Store {
     }
 
     /// Adds a planned import's writes to `plan` (the caller commits).
-    pub(super) fn import_into(&self, p: ImportPlan, plan: &mut Plan) -> Result<ImportReport> {
+    pub(crate) fn import_into(&self, p: ImportPlan, plan: &mut Plan) -> Result<ImportReport> {
         let mut tiers: HashMap<String, (NodeId, Tier)> = HashMap::new();
         let mut raised: HashMap<NodeId, Tier> = HashMap::new();
         for node in p.new_nodes {
@@ -398,7 +396,7 @@ impl Store {
             tiers
                 .get(n)
                 .copied()
-                .or_else(|| self.catalog.by_name(n).map(|s| (s.id, s.tier)))
+                .or_else(|| self.catalog().by_name(n).map(|s| (s.id, s.tier)))
         };
         let mut new_edges: Vec<Edge> = Vec::with_capacity(p.edges.len());
         for e in p.edges {
