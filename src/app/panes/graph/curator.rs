@@ -15,10 +15,10 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::curate::Write;
+use crate::app::effect::{Effect, request};
 use crate::app::layout::age;
+use crate::app::layout::block;
 use crate::app::state::{AppState, Confirmed, Popup};
-use crate::app::update::{Effect, request};
-use crate::app::view::block;
 use crate::app::worker::Request;
 use crate::widgets::dialog::centered;
 use crate::widgets::grouped_list::{GroupedList, Row};

@@ -13,9 +13,9 @@ use graphex_engine::store::AsOf;
 use super::history::HistoryView;
 use super::update::ask;
 use super::work::{Format, JumpHit};
-use crate::app::dialog_keys::edit_line;
+use crate::app::effect::{Effect, request};
 use crate::app::state::{AppState, Popup};
-use crate::app::update::{Effect, request};
+use crate::app::text_input::edit_line;
 use crate::app::worker::Request;
 use crate::widgets::picker::PickRow;
 

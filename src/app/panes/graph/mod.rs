@@ -7,8 +7,10 @@
 //! - `rows`: the rings as list rows, with folded branches and open groups;
 //! - `update`: the pane's keys, turned into state changes and requests;
 //! - `dialogs`: the jump and the type / relation pickers;
-//! - `view`: drawing the pane.
+//! - `view`: drawing the pane;
+//! - `component`: the pane as the shell routes to it.
 
+pub mod component;
 pub mod curate;
 #[cfg(test)]
 mod curate_tests;
