@@ -140,12 +140,11 @@ fn status(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyl
 /// The hint bar: the focused dialog's keys, or the pane's commands then a
 /// few global ones, generated from the action table and the keymap.
 pub fn hints(state: &AppState) -> Vec<(String, String)> {
-    match state.popups.last() {
-        Some(p) => match panes::owner(p) {
-            Some(owner) => return owner.hints(state),
-            None => return dialog_hints(p),
-        },
-        None => {}
+    if let Some(p) = state.popups.last() {
+        return match panes::owner(p) {
+            Some(owner) => owner.hints(state),
+            None => dialog_hints(p),
+        };
     }
     let mut out = panes::of(state.pane).hints(state);
     for a in [
