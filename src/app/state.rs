@@ -8,7 +8,7 @@ use zeroize::Zeroizing;
 use super::action::Pane;
 use super::keymap::Keymap;
 use super::panes::graph::Graph;
-use super::panes::graph::dialogs::{FacetPicker, HistoryDialog, JumpDialog};
+use super::panes::graph::dialog_state::{CuratorDialog, FacetPicker, HistoryDialog, JumpDialog, PromptThen};
 use super::panes::queue::Queue;
 use crate::widgets::Tone;
 
@@ -178,7 +178,7 @@ pub enum Popup {
         error: Option<String>,
     },
     /// The Graph pane's curator lists.
-    Curator(Box<crate::app::panes::graph::curator::CuratorDialog>),
+    Curator(Box<CuratorDialog>),
     /// The relation of a new link from `from`.
     Relation {
         from: String,
@@ -191,7 +191,7 @@ pub enum Popup {
         text: String,
         input: String,
         error: Option<String>,
-        then: crate::app::panes::graph::curate_ui::PromptThen,
+        then: PromptThen,
     },
 }
 

@@ -17,12 +17,7 @@ use crate::app::state::{AppState, Confirmed, Popup};
 use crate::app::text_input::edit_line;
 use crate::app::worker::Request;
 
-/// What a text prompt leads to.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PromptThen {
-    Deprecate { name: String },
-    Supersede { old: String, new: String },
-}
+pub use super::dialog_state::PromptThen;
 
 /// The node the curation keys act on: the selected row's, else the centre.
 pub fn target(state: &AppState) -> Option<String> {
