@@ -1,11 +1,15 @@
-//! Where things are on screen, shared by drawing and mouse hit-testing, and
-//! the small view models both need (tab titles, queue rows).
+//! Where things are on screen, shared by drawing and mouse hit-testing,
+//! and the frames every pane draws in (a bordered block, a centred
+//! dialog). A leaf: it knows no state, so the shell and the panes both
+//! build on it without importing each other.
 
 use graphex_engine::Level;
 use ratatui::layout::Rect;
+use ratatui::text::Span;
+use ratatui::widgets::{Block, BorderType, Widget as _};
 
-use super::action::Pane;
-use super::state::AppState;
+use crate::widgets::ToneStyles;
+use crate::widgets::dialog::{Dialog, centered};
 
 /// The smallest size the console draws at; below it, a notice.
 pub const MIN_SIZE: (u16, u16) = (60, 20);
@@ -47,15 +51,23 @@ pub fn list_height(size: (u16, u16)) -> u16 {
     areas(size).list.height.saturating_sub(2)
 }
 
-pub fn tab_titles(state: &AppState) -> Vec<String> {
-    Pane::ALL
-        .iter()
-        .enumerate()
-        .map(|(i, p)| match p {
-            Pane::Queue if state.pending > 0 => format!("{} {} ({})", i + 1, p.title(), state.pending),
-            _ => format!("{} {}", i + 1, p.title()),
-        })
-        .collect()
+/// The editor's rectangle and the height of its text.
+pub fn editor_area(main: Rect) -> (Rect, u16) {
+    (main, main.height.saturating_sub(3))
+}
+
+pub(crate) fn block<'a>(title: &'a str, focused: bool, styles: &ToneStyles) -> Block<'a> {
+    Block::bordered()
+        .border_type(BorderType::Rounded)
+        .border_style(if focused { styles.border_focused } else { styles.border })
+        .title(Span::styled(format!(" {title} "), styles.heading))
+}
+
+/// Draws `d` centred in `main`, 72 columns at most, as tall as it needs.
+pub(crate) fn dialog(buf: &mut ratatui::buffer::Buffer, main: Rect, d: Dialog) {
+    let w = 72.min(main.width.saturating_sub(4));
+    let h = d.height(w).min(main.height);
+    d.render(centered(main, w, h), buf);
 }
 
 /// The level's one-word name, for narrow screens.

@@ -9,8 +9,12 @@
 
 pub mod action;
 pub mod clipboard;
+pub mod component;
 pub mod config;
 mod dialog_keys;
+#[cfg(test)]
+mod direction;
+pub mod effect;
 pub mod highlight;
 pub mod keymap;
 pub mod layout;
@@ -18,12 +22,14 @@ pub mod logging;
 pub mod new_file;
 pub mod palette;
 pub mod panes;
+mod quit;
 #[cfg(test)]
 mod snapshots;
 pub mod state;
 pub mod terminal;
 #[cfg(test)]
 pub(crate) mod tests;
+pub mod text_input;
 pub mod theme;
 pub mod update;
 pub mod view;

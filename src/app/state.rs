@@ -8,7 +8,7 @@ use zeroize::Zeroizing;
 use super::action::Pane;
 use super::keymap::Keymap;
 use super::panes::graph::Graph;
-use super::panes::graph::dialogs::{FacetPicker, HistoryDialog, JumpDialog};
+use super::panes::graph::dialog_state::{CuratorDialog, FacetPicker, HistoryDialog, JumpDialog, PromptThen};
 use super::panes::queue::Queue;
 use crate::widgets::Tone;
 
@@ -178,7 +178,7 @@ pub enum Popup {
         error: Option<String>,
     },
     /// The Graph pane's curator lists.
-    Curator(Box<crate::app::panes::graph::curator::CuratorDialog>),
+    Curator(Box<CuratorDialog>),
     /// The relation of a new link from `from`.
     Relation {
         from: String,
@@ -191,7 +191,7 @@ pub enum Popup {
         text: String,
         input: String,
         error: Option<String>,
-        then: crate::app::panes::graph::curate_ui::PromptThen,
+        then: PromptThen,
     },
 }
 
@@ -213,13 +213,21 @@ impl Popup {
                 Some(Pane::Query)
             }
             Popup::AgentId { .. } => Some(Pane::Projection),
-            Popup::Help { .. }
-            | Popup::Palette { .. }
-            | Popup::Unlock { .. }
-            | Popup::Reason { .. }
-            | Popup::Confirm { .. }
-            | Popup::Stale { .. }
-            | Popup::Editor(_) => None,
+            // The proposal dialogs: opened by the queue's decisions.
+            Popup::Reason { .. } | Popup::Stale { .. } | Popup::Editor(_) => Some(Pane::Queue),
+            Popup::Help { .. } | Popup::Palette { .. } | Popup::Unlock { .. } | Popup::Confirm { .. } => None,
+        }
+    }
+}
+
+impl Confirmed {
+    /// The pane that asked, and so carries the confirmation out; `None`
+    /// for the shell's own (quitting).
+    pub fn pane(&self) -> Option<Pane> {
+        match self {
+            Confirmed::AcceptMany(_) | Confirmed::RejectMany(..) | Confirmed::DiscardEdit => Some(Pane::Queue),
+            Confirmed::Write(_) | Confirmed::DiscardForm => Some(Pane::Graph),
+            Confirmed::Quit => None,
         }
     }
 }
@@ -266,5 +274,29 @@ impl AppState {
 
     pub fn error(&mut self, text: impl Into<String>) {
         self.message = Some((text.into(), Tone::Error));
+    }
+
+    /// One write at a time: a decision waits until the last one has come
+    /// back with the queue as it is now.
+    pub fn not_busy(&mut self) -> bool {
+        match self.busy.clone() {
+            Some(b) => {
+                self.error(format!("still {b}; try again when it is done"));
+                false
+            }
+            None => true,
+        }
+    }
+
+    pub fn needs_master(&mut self) -> bool {
+        if self.level.unwrap_or(Level::Locked) < Level::Master {
+            self.error(if self.pane == Pane::Queue {
+                "proposals are sealed to the master key: press U to unlock"
+            } else {
+                "changing the graph takes the master level: press U to unlock"
+            });
+            return false;
+        }
+        true
     }
 }

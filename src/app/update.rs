@@ -1,43 +1,24 @@
 //! The pure heart of the console: `update(state, msg) -> effects`. No I/O:
 //! requests to the engine are returned as effects, replies come back as
-//! messages. Dialogs on the popup stack see keys before the panes (their
-//! keys are in `dialog_keys`).
+//! messages. Dialogs on the popup stack see keys before the panes (the
+//! shell's own in `dialog_keys`, a pane's in that pane); everything else
+//! for a pane goes through its [`Component`](super::component::Component).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use graphex_engine::Level;
 use zeroize::Zeroizing;
 
 use super::action::{Action, Pane, Scope};
-use super::dialog_keys::{editor_move, paste, popup_key, quit_asked};
+use super::component::Notice;
+use super::dialog_keys::{paste, popup_key};
 use super::layout;
-use super::panes::graph::update::graph_action;
-use super::panes::queue::update::{queue_action, selection_changed};
-use super::panes::{graph, projection, query, queue};
+use super::panes;
+use super::quit::quit_asked;
 use super::state::{AppState, Confirmed, Popup};
 use super::worker::{Reply, Request};
 
-/// What reaches `update`.
-#[derive(Debug)]
-pub enum Msg {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Paste(String),
-    Resize(u16, u16),
-    Action(Action),
-    Reply(Reply),
-}
-
-/// What `update` asks the loop to do.
-#[derive(Debug)]
-pub enum Effect {
-    Request(Request),
-    /// Clear the whole terminal before the next draw (after a lock).
-    ClearScreen,
-    /// Put this text on the clipboard (OSC 52: the terminal does it, over
-    /// ssh and tmux too).
-    Clipboard(String),
-    Quit,
-}
+pub(crate) use super::effect::request;
+pub use super::effect::{Effect, Msg};
 
 /// Applies `msg` to `state`.
 pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
@@ -51,12 +32,15 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Action(a) => action(state, a, &mut fx),
         Msg::Reply(r) => reply(state, r, &mut fx),
     }
-    graph::update::entered(state, &mut fx);
+    notify(state, Notice::Settled, &mut fx);
     fx
 }
 
-pub(crate) fn request(fx: &mut Vec<Effect>, r: Request) {
-    fx.push(Effect::Request(r));
+/// Tells every pane, in `Pane::ALL` order.
+fn notify(state: &mut AppState, n: Notice, fx: &mut Vec<Effect>) {
+    for c in panes::ALL {
+        c.notice(state, n, fx);
+    }
 }
 
 fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
@@ -64,7 +48,7 @@ fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
         popup_key(state, k, fx);
         return;
     }
-    if state.pane == Pane::Query && state.query.editing && query::update::editor_key(state, k, fx) {
+    if panes::of(state.pane).key(state, k, fx) {
         return;
     }
     if let Some(a) = state.keymap.action(state.pane, &k) {
@@ -73,42 +57,12 @@ fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
 }
 
 pub(super) fn confirmed(state: &mut AppState, then: Confirmed, fx: &mut Vec<Effect>) {
-    match then {
-        Confirmed::AcceptMany(ids) => {
-            state.busy = Some(format!("accepting {} proposals", ids.len()));
-            clear_marks(state, &ids);
-            request(fx, Request::AcceptMany { ids });
-        }
-        Confirmed::RejectMany(ids, reason) => {
-            state.busy = Some(format!("rejecting {} proposals", ids.len()));
-            clear_marks(state, &ids);
-            request(fx, Request::Reject { ids, reason });
-        }
-        Confirmed::Quit => {
+    match then.pane() {
+        Some(p) => panes::of(p).confirmed(state, then, fx),
+        None => {
             state.quit = true;
             fx.push(Effect::Quit);
         }
-        Confirmed::Write(w) => graph::curate_ui::write(state, *w, fx),
-        Confirmed::DiscardForm => {
-            if let Some(Popup::NodeForm(_)) = state.popups.last()
-                && let Some(Popup::NodeForm(f)) = state.popups.pop()
-            {
-                f.wipe();
-            }
-            state.info("form discarded; nothing written");
-        }
-        Confirmed::DiscardEdit => {
-            if let Some(Popup::Editor(_)) = state.popups.last() {
-                state.popups.pop();
-            }
-            state.info("edit discarded");
-        }
-    }
-}
-
-fn clear_marks(state: &mut AppState, ids: &[String]) {
-    for id in ids {
-        state.queue.marked.remove(id);
     }
 }
 
@@ -177,126 +131,54 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                     _ => {}
                 }
             }
-            state.queue.wipe();
-            state.graph.wipe();
-            state.query.wipe();
-            state.projection.wipe();
+            notify(state, Notice::Lock, fx);
             state.busy = Some("locking".into());
             state.info("locked: decrypted content wiped from memory and the screen");
             request(fx, Request::Lock);
             fx.push(Effect::ClearScreen);
         }
         Action::Undo => {
-            if needs_master(state) && not_busy(state) {
+            if state.needs_master() && state.not_busy() {
                 state.busy = Some("undoing".into());
                 request(fx, Request::Undo);
             }
         }
-        Action::Refresh => {
-            request(fx, Request::LoadQueue);
-            graph::update::changed(state, fx);
-        }
-        _ => match state.pane {
-            Pane::Queue => queue_action(state, a, fx),
-            Pane::Graph => graph_action(state, a, fx),
-            Pane::Query => query::update::query_action(state, a, fx),
-            Pane::Projection => projection::update::projection_action(state, a, fx),
-        },
+        Action::Refresh => notify(state, Notice::Refresh, fx),
+        _ => panes::of(state.pane).action(state, a, fx),
     }
-}
-
-/// One write at a time: a decision waits until the last one has come back
-/// with the queue as it is now.
-pub(crate) fn not_busy(state: &mut AppState) -> bool {
-    match state.busy.clone() {
-        Some(b) => {
-            state.error(format!("still {b}; try again when it is done"));
-            false
-        }
-        None => true,
-    }
-}
-
-pub(crate) fn needs_master(state: &mut AppState) -> bool {
-    if state.level.unwrap_or(Level::Locked) < Level::Master {
-        state.error(if state.pane == Pane::Queue {
-            "proposals are sealed to the master key: press U to unlock"
-        } else {
-            "changing the graph takes the master level: press U to unlock"
-        });
-        return false;
-    }
-    true
 }
 
 fn mouse(state: &mut AppState, m: MouseEvent, fx: &mut Vec<Effect>) {
     if !state.mouse {
         return;
     }
-    if !state.popups.is_empty() {
-        // The wheel moves the editor's text or a list's choice; other
-        // dialogs take keys only.
-        let down = match m.kind {
-            MouseEventKind::ScrollDown => true,
-            MouseEventKind::ScrollUp => false,
+    if let Some(top) = state.popups.last() {
+        if let Some(owner) = panes::owner(top) {
+            owner.mouse(state, m, fx);
+            return;
+        }
+        // The wheel moves a list's choice; the shell's other dialogs take
+        // keys only.
+        let code = match m.kind {
+            MouseEventKind::ScrollDown => KeyCode::Down,
+            MouseEventKind::ScrollUp => KeyCode::Up,
             _ => return,
         };
-        let code = if down { KeyCode::Down } else { KeyCode::Up };
-        match state.popups.last() {
-            Some(Popup::Editor(_)) => editor_move(state, if down { 3 } else { -3 }),
-            Some(Popup::Help { .. } | Popup::Palette { .. } | Popup::Jump(_) | Popup::Facets(_)) => {
-                popup_key(state, KeyEvent::new(code, KeyModifiers::NONE), fx);
-            }
-            _ => {}
+        if let Popup::Help { .. } | Popup::Palette { .. } = top {
+            popup_key(state, KeyEvent::new(code, KeyModifiers::NONE), fx);
         }
         return;
     }
-    let areas = layout::areas(state.size);
-    let inside = |r: ratatui::layout::Rect| r.contains(ratatui::layout::Position::new(m.column, m.row));
-    match m.kind {
-        MouseEventKind::Down(MouseButton::Left) => {
-            if inside(areas.tabs) {
-                if let Some(i) = crate::widgets::bars::TabBar::hit(&layout::tab_titles(state), m.column) {
-                    state.pane = Pane::ALL[i];
-                }
-            } else if state.pane == Pane::Queue && inside(areas.list) {
-                let rows = queue::layout::queue_rows(state);
-                let inner_top = areas.list.y + 1;
-                let height = usize::from(areas.list.height.saturating_sub(2));
-                let sel = queue::layout::selected_row(state, &rows);
-                let first = crate::widgets::grouped_list::offset(sel, height, rows.len());
-                let row = first + usize::from(m.row.saturating_sub(inner_top));
-                if let Some(item) = queue::layout::item_at(&rows, row)
-                    && state.queue.selected != item
-                {
-                    state.queue.selected = item;
-                    selection_changed(state, fx);
-                }
-            }
+    let tabs = layout::areas(state.size).tabs;
+    if m.kind == MouseEventKind::Down(MouseButton::Left)
+        && tabs.contains(ratatui::layout::Position::new(m.column, m.row))
+    {
+        if let Some(i) = crate::widgets::bars::TabBar::hit(&super::view::tab_titles(state), m.column) {
+            state.pane = Pane::ALL[i];
         }
-        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if state.pane == Pane::Queue => {
-            let down = m.kind == MouseEventKind::ScrollDown;
-            let a = match (inside(areas.card), down) {
-                (true, true) => Action::CardDown,
-                (true, false) => Action::CardUp,
-                (false, true) => Action::Down,
-                (false, false) => Action::Up,
-            };
-            queue_action(state, a, fx);
-        }
-        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp if state.pane == Pane::Graph => {
-            let down = m.kind == MouseEventKind::ScrollDown;
-            let inspector = graph::view::areas(areas.main).2;
-            let a = match (inside(inspector), down) {
-                (true, true) => Action::CardDown,
-                (true, false) => Action::CardUp,
-                (false, true) => Action::Down,
-                (false, false) => Action::Up,
-            };
-            graph_action(state, a, fx);
-        }
-        _ => {}
+        return;
     }
+    panes::of(state.pane).mouse(state, m, fx);
 }
 
 fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
@@ -307,11 +189,7 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             state.store = root;
             state.busy = None;
             // Unlocked or reopened: the panes are drawn from what this level reads.
-            graph::update::changed(state, fx);
-            if level >= Level::Master {
-                request(fx, Request::SavedQueries);
-            }
-            projection::update::changed(state, fx);
+            notify(state, Notice::Opened(level), fx);
         }
         Reply::RolledBack(text) => {
             state.error(text.clone());
@@ -321,17 +199,6 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             state.busy = None;
             state.error(e);
         }
-        Reply::Sealed { pending } => queue::update::sealed(state, pending),
-        Reply::Queue(snapshot) => queue::update::loaded(state, snapshot, fx),
-        Reply::Lints(found) => queue::update::lints(state, found),
-        Reply::Impact { generation, id, result } => queue::update::impact(state, generation, id, result),
-        Reply::Validated { generation, result } => {
-            if let Some(Popup::Editor(ed)) = state.popups.last_mut()
-                && ed.generation == generation
-            {
-                ed.validation = Some(result);
-            }
-        }
         Reply::Done(text) => {
             state.busy = None;
             state.info(text);
@@ -340,33 +207,6 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             state.busy = None;
             state.error(text);
         }
-        Reply::Stale { id, versions, edit } => {
-            state.busy = None;
-            let edit = match state.popups.last_mut() {
-                Some(Popup::Editor(ed)) if edit => {
-                    ed.saving = false;
-                    Some(ed.text())
-                }
-                _ => None,
-            };
-            state.popups.push(Popup::Stale { id, versions, edit });
-        }
-        Reply::EditSaved(text) => {
-            state.busy = None;
-            if let Some(Popup::Editor(_)) = state.popups.last() {
-                state.popups.pop();
-            }
-            state.info(text);
-        }
-        Reply::EditFailed(text) => {
-            state.busy = None;
-            if let Some(Popup::Editor(ed)) = state.popups.last_mut() {
-                ed.saving = false;
-                ed.error = Some(format!("not saved: {text}"));
-            } else {
-                state.error(text);
-            }
-        }
         Reply::Unlocked(level) => {
             state.busy = None;
             if let Some(Popup::Unlock { .. }) = state.popups.last() {
@@ -374,45 +214,11 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
             }
             state.info(format!("unlocked: {}", layout::level_name(level)));
         }
-        Reply::Shown { generation, result } => graph::update::shown(state, generation, *result),
-        Reply::Jumped { generation, hits } => graph::update::jumped(state, generation, hits),
-        Reply::Path { generation, result } => graph::update::path_found(state, generation, result),
-        Reply::History { generation, result } => graph::update::history(state, generation, result),
-        Reply::GraphChanged => {
-            graph::update::changed(state, fx);
-            projection::update::changed(state, fx);
-        }
-        Reply::QueryHistory { generation, result } => query::update::history_answer(state, generation, result),
-        Reply::SavedList(names) => state.query.saved = names,
-        Reply::SavedLoaded(result) => query::update::saved_loaded(state, result, fx),
-        Reply::ExposureReport { generation, result } => {
-            projection::review_ui::exposure_answer(state, generation, result);
-        }
-        Reply::AuditList { generation, result } => projection::review_ui::audit_answer(state, generation, result),
-        Reply::Replayed { generation, result } => projection::review_ui::replayed(state, generation, result),
-        Reply::Previewed { generation, result } => projection::update::shown(state, generation, *result),
-        Reply::Start(name) => graph::update::start(state, name, fx),
-        Reply::QueryResult { generation, result } => query::update::evaluated(state, generation, *result),
-        Reply::Completed { generation, completion } => query::update::completed(state, generation, completion),
+        Reply::GraphChanged => notify(state, Notice::GraphChanged, fx),
         Reply::Clipboard(text) => {
             state.info(format!("copied {} bytes to the clipboard", text.len()));
             fx.push(Effect::Clipboard(text));
         }
-        Reply::Written { text, open } => graph::curate_ui::written(state, text, open, fx),
-        Reply::WriteFailed(text) => graph::curate_ui::write_failed(state, text),
-        Reply::NameChecked { generation, result } => graph::curate_ui::name_checked(state, generation, result),
-        Reply::Vocabulary {
-            generation,
-            types,
-            relations,
-        } => graph::curate_ui::vocabulary(state, generation, types, relations),
-        Reply::EditValues { name, result } => graph::curate_ui::edit_values(state, &name, result),
-        Reply::Exposure { generation, result } => {
-            if !projection::update::what_if_answer(state, generation, &result) {
-                graph::curate_ui::exposure(state, generation, result);
-            }
-        }
-        Reply::Curator { generation, result } => graph::curator::listed(state, generation, result),
         Reply::UnlockFailed(text) => {
             state.busy = None;
             if let Some(Popup::Unlock { error, busy, .. }) = state.popups.last_mut() {
@@ -420,6 +226,16 @@ fn reply(state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) {
                 *error = Some(text);
             } else {
                 state.error(text);
+            }
+        }
+        // The rest are addressed to a pane; each takes its own and hands
+        // the others on. One no pane takes is stale and dropped.
+        mut other => {
+            for c in panes::ALL {
+                match c.reply(state, other, fx) {
+                    Some(r) => other = r,
+                    None => return,
+                }
             }
         }
     }

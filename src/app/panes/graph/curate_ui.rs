@@ -12,17 +12,12 @@ use super::curate::Write;
 use super::dialogs::{JumpDialog, Purpose};
 use super::form::{Field, NodeForm, Values};
 use super::rows::{self, Item};
-use crate::app::dialog_keys::edit_line;
+use crate::app::effect::{Effect, request};
 use crate::app::state::{AppState, Confirmed, Popup};
-use crate::app::update::{Effect, needs_master, not_busy, request};
+use crate::app::text_input::edit_line;
 use crate::app::worker::Request;
 
-/// What a text prompt leads to.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PromptThen {
-    Deprecate { name: String },
-    Supersede { old: String, new: String },
-}
+pub use super::dialog_state::PromptThen;
 
 /// The node the curation keys act on: the selected row's, else the centre.
 pub fn target(state: &AppState) -> Option<String> {
@@ -60,7 +55,7 @@ fn can_write(state: &mut AppState) -> bool {
             .error("this is a view of the past: press @ and leave it empty to come back to now, then change the graph");
         return false;
     }
-    needs_master(state) && not_busy(state)
+    state.needs_master() && state.not_busy()
 }
 
 fn max_tier(state: &AppState) -> Tier {
@@ -252,7 +247,7 @@ pub fn chosen(state: &mut AppState, purpose: Purpose, name: String, fx: &mut Vec
 
 /// Sends a write (one at a time).
 pub fn write(state: &mut AppState, w: Write, fx: &mut Vec<Effect>) {
-    if !not_busy(state) {
+    if !state.not_busy() {
         return;
     }
     state.busy = Some(w.doing());
@@ -458,7 +453,7 @@ fn save(state: &mut AppState, fx: &mut Vec<Effect>) {
         }
     };
     f.saving = true;
-    if !not_busy(state) {
+    if !state.not_busy() {
         if let Some(Popup::NodeForm(f)) = state.popups.last_mut() {
             f.saving = false;
         }

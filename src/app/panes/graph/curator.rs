@@ -15,10 +15,10 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::curate::Write;
+use crate::app::effect::{Effect, request};
 use crate::app::layout::age;
+use crate::app::layout::block;
 use crate::app::state::{AppState, Confirmed, Popup};
-use crate::app::update::{Effect, request};
-use crate::app::view::block;
 use crate::app::worker::Request;
 use crate::widgets::dialog::centered;
 use crate::widgets::grouped_list::{GroupedList, Row};
@@ -30,59 +30,11 @@ pub const KINDS: [&str; 4] = ["convention", "glossary", "decision", ""];
 /// Entries unchanged for longer are flagged stale.
 pub const STALE_AFTER: Duration = Duration::from_secs(180 * 24 * 3600);
 
-const SORTS: [SortBy; 4] = [SortBy::Name, SortBy::LastChange, SortBy::Scope, SortBy::Links];
-
 /// The relation a mention suggestion is linked with: the mentioning node
 /// uses the term.
 pub const MENTION_RELATION: &str = "uses";
 
-/// One row of the table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EntryView {
-    pub name: String,
-    pub node_type: String,
-    pub status: String,
-    pub last_change_ms: i64,
-    pub scope: Option<String>,
-    pub links: usize,
-    /// What needs care, in words.
-    pub flags: Vec<String>,
-}
-
-/// A list as the dialog draws it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ListView {
-    pub rows: Vec<EntryView>,
-    /// (term, the node mentioning it without a link).
-    pub mentions: Vec<(String, String)>,
-}
-
-/// The dialog.
-#[derive(Debug, Default)]
-pub struct CuratorDialog {
-    pub kind: usize,
-    pub sort: usize,
-    pub descending: bool,
-    pub generation: u64,
-    pub list: Option<Result<ListView, String>>,
-    pub selected: usize,
-    /// Showing the mention suggestions instead of the entries.
-    pub mentions: bool,
-}
-
-impl CuratorDialog {
-    pub fn sort_by(&self) -> SortBy {
-        SORTS[self.sort % SORTS.len()]
-    }
-
-    fn len(&self) -> usize {
-        match &self.list {
-            Some(Ok(l)) if self.mentions => l.mentions.len(),
-            Some(Ok(l)) => l.rows.len(),
-            _ => 0,
-        }
-    }
-}
+pub use super::dialog_state::{CuratorDialog, EntryView, ListView, SORTS};
 
 fn sort_name(s: SortBy) -> &'static str {
     match s {

@@ -2,7 +2,6 @@
 //! newest query wins), the type and relation pickers with counts, and the
 //! export's file name.
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent};
@@ -10,118 +9,14 @@ use crossterm::event::{KeyCode, KeyEvent};
 use graphex_engine::as_of::AsOf;
 use graphex_engine::model::Timestamp;
 
-use super::history::HistoryView;
 use super::update::ask;
 use super::work::{Format, JumpHit};
-use crate::app::dialog_keys::edit_line;
+use crate::app::effect::{Effect, request};
 use crate::app::state::{AppState, Popup};
-use crate::app::update::{Effect, request};
+use crate::app::text_input::edit_line;
 use crate::app::worker::Request;
-use crate::widgets::picker::PickRow;
 
-/// What choosing a node in the jump does.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub enum Purpose {
-    /// Opens it in the pane.
-    #[default]
-    Open,
-    /// Links `from` to it.
-    LinkTo { from: String, relation: String },
-    /// Makes it the successor of `old`.
-    SupersededBy { old: String },
-    /// Projects around it in the Projection pane.
-    Project,
-}
-
-impl Purpose {
-    pub fn title(&self) -> String {
-        match self {
-            Purpose::Open => "Jump to a node".into(),
-            Purpose::LinkTo { from, relation } => format!("Link {from} {relation} … (choose the target)"),
-            Purpose::SupersededBy { old } => format!("What supersedes {old}? (choose the successor)"),
-            Purpose::Project => "Project around which node?".into(),
-        }
-    }
-}
-
-/// The jump: what is typed and the worker's hits for it.
-#[derive(Debug, Default)]
-pub struct JumpDialog {
-    pub purpose: Purpose,
-    pub input: String,
-    pub hits: Vec<JumpHit>,
-    pub selected: usize,
-    /// The search the hits are awaited for.
-    pub generation: u64,
-    pub searching: bool,
-}
-
-/// A node's history: the versions, the one selected, and the version it is
-/// compared from (the one before it, unless another was picked).
-#[derive(Debug, Default)]
-pub struct HistoryDialog {
-    pub name: String,
-    pub generation: u64,
-    pub view: Option<Result<HistoryView, String>>,
-    pub selected: usize,
-    pub base: Option<usize>,
-    pub scroll: u16,
-}
-
-impl HistoryDialog {
-    /// The versions compared: (from, to), indexes into the versions.
-    pub fn compared(&self) -> Option<(usize, usize)> {
-        let n = self.view.as_ref()?.as_ref().ok()?.versions.len();
-        if n == 0 {
-            return None;
-        }
-        let to = self.selected.min(n - 1);
-        let from = match self.base {
-            Some(b) if b != to => b.min(n - 1),
-            _ => to.saturating_sub(1),
-        };
-        Some((from, to))
-    }
-}
-
-/// Which filter a picker sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FacetKind {
-    Types,
-    Relations,
-}
-
-impl FacetKind {
-    pub fn title(self) -> &'static str {
-        match self {
-            FacetKind::Types => "Show node types (space picks, enter applies, backspace: all)",
-            FacetKind::Relations => "Follow relations (space picks, enter applies, backspace: all)",
-        }
-    }
-}
-
-/// A picker of types or relations with their counts in the neighbourhood.
-#[derive(Debug)]
-pub struct FacetPicker {
-    pub kind: FacetKind,
-    pub rows: Vec<(String, usize)>,
-    pub chosen: BTreeSet<String>,
-    pub selected: usize,
-}
-
-impl FacetPicker {
-    /// Rows as the picker draws them: `[x] name   count`.
-    pub fn pick_rows(&self) -> Vec<PickRow> {
-        self.rows
-            .iter()
-            .map(|(name, count)| PickRow {
-                left: if self.chosen.contains(name) { "[x]" } else { "[ ]" }.to_owned(),
-                text: format!("{name}  ({count})"),
-                matched: Vec::new(),
-            })
-            .collect()
-    }
-}
+pub use super::dialog_state::{FacetKind, FacetPicker, HistoryDialog, JumpDialog, Purpose};
 
 pub fn open_jump(state: &mut AppState) {
     open_jump_for(state, Purpose::Open);

@@ -10,8 +10,8 @@ use ratatui::widgets::Widget;
 
 use super::curate_ui::relation_rows;
 use super::form::{Field, NodeForm};
+use crate::app::layout::block;
 use crate::app::state::{AppState, Popup};
-use crate::app::view::block;
 use crate::widgets::dialog::{Dialog, centered};
 use crate::widgets::picker::{PickRow, Picker};
 use crate::widgets::rich_text::RichText;
@@ -60,7 +60,7 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
                 footer: "enter confirms · esc cancels",
                 styles,
             };
-            crate::app::view::dialog(buf, main, d);
+            crate::app::layout::dialog(buf, main, d);
         }
         _ => return false,
     }

@@ -7,14 +7,18 @@
 //! - `rows`: the rings as list rows, with folded branches and open groups;
 //! - `update`: the pane's keys, turned into state changes and requests;
 //! - `dialogs`: the jump and the type / relation pickers;
-//! - `view`: drawing the pane.
+//! - `dialog_state`: what the pane's dialogs hold, for the console's state;
+//! - `view`: drawing the pane;
+//! - `component`: the pane as the shell routes to it.
 
+pub mod component;
 pub mod curate;
 #[cfg(test)]
 mod curate_tests;
 pub mod curate_ui;
 pub mod curator;
 pub mod data;
+pub mod dialog_state;
 pub mod dialogs;
 pub mod form;
 pub mod form_view;

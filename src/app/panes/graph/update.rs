@@ -13,8 +13,8 @@ use super::rows::{self, Item, group_key};
 use super::work::JumpHit;
 use super::{Graph, MAX_DEPTH, Place};
 use crate::app::action::{Action, Pane};
+use crate::app::effect::{Effect, request};
 use crate::app::state::{AppState, Popup};
-use crate::app::update::{Effect, request};
 use crate::app::worker::Request;
 
 /// Opens `name` in the Graph pane as a new centre (from the queue, the
@@ -310,9 +310,4 @@ pub fn start(state: &mut AppState, name: Option<String>, fx: &mut Vec<Effect>) {
         Some(_) => {}
         None => state.info("the graph is empty at this level: n adds a node"),
     }
-}
-
-/// Whether the popup on top belongs to this pane (its keys go to `dialogs`).
-pub fn owns(p: &Popup) -> bool {
-    p.pane() == Some(Pane::Graph)
 }

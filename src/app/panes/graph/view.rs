@@ -13,8 +13,8 @@ use super::data::{Inspector, PathView};
 use super::dialogs::HistoryDialog;
 use super::rows;
 use crate::app::layout::age;
+use crate::app::layout::block;
 use crate::app::state::{AppState, Popup};
-use crate::app::view::block;
 use crate::widgets::dialog::{Dialog, centered};
 use crate::widgets::grouped_list::{GroupedList, Row};
 use crate::widgets::picker::{PickRow, Picker};
@@ -361,7 +361,7 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
                 footer: "enter exports · esc cancels",
                 styles,
             };
-            crate::app::view::dialog(buf, main, d);
+            crate::app::layout::dialog(buf, main, d);
         }
         Popup::AsOf { input, error } => {
             let mut body: Vec<RichLine> = vec![vec![(
@@ -379,7 +379,7 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
                 footer: "enter shows · esc cancels",
                 styles,
             };
-            crate::app::view::dialog(buf, main, d);
+            crate::app::layout::dialog(buf, main, d);
         }
         Popup::History(h) => history(buf, h, styles, main),
         Popup::Curator(d) => super::curator::draw(buf, d, state.now_ms, styles, main),

@@ -5,8 +5,10 @@
 //!
 //! - `work`: the worker's previews (recorded in the audit log);
 //! - `update`: the pane's keys and the worker's answers;
-//! - `view`: drawing the pane.
+//! - `view`: drawing the pane;
+//! - `component`: the pane as the shell routes to it.
 
+pub mod component;
 pub mod review;
 pub mod review_ui;
 #[cfg(test)]

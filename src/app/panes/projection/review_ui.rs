@@ -11,9 +11,9 @@ use ratatui::widgets::Widget;
 
 use super::review::{AuditView, ExposureView, ReplayView};
 use crate::app::action::Action;
+use crate::app::effect::{Effect, request};
+use crate::app::layout::block;
 use crate::app::state::AppState;
-use crate::app::update::{Effect, request};
-use crate::app::view::block;
 use crate::app::worker::Request;
 use crate::widgets::grouped_list::{GroupedList, Row};
 use crate::widgets::rich_text::RichText;

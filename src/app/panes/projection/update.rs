@@ -5,8 +5,8 @@
 use super::work::{PreviewView, Spec, Subject, TIERS};
 use super::{BUDGET, PAIRS};
 use crate::app::action::{Action, Pane};
+use crate::app::effect::{Effect, request};
 use crate::app::state::AppState;
-use crate::app::update::{Effect, request};
 use crate::app::worker::Request;
 
 /// The agent id previews are made (and recorded) for.
@@ -176,7 +176,7 @@ pub fn dialog_key(state: &mut AppState, k: crossterm::event::KeyEvent, fx: &mut 
             ask(state, fx);
         }
         _ => {
-            if crate::app::dialog_keys::edit_line(input, &k) {
+            if crate::app::text_input::edit_line(input, &k) {
                 *error = None;
             }
         }

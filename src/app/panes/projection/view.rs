@@ -13,8 +13,8 @@ use similar::{ChangeTag, TextDiff};
 use super::PAIRS;
 use super::update::trust_tier;
 use super::work::{PreviewView, TIERS, TierView};
+use crate::app::layout::block;
 use crate::app::state::AppState;
-use crate::app::view::block;
 use crate::widgets::bars::TabBar;
 use crate::widgets::rich_text::RichText;
 use crate::widgets::{RichLine, Tone, ToneStyles};
@@ -290,6 +290,6 @@ pub(crate) fn popup(buf: &mut Buffer, p: &crate::app::state::Popup, styles: &Ton
         footer: "enter sets it · esc cancels",
         styles,
     };
-    crate::app::view::dialog(buf, main, d);
+    crate::app::layout::dialog(buf, main, d);
     true
 }

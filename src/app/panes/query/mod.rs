@@ -4,8 +4,10 @@
 //!
 //! - `work`: what the worker does (evaluate, complete, render, export);
 //! - `update`: the editor's and the results' keys, and the worker's answers;
-//! - `view`: drawing the pane.
+//! - `view`: drawing the pane;
+//! - `component`: the pane as the shell routes to it.
 
+pub mod component;
 #[cfg(test)]
 mod tests;
 pub mod update;

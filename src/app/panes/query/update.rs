@@ -9,8 +9,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::work::{Completion, ErrorView, Format, ResultsView};
 use super::{Mode, Popup as Completions};
 use crate::app::action::{Action, Pane};
+use crate::app::effect::{Effect, request};
 use crate::app::state::{AppState, Popup};
-use crate::app::update::{Effect, request};
 use crate::app::worker::Request;
 
 /// The tiers "as tier" cycles through (none: the session's own view).
@@ -410,7 +410,7 @@ pub fn dialog_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 }
             }
             _ => {
-                if crate::app::dialog_keys::edit_line(input, &k) {
+                if crate::app::text_input::edit_line(input, &k) {
                     *selected = 0;
                 }
             }
@@ -433,7 +433,7 @@ pub fn dialog_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 }
             },
             _ => {
-                if crate::app::dialog_keys::edit_line(input, &k) {
+                if crate::app::text_input::edit_line(input, &k) {
                     *error = None;
                 }
             }
@@ -466,7 +466,7 @@ pub fn dialog_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 }
             }
             _ => {
-                if crate::app::dialog_keys::edit_line(input, &k) {
+                if crate::app::text_input::edit_line(input, &k) {
                     *error = None;
                 }
             }

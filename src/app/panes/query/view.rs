@@ -13,8 +13,8 @@ use unicode_width::UnicodeWidthStr as _;
 use super::work::{PathRow, ResultsView};
 use super::{Mode, QueryPane};
 use crate::app::highlight::{json_lines, query_lines};
+use crate::app::layout::block;
 use crate::app::state::{AppState, Popup};
-use crate::app::view::block;
 use crate::widgets::dialog::{Dialog, centered};
 use crate::widgets::grouped_list::{GroupedList, Row};
 use crate::widgets::picker::{PickRow, Picker};
@@ -402,6 +402,6 @@ pub(crate) fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect
         footer,
         styles,
     };
-    crate::app::view::dialog(buf, main, d);
+    crate::app::layout::dialog(buf, main, d);
     true
 }

@@ -5,12 +5,18 @@
 //! - `card`: the selected proposal's card as toned lines;
 //! - `layout`: the list's rows and the card's scrolling;
 //! - `update`: the pane's keys, turned into state changes and requests;
-//! - `view`: drawing the pane.
+//! - `dialogs`, `dialog_view`: the reject reason, the stale base and the
+//!   proposal editor, their keys and their drawing;
+//! - `view`: drawing the pane;
+//! - `component`: the pane as the shell routes to it.
 
 use std::collections::BTreeSet;
 
 pub mod card;
+pub mod component;
 pub mod data;
+pub mod dialog_view;
+pub mod dialogs;
 pub mod layout;
 #[cfg(test)]
 mod tests;

@@ -3,11 +3,11 @@
 //! and requests to the engine worker.
 
 use super::data::{ImpactView, ItemLints, QueueItem, QueueSnapshot};
+use super::dialogs::{confirmed, validate};
 use super::layout;
 use crate::app::action::Action;
-use crate::app::dialog_keys::validate;
+use crate::app::effect::{Effect, request};
 use crate::app::state::{AppState, Confirmed, Editor, Popup};
-use crate::app::update::{Effect, confirmed, needs_master, not_busy, request};
 use crate::app::worker::Request;
 
 pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
@@ -62,7 +62,7 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
                 a,
                 Action::Accept | Action::Reject | Action::Edit | Action::AcceptSelection | Action::RejectSelection
             );
-            if !needs_master(state) || (writes && !not_busy(state)) {
+            if !state.needs_master() || (writes && !state.not_busy()) {
                 return;
             }
             let Some(item) = state.queue.current().cloned() else {

@@ -5,8 +5,8 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::layout;
+use crate::app::layout::block;
 use crate::app::state::AppState;
-use crate::app::view::block;
 use crate::widgets::grouped_list::GroupedList;
 use crate::widgets::rich_text::RichText;
 use crate::widgets::{RichLine, Tone, ToneStyles};

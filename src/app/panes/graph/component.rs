@@ -1,0 +1,176 @@
+//! The Graph pane as the shell sees it: keys, clicks, replies and drawing
+//! routed to the pane's own modules.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Position, Rect};
+
+use super::{curate_ui, curator, dialogs, update, view};
+use crate::app::action::{Action, Pane};
+use crate::app::component::{Component, Notice, commands, fixed};
+use crate::app::effect::Effect;
+use crate::app::layout::{Areas, areas};
+use crate::app::state::{AppState, Confirmed, Popup};
+use crate::app::worker::Reply;
+use crate::widgets::ToneStyles;
+
+/// The Graph pane.
+pub struct GraphComponent;
+
+impl Component for GraphComponent {
+    fn pane(&self) -> Pane {
+        Pane::Graph
+    }
+
+    fn key(&self, state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bool {
+        match state.popups.last() {
+            Some(p) if self.owns(p) => {
+                dialogs::key(state, k, fx);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn paste(&self, state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
+        dialogs::paste(state, text, fx);
+    }
+
+    fn mouse(&self, state: &mut AppState, m: MouseEvent, fx: &mut Vec<Effect>) {
+        let down = match m.kind {
+            MouseEventKind::ScrollDown => true,
+            MouseEventKind::ScrollUp => false,
+            _ => return,
+        };
+        if let Some(top) = state.popups.last() {
+            // The wheel moves a list's choice; the other dialogs take keys only.
+            if let Popup::Jump(_) | Popup::Facets(_) = top {
+                let code = if down { KeyCode::Down } else { KeyCode::Up };
+                dialogs::key(state, KeyEvent::new(code, KeyModifiers::NONE), fx);
+            }
+            return;
+        }
+        let inspector = view::areas(areas(state.size).main).2;
+        let a = match (inspector.contains(Position::new(m.column, m.row)), down) {
+            (true, true) => Action::CardDown,
+            (true, false) => Action::CardUp,
+            (false, true) => Action::Down,
+            (false, false) => Action::Up,
+        };
+        update::graph_action(state, a, fx);
+    }
+
+    fn action(&self, state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+        update::graph_action(state, a, fx);
+    }
+
+    fn command(&self, state: &mut AppState, line: &str, fx: &mut Vec<Effect>) -> bool {
+        let Some(name) = crate::app::palette::graph_command(line) else {
+            return false;
+        };
+        update::open(state, &name, fx);
+        true
+    }
+
+    fn confirmed(&self, state: &mut AppState, then: Confirmed, fx: &mut Vec<Effect>) {
+        match then {
+            Confirmed::Write(w) => curate_ui::write(state, *w, fx),
+            Confirmed::DiscardForm => {
+                if let Some(Popup::NodeForm(_)) = state.popups.last()
+                    && let Some(Popup::NodeForm(f)) = state.popups.pop()
+                {
+                    f.wipe();
+                }
+                state.info("form discarded; nothing written");
+            }
+            _ => {}
+        }
+    }
+
+    fn reply(&self, state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) -> Option<Reply> {
+        match r {
+            Reply::Shown { generation, result } => update::shown(state, generation, *result),
+            Reply::Jumped { generation, hits } => update::jumped(state, generation, hits),
+            Reply::Path { generation, result } => update::path_found(state, generation, result),
+            Reply::History { generation, result } => update::history(state, generation, result),
+            Reply::Start(name) => update::start(state, name, fx),
+            Reply::Written { text, open } => curate_ui::written(state, text, open, fx),
+            Reply::WriteFailed(text) => curate_ui::write_failed(state, text),
+            Reply::NameChecked { generation, result } => curate_ui::name_checked(state, generation, result),
+            Reply::Vocabulary {
+                generation,
+                types,
+                relations,
+            } => curate_ui::vocabulary(state, generation, types, relations),
+            Reply::EditValues { name, result } => curate_ui::edit_values(state, &name, result),
+            // The Projection pane asks for exposures too: only the open
+            // form's own answer is this pane's.
+            Reply::Exposure { generation, result } => {
+                if !matches!(state.popups.last(), Some(Popup::NodeForm(f)) if f.generation == generation) {
+                    return Some(Reply::Exposure { generation, result });
+                }
+                curate_ui::exposure(state, generation, result);
+            }
+            Reply::Curator { generation, result } => curator::listed(state, generation, result),
+            other => return Some(other),
+        }
+        None
+    }
+
+    fn notice(&self, state: &mut AppState, n: Notice, fx: &mut Vec<Effect>) {
+        match n {
+            Notice::Opened(_) | Notice::GraphChanged | Notice::Refresh => update::changed(state, fx),
+            Notice::Lock => state.graph.wipe(),
+            Notice::Settled => update::entered(state, fx),
+        }
+    }
+
+    fn draw(&self, buf: &mut Buffer, state: &AppState, styles: &ToneStyles, areas: &Areas) {
+        view::graph(buf, state, styles, areas.main);
+    }
+
+    fn draw_popup(&self, buf: &mut Buffer, state: &AppState, popup: &Popup, styles: &ToneStyles, main: Rect) {
+        view::popup(buf, state, popup, styles, main);
+    }
+
+    fn hints(&self, state: &AppState) -> Vec<(String, String)> {
+        match state.popups.last() {
+            Some(Popup::Jump(_)) => fixed(&[
+                ("type", "to search"),
+                ("↑↓", "choose"),
+                ("enter", "run"),
+                ("esc", "close"),
+            ]),
+            Some(Popup::Facets(_)) => fixed(&[
+                ("space", "pick"),
+                ("enter", "apply"),
+                ("backspace", "all"),
+                ("esc", "cancel"),
+            ]),
+            Some(Popup::Export { .. }) => fixed(&[("enter", "export"), ("esc", "cancel")]),
+            Some(Popup::AsOf { .. }) => fixed(&[("enter", "show"), ("esc", "cancel")]),
+            Some(Popup::NodeForm(_)) => fixed(&[
+                ("tab", "next field"),
+                ("←→", "choose"),
+                ("ctrl-s", "save"),
+                ("esc", "cancel"),
+            ]),
+            Some(Popup::Curator(_)) => fixed(&[
+                ("←→", "type"),
+                ("s", "sort"),
+                ("o", "order"),
+                ("m", "mentions"),
+                ("enter", "open / link"),
+                ("esc", "close"),
+            ]),
+            Some(Popup::Relation { .. } | Popup::Prompt { .. }) => fixed(&[("enter", "confirm"), ("esc", "cancel")]),
+            Some(Popup::History(_)) => fixed(&[
+                ("↑↓", "version"),
+                ("space", "compare from here"),
+                ("pgup/pgdn", "scroll"),
+                ("esc", "close"),
+            ]),
+            _ => commands(state, self.pane()),
+        }
+    }
+}

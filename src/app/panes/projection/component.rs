@@ -1,0 +1,79 @@
+//! The Projection pane as the shell sees it: keys, replies and drawing
+//! routed to the pane's own modules.
+
+use crossterm::event::KeyEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::{review_ui, update, view};
+use crate::app::action::{Action, Pane};
+use crate::app::component::{Component, Notice, commands, fixed};
+use crate::app::effect::Effect;
+use crate::app::layout::Areas;
+use crate::app::state::{AppState, Popup};
+use crate::app::worker::Reply;
+use crate::widgets::ToneStyles;
+
+/// The Projection pane.
+pub struct ProjectionComponent;
+
+impl Component for ProjectionComponent {
+    fn pane(&self) -> Pane {
+        Pane::Projection
+    }
+
+    fn key(&self, state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bool {
+        match state.popups.last() {
+            Some(p) if self.owns(p) => {
+                update::dialog_key(state, k, fx);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn action(&self, state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+        update::projection_action(state, a, fx);
+    }
+
+    fn reply(&self, state: &mut AppState, r: Reply, _fx: &mut Vec<Effect>) -> Option<Reply> {
+        match r {
+            Reply::ExposureReport { generation, result } => review_ui::exposure_answer(state, generation, result),
+            Reply::AuditList { generation, result } => review_ui::audit_answer(state, generation, result),
+            Reply::Replayed { generation, result } => review_ui::replayed(state, generation, result),
+            Reply::Previewed { generation, result } => update::shown(state, generation, *result),
+            // The Graph pane's form asks for exposures too: only the
+            // what-if's own answer is this pane's.
+            Reply::Exposure { generation, result } => {
+                if !update::what_if_answer(state, generation, &result) {
+                    return Some(Reply::Exposure { generation, result });
+                }
+            }
+            other => return Some(other),
+        }
+        None
+    }
+
+    fn notice(&self, state: &mut AppState, n: Notice, fx: &mut Vec<Effect>) {
+        match n {
+            Notice::Opened(_) | Notice::GraphChanged => update::changed(state, fx),
+            Notice::Lock => state.projection.wipe(),
+            Notice::Refresh | Notice::Settled => {}
+        }
+    }
+
+    fn draw(&self, buf: &mut Buffer, state: &AppState, styles: &ToneStyles, areas: &Areas) {
+        view::projection(buf, state, styles, areas.main);
+    }
+
+    fn draw_popup(&self, buf: &mut Buffer, _state: &AppState, popup: &Popup, styles: &ToneStyles, main: Rect) {
+        view::popup(buf, popup, styles, main);
+    }
+
+    fn hints(&self, state: &AppState) -> Vec<(String, String)> {
+        match state.popups.last() {
+            Some(Popup::AgentId { .. }) => fixed(&[("enter", "set"), ("esc", "cancel")]),
+            _ => commands(state, self.pane()),
+        }
+    }
+}

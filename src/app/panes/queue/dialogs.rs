@@ -1,0 +1,246 @@
+//! The queue's dialogs: the reject reason, the stale-base question and the
+//! proposal editor. Their keys, pastes and the worker's answers about an
+//! edit (validation, saving, a stale base) are here, with the decisions
+//! they confirm.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_textarea::CursorMove;
+
+use super::update::open_editor;
+use crate::app::effect::{Effect, request};
+use crate::app::layout;
+use crate::app::quit::quit_asked;
+use crate::app::state::{AppState, Confirmed, Popup};
+use crate::app::text_input::edit_line;
+use crate::app::worker::{Reply, Request};
+
+/// A key for the queue's dialog on top of the stack.
+pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
+    let Some(top) = state.popups.last_mut() else { return };
+    match top {
+        Popup::Reason { ids, input, error } => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            KeyCode::Enter if input.trim().is_empty() => {
+                *error = Some("a reason is required: the agent reads it back".into());
+            }
+            KeyCode::Enter => {
+                let (ids, reason) = (std::mem::take(ids), input.trim().to_owned());
+                state.popups.pop();
+                if ids.len() > 1 {
+                    state.popups.push(Popup::Confirm {
+                        text: format!("Reject {} proposals with the reason \"{reason}\"?", ids.len()),
+                        then: Confirmed::RejectMany(ids, reason),
+                    });
+                } else {
+                    state.busy = Some("rejecting".into());
+                    request(fx, Request::Reject { ids, reason });
+                }
+            }
+            _ => {
+                if edit_line(input, &k) {
+                    *error = None;
+                }
+            }
+        },
+        Popup::Stale { id, edit, .. } => match k.code {
+            KeyCode::Char('f') => {
+                let (id, edit) = (id.clone(), edit.take());
+                state.popups.pop();
+                state.busy = Some("accepting".into());
+                match edit {
+                    Some(text) => request(fx, Request::AcceptEdit { id, text, force: true }),
+                    None => request(fx, Request::Accept { id, force: true }),
+                }
+            }
+            KeyCode::Char('e') if edit.is_none() => {
+                state.popups.pop();
+                open_editor(state, fx);
+            }
+            KeyCode::Esc | KeyCode::Char('q') => {
+                state.popups.pop();
+            }
+            _ => {}
+        },
+        // A saving editor waits.
+        Popup::Editor(ed) if !ed.saving => editor_key(state, k, fx),
+        _ => {}
+    }
+}
+
+/// The editor's text height on the current screen.
+fn editor_height(state: &AppState) -> usize {
+    usize::from(layout::editor_area(layout::areas(state.size).main).1).max(1)
+}
+
+/// Moves the editor's cursor `rows` lines (down when positive) and keeps it
+/// in view. The console draws the text itself, so the text area's own
+/// page keys, which scroll a viewport it never rendered, are not used.
+pub fn editor_move(state: &mut AppState, rows: isize) {
+    let height = editor_height(state);
+    let Some(Popup::Editor(ed)) = state.popups.last_mut() else {
+        return;
+    };
+    let step = if rows > 0 { CursorMove::Down } else { CursorMove::Up };
+    for _ in 0..rows.unsigned_abs() {
+        ed.area.move_cursor(step);
+    }
+    ed.top = crate::widgets::code_view::scroll_to(ed.top, ed.area.cursor().0, height);
+}
+
+fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = k.modifiers.contains(KeyModifiers::ALT);
+    let page = isize::try_from(editor_height(state)).unwrap_or(1);
+    match k.code {
+        KeyCode::PageDown => return editor_move(state, page),
+        KeyCode::Char('v') if ctrl => return editor_move(state, page),
+        KeyCode::PageUp => return editor_move(state, -page),
+        KeyCode::Char('v') if alt => return editor_move(state, -page),
+        KeyCode::Char('q') if ctrl => return quit_asked(state, fx),
+        _ => {}
+    }
+    let height = editor_height(state);
+    let Some(Popup::Editor(ed)) = state.popups.last_mut() else {
+        return;
+    };
+    match k.code {
+        KeyCode::Char('s') if ctrl => match &ed.validation {
+            Some(Err(e)) => ed.error = Some(format!("not saved: {e}")),
+            _ => {
+                ed.saving = true;
+                ed.error = None;
+                let (id, text) = (ed.id.clone(), ed.text());
+                state.busy = Some("accepting the edit".into());
+                request(fx, Request::AcceptEdit { id, text, force: false });
+            }
+        },
+        KeyCode::Esc => {
+            if ed.modified() {
+                state.popups.push(Popup::Confirm {
+                    text: "Discard this edit? The proposal stays in the queue unchanged.".into(),
+                    then: Confirmed::DiscardEdit,
+                });
+            } else {
+                state.popups.pop();
+            }
+        }
+        _ => {
+            let before_text = ed.text();
+            if ctrl && k.code == KeyCode::Char('z') {
+                ed.area.undo();
+            } else if ctrl && k.code == KeyCode::Char('y') {
+                ed.area.redo();
+            } else {
+                ed.area.input(k);
+            }
+            ed.top = crate::widgets::code_view::scroll_to(ed.top, ed.area.cursor().0, height);
+            if ed.text() != before_text {
+                validate(state, fx);
+            }
+        }
+    }
+}
+
+/// Asks the worker to check the editor's text (the newest check wins).
+pub fn validate(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let generation = state.next_generation();
+    if let Some(Popup::Editor(ed)) = state.popups.last_mut() {
+        ed.generation = generation;
+        ed.error = None;
+        request(
+            fx,
+            Request::Validate {
+                generation,
+                text: ed.text(),
+            },
+        );
+    }
+}
+
+/// Pastes into the queue's dialog on top.
+pub fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
+    match state.popups.last_mut() {
+        Some(Popup::Editor(ed)) => {
+            ed.area.insert_str(text);
+            validate(state, fx);
+        }
+        Some(Popup::Reason { input, .. }) => {
+            input.push_str(&text.replace(['\n', '\r'], " "));
+        }
+        _ => {}
+    }
+}
+
+/// The worker's answers about an edit or a decision on a stale base;
+/// others are handed back.
+pub fn reply(state: &mut AppState, r: Reply) -> Option<Reply> {
+    match r {
+        Reply::Validated { generation, result } => {
+            if let Some(Popup::Editor(ed)) = state.popups.last_mut()
+                && ed.generation == generation
+            {
+                ed.validation = Some(result);
+            }
+        }
+        Reply::Stale { id, versions, edit } => {
+            state.busy = None;
+            let edit = match state.popups.last_mut() {
+                Some(Popup::Editor(ed)) if edit => {
+                    ed.saving = false;
+                    Some(ed.text())
+                }
+                _ => None,
+            };
+            state.popups.push(Popup::Stale { id, versions, edit });
+        }
+        Reply::EditSaved(text) => {
+            state.busy = None;
+            if let Some(Popup::Editor(_)) = state.popups.last() {
+                state.popups.pop();
+            }
+            state.info(text);
+        }
+        Reply::EditFailed(text) => {
+            state.busy = None;
+            if let Some(Popup::Editor(ed)) = state.popups.last_mut() {
+                ed.saving = false;
+                ed.error = Some(format!("not saved: {text}"));
+            } else {
+                state.error(text);
+            }
+        }
+        other => return Some(other),
+    }
+    None
+}
+
+/// Carries out a decision the reviewer confirmed.
+pub fn confirmed(state: &mut AppState, then: Confirmed, fx: &mut Vec<Effect>) {
+    match then {
+        Confirmed::AcceptMany(ids) => {
+            state.busy = Some(format!("accepting {} proposals", ids.len()));
+            clear_marks(state, &ids);
+            request(fx, Request::AcceptMany { ids });
+        }
+        Confirmed::RejectMany(ids, reason) => {
+            state.busy = Some(format!("rejecting {} proposals", ids.len()));
+            clear_marks(state, &ids);
+            request(fx, Request::Reject { ids, reason });
+        }
+        Confirmed::DiscardEdit => {
+            if let Some(Popup::Editor(_)) = state.popups.last() {
+                state.popups.pop();
+            }
+            state.info("edit discarded");
+        }
+        _ => {}
+    }
+}
+
+fn clear_marks(state: &mut AppState, ids: &[String]) {
+    for id in ids {
+        state.queue.marked.remove(id);
+    }
+}
