@@ -68,23 +68,6 @@ impl FromStr for Status {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Status::*;
-
-    #[test]
-    fn lifecycle_edges() {
-        assert!(Proposed.can_become(Active));
-        assert!(Active.can_become(Deprecated));
-        assert!(Deprecated.can_become(Archived));
-        assert!(Archived.can_become(Active), "restore from archived");
-        assert!(Deprecated.can_become(Active), "restore from deprecated");
-        assert!(!Active.can_become(Proposed));
-        assert!(!Archived.can_become(Deprecated));
-        assert!(!Active.can_become(Active));
-    }
-}
-
 /// Moves `node` to `to` (lifecycle rules checked), with `reason`.
 pub fn set_status(
     node: &mut super::Node,
@@ -103,4 +86,21 @@ pub fn set_status(
     node.status_reason = reason;
     node.updated = now;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Status::*;
+
+    #[test]
+    fn lifecycle_edges() {
+        assert!(Proposed.can_become(Active));
+        assert!(Active.can_become(Deprecated));
+        assert!(Deprecated.can_become(Archived));
+        assert!(Archived.can_become(Active), "restore from archived");
+        assert!(Deprecated.can_become(Active), "restore from deprecated");
+        assert!(!Active.can_become(Proposed));
+        assert!(!Archived.can_become(Deprecated));
+        assert!(!Active.can_become(Active));
+    }
 }

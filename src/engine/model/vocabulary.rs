@@ -103,6 +103,13 @@ vocabulary!(
     ]
 );
 
+impl Relation {
+    /// The `supersedes` relation: a link of it also deprecates its target.
+    pub fn supersedes() -> Relation {
+        Relation::new("supersedes").unwrap_or_else(|_| unreachable!("a known relation"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,12 +135,5 @@ mod tests {
                 .to_string()
                 .contains("depends-on")
         );
-    }
-}
-
-impl Relation {
-    /// The `supersedes` relation: a link of it also deprecates its target.
-    pub fn supersedes() -> Relation {
-        Relation::new("supersedes").unwrap_or_else(|_| unreachable!("a known relation"))
     }
 }

@@ -146,7 +146,7 @@ impl Store {
         Ok(DecisionRow {
             proposal: id.to_string(),
             outcome: d.outcome.as_str(),
-            sealed: codec::seal_decision(&self.keys(), id.as_str(), &plain)?,
+            sealed: codec::seal_decision(self.keys(), id.as_str(), &plain)?,
         })
     }
 
