@@ -39,14 +39,22 @@ fn graphex_fails(root: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.get_output().stderr).into_owned()
 }
 
-#[test]
-fn a_merge_that_brings_back_an_older_graph_is_caught_and_restored() {
+/// A repository whose graph got a security fix on main, and an agent's
+/// branch that puts back the graph from before it.
+fn attacked() -> tempfile::TempDir {
     let dir = repo();
     let root = dir.path();
     let old = head(root);
     add(root, "security-fix", "the policy as fixed");
     commit_all(root, "fix the policy");
     agent_branch(root, &old);
+    dir
+}
+
+#[test]
+fn a_merge_that_brings_back_an_older_graph_is_caught_and_restored() {
+    let dir = attacked();
+    let root = dir.path();
 
     // A fast-forward: only the agent's side changed graph.db, so git never
     // runs the merge driver. The post-merge hook speaks up.
@@ -85,12 +93,8 @@ fn a_merge_that_brings_back_an_older_graph_is_caught_and_restored() {
 
 #[test]
 fn a_commit_of_an_older_graph_is_refused_before_it_is_made() {
-    let dir = repo();
+    let dir = attacked();
     let root = dir.path();
-    let old = head(root);
-    add(root, "security-fix", "the policy as fixed");
-    commit_all(root, "fix the policy");
-    agent_branch(root, &old);
     // Main moves on with code only: the merge is a real merge commit, and
     // the pre-merge-commit hook refuses to make it.
     std::fs::write(root.join("main.rs"), "fn main() {}\n").unwrap();

@@ -101,21 +101,7 @@ fn every_mcp_tool_on_the_demo_store() {
         .build()
         .unwrap();
     let all = runtime.block_on(async {
-        let mut cmd = tokio::process::Command::new(assert_cmd::cargo::cargo_bin("graphex"));
-        for var in [
-            "GRAPHEX_STORE",
-            "GRAPHEX_PASSPHRASE",
-            "GRAPHEX_IDENTITY",
-            "GRAPHEX_HUMAN_PASSPHRASE",
-        ] {
-            cmd.env_remove(var);
-        }
-        cmd.arg("--store")
-            .arg(&root)
-            .args(["mcp", "--agent", "claude-code", "--trust", "94", "--session", "golden"])
-            .env("GRAPHEX_AGENT_IDENTITY", &identity)
-            .env("GRAPHEX_TEST_KDF_LOG_N", "4")
-            .env("GRAPHEX_STATE_DIR", crate::harness::state_dir());
+        let cmd = crate::mcp::server_on(&root, &identity, "golden");
         let client: Client = ().serve(TokioChildProcess::new(cmd.configure(|_| {})).unwrap()).await.unwrap();
         let calls = [
             ("graphex_status", json!({})),

@@ -13,7 +13,16 @@ use crate::harness::{PASS, Repo};
 pub(crate) type Client = RunningService<RoleClient, ()>;
 
 pub(crate) fn server(repo: &Repo, extra: &[(&str, &str)]) -> tokio::process::Command {
-    let identity = repo.agent_identity_once();
+    let mut cmd = server_on(repo.root(), &repo.agent_identity_once(), "s1");
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+/// `graphex mcp` on the store at `root` with the agent identity file
+/// `identity`, in session `session`, nothing else of the environment's.
+pub(crate) fn server_on(root: &std::path::Path, identity: &std::path::Path, session: &str) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(assert_cmd::cargo::cargo_bin("graphex"));
     for var in [
         "GRAPHEX_STORE",
@@ -24,14 +33,11 @@ pub(crate) fn server(repo: &Repo, extra: &[(&str, &str)]) -> tokio::process::Com
         cmd.env_remove(var);
     }
     cmd.args(["--store"])
-        .arg(repo.root())
-        .args(["mcp", "--agent", "claude-code", "--trust", "94", "--session", "s1"])
+        .arg(root)
+        .args(["mcp", "--agent", "claude-code", "--trust", "94", "--session", session])
         .env("GRAPHEX_AGENT_IDENTITY", identity)
         .env("GRAPHEX_TEST_KDF_LOG_N", "4")
         .env("GRAPHEX_STATE_DIR", crate::harness::state_dir());
-    for (k, v) in extra {
-        cmd.env(k, v);
-    }
     cmd
 }
 

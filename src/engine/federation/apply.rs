@@ -85,11 +85,7 @@ impl Store {
             plan.removed_edges.push((e.id, e.tier));
             plan.kept_edges.push(e.clone());
         }
-        let durability = if plan.nodes.len() > 64 {
-            Durability::Deferred
-        } else {
-            Durability::Sync
-        };
+        let durability = Durability::for_nodes(plan.nodes.len());
         self.commit(plan, durability)?;
         Ok(report)
     }

@@ -362,11 +362,7 @@ impl Store {
             ..Plan::default()
         };
         let report = self.import_into(p, &mut plan)?;
-        let durability = if plan.nodes.len() > 64 {
-            Durability::Deferred
-        } else {
-            Durability::Sync
-        };
+        let durability = Durability::for_nodes(plan.nodes.len());
         self.commit(plan, durability)?;
         Ok(report)
     }

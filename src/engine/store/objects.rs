@@ -23,6 +23,18 @@ pub enum Durability {
     Deferred,
 }
 
+impl Durability {
+    /// For a commit writing `nodes` blobs: each synced alone for a few,
+    /// one directory sync at the end for many (an import, a pull).
+    pub fn for_nodes(nodes: usize) -> Self {
+        if nodes > 64 {
+            Durability::Deferred
+        } else {
+            Durability::Sync
+        }
+    }
+}
+
 impl Objects {
     pub fn new(dir: PathBuf) -> Self {
         Self { dir }
