@@ -60,13 +60,15 @@ pub struct Cli {
 pub struct SealArgs {
     /// Accept one kind of difference from the trusted seal, as the store has it now:
     /// commits, rows, decisions, audit, settings, queries, timeline, or no-reference (no trusted
-    /// seal was found).
+    /// seal was found). Settings, decisions, audit and queries not accepted are restored from the
+    /// trusted copy (after asking); the others must be accepted, or the whole copy restored.
     #[arg(long, value_name = "KIND")]
     pub accept: Vec<String>,
-    /// Restore the trusted copy instead (the store as it is now is moved aside, never deleted).
+    /// Restore the whole trusted copy instead (the store as it is now is moved aside, never
+    /// deleted).
     #[arg(long, conflicts_with = "accept")]
-    pub restore: bool,
-    /// Do not ask before restoring.
+    pub restore_all: bool,
+    /// Do not ask before restoring (what is restored is still printed).
     #[arg(long)]
     pub yes: bool,
 }

@@ -35,7 +35,7 @@ pub fn seal(ctx: &Context, args: &SealArgs) -> Result<()> {
     for d in &plan.differences {
         note(&format!("  {}: {}", d.kind.as_str(), d.detail));
     }
-    if args.restore {
+    if args.restore_all {
         let Some(trusted) = plan.trusted.clone() else {
             bail!("nothing to restore from: no trusted seal was found (see above)");
         };
@@ -61,7 +61,40 @@ pub fn seal(ctx: &Context, args: &SealArgs) -> Result<()> {
     if plan.differences.is_empty() && plan.mixed_macs.is_none() && plan.reference.is_some() {
         note("no difference from the trusted seal");
     }
-    if store.seal(&accepted)? {
+    // Kinds that can be restored alone come back from the trusted copy,
+    // unless accepted; the store as it is goes aside first.
+    let restorable: Vec<&str> = plan
+        .unexplained(&accepted)
+        .iter()
+        .filter(|d| d.kind.restorable())
+        .map(|d| d.kind.as_str())
+        .collect();
+    let candidate = match (&plan.trusted, restorable.is_empty()) {
+        (Some(trusted), false) => match rollback::find(store.layout().root(), trusted) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                note(&format!(
+                    "no trusted copy to restore {} from: {e}",
+                    restorable.join(", ")
+                ));
+                None
+            }
+        },
+        _ => None,
+    };
+    if let Some(c) = &candidate {
+        note(&format!(
+            "will restore {} from {}, and keep the store as it is now aside",
+            restorable.join(", "),
+            c.source
+        ));
+        if !args.yes && !confirm("Restore them and seal?")? {
+            bail!("nothing restored or sealed (to go on without a question, add --yes)");
+        }
+        let aside = rollback::set_aside(store.layout().root())?;
+        note(&format!("the store as it was is kept at {}", aside.display()));
+    }
+    if store.seal_restoring(&accepted, candidate.as_ref().map(|c| c.path()))? {
         note("sealed: from now on any change made outside Graphex is refused (recorded on the timeline)");
         let c = store.config()?;
         if let Some(w) = c.warning() {

@@ -43,6 +43,30 @@ pub struct Candidate {
     pub recorded: Record,
 }
 
+impl Candidate {
+    /// The copy's file (a temporary file beside `graph.db`, removed with
+    /// the candidate).
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+}
+
+/// Copies the store's index aside (into the state directory, never
+/// deleted) before a repair changes it; returns where.
+pub fn set_aside(root: &Path) -> Result<PathBuf> {
+    let db = Layout::new(root).db();
+    {
+        let conn = rusqlite::Connection::open(&db)?;
+        crate::store::forbid_code(&conn)?;
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+    }
+    let state = freshness::state_dir()
+        .ok_or_else(|| Error::MissingSecret("no state directory to set the current graph aside in".into()))?;
+    let aside = freshness::aside_path(&state, root, Timestamp::now().0);
+    std::fs::copy(&db, &aside).map_err(|e| Error::io(&aside, e))?;
+    Ok(aside)
+}
+
 /// The statement id (hex) of the index in `path`, read without keys.
 fn statement_of(path: &Path) -> Option<String> {
     let conn = rusqlite::Connection::open(path).ok()?;

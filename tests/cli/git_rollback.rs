@@ -147,3 +147,45 @@ fn another_branch_or_an_old_commit_is_no_error_and_merges_through_the_driver_pas
     let list = graphex(root, &["list"]);
     assert!(list.contains("beta") && list.contains("alpha"), "{list}");
 }
+
+#[test]
+fn seal_puts_back_deleted_settings_from_git_and_never_approves_the_edited_file() {
+    let dir = repo();
+    let root = dir.path();
+    let config = root.join(".gpp/config.toml");
+    std::fs::write(&config, "[graphex.projection]\nlow = 80.0\nhigh = 95.0\n").unwrap();
+    let shown: serde_json::Value = serde_json::from_str(&graphex(root, &["--json", "config", "show"])).unwrap();
+    let digest = shown["approval"].as_str().unwrap().to_owned();
+    graphex(root, &["config", "approve", "--yes", &digest]);
+    commit_all(root, "stricter thresholds");
+    // No key at all: the approved settings and the seal deleted, the file
+    // edited to hand agent-readable content to any agent.
+    let conn = rusqlite::Connection::open(root.join(".gpp/graphex/graph.db")).unwrap();
+    conn.execute_batch("DELETE FROM meta WHERE key = 'policy'; DELETE FROM seal;")
+        .unwrap();
+    drop(conn);
+    std::fs::write(&config, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\n").unwrap();
+    // Asked with no one to answer: nothing changes, and the difference is named.
+    let refused = graphex_fails(root, &["seal"]);
+    assert!(refused.contains("settings:"), "{refused}");
+    assert!(refused.contains("nothing restored or sealed"), "{refused}");
+    graphex_fails(root, &["status"]);
+    // Confirmed: the settings come back from git, the edit stays unapproved.
+    let out = bare(root)
+        .env("GRAPHEX_PASSPHRASE", PASS)
+        .args(["seal", "--yes"])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        said.contains("will restore settings from") && said.contains("sealed"),
+        "{said}"
+    );
+    let shown: serde_json::Value = serde_json::from_str(&graphex(root, &["--json", "config", "show"])).unwrap();
+    let text = shown.to_string();
+    assert!(text.contains("80"), "the approved thresholds are back in force: {text}");
+    assert!(
+        shown["approval"].is_string(),
+        "the edited file waits for approval: {text}"
+    );
+}

@@ -60,6 +60,7 @@ mod schema;
 mod seal;
 mod seal_log;
 mod seal_repair;
+mod seal_restore;
 mod seal_statement;
 mod seal_timeline;
 mod snapshot_sign;

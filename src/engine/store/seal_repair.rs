@@ -313,6 +313,14 @@ impl Store {
     /// and the settings are accepted (or the store predates seals).
     /// Returns false when the store was sealed already.
     pub fn seal(&mut self, accepted: &[DiffKind]) -> Result<bool> {
+        self.seal_restoring(accepted, None)
+    }
+
+    /// [`Store::seal`], restoring from the trusted copy at `copy` (an index
+    /// whose seal is the trusted statement) every difference of a kind that
+    /// can be restored alone and is not in `accepted`. The store as it was
+    /// should be kept aside by the caller first.
+    pub fn seal_restoring(&mut self, accepted: &[DiffKind], copy: Option<&Path>) -> Result<bool> {
         self.require_writer("sealing the store")?;
         if super::seal::exists(&self.conn)? {
             return Ok(false);
@@ -320,10 +328,21 @@ impl Store {
         let plan = self.seal_plan()?;
         if let Some(mixed) = &plan.mixed_macs {
             return Err(Error::Unexplained(format!(
-                "not sealed: {mixed}. Restore the trusted copy (`graphex seal --restore`)"
+                "not sealed: {mixed}. Restore the trusted copy (`graphex seal --restore-all`)"
             )));
         }
-        let left = plan.unexplained(accepted);
+        let restoring: Vec<DiffKind> = match copy {
+            Some(_) => plan
+                .unexplained(accepted)
+                .iter()
+                .map(|d| d.kind)
+                .filter(|k| k.restorable())
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut explained = accepted.to_vec();
+        explained.extend(&restoring);
+        let left = plan.unexplained(&explained);
         if !left.is_empty() {
             let list: Vec<String> = left
                 .iter()
@@ -331,8 +350,9 @@ impl Store {
                 .collect();
             let flags: Vec<String> = left.iter().map(|d| format!("--accept {}", d.kind.as_str())).collect();
             return Err(Error::Unexplained(format!(
-                "not sealed: the store differs from {}: {}. Restore the trusted copy (`graphex seal --restore`), \
-                 or accept each difference deliberately ({})",
+                "not sealed: the store differs from {}: {}. Restore the trusted copy (`graphex seal`, which \
+                 restores settings, decisions, the audit log and saved queries alone, or `graphex seal \
+                 --restore-all` for the whole store), or accept each difference deliberately ({})",
                 plan.reference
                     .as_ref()
                     .map_or_else(|| "any seal that can be verified".to_owned(), ToString::to_string),
@@ -341,6 +361,21 @@ impl Store {
             )));
         }
         let approve_file = plan.migrated || accepted.contains(&DiffKind::Settings) || plan.reference.is_none();
+        let attached = match (copy, &plan.follows) {
+            (Some(copy), Some(want)) if !restoring.is_empty() => {
+                super::seal_restore::attach(&self.conn, copy, want)?;
+                true
+            }
+            _ => false,
+        };
+        let sealed = self.seal_in_tx(&plan, &restoring, approve_file);
+        if attached {
+            super::seal_restore::detach(&self.conn);
+        }
+        sealed
+    }
+
+    fn seal_in_tx(&mut self, plan: &SealPlan, restoring: &[DiffKind], approve_file: bool) -> Result<bool> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -349,6 +384,26 @@ impl Store {
         }
         if schema::commit_seq(&tx)? != self.seen_seq {
             return Err(Error::Stale);
+        }
+        for kind in restoring {
+            super::seal_restore::restore(&tx, *kind)?;
+        }
+        // What was restored must now be what the trusted seal says.
+        if let Some(t) = plan.follows_bytes.as_deref().and_then(Statement::decode) {
+            let still: Vec<Difference> = compare(&tx, &self.keys, &t)?
+                .into_iter()
+                .filter(|d| restoring.contains(&d.kind))
+                .collect();
+            if let Some(d) = still.first() {
+                return Err(Error::integrity(
+                    "the restored tables",
+                    format!(
+                        "{} still differ after the restore: {}; nothing written",
+                        d.kind.as_str(),
+                        d.detail
+                    ),
+                ));
+            }
         }
         if approve_file
             && !policy::is_set(&tx)?

@@ -127,3 +127,54 @@ fn with_no_trusted_seal_anywhere_sealing_needs_its_own_flag() {
     let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
     assert!(s.seal(&[DiffKind::NoReference]).unwrap());
 }
+
+#[test]
+fn restorable_kinds_come_back_from_the_trusted_copy_one_by_one() {
+    let (dir, root, _, rejected) = decided();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let r = crate::audit::tests::record(crate::audit::Kind::Projection, "claude", Tier::Public, "h");
+    s.audit_append(&r).unwrap();
+    drop(s);
+    // The trusted copy: the index as this machine last saw it.
+    let copy = dir.path().join("trusted.db");
+    std::fs::copy(Layout::new(&root).db(), &copy).unwrap();
+    // No key: a decision and the audit log deleted, and the seal.
+    sql(&root, "DELETE FROM decisions WHERE proposal = ?1", [&rejected]);
+    sql(&root, "DELETE FROM audit", []);
+    sql(&root, "DELETE FROM seal", []);
+    let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
+    // Without the copy, refused; with it, both come back and it seals.
+    assert!(matches!(s.seal_restoring(&[], None), Err(Error::Unexplained(_))));
+    assert!(s.seal_restoring(&[], Some(&copy)).unwrap());
+    drop(s);
+    let s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(
+        s.decided().unwrap().contains(&rejected),
+        "the rejected proposal stays decided"
+    );
+    assert_eq!(s.audit_verify().unwrap().records, 1);
+    assert!(s.rolled_back().is_none());
+}
+
+#[test]
+fn a_copy_that_is_not_the_trusted_state_restores_nothing() {
+    let (dir, root, _, rejected) = decided();
+    let copy = dir.path().join("older.db");
+    std::fs::copy(Layout::new(&root).db(), &copy).unwrap();
+    // The store moves on: the copy is no longer the trusted state.
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    s.add_node(crate::model::NewNode::new(
+        crate::model::Name::new("later").unwrap(),
+        crate::model::NodeType::new("convention").unwrap(),
+        "later",
+        Tier::Public,
+    ))
+    .unwrap();
+    drop(s);
+    sql(&root, "DELETE FROM decisions WHERE proposal = ?1", [&rejected]);
+    sql(&root, "DELETE FROM seal", []);
+    let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
+    let err = s.seal_restoring(&[], Some(&copy)).unwrap_err().to_string();
+    assert!(err.contains("not the one the comparison trusted"), "{err}");
+    assert!(!super::seal::exists(s.conn()).unwrap());
+}
