@@ -10,7 +10,8 @@ use std::process::Command as Process;
 use anyhow::{Context as _, Result, bail};
 use graphex_engine::Store;
 use graphex_engine::keys::Credentials;
-use graphex_engine::store::{Layout, MergeInput, merge_indexes};
+use graphex_engine::merge::{MergeInput, merge_indexes};
+use graphex_engine::store::Layout;
 
 use super::Context;
 use super::git_args::{GitCommand, MergeDriverArgs};

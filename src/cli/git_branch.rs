@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 use graphex_engine::Error;
-use graphex_engine::store::OtherBranch;
+use graphex_engine::merge::OtherBranch;
 
 /// The other side of `git merge`, when git named its commit.
 pub struct GitBranch {

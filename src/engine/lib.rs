@@ -28,6 +28,7 @@ pub mod infer;
 pub mod interchange;
 pub mod keys;
 pub mod lookup;
+pub mod merge;
 pub mod model;
 pub mod project;
 pub mod proposal;

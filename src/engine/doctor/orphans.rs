@@ -134,7 +134,7 @@ pub(super) fn orphans(
     // Honoured only when the master's MAC on the list holds (so a master
     // session): an agent cannot list a planted file there.
     let retired: HashSet<String> = match store.filter(|s| s.keys().seal().is_some()) {
-        Some(s) => crate::store::retired_snapshots(conn, "main", s.keys())?
+        Some(s) => crate::merge::retired_snapshots(conn, "main", s.keys())?
             .map(|v| v.split(' ').map(str::to_owned).collect())
             .unwrap_or_default(),
         None => HashSet::new(),

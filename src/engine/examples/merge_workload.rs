@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use graphex_engine::merge::{MergeInput, OtherBranch, merge_indexes};
 use graphex_engine::model::{Name, NodeType, Relation};
-use graphex_engine::store::{Batch, Durability, MergeInput, Objects, OtherBranch, merge_indexes};
+use graphex_engine::store::{Batch, Durability, Objects};
 use graphex_engine::{Credentials, NewEdge, NewNode, NodePatch, Store, Tier};
 
 /// The other branch's files, from its copy (the driver reads them from git).

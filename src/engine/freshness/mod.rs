@@ -3,7 +3,7 @@
 //! file copy) is a detected event and never a silent rollback.
 //!
 //! Each statement of the master's seal names the statements it follows
-//! (`store::seal_log`), so a store's history is a chain that can be walked.
+//! (the store's seal log), so a store's history is a chain that can be walked.
 //! Each machine keeps, per work tree and per kind of session (master, agent),
 //! the last statement it opened or wrote and the git commit checked out then
 //! ([`Record`]), in the user's state directory (never in the repository).

@@ -1,6 +1,6 @@
 //! Key rotation on the key files' side: a new tier key is staged beside the
 //! current files, the index is re-sealed under it in one commit (see
-//! `store::rotate`), and only then are the staged files moved into place.
+//! the store's `rotate`), and only then are the staged files moved into place.
 //!
 //! The steps, and what a crash after each leaves:
 //!

@@ -56,16 +56,16 @@ use crate::model::{EdgeId, NodeId, Tier};
 
 /// The three groups of rows, each with its own key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Group {
+pub(crate) enum Group {
     Readable = 1,
     Restricted = 2,
     Human = 3,
 }
 
 impl Group {
-    pub(super) const ALL: [Group; 3] = [Group::Readable, Group::Restricted, Group::Human];
+    pub(crate) const ALL: [Group; 3] = [Group::Readable, Group::Restricted, Group::Human];
 
-    pub(super) fn of(tier: Tier) -> Group {
+    pub(crate) fn of(tier: Tier) -> Group {
         match tier {
             Tier::Public | Tier::AgentReadable => Group::Readable,
             Tier::AgentRestricted => Group::Restricted,
@@ -74,7 +74,7 @@ impl Group {
     }
 
     /// The tier whose key keys the group.
-    pub(super) fn key_tier(self) -> Tier {
+    pub(crate) fn key_tier(self) -> Tier {
         match self {
             Group::Readable => Tier::AgentReadable,
             Group::Restricted => Tier::AgentRestricted,
@@ -90,14 +90,14 @@ impl Group {
         }
     }
 
-    pub(super) fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize - 1
     }
 }
 
 /// What identifies a row for the manifest.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum RowKey {
+pub(crate) enum RowKey {
     Node {
         id: NodeId,
         tier: Tier,
@@ -120,7 +120,7 @@ pub(super) enum RowKey {
 }
 
 impl RowKey {
-    pub(super) fn tier(&self) -> Tier {
+    pub(crate) fn tier(&self) -> Tier {
         match self {
             RowKey::Node { tier, .. } | RowKey::Edge { tier, .. } => *tier,
         }
@@ -128,7 +128,7 @@ impl RowKey {
 }
 
 /// The digest of a sealed record kept in its row: SHA-256, 16 bytes.
-pub(super) fn digest(sealed: &[u8]) -> [u8; 16] {
+pub(crate) fn digest(sealed: &[u8]) -> [u8; 16] {
     let full: [u8; 32] = Sha256::digest(sealed).into();
     let mut out = [0u8; 16];
     out.copy_from_slice(&full[..16]);
@@ -137,7 +137,7 @@ pub(super) fn digest(sealed: &[u8]) -> [u8; 16] {
 
 /// A digest column as stored (a missing or malformed one reads as zeros,
 /// which matches no record).
-pub(super) fn stored_digest(v: rusqlite::types::ValueRef<'_>) -> [u8; 16] {
+pub(crate) fn stored_digest(v: rusqlite::types::ValueRef<'_>) -> [u8; 16] {
     match v {
         rusqlite::types::ValueRef::Blob(b) if b.len() == 16 => {
             let mut out = [0u8; 16];
@@ -149,7 +149,7 @@ pub(super) fn stored_digest(v: rusqlite::types::ValueRef<'_>) -> [u8; 16] {
 }
 
 /// Refuses a sealed record whose digest is not the one in its row.
-pub(super) fn check_digest(
+pub(crate) fn check_digest(
     what: impl Fn() -> String,
     sealed: &[u8],
     stored: rusqlite::types::ValueRef<'_>,
@@ -175,7 +175,7 @@ impl RowKey {
 
 /// The last of the rows written for each id: what the index holds after a
 /// commit that wrote one row twice.
-pub(super) fn last_per_row(rows: Vec<RowKey>) -> Vec<RowKey> {
+pub(crate) fn last_per_row(rows: Vec<RowKey>) -> Vec<RowKey> {
     let mut seen = std::collections::HashSet::new();
     let mut out: Vec<RowKey> = rows
         .into_iter()
@@ -190,11 +190,11 @@ pub(super) fn last_per_row(rows: Vec<RowKey>) -> Vec<RowKey> {
 /// then the row's fixed-length fields. Every input of a kind has the same
 /// length, so the secret-prefix construction is a PRF here; the key block is
 /// hashed once and the state cloned per row (one or two compressions).
-pub(super) struct Tagger(Sha256);
+pub(crate) struct Tagger(Sha256);
 
 /// SHA-256 with one whole block of `key` and a 32-byte `label` already
 /// hashed: the state row tags clone (the manifest's and the seal's).
-pub(super) fn keyed_block(key: &SymmetricKey, label: &[u8; 32]) -> Sha256 {
+pub(crate) fn keyed_block(key: &SymmetricKey, label: &[u8; 32]) -> Sha256 {
     let mut block = zeroize::Zeroizing::new([0u8; 64]);
     block[..32].copy_from_slice(key.expose());
     block[32..].copy_from_slice(label);
@@ -204,11 +204,11 @@ pub(super) fn keyed_block(key: &SymmetricKey, label: &[u8; 32]) -> Sha256 {
 }
 
 impl Tagger {
-    pub(super) fn new(key: &SymmetricKey) -> Self {
+    pub(crate) fn new(key: &SymmetricKey) -> Self {
         Tagger(keyed_block(key, b"graphex/manifest/row-tag/v1\0\0\0\0\0"))
     }
 
-    pub(super) fn tag(&self, row: &RowKey) -> [u8; 32] {
+    pub(crate) fn tag(&self, row: &RowKey) -> [u8; 32] {
         match row {
             RowKey::Node {
                 id,
@@ -231,7 +231,7 @@ impl Tagger {
         }
     }
 
-    pub(super) fn node(&self, id: &NodeId, tier: Tier, version: u64, blob: &str, digest: &[u8; 16]) -> [u8; 32] {
+    pub(crate) fn node(&self, id: &NodeId, tier: Tier, version: u64, blob: &str, digest: &[u8; 16]) -> [u8; 32] {
         let mut h = self.0.clone();
         h.update([b'n', tier.code()]);
         h.update(id.as_bytes());
@@ -244,21 +244,21 @@ impl Tagger {
 
 /// One group's count and XOR of tags.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Sum {
+pub(crate) struct Sum {
     pub count: i64,
     pub acc: [u8; 32],
 }
 
 impl Sum {
     /// Adds another sum of disjoint rows.
-    pub(super) fn merge(&mut self, other: &Sum) {
+    pub(crate) fn merge(&mut self, other: &Sum) {
         self.count += other.count;
         for (a, t) in self.acc.iter_mut().zip(&other.acc) {
             *a ^= t;
         }
     }
 
-    pub(super) fn add(&mut self, tag: &[u8; 32], sign: i64) {
+    pub(crate) fn add(&mut self, tag: &[u8; 32], sign: i64) {
         self.count += sign;
         for (a, t) in self.acc.iter_mut().zip(tag) {
             *a ^= t;
@@ -278,7 +278,7 @@ fn mac(key: &SymmetricKey, group: Group, sum: &Sum) -> Hmac<Sha256> {
 }
 
 /// Writes a MAC'd empty entry for every group (a new store).
-pub(super) fn init_empty(conn: &Connection, keys: &Keyring) -> Result<()> {
+pub(crate) fn init_empty(conn: &Connection, keys: &Keyring) -> Result<()> {
     let mut put =
         conn.prepare_cached("INSERT OR REPLACE INTO manifest (grp, count, acc, mac) VALUES (?1, 0, ?2, ?3)")?;
     for g in Group::ALL {
@@ -315,7 +315,7 @@ fn stored(conn: &Connection, key: &SymmetricKey, group: Group) -> Result<Sum> {
     Ok(sum)
 }
 
-pub(super) fn tampered(group: Group, reason: &str) -> Error {
+pub(crate) fn tampered(group: Group, reason: &str) -> Error {
     Error::integrity(
         format!("the index's {} rows", group.name()),
         format!("{reason}; nothing is served (see `graphex doctor`)"),
@@ -323,14 +323,14 @@ pub(super) fn tampered(group: Group, reason: &str) -> Error {
 }
 
 /// The tagger of each group this session can key.
-pub(super) fn taggers(keys: &Keyring) -> Vec<(Group, Tagger)> {
+pub(crate) fn taggers(keys: &Keyring) -> Vec<(Group, Tagger)> {
     Group::ALL
         .into_iter()
         .filter_map(|g| keys.tier(g.key_tier()).ok().map(|c| (g, Tagger::new(&c.manifest))))
         .collect()
 }
 
-pub(super) fn tagger_of(taggers: &[(Group, Tagger)], tier: Tier) -> Option<(Group, &Tagger)> {
+pub(crate) fn tagger_of(taggers: &[(Group, Tagger)], tier: Tier) -> Option<(Group, &Tagger)> {
     taggers
         .iter()
         .find(|(g, _)| *g == Group::of(tier))
@@ -339,12 +339,12 @@ pub(super) fn tagger_of(taggers: &[(Group, Tagger)], tier: Tier) -> Option<(Grou
 
 /// A blind-index token column (any blob; a non-blob reads as empty, which
 /// no real token is).
-pub(super) fn token<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
+pub(crate) fn token<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
     Ok(r.get_ref(i)?.as_blob().unwrap_or(&[]))
 }
 
 /// Whether a row belongs to the readable group (public, agent-readable).
-pub(super) fn is_readable(row: &RowKey) -> bool {
+pub(crate) fn is_readable(row: &RowKey) -> bool {
     Group::of(row.tier()) == Group::Readable
 }
 
@@ -352,7 +352,7 @@ pub(super) fn is_readable(row: &RowKey) -> bool {
 /// are, under `keys` (a key rotation, inside its transaction, after it
 /// re-sealed every row of the tier and after [`verify`] passed under the
 /// old key).
-pub(super) fn rebuild(conn: &Connection, keys: &Keyring, tier: Tier) -> Result<()> {
+pub(crate) fn rebuild(conn: &Connection, keys: &Keyring, tier: Tier) -> Result<()> {
     let g = Group::of(tier);
     let key = &keys.tier(g.key_tier())?.manifest;
     let (sums, _) = tally(
@@ -381,7 +381,7 @@ pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes>
 
 /// A second read-only view of the index, at the commit the first one reads,
 /// for the edge half of the check.
-pub(super) type EdgeReader = Connection;
+pub(crate) type EdgeReader = Connection;
 
 /// [`verify`], with the edge rows tallied on a second thread through the
 /// connection `edges` opens (it must read the same commit: the caller
@@ -477,7 +477,7 @@ pub(super) fn verify_with(
 
 /// Updates the manifest inside a commit's transaction: `removed` are the
 /// rows as they were before, `added` as they are after.
-pub(super) fn apply(conn: &Connection, keys: &Keyring, removed: &[RowKey], added: &[RowKey]) -> Result<()> {
+pub(crate) fn apply(conn: &Connection, keys: &Keyring, removed: &[RowKey], added: &[RowKey]) -> Result<()> {
     let mut touched: Vec<(Group, Tagger, Sum)> = Vec::new();
     for (row, sign) in removed.iter().map(|r| (r, -1)).chain(added.iter().map(|r| (r, 1))) {
         let g = Group::of(row.tier());
@@ -506,7 +506,7 @@ pub(super) fn apply(conn: &Connection, keys: &Keyring, removed: &[RowKey], added
 }
 
 /// The node row `id` as the index holds it now.
-pub(super) fn node_row(conn: &Connection, id: &NodeId) -> Result<Option<RowKey>> {
+pub(crate) fn node_row(conn: &Connection, id: &NodeId) -> Result<Option<RowKey>> {
     let mut stmt = conn.prepare_cached("SELECT tier, version, blob, digest, name_token FROM nodes WHERE id = ?1")?;
     let mut rows = stmt.query([id.as_bytes().as_slice()])?;
     let Some(r) = rows.next()? else { return Ok(None) };
@@ -521,7 +521,7 @@ pub(super) fn node_row(conn: &Connection, id: &NodeId) -> Result<Option<RowKey>>
 }
 
 /// The edge row `id` as the index holds it now.
-pub(super) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>> {
+pub(crate) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>> {
     let mut stmt = conn.prepare_cached("SELECT tier, seq, digest, token FROM edges WHERE id = ?1")?;
     let mut rows = stmt.query([id.as_bytes().as_slice()])?;
     let Some(r) = rows.next()? else { return Ok(None) };
@@ -537,7 +537,7 @@ pub(super) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>>
 /// A row's tag under its group's key, as the session holding `keys`
 /// computes it (tests of what an agent holding that key can forge).
 #[cfg(test)]
-pub(super) fn tag_for_tests(keys: &Keyring, row: &RowKey) -> [u8; 32] {
+pub(crate) fn tag_for_tests(keys: &Keyring, row: &RowKey) -> [u8; 32] {
     let key = &keys
         .tier(Group::of(row.tier()).key_tier())
         .expect("the group's key")

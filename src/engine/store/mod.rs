@@ -37,32 +37,33 @@
 //! [`Store::node`] reads and decrypts one blob (about 20 µs); a durable
 //! single change costs one to two milliseconds.
 
-mod audit_chain;
+pub(crate) mod audit_chain;
 mod audit_head;
-mod audit_merge;
+pub(crate) mod audit_merge;
 mod bulk;
 mod catalog;
 mod decisions;
 mod federated;
 mod fresh;
+pub(crate) mod kit;
 mod layout;
 mod load;
-mod manifest;
-mod merge;
-mod objects;
+pub(crate) mod manifest;
+pub(crate) mod merge_conflicts;
+pub(crate) mod objects;
 mod plan;
 mod policy;
 mod report;
-mod rotate;
-mod rowmac;
+pub(crate) mod rotate;
+pub(crate) mod rowmac;
 mod saved;
-mod schema;
-mod seal;
-mod seal_log;
+pub(crate) mod schema;
+pub(crate) mod seal;
+pub(crate) mod seal_log;
 mod seal_repair;
 mod seal_restore;
 mod seal_statement;
-mod seal_timeline;
+pub(crate) mod seal_timeline;
 mod snapshot_sign;
 mod snapshots;
 mod tally;
@@ -105,8 +106,8 @@ pub use bulk::{Batch, BatchResult};
 pub use catalog::Catalog;
 pub use fresh::{Freshness, check_without_keys, rollback_text, short as short_statement};
 pub use layout::{Layout, update_gitignore, write_gitignore};
-pub(crate) use merge::retired_snapshots;
-pub use merge::{Conflict, MergeInput, MergeReport, OtherBranch, merge_indexes};
+pub use merge_conflicts::Conflict;
+pub(crate) use merge_conflicts::ConflictRow;
 pub(crate) use objects::sync_dir;
 pub use objects::{Durability, Objects};
 pub(crate) use plan::{DecisionRow, Entry, NodeWrite, Plan, RAISE_TIER};
@@ -428,6 +429,12 @@ impl Store {
     /// unchanged.
     pub fn seen_seq(&self) -> u64 {
         self.seen_seq
+    }
+
+    /// The blob files (tests of operations that check what was written).
+    #[cfg(test)]
+    pub(crate) fn objects(&self) -> &Objects {
+        &self.objects
     }
 
     /// The index connection (engine modules that keep their own tables).

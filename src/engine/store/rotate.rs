@@ -85,7 +85,7 @@ pub(crate) fn retired_key(conn: &Connection, keys: &Keyring) -> Result<Option<Ti
 
 /// Before unlocking: moves the key files of a committed rotation into
 /// place, under the rotation lock (re-reading the marker once it is held).
-pub(super) fn finish_files(conn: &Connection, paths: &KeyPaths) -> Result<()> {
+pub(crate) fn finish_files(conn: &Connection, paths: &KeyPaths) -> Result<()> {
     match marker(conn)? {
         // Nothing staged: the files are in place (the marker clears at the
         // next master-level open), and a read-only keys/ is fine.
@@ -102,7 +102,7 @@ pub(super) fn finish_files(conn: &Connection, paths: &KeyPaths) -> Result<()> {
 /// After unlocking at the master level: clears the marker once the keyring
 /// commits to the key it names; a keyring that does not means the staged
 /// files were lost, and the store cannot be read.
-pub(super) fn clear_marker(conn: &Connection, keys: &Keyring, paths: &KeyPaths) -> Result<()> {
+pub(crate) fn clear_marker(conn: &Connection, keys: &Keyring, paths: &KeyPaths) -> Result<()> {
     let Some((tier, commit)) = marker(conn)? else {
         return Ok(());
     };
@@ -450,7 +450,7 @@ impl Store {
     }
 }
 
-pub(super) fn rekey_decisions(tx: &Connection, keys: &Keyring, old: &TierCiphers, new: &TierCiphers) -> Result<u64> {
+pub(crate) fn rekey_decisions(tx: &Connection, keys: &Keyring, old: &TierCiphers, new: &TierCiphers) -> Result<u64> {
     let rows = super::seal::decision_rows(tx, None)?;
     let mut set = tx.prepare("UPDATE decisions SET sealed = ?2, sig = ?3 WHERE proposal = ?1")?;
     for d in &rows {

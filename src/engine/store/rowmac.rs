@@ -69,7 +69,7 @@ fn version_hmac(keys: &Keyring, id: &[u8], version: i64, tier: i64, blob: &str) 
 
 /// The MAC of a `node_versions` row (`None` below the master level, which
 /// never writes).
-pub(super) fn version_mac(keys: &Keyring, id: &NodeId, version: i64, tier: Tier, blob: &str) -> Option<Vec<u8>> {
+pub(crate) fn version_mac(keys: &Keyring, id: &NodeId, version: i64, tier: Tier, blob: &str) -> Option<Vec<u8>> {
     version_hmac(keys, id.as_bytes(), version, i64::from(tier.code()), blob).map(|m| m.finalize().into_bytes().to_vec())
 }
 
@@ -82,12 +82,12 @@ fn unlinked_hmac(keys: &Keyring, id: &[u8], tier: i64, sealed: &[u8]) -> Option<
 }
 
 /// The MAC of an `unlinked` row (`None` below the master level).
-pub(super) fn unlinked_mac(keys: &Keyring, id: &[u8], tier: i64, sealed: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn unlinked_mac(keys: &Keyring, id: &[u8], tier: i64, sealed: &[u8]) -> Option<Vec<u8>> {
     unlinked_hmac(keys, id, tier, sealed).map(|m| m.finalize().into_bytes().to_vec())
 }
 
 /// Refuses an `unlinked` row the master did not write, at the master level.
-pub(super) fn check_unlinked(keys: &Keyring, id: &[u8], tier: i64, sealed: &[u8], mac: Option<&[u8]>) -> Result<()> {
+pub(crate) fn check_unlinked(keys: &Keyring, id: &[u8], tier: i64, sealed: &[u8], mac: Option<&[u8]>) -> Result<()> {
     let Some(m) = unlinked_hmac(keys, id, tier, sealed) else {
         return Ok(());
     };
@@ -121,7 +121,7 @@ fn timeline_hmac(keys: &Keyring, row: &TimelineRow, place: usize, of: usize) -> 
 }
 
 /// Inserts `rows` as one commit's timeline rows, each with its MAC.
-pub(super) fn insert_timeline(tx: &Connection, keys: &Keyring, rows: &[TimelineRow]) -> Result<()> {
+pub(crate) fn insert_timeline(tx: &Connection, keys: &Keyring, rows: &[TimelineRow]) -> Result<()> {
     let mut put = tx.prepare_cached(
         "INSERT INTO timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
          commit_seq, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -136,7 +136,7 @@ pub(super) fn insert_timeline(tx: &Connection, keys: &Keyring, rows: &[TimelineR
 }
 
 /// One timeline row of a person's action (`commit` when it made one).
-pub(super) fn note_action(tx: &Connection, keys: &Keyring, action: String, commit: Option<i64>) -> Result<()> {
+pub(crate) fn note_action(tx: &Connection, keys: &Keyring, action: String, commit: Option<i64>) -> Result<()> {
     insert_timeline(
         tx,
         keys,
@@ -160,7 +160,7 @@ fn altered(what: String) -> Error {
 
 /// Refuses a `node_versions` row the master did not write, at the master
 /// level (others cannot check it).
-pub(super) fn check_version(
+pub(crate) fn check_version(
     keys: &Keyring,
     id: &NodeId,
     version: i64,
@@ -182,7 +182,7 @@ const TIMELINE_ROW: &str = "SELECT at, actor, action, node_id, edge_id, before_v
 
 /// A timeline row's fields, from the first nine columns of a query that
 /// selects them as [`TIMELINE_ROW`] does.
-pub(super) fn timeline_fields(r: &rusqlite::Row<'_>) -> rusqlite::Result<TimelineRow> {
+pub(crate) fn timeline_fields(r: &rusqlite::Row<'_>) -> rusqlite::Result<TimelineRow> {
     Ok(TimelineRow {
         at: r.get(0)?,
         actor: r.get(1)?,
@@ -202,7 +202,7 @@ fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
 
 /// Every timeline row of commit `commit`, in order, each checked at the
 /// master level (with the number of rows the commit wrote).
-pub(super) fn commit_rows(conn: &Connection, keys: &Keyring, commit: i64) -> Result<Vec<TimelineRow>> {
+pub(crate) fn commit_rows(conn: &Connection, keys: &Keyring, commit: i64) -> Result<Vec<TimelineRow>> {
     let rows = conn
         .prepare_cached(&format!("{TIMELINE_ROW} WHERE commit_seq = ?1 ORDER BY seq"))?
         .query_map([commit], read_row)?
@@ -252,7 +252,7 @@ fn places(rows: &[StoredRow]) -> Vec<(usize, usize)> {
 }
 
 /// Checks every history and timeline row (master level): `doctor`.
-pub(super) fn check_all(conn: &Connection, keys: &Keyring) -> Result<()> {
+pub(crate) fn check_all(conn: &Connection, keys: &Keyring) -> Result<()> {
     if keys.seal().is_none() {
         return Ok(());
     }
@@ -273,7 +273,7 @@ pub(super) fn check_all(conn: &Connection, keys: &Keyring) -> Result<()> {
 /// Every timeline row up to row `seq` (included), in order, each checked at
 /// the master level. `seq` must end a commit (its last row), so that each
 /// commit's rows are read whole.
-pub(super) fn rows_through(conn: &Connection, keys: &Keyring, seq: i64) -> Result<Vec<TimelineRow>> {
+pub(crate) fn rows_through(conn: &Connection, keys: &Keyring, seq: i64) -> Result<Vec<TimelineRow>> {
     let rows = conn
         .prepare(&format!("{TIMELINE_ROW} WHERE seq <= ?1 ORDER BY seq"))?
         .query_map([seq], read_row)?
@@ -287,7 +287,7 @@ pub(super) fn rows_through(conn: &Connection, keys: &Keyring, seq: i64) -> Resul
 
 /// Writes the MAC of every history and timeline row as they are (a store
 /// sealed by `graphex seal`, whose rows predate these MACs).
-pub(super) fn mac_all(tx: &Connection, keys: &Keyring) -> Result<()> {
+pub(crate) fn mac_all(tx: &Connection, keys: &Keyring) -> Result<()> {
     mac_rows(tx, keys, false)
 }
 
@@ -295,7 +295,7 @@ pub(super) fn mac_all(tx: &Connection, keys: &Keyring) -> Result<()> {
 /// none (a merge's inserted and re-sealed rows); a timeline row's MAC
 /// covers its place in its commit, so the rows of each commit that has a
 /// row without one are all MAC'd again.
-pub(super) fn mac_missing(tx: &Connection, keys: &Keyring) -> Result<()> {
+pub(crate) fn mac_missing(tx: &Connection, keys: &Keyring) -> Result<()> {
     mac_rows(tx, keys, true)
 }
 
@@ -340,7 +340,7 @@ fn mac_rows(tx: &Connection, keys: &Keyring, only_missing: bool) -> Result<()> {
 
 /// The master's MAC on a merge conflict row: every field, so the other
 /// branch's version a reviewer is shown is the one the merge found.
-pub(super) fn conflict_mac(keys: &Keyring, row: &super::merge::ConflictRow) -> Option<Vec<u8>> {
+pub(crate) fn conflict_mac(keys: &Keyring, row: &super::merge_conflicts::ConflictRow) -> Option<Vec<u8>> {
     let mut m = hmac(keys, b"graphex/row-mac/merge-conflict/v1")?;
     for f in [
         Some(row.node.as_slice()),

@@ -41,11 +41,11 @@ use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
 
-pub(super) use super::seal_statement::{Statement, StatementId};
+pub(crate) use super::seal_statement::{Statement, StatementId};
 
 /// A readable node row as an element of the set hash (no key: the hash
 /// must be one an agent can recompute).
-pub(super) fn node_element(id: &NodeId, tier: Tier, version: u64, blob: &str, digest: &[u8; 16]) -> [u8; 32] {
+pub(crate) fn node_element(id: &NodeId, tier: Tier, version: u64, blob: &str, digest: &[u8; 16]) -> [u8; 32] {
     Sha256::new()
         .chain_update(b"graphex/seal/readable-node/v1")
         .chain_update([tier.code()])
@@ -58,7 +58,7 @@ pub(super) fn node_element(id: &NodeId, tier: Tier, version: u64, blob: &str, di
 }
 
 /// A readable edge row as an element of the set hash.
-pub(super) fn edge_element(id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16]) -> [u8; 32] {
+pub(crate) fn edge_element(id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16]) -> [u8; 32] {
     Sha256::new()
         .chain_update(b"graphex/seal/readable-edge/v1")
         .chain_update([tier.code()])
@@ -87,10 +87,10 @@ fn element(row: &RowKey) -> [u8; 32] {
 
 /// Master-keyed row tags: the manifest's construction (SHA-256 over one
 /// key block, then fixed-length fields) under the master's seal key.
-pub(super) struct SealTagger(Sha256);
+pub(crate) struct SealTagger(Sha256);
 
 impl SealTagger {
-    pub(super) fn new(key: &SymmetricKey) -> Self {
+    pub(crate) fn new(key: &SymmetricKey) -> Self {
         SealTagger(super::manifest::keyed_block(
             key,
             b"graphex/seal/row-tag/v1\0\0\0\0\0\0\0\0\0",
@@ -100,7 +100,7 @@ impl SealTagger {
     /// A node row's tag (`token` is the name's blind-index token). Every
     /// field is fixed-length (the blob name as its 32 bytes): two SHA-256
     /// blocks a row, which keeps the check at open cheap.
-    pub(super) fn node(
+    pub(crate) fn node(
         &self,
         id: &NodeId,
         tier: Tier,
@@ -120,7 +120,7 @@ impl SealTagger {
     }
 
     /// An edge row's tag.
-    pub(super) fn edge(&self, id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16], token: &[u8]) -> [u8; 32] {
+    pub(crate) fn edge(&self, id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16], token: &[u8]) -> [u8; 32] {
         let mut h = self.0.clone();
         h.update([b'e', tier.code()]);
         h.update(id.as_bytes());
@@ -130,7 +130,7 @@ impl SealTagger {
         h.finalize().into()
     }
 
-    pub(super) fn row(&self, row: &RowKey) -> [u8; 32] {
+    pub(crate) fn row(&self, row: &RowKey) -> [u8; 32] {
         match row {
             RowKey::Node {
                 id,
@@ -151,7 +151,7 @@ impl SealTagger {
     }
 
     /// A timeline row's tag: its number and the digest of its fields.
-    pub(super) fn timeline(&self, seq: i64, fields: &[u8; 32]) -> [u8; 32] {
+    pub(crate) fn timeline(&self, seq: i64, fields: &[u8; 32]) -> [u8; 32] {
         let mut h = self.0.clone();
         h.update([b't', 0]);
         h.update(seq.to_le_bytes());
@@ -161,7 +161,7 @@ impl SealTagger {
 
     /// A saved query row's tag: its name token and the digest of its
     /// sealed record.
-    pub(super) fn query(&self, token: &[u8], digest: &[u8; 16]) -> [u8; 32] {
+    pub(crate) fn query(&self, token: &[u8], digest: &[u8; 16]) -> [u8; 32] {
         let mut h = self.0.clone();
         h.update([b'q', 0]);
         h.update(fixed(token, false));
@@ -169,7 +169,7 @@ impl SealTagger {
         h.finalize().into()
     }
 
-    pub(super) fn decision(&self, d: &DecisionKey) -> [u8; 32] {
+    pub(crate) fn decision(&self, d: &DecisionKey) -> [u8; 32] {
         let mut h = self.0.clone();
         h.update([b'd', 0]);
         for field in [d.proposal.as_bytes(), d.outcome.as_bytes()] {
@@ -227,7 +227,7 @@ fn fixed(field: &[u8], hex: bool) -> [u8; 32] {
 
 /// What identifies a `decisions` row for the seal.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct DecisionKey {
+pub(crate) struct DecisionKey {
     pub proposal: String,
     pub seq: i64,
     pub at: i64,
@@ -249,13 +249,13 @@ fn decision_message(d: &DecisionKey) -> Vec<u8> {
 }
 
 /// The master's signature on a decision row (master level).
-pub(super) fn sign_decision(keys: &Keyring, d: &DecisionKey) -> Result<Vec<u8>> {
+pub(crate) fn sign_decision(keys: &Keyring, d: &DecisionKey) -> Result<Vec<u8>> {
     Ok(sealer(keys)?.sign(&decision_message(d)).to_vec())
 }
 
 /// Refuses a decision row the master did not sign, for a session that can
 /// check signatures (the master checks the whole set through the seal).
-pub(super) fn check_decision(keys: &Keyring, d: &DecisionKey, sig: Option<&[u8]>) -> Result<()> {
+pub(crate) fn check_decision(keys: &Keyring, d: &DecisionKey, sig: Option<&[u8]>) -> Result<()> {
     let Some(v) = keys.verifier() else {
         return Ok(());
     };
@@ -272,7 +272,7 @@ pub(super) fn check_decision(keys: &Keyring, d: &DecisionKey, sig: Option<&[u8]>
 const DECISION_ROWS: &str = "SELECT proposal, seq, at, outcome, sealed FROM decisions";
 
 /// The decisions rows of commit `seq` (what an undo deletes), or all.
-pub(super) fn decision_rows(conn: &Connection, seq: Option<i64>) -> Result<Vec<DecisionKey>> {
+pub(crate) fn decision_rows(conn: &Connection, seq: Option<i64>) -> Result<Vec<DecisionKey>> {
     let map = |r: &rusqlite::Row<'_>| -> rusqlite::Result<DecisionKey> {
         let sealed: Vec<u8> = r.get(4)?;
         Ok(DecisionKey {
@@ -304,7 +304,7 @@ fn mac(key: &SymmetricKey, statement: &[u8]) -> Hmac<Sha256> {
 }
 
 /// Whether `tag` is the master's MAC of `statement` (master level).
-pub(super) fn verifies_mac(keys: &Keyring, statement: &[u8], tag: &[u8]) -> bool {
+pub(crate) fn verifies_mac(keys: &Keyring, statement: &[u8], tag: &[u8]) -> bool {
     keys.seal()
         .is_some_and(|seal| mac(seal.mac_key(), statement).verify_slice(tag).is_ok())
 }
@@ -360,7 +360,7 @@ fn stored_readable(conn: &Connection, st: &Statement) -> Result<LtHash> {
 /// store was made by an earlier version or its seal was deleted to have
 /// forged rows sealed anew cannot be told apart, so only a person decides,
 /// with `graphex seal`.
-pub(super) fn stored(conn: &Connection, keys: &Keyring) -> Result<Option<Statement>> {
+pub(crate) fn stored(conn: &Connection, keys: &Keyring) -> Result<Option<Statement>> {
     if keys.verifier().is_none() {
         return Ok(None);
     }
@@ -414,7 +414,7 @@ fn check_audit(conn: &Connection, st: &Statement) -> Result<()> {
 
 /// [`check_audit`] against the stored statement, when this session can
 /// authenticate it.
-pub(super) fn check_audit_of(conn: &Connection, keys: &Keyring) -> Result<()> {
+pub(crate) fn check_audit_of(conn: &Connection, keys: &Keyring) -> Result<()> {
     match stored(conn, keys)? {
         Some(st) => check_audit(conn, &st),
         None => Ok(()),
@@ -422,7 +422,7 @@ pub(super) fn check_audit_of(conn: &Connection, keys: &Keyring) -> Result<()> {
 }
 
 /// What [`check`] compares the statement with, recomputed from the rows.
-pub(super) struct Recomputed {
+pub(crate) struct Recomputed {
     /// Master-keyed tags over every row (master level only).
     pub rows: Option<Sum>,
     /// The digest of the readable rows' set hash (agent sessions).
@@ -431,7 +431,7 @@ pub(super) struct Recomputed {
 
 /// Checks the stored statement against the index as `conn` sees it:
 /// called at open and reload, in the manifest check's transaction.
-pub(super) fn check(conn: &Connection, keys: &Keyring, seq: u64, found: &Recomputed) -> Result<()> {
+pub(crate) fn check(conn: &Connection, keys: &Keyring, seq: u64, found: &Recomputed) -> Result<()> {
     if keys.verifier().is_none() {
         return Ok(());
     }
@@ -488,7 +488,7 @@ fn decisions_match(conn: &Connection, seal: &MasterSeal, st: &Statement) -> Resu
 /// Checks the decisions rows against the stored statement, at the master
 /// level (others cannot compute the tags): inside the caller's read
 /// transaction, so what it then reads is what was checked.
-pub(super) fn check_decisions(conn: &Connection, keys: &Keyring) -> Result<()> {
+pub(crate) fn check_decisions(conn: &Connection, keys: &Keyring) -> Result<()> {
     let (Some(seal), Some(st)) = (keys.seal(), stored(conn, keys)?) else {
         return Ok(());
     };
@@ -496,7 +496,7 @@ pub(super) fn check_decisions(conn: &Connection, keys: &Keyring) -> Result<()> {
 }
 
 /// What one commit changes, for [`apply`].
-pub(super) struct Change<'a> {
+pub(crate) struct Change<'a> {
     pub seq: u64,
     pub rows_before: &'a [RowKey],
     pub rows_after: &'a [RowKey],
@@ -506,7 +506,7 @@ pub(super) struct Change<'a> {
 
 /// Seals a commit inside its transaction, after the manifest is updated:
 /// the stored statement (checked) plus the change, at the new commit.
-pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Result<()> {
+pub(crate) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Result<()> {
     let seal = sealer(keys)?;
     let Some(mut st) = stored(tx, keys)? else {
         return Err(tampered("there is none to seal this commit on"));
@@ -541,7 +541,7 @@ pub(super) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
 /// Recomputes the whole statement from the index as it is, at commit `seq`
 /// (a new store, the first master open of a store from before seals, a key
 /// rotation after it re-sealed every row).
-pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64, also: &[StatementId]) -> Result<()> {
+pub(crate) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64, also: &[StatementId]) -> Result<()> {
     let seal = sealer(keys)?;
     let tagger = SealTagger::new(seal.mac_key());
     let (rows, readable) = super::tally::seal_rows(conn, &tagger)?;
@@ -568,7 +568,7 @@ pub(super) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64, also: &[State
 
 /// Moves the sealed audit head to the log's newest record (a master-level
 /// append), inside the append's transaction.
-pub(super) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
+pub(crate) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
     let Some(seal) = keys.seal() else {
         return Ok(());
     };
@@ -583,7 +583,7 @@ pub(super) fn seal_audit_head(tx: &Connection, keys: &Keyring) -> Result<()> {
 /// Rewrites the stored statement, changed by `change`, at the same commit,
 /// inside the caller's transaction (master level): approved settings, saved
 /// queries. `doing` says what for, when there is no seal to change.
-pub(super) fn amend(tx: &Connection, keys: &Keyring, doing: &str, change: impl FnOnce(&mut Statement)) -> Result<()> {
+pub(crate) fn amend(tx: &Connection, keys: &Keyring, doing: &str, change: impl FnOnce(&mut Statement)) -> Result<()> {
     let seal = sealer(keys)?;
     let Some(mut st) = stored(tx, keys)? else {
         return Err(tampered(format!("there is none to {doing} in")));
@@ -594,7 +594,7 @@ pub(super) fn amend(tx: &Connection, keys: &Keyring, doing: &str, change: impl F
 }
 
 /// Whether the store has a seal yet.
-pub(super) fn exists(conn: &Connection) -> Result<bool> {
+pub(crate) fn exists(conn: &Connection) -> Result<bool> {
     Ok(conn
         .prepare_cached("SELECT 1 FROM seal WHERE id = 1")?
         .query_row([], |_| Ok(()))
@@ -607,7 +607,7 @@ pub(super) fn exists(conn: &Connection) -> Result<bool> {
 /// decisions, saved queries, the commit, the approved settings and the
 /// audit head. What a merge checks of each branch's index before it takes
 /// anything from it, whichever tier keys that branch was last sealed under.
-pub(super) fn verify_whole(conn: &Connection, keys: &Keyring) -> Result<()> {
+pub(crate) fn verify_whole(conn: &Connection, keys: &Keyring) -> Result<()> {
     let seal = sealer(keys)?;
     let tagger = SealTagger::new(seal.mac_key());
     let (rows, readable) = super::tally::seal_rows(conn, &tagger)?;
@@ -625,7 +625,7 @@ pub(super) fn verify_whole(conn: &Connection, keys: &Keyring) -> Result<()> {
 /// Checks the timeline rows the stored statement covers against it
 /// (master level; `doctor` and merges: a full scan of the timeline, so
 /// not at every open).
-pub(super) fn check_timeline(conn: &Connection, keys: &Keyring) -> Result<()> {
+pub(crate) fn check_timeline(conn: &Connection, keys: &Keyring) -> Result<()> {
     let (Some(seal), Some(st)) = (keys.seal(), stored(conn, keys)?) else {
         return Ok(());
     };
@@ -643,7 +643,7 @@ pub(super) fn check_timeline(conn: &Connection, keys: &Keyring) -> Result<()> {
 /// Whether the stored statement (authenticated) covers every timeline
 /// row: what a branch to merge must show, since rows it does not cover
 /// are vouched for by nothing yet.
-pub(super) fn covers_timeline(conn: &Connection, keys: &Keyring) -> Result<bool> {
+pub(crate) fn covers_timeline(conn: &Connection, keys: &Keyring) -> Result<bool> {
     match stored(conn, keys)? {
         Some(st) => super::seal_timeline::covers_all(conn, &st),
         None => Ok(false),

@@ -37,7 +37,7 @@ pub(crate) fn current_mac(conn: &Connection) -> Result<Option<Vec<u8>>> {
 }
 
 /// Keeps `bytes` as a past statement; returns its id.
-pub(super) fn keep(conn: &Connection, bytes: &[u8]) -> Result<StatementId> {
+pub(crate) fn keep(conn: &Connection, bytes: &[u8]) -> Result<StatementId> {
     let id = statement_id(bytes);
     conn.prepare_cached("INSERT OR IGNORE INTO seal_log (id, statement) VALUES (?1, ?2)")?
         .execute(rusqlite::params![id.as_slice(), bytes])?;
@@ -46,13 +46,13 @@ pub(super) fn keep(conn: &Connection, bytes: &[u8]) -> Result<StatementId> {
 
 /// Keeps the stored statement, about to be replaced, as a past one; its
 /// id is what the next statement follows.
-pub(super) fn retire_current(conn: &Connection) -> Result<Option<StatementId>> {
+pub(crate) fn retire_current(conn: &Connection) -> Result<Option<StatementId>> {
     current_bytes(conn)?.map(|b| keep(conn, &b)).transpose()
 }
 
 /// Copies the past statements of the database attached as `schema` (the
 /// other branch of a merge) and its current one; returns the latter's id.
-pub(super) fn adopt(conn: &Connection, schema: &str) -> Result<Option<StatementId>> {
+pub(crate) fn adopt(conn: &Connection, schema: &str) -> Result<Option<StatementId>> {
     let has_log: bool = conn.query_row(
         &format!("SELECT count(*) FROM {schema}.sqlite_master WHERE type = 'table' AND name = 'seal_log'"),
         [],

@@ -33,7 +33,7 @@ pub fn statement_id(bytes: &[u8]) -> StatementId {
 
 /// What the master vouches for at one commit.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Statement {
+pub(crate) struct Statement {
     pub seq: u64,
     pub rows: Sum,
     pub decisions: Sum,
@@ -55,7 +55,7 @@ pub(super) struct Statement {
 }
 
 impl Statement {
-    pub(super) fn encode(&self) -> Vec<u8> {
+    pub(crate) fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(STATEMENT_LEN_V3 + 1 + 32 * self.parents.len());
         out.extend_from_slice(DOMAIN);
         out.extend_from_slice(&self.seq.to_le_bytes());
@@ -82,7 +82,7 @@ impl Statement {
 
     /// Version 4, 3 (no parents), 2 (no timeline) or 1 (no saved queries
     /// either).
-    pub(super) fn decode(bytes: &[u8]) -> Option<Self> {
+    pub(crate) fn decode(bytes: &[u8]) -> Option<Self> {
         let v4 = bytes.len() > STATEMENT_LEN_V3
             && &bytes[..16] == DOMAIN
             && usize::from(bytes[STATEMENT_LEN_V3]) <= MAX_PARENTS

@@ -18,7 +18,7 @@ const ROWS: &str = "SELECT seq, at, actor, action, node_id, edge_id, before_vers
 
 /// Adds one SQLite value to `h`, typed and length-prefixed, so no two
 /// rows' fields can run into the same bytes.
-pub(super) fn hash_value(h: &mut Sha256, v: rusqlite::types::ValueRef<'_>) {
+pub(crate) fn hash_value(h: &mut Sha256, v: rusqlite::types::ValueRef<'_>) {
     use rusqlite::types::ValueRef;
     match v {
         ValueRef::Null => h.update([0u8]),
@@ -48,7 +48,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, [u8; 32])> {
 }
 
 /// Extends `st` over the rows written since it was made.
-pub(super) fn cover(conn: &Connection, tagger: &SealTagger, st: &mut Statement) -> Result<()> {
+pub(crate) fn cover(conn: &Connection, tagger: &SealTagger, st: &mut Statement) -> Result<()> {
     let after = i64::try_from(st.timeline_seq).unwrap_or(i64::MAX);
     let mut stmt = conn.prepare_cached(&format!("{ROWS} WHERE seq > ?1 ORDER BY seq"))?;
     let mut rows = stmt.query([after])?;
@@ -61,7 +61,7 @@ pub(super) fn cover(conn: &Connection, tagger: &SealTagger, st: &mut Statement) 
 }
 
 /// The tags of every row up to `upto`, recomputed.
-pub(super) fn tally(conn: &Connection, tagger: &SealTagger, upto: u64) -> Result<Sum> {
+pub(crate) fn tally(conn: &Connection, tagger: &SealTagger, upto: u64) -> Result<Sum> {
     let mut sum = Sum::default();
     let mut stmt = conn.prepare(&format!("{ROWS} WHERE seq <= ?1"))?;
     let mut rows = stmt.query([i64::try_from(upto).unwrap_or(i64::MAX)])?;
@@ -73,7 +73,7 @@ pub(super) fn tally(conn: &Connection, tagger: &SealTagger, upto: u64) -> Result
 }
 
 /// Whether `st` covers every row there is.
-pub(super) fn covers_all(conn: &Connection, st: &Statement) -> Result<bool> {
+pub(crate) fn covers_all(conn: &Connection, st: &Statement) -> Result<bool> {
     let last: i64 = conn.query_row("SELECT COALESCE(MAX(seq), 0) FROM timeline", [], |r| r.get(0))?;
     Ok(u64::try_from(last).unwrap_or(0) == st.timeline_seq)
 }

@@ -30,7 +30,6 @@
 //! for git to commit. Rotations on both branches, or of several tiers, are
 //! refused.
 
-mod conflicts;
 mod lineage;
 mod rekey;
 mod rows;
@@ -43,17 +42,19 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 
-pub use conflicts::Conflict;
-pub(crate) use conflicts::ConflictRow;
+pub use crate::store::Conflict;
+pub(crate) use crate::store::ConflictRow;
 #[cfg(test)]
-use conflicts::checked as checked_conflicts;
+#[cfg(test)]
+use crate::store::kit::conflicts::checked as checked_conflicts;
 pub use rekey::OtherBranch;
 use rekey::Rekey;
 
-use super::{Layout, manifest, rotate, rowmac, schema, seal};
 use crate::error::{Error, Result};
 use crate::keys::{Credentials, Keyring};
 use crate::model::{Tier, Timestamp};
+use crate::store::Layout;
+use crate::store::kit::{conflicts, manifest, rotate, rowmac, schema, seal};
 
 /// The three indexes of a merge, as git hands them over.
 #[derive(Clone, Debug)]
@@ -205,7 +206,7 @@ pub fn merge_indexes(
             }
         }
     }
-    let objects = super::objects::Objects::new(layout.objects());
+    let objects = crate::store::Objects::new(layout.objects());
     let rekey = match (rotation, &theirs_keys) {
         (Some((tier, stale_is_ours)), Some(theirs_keys)) => {
             let (old, new) = if stale_is_ours {
@@ -386,13 +387,13 @@ fn merge_into(
     rows::saved_queries(&tx)?;
     let audit_after: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM o.audit", [], |r| r.get(0))?;
     if let Some(rk) = rekey.filter(|rk| rk.stale_is_ours) {
-        super::audit_chain::rekey(&tx, rk.old, rk.new, rk.tier)?;
+        crate::store::kit::audit_chain::rekey(&tx, rk.old, rk.new, rk.tier)?;
     }
     if let Some(rk) = rekey {
         rk.key_meta(&tx)?;
     }
     let (appended, skipped) =
-        super::audit_merge::append_from(&tx, opener, keys, "b", u64::try_from(audit_after).unwrap_or(0))?;
+        crate::store::kit::audit_merge::append_from(&tx, opener, keys, "b", u64::try_from(audit_after).unwrap_or(0))?;
     report.audit_records = appended;
     if skipped > 0 {
         report.notes.push(format!(
@@ -464,7 +465,7 @@ fn merge_into(
     rowmac::mac_missing(&tx, keys)?;
     let commit = u64::try_from(commit).unwrap_or(0);
     // The result follows both branches' statements.
-    let theirs = super::seal_log::adopt(&tx, "b")?;
+    let theirs = crate::store::kit::seal_log::adopt(&tx, "b")?;
     seal::rebuild(&tx, keys, commit, theirs.as_slice())?;
     tx.commit()?;
     report.commit = commit;

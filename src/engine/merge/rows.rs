@@ -6,17 +6,17 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::super::manifest::digest;
-use super::super::seal::{DecisionKey, sign_decision};
+use crate::store::kit::manifest::digest;
+use crate::store::kit::seal::{DecisionKey, sign_decision};
 use std::collections::HashSet;
 
-use super::super::rowmac::TimelineRow;
-use super::conflicts::ConflictRow;
 use super::rekey::Rekey;
 use super::{MergeReport, Renumber};
 use crate::error::Result;
 use crate::keys::Keyring;
 use crate::model::Tier;
+use crate::store::ConflictRow;
+use crate::store::kit::rowmac::TimelineRow;
 
 /// What makes two node rows the same row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,7 +156,7 @@ pub(super) fn nodes(
         };
         let conflict = |ours: Vec<u8>, theirs: &NodeRow| -> Result<ConflictRow> {
             let blob = match rk.filter(|rk| !rk.stale_is_ours && theirs.tier == i64::from(rk.tier.code())) {
-                Some(rk) => rk.rewrap("b", &super::super::row_node_id(&id)?, theirs.version, &theirs.blob)?,
+                Some(rk) => rk.rewrap("b", &crate::store::row_node_id(&id)?, theirs.version, &theirs.blob)?,
                 None => theirs.blob.clone(),
             };
             Ok(ConflictRow {
@@ -262,7 +262,7 @@ fn to_unlanded(tx: &Connection, keys: &Keyring, id: &[u8], unlanded: &HashSet<Ve
             Ok((r.get(0)?, r.get(1)?))
         })
         .ok();
-    let (Some((tier, sealed)), Ok(edge_id)) = (row, super::super::row_edge_id(id)) else {
+    let (Some((tier, sealed)), Ok(edge_id)) = (row, crate::store::row_edge_id(id)) else {
         return false;
     };
     let Some(tier) = Tier::from_code(tier) else {
@@ -382,7 +382,7 @@ pub(super) fn decisions(
     // leaves ours under the old key.
     let rk = rekey.filter(|rk| rk.tier == crate::codec::DECISION_TIER);
     if let Some(rk) = rk.filter(|rk| rk.stale_is_ours) {
-        super::super::rotate::rekey_decisions(tx, keys, rk.old, rk.new)?;
+        crate::store::kit::rotate::rekey_decisions(tx, keys, rk.old, rk.new)?;
     }
     type Row = (String, i64, i64, String, Vec<u8>);
     let read = |schema: &str| -> Result<Vec<Row>> {
@@ -455,7 +455,10 @@ pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeR
             super::lineage::KEY_COLUMNS
         ))?
         .query_map([], |r| {
-            Ok((super::lineage::row_key(r)?, super::super::rowmac::timeline_fields(r)?))
+            Ok((
+                super::lineage::row_key(r)?,
+                crate::store::kit::rowmac::timeline_fields(r)?,
+            ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     let mut put = tx.prepare(

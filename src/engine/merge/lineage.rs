@@ -19,8 +19,8 @@ use std::path::Path;
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
-use super::super::schema;
 use crate::error::{Error, Result};
+use crate::store::kit::schema;
 
 /// The columns a row is told by, in this order.
 pub(super) const KEY_COLUMNS: &str = "at, actor, action, node_id, edge_id, before_version, after_version, proposal";
@@ -36,7 +36,7 @@ pub(super) fn row_key(r: &rusqlite::Row<'_>) -> rusqlite::Result<[u8; 32]> {
             h.update([9u8]);
             continue;
         }
-        super::super::seal_timeline::hash_value(&mut h, r.get_ref(i)?);
+        crate::store::kit::seal_timeline::hash_value(&mut h, r.get_ref(i)?);
     }
     Ok(h.finalize().into())
 }

@@ -168,7 +168,7 @@ fn a_node_changed_on_both_branches_becomes_a_conflict_and_stays_ours() {
         (Some(1), 2, "feature")
     );
     assert!(
-        s.objects.exists(&rows[0].theirs_blob),
+        s.objects().exists(&rows[0].theirs_blob),
         "the other branch's version is kept"
     );
 }
@@ -235,7 +235,7 @@ fn a_rotation_on_their_branch_and_adds_on_ours_merge_into_a_store_that_opens() {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .unwrap();
-        let bytes = s.objects.read(&blob).unwrap();
+        let bytes = s.objects().read(&blob).unwrap();
         let v = u64::try_from(version).unwrap();
         assert!(crate::codec::decode_node(s.keys(), &n.id, v, n.tier, &bytes).is_ok());
         assert!(

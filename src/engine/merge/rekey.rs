@@ -11,13 +11,13 @@ use std::path::PathBuf;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::super::manifest::digest;
-use super::super::objects::{Durability, Objects};
-use super::super::{row_edge_id, row_node_id, row_version};
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::keys::TierCiphers;
 use crate::model::Tier;
+use crate::store::kit::manifest::digest;
+use crate::store::{Durability, Objects};
+use crate::store::{row_edge_id, row_node_id, row_version};
 
 /// The other branch's files, which git has not put in the work tree yet
 /// while the driver runs.
@@ -246,7 +246,7 @@ pub(crate) fn vouch_rotation(tx: &Connection, tier: Tier, held: Option<&str>) ->
         .optional()?;
     let ok = match (named, held) {
         (Some(named), Some(held)) => {
-            named.len() == super::super::rotate::ROTATION_KEY_HEX
+            named.len() == crate::store::kit::rotate::ROTATION_KEY_HEX
                 && held.starts_with(&named)
                 && recorded.as_deref() == Some(held)
         }

@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, params};
 
-use super::super::rowmac;
+use super::rowmac;
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 
@@ -49,7 +49,7 @@ fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(ConflictRow, Option<Vec<
 
 /// Every conflict row of `schema` (`main`, or an attached branch), with
 /// its stored MAC.
-pub(super) fn rows_in(conn: &Connection, schema: &str) -> Result<Vec<(ConflictRow, Option<Vec<u8>>)>> {
+pub(crate) fn rows_in(conn: &Connection, schema: &str) -> Result<Vec<(ConflictRow, Option<Vec<u8>>)>> {
     Ok(conn
         .prepare(&format!(
             "SELECT {COLUMNS} FROM {schema}.merge_conflicts ORDER BY commit_seq, node_id"
@@ -78,7 +78,7 @@ pub(crate) fn checked(conn: &Connection, keys: &Keyring) -> Result<Vec<ConflictR
 }
 
 /// Inserts `row` with its MAC.
-pub(super) fn insert(tx: &Connection, keys: &Keyring, row: &ConflictRow) -> Result<()> {
+pub(crate) fn insert(tx: &Connection, keys: &Keyring, row: &ConflictRow) -> Result<()> {
     tx.execute(
         &format!(
             "INSERT OR REPLACE INTO main.merge_conflicts ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
@@ -170,10 +170,7 @@ impl crate::store::Store {
         }
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
-            let (Ok(ours), Ok(theirs_id)) = (
-                super::super::row_node_id(&row.node),
-                super::super::row_node_id(&row.theirs_id),
-            ) else {
+            let (Ok(ours), Ok(theirs_id)) = (super::row_node_id(&row.node), super::row_node_id(&row.theirs_id)) else {
                 continue;
             };
             let version = u64::try_from(row.theirs_version).unwrap_or(0);
