@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use anyhow::{Context as _, Result};
 use graphex_engine::keys::ENV_HUMAN_PASSPHRASE;
-use graphex_engine::store::Rotated;
+use graphex_engine::rotate::Rotated;
 use graphex_engine::{Store, Tier};
 use serde::Serialize;
 

@@ -35,6 +35,7 @@ pub mod proposal;
 pub mod query;
 pub mod query_history;
 pub mod rollback;
+pub mod rotate;
 pub mod seed;
 pub mod store;
 pub mod traverse;

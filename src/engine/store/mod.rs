@@ -69,7 +69,7 @@ mod snapshots;
 mod tally;
 mod timeline;
 mod unlink;
-mod unlinked;
+pub(crate) mod unlinked;
 mod verified;
 mod wipe;
 mod write;
@@ -113,7 +113,6 @@ pub use objects::{Durability, Objects};
 pub(crate) use plan::{DecisionRow, Entry, NodeWrite, Plan, RAISE_TIER};
 pub use policy::{Approval, ConfigInForce};
 pub use report::{StatusReport, TierCount};
-pub use rotate::Rotated;
 pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};
 pub(crate) use rowmac::TimelineRow;
 pub use saved::{MAX_SAVED_QUERY_LEN, SavedQuery};
@@ -324,7 +323,7 @@ impl Store {
 
     /// Loads the catalog and checks the index against its manifest, both as
     /// of one commit, and the catalog against the verified rows.
-    fn load_verified(&mut self) -> Result<()> {
+    pub(crate) fn load_verified(&mut self) -> Result<()> {
         // A writer in another process may replace a snapshot file between our
         // reading its name and its content, or commit between the two reads:
         // one retry sees a settled state.
@@ -431,10 +430,26 @@ impl Store {
         self.seen_seq
     }
 
-    /// The blob files (tests of operations that check what was written).
-    #[cfg(test)]
+    /// The blob files (operations that rewrite them whole: a key rotation).
     pub(crate) fn objects(&self) -> &Objects {
         &self.objects
+    }
+
+    /// The keyring, to swap a tier key (a key rotation).
+    pub(crate) fn keys_mut(&mut self) -> &mut Keyring {
+        &mut self.keys
+    }
+
+    /// The keyring, the connection and the blob files at once, for a key
+    /// rotation's transaction (their borrows are separate).
+    pub(crate) fn rekey_parts(&mut self) -> (&mut Keyring, &mut Connection, &Objects) {
+        (&mut self.keys, &mut self.conn, &self.objects)
+    }
+
+    /// Records that this session's catalog reflects commit `seq` (after an
+    /// operation's own commit).
+    pub(crate) fn set_seen_seq(&mut self, seq: u64) {
+        self.seen_seq = seq;
     }
 
     /// The index connection (engine modules that keep their own tables).
@@ -595,7 +610,7 @@ fn file_id(path: &Path) -> Result<(u64, u64)> {
 }
 
 /// Borrows a BLOB column without copying it.
-fn blob<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
+pub(crate) fn blob<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
     row.get_ref(i)?
         .as_blob()
         .map_err(|_| Error::integrity("index row", format!("column {i} is not a blob")))
@@ -614,7 +629,7 @@ pub(crate) fn sql_version(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-fn uuid_from(bytes: &[u8]) -> Result<uuid::Uuid> {
+pub(crate) fn uuid_from(bytes: &[u8]) -> Result<uuid::Uuid> {
     uuid::Uuid::from_slice(bytes).map_err(|_| Error::integrity("index row", "malformed id"))
 }
 

@@ -12,6 +12,7 @@ use crate::keys::rotation;
 use crate::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Tier};
 use crate::proposal::ProposalId;
 use crate::proposal::Undone;
+use crate::rotate::Rotated;
 
 const HUMAN: &str = "human only phrase";
 

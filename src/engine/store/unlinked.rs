@@ -19,7 +19,7 @@ use crate::model::{Edge, EdgeId, NodeId, Tier};
 pub(super) type Row = (Vec<u8>, i64, Vec<u8>, Option<Vec<u8>>);
 
 /// Every row, as stored (for `doctor` and `seal`).
-pub(super) fn rows(conn: &Connection) -> Result<Vec<Row>> {
+pub(crate) fn rows(conn: &Connection) -> Result<Vec<Row>> {
     Ok(conn
         .prepare("SELECT edge_id, tier, sealed, mac FROM unlinked")?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
@@ -27,7 +27,7 @@ pub(super) fn rows(conn: &Connection) -> Result<Vec<Row>> {
 }
 
 /// Keeps `edge` (as it was when removed), inside the commit's transaction.
-pub(super) fn keep(tx: &Connection, keys: &Keyring, edge: &Edge) -> Result<()> {
+pub(crate) fn keep(tx: &Connection, keys: &Keyring, edge: &Edge) -> Result<()> {
     let sealed = codec::seal_edge(keys, edge)?;
     let id = edge.id.as_bytes().as_slice();
     let tier = i64::from(edge.tier.code());
@@ -42,7 +42,7 @@ pub(super) fn keep(tx: &Connection, keys: &Keyring, edge: &Edge) -> Result<()> {
 }
 
 /// Forgets the kept record of `id` (the edge is back in the index).
-pub(super) fn forget(tx: &Connection, id: &EdgeId) -> Result<()> {
+pub(crate) fn forget(tx: &Connection, id: &EdgeId) -> Result<()> {
     tx.prepare_cached("DELETE FROM unlinked WHERE edge_id = ?1")?
         .execute([id.as_bytes().as_slice()])?;
     Ok(())
@@ -50,7 +50,7 @@ pub(super) fn forget(tx: &Connection, id: &EdgeId) -> Result<()> {
 
 /// The kept record of the removed edge `id`, checked against the master's
 /// MAC (master level) and opened; `None` when none is kept.
-pub(super) fn read(conn: &Connection, keys: &Keyring, id: &EdgeId) -> Result<Option<Edge>> {
+pub(crate) fn read(conn: &Connection, keys: &Keyring, id: &EdgeId) -> Result<Option<Edge>> {
     let row: Option<(i64, Vec<u8>, Option<Vec<u8>>)> = conn
         .prepare_cached("SELECT tier, sealed, mac FROM unlinked WHERE edge_id = ?1")?
         .query_row([id.as_bytes().as_slice()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -65,7 +65,7 @@ pub(super) fn read(conn: &Connection, keys: &Keyring, id: &EdgeId) -> Result<Opt
 
 /// Re-seals, under `tier`, the kept edges touching `node` that are below
 /// it (the node's tier was raised). Returns how many.
-pub(super) fn raise(tx: &Connection, keys: &Keyring, node: &NodeId, tier: Tier) -> Result<u64> {
+pub(crate) fn raise(tx: &Connection, keys: &Keyring, node: &NodeId, tier: Tier) -> Result<u64> {
     let below: Vec<Vec<u8>> = tx
         .prepare_cached("SELECT edge_id FROM unlinked WHERE tier < ?1")?
         .query_map([tier.code()], |r| r.get(0))?
@@ -84,7 +84,7 @@ pub(super) fn raise(tx: &Connection, keys: &Keyring, node: &NodeId, tier: Tier) 
 
 /// Re-seals the kept edges of `tier` from the `old` key to the `new` one
 /// (a key rotation; `keys` still holds the old key). Returns how many.
-pub(super) fn rekey(tx: &Connection, keys: &Keyring, old: &TierCiphers, new: &TierCiphers, tier: Tier) -> Result<u64> {
+pub(crate) fn rekey(tx: &Connection, keys: &Keyring, old: &TierCiphers, new: &TierCiphers, tier: Tier) -> Result<u64> {
     let code = i64::from(tier.code());
     let rows: Vec<Row> = rows(tx)?.into_iter().filter(|r| r.1 == code).collect();
     let mut set = tx.prepare("UPDATE unlinked SET sealed = ?2, mac = ?3 WHERE edge_id = ?1")?;
@@ -103,7 +103,7 @@ pub(super) fn rekey(tx: &Connection, keys: &Keyring, old: &TierCiphers, new: &Ti
 }
 
 /// The error when the kept record of `id` is missing.
-pub(super) fn missing(id: &EdgeId) -> Error {
+pub(crate) fn missing(id: &EdgeId) -> Error {
     Error::UndoBlocked(format!(
         "the removed edge {id} was not kept (removed outside Graphex, or before this version)"
     ))

@@ -599,7 +599,7 @@ impl Store {
     }
 
     #[cfg(test)]
-    pub(super) fn fault_point(&self, at: &'static str) -> Result<()> {
+    pub(crate) fn fault_point(&self, at: &'static str) -> Result<()> {
         if self.fault == Some(at) {
             Err(Error::InjectedFault(at))
         } else {
@@ -608,7 +608,7 @@ impl Store {
     }
 
     #[cfg(not(test))]
-    pub(super) fn fault_point(&self, _at: &'static str) -> Result<()> {
+    pub(crate) fn fault_point(&self, _at: &'static str) -> Result<()> {
         Ok(())
     }
 
