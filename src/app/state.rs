@@ -45,6 +45,8 @@ pub struct AppState {
 /// What a confirmation leads to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Confirmed {
+    /// One flagged proposal, accepted once its flags were shown.
+    Accept(String),
     AcceptMany(Vec<String>),
     RejectMany(Vec<String>, String),
     Quit,
@@ -225,7 +227,9 @@ impl Confirmed {
     /// for the shell's own (quitting).
     pub fn pane(&self) -> Option<Pane> {
         match self {
-            Confirmed::AcceptMany(_) | Confirmed::RejectMany(..) | Confirmed::DiscardEdit => Some(Pane::Queue),
+            Confirmed::Accept(_) | Confirmed::AcceptMany(_) | Confirmed::RejectMany(..) | Confirmed::DiscardEdit => {
+                Some(Pane::Queue)
+            }
             Confirmed::Write(_) | Confirmed::DiscardForm => Some(Pane::Graph),
             Confirmed::Quit => None,
         }

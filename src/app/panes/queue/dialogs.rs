@@ -219,6 +219,11 @@ pub fn reply(state: &mut AppState, r: Reply) -> Option<Reply> {
 /// Carries out a decision the reviewer confirmed.
 pub fn confirmed(state: &mut AppState, then: Confirmed, fx: &mut Vec<Effect>) {
     match then {
+        Confirmed::Accept(id) => {
+            let short = state.queue.items.iter().find(|i| i.id == id).map(|i| i.short.clone());
+            state.busy = Some(format!("accepting {}", short.unwrap_or_default()));
+            request(fx, Request::Accept { id, force: false });
+        }
         Confirmed::AcceptMany(ids) => {
             state.busy = Some(format!("accepting {} proposals", ids.len()));
             clear_marks(state, &ids);

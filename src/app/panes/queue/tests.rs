@@ -76,6 +76,52 @@ fn deciding_a_whole_session_asks_to_confirm() {
 }
 
 #[test]
+fn a_flagged_accept_takes_a_second_key_on_a_confirmation_naming_the_flags() {
+    let mut s = three();
+    let first = s.queue.items[0].id.clone();
+    s.queue.items[0].lints = Some(vec![
+        ("tier-lowered", "lowers x".into()),
+        ("dangling", "d".into()),
+        ("credential", "c".into()),
+    ]);
+    s.queue.items[0].stale = vec!["x moved".into()];
+    // The cursor left on it: `a` alone decides nothing.
+    assert!(requests(ch(&mut s, 'a')).is_empty());
+    match s.popups.last() {
+        Some(Popup::Confirm {
+            text,
+            then: Confirmed::Accept(id),
+        }) => {
+            assert_eq!(*id, first);
+            assert!(text.contains("stale, tier-lowered, credential"), "{text}");
+            assert!(!text.contains("dangling"), "only the security-relevant flags: {text}");
+        }
+        _ => panic!("expected a confirmation naming the flags"),
+    }
+    assert!(requests(ch(&mut s, 'n')).is_empty());
+    assert!(s.popups.is_empty() && s.busy.is_none());
+    ch(&mut s, 'a');
+    let r = requests(ch(&mut s, 'y'));
+    assert!(
+        matches!(&r[..], [Request::Accept { id, force: false }] if *id == first),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn space_selects_without_moving() {
+    let mut s = three();
+    ch(&mut s, 'g');
+    ch(&mut s, ' ');
+    ch(&mut s, 'j');
+    ch(&mut s, ' ');
+    let ids: Vec<&String> = s.queue.items.iter().map(|i| &i.id).collect();
+    assert!(s.queue.marked.contains(ids[0]) && s.queue.marked.contains(ids[1]));
+    assert!(!s.queue.marked.contains(ids[2]), "g space j space selects [1] and [2]");
+    assert_eq!(s.queue.selected, 1);
+}
+
+#[test]
 fn marked_proposals_are_the_batch_and_one_needs_no_confirmation() {
     let mut s = three();
     ch(&mut s, 'j');
@@ -303,7 +349,9 @@ fn accepting_waits_for_the_lints_to_show() {
         Msg::Reply(Reply::Lints(vec![(id.clone(), vec![("credential", "a key".into())])])),
     );
     assert_eq!(s.queue.items[0].lints.as_ref().unwrap()[0].0, "credential");
-    let r = requests(ch(&mut s, 'a'));
+    // A credential is a flag: the accept is confirmed with a second key.
+    assert!(requests(ch(&mut s, 'a')).is_empty());
+    let r = requests(ch(&mut s, 'y'));
     assert!(matches!(&r[..], [Request::Accept { id: i, .. }] if *i == id), "{r:?}");
 }
 

@@ -97,9 +97,41 @@ fn lints_shown(state: &mut AppState, ids: &[String]) -> bool {
     unchecked == 0
 }
 
+/// The lints that make an accept a deliberate decision (a second key on a
+/// confirmation that names them), as the card shows them.
+const SECURITY_FLAGS: [&str; 5] = [
+    "tier-lowered",
+    "credential",
+    "cross-tier",
+    "mentions-higher",
+    "near-duplicate",
+];
+
+/// What `item` is flagged with: stale, and each security-relevant lint.
+pub(crate) fn flags(item: &QueueItem) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if !item.stale.is_empty() {
+        out.push("stale");
+    }
+    for (code, _) in item.lints.iter().flatten() {
+        if SECURITY_FLAGS.contains(code) && !out.contains(code) {
+            out.push(*code);
+        }
+    }
+    out
+}
+
 fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect>) {
     match a {
         Action::Accept if !lints_shown(state, std::slice::from_ref(&item.id)) => {}
+        Action::Accept if !flags(item).is_empty() => state.popups.push(Popup::Confirm {
+            text: format!(
+                "Accept {}? It is flagged: {}. y accepts, n keeps it pending.",
+                item.short,
+                flags(item).join(", ")
+            ),
+            then: Confirmed::Accept(item.id.clone()),
+        }),
         Action::Accept => {
             state.busy = Some(format!("accepting {}", item.short));
             request(
@@ -131,14 +163,10 @@ fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect
                 None => state.info("every proposal is skipped; they stay pending"),
             }
         }
+        // Selects without moving (as lazygit and gitui do): `j` moves on.
         Action::ToggleSelect => {
             if !state.queue.marked.remove(&item.id) {
                 state.queue.marked.insert(item.id.clone());
-            }
-            let n = state.queue.items.len();
-            if state.queue.selected + 1 < n {
-                state.queue.selected += 1;
-                selection_changed(state, fx);
             }
         }
         Action::AcceptSelection | Action::RejectSelection => {
