@@ -257,7 +257,8 @@ fn popup(buf: &mut ratatui::buffer::Buffer, state: &AppState, p: &Popup, styles:
             );
         }
         Popup::Confirm { text, .. } => {
-            let body = vec![vec![(text.clone(), Tone::Normal)]];
+            // One body line per line of the question (a batch lists each proposal).
+            let body: Vec<_> = text.lines().map(|l| vec![(l.to_owned(), Tone::Normal)]).collect();
             dialog(
                 buf,
                 main,

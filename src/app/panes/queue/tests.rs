@@ -109,6 +109,41 @@ fn a_flagged_accept_takes_a_second_key_on_a_confirmation_naming_the_flags() {
 }
 
 #[test]
+fn a_batch_accept_names_each_proposal_and_leaves_the_flagged_ones_out() {
+    let mut s = three();
+    let ids: Vec<String> = s.queue.items[..2].iter().map(|i| i.id.clone()).collect();
+    s.queue.items[1].lints = Some(vec![("near-duplicate", "close to y".into())]);
+    assert!(requests(ch(&mut s, 'A')).is_empty());
+    match s.popups.last() {
+        Some(Popup::Confirm {
+            text,
+            then: Confirmed::AcceptMany(v),
+        }) => {
+            assert_eq!(*v, [ids[0].clone()], "only the unflagged one");
+            assert!(
+                text.contains(&s.queue.items[0].short) && text.contains(&s.queue.items[1].short),
+                "{text}"
+            );
+            assert!(text.contains("[near-duplicate] left out"), "{text}");
+        }
+        _ => panic!("expected a confirmation naming each proposal"),
+    }
+    let r = requests(ch(&mut s, 'y'));
+    assert!(
+        matches!(&r[..], [Request::AcceptMany { ids: v }] if *v == [ids[0].clone()]),
+        "{r:?}"
+    );
+    // A batch of flagged ones only decides nothing.
+    let mut s = three();
+    for i in 0..2 {
+        s.queue.items[i].lints = Some(vec![("credential", "k".into())]);
+    }
+    assert!(requests(ch(&mut s, 'A')).is_empty());
+    assert!(s.popups.is_empty());
+    assert!(is_error(&s, "flagged"), "{:?}", s.message);
+}
+
+#[test]
 fn space_selects_without_moving() {
     let mut s = three();
     ch(&mut s, 'g');

@@ -2,7 +2,7 @@
 //! decisions (accept, reject, edit, selections), turned into state changes
 //! and requests to the engine worker.
 
-use super::data::{ImpactView, ItemLints, QueueItem, QueueSnapshot};
+use super::data::{ChangeView, ImpactView, ItemLints, QueueItem, QueueSnapshot};
 use super::dialogs::{confirmed, validate};
 use super::layout;
 use crate::app::action::Action;
@@ -185,17 +185,55 @@ fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect
                     input: String::new(),
                     error: None,
                 });
-            } else if ids.len() > 1 {
-                state.popups.push(Popup::Confirm {
-                    text: format!("Accept {} proposals ({what})?", ids.len()),
-                    then: Confirmed::AcceptMany(ids),
-                });
             } else {
-                confirmed(state, Confirmed::AcceptMany(ids), fx);
+                bulk_accept(state, ids, &what, fx);
             }
         }
         _ => {}
     }
+}
+
+/// A batch accept: every proposal named (id, centre, flags); flagged ones
+/// are left out (each is accepted on its own, after its confirmation). One
+/// unflagged proposal needs no question.
+fn bulk_accept(state: &mut AppState, ids: Vec<String>, what: &str, fx: &mut Vec<Effect>) {
+    let items: Vec<&QueueItem> = state.queue.items.iter().filter(|i| ids.contains(&i.id)).collect();
+    let (flagged, clean): (Vec<&QueueItem>, Vec<&QueueItem>) = items.iter().partition(|i| !flags(i).is_empty());
+    let line = |i: &QueueItem| {
+        let centre = i.changes.first().map_or("-", ChangeView::centre);
+        match flags(i).as_slice() {
+            [] => format!("  {} {centre}", i.short),
+            f => format!("  {} {centre} [{}] left out", i.short, f.join(", ")),
+        }
+    };
+    let clean_ids: Vec<String> = clean.iter().map(|i| i.id.clone()).collect();
+    if clean_ids.is_empty() {
+        let first = flagged.first().map_or(String::new(), |i| i.short.clone());
+        state.error(format!(
+            "every proposal of the {what} is flagged: accept each on its own (`a`, starting with {first}), after its \
+             flags are shown"
+        ));
+        return;
+    }
+    if clean_ids.len() == 1 && flagged.is_empty() {
+        confirmed(state, Confirmed::AcceptMany(clean_ids), fx);
+        return;
+    }
+    let mut text = format!("Accept {} proposal(s) of the {what}?\n", clean_ids.len());
+    for i in clean.iter().chain(&flagged) {
+        text.push_str(&line(i));
+        text.push('\n');
+    }
+    if !flagged.is_empty() {
+        text.push_str(&format!(
+            "{} flagged proposal(s) are left out: accept each on its own.",
+            flagged.len()
+        ));
+    }
+    state.popups.push(Popup::Confirm {
+        text,
+        then: Confirmed::AcceptMany(clean_ids),
+    });
 }
 
 /// The marked proposals, else every proposal of `item`'s session.
