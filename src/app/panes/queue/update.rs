@@ -164,10 +164,8 @@ fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect
             }
         }
         // Selects without moving (as lazygit and gitui do): `j` moves on.
-        Action::ToggleSelect => {
-            if !state.queue.marked.remove(&item.id) {
-                state.queue.marked.insert(item.id.clone());
-            }
+        Action::ToggleSelect if !state.queue.marked.remove(&item.id) => {
+            state.queue.marked.insert(item.id.clone());
         }
         Action::AcceptSelection | Action::RejectSelection => {
             let ids = targets(state, item);
