@@ -24,6 +24,19 @@ fn is_ctrl(k: &KeyEvent, c: char) -> bool {
 /// to that pane first.
 fn run_chosen(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
     if let Scope::Pane(p) = a.info().scope {
+        // A decision is made on what is on screen: from another pane, the
+        // palette shows the card and the decision waits for its key.
+        if p != state.pane && a.decides() {
+            state.pane = p;
+            let key = state
+                .keymap
+                .keys_of(a)
+                .first()
+                .cloned()
+                .unwrap_or_else(|| a.info().name.to_owned());
+            state.info(format!("the card is on screen: press {key} to {}", a.info().hint));
+            return;
+        }
         state.pane = p;
     }
     action(state, a, fx);

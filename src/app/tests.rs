@@ -251,6 +251,28 @@ fn pasting_into_the_palette_starts_the_choice_over() {
 }
 
 #[test]
+fn a_palette_decision_from_another_pane_shows_the_card_and_decides_nothing() {
+    let mut s = three();
+    ch(&mut s, '2');
+    ch(&mut s, ':');
+    update(&mut s, Msg::Paste("accept".into()));
+    let r = requests(press(&mut s, KeyCode::Enter));
+    assert!(r.is_empty(), "nothing decided off screen: {r:?}");
+    assert_eq!(s.pane, super::action::Pane::Queue, "the card is on screen");
+    assert!(s.busy.is_none());
+    assert!(
+        matches!(&s.message, Some((m, _)) if m.contains("press a")),
+        "{:?}",
+        s.message
+    );
+    // On the queue itself the palette's accept runs.
+    ch(&mut s, ':');
+    update(&mut s, Msg::Paste("accept".into()));
+    let r = requests(press(&mut s, KeyCode::Enter));
+    assert!(matches!(&r[..], [Request::Accept { .. }]), "{r:?}");
+}
+
+#[test]
 fn the_palette_runs_an_action_of_another_pane_there() {
     let mut s = three();
     ch(&mut s, '2');

@@ -157,6 +157,15 @@ mod table;
 pub use table::ALL;
 
 impl Action {
+    /// Whether the action decides proposals: never run from another pane
+    /// through the palette or help before the card is on screen.
+    pub fn decides(self) -> bool {
+        matches!(
+            self,
+            Action::Accept | Action::Reject | Action::AcceptSelection | Action::RejectSelection
+        )
+    }
+
     pub fn info(self) -> &'static Info {
         // Every action has a row; the test below holds the table to that.
         ALL.iter().find(|i| i.action == self).unwrap_or(&ALL[ALL.len() - 1])
