@@ -235,3 +235,35 @@ fn a_panic_restores_the_terminal_and_prints_no_payload() {
     assert!(screen.contains("internal error"), "{screen}");
     assert!(!screen.contains("canary-7f3a9c"), "the payload stays out: {screen}");
 }
+
+#[test]
+fn a_flagged_accept_needs_its_second_key_in_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_store(dir.path());
+    let before = pending_ids(dir.path()).len();
+    let mut c = open_demo(dir.path());
+    // Down the queue to the demo's proposal that lowers a node's tier.
+    c.wait_for("[tier-lowered]");
+    for _ in 0..12 {
+        if c.screen().contains("1. ~ audit-logger") {
+            break;
+        }
+        c.send("j");
+        let _ = c.try_wait_for("the next card", Duration::from_millis(300), |s| {
+            s.contains("1. ~ audit-logger")
+        });
+    }
+    c.wait_for("1. ~ audit-logger");
+    c.send("a");
+    c.wait_for("It is flagged: tier-lowered");
+    c.send("n");
+    c.wait_gone("It is flagged");
+    assert_eq!(pending_ids(dir.path()).len(), before, "n keeps it pending");
+    c.send("a");
+    c.wait_for("It is flagged: tier-lowered");
+    c.send("y");
+    c.wait_for("accepted");
+    c.send("q");
+    assert_eq!(c.wait_exit(), 0);
+    assert_eq!(pending_ids(dir.path()).len(), before - 1, "y accepted it");
+}
