@@ -153,11 +153,9 @@ impl Worker {
             }
             Request::Undo => {
                 let reply = match self.once(|s| s.undo()) {
-                    Ok(graphex_engine::proposal::Undone::Decision { outcome, proposal }) => Reply::Done(format!(
-                        "undid the {} of {}; it is back in the queue",
-                        outcome.as_str(),
-                        &proposal[..proposal.len().min(12)]
-                    )),
+                    Ok(u @ graphex_engine::proposal::Undone::Decision { .. }) => {
+                        Reply::Done(format!("undid {u}; it is back in the queue"))
+                    }
                     Ok(u) => Reply::Done(format!("undid {u}")),
                     Err(e) => Reply::Failed(format!("undo: {e}")),
                 };

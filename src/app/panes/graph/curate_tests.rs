@@ -150,6 +150,10 @@ fn an_edit_reviews_its_diff_and_a_lower_tier_shows_what_it_exposes() {
         review.iter().any(|l| l.contains("tokens")),
         "the what-if exposure: {review:?}"
     );
+    assert!(
+        !review[0].contains("Checking") && review[0].contains("What changes:"),
+        "the answer replaced its promise: {review:?}"
+    );
     let shot = r.screen();
     assert!(shot.contains("Review") && shot.contains("primary store"), "{shot}");
     assert_eq!(commits(&r), before, "nothing written before the second ctrl-s");

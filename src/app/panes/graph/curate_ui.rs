@@ -479,6 +479,10 @@ pub fn exposure(state: &mut AppState, generation: u64, result: Result<Vec<String
         && let Some(review) = f.review.as_mut()
     {
         let at = review.len().saturating_sub(1);
+        // The answer replaces the promise of one.
+        if let Some(first) = review.first_mut() {
+            *first = first.replace(" Checking what changes…", " What changes:");
+        }
         match result {
             Ok(lines) => {
                 for (i, l) in lines.into_iter().enumerate() {

@@ -49,8 +49,10 @@ fn fields_of(n: &Node) -> Vec<(String, String)> {
     for (k, v) in &n.properties {
         out.push((format!("property {}", line(k)), line(v)));
     }
+    // A body keeps its line breaks (each line escaped on its own), so a
+    // diff shows them as lines, not as `\n`.
     if let Some(b) = &n.body {
-        out.push(("body".to_owned(), line(b)));
+        out.push(("body".to_owned(), b.lines().map(line).collect::<Vec<_>>().join("\n")));
     }
     out
 }
@@ -113,6 +115,19 @@ pub fn diff_lines(a: &VersionView, b: &VersionView) -> Vec<RichLine> {
         }
         changed += 1;
         out.push(vec![(format!("{f}:"), Tone::Field)]);
+        let multi = |v: &Option<String>| v.as_deref().is_some_and(|t| t.contains('\n'));
+        if multi(&before) || multi(&after) {
+            let (b, a) = (before.as_deref().unwrap_or(""), after.as_deref().unwrap_or(""));
+            for c in similar::TextDiff::from_lines(b, a).iter_all_changes() {
+                let text = c.value().trim_end_matches('\n').to_owned();
+                out.push(match c.tag() {
+                    similar::ChangeTag::Delete => vec![("  - ".to_owned(), Tone::Removed), (text, Tone::Removed)],
+                    similar::ChangeTag::Insert => vec![("  + ".to_owned(), Tone::Added), (text, Tone::Added)],
+                    similar::ChangeTag::Equal => vec![(format!("    {text}"), Tone::Dim)],
+                });
+            }
+            continue;
+        }
         let (old, new) = word_diff(before.as_deref().unwrap_or(""), after.as_deref().unwrap_or(""));
         let mut minus = vec![("  - ".to_owned(), Tone::Removed)];
         if before.is_none() {
@@ -179,5 +194,19 @@ mod tests {
         assert!(text.iter().any(|l| l == "  - (none)"), "{text:?}");
         let same = diff_lines(&a, &a);
         assert_eq!(same[1][0].0, "no field differs");
+    }
+
+    #[test]
+    fn a_body_diff_shows_its_lines_not_escapes() {
+        let a = v(1, &[("body", "## orders\n- retries: 3\n- owner: team")]);
+        let b = v(2, &[("body", "## orders\n- retries: 5\n- owner: team")]);
+        let text: Vec<String> = diff_lines(&a, &b)
+            .iter()
+            .map(|l| l.iter().map(|(s, _)| s.as_str()).collect())
+            .collect();
+        assert!(text.contains(&"  - - retries: 3".to_owned()), "{text:?}");
+        assert!(text.contains(&"  + - retries: 5".to_owned()), "{text:?}");
+        assert!(text.contains(&"    ## orders".to_owned()), "{text:?}");
+        assert!(!text.iter().any(|l| l.contains("\\n")), "no literal escapes: {text:?}");
     }
 }

@@ -454,11 +454,14 @@ fn history(buf: &mut Buffer, h: &HistoryDialog, styles: &ToneStyles, main: Rect)
         Some((_, to)) => {
             let v = &view.versions[to];
             let mut out: Vec<RichLine> = vec![vec![(format!("v{}: the first version", v.version), Tone::Heading)]];
-            out.extend(
-                v.fields
-                    .iter()
-                    .map(|(k, x)| vec![(format!("{k}: "), Tone::Field), (x.clone(), Tone::Normal)]),
-            );
+            for (k, x) in &v.fields {
+                let mut lines = x.lines();
+                out.push(vec![
+                    (format!("{k}: "), Tone::Field),
+                    (lines.next().unwrap_or("").to_owned(), Tone::Normal),
+                ]);
+                out.extend(lines.map(|l| vec![(format!("  {l}"), Tone::Normal)]));
+            }
             out
         }
         None => vec![vec![("no versions".into(), Tone::Dim)]],

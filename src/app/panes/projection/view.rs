@@ -183,7 +183,7 @@ fn column(buf: &mut Buffer, t: &TierView, why: bool, at_trust: bool, scroll: u16
             format!("before → after accepting: {tokens} → {} tokens", t.tokens),
             Tone::Heading,
         )]];
-        lines.extend(diff_lines(before, &t.text));
+        lines.extend(diff_lines(before, &t.text, "no change"));
         lines
     } else if why {
         t.verdicts
@@ -240,13 +240,15 @@ fn diff(buf: &mut Buffer, v: &PreviewView, (a, b): (usize, usize), scroll: u16, 
             Tone::Dim,
         )]]
     } else {
-        diff_lines(&ta.text, &tb.text)
+        diff_lines(&ta.text, &tb.text, "the two tiers receive the same text")
     };
     rich(buf, styles, &title, &lines, area, scroll);
 }
 
-/// The line diff of two projections' texts, each line escaped.
-pub fn diff_lines(a: &str, b: &str) -> Vec<RichLine> {
+/// The line diff of two projections' texts, each line escaped; `same` is
+/// what an empty diff says (its context's words: two tiers, or before and
+/// after).
+pub fn diff_lines(a: &str, b: &str, same: &str) -> Vec<RichLine> {
     let d = TextDiff::from_lines(a, b);
     let mut out = Vec::new();
     for c in d.iter_all_changes() {
@@ -258,7 +260,7 @@ pub fn diff_lines(a: &str, b: &str) -> Vec<RichLine> {
         });
     }
     if out.iter().all(|l| l[0].1 == Tone::Dim) {
-        out.insert(0, vec![("the two tiers receive the same text".into(), Tone::Ok)]);
+        out.insert(0, vec![(same.to_owned(), Tone::Ok)]);
     }
     out
 }

@@ -81,6 +81,10 @@ fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
     ]);
     match &item.lints {
         None => out.push(vec![("Lints: checking…".into(), Tone::Dim)]),
+        // Notes below (stale, grouped) are not "nothing to say".
+        Some(lints) if lints.is_empty() && (!item.stale.is_empty() || item.group.is_some()) => {
+            out.push(vec![("Notes".into(), Tone::Heading)]);
+        }
         Some(lints) if lints.is_empty() => out.push(vec![("Lints: none".into(), Tone::Dim)]),
         Some(lints) => {
             out.push(vec![(format!("Lints ({})", lints.len()), Tone::Heading)]);
