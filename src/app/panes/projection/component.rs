@@ -58,6 +58,7 @@ impl Component for ProjectionComponent {
         match n {
             Notice::Opened(_) | Notice::GraphChanged => update::changed(state, fx),
             Notice::Lock => state.projection.wipe(),
+            Notice::Settled if state.projection.stale && state.pane == Pane::Projection => update::changed(state, fx),
             Notice::Refresh | Notice::Settled => {}
         }
     }

@@ -49,6 +49,9 @@ pub struct ProjectionPane {
     pub what_if_generation: u64,
     /// The reviewer's views beside the previews.
     pub review: review_ui::Review,
+    /// The graph changed while the pane was hidden: its texts are computed
+    /// (and recorded) when it is next shown, never for nobody.
+    pub stale: bool,
 }
 
 impl Default for ProjectionPane {
@@ -65,6 +68,7 @@ impl Default for ProjectionPane {
             what_if: None,
             what_if_generation: 0,
             review: review_ui::Review::default(),
+            stale: false,
         }
     }
 }

@@ -321,3 +321,31 @@ fn an_empty_diff_says_what_it_compares() {
     let changed = super::view::diff_lines("a\n", "b\n", "no change");
     assert!(changed.iter().all(|l| l[0].0 != "no change"), "{changed:?}");
 }
+
+#[test]
+fn curating_with_the_pane_hidden_records_nothing_until_it_is_shown() {
+    let mut r = at(Level::Master, "orders-service");
+    let shown = preview_records(&r);
+    assert!(shown > 0, "the previews on screen are recorded");
+    // To the Graph pane: a write changes the graph while pane 4 holds a subject.
+    r.press("2");
+    assert_eq!(r.s.pane, Pane::Graph);
+    r.press("l");
+    for c in "documents".chars() {
+        r.press(&c.to_string());
+    }
+    r.key(KeyCode::Enter);
+    for c in "minor-un".chars() {
+        r.press(&c.to_string());
+    }
+    r.key(KeyCode::Enter);
+    assert!(r.s.projection.stale, "the previews wait for the pane");
+    assert_eq!(preview_records(&r), shown, "nothing recorded that nobody saw");
+    // Shown again: computed, drawn and recorded then.
+    r.press("4");
+    assert!(!r.s.projection.stale);
+    assert!(
+        preview_records(&r) > shown,
+        "the new texts are recorded as they are shown"
+    );
+}

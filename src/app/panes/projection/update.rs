@@ -185,6 +185,13 @@ pub fn dialog_key(state: &mut AppState, k: crossterm::event::KeyEvent, fx: &mut 
 
 /// The graph changed: the previews are made again.
 pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
+    // A preview is recorded in the audit log as seen: computed only for a
+    // pane on screen, else when it is next shown.
+    if state.pane != crate::app::action::Pane::Projection {
+        state.projection.stale = true;
+        return;
+    }
+    state.projection.stale = false;
     if state.projection.spec.is_some() {
         ask(state, fx);
     }
