@@ -283,6 +283,16 @@ fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
                         ),
                         (x.hash.get(..12).unwrap_or_default().to_owned(), Tone::Dim),
                     ]
+                } else if x.tier == graphex_engine::model::Tier::HumanOnly.to_string() {
+                    // Sealed at the writer's level: a human-level session made it.
+                    vec![(
+                        format!(
+                            "#{:<5} {} {:<10} made at the human level (sealed under the human-only key: unlock human \
+                             to read it)",
+                            x.seq, x.at, x.kind
+                        ),
+                        Tone::Dim,
+                    )]
                 } else {
                     vec![(
                         format!("#{:<5} {} {:<10} sealed at {}", x.seq, x.at, x.kind, x.tier),

@@ -349,3 +349,20 @@ fn curating_with_the_pane_hidden_records_nothing_until_it_is_shown() {
         "the new texts are recorded as they are shown"
     );
 }
+
+#[test]
+fn previews_made_at_the_human_level_are_labelled_so_for_a_master_reader() {
+    let mut r = at(Level::Human, "orders-service");
+    assert!(preview_records(&r) > 0, "the human level recorded its previews");
+    // The same store read at the master level: those records say who made them.
+    let creds = graphex_engine::Credentials {
+        passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
+        ..graphex_engine::Credentials::default()
+    };
+    r.store = graphex_engine::Store::open(r.dir.path(), &creds).unwrap();
+    r.s.level = Some(Level::Master);
+    r.press("A");
+    let shot = r.screen();
+    assert!(shot.contains("made at the human level"), "{shot}");
+    assert!(!shot.contains("sealed at human-only"), "{shot}");
+}
