@@ -366,3 +366,24 @@ fn previews_made_at_the_human_level_are_labelled_so_for_a_master_reader() {
     assert!(shot.contains("made at the human level"), "{shot}");
     assert!(!shot.contains("sealed at human-only"), "{shot}");
 }
+
+#[test]
+fn a_tier_below_the_subject_receives_nothing_and_says_why() {
+    // An agent-readable node: public cannot see it at all.
+    let r = at(Level::Master, "fraud-detection-service");
+    let v = preview(&r);
+    let public = &v.tiers[0];
+    assert_eq!(public.tier, Tier::Public);
+    assert_eq!(
+        public.note.as_deref(),
+        Some("public receives nothing: the subject is above this tier"),
+        "{public:?}"
+    );
+    assert!(public.error.is_none(), "no error: {public:?}");
+    assert!(
+        v.tiers[1].error.is_none() && v.tiers[1].note.is_none(),
+        "agent-readable receives it"
+    );
+    assert!(r.screen().contains("public receives nothing"), "{}", r.screen());
+    assert!(!r.screen().contains('^'), "no caret of a query error");
+}

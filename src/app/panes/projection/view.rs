@@ -178,6 +178,8 @@ fn column(buf: &mut Buffer, t: &TierView, why: bool, at_trust: bool, scroll: u16
         )]]
     } else if let Some(e) = &t.error {
         vec![vec![(e.replace('\n', " "), Tone::Error)]]
+    } else if let Some(n) = &t.note {
+        vec![vec![(n.clone(), Tone::Dim)]]
     } else if let Some((before, tokens)) = &t.before {
         let mut lines = vec![vec![(
             format!("before → after accepting: {tokens} → {} tokens", t.tokens),

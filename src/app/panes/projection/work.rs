@@ -88,6 +88,9 @@ pub struct TierView {
     /// and `tokens` are after).
     pub before: Option<(String, usize)>,
     pub error: Option<String>,
+    /// Why this tier receives nothing, when that is no error (the subject
+    /// is above it).
+    pub note: Option<String>,
 }
 
 impl TierView {
@@ -103,6 +106,7 @@ impl TierView {
             sealed: false,
             before: None,
             error: None,
+            note: None,
         }
     }
 }
@@ -204,6 +208,7 @@ pub fn preview(
                     .collect(),
                 sealed: false,
                 error: None,
+                note: None,
             };
         let now = explain(store.catalog(), &req, settings);
         if let Ok((p, _)) = &now {
@@ -233,6 +238,11 @@ pub fn preview(
                     Err(e) => Err(e),
                 })
             }
+            // A subject above this tier is not an error of the query.
+            (None, Err(_)) if above(store, &spec.subject, tier) => Ok(TierView {
+                note: Some(format!("{tier} receives nothing: the subject is above this tier")),
+                ..TierView::empty(tier, spec.budget)
+            }),
             (None, Err(e)) => Err(e),
         };
         tiers.push(shown.unwrap_or_else(|e| TierView {
@@ -289,4 +299,22 @@ fn human_only_around(store: &Store, subject: &Subject) -> Option<usize> {
             .filter(|n| store.catalog().by_name(n).is_some_and(|x| x.tier == Tier::HumanOnly))
             .count(),
     )
+}
+
+/// Whether the subject's centre node is in a tier above `tier` (a query's
+/// subject when its first position names one node).
+fn above(store: &Store, subject: &Subject, tier: Tier) -> bool {
+    let name = match subject {
+        Subject::Node { name, .. } => Some(name.clone()),
+        Subject::Proposal { centre, .. } => Some(centre.clone()),
+        Subject::Query(text) => match graphex_engine::query::parse(text) {
+            Ok(q) => match q.start.value {
+                graphex_engine::query::Pattern::Exact(n) => Some(n),
+                _ => None,
+            },
+            Err(_) => None,
+        },
+    };
+    name.and_then(|n| store.catalog().by_name(&n).map(|s| s.tier))
+        .is_some_and(|t| t > tier)
 }
