@@ -85,12 +85,13 @@ pub fn open_as_of(state: &mut AppState) {
         state.error("no node open: press / to jump to one");
         return;
     };
-    let input = match place.as_of {
-        None => String::new(),
-        Some(AsOf::Commit(n)) => format!("#{n}"),
-        Some(AsOf::Date(t)) => t.to_rfc3339(),
-    };
-    state.popups.push(Popup::AsOf { input, error: None });
+    // Opens empty: `@ enter` comes back to now (the point shown is in the
+    // top line while in the past).
+    let _ = place;
+    state.popups.push(Popup::AsOf {
+        input: String::new(),
+        error: None,
+    });
 }
 
 /// A point in time as typed: `#42` or `42` (a timeline entry), a date

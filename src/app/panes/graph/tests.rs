@@ -450,12 +450,12 @@ fn as_of_shows_the_past_marked_as_history() {
     let shot = r.screen();
     assert!(shot.contains("HISTORY"), "{shot}");
     assert!(shot.contains(&format!("entry #{before}")), "{shot}");
-    // Empty: back to now.
+    // `@` opens empty: `@ enter` is back to now.
     r.press("@");
-    let Some(Popup::AsOf { input, .. }) = r.s.popups.last_mut() else {
+    let Some(Popup::AsOf { input, .. }) = r.s.popups.last() else {
         panic!()
     };
-    input.clear();
+    assert!(input.is_empty(), "{input}");
     r.key(KeyCode::Enter);
     assert!(r.row_names().contains(&"late-arrival".to_owned()));
     assert!(!r.screen().contains("HISTORY"));
