@@ -54,6 +54,16 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
     }
     let Some(top) = state.popups.last_mut() else { return };
     match top {
+        Popup::Messages { scroll } => match k.code {
+            KeyCode::Esc | KeyCode::Char('q' | 'M') => {
+                state.popups.pop();
+            }
+            KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => *scroll = scroll.saturating_add(1),
+            KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+            KeyCode::PageDown => *scroll = scroll.saturating_add(10),
+            _ => {}
+        },
         Popup::Help { filter, selected } => match k.code {
             KeyCode::Esc => {
                 state.popups.pop();

@@ -143,7 +143,7 @@ async fn serve(
         } else {
             String::new()
         };
-        state.message = Some((format!("{first}{tail}"), crate::widgets::Tone::Warn));
+        state.say(format!("{first}{tail}"), crate::widgets::Tone::Warn);
     }
     let size = term.size()?;
     state.size = (size.width, size.height);

@@ -24,6 +24,8 @@ pub struct AppState {
     /// Work under way that the status bar names ("opening the store").
     pub busy: Option<String>,
     pub pending: usize,
+    /// Every status message of this session (the last [`MAX_MESSAGES`]).
+    pub messages: Vec<(String, Tone)>,
     /// Set when the store went back (a rollback): it is read-only, and
     /// the tab bar says so until it is resolved.
     pub rolled_back: Option<String>,
@@ -105,11 +107,18 @@ impl Editor {
     }
 }
 
+/// How many status messages the log keeps.
+pub const MAX_MESSAGES: usize = 500;
+
 /// A dialog over the panes.
 pub enum Popup {
     Help {
         filter: String,
         selected: usize,
+    },
+    /// Every status message of this session, in full, newest last.
+    Messages {
+        scroll: u16,
     },
     Palette {
         input: String,
@@ -217,7 +226,11 @@ impl Popup {
             Popup::AgentId { .. } => Some(Pane::Projection),
             // The proposal dialogs: opened by the queue's decisions.
             Popup::Reason { .. } | Popup::Stale { .. } | Popup::Editor(_) => Some(Pane::Queue),
-            Popup::Help { .. } | Popup::Palette { .. } | Popup::Unlock { .. } | Popup::Confirm { .. } => None,
+            Popup::Help { .. }
+            | Popup::Messages { .. }
+            | Popup::Palette { .. }
+            | Popup::Unlock { .. }
+            | Popup::Confirm { .. } => None,
         }
     }
 }
@@ -246,6 +259,7 @@ impl AppState {
             level: None,
             busy: Some("opening the store".into()),
             pending: 0,
+            messages: Vec::new(),
             rolled_back: None,
             message: None,
             queue: Queue::default(),
@@ -273,11 +287,22 @@ impl AppState {
     }
 
     pub fn info(&mut self, text: impl Into<String>) {
-        self.message = Some((text.into(), Tone::Ok));
+        self.say(text.into(), Tone::Ok);
     }
 
     pub fn error(&mut self, text: impl Into<String>) {
-        self.message = Some((text.into(), Tone::Error));
+        self.say(text.into(), Tone::Error);
+    }
+
+    /// Shows `text` on the status line and keeps it, in full, in the
+    /// message log (`M`, `:messages`): a long message is never lost to the
+    /// line's width.
+    pub fn say(&mut self, text: String, tone: Tone) {
+        if self.messages.len() >= MAX_MESSAGES {
+            self.messages.remove(0);
+        }
+        self.messages.push((text.clone(), tone));
+        self.message = Some((text, tone));
     }
 
     /// One write at a time: a decision waits until the last one has come

@@ -316,3 +316,37 @@ fn lock_and_clear_drops_decrypted_state_and_clears_the_screen() {
     assert!(matches!(&requests(fx)[..], [Request::Lock]));
     assert!(matches!(&s.message, Some((m, _)) if m.contains("wiped")));
 }
+
+#[test]
+fn the_message_log_keeps_every_message_in_full() {
+    let mut s = three();
+    let long = format!("{} the end-of-message-marker", "a long message word ".repeat(20));
+    s.error(long.clone());
+    s.info("a later one");
+    ch(&mut s, 'M');
+    assert!(matches!(s.popups.last(), Some(Popup::Messages { .. })));
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 36)).unwrap();
+    t.draw(|f| super::view::draw(f, &s, &crate::widgets::ToneStyles::default()))
+        .unwrap();
+    let shot = t.backend().to_string();
+    assert!(
+        shot.contains("end-of-message-marker") && shot.contains("a later one"),
+        "{shot}"
+    );
+    press(&mut s, KeyCode::Esc);
+    assert!(s.popups.is_empty());
+    // The palette finds it by name too.
+    ch(&mut s, ':');
+    update(&mut s, Msg::Paste("messages".into()));
+    press(&mut s, KeyCode::Enter);
+    assert!(matches!(s.popups.last(), Some(Popup::Messages { .. })));
+    // Bounded.
+    for i in 0..super::state::MAX_MESSAGES + 10 {
+        s.info(format!("m{i}"));
+    }
+    assert_eq!(s.messages.len(), super::state::MAX_MESSAGES);
+    assert_eq!(
+        s.messages.last().unwrap().0,
+        format!("m{}", super::state::MAX_MESSAGES + 9)
+    );
+}

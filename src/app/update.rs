@@ -84,6 +84,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
             filter: String::new(),
             selected: 0,
         }),
+        Action::Messages => state.popups.push(Popup::Messages { scroll: 0 }),
         Action::Palette => state.popups.push(Popup::Palette {
             input: String::new(),
             selected: 0,

@@ -172,6 +172,7 @@ fn dialog_hints(p: &Popup) -> Vec<(String, String)> {
             ("esc", "close"),
         ]),
         Popup::Confirm { .. } => fixed(&[("y", "yes"), ("n", "no")]),
+        Popup::Messages { .. } => fixed(&[("↑↓", "scroll"), ("esc", "close")]),
         _ => fixed(&[("enter", "confirm"), ("esc", "cancel")]),
     }
 }
@@ -179,6 +180,26 @@ fn dialog_hints(p: &Popup) -> Vec<(String, String)> {
 /// Draws one of the shell's own dialogs.
 fn popup(buf: &mut ratatui::buffer::Buffer, state: &AppState, p: &Popup, styles: &ToneStyles, main: Rect) {
     match p {
+        Popup::Messages { scroll } => {
+            let lines: Vec<RichLine> = if state.messages.is_empty() {
+                vec![vec![("no message yet".to_owned(), Tone::Dim)]]
+            } else {
+                state.messages.iter().map(|(m, t)| vec![(m.clone(), *t)]).collect()
+            };
+            let area = centered(main, 100, main.height.saturating_sub(2));
+            ratatui::widgets::Clear.render(area, buf);
+            crate::widgets::rich_text::RichText {
+                lines: &lines,
+                scroll: *scroll,
+                styles,
+                block: Some(super::layout::block(
+                    "Messages (newest last) · esc closes",
+                    true,
+                    styles,
+                )),
+            }
+            .render(area, buf);
+        }
         Popup::Help { filter, selected } => {
             let rows: Vec<_> = palette::help_rows(&state.keymap, filter)
                 .into_iter()

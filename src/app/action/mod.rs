@@ -54,6 +54,7 @@ pub enum Action {
     Quit,
     ForceQuit,
     Help,
+    Messages,
     Palette,
     NextPane,
     PrevPane,

@@ -490,6 +490,13 @@ pub const ALL: &[Info] = &[
         G,
     ),
     info(
+        Action::Messages,
+        "messages",
+        "messages",
+        "The message log: every status message of this session, in full",
+        G,
+    ),
+    info(
         Action::Palette,
         "palette",
         "commands",
