@@ -65,6 +65,12 @@ fn each_tier_side_by_side_with_meters_and_why() {
     r.press("w");
     let shot = r.screen();
     assert!(shot.contains("✓ orders-service  in: distance 0"), "why in: {shot}");
+    // The "out" verdicts come first.
+    let (first_out, first_in) = (shot.find('✗'), shot.find('✓'));
+    assert!(
+        matches!((first_out, first_in), (Some(o), Some(i)) if o < i),
+        "out verdicts first: {shot}"
+    );
 }
 
 #[test]

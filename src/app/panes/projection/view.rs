@@ -188,8 +188,12 @@ fn column(buf: &mut Buffer, t: &TierView, why: bool, at_trust: bool, scroll: u16
         lines.extend(diff_lines(before, &t.text, "no change"));
         lines
     } else if why {
+        // What an agent does not receive first: that is what a reviewer
+        // looks for (the order within each group is the engine's).
         t.verdicts
             .iter()
+            .filter(|v| !v.included)
+            .chain(t.verdicts.iter().filter(|v| v.included))
             .map(|v| {
                 vec![
                     (
