@@ -131,7 +131,11 @@ impl Component for QueueComponent {
                 h.push(("esc".into(), "cancel".into()));
                 h
             }
-            Some(Popup::Reason { .. }) => fixed(&[("enter", "confirm"), ("esc", "cancel")]),
+            Some(Popup::Reason { .. }) => fixed(&[
+                ("↑↓", "earlier reasons and suggestions"),
+                ("enter", "confirm"),
+                ("esc", "cancel"),
+            ]),
             _ => commands(state, self.pane()),
         }
     }

@@ -21,13 +21,30 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
         Popup::Reason { ids, input, error } => match k.code {
             KeyCode::Esc => {
                 state.popups.pop();
+                state.queue.reason_recall = None;
             }
             KeyCode::Enter if input.trim().is_empty() => {
                 *error = Some("a reason is required: the agent reads it back".into());
             }
+            KeyCode::Up | KeyCode::Down => {
+                let candidates = super::reason_candidates(&state.queue, ids);
+                let next = match (k.code, state.queue.reason_recall) {
+                    (KeyCode::Up, None) => Some(0),
+                    (KeyCode::Up, Some(i)) => Some((i + 1).min(candidates.len().saturating_sub(1))),
+                    (_, Some(0) | None) => None,
+                    (_, Some(i)) => Some(i - 1),
+                };
+                let next = next.filter(|i| *i < candidates.len());
+                *input = next.map(|i| candidates[i].clone()).unwrap_or_default();
+                *error = None;
+                state.queue.reason_recall = next;
+            }
             KeyCode::Enter => {
                 let (ids, reason) = (std::mem::take(ids), input.trim().to_owned());
                 state.popups.pop();
+                state.queue.reason_recall = None;
+                state.queue.reasons.retain(|r| *r != reason);
+                state.queue.reasons.push(reason.clone());
                 if ids.len() > 1 {
                     state.popups.push(Popup::Confirm {
                         text: format!("Reject {} proposals with the reason \"{reason}\"?", ids.len()),

@@ -45,6 +45,36 @@ pub struct Queue {
     pub loaded: bool,
     /// Files the last read moved to quarantine.
     pub quarantined: Vec<String>,
+    /// Reasons given to earlier rejections this session, oldest first.
+    pub reasons: Vec<String>,
+    /// Which suggestion the reject dialog shows (`↑`/`↓`), if any.
+    pub reason_recall: Option<usize>,
+}
+
+/// What the reject dialog offers on `↑`: reasons from the proposals'
+/// lints first, then earlier reasons, newest first, each once.
+pub fn reason_candidates(q: &Queue, ids: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in q.items.iter().filter(|i| ids.contains(&i.id)) {
+        for (code, text) in item.lints.iter().flatten() {
+            let reason = match *code {
+                "credential" => "contains a credential".to_owned(),
+                "near-duplicate" | "name-taken" | "tier-lowered" | "cross-tier" | "mentions-higher" => {
+                    format!("{code}: {text}")
+                }
+                _ => continue,
+            };
+            if !out.contains(&reason) {
+                out.push(reason);
+            }
+        }
+    }
+    for r in q.reasons.iter().rev() {
+        if !out.contains(r) {
+            out.push(r.clone());
+        }
+    }
+    out
 }
 
 impl Queue {

@@ -535,3 +535,39 @@ fn a_restore_is_drawn_as_a_node_coming_back_not_a_removal() {
     assert_eq!(first("1."), Some(("1. + restore ".to_owned(), Tone::Added)));
     assert_eq!(first("2."), Some(("2. − deprecate ".to_owned(), Tone::Removed)));
 }
+
+#[test]
+fn the_reject_dialog_recalls_earlier_reasons_and_offers_lint_reasons() {
+    let mut s = three();
+    ch(&mut s, 'r');
+    for c in "dup of x".chars() {
+        ch(&mut s, c);
+    }
+    press(&mut s, KeyCode::Enter);
+    // The next proposal carries a credential lint.
+    update(&mut s, Msg::Reply(Reply::Done("rejected".into())));
+    let second = s.queue.items[1].id.clone();
+    s.queue.items[1].lints = Some(vec![("credential", "an AWS access key".into())]);
+    s.queue.selected = 1;
+    ch(&mut s, 'r');
+    let input = |s: &crate::app::state::AppState| match s.popups.last() {
+        Some(Popup::Reason { input, .. }) => input.clone(),
+        _ => panic!("no reason dialog"),
+    };
+    press(&mut s, KeyCode::Up);
+    assert_eq!(input(&s), "contains a credential");
+    press(&mut s, KeyCode::Up);
+    assert_eq!(input(&s), "dup of x", "then the earlier reason");
+    press(&mut s, KeyCode::Up);
+    assert_eq!(input(&s), "dup of x", "it stops at the oldest");
+    press(&mut s, KeyCode::Down);
+    assert_eq!(input(&s), "contains a credential");
+    press(&mut s, KeyCode::Down);
+    assert_eq!(input(&s), "", "back to what was typed: nothing");
+    press(&mut s, KeyCode::Up);
+    let r = requests(press(&mut s, KeyCode::Enter));
+    assert!(
+        matches!(&r[..], [Request::Reject { ids, reason }] if *ids == [second.clone()] && reason == "contains a credential"),
+        "{r:?}"
+    );
+}
