@@ -65,6 +65,16 @@ impl Widget for GroupedList<'_> {
                     if Some(i) == self.selected {
                         buf.set_style(line_area, self.styles.selected);
                         line = line.patch_style(self.styles.selected);
+                        // Text in the selection's own background colour
+                        // (dim text on a dim bar) would vanish: it takes
+                        // the terminal's foreground instead.
+                        if let Some(bg) = self.styles.selected.bg {
+                            for span in &mut line.spans {
+                                if span.style.fg == Some(bg) {
+                                    span.style.fg = Some(ratatui::style::Color::Reset);
+                                }
+                            }
+                        }
                     }
                     line.render(line_area, buf);
                 }
@@ -122,5 +132,34 @@ mod render_tests {
         want.set_style(Rect::new(0, 2, 12, 1), s.selected);
         want.set_style(Rect::new(2, 2, 3, 1), s.accent.patch(s.selected));
         assert_eq!(buf, want);
+    }
+
+    #[test]
+    fn dim_text_on_the_selected_row_stays_readable() {
+        use ratatui::style::{Color, Style};
+
+        use crate::widgets::tone::ToneStyles;
+        let styles = ToneStyles {
+            dim: Style::new().fg(Color::DarkGray),
+            selected: Style::new().bg(Color::DarkGray),
+            ..ToneStyles::default()
+        };
+        let rows = vec![Row::Item {
+            spans: vec![("name ".into(), Tone::Normal), ("relation".into(), Tone::Dim)],
+            marked: false,
+            dimmed: false,
+        }];
+        let list = GroupedList {
+            rows: &rows,
+            selected: Some(0),
+            styles: &styles,
+            block: None,
+        };
+        let mut buf = Buffer::empty(Rect::new(0, 0, 20, 1));
+        list.render(buf.area, &mut buf);
+        let cell = buf.cell((7, 0)).unwrap();
+        assert_eq!(cell.symbol(), "r");
+        assert_eq!(cell.bg, Color::DarkGray);
+        assert_ne!(cell.fg, Color::DarkGray, "the relation is not grey on grey");
     }
 }
