@@ -33,6 +33,12 @@ const HOOKS: [(&str, bool); 6] = [
 
 fn script(name: &str, exe: &str, refresh: bool) -> String {
     let mut s = format!("#!/bin/sh\n{HOOK_MARK}\n{HOOK_MARK_CHECK}\n");
+    // A binary moved or removed never blocks git, and says so.
+    let _ = writeln!(
+        s,
+        "if [ ! -x {exe} ]; then echo \"graphex: {exe} is missing: the graph was not checked ({name}); run \
+         graphex git install again\" >&2; exit 0; fi"
+    );
     if name.starts_with("pre-") {
         // Refuses the commit (non-zero) when the graph went back.
         let _ = writeln!(s, "exec {exe} git check --hook {name}");

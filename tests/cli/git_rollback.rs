@@ -189,3 +189,24 @@ fn seal_puts_back_deleted_settings_from_git_and_never_approves_the_edited_file()
         "the edited file waits for approval: {text}"
     );
 }
+
+#[test]
+fn a_missing_binary_never_blocks_git_and_says_so() {
+    let dir = repo();
+    let root = dir.path();
+    // The hooks name a binary that is gone (a moved build, say).
+    let hooks = root.join(".git/hooks");
+    for name in ["pre-commit", "post-commit"] {
+        let path = hooks.join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let exe = env!("CARGO_BIN_EXE_graphex");
+        std::fs::write(&path, text.replace(exe, "/nonexistent/graphex")).unwrap();
+    }
+    std::fs::write(root.join("code.rs"), "fn f() {}\n").unwrap();
+    let out = git(root, &["add", "-A"]);
+    assert!(out.status.success());
+    let out = git(root, &["commit", "-q", "-m", "code"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("is missing: the graph was not checked"), "{said}");
+}
