@@ -70,11 +70,11 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
             }
             KeyCode::Up => *selected = selected.saturating_sub(1),
             KeyCode::Down => {
-                let n = palette::help_rows(&state.keymap, filter).len();
+                let n = palette::help_rows(&state.keymap, filter, state.pane).len();
                 *selected = (*selected + 1).min(n.saturating_sub(1));
             }
             KeyCode::Enter => {
-                let chosen = palette::help_rows(&state.keymap, filter)
+                let chosen = palette::help_rows(&state.keymap, filter, state.pane)
                     .get(*selected)
                     .map(|m| m.action);
                 match chosen {

@@ -119,8 +119,18 @@ pub fn matches(query: &str, pane: Pane) -> Vec<Match> {
 
 /// Help rows: every action with its keys and scope, then the keys of the
 /// dialogs, filtered by `query`.
-pub fn help_rows(keymap: &Keymap, query: &str) -> Vec<Match> {
-    let actions = ALL.iter().map(|a| {
+pub fn help_rows(keymap: &Keymap, query: &str, pane: Pane) -> Vec<Match> {
+    // The keys of the pane in view first, then those that work in it
+    // (lists, everywhere), then the other panes'.
+    let rank = |s: Scope| match s {
+        Scope::Pane(p) if p == pane => 0,
+        Scope::Lists => 1,
+        Scope::Global => 2,
+        Scope::Pane(_) => 3,
+    };
+    let mut ordered: Vec<&Info> = ALL.iter().collect();
+    ordered.sort_by_key(|a| rank(a.scope));
+    let actions = ordered.into_iter().map(|a| {
         let keys = keymap.keys_of(a.action);
         let scope = match a.scope {
             Scope::Global => "everywhere",
@@ -181,18 +191,23 @@ mod tests {
         assert!(from_graph[accept].row.text.contains("goes to the Queue pane"));
         assert_eq!(matches("zzzzqqq", Pane::Queue).len(), 0);
         let keymap = Keymap::load(&[]).unwrap();
-        let all = help_rows(&keymap, "");
+        let all = help_rows(&keymap, "", Pane::Graph);
         assert_eq!(
             all.len(),
             ALL.len() + DIALOG_KEYS.len(),
             "help lists every action and dialog key"
         );
-        let undo = help_rows(&keymap, "undo");
+        let undo = help_rows(&keymap, "undo", Pane::Queue);
         assert!(
             undo.iter()
                 .any(|r| r.row.left == "u" && r.row.text.contains("Undo the last change"))
         );
         assert!(undo.iter().any(|r| r.action.is_none() && r.row.left.contains("ctrl-z")));
         assert!(undo.len() < all.len());
+        // `?` opens on the keys of the pane in view.
+        let first = all[0].action.unwrap();
+        assert_eq!(first.info().scope, Scope::Pane(Pane::Graph), "{:?}", all[0].row.text);
+        let queue = help_rows(&keymap, "", Pane::Queue);
+        assert_eq!(queue[0].action.unwrap().info().scope, Scope::Pane(Pane::Queue));
     }
 }

@@ -201,7 +201,7 @@ fn popup(buf: &mut ratatui::buffer::Buffer, state: &AppState, p: &Popup, styles:
             .render(area, buf);
         }
         Popup::Help { filter, selected } => {
-            let rows: Vec<_> = palette::help_rows(&state.keymap, filter)
+            let rows: Vec<_> = palette::help_rows(&state.keymap, filter, state.pane)
                 .into_iter()
                 .map(|m| m.row)
                 .collect();
