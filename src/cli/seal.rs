@@ -91,7 +91,7 @@ pub fn seal(ctx: &Context, args: &SealArgs) -> Result<()> {
         if !args.yes && !confirm("Restore them and seal?")? {
             bail!("nothing restored or sealed (to go on without a question, add --yes)");
         }
-        let aside = rollback::set_aside(store.layout().root())?;
+        let aside = rollback::set_aside(store.layout().root(), false)?;
         note(&format!("the store as it was is kept at {}", aside.display()));
     }
     if store.seal_restoring(&accepted, candidate.as_ref().map(|c| c.path()))? {

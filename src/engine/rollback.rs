@@ -52,13 +52,22 @@ impl Candidate {
 }
 
 /// Copies the store's index aside (into the state directory, never
-/// deleted) before a repair changes it; returns where.
-pub fn set_aside(root: &Path) -> Result<PathBuf> {
+/// deleted) before a repair changes it; returns where. The write-ahead log
+/// is folded in first; with `sole`, another process reading the store
+/// (whose log could not be folded) is an error, as a file about to be
+/// replaced requires.
+pub fn set_aside(root: &Path, sole: bool) -> Result<PathBuf> {
     let db = Layout::new(root).db();
     {
         let conn = rusqlite::Connection::open(&db)?;
         crate::store::forbid_code(&conn)?;
-        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        let busy: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
+        if sole && busy != 0 {
+            return Err(Error::integrity(
+                "graph.db",
+                "another process has the store open: close other graphex sessions (console, MCP) and restore again",
+            ));
+        }
     }
     let state = freshness::state_dir()
         .ok_or_else(|| Error::MissingSecret("no state directory to set the current graph aside in".into()))?;
@@ -90,48 +99,41 @@ pub fn find(root: &Path, recorded: &Record) -> Result<Candidate> {
             .tempfile_in(layout.graphex())
             .map_err(|e| Error::io(layout.graphex(), e))
     };
-    let matches = |file: &tempfile::NamedTempFile| statement_of(file.path()).as_deref() == Some(&recorded.statement);
+    // A copy becomes the candidate when its seal is the recorded one.
+    let candidate = |bytes: Vec<u8>, source: Source| -> Result<Option<Candidate>> {
+        let file = temp()?;
+        std::fs::write(file.path(), bytes).map_err(|e| Error::io(file.path(), e))?;
+        Ok(
+            (statement_of(file.path()).as_deref() == Some(&recorded.statement)).then(|| Candidate {
+                source,
+                file,
+                recorded: recorded.clone(),
+            }),
+        )
+    };
     if let Some(state) = freshness::state_dir() {
         let backup = freshness::backup_path(&state, root);
-        if let Ok(bytes) = std::fs::read(&backup) {
-            let file = temp()?;
-            std::fs::write(file.path(), bytes).map_err(|e| Error::io(file.path(), e))?;
-            if matches(&file) {
-                return Ok(Candidate {
-                    source: Source::Backup(backup),
-                    file,
-                    recorded: recorded.clone(),
-                });
-            }
-            looked.push(format!("the backup {} holds another graph", backup.display()));
-        } else {
-            looked.push(format!("no backup at {}", backup.display()));
+        match std::fs::read(&backup) {
+            Ok(bytes) => match candidate(bytes, Source::Backup(backup.clone()))? {
+                Some(c) => return Ok(c),
+                None => looked.push(format!("the backup {} holds another graph", backup.display())),
+            },
+            Err(_) => looked.push(format!("no backup at {}", backup.display())),
         }
     }
     match &recorded.commit {
         Some(commit) => {
+            let short = commit.get(..12).unwrap_or(commit);
             let bytes =
                 freshness::git::index_path_in_repo(root).and_then(|path| freshness::git::show(root, commit, &path));
             match bytes {
-                Some(bytes) => {
-                    let file = temp()?;
-                    std::fs::write(file.path(), bytes).map_err(|e| Error::io(file.path(), e))?;
-                    if matches(&file) {
-                        return Ok(Candidate {
-                            source: Source::Git(commit.clone()),
-                            file,
-                            recorded: recorded.clone(),
-                        });
-                    }
-                    looked.push(format!(
-                        "git commit {} holds another graph (the newer one was not committed there)",
-                        commit.get(..12).unwrap_or(commit)
-                    ));
-                }
-                None => looked.push(format!(
-                    "git has no graph.db at commit {}",
-                    commit.get(..12).unwrap_or(commit)
-                )),
+                Some(bytes) => match candidate(bytes, Source::Git(commit.clone()))? {
+                    Some(c) => return Ok(c),
+                    None => looked.push(format!(
+                        "git commit {short} holds another graph (the newer one was not committed there)"
+                    )),
+                },
+                None => looked.push(format!("git has no graph.db at commit {short}")),
             }
         }
         None => looked.push("the record names no git commit".into()),
@@ -166,23 +168,8 @@ pub struct Restored {
 /// and key files of that commit come back too. Then the store is opened
 /// with `creds` and must be fresh, or the old index goes back.
 pub fn restore(root: &Path, creds: &Credentials, candidate: Candidate) -> Result<Restored> {
-    let layout = Layout::new(root);
-    let db = layout.db();
-    {
-        let conn = rusqlite::Connection::open(&db)?;
-        crate::store::forbid_code(&conn)?;
-        let busy: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
-        if busy != 0 {
-            return Err(Error::integrity(
-                "graph.db",
-                "another process has the store open: close other graphex sessions (console, MCP) and restore again",
-            ));
-        }
-    }
-    let state = freshness::state_dir()
-        .ok_or_else(|| Error::MissingSecret("no state directory to set the current graph aside in".into()))?;
-    let aside = freshness::aside_path(&state, root, Timestamp::now().0);
-    std::fs::copy(&db, &aside).map_err(|e| Error::io(&aside, e))?;
+    let db = Layout::new(root).db();
+    let aside = set_aside(root, true)?;
     let (file, source, recorded) = (candidate.file, candidate.source, candidate.recorded);
     file.as_file().sync_all().map_err(|e| Error::io(file.path(), e))?;
     file.persist(&db).map_err(|e| Error::io(&db, e.error))?;

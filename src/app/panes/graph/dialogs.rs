@@ -81,13 +81,12 @@ pub fn open_history(state: &mut AppState, name: String, fx: &mut Vec<Effect>) {
 }
 
 pub fn open_as_of(state: &mut AppState) {
-    let Some(place) = &state.graph.place else {
+    if state.graph.place.is_none() {
         state.error("no node open: press / to jump to one");
         return;
-    };
+    }
     // Opens empty: `@ enter` comes back to now (the point shown is in the
     // top line while in the past).
-    let _ = place;
     state.popups.push(Popup::AsOf {
         input: String::new(),
         error: None,
