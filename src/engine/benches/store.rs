@@ -1,4 +1,4 @@
-//! Store benchmarks: open + unlock + load, the freshness check, the
+//! Store benchmarks: open + unlock + load, the freshness check and record, the
 //! passphrase KDF, a single-node read with decryption, and a durable single
 //! mutation.
 //!
@@ -31,6 +31,18 @@ fn benches(c: &mut Criterion) {
     drop(Store::open(&f.root, &f.creds()).expect("open"));
     g.bench_function("freshness_check", |b| {
         b.iter(|| black_box(graphex_engine::store::check_without_keys(&f.root, &[]).expect("check")))
+    });
+
+    // What freshness adds to each durable change: the record read, then
+    // written back atomically (temporary file, fsync, rename).
+    let record_file =
+        graphex_engine::freshness::RecordFile::for_store(&f.root, graphex_engine::freshness::Kind::Master)
+            .expect("a state directory");
+    g.bench_function("freshness_record_after_commit", |b| {
+        b.iter(|| {
+            let record = record_file.load().expect("load").expect("the open wrote a record");
+            record_file.save(black_box(&record)).expect("save")
+        })
     });
 
     // An agent's open checks the master's signed set hash of the readable

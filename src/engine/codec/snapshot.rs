@@ -15,6 +15,7 @@ use super::{associated_data, edge_bytes, strip_format, summary_bytes};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{Edge, EdgeId, NodeSummary, Tier};
+use std::io::Write;
 
 const FORMAT: u8 = 1;
 const DOMAIN: &[u8] = b"graphex/snapshot/v1";
@@ -39,17 +40,25 @@ pub fn seal_snapshot<'a>(
     nodes: impl ExactSizeIterator<Item = &'a NodeSummary>,
     edges: impl ExactSizeIterator<Item = &'a Edge>,
 ) -> Result<Vec<u8>> {
-    let mut plain = Vec::with_capacity(64 + nodes.len() * 160 + edges.len() * 96);
-    plain.extend_from_slice(&(nodes.len() as u32).to_le_bytes());
-    plain.extend_from_slice(&(edges.len() as u32).to_le_bytes());
-    let mut rec = Vec::with_capacity(256);
+    // The plaintext is never held whole: each record goes through the
+    // compressor as it is encoded, so a large tier costs its compressed size.
+    let failed = |e: std::io::Error| Error::integrity("snapshot", e.to_string());
+    let mut z = zstd::stream::write::Encoder::new(ZeroizingSink::default(), ZSTD_LEVEL).map_err(failed)?;
+    let mut head = Vec::with_capacity(8);
+    head.extend_from_slice(&(nodes.len() as u32).to_le_bytes());
+    head.extend_from_slice(&(edges.len() as u32).to_le_bytes());
+    z.write_all(&head).map_err(failed)?;
+    let mut rec = zeroize::Zeroizing::new(Vec::with_capacity(256));
+    let mut framed = zeroize::Zeroizing::new(Vec::with_capacity(256));
     for n in nodes {
         if n.tier != tier {
             return Err(Error::integrity("snapshot", "a node of another tier"));
         }
         rec.clear();
         summary_bytes::encode(n, &mut rec);
-        plain.long_bytes(&rec);
+        framed.clear();
+        framed.long_bytes(&rec);
+        z.write_all(&framed).map_err(failed)?;
     }
     for e in edges {
         if e.tier != tier {
@@ -57,18 +66,40 @@ pub fn seal_snapshot<'a>(
         }
         rec.clear();
         edge_bytes::encode(e, &mut rec)?;
-        plain.extend_from_slice(e.id.as_bytes());
-        plain.long_bytes(&rec);
+        framed.clear();
+        framed.extend_from_slice(e.id.as_bytes());
+        framed.long_bytes(&rec);
+        z.write_all(&framed).map_err(failed)?;
     }
-    let packed = zeroize::Zeroizing::new(
-        zstd::bulk::compress(&plain, ZSTD_LEVEL).map_err(|e| Error::integrity("snapshot", e.to_string()))?,
-    );
-    zeroize::Zeroize::zeroize(&mut plain);
+    let packed = z.finish().map_err(failed)?.0;
     let sealed = keys.tier(tier)?.index.seal(&ad(tier, seq), &packed)?;
     let mut out = Vec::with_capacity(1 + sealed.len());
     out.push(FORMAT);
     out.extend_from_slice(&sealed);
     Ok(out)
+}
+
+/// Compressed plaintext, zeroed when dropped and whenever it grows (the
+/// old buffer is wiped before it is freed).
+#[derive(Default)]
+struct ZeroizingSink(zeroize::Zeroizing<Vec<u8>>);
+
+impl Write for ZeroizingSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.0.capacity() - self.0.len() < buf.len() {
+            let want = (self.0.len() + buf.len()).max(self.0.capacity() * 2).max(4096);
+            let mut grown = Vec::with_capacity(want);
+            grown.extend_from_slice(&self.0);
+            // The old buffer is zeroed as it is replaced (`Zeroizing` drop).
+            self.0 = zeroize::Zeroizing::new(grown);
+        }
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Seals arbitrary compressed bytes exactly as a snapshot is sealed (fuzzing).

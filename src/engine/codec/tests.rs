@@ -253,6 +253,25 @@ fn snapshots_round_trip_and_are_bound_to_tier_and_seq() {
     );
 }
 
+#[test]
+fn a_snapshot_larger_than_its_first_buffers_round_trips() {
+    // Sealed through a growing output buffer: thousands of distinct
+    // descriptions make it grow many times past its first 4 KiB.
+    let keys = Keyring::fixed_for_tests(1);
+    let nodes: Vec<NodeSummary> = (0..3000)
+        .map(|i| NodeSummary {
+            id: NodeId::generate(),
+            name: Name::new(&format!("n{i}")).unwrap(),
+            description: format!("{} {i}", NodeId::generate()),
+            ..NodeSummary::from(&full_node(Tier::Public))
+        })
+        .collect();
+    let sealed = seal_snapshot(&keys, Tier::Public, 7, nodes.iter(), std::iter::empty()).unwrap();
+    assert!(sealed.len() > 32 * 1024, "{} bytes", sealed.len());
+    let snap = open_snapshot(&keys, Tier::Public, 7, &sealed).unwrap();
+    assert_eq!(snap.nodes, nodes);
+}
+
 mod never_panics {
     use proptest::prelude::*;
 

@@ -175,15 +175,19 @@ impl RowKey {
 
 /// The last of the rows written for each id: what the index holds after a
 /// commit that wrote one row twice.
-pub(crate) fn last_per_row(rows: Vec<RowKey>) -> Vec<RowKey> {
-    let mut seen = std::collections::HashSet::new();
-    let mut out: Vec<RowKey> = rows
-        .into_iter()
+pub(crate) fn last_per_row(mut rows: Vec<RowKey>) -> Vec<RowKey> {
+    // In place: a large commit's rows are not held twice.
+    let mut seen = std::collections::HashSet::with_capacity(rows.len());
+    let mut last: Vec<bool> = rows
+        .iter()
         .rev()
-        .filter(|r| seen.insert((matches!(r, RowKey::Node { .. }), r.id_bytes())))
+        .map(|r| seen.insert((matches!(r, RowKey::Node { .. }), r.id_bytes())))
         .collect();
-    out.reverse();
-    out
+    drop(seen);
+    last.reverse();
+    let mut keep = last.into_iter();
+    rows.retain(|_| keep.next().unwrap_or(false));
+    rows
 }
 
 /// Row tags under one group key: SHA-256 over the key (one whole block),

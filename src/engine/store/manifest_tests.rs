@@ -266,3 +266,27 @@ fn an_index_file_swapped_under_an_open_session_is_refused() {
     };
     assert!(err.to_string().contains("replaced"), "{err}");
 }
+
+#[test]
+fn a_commit_keeps_the_last_row_written_for_each_id_in_order() {
+    use super::manifest::{RowKey, last_per_row};
+    let (a, b) = (NodeId::generate(), NodeId::generate());
+    let e = crate::model::EdgeId::generate();
+    let node = |id: NodeId, version: u64| RowKey::Node {
+        id,
+        tier: Tier::Public,
+        version,
+        blob: format!("{version}"),
+        digest: [0; 16],
+        token: Vec::new(),
+    };
+    let edge = |seq: u64| RowKey::Edge {
+        id: e,
+        tier: Tier::Public,
+        seq,
+        digest: [0; 16],
+        token: Vec::new(),
+    };
+    let kept = last_per_row(vec![node(a, 1), edge(1), node(b, 1), node(a, 2), edge(2)]);
+    assert_eq!(kept, vec![node(b, 1), node(a, 2), edge(2)]);
+}

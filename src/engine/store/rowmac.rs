@@ -122,12 +122,23 @@ fn timeline_hmac(keys: &Keyring, row: &TimelineRow, place: usize, of: usize) -> 
 
 /// Inserts `rows` as one commit's timeline rows, each with its MAC.
 pub(crate) fn insert_timeline(tx: &Connection, keys: &Keyring, rows: &[TimelineRow]) -> Result<()> {
+    insert_timeline_rows(tx, keys, rows.iter().cloned())
+}
+
+/// [`insert_timeline`] with rows made one at a time (a large commit's rows
+/// are never all held at once).
+pub(crate) fn insert_timeline_rows(
+    tx: &Connection,
+    keys: &Keyring,
+    rows: impl ExactSizeIterator<Item = TimelineRow>,
+) -> Result<()> {
+    let count = rows.len();
     let mut put = tx.prepare_cached(
         "INSERT INTO timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
          commit_seq, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?;
-    for (i, r) in rows.iter().enumerate() {
-        let mac = timeline_hmac(keys, r, i, rows.len()).map(|m| m.finalize().into_bytes().to_vec());
+    for (i, r) in rows.enumerate() {
+        let mac = timeline_hmac(keys, &r, i, count).map(|m| m.finalize().into_bytes().to_vec());
         put.execute(params![
             r.at, r.actor, r.action, r.node, r.edge, r.before, r.after, r.proposal, r.commit, mac
         ])?;

@@ -128,14 +128,7 @@ impl Store {
 
     /// The blind-index token of a node name.
     pub(super) fn name_token(&self, name: &str) -> Result<Vec<u8>> {
-        Ok(self.keys.blind()?.token("name", &[name.as_bytes()]))
-    }
-
-    fn edge_token(&self, e: &Edge) -> Result<Vec<u8>> {
-        Ok(self.keys.blind()?.token(
-            "edge",
-            &[e.from.as_bytes(), e.relation.as_str().as_bytes(), e.to.as_bytes()],
-        ))
+        name_token(&self.keys, name)
     }
 
     /// True when a node named `name` exists but this session cannot read it.
@@ -217,8 +210,30 @@ impl Store {
         Ok(node)
     }
 
-    /// Applies a plan: blobs first, then one index transaction, then the catalog.
+    /// Applies a plan: blobs first, then one index transaction, then the
+    /// catalog; then the clean-up (old copies, snapshots), once everything
+    /// the commit held is freed (a large import's rows are not held twice).
     pub(crate) fn commit(&mut self, plan: Plan, durability: Durability) -> Result<()> {
+        let raised = self.commit_plan(plan, durability)?;
+        // The change is committed: what follows is clean-up and must not turn
+        // it into an error. Old copies go first; a file that cannot be removed
+        // now stays an orphan for `graphex doctor` to collect.
+        if self.fault_point("after-commit").is_err() {
+            // A crash right here, in tests: the clean-up is the next open's.
+            return Ok(());
+        }
+        let _ = self.finish_wipe(false);
+        if raised {
+            self.purge_wal();
+        }
+        // A failed refresh leaves the previous snapshot, still correct with
+        // the rows written since; the next writer tries again.
+        let _ = self.refresh_snapshots(false);
+        Ok(())
+    }
+
+    /// The commit itself, up to the catalog; true when a node's tier rose.
+    fn commit_plan(&mut self, plan: Plan, durability: Durability) -> Result<bool> {
         // The plan was made from this session's catalog: if another process
         // wrote since, tiers and edges may have moved and the plan could seal
         // something under too low a key. Refuse rather than guess.
@@ -248,28 +263,6 @@ impl Store {
         }
         self.fault_point("after-blobs")?;
 
-        let edge_rows = plan
-            .edges
-            .iter()
-            .map(|e| {
-                Ok((
-                    e,
-                    self.edge_token(e)?,
-                    codec::seal_edge(&self.keys, e)?,
-                    self.describe_edge(e),
-                ))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let node_rows = plan
-            .nodes
-            .iter()
-            .map(|w| {
-                Ok((
-                    self.name_token(w.node.name.as_str())?,
-                    codec::seal_summary(&self.keys, &NodeSummary::from(&w.node))?,
-                ))
-            })
-            .collect::<Result<Vec<_>>>()?;
         // Snapshots of tiers that a node or edge enters or leaves are dropped.
         let mut stale_tiers: Vec<Tier> = Vec::new();
         for w in &plan.nodes {
@@ -313,6 +306,7 @@ impl Store {
         let before = rows_before(&tx, &self.catalog, &plan)?;
         self.verified.check_before(&self.keys, &before)?;
         let mut decisions_before = Vec::new();
+        let mut after: Vec<RowKey> = Vec::with_capacity(plan.nodes.len() + plan.edges.len());
         {
             let mut drop_snapshot = tx.prepare_cached("DELETE FROM snapshots WHERE tier = ?1 RETURNING blob")?;
             for t in &stale_tiers {
@@ -327,9 +321,14 @@ impl Store {
             let mut add_version = tx.prepare_cached(
                 "INSERT INTO node_versions (node_id, version, tier, blob, mac) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?;
-            for ((w, hash), (token, summary)) in plan.nodes.iter().zip(&written).zip(&node_rows) {
+            // Each row is sealed as it is written and only its key is kept:
+            // a large import's sealed rows are never all held at once.
+            for (w, hash) in plan.nodes.iter().zip(written) {
                 let n = &w.node;
                 let id = n.id.as_bytes().as_slice();
+                let token = name_token(&self.keys, n.name.as_str())?;
+                let summary = codec::seal_summary(&self.keys, &NodeSummary::from(n))?;
+                let digest = manifest::digest(&summary);
                 upsert_node
                     .execute(params![
                         id,
@@ -339,11 +338,19 @@ impl Store {
                         hash,
                         summary,
                         row_seq,
-                        manifest::digest(summary).as_slice()
+                        digest.as_slice()
                     ])
                     .map_err(|e| unique_violation(e, n.name.as_str()))?;
-                let mac = super::rowmac::version_mac(&self.keys, &n.id, sql_version(n.version), n.tier, hash);
+                let mac = super::rowmac::version_mac(&self.keys, &n.id, sql_version(n.version), n.tier, &hash);
                 add_version.execute(params![id, sql_version(n.version), n.tier.code(), hash, mac])?;
+                after.push(RowKey::Node {
+                    id: n.id,
+                    tier: n.tier,
+                    version: n.version,
+                    blob: hash,
+                    digest,
+                    token,
+                });
             }
             let mut reseal = tx.prepare_cached(
                 "UPDATE node_versions SET tier = ?3, blob = ?4, mac = ?5 WHERE node_id = ?1 AND version = ?2",
@@ -361,7 +368,10 @@ impl Store {
                 "INSERT INTO edges (id, tier, token, sealed, seq, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT(id) DO UPDATE SET tier = ?2, sealed = ?4, seq = ?5, digest = ?6",
             )?;
-            for (e, token, sealed, described) in &edge_rows {
+            for e in &plan.edges {
+                let token = edge_token(&self.keys, e)?;
+                let sealed = codec::seal_edge(&self.keys, e)?;
+                let digest = manifest::digest(&sealed);
                 upsert_edge
                     .execute(params![
                         e.id.as_bytes().as_slice(),
@@ -369,14 +379,21 @@ impl Store {
                         token,
                         sealed,
                         row_seq,
-                        manifest::digest(sealed).as_slice()
+                        digest.as_slice()
                     ])
                     .map_err(|err| match err {
                         rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
-                            Error::EdgeExists(described.clone())
+                            Error::EdgeExists(describe_edge(&self.catalog, e))
                         }
                         other => Error::Db(other),
                     })?;
+                after.push(RowKey::Edge {
+                    id: e.id,
+                    tier: e.tier,
+                    seq,
+                    digest,
+                    token,
+                });
             }
             let mut remove_edge = tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
             for (id, _) in &plan.removed_edges {
@@ -402,22 +419,18 @@ impl Store {
                 remove_node.execute([id.as_bytes().as_slice()])?;
             }
             let actor = plan.actor.as_deref().unwrap_or("human");
-            let entries: Vec<super::rowmac::TimelineRow> = plan
-                .entries
-                .iter()
-                .map(|en| super::rowmac::TimelineRow {
-                    at: now,
-                    actor: actor.to_owned(),
-                    action: en.action.to_string(),
-                    node: en.node.as_ref().map(|i| i.as_bytes().to_vec()),
-                    edge: en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
-                    before: en.before.map(sql_version),
-                    after: en.after.map(sql_version),
-                    proposal: plan.proposal.clone(),
-                    commit: Some(row_seq),
-                })
-                .collect();
-            super::rowmac::insert_timeline(&tx, &self.keys, &entries)?;
+            let entries = plan.entries.iter().map(|en| super::rowmac::TimelineRow {
+                at: now,
+                actor: actor.to_owned(),
+                action: en.action.to_string(),
+                node: en.node.as_ref().map(|i| i.as_bytes().to_vec()),
+                edge: en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
+                before: en.before.map(sql_version),
+                after: en.after.map(sql_version),
+                proposal: plan.proposal.clone(),
+                commit: Some(row_seq),
+            });
+            super::rowmac::insert_timeline_rows(&tx, &self.keys, entries)?;
             for d in &plan.decisions {
                 let sig = seal::sign_decision(
                     &self.keys,
@@ -451,27 +464,6 @@ impl Store {
                 ));
             }
         }
-        let after: Vec<RowKey> = plan
-            .nodes
-            .iter()
-            .zip(&written)
-            .zip(&node_rows)
-            .map(|((w, hash), (token, summary))| RowKey::Node {
-                id: w.node.id,
-                tier: w.node.tier,
-                version: w.node.version,
-                blob: hash.clone(),
-                digest: manifest::digest(summary),
-                token: token.clone(),
-            })
-            .chain(edge_rows.iter().map(|(e, token, sealed, _)| RowKey::Edge {
-                id: e.id,
-                tier: e.tier,
-                seq,
-                digest: manifest::digest(sealed),
-                token: token.clone(),
-            }))
-            .collect();
         let after = manifest::last_per_row(after);
         manifest::apply(&tx, &self.keys, &before, &after)?;
         let decisions_after: Vec<seal::DecisionKey> = plan
@@ -504,7 +496,7 @@ impl Store {
         {
             sealings[t.code() as usize] += 2;
         }
-        for (e, ..) in &edge_rows {
+        for e in &plan.edges {
             sealings[e.tier.code() as usize] += 1;
         }
         sealings[codec::DECISION_TIER.code() as usize] += plan.decisions.len() as u64;
@@ -543,21 +535,7 @@ impl Store {
         for (id, _) in &plan.removed_nodes {
             self.catalog.drop_node(id);
         }
-        // The change is committed: what follows is clean-up and must not turn
-        // it into an error. Old copies go first; a file that cannot be removed
-        // now stays an orphan for `graphex doctor` to collect.
-        if self.fault_point("after-commit").is_err() {
-            // A crash right here, in tests: the clean-up is the next open's.
-            return Ok(());
-        }
-        let _ = self.finish_wipe(false);
-        if raised {
-            self.purge_wal();
-        }
-        // A failed refresh leaves the previous snapshot, still correct with
-        // the rows written since; the next writer tries again.
-        let _ = self.refresh_snapshots(false);
-        Ok(())
+        Ok(raised)
     }
 
     /// Re-encrypts every stored version of `id` below `tier` under `tier`.
@@ -590,12 +568,7 @@ impl Store {
     }
 
     pub(crate) fn describe_edge(&self, e: &Edge) -> String {
-        let name = |id: &NodeId| {
-            self.catalog
-                .node(id)
-                .map_or_else(|| id.to_string(), |n| n.name.to_string())
-        };
-        format!("{} -> {} -> {}", name(&e.from), e.relation, name(&e.to))
+        describe_edge(&self.catalog, e)
     }
 
     #[cfg(test)]
@@ -626,6 +599,25 @@ struct Reseal {
     tier: Tier,
     old_hash: String,
     new_hash: String,
+}
+
+/// The blind-index token of a node name.
+fn name_token(keys: &crate::keys::Keyring, name: &str) -> Result<Vec<u8>> {
+    Ok(keys.blind()?.token("name", &[name.as_bytes()]))
+}
+
+/// The blind-index token of an edge's (from, relation, to).
+fn edge_token(keys: &crate::keys::Keyring, e: &Edge) -> Result<Vec<u8>> {
+    Ok(keys.blind()?.token(
+        "edge",
+        &[e.from.as_bytes(), e.relation.as_str().as_bytes(), e.to.as_bytes()],
+    ))
+}
+
+/// `from -> relation -> to`, by name where `catalog` can read the ends.
+fn describe_edge(catalog: &super::Catalog, e: &Edge) -> String {
+    let name = |id: &NodeId| catalog.node(id).map_or_else(|| id.to_string(), |n| n.name.to_string());
+    format!("{} -> {} -> {}", name(&e.from), e.relation, name(&e.to))
 }
 
 fn unique_violation(e: rusqlite::Error, name: &str) -> Error {
