@@ -25,6 +25,8 @@ pub mod panes;
 mod quit;
 #[cfg(test)]
 mod snapshots;
+#[cfg(test)]
+mod snapshots_80x24;
 pub mod state;
 pub mod terminal;
 #[cfg(test)]

@@ -14,12 +14,12 @@ use super::view::draw;
 use super::worker::{Reply, impact_of, read_queue};
 use crate::widgets::ToneStyles;
 
-struct Demo {
+pub(super) struct Demo {
     _dir: tempfile::TempDir,
     store: Store,
 }
 
-fn demo() -> Demo {
+pub(super) fn demo() -> Demo {
     let dir = tempfile::tempdir().unwrap();
     crate::shared::demo::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
     let creds = Credentials {
@@ -31,7 +31,7 @@ fn demo() -> Demo {
 }
 
 /// The console at master level over the demo queue, impact shown.
-fn console(d: &Demo, size: (u16, u16)) -> AppState {
+pub(super) fn console(d: &Demo, size: (u16, u16)) -> AppState {
     let mut s = AppState::new(Keymap::load(&[]).unwrap(), "/work/shop".into());
     s.size = size;
     update(
@@ -53,7 +53,7 @@ fn console(d: &Demo, size: (u16, u16)) -> AppState {
     s
 }
 
-fn show_impact(d: &Demo, s: &mut AppState) {
+pub(super) fn show_impact(d: &Demo, s: &mut AppState) {
     let settings = Config::load(&d.store.layout().gpp())
         .unwrap()
         .projection_settings()
@@ -65,7 +65,7 @@ fn show_impact(d: &Demo, s: &mut AppState) {
 }
 
 /// The screen as text, ids replaced by stand-ins of the same width.
-fn screen(s: &AppState) -> String {
+pub(super) fn screen(s: &AppState) -> String {
     let mut t = Terminal::new(TestBackend::new(s.size.0, s.size.1)).unwrap();
     t.draw(|f| draw(f, s, &ToneStyles::default())).unwrap();
     let mut text = t.backend().to_string();
@@ -77,7 +77,7 @@ fn screen(s: &AppState) -> String {
     text
 }
 
-fn press(s: &mut AppState, c: char) {
+pub(super) fn press(s: &mut AppState, c: char) {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let mods = if c.is_ascii_uppercase() {
         KeyModifiers::SHIFT

@@ -61,7 +61,7 @@ fn start_console(dir: &Path, cols: u16, rows: u16) -> Console {
 fn open_demo(dir: &Path) -> Console {
     let c = start_console(dir, 120, 36);
     c.wait_for("[1/");
-    c.wait_gone("[checking]");
+    c.wait_gone("] chk ");
     c
 }
 
@@ -243,7 +243,7 @@ fn a_flagged_accept_needs_its_second_key_in_the_terminal() {
     let before = pending_ids(dir.path()).len();
     let mut c = open_demo(dir.path());
     // Down the queue to the demo's proposal that lowers a node's tier.
-    c.wait_for("[tier-lowered]");
+    c.wait_for("tier↓");
     for _ in 0..12 {
         if c.screen().contains("1. ~ audit-logger") {
             break;

@@ -36,7 +36,7 @@ fn three_keys_to_the_diff_and_an_accept_changes_the_preview() {
     c.wait_for("+ ");
     // Accept the first proposal (it links a new convention to orders-service).
     c.send("1");
-    c.wait_gone("[checking]");
+    c.wait_gone("] chk ");
     c.send("a");
     c.wait_for("edge(s) added");
     c.send("4d");

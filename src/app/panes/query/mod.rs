@@ -54,6 +54,9 @@ impl Mode {
 pub struct Popup {
     pub completion: Completion,
     pub selected: usize,
+    /// A candidate was chosen with `↑`/`↓` (or the list was asked for with
+    /// `tab`): `enter` takes it. Otherwise `enter` runs the query.
+    pub chosen: bool,
 }
 
 /// The Query pane.
@@ -78,6 +81,11 @@ pub struct QueryPane {
     pub signature: Option<String>,
     /// The names of the saved queries (master level).
     pub saved: Vec<String>,
+    /// `tab` asked for the candidates now awaited.
+    pub tab_asked: bool,
+    /// The text and cursor (in characters) before the last completion
+    /// taken, while nothing else changed since: `ctrl-z` puts them back.
+    pub before_completion: Option<(String, usize)>,
 }
 
 impl Default for QueryPane {
@@ -96,6 +104,8 @@ impl Default for QueryPane {
             completion_generation: 0,
             signature: None,
             saved: Vec::new(),
+            tab_asked: false,
+            before_completion: None,
         }
     }
 }
@@ -120,6 +130,14 @@ impl QueryPane {
     pub fn set_text(&mut self, text: &str) {
         self.editor = TextArea::new(vec![text.replace('\n', " ")]);
         self.editor.move_cursor(ratatui_textarea::CursorMove::End);
+    }
+
+    /// Puts the cursor after `chars` characters of the (one-line) text.
+    pub fn set_cursor(&mut self, chars: usize) {
+        self.editor.move_cursor(ratatui_textarea::CursorMove::Head);
+        for _ in 0..chars {
+            self.editor.move_cursor(ratatui_textarea::CursorMove::Forward);
+        }
     }
 
     /// The results shown: the current ones, or the last good ones while

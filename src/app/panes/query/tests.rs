@@ -75,6 +75,36 @@ fn an_error_is_underlined_in_place_and_ctrl_f_applies_the_suggestion() {
 }
 
 #[test]
+fn enter_runs_the_query_unless_a_completion_was_chosen_and_ctrl_z_undoes_one() {
+    let mut r = query_pane();
+    r.press("orders-service -> * --depth 1");
+    r.key(KeyCode::Enter);
+    assert_eq!(
+        r.s.query.text(),
+        "orders-service -> * --depth 1",
+        "enter ran, it inserted nothing"
+    );
+    assert!(!r.s.query.editing && r.s.query.popup.is_none(), "on to the results");
+    assert!(results(&r).total >= 5);
+    // A candidate chosen with the arrows is what enter takes.
+    let mut r = query_pane();
+    r.press("orders-service -> own");
+    assert!(r.s.query.popup.is_some());
+    r.key(KeyCode::Down);
+    r.key(KeyCode::Up);
+    r.key(KeyCode::Enter);
+    assert_eq!(r.s.query.text(), "orders-service -> owned-by ");
+    assert!(r.s.query.editing, "a completion taken keeps the editor");
+    // ctrl-z right after a completion puts the text and cursor back.
+    ctrl(&mut r, 'z');
+    assert_eq!(r.s.query.text(), "orders-service -> own");
+    r.press("ed-by");
+    assert_eq!(r.s.query.text(), "orders-service -> owned-by");
+    // Once typed over, ctrl-z is the editor's own undo again.
+    assert!(r.s.query.before_completion.is_none());
+}
+
+#[test]
 fn completion_offers_names_relations_flags_and_values() {
     let mut r = query_pane();
     r.press("orders-se");
@@ -91,7 +121,7 @@ fn completion_offers_names_relations_flags_and_values() {
             .any(|c| c.text == "depends-on" && c.detail.contains("edges"))
     );
     r.press("own");
-    r.key(KeyCode::Enter);
+    r.key(KeyCode::Tab);
     assert_eq!(r.s.query.text(), "orders-service -> owned-by ");
     r.press("-> * --ti");
     r.key(KeyCode::Tab);

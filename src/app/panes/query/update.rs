@@ -25,11 +25,22 @@ pub fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bo
     match k.code {
         KeyCode::Esc if q.popup.is_some() => q.popup = None,
         KeyCode::Esc => q.editing = false,
-        KeyCode::Tab | KeyCode::Enter if q.popup.as_ref().is_some_and(|p| !p.completion.items.is_empty()) => {
+        KeyCode::Tab if q.popup.as_ref().is_some_and(|p| !p.completion.items.is_empty()) => {
             take_candidate(state, fx);
         }
-        KeyCode::Tab => ask_completion(state, fx),
+        KeyCode::Enter
+            if q.popup
+                .as_ref()
+                .is_some_and(|p| p.chosen && !p.completion.items.is_empty()) =>
+        {
+            take_candidate(state, fx);
+        }
+        KeyCode::Tab => {
+            q.tab_asked = true;
+            ask_completion(state, fx);
+        }
         KeyCode::Enter => {
+            q.before_completion = None;
             q.popup = None;
             q.editing = false;
             q.selected = 0;
@@ -41,11 +52,13 @@ pub fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bo
         KeyCode::Up if q.popup.is_some() => {
             if let Some(p) = q.popup.as_mut() {
                 p.selected = p.selected.saturating_sub(1);
+                p.chosen = true;
             }
         }
         KeyCode::Down if q.popup.is_some() => {
             if let Some(p) = q.popup.as_mut() {
                 p.selected = (p.selected + 1).min(p.completion.items.len().saturating_sub(1));
+                p.chosen = true;
             }
         }
         KeyCode::Char('f') if ctrl => apply_fix(state, fx),
@@ -53,6 +66,13 @@ pub fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bo
         // As in every text field here: ctrl-u clears; ctrl-z / ctrl-y undo, redo.
         KeyCode::Char('u') if ctrl => {
             q.set_text("");
+            changed(state, fx);
+        }
+        KeyCode::Char('z') if ctrl && q.before_completion.is_some() => {
+            if let Some((text, cursor)) = q.before_completion.take() {
+                q.set_text(&text);
+                q.set_cursor(cursor);
+            }
             changed(state, fx);
         }
         KeyCode::Char('z' | 'y') if ctrl => {
@@ -74,6 +94,7 @@ pub fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bo
             let cursor = q.editor.cursor();
             q.editor.input(k);
             if q.text() != before {
+                q.before_completion = None;
                 changed(state, fx);
             } else if q.editor.cursor() != cursor && q.popup.is_some() {
                 ask_completion(state, fx);
@@ -148,9 +169,12 @@ pub fn completed(state: &mut AppState, generation: u64, completion: Completion) 
     };
     // Nothing to offer, or exactly what is typed already: no popup.
     let only_itself = completion.items.len() == 1 && completion.items[0].text == typed;
+    // Asked for with `tab`: the first candidate is the choice `enter` takes.
+    let chosen = std::mem::take(&mut q.tab_asked);
     q.popup = (!completion.items.is_empty() && !only_itself).then_some(Completions {
         completion,
         selected: 0,
+        chosen,
     });
 }
 
@@ -171,12 +195,11 @@ fn take_candidate(state: &mut AppState, fx: &mut Vec<Effect>) {
     }
     let cursor_chars = next.chars().count();
     next.push_str(tail);
+    let cursor_before = text[..q.cursor_byte().min(text.len())].chars().count();
     q.set_text(&next);
-    q.editor.move_cursor(ratatui_textarea::CursorMove::Head);
-    for _ in 0..cursor_chars {
-        q.editor.move_cursor(ratatui_textarea::CursorMove::Forward);
-    }
+    q.set_cursor(cursor_chars);
     changed(state, fx);
+    state.query.before_completion = Some((text, cursor_before));
 }
 
 /// `ctrl-f`: the error's first suggestion replaces the faulty span.

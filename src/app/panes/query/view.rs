@@ -305,7 +305,7 @@ fn completion(buf: &mut Buffer, q: &QueryPane, p: &super::Popup, styles: &ToneSt
         rows: &rows,
         selected: Some(p.selected),
         styles,
-        block: Some(block("tab/enter takes · esc closes", true, styles)),
+        block: Some(block("tab takes · ↑↓ enter takes · esc", true, styles)),
     }
     .render(area, buf);
 }

@@ -18,24 +18,47 @@ pub fn lint_tone(code: &str) -> Tone {
     }
 }
 
-/// The badges of an item: lint codes (or that they are being checked),
-/// stale, group.
-pub fn badges(item: &QueueItem) -> Vec<(String, Tone)> {
+/// Each lint code once, in order.
+fn lint_codes(lints: &[(&'static str, String)]) -> BTreeSet<&'static str> {
+    lints.iter().map(|(c, _)| *c).collect()
+}
+
+/// A flag as a list row shows it: a few letters (the card names it whole;
+/// the README lists them all).
+pub fn flag_abbreviation(code: &str) -> &str {
+    match code {
+        "credential" => "cred",
+        "tier-lowered" => "tier↓",
+        "near-duplicate" => "dup",
+        "mentions-higher" => "high",
+        "cross-tier" => "xtier",
+        "above-agent-tier" => "above",
+        "dangling" => "dangl",
+        "hidden" => "hid",
+        "name-taken" => "taken",
+        "no-such-edge" => "noedge",
+        "unreadable-edge" => "unread",
+        "duplicate-removal" => "dup-rm",
+        "federated" => "fed",
+        other => other,
+    }
+}
+
+/// The row's flags, first on the row so a narrow list still shows them:
+/// lints (or `chk` while they are checked), stale, grouped.
+fn row_flags(item: &QueueItem) -> Vec<(String, Tone)> {
     let mut out: Vec<(String, Tone)> = match &item.lints {
-        None => vec![("[checking]".into(), Tone::Dim)],
-        Some(lints) => lints
-            .iter()
-            .map(|(c, _)| *c)
-            .collect::<BTreeSet<&str>>()
+        None => vec![("chk".into(), Tone::Dim)],
+        Some(lints) => lint_codes(lints)
             .into_iter()
-            .map(|c| (format!("[{c}]"), lint_tone(c)))
+            .map(|c| (flag_abbreviation(c).to_owned(), lint_tone(c)))
             .collect(),
     };
     if !item.stale.is_empty() {
-        out.push(("[stale]".into(), Tone::Warn));
+        out.push(("stale".into(), Tone::Warn));
     }
     if item.group.is_some() {
-        out.push(("[grouped]".into(), Tone::Accent));
+        out.push(("grp".into(), Tone::Accent));
     }
     out
 }
@@ -43,18 +66,31 @@ pub fn badges(item: &QueueItem) -> Vec<(String, Tone)> {
 /// The narrowest a proposal's summary gets in the list, in characters.
 const MIN_SUMMARY: usize = 12;
 
+/// The room a summary keeps before trust and age leave the row (they are
+/// on the card too).
+const ROOM_FOR_TRUST: usize = 16;
+
 /// Columns inside the list's border.
 fn list_width(size: (u16, u16)) -> u16 {
     areas(size).list.width.saturating_sub(2)
 }
 
-/// `s` cut to `max` characters, with `…` marking a cut.
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
+/// `s` cut in the middle to `max` characters, `…` marking the cut: names
+/// that share a prefix keep the end that tells them apart.
+pub(crate) fn clip_middle(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max {
         return s.to_owned();
     }
-    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    if max <= 1 {
+        return "…".chars().take(max).collect();
+    }
+    let keep = max - 1;
+    let tail = keep / 2;
+    let head = keep - tail;
+    let mut out: String = s.chars().take(head).collect();
     out.push('…');
+    out.extend(s.chars().skip(n - tail));
     out
 }
 
@@ -86,25 +122,28 @@ pub fn queue_rows(state: &AppState) -> Vec<Row> {
             last = Some(key);
         }
         let head = format!("[{}/{}] ", item.position.0, item.position.1);
-        let tail: Vec<(String, Tone)> = [
+        let flags: Vec<(String, Tone)> = row_flags(item).into_iter().map(|(f, t)| (format!("{f} "), t)).collect();
+        let tail = [
             (format!(" {:.1} ", item.trust), Tone::Normal),
-            (format!("{} ", age(state.now_ms, item.created_ms)), Tone::Dim),
-        ]
-        .into_iter()
-        .chain(badges(item).into_iter().map(|(b, t)| (format!("{b} "), t)))
-        .collect();
-        // The summary takes what the other fields leave of the row.
-        let used = 2 + head.chars().count() + tail.iter().map(|(s, _)| s.chars().count()).sum::<usize>();
-        let room = usize::from(list_width(state.size))
-            .saturating_sub(used)
-            .max(MIN_SUMMARY);
-        let mut spans = vec![
-            (head, Tone::Dim),
-            (clip(&printable(&item.summary()), room), Tone::Accent),
+            (age(state.now_ms, item.created_ms), Tone::Dim),
         ];
-        spans.extend(tail);
+        let width = |spans: &[(String, Tone)]| spans.iter().map(|(s, _)| s.chars().count()).sum::<usize>();
+        // The summary takes what the other fields leave of the row; trust
+        // and age go first when they would leave it too little.
+        let fixed = 2 + head.chars().count() + width(&flags);
+        let list = usize::from(list_width(state.size));
+        let with_tail = list.saturating_sub(fixed + width(&tail));
+        let (room, tail) = if with_tail >= ROOM_FOR_TRUST {
+            (with_tail, &tail[..])
+        } else {
+            (list.saturating_sub(fixed).max(MIN_SUMMARY), &[][..])
+        };
+        let mut spans = vec![(head, Tone::Dim)];
+        spans.extend(flags);
+        spans.push((clip_middle(&printable(&item.summary()), room), Tone::Accent));
+        spans.extend(tail.iter().cloned());
         if q.skipped.contains(&item.id) {
-            spans.push(("skipped".into(), Tone::Dim));
+            spans.push((" skipped".into(), Tone::Dim));
         }
         rows.push(Row::Item {
             spans,
@@ -161,4 +200,44 @@ pub fn card_max_scroll(state: &AppState, lines: &[crate::widgets::RichLine]) -> 
         .map(|l| crate::widgets::rich_text::wrap(l, width).len())
         .sum();
     u16::try_from(rows.saturating_sub(shown)).unwrap_or(u16::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{clip_middle, flag_abbreviation};
+
+    #[test]
+    fn a_long_name_is_cut_in_the_middle_and_keeps_its_end() {
+        assert_eq!(clip_middle("scale-consumer-42", 40), "scale-consumer-42");
+        let a = clip_middle("+ scale-consumer-group-41", 14);
+        let b = clip_middle("+ scale-consumer-group-42", 14);
+        assert_eq!(a.chars().count(), 14);
+        assert_ne!(a, b, "the distinguishing end stays: {a} / {b}");
+        assert!(a.starts_with("+ scale") && a.ends_with("-41") && a.contains('…'), "{a}");
+        assert_eq!(clip_middle("abc", 1), "…");
+        assert_eq!(clip_middle("abc", 0), "");
+        assert_eq!(clip_middle("näme-ünïcode", 5), "nä…de");
+    }
+
+    #[test]
+    fn every_flag_a_card_names_has_a_short_form() {
+        for code in [
+            "credential",
+            "tier-lowered",
+            "near-duplicate",
+            "mentions-higher",
+            "cross-tier",
+            "above-agent-tier",
+            "dangling",
+            "hidden",
+            "name-taken",
+            "no-such-edge",
+            "unreadable-edge",
+            "duplicate-removal",
+            "federated",
+        ] {
+            let short = flag_abbreviation(code);
+            assert!(short.chars().count() <= 6 && short != code, "{code} → {short}");
+        }
+    }
 }

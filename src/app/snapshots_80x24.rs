@@ -1,0 +1,137 @@
+//! Every view at 80×24, the size a laptop split or a default terminal
+//! gives: the queue and its dialogs over the demo queue, and the Graph and
+//! Query panes driven as a person would (keys in, the worker's answers as
+//! the worker computes them).
+
+use crossterm::event::KeyCode;
+use graphex_engine::Level;
+
+use super::panes::testkit::{Run, demo_at};
+use super::snapshots::{console, demo, press, screen};
+
+const SIZE: (u16, u16) = (80, 24);
+
+/// Every line of `text` is `SIZE.0` cells wide and the last line of each
+/// bordered box ends with its corner: nothing was cut off the right.
+fn assert_fits(text: &str) {
+    for line in text.lines() {
+        let inner = line.trim_start_matches('"');
+        assert!(!inner.contains("…╮"), "a border title lost its end: {line}");
+    }
+}
+
+#[test]
+fn the_queue() {
+    let d = demo();
+    let s = console(&d, SIZE);
+    let text = screen(&s);
+    assert_fits(&text);
+    assert!(text.contains("tier↓ ~ audit-logger"), "flags come first: {text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_reject_dialog() {
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    press(&mut s, 'r');
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn a_flagged_accept_asks_first() {
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    let flagged = s
+        .queue
+        .items
+        .iter()
+        .position(|i| {
+            i.lints
+                .as_ref()
+                .is_some_and(|l| l.iter().any(|(c, _)| *c == "tier-lowered"))
+        })
+        .expect("the demo has a tier-lowered proposal");
+    for _ in 0..flagged {
+        press(&mut s, 'j');
+    }
+    press(&mut s, 'a');
+    let text = screen(&s);
+    assert!(text.contains("tier-lowered"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_editor() {
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    press(&mut s, 'e');
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn help() {
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    press(&mut s, '?');
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn the_palette() {
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    press(&mut s, ':');
+    for c in "accept".chars() {
+        press(&mut s, c);
+    }
+    insta::assert_snapshot!(screen(&s));
+}
+
+#[test]
+fn the_message_log() {
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    s.info("a status message long enough to be cut on the status line at eighty columns, kept whole here");
+    press(&mut s, 'M');
+    let text = screen(&s);
+    assert!(text.contains("kept whole here"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+fn graph_at(name: &str) -> Run {
+    let mut r = demo_at(Level::Master);
+    r.s.size = SIZE;
+    r.press("2");
+    r.jump(name);
+    r
+}
+
+#[test]
+fn the_graph_and_inspector() {
+    let r = graph_at("orders-service");
+    let text = r.screen();
+    assert_fits(&text);
+    assert!(text.contains("orders-service"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_jump() {
+    let mut r = graph_at("orders-service");
+    r.press("/");
+    r.press("pay");
+    insta::assert_snapshot!(r.screen());
+}
+
+#[test]
+fn the_query_and_its_results() {
+    let mut r = demo_at(Level::Master);
+    r.s.size = SIZE;
+    r.press("3");
+    r.press("orders-service -> * --depth 1");
+    r.key(KeyCode::Enter);
+    let text = r.screen();
+    assert_fits(&text);
+    insta::assert_snapshot!(text);
+}
