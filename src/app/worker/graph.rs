@@ -45,6 +45,10 @@ pub fn answer(store: Option<&Store>, settings: Option<&Settings>, past: &mut Pas
             generation,
             result: Box::new(in_place(store, past, &place, graph_work::show)),
         },
+        Request::Inspect { generation, place } => Reply::Inspected {
+            generation,
+            result: Box::new(in_place(store, past, &place, graph_work::inspect)),
+        },
         Request::History { generation, name } => Reply::History {
             generation,
             result: store.map_or_else(|| Err(not_open()), |s| graph_history::history(s, &name)),

@@ -54,6 +54,12 @@ pub enum Request {
         generation: u64,
         place: Place,
     },
+    /// One node of the neighbourhood for the inspector, read as `place`
+    /// reads (now, or as of its point): `place.centre` is the node.
+    Inspect {
+        generation: u64,
+        place: Place,
+    },
     /// The fuzzy jump's hits for what is typed.
     Jump {
         generation: u64,
@@ -238,6 +244,10 @@ pub enum Reply {
     Shown {
         generation: u64,
         result: Box<Result<Neighbourhood, String>>,
+    },
+    Inspected {
+        generation: u64,
+        result: Box<Result<crate::app::panes::graph::data::Inspector, String>>,
     },
     Jumped {
         generation: u64,

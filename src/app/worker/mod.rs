@@ -162,6 +162,7 @@ impl Worker {
                 self.decided(reply);
             }
             Request::Show { .. }
+            | Request::Inspect { .. }
             | Request::Jump { .. }
             | Request::Path { .. }
             | Request::History { .. }
@@ -466,6 +467,7 @@ fn request_kind(r: &Request) -> &'static str {
         Request::AcceptEdit { .. } => "accept-edit",
         Request::Undo => "undo",
         Request::Show { .. } => "show",
+        Request::Inspect { .. } => "inspect",
         Request::Jump { .. } => "jump",
         Request::Path { .. } => "path",
         Request::History { .. } => "history",
@@ -524,13 +526,14 @@ pub fn review_answer(store: Option<&Store>, settings: Option<&Settings>, req: Re
     }
 }
 
-/// Drops every preview, validation, neighbourhood and jump but the newest
+/// Drops every preview, validation, neighbourhood, inspection and jump but the newest
 /// of its kind, and repeated queue loads; mutations all run, in order.
 pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
     let last_impact = batch.iter().rposition(|r| matches!(r, Request::Impact { .. }));
     let last_validate = batch.iter().rposition(|r| matches!(r, Request::Validate { .. }));
     let last_load = batch.iter().rposition(|r| matches!(r, Request::LoadQueue));
     let last_show = batch.iter().rposition(|r| matches!(r, Request::Show { .. }));
+    let last_inspect = batch.iter().rposition(|r| matches!(r, Request::Inspect { .. }));
     let last_jump = batch.iter().rposition(|r| matches!(r, Request::Jump { .. }));
     let last_list = batch.iter().rposition(|r| matches!(r, Request::Curator { .. }));
     let last_run = batch.iter().rposition(|r| matches!(r, Request::RunQuery { .. }));
@@ -544,6 +547,7 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
             Request::Validate { .. } => Some(*i) == last_validate,
             Request::LoadQueue => Some(*i) == last_load,
             Request::Show { .. } => Some(*i) == last_show,
+            Request::Inspect { .. } => Some(*i) == last_inspect,
             Request::Jump { .. } => Some(*i) == last_jump,
             Request::Curator { .. } => Some(*i) == last_list,
             Request::RunQuery { .. } => Some(*i) == last_run,

@@ -89,7 +89,13 @@ impl Component for GraphComponent {
 
     fn reply(&self, state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) -> Option<Reply> {
         match r {
-            Reply::Shown { generation, result } => update::shown(state, generation, *result),
+            Reply::Shown { generation, result } => {
+                update::shown(state, generation, *result);
+                // The graph may have changed under the selected neighbour.
+                state.graph.inspected = None;
+                update::inspect_selected(state, fx);
+            }
+            Reply::Inspected { generation, result } => update::inspected(state, generation, *result),
             Reply::Jumped { generation, hits } => update::jumped(state, generation, hits),
             Reply::Path { generation, result } => update::path_found(state, generation, result),
             Reply::History { generation, result } => update::history(state, generation, result),

@@ -102,6 +102,10 @@ pub struct Graph {
     pub vocabulary_generation: u64,
     /// The pane has asked where to start (once per unlock level).
     pub started: bool,
+    /// The selected neighbour as the inspector shows it (the centre's is
+    /// in `shown`), and the request it waits for.
+    pub inspected: Option<Result<data::Inspector, String>>,
+    pub inspect_generation: u64,
 }
 
 impl Graph {
@@ -112,6 +116,7 @@ impl Graph {
             generation: self.generation,
             path_generation: self.path_generation,
             vocabulary_generation: self.vocabulary_generation,
+            inspect_generation: self.inspect_generation,
             ..Graph::default()
         };
     }

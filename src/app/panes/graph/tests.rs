@@ -631,3 +631,35 @@ fn the_jump_picks_what_a_full_sort_of_every_match_would() {
         "a non-ASCII description is matched too"
     );
 }
+
+#[test]
+fn the_inspector_follows_the_cursor_and_comes_back_to_the_centre() {
+    let mut r = demo_at(Level::Master);
+    r.press("2");
+    r.jump("retry-queue");
+    let centre = |r: &Run| r.screen().contains("Description") && r.s.graph.inspected.is_none();
+    assert!(centre(&r), "the centre first: {}", r.screen());
+    // Down to the first neighbour row (opening a group on the way).
+    for _ in 0..20 {
+        r.press("j");
+        match rows::selected(&r.s.graph) {
+            Some(rows::Item::Node { .. }) => break,
+            Some(rows::Item::Group { open: false, .. }) => r.press(" "),
+            _ => {}
+        }
+    }
+    let Some(rows::Item::Node { row, .. }) = rows::selected(&r.s.graph) else {
+        panic!("no neighbour row: {}", r.screen())
+    };
+    let name = row.name.clone();
+    let Some(Ok(i)) = &r.s.graph.inspected else {
+        panic!("the neighbour is read for the inspector: {:?}", r.s.graph.inspected)
+    };
+    assert_eq!(i.name, name);
+    let expected = r.store.node(&name).unwrap().description;
+    let first_words: String = expected.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+    assert!(r.screen().contains(&first_words), "{first_words:?} in {}", r.screen());
+    // Back on the centre, the centre's inspector again.
+    r.press("g");
+    assert!(centre(&r), "{}", r.screen());
+}

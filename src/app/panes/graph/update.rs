@@ -48,6 +48,7 @@ fn fresh(g: &mut Graph) {
     g.folded.clear();
     g.opened.clear();
     g.inspector_scroll = 0;
+    g.inspected = None;
     g.path = None;
 }
 
@@ -72,7 +73,41 @@ fn reshape(state: &mut AppState, fx: &mut Vec<Effect>, change: impl FnOnce(&mut 
     ask(state, fx);
 }
 
+/// The inspector follows the cursor: a selected neighbour is read for it
+/// (the newest selection wins); the centre's own is in the neighbourhood.
+pub fn inspect_selected(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let name = match selected(&state.graph) {
+        Some(Selected::Node(name)) => name,
+        _ => {
+            state.graph.inspected = None;
+            return;
+        }
+    };
+    if matches!(&state.graph.inspected, Some(Ok(i)) if i.name == name) {
+        return;
+    }
+    let Some(place) = state.graph.place.as_ref().map(|p| p.around(name)) else {
+        return;
+    };
+    let generation = state.next_generation();
+    state.graph.inspect_generation = generation;
+    state.graph.inspector_scroll = 0;
+    request(fx, Request::Inspect { generation, place });
+}
+
+/// The worker's reading of a selected neighbour, if still wanted.
+pub fn inspected(state: &mut AppState, generation: u64, result: Result<super::data::Inspector, String>) {
+    if generation == state.graph.inspect_generation {
+        state.graph.inspected = Some(result);
+    }
+}
+
 pub fn graph_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
+    graph_key(state, a, fx);
+    inspect_selected(state, fx);
+}
+
+fn graph_key(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
     let n = rows::items(&rows::current(&state.graph)).len();
     let page = usize::from(crate::app::layout::list_height(state.size)).max(1);
     let g = &mut state.graph;

@@ -59,7 +59,12 @@ pub(crate) fn graph(buf: &mut Buffer, state: &AppState, styles: &ToneStyles, mai
         Some(Ok(n)) => {
             let (rows, selected) = rows::list_rows(g);
             let count: usize = n.rings.iter().map(|r| r.total).sum();
-            let mut title = format!("Neighbourhood · {count} node{}", if count == 1 { "" } else { "s" });
+            let rows_n = rows::items(&rows::current(g)).len();
+            let mut title = format!(
+                "Neighbourhood · {count} node{} · {}/{rows_n}",
+                if count == 1 { "" } else { "s" },
+                g.selected.min(rows_n.saturating_sub(1)) + 1
+            );
             if let Some((commit, at)) = n.as_of {
                 title = format!(
                     "HISTORY · as of entry #{commit}, {} · {title}",
@@ -81,7 +86,16 @@ pub(crate) fn graph(buf: &mut Buffer, state: &AppState, styles: &ToneStyles, mai
                 }
                 .render(list, buf);
             }
-            let lines = inspector_lines(&n.inspector, g.mark.as_deref(), g.path.as_ref(), state.now_ms);
+            // The selected neighbour once read, else the centre.
+            let selected_name = match rows::selected(g) {
+                Some(rows::Item::Node { row, .. }) => Some(row.name.as_str()),
+                _ => None,
+            };
+            let lines = match (&g.inspected, selected_name) {
+                (Some(Ok(i)), Some(name)) if i.name == name => inspector_lines(i, None, None, state.now_ms),
+                (Some(Err(e)), Some(_)) => vec![vec![(e.clone(), Tone::Error)]],
+                _ => inspector_lines(&n.inspector, g.mark.as_deref(), g.path.as_ref(), state.now_ms),
+            };
             let title = if n.as_of.is_some() {
                 "Inspector · HISTORY: the version of then"
             } else {

@@ -17,7 +17,7 @@ use graphex_engine::traverse::Filter;
 use graphex_engine::{Error, Result};
 
 use super::Place;
-use super::data::{Neighbourhood, PathView, neighbourhood, neighbourhood_then, path};
+use super::data::{Inspector, Neighbourhood, PathView, neighbourhood, neighbourhood_then, path};
 
 /// How many hits the jump shows.
 pub const JUMP_HITS: usize = 50;
@@ -80,6 +80,19 @@ pub fn show(store: &Store, place: &Place, past: Option<&PastCatalog>) -> std::re
         (Error::NotFound(name), Some(_)) => format!("{name:?} did not exist then, or not at this unlock level"),
         (e, _) => said(e),
     })
+}
+
+/// `place.centre` as the inspector shows it: now, or its version of then.
+pub fn inspect(store: &Store, place: &Place, past: Option<&PastCatalog>) -> std::result::Result<Inspector, String> {
+    let name = place.centre.as_str();
+    let node = match past {
+        None => store.node(name),
+        Some(p) => match p.catalog.by_name(name) {
+            Some(then) => store.node_version(&then.id, then.version),
+            None => Err(Error::NotFound(name.to_owned())),
+        },
+    };
+    node.map(|n| Inspector::from(&n)).map_err(said)
 }
 
 /// The path from `from` to `to`, walked as `place` walks.

@@ -185,8 +185,14 @@ fn results(buf: &mut Buffer, q: &QueryPane, styles: &ToneStyles, area: Rect) {
         return;
     };
     let stale = !matches!(q.results, Some(Ok(_)));
+    // Where the cursor is among the paths, once the results have the keys.
+    let position = if q.editing || r.paths.is_empty() {
+        String::new()
+    } else {
+        format!(" · {}/{}", q.selected.min(r.paths.len() - 1) + 1, r.paths.len())
+    };
     let title = format!(
-        "Results · {} · {}{} · v: table / tree / JSON",
+        "Results · {} · {}{}{position} · v: table / tree / JSON",
         q.mode.name(),
         count_words(r).trim_start_matches("✓ "),
         if stale { " · (of the last valid query)" } else { "" }
