@@ -2,6 +2,7 @@
 //! engine types.
 
 pub mod bars;
+pub mod clip;
 pub mod code_view;
 pub mod dialog;
 pub mod grouped_list;

@@ -20,6 +20,7 @@ use crate::app::layout::age;
 use crate::app::layout::block;
 use crate::app::state::{AppState, Confirmed, Popup};
 use crate::app::worker::Request;
+use crate::widgets::clip::clip_middle;
 use crate::widgets::dialog::centered;
 use crate::widgets::grouped_list::{GroupedList, Row};
 use crate::widgets::{Tone, ToneStyles};
@@ -240,25 +241,7 @@ pub fn draw(buf: &mut Buffer, d: &CuratorDialog, now_ms: i64, styles: &ToneStyle
             }));
             rows
         }
-        Some(Ok(l)) => {
-            let mut rows = vec![Row::Header(format!(
-                "{} entr{} · name · last change · scope · links · needs care",
-                l.rows.len(),
-                if l.rows.len() == 1 { "y" } else { "ies" }
-            ))];
-            rows.extend(l.rows.iter().map(|r| Row::Item {
-                spans: vec![
-                    (format!("{:<36} ", r.name), Tone::Normal),
-                    (format!("{:>5} ago  ", age(now_ms, r.last_change_ms)), Tone::Dim),
-                    (format!("{:<10} ", r.scope.as_deref().unwrap_or("-")), Tone::Dim),
-                    (format!("{:>4}  ", r.links), Tone::Normal),
-                    (r.flags.join(" · "), Tone::Warn),
-                ],
-                marked: false,
-                dimmed: r.status != "active",
-            }));
-            rows
-        }
+        Some(Ok(l)) => entry_rows(l, now_ms),
     };
     let selected = (d.len() > 0).then(|| d.selected.min(d.len() - 1) + 1);
     GroupedList {
@@ -268,4 +251,98 @@ pub fn draw(buf: &mut Buffer, d: &CuratorDialog, now_ms: i64, styles: &ToneStyle
         block: Some(block(&title, true, styles)),
     }
     .render(area, buf);
+}
+
+/// The widest a name or a scope column gets; longer ones are cut in the
+/// middle so the columns after them stay aligned.
+const NAME_COLUMN: usize = 36;
+const SCOPE_COLUMN: usize = 20;
+
+/// The entries as a table whose columns fit the longest name and scope
+/// shown (up to a cap), with deprecated and archived entries flagged.
+fn entry_rows(l: &ListView, now_ms: i64) -> Vec<Row> {
+    let width = |f: &dyn Fn(&EntryView) -> usize, min: usize, cap: usize| {
+        l.rows.iter().map(f).max().unwrap_or(0).clamp(min, cap)
+    };
+    let name_w = width(&|r| r.name.chars().count(), 4, NAME_COLUMN);
+    let scope_w = width(
+        &|r| r.scope.as_deref().map_or(1, |s| s.chars().count()),
+        5,
+        SCOPE_COLUMN,
+    );
+    // Item rows are drawn two columns in: the header is too.
+    let mut rows = vec![Row::Header(format!(
+        "  {:<name_w$} {:>9}  {:<scope_w$} {:>5}  needs care ({} entr{})",
+        "name",
+        "changed",
+        "scope",
+        "links",
+        l.rows.len(),
+        if l.rows.len() == 1 { "y" } else { "ies" },
+    ))];
+    rows.extend(l.rows.iter().map(|r| {
+        let mut flags = Vec::new();
+        if r.status != "active" {
+            flags.push(r.status.clone());
+        }
+        flags.extend(r.flags.iter().cloned());
+        let name = clip_middle(&r.name, name_w);
+        let scope = clip_middle(r.scope.as_deref().unwrap_or("-"), scope_w);
+        Row::Item {
+            spans: vec![
+                (format!("{name:<name_w$} "), Tone::Normal),
+                (format!("{:>5} ago  ", age(now_ms, r.last_change_ms)), Tone::Dim),
+                (format!("{scope:<scope_w$} "), Tone::Dim),
+                (format!("{:>5}  ", r.links), Tone::Normal),
+                (flags.join(" · "), Tone::Warn),
+            ],
+            marked: false,
+            dimmed: r.status != "active",
+        }
+    }));
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EntryView, ListView, entry_rows};
+    use crate::widgets::grouped_list::Row;
+
+    fn entry(name: &str, scope: Option<&str>, status: &str) -> EntryView {
+        EntryView {
+            name: name.into(),
+            node_type: "convention".into(),
+            status: status.into(),
+            last_change_ms: 0,
+            scope: scope.map(Into::into),
+            links: 3,
+            flags: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn columns_align_whatever_the_scope_and_deprecated_entries_say_so() {
+        let l = ListView {
+            rows: vec![
+                entry("a", Some("services/orders/very/long/scope/path"), "active"),
+                entry("a-much-longer-convention-name", None, "deprecated"),
+                entry("b", Some("db"), "active"),
+            ],
+            mentions: Vec::new(),
+        };
+        let rows = entry_rows(&l, 86_400_000);
+        let texts: Vec<String> = rows
+            .iter()
+            .map(|r| match r {
+                Row::Header(h) => h.clone(),
+                Row::Item { spans, .. } => format!("  {}", spans.iter().map(|(s, _)| s.as_str()).collect::<String>()),
+            })
+            .collect();
+        let col = |t: &str, word: &str| t.find(word).map(|b| t[..b].chars().count());
+        let links: Vec<usize> = texts[1..].iter().map(|t| col(t, "    3  ").unwrap()).collect();
+        assert!(links.windows(2).all(|w| w[0] == w[1]), "{texts:#?}");
+        assert_eq!(col(&texts[0], "links").map(|c| c + 5), Some(links[0] + 5), "{texts:#?}");
+        assert!(texts[2].contains("deprecated"), "{texts:#?}");
+        assert!(texts[1].contains('…'), "a long scope is cut in the middle: {texts:#?}");
+    }
 }

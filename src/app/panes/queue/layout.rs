@@ -7,6 +7,7 @@ use super::data::QueueItem;
 use crate::app::layout::{age, areas};
 use crate::app::state::AppState;
 use crate::widgets::Tone;
+use crate::widgets::clip::clip_middle;
 use crate::widgets::grouped_list::Row;
 
 /// How a lint reads: leaks and lowered tiers as errors, the rest as warnings.
@@ -73,25 +74,6 @@ const ROOM_FOR_TRUST: usize = 16;
 /// Columns inside the list's border.
 fn list_width(size: (u16, u16)) -> u16 {
     areas(size).list.width.saturating_sub(2)
-}
-
-/// `s` cut in the middle to `max` characters, `…` marking the cut: names
-/// that share a prefix keep the end that tells them apart.
-pub(crate) fn clip_middle(s: &str, max: usize) -> String {
-    let n = s.chars().count();
-    if n <= max {
-        return s.to_owned();
-    }
-    if max <= 1 {
-        return "…".chars().take(max).collect();
-    }
-    let keep = max - 1;
-    let tail = keep / 2;
-    let head = keep - tail;
-    let mut out: String = s.chars().take(head).collect();
-    out.push('…');
-    out.extend(s.chars().skip(n - tail));
-    out
 }
 
 /// Agent text on one row: escapes, bidi and zero-width characters shown
