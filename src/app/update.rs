@@ -144,6 +144,12 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                 request(fx, Request::Undo);
             }
         }
+        Action::Redo => {
+            if state.needs_master() && state.not_busy() {
+                state.busy = Some("redoing".into());
+                request(fx, Request::Redo);
+            }
+        }
         Action::Refresh => notify(state, Notice::Refresh, fx),
         _ => panes::of(state.pane).action(state, a, fx),
     }

@@ -82,6 +82,7 @@ pub enum Action {
     AcceptSelection,
     RejectSelection,
     Undo,
+    Redo,
     ToggleInfo,
     ToggleDiff,
     OpenNode,

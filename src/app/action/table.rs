@@ -79,6 +79,13 @@ pub const ALL: &[Info] = &[
         G,
     ),
     info(
+        Action::Redo,
+        "redo",
+        "redo",
+        "Make a decision undone in this session again, as it was (before any other change)",
+        G,
+    ),
+    info(
         Action::ToggleInfo,
         "toggle_info",
         "info",

@@ -24,6 +24,7 @@ pub type Past = Option<((AsOf, u64, Level), PastCatalog)>;
 impl Worker {
     pub(super) fn graph(&mut self, req: Request) {
         if let Request::Write(w) = req {
+            self.redo.clear();
             let reply = match self.with_store(|s| curate::apply(s, &w)) {
                 Ok(text) => Reply::Written { text, open: w.opens() },
                 Err(e) => Reply::WriteFailed(e.to_string()),

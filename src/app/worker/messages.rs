@@ -49,6 +49,8 @@ pub enum Request {
         force: bool,
     },
     Undo,
+    /// Makes the last decision undone in this session again.
+    Redo,
     /// The neighbourhood of a place in the Graph pane.
     Show {
         generation: u64,
@@ -191,6 +193,7 @@ impl Request {
                 | Request::Reject { .. }
                 | Request::AcceptEdit { .. }
                 | Request::Undo
+                | Request::Redo
                 | Request::Write(_)
                 | Request::SaveQuery { .. }
                 | Request::RecordQuery { .. }

@@ -57,6 +57,8 @@ struct Worker {
     recorded: std::collections::HashSet<String>,
     /// The query history and saved queries.
     memory: memory::QueryMemory,
+    /// Decisions undone that `ctrl-y` makes again.
+    redo: redo::Redo,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -82,6 +84,7 @@ impl Worker {
             past: None,
             recorded: std::collections::HashSet::new(),
             memory: memory::QueryMemory::new(crate::app::logging::dir()),
+            redo: redo::Redo::default(),
         }
     }
 
@@ -135,28 +138,52 @@ impl Worker {
                     .map_err(|e| e.to_string());
                 self.send(Reply::Validated { generation, result });
             }
-            Request::Accept { id, force } => {
-                let reply = self.accept(&id, force);
+            Request::Accept { ref id, force } => {
+                let reply = self.accept(id, force);
+                self.redo.after(&req, !matches!(reply, Reply::Failed(_)));
                 self.decided(reply);
             }
-            Request::AcceptMany { ids } => {
-                let reply = self.accept_many(&ids);
+            Request::AcceptMany { ref ids } => {
+                let reply = self.accept_many(ids);
+                self.redo.after(&req, !matches!(reply, Reply::Failed(_)));
                 self.decided(reply);
             }
-            Request::Reject { ids, reason } => {
-                let reply = self.reject(&ids, &reason);
+            Request::Reject { ref ids, ref reason } => {
+                let reply = self.reject(ids, reason);
+                self.redo.after(&req, !matches!(reply, Reply::Failed(_)));
                 self.decided(reply);
             }
-            Request::AcceptEdit { id, text, force } => {
-                let reply = self.accept_edit(&id, &text, force);
+            Request::AcceptEdit {
+                ref id,
+                ref text,
+                force,
+            } => {
+                let reply = self.accept_edit(id, text, force);
+                self.redo.after(&req, false);
                 self.decided(reply);
             }
+            Request::Redo => match self.redo.next() {
+                Some(again) => self.handle(again),
+                None => self.send(Reply::Failed(
+                    "redo: nothing to redo (a decision undone in this session, before any other change)".into(),
+                )),
+            },
             Request::Undo => {
                 let reply = match self.once(|s| s.undo()) {
-                    Ok(u @ graphex_engine::proposal::Undone::Decision { .. }) => {
-                        Reply::Done(format!("undid {u}; it is back in the queue"))
-                    }
-                    Ok(u) => Reply::Done(format!("undid {u}")),
+                    Ok(u) => match &u {
+                        graphex_engine::proposal::Undone::Decision { proposal, .. } => {
+                            let again = if self.redo.undone(proposal) {
+                                " (ctrl-y redoes it)"
+                            } else {
+                                ""
+                            };
+                            Reply::Done(format!("undid {u}; it is back in the queue{again}"))
+                        }
+                        graphex_engine::proposal::Undone::Change { .. } => {
+                            self.redo.clear();
+                            Reply::Done(format!("undid {u}"))
+                        }
+                    },
                     Err(e) => Reply::Failed(format!("undo: {e}")),
                 };
                 self.decided(reply);
@@ -467,6 +494,7 @@ fn request_kind(r: &Request) -> &'static str {
         Request::AcceptEdit { .. } => "accept-edit",
         Request::Undo => "undo",
         Request::Show { .. } => "show",
+        Request::Redo => "redo",
         Request::Inspect { .. } => "inspect",
         Request::Jump { .. } => "jump",
         Request::Path { .. } => "path",
@@ -563,6 +591,7 @@ mod decisions;
 pub mod graph;
 pub mod memory;
 mod messages;
+mod redo;
 pub use messages::{Reply, Request};
 mod projection;
 pub mod query;

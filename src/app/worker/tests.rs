@@ -89,3 +89,52 @@ fn a_key_rotated_elsewhere_is_picked_up_with_the_same_credentials() {
         "written under the new key"
     );
 }
+
+#[test]
+fn a_rejection_undone_is_redone_with_its_reason_and_a_new_decision_ends_redo() {
+    use graphex_engine::KdfCost;
+    use graphex_engine::proposal::{Outcome, ProposalStatus};
+    let dir = tempfile::tempdir().unwrap();
+    crate::shared::demo::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
+    let creds = || Credentials {
+        passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
+        ..Credentials::default()
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut w = Worker::new(dir.path().to_path_buf(), creds(), tx);
+    w.open();
+    let first = w.current().unwrap().pending().unwrap().pending[0].id.to_string();
+    let status = |w: &mut Worker| w.current().unwrap().proposal_status(&first).unwrap();
+    let said = |rx: &mut tokio::sync::mpsc::UnboundedReceiver<Reply>| {
+        let mut out = Vec::new();
+        while let Ok(r) = rx.try_recv() {
+            out.push(format!("{r:?}"));
+        }
+        out
+    };
+    said(&mut rx);
+    w.handle(Request::Reject {
+        ids: vec![first.clone()],
+        reason: "duplicate of the budget convention".into(),
+    });
+    w.handle(Request::Undo);
+    assert!(matches!(status(&mut w), ProposalStatus::Pending { .. }));
+    assert!(said(&mut rx).iter().any(|r| r.contains("ctrl-y redoes it")));
+    w.handle(Request::Redo);
+    let ProposalStatus::Decided { decision, .. } = status(&mut w) else {
+        panic!("redo decided it again")
+    };
+    assert_eq!(decision.outcome, Outcome::Rejected);
+    assert_eq!(decision.reason.as_deref(), Some("duplicate of the budget convention"));
+    // Undone again, then another decision: nothing left to redo.
+    w.handle(Request::Undo);
+    let second = w.current().unwrap().pending().unwrap().pending[1].id.to_string();
+    w.handle(Request::Reject {
+        ids: vec![second],
+        reason: "no".into(),
+    });
+    said(&mut rx);
+    w.handle(Request::Redo);
+    assert!(said(&mut rx).iter().any(|r| r.contains("nothing to redo")));
+    assert!(matches!(status(&mut w), ProposalStatus::Pending { .. }));
+}
