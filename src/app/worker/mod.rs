@@ -589,6 +589,8 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
 
 mod decisions;
 pub mod graph;
+#[cfg(test)]
+mod key_count_tests;
 pub mod memory;
 mod messages;
 mod redo;

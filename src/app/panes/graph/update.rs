@@ -328,19 +328,43 @@ pub fn changed(state: &mut AppState, fx: &mut Vec<Effect>) {
 }
 
 /// The pane shown with no node open: it starts on the best connected node
-/// the level reads, so there is something to browse at once.
+/// the level reads, so there is something to browse at once. The
+/// Projection pane shown with nothing projected starts on the same node
+/// (the Graph pane's centre once there is one): its first screen already
+/// answers "what does each tier receive around the centre".
 pub fn entered(state: &mut AppState, fx: &mut Vec<Effect>) {
+    if state.level.is_none() || state.busy.is_some() {
+        return;
+    }
+    let projection_empty = state.pane == Pane::Projection && state.projection.spec.is_none();
+    if projection_empty && let Some(centre) = state.graph.place.as_ref().map(|p| p.centre.clone()) {
+        project_start(state, centre, fx);
+        return;
+    }
     let g = &mut state.graph;
-    if state.pane != Pane::Graph || g.place.is_some() || g.started || state.level.is_none() || state.busy.is_some() {
+    if !(state.pane == Pane::Graph || projection_empty) || g.place.is_some() || g.started {
         return;
     }
     g.started = true;
     request(fx, Request::Start);
 }
 
-/// The worker's starting node, if the pane is still empty.
+fn project_start(state: &mut AppState, name: String, fx: &mut Vec<Effect>) {
+    let subject = crate::app::panes::projection::work::Subject::Node { name, depth: 2 };
+    crate::app::panes::projection::update::open(state, subject, fx);
+}
+
+/// The worker's starting node, if the pane that asked is still empty.
 pub fn start(state: &mut AppState, name: Option<String>, fx: &mut Vec<Effect>) {
     match name {
+        Some(name) if state.graph.place.is_none() && state.pane == Pane::Projection => {
+            // Kept for the Graph pane, which opens on it when shown.
+            state.graph.place = Some(Place::new(name.clone()));
+            ask(state, fx);
+            if state.projection.spec.is_none() {
+                project_start(state, name, fx);
+            }
+        }
         Some(name) if state.graph.place.is_none() => open(state, &name, fx),
         Some(_) => {}
         None => state.info("the graph is empty at this level: n adds a node"),
