@@ -88,8 +88,9 @@ impl Run {
         let changed = |reply: Reply| vec![reply, Reply::GraphChanged];
         match r {
             Request::Write(w) => {
-                return changed(match curate::apply(&mut self.store, &w) {
-                    Ok(text) => Reply::Written { text, open: w.opens() },
+                return changed(match curate::run(&mut self.store, &w) {
+                    Ok(curate::Applied::Done(text)) => Reply::Written { text, open: w.opens() },
+                    Ok(curate::Applied::Flagged(flags)) => Reply::WriteFlagged { write: w, flags },
                     Err(e) => Reply::WriteFailed(e.to_string()),
                 });
             }

@@ -25,8 +25,9 @@ impl Worker {
     pub(super) fn graph(&mut self, req: Request) {
         if let Request::Write(w) = req {
             self.redo.clear();
-            let reply = match self.with_store(|s| curate::apply(s, &w)) {
-                Ok(text) => Reply::Written { text, open: w.opens() },
+            let reply = match self.with_store(|s| curate::run(s, &w)) {
+                Ok(curate::Applied::Done(text)) => Reply::Written { text, open: w.opens() },
+                Ok(curate::Applied::Flagged(flags)) => Reply::WriteFlagged { write: w, flags },
                 Err(e) => Reply::WriteFailed(e.to_string()),
             };
             self.decided(reply);

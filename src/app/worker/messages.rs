@@ -271,6 +271,12 @@ pub enum Reply {
     },
     /// A curation write was refused; nothing changed.
     WriteFailed(String),
+    /// Not written: its text names more secret nodes (each finding); the
+    /// write comes back to be confirmed.
+    WriteFlagged {
+        write: Box<crate::app::panes::graph::curate::Write>,
+        flags: Vec<String>,
+    },
     Curator {
         generation: u64,
         result: Result<ListView, String>,

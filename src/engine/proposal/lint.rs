@@ -391,6 +391,22 @@ fn federated(store: &Store, n: usize, change: &Change) -> Vec<Lint> {
     out
 }
 
+/// The `mentions-higher` check for a person's own write, the one every
+/// proposal gets: the nodes more secret than `tier` that `texts` name
+/// (other than `name`, the node written), worded for the writer. Empty when
+/// nothing is named.
+pub fn mentions_above(store: &Store, name: &str, tier: Tier, texts: &[&str]) -> Vec<String> {
+    Mentions::new(store)
+        .above(tier, name, texts)
+        .into_iter()
+        .map(|(mentions, mentioned_tier)| {
+            format!(
+                "the text of {name} ({tier}) names {mentions} ({mentioned_tier}), so {tier} readers would learn of it"
+            )
+        })
+        .collect()
+}
+
 /// Every non-public node name the session reads, in one automaton, so a
 /// text is searched once however large the graph.
 pub struct Mentions {
@@ -502,5 +518,28 @@ mod tests {
             })
             .collect();
         assert_eq!(near, [(60, "orders-servce", "orders-service")], "{:?}", card.lints);
+    }
+
+    #[test]
+    fn a_persons_own_text_gets_the_same_mentions_check() {
+        use crate::model::Tier;
+        let (_dir, root) = graph();
+        let human = open_at(&root, Level::Human);
+        let text = ["retired in favour of payroll and orders-service"];
+        let found = super::mentions_above(&human, "old-thing", Tier::Public, &text);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[1].contains("names payroll (human-only), so public readers would learn of it")
+                || found[0].contains("names payroll (human-only)"),
+            "{found:?}"
+        );
+        assert_eq!(
+            super::mentions_above(&human, "old-thing", Tier::AgentReadable, &text).len(),
+            1
+        );
+        assert!(
+            super::mentions_above(&human, "payroll", Tier::Public, &["payroll"]).is_empty(),
+            "its own name"
+        );
     }
 }

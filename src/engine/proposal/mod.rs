@@ -28,7 +28,7 @@ pub use change::{Change, FieldSet, Triple, supersedes};
 pub use decide::{AcceptOptions, Accepted};
 pub use decision::{Decision, Outcome, check_reason};
 pub use impact::{AGENT_TIERS, TierImpact, after_accept, impact};
-pub use lint::{Lint, Mentions, credential_in, lint, lint_with};
+pub use lint::{Lint, Mentions, credential_in, lint, lint_with, mentions_above};
 pub use merged::{MERGE_AGENT, MergeSides};
 pub use pending::{Pending, QUARANTINE, Quarantined, ScanResult, quarantined, submit};
 pub use queue::{ProposalStatus, edit_text};

@@ -102,6 +102,7 @@ impl Component for GraphComponent {
             Reply::Start(name) => update::start(state, name, fx),
             Reply::Written { text, open } => curate_ui::written(state, text, open, fx),
             Reply::WriteFailed(text) => curate_ui::write_failed(state, text),
+            Reply::WriteFlagged { write, flags } => curate_ui::write_flagged(state, write, &flags),
             Reply::NameChecked { generation, result } => curate_ui::name_checked(state, generation, result),
             Reply::Vocabulary {
                 generation,

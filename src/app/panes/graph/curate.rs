@@ -37,6 +37,9 @@ pub enum Write {
         new: String,
         reason: Option<String>,
     },
+    /// A write whose text names a more secret node, saved once the person
+    /// who was told so confirmed it.
+    Confirmed(Box<Write>),
 }
 
 impl Write {
@@ -49,6 +52,7 @@ impl Write {
             Write::Unlink { from, relation, to } => format!("unlinking {from} {relation} {to}"),
             Write::Status { name, to, .. } => format!("{} {name}", verb(*to)),
             Write::Supersede { old, new, .. } => format!("superseding {old} by {new}"),
+            Write::Confirmed(w) => w.doing(),
         }
     }
 
@@ -56,6 +60,7 @@ impl Write {
     pub fn opens(&self) -> Option<String> {
         match self {
             Write::Add(n) => Some(n.name.to_string()),
+            Write::Confirmed(w) => w.opens(),
             _ => None,
         }
     }
@@ -70,10 +75,74 @@ fn verb(to: Status) -> &'static str {
     }
 }
 
+/// What a write came to.
+#[derive(Debug, PartialEq)]
+pub enum Applied {
+    /// Written: what to tell the user.
+    Done(String),
+    /// Not written: its text names nodes above the tier it is written at
+    /// (the proposals' `mentions-higher` lint); asked again once confirmed.
+    Flagged(Vec<String>),
+}
+
+/// Runs `w` on the store: one commit, one timeline entry, unless its text
+/// names a more secret node and was not confirmed.
+pub fn run(store: &mut Store, w: &Write) -> graphex_engine::Result<Applied> {
+    let flags = flags(store, w);
+    if !flags.is_empty() {
+        return Ok(Applied::Flagged(flags));
+    }
+    apply(store, w).map(Applied::Done)
+}
+
+/// The `mentions-higher` findings on the text `w` writes, at the tier it is
+/// written at (a supersede's default reason names the successor).
+pub fn flags(store: &Store, w: &Write) -> Vec<String> {
+    let tier_of = |name: &str| store.catalog().by_name(name).map(|s| s.tier);
+    let check = |name: &str, tier: Option<Tier>, texts: &[&str]| match tier {
+        Some(tier) => graphex_engine::proposal::mentions_above(store, name, tier, texts),
+        None => Vec::new(),
+    };
+    match w {
+        Write::Add(n) => check(
+            n.name.as_str(),
+            Some(n.tier),
+            &[n.description.as_str(), n.body.as_deref().unwrap_or("")],
+        ),
+        Write::Update { name, patch } => {
+            // A lowered tier exposes the description kept as it is too.
+            let kept = match (patch.tier, &patch.description) {
+                (Some(_), None) => store.catalog().by_name(name).map(|s| s.description.clone()),
+                _ => None,
+            };
+            check(
+                name,
+                patch.tier.or_else(|| tier_of(name)),
+                &[
+                    patch.description.as_deref().unwrap_or(""),
+                    patch.body.as_ref().and_then(|b| b.as_deref()).unwrap_or(""),
+                    kept.as_deref().unwrap_or(""),
+                ],
+            )
+        }
+        Write::Status {
+            name,
+            reason: Some(reason),
+            ..
+        } => check(name, tier_of(name), &[reason.as_str()]),
+        Write::Supersede { old, new, reason } => {
+            let default = format!("superseded by {new}");
+            check(old, tier_of(old), &[reason.as_deref().unwrap_or(&default)])
+        }
+        Write::Status { reason: None, .. } | Write::Link(_) | Write::Unlink { .. } | Write::Confirmed(_) => Vec::new(),
+    }
+}
+
 /// Runs `w` on the store: one commit, one timeline entry. Returns what to
 /// tell the user.
 pub fn apply(store: &mut Store, w: &Write) -> graphex_engine::Result<String> {
     Ok(match w {
+        Write::Confirmed(w) => return apply(store, w),
         Write::Add(n) => {
             let s = store.add_node((**n).clone())?;
             format!("added {} ({}, {})", s.name, s.node_type, s.tier)

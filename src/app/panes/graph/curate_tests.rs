@@ -421,3 +421,44 @@ fn a_federated_node_says_where_it_comes_from_and_the_edit_keys_refuse() {
     }
     assert_eq!(commits(&r), before, "nothing written");
 }
+
+/// "superseded by X" on a public node, X agent-restricted: the default
+/// reason would tell public readers X exists. Flagged before saving; `n`
+/// writes nothing, `y` writes it as it is.
+#[test]
+fn a_reason_naming_a_more_secret_node_is_flagged_before_saving() {
+    let supersede = |r: &mut Run| {
+        r.press("S");
+        type_text(r, "card-processor");
+        r.key(KeyCode::Enter);
+        assert!(matches!(r.s.popups.last(), Some(Popup::Prompt { .. })));
+        r.key(KeyCode::Enter);
+    };
+    let mut r = graph_at(Level::Master, "error-code-format");
+    supersede(&mut r);
+    let Some(Popup::Confirm { text, .. }) = r.s.popups.last() else {
+        panic!("no confirmation: {:?}", r.s.message)
+    };
+    assert!(
+        text.contains("names card-processor (agent-restricted)") && text.contains("public readers"),
+        "{text}"
+    );
+    r.press("n");
+    assert_eq!(
+        r.store.node("error-code-format").unwrap().status,
+        Status::Active,
+        "nothing written"
+    );
+    supersede(&mut r);
+    r.press("y");
+    let old = r.store.node("error-code-format").unwrap();
+    assert_eq!(old.status, Status::Deprecated, "{:?}", r.s.message);
+    assert_eq!(old.status_reason.as_deref(), Some("superseded by card-processor"));
+    // A reason that names nothing secret is written at once.
+    let mut r = graph_at(Level::Master, "fifo-order-batches");
+    r.press("S");
+    type_text(&mut r, "monetary-values-in-cents");
+    r.key(KeyCode::Enter);
+    r.key(KeyCode::Enter);
+    assert_eq!(r.store.node("fifo-order-batches").unwrap().status, Status::Deprecated);
+}

@@ -530,3 +530,21 @@ pub fn write_failed(state: &mut AppState, text: String) {
         _ => state.error(text),
     }
 }
+
+/// A write held back because its text names more secret nodes: the
+/// findings are shown, and `y` saves it as it is (the form stays open
+/// behind, so `n` goes back to it to rephrase).
+pub fn write_flagged(state: &mut AppState, write: Box<Write>, flags: &[String]) {
+    state.busy = None;
+    if let Some(Popup::NodeForm(f)) = state.popups.last_mut() {
+        f.saving = false;
+        f.error = Some(format!("not saved yet: {}", flags.join("; ")));
+    }
+    state.popups.push(Popup::Confirm {
+        text: format!(
+            "Save anyway? {}. y saves it as it is, n goes back to change it.",
+            flags.join("; ")
+        ),
+        then: Confirmed::Write(Box::new(Write::Confirmed(write))),
+    });
+}
