@@ -462,3 +462,34 @@ fn a_reason_naming_a_more_secret_node_is_flagged_before_saving() {
     r.key(KeyCode::Enter);
     assert_eq!(r.store.node("fifo-order-batches").unwrap().status, Status::Deprecated);
 }
+
+#[test]
+fn a_tier_raise_shows_what_agents_lose_and_says_it_cannot_be_undone() {
+    let mut r = graph_at(Level::Master, "postgresql");
+    r.press("e");
+    r.key(KeyCode::Tab);
+    r.key(KeyCode::Right);
+    assert_eq!(form(&r).values.tier, Some(Tier::AgentRestricted));
+    ctrl_s(&mut r);
+    let review = form(&r).review.clone().expect("a review before saving");
+    assert!(
+        review[0].contains("goes up from agent-readable to agent-restricted"),
+        "{review:?}"
+    );
+    assert!(review[0].contains("What changes:"), "the answer came: {review:?}");
+    assert!(
+        review
+            .iter()
+            .any(|l| l.contains("agent-readable agents") && l.contains("tokens")),
+        "what agent-readable stops receiving: {review:?}"
+    );
+    assert!(review.iter().any(|l| l.contains("cannot be undone")), "{review:?}");
+    ctrl_s(&mut r);
+    assert_eq!(r.store.node("postgresql").unwrap().tier, Tier::AgentRestricted);
+    r.press("u");
+    assert!(
+        r.s.message.as_ref().is_some_and(|m| m.0.contains("raised the tier")),
+        "undo refuses, as the review said: {:?}",
+        r.s.message
+    );
+}

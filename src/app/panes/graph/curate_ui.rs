@@ -420,18 +420,25 @@ fn save(state: &mut AppState, fx: &mut Vec<Effect>) {
                     review.push(format!(
                         "The tier goes down from {from} to {to}: agents allowed {to} will read this node. Checking what changes…"
                     ));
-                    f.generation = generation;
-                    request(
-                        fx,
-                        Request::Exposure {
-                            generation,
-                            name: f.values.name.clone(),
-                            tier: to,
-                        },
-                    );
                 } else {
                     review.push(format!(
-                        "The tier goes up from {from} to {to}: every earlier version is sealed again under the {to} key."
+                        "The tier goes up from {from} to {to}: agents below {to} stop reading this node. Checking what changes…"
+                    ));
+                }
+                // Either way, what each agent tier would receive around it.
+                f.generation = generation;
+                request(
+                    fx,
+                    Request::Exposure {
+                        generation,
+                        name: f.values.name.clone(),
+                        tier: to,
+                    },
+                );
+                if to > from {
+                    review.push(format!(
+                        "This cannot be undone: every earlier version is sealed again under the {to} key at once, \
+                         and `u` will not lower it back (lowering it later is a change of its own, reviewed like this one)."
                     ));
                 }
             }
