@@ -106,6 +106,8 @@ pub struct Graph {
     /// in `shown`), and the request it waits for.
     pub inspected: Option<Result<data::Inspector, String>>,
     pub inspect_generation: u64,
+    /// The place whose ring groups were last opened (or not) by fit.
+    pub groups_decided: Option<Place>,
 }
 
 impl Graph {

@@ -663,3 +663,43 @@ fn the_inspector_follows_the_cursor_and_comes_back_to_the_centre() {
     r.press("g");
     assert!(centre(&r), "{}", r.screen());
 }
+
+#[test]
+fn ring_groups_that_fit_open_by_themselves_and_stay_as_the_user_left_them() {
+    let mut r = demo_at(Level::Master);
+    r.s.size = (160, 60);
+    r.press("2");
+    r.jump("orders-service");
+    r.press("-");
+    let groups = |r: &Run| -> Vec<bool> {
+        rows::items(&rows::current(&r.s.graph))
+            .iter()
+            .filter_map(|i| match i {
+                rows::Item::Group { open, .. } => Some(*open),
+                _ => None,
+            })
+            .collect()
+    };
+    let g = groups(&r);
+    assert!(
+        !g.is_empty() && g.iter().all(|o| *o),
+        "depth 1 fits: every group open {g:?}"
+    );
+    // Closed by hand, it stays closed when the graph is shown again.
+    r.s.graph.selected = 1;
+    r.press(" ");
+    assert_eq!(groups(&r).iter().filter(|o| !**o).count(), 1);
+    r.msg(Msg::Reply(Reply::GraphChanged));
+    assert_eq!(groups(&r).iter().filter(|o| !**o).count(), 1, "kept closed");
+    // Two rings deep, every group open would not fit: the second ring's
+    // stay closed (the first ring's stay as they were).
+    r.press("+");
+    let deeper: Vec<bool> = rows::items(&rows::current(&r.s.graph))
+        .iter()
+        .filter_map(|i| match i {
+            rows::Item::Group { open, distance: 2, .. } => Some(*open),
+            _ => None,
+        })
+        .collect();
+    assert!(!deeper.is_empty() && deeper.iter().all(|o| !*o), "{deeper:?}");
+}

@@ -296,8 +296,41 @@ pub fn shown(state: &mut AppState, generation: u64, result: Result<Neighbourhood
         return;
     }
     g.shown = Some(result);
+    open_groups_that_fit(state);
+    let g = &mut state.graph;
     let n = rows::items(&rows::current(g)).len();
     g.selected = g.selected.min(n.saturating_sub(1));
+}
+
+/// A place shown for the first time opens its ring groups when all of
+/// them open still fit the list: nothing to unfold by hand. A place shown
+/// again (the graph changed) keeps what the user opened and closed.
+fn open_groups_that_fit(state: &mut AppState) {
+    let list = super::view::areas(crate::app::layout::areas(state.size).main).1;
+    let rows_shown = usize::from(list.height.saturating_sub(2));
+    let g = &mut state.graph;
+    let (Some(Ok(n)), Some(place)) = (&g.shown, &g.place) else {
+        return;
+    };
+    if g.groups_decided.as_ref() == Some(place) {
+        return;
+    }
+    g.groups_decided = Some(place.clone());
+    let every: std::collections::BTreeSet<(u32, String, String)> = n
+        .rings
+        .iter()
+        .flat_map(|ring| {
+            ring.entries.iter().filter_map(move |e| match e {
+                super::data::RingEntry::Group { relation, arrow, .. } => {
+                    Some(group_key(ring.distance, relation, arrow.glyph()))
+                }
+                super::data::RingEntry::Node(_) => None,
+            })
+        })
+        .collect();
+    if !every.is_empty() && rows::lines(n, &g.folded, &every).len() <= rows_shown {
+        g.opened.extend(every);
+    }
 }
 
 pub fn path_found(state: &mut AppState, generation: u64, result: Result<PathView, String>) {
