@@ -95,6 +95,7 @@ pub enum Action {
     Direction,
     FilterTypes,
     FilterRelations,
+    FilterRings,
     ShowInactive,
     Mark,
     Path,

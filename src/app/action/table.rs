@@ -165,6 +165,13 @@ pub const ALL: &[Info] = &[
         GR,
     ),
     info(
+        Action::FilterRings,
+        "filter_rings",
+        "filter",
+        "Narrow the rings in view to the names holding what you type (enter keeps it, esc clears it)",
+        GR,
+    ),
+    info(
         Action::ShowInactive,
         "show_inactive",
         "inactive",

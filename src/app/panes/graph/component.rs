@@ -28,7 +28,8 @@ impl Component for GraphComponent {
                 dialogs::key(state, k, fx);
                 true
             }
-            _ => false,
+            Some(_) => false,
+            None => update::filter_key(state, k, fx),
         }
     }
 
@@ -177,6 +178,9 @@ impl Component for GraphComponent {
                 ("pgup/pgdn", "scroll"),
                 ("esc", "close"),
             ]),
+            _ if state.graph.filter_typing => {
+                fixed(&[("type", "to filter the rings"), ("enter", "keep"), ("esc", "clear")])
+            }
             _ => commands(state, self.pane()),
         }
     }

@@ -108,6 +108,10 @@ pub struct Graph {
     pub inspect_generation: u64,
     /// The place whose ring groups were last opened (or not) by fit.
     pub groups_decided: Option<Place>,
+    /// The in-list filter of the rings (`F`): only names holding it are
+    /// rows; `typing` while keys go to it.
+    pub filter: String,
+    pub filter_typing: bool,
 }
 
 impl Graph {

@@ -41,12 +41,16 @@ pub fn group_key(distance: u32, relation: &str, arrow: &str) -> (u32, String, St
     (distance, relation.to_owned(), arrow.to_owned())
 }
 
-/// The lines of `n` as `g` shows them.
+/// The lines of `n` as `g` shows them; with a `filter`, only the nodes
+/// whose name holds it (any case), and the groups holding one, opened.
 pub fn lines<'a>(
     n: &'a Neighbourhood,
     folded: &BTreeSet<String>,
     opened: &BTreeSet<(u32, String, String)>,
+    filter: &str,
 ) -> Vec<Line<'a>> {
+    let wanted = filter.trim().to_lowercase();
+    let keep = |r: &RingRow| wanted.is_empty() || r.name.to_lowercase().contains(&wanted);
     // Folded nodes and everything reached through them, ring by ring.
     let mut hidden: HashSet<&str> = HashSet::new();
     let mut out = vec![Line::Item(Item::Centre {
@@ -66,7 +70,7 @@ pub fn lines<'a>(
                 RingEntry::Node(r) => {
                     if cut(r, &hidden) {
                         newly_hidden.push(r.name.as_str());
-                    } else {
+                    } else if keep(r) {
                         ring_lines.push(Line::Item(Item::Node { row: r, member: false }));
                     }
                 }
@@ -75,7 +79,8 @@ pub fn lines<'a>(
                     arrow,
                     members,
                 } => {
-                    let open = opened.contains(&group_key(ring.distance, relation, arrow.glyph()));
+                    let open =
+                        !wanted.is_empty() || opened.contains(&group_key(ring.distance, relation, arrow.glyph()));
                     let shown: Vec<&RingRow> = members
                         .iter()
                         .filter(|m| {
@@ -83,7 +88,7 @@ pub fn lines<'a>(
                             if c {
                                 newly_hidden.push(m.name.as_str());
                             }
-                            !c
+                            !c && keep(m)
                         })
                         .collect();
                     if shown.is_empty() {
@@ -132,7 +137,7 @@ pub fn items<'a>(lines: &[Line<'a>]) -> Vec<Item<'a>> {
 /// The lines of the pane's current neighbourhood (none while loading).
 pub fn current(g: &Graph) -> Vec<Line<'_>> {
     match &g.shown {
-        Some(Ok(n)) => lines(n, &g.folded, &g.opened),
+        Some(Ok(n)) => lines(n, &g.folded, &g.opened, &g.filter),
         _ => Vec::new(),
     }
 }

@@ -703,3 +703,31 @@ fn ring_groups_that_fit_open_by_themselves_and_stay_as_the_user_left_them() {
         .collect();
     assert!(!deeper.is_empty() && deeper.iter().all(|o| !*o), "{deeper:?}");
 }
+
+#[test]
+fn the_rings_filter_narrows_the_rows_as_you_type() {
+    let mut r = demo_at(Level::Master);
+    r.press("2");
+    r.jump("orders-service");
+    let all = r.shown_count();
+    r.press("F");
+    assert!(r.s.graph.filter_typing);
+    r.press("pay");
+    let names = r.row_names();
+    assert!(!names.is_empty() && names.len() < all, "{names:?}");
+    assert!(names.iter().all(|n| n.contains("pay")), "{names:?}");
+    assert!(r.screen().contains("filter: pay"), "{}", r.screen());
+    // Inside a group too: a match in a closed group is shown, its group open.
+    assert!(names.iter().any(|n| n == "payments-service"), "{names:?}");
+    r.key(KeyCode::Enter);
+    assert!(
+        !r.s.graph.filter_typing,
+        "enter keeps the filter and gives the keys back"
+    );
+    r.press("j");
+    assert_eq!(r.s.graph.filter, "pay", "j moved, it did not type");
+    r.press("F");
+    r.key(KeyCode::Esc);
+    assert!(r.s.graph.filter.is_empty());
+    assert_eq!(r.shown_count(), all);
+}

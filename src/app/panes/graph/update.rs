@@ -45,6 +45,8 @@ fn go(state: &mut AppState, place: Place, fx: &mut Vec<Effect>) {
 /// A new centre starts at its first row, unfolded.
 fn fresh(g: &mut Graph) {
     g.selected = 0;
+    g.filter.clear();
+    g.filter_typing = false;
     g.folded.clear();
     g.opened.clear();
     g.inspector_scroll = 0;
@@ -71,6 +73,34 @@ fn reshape(state: &mut AppState, fx: &mut Vec<Effect>, change: impl FnOnce(&mut 
     state.graph.selected = 0;
     state.graph.path = None;
     ask(state, fx);
+}
+
+/// A key while the rings' filter is typed: the rows narrow as it changes;
+/// `enter` keeps it (the list has the keys again), `esc` clears it.
+/// False when the filter is not being typed.
+pub fn filter_key(state: &mut AppState, k: crossterm::event::KeyEvent, fx: &mut Vec<Effect>) -> bool {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    let g = &mut state.graph;
+    if !g.filter_typing {
+        return false;
+    }
+    match k.code {
+        KeyCode::Esc => {
+            g.filter.clear();
+            g.filter_typing = false;
+        }
+        KeyCode::Enter => g.filter_typing = false,
+        KeyCode::Backspace => {
+            g.filter.pop();
+        }
+        KeyCode::Char('u') if k.modifiers.contains(KeyModifiers::CONTROL) => g.filter.clear(),
+        KeyCode::Char(c) if !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => g.filter.push(c),
+        // Other keys (tab, ctrl-c, the arrows) are the shell's.
+        _ => return false,
+    }
+    g.selected = 0;
+    inspect_selected(state, fx);
+    true
 }
 
 /// The inspector follows the cursor: a selected neighbour is read for it
@@ -163,6 +193,13 @@ fn graph_key(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         Action::ShowInactive => reshape(state, fx, |p| p.inactive = !p.inactive),
         Action::FilterTypes => dialogs::open_facets(state, FacetKind::Types),
         Action::FilterRelations => dialogs::open_facets(state, FacetKind::Relations),
+        Action::FilterRings => {
+            if g.shown.is_none() {
+                state.error("no node open: press / to jump to one");
+            } else {
+                g.filter_typing = true;
+            }
+        }
         Action::Mark => {
             let name = match selected(g) {
                 Some(Selected::Node(name) | Selected::Centre(name)) => Some(name),
@@ -328,7 +365,7 @@ fn open_groups_that_fit(state: &mut AppState) {
             })
         })
         .collect();
-    if !every.is_empty() && rows::lines(n, &g.folded, &every).len() <= rows_shown {
+    if !every.is_empty() && rows::lines(n, &g.folded, &every, "").len() <= rows_shown {
         g.opened.extend(every);
     }
 }
