@@ -134,6 +134,26 @@ pub fn in_order(text: &str, typed: &str) -> bool {
     in_order_folded(text, &word)
 }
 
+/// Whether `text` holds each of `words` (lowercase) as a substring,
+/// ignoring case: how descriptions are searched, beside names. `lower` is a
+/// buffer kept from text to text: an ASCII text (the usual one) is
+/// lowercased into it without an allocation.
+pub fn holds_words(text: &str, words: &[String], lower: &mut String) -> bool {
+    lower.clear();
+    if text.is_ascii() {
+        lower.push_str(text);
+        lower.make_ascii_lowercase();
+    } else {
+        lower.push_str(&text.to_lowercase());
+    }
+    words.iter().all(|w| lower.contains(w.as_str()))
+}
+
+/// The words of `query`, lowercase, for [`holds_words`].
+pub fn lower_words(query: &str) -> Vec<String> {
+    query.split_whitespace().map(str::to_lowercase).collect()
+}
+
 /// Whether a segment of the text starts at `c`, given the character before.
 fn starts_segment(prev: Option<char>, c: char) -> bool {
     match prev {

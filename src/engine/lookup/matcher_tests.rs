@@ -168,3 +168,16 @@ fn may_match_is_true_of_every_match() {
         }
     }
 }
+
+#[test]
+fn words_are_found_in_any_case_ascii_or_not() {
+    let buf = &mut String::new();
+    let holds = |text: &str, q: &str, buf: &mut String| holds_words(text, &lower_words(q), buf);
+    assert!(holds("The Orders service number 42", "ORDERS 42", buf));
+    assert!(holds("The Orders service number 42", "number", buf));
+    assert!(!holds("The Orders service number 42", "orders 43", buf));
+    assert!(!holds("ab", "abc", buf));
+    assert!(holds("Straße am Fluss, ÄRGER inklusive", "ärger fluss", buf));
+    assert!(!holds("plain ascii", "ärger", buf));
+    assert!(holds("ends with it", "IT", buf));
+}
