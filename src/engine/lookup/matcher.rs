@@ -72,6 +72,7 @@ pub struct Matcher {
     words: Vec<Word>,
     /// The words joined by one space: what an exact or prefix match is.
     whole: String,
+    whole_chars: Vec<char>,
     skim: SkimMatcherV2,
 }
 
@@ -167,19 +168,6 @@ fn starts_segment(prev: Option<char>, c: char) -> bool {
     }
 }
 
-/// The character positions where segments of `text` start.
-fn segment_starts(text: &str) -> Vec<usize> {
-    let mut prev = None;
-    let mut out = Vec::new();
-    for (i, c) in text.chars().enumerate() {
-        if starts_segment(prev, c) {
-            out.push(i);
-        }
-        prev = Some(c);
-    }
-    out
-}
-
 /// The ranking order: higher score first, then the shorter text, then the
 /// alphabetical one.
 pub fn by_rank(a: (i64, &str), b: (i64, &str)) -> Ordering {
@@ -201,6 +189,7 @@ impl Matcher {
         let whole = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
         Matcher {
             words,
+            whole_chars: whole.chars().collect(),
             whole,
             skim: SkimMatcherV2::default().ignore_case(),
         }
@@ -220,15 +209,60 @@ impl Matcher {
 
     /// The score of `text`, or none when it does not match.
     pub fn score(&self, text: &str) -> Option<i64> {
-        self.eval(text, false).map(|h| h.score)
+        self.eval(text, Kind::Fuzzy, false).map(|h| h.score)
+    }
+
+    /// The score of `text` when it matches at least as `floor` does, else
+    /// none; a floor above [`Kind::Fuzzy`] skips the costly fuzzy scoring.
+    pub fn score_from(&self, text: &str, floor: Kind) -> Option<i64> {
+        self.eval(text, floor, false).map(|h| h.score)
     }
 
     /// The score of `text` and the positions that matched.
     pub fn hit(&self, text: &str) -> Option<Hit> {
-        self.eval(text, true)
+        self.eval(text, Kind::Fuzzy, true)
     }
 
-    fn eval(&self, text: &str, with_indices: bool) -> Option<Hit> {
+    /// The items that match, with their scores (unordered): only those
+    /// matching better than fuzzily when there are at least `limit` of
+    /// them (a fuzzy match could not rank among the first `limit` then),
+    /// else every match. CPU: one pass over the items, an item without each
+    /// word's characters in order passed over in place; the costly fuzzy
+    /// scoring only for the rest, and only when the better matches leave
+    /// room.
+    pub fn matching<'t, T>(
+        &self,
+        items: impl IntoIterator<Item = T>,
+        text: impl Fn(&T) -> &'t str,
+        limit: usize,
+    ) -> Vec<(i64, T)> {
+        let mut strong: Vec<(i64, T)> = Vec::new();
+        let mut weak: Vec<T> = Vec::new();
+        for t in items {
+            let s = text(&t);
+            if !self.may_match(s) {
+                continue;
+            }
+            match self.score_from(s, Kind::Segment) {
+                Some(score) => strong.push((score, t)),
+                None => weak.push(t),
+            }
+        }
+        if strong.len() < limit {
+            strong.extend(weak.into_iter().filter_map(|t| {
+                let s = text(&t);
+                let hit = if s.is_ascii() {
+                    self.fuzzy(s, false)
+                } else {
+                    self.fuzzy(&fold_str(s), false)
+                };
+                hit.map(|h| (h.score, t))
+            }));
+        }
+        strong
+    }
+
+    fn eval(&self, text: &str, floor: Kind, with_indices: bool) -> Option<Hit> {
         if self.is_empty() {
             return Some(Hit {
                 score: 0,
@@ -238,46 +272,57 @@ impl Matcher {
         if !self.may_match(text) {
             return None;
         }
-        let folded = fold_str(text);
-        let whole_len = self.whole.chars().count();
-        let span = |n: usize| if with_indices { (0..n).collect() } else { Vec::new() };
-        if folded == self.whole {
-            return Some(Hit {
-                score: Kind::Exact as i64 * KIND_STEP,
-                indices: span(whole_len),
-            });
+        // An ASCII text (the usual name) is read in place; another is
+        // folded once, character for character, so positions stay its own.
+        if text.is_ascii() {
+            self.eval_in(text.as_bytes(), text, floor, with_indices)
+        } else {
+            let chars: Vec<char> = text.chars().collect();
+            self.eval_in(&chars, &fold_str(text), floor, with_indices)
         }
-        if folded.starts_with(&self.whole) {
-            return Some(Hit {
-                score: Kind::Prefix as i64 * KIND_STEP,
-                indices: span(whole_len),
-            });
+    }
+
+    /// Scores `text` (its characters) against the query; `skimmed` is the
+    /// text skim reads (its ASCII case ignored).
+    fn eval_in<T: Copy + Into<char>>(&self, text: &[T], skimmed: &str, floor: Kind, with_indices: bool) -> Option<Hit> {
+        let n = self.whole_chars.len();
+        let same = |t: &[T]| t.iter().zip(&self.whole_chars).all(|(c, w)| fold((*c).into()) == *w);
+        let whole = |kind: Kind| Hit {
+            score: kind as i64 * KIND_STEP,
+            indices: if with_indices { (0..n).collect() } else { Vec::new() },
+        };
+        if text.len() >= n && same(&text[..n]) {
+            return Some(whole(if text.len() == n { Kind::Exact } else { Kind::Prefix }));
         }
-        let hit = self
-            .segments(text, &folded)
-            .or_else(|| self.fuzzy(&folded, with_indices))?;
-        Some(Hit {
-            indices: if with_indices { hit.indices } else { Vec::new() },
-            ..hit
-        })
+        let mut hit = self.segments(text).or_else(|| {
+            (floor == Kind::Fuzzy)
+                .then(|| self.fuzzy(skimmed, with_indices))
+                .flatten()
+        })?;
+        if !with_indices {
+            hit.indices.clear();
+        }
+        Some(hit)
     }
 
     /// Every word at the start of a segment: scored by how early each one
     /// is, the first segment best.
-    fn segments(&self, text: &str, folded: &str) -> Option<Hit> {
-        let chars: Vec<char> = folded.chars().collect();
-        let starts = segment_starts(text);
+    fn segments<T: Copy + Into<char>>(&self, text: &[T]) -> Option<Hit> {
         let mut quality = 0i64;
         let mut indices = Vec::new();
         for w in &self.words {
             let n = w.chars.len();
-            let (rank, at) = starts
-                .iter()
-                .enumerate()
-                .find(|(_, s)| chars.get(**s..**s + n) == Some(w.chars.as_slice()))?;
+            let at_word = |s: usize| {
+                text.get(s..s + n)
+                    .is_some_and(|t| t.iter().zip(&w.chars).all(|(c, w)| fold((*c).into()) == *w))
+            };
+            let starts = |i: &usize| starts_segment(i.checked_sub(1).map(|p| text[p].into()), text[*i].into());
+            // The word is tried first (cheap, and rarely there), the segment after.
+            let at = (0..text.len()).find(|i| at_word(*i) && starts(i))?;
+            let rank = (0..at).filter(starts).count();
             // Longer words say more; an earlier segment fits better.
-            quality += 16 * n as i64 - 4 * (rank as i64).min(15) - (*at as i64).min(31);
-            indices.extend(*at..*at + n);
+            quality += 16 * n as i64 - 4 * (rank as i64).min(15) - (at as i64).min(31);
+            indices.extend(at..at + n);
         }
         indices.sort_unstable();
         indices.dedup();
@@ -288,16 +333,16 @@ impl Matcher {
     }
 
     /// Every word's characters in order: skim's score of each, summed.
-    fn fuzzy(&self, folded: &str, with_indices: bool) -> Option<Hit> {
+    fn fuzzy(&self, text: &str, with_indices: bool) -> Option<Hit> {
         let mut quality = 0i64;
         let mut indices = Vec::new();
         for w in &self.words {
             if with_indices {
-                let (s, idx) = self.skim.fuzzy_indices(folded, &w.text)?;
+                let (s, idx) = self.skim.fuzzy_indices(text, &w.text)?;
                 quality += s;
                 indices.extend(idx);
             } else {
-                quality += self.skim.fuzzy_match(folded, &w.text)?;
+                quality += self.skim.fuzzy_match(text, &w.text)?;
             }
         }
         indices.sort_unstable();

@@ -181,3 +181,42 @@ fn words_are_found_in_any_case_ascii_or_not() {
     assert!(!holds("plain ascii", "ärger", buf));
     assert!(holds("ends with it", "IT", buf));
 }
+
+#[test]
+fn the_cheap_kinds_alone_give_the_first_hits_when_enough_of_them_match() {
+    let texts: Vec<String> = (0..40)
+        .map(|i| format!("orders-{i}"))
+        .chain((0..40).map(|i| format!("xoxrxdxexrxs-{i}")))
+        .collect();
+    let first = |q: &str, limit: usize| {
+        let m = Matcher::new(q);
+        let mut v = m.matching(texts.iter(), |t| t.as_str(), limit);
+        v.sort_by(|a, b| by_rank((a.0, a.1), (b.0, b.1)));
+        v.truncate(limit);
+        v.into_iter().map(|(_, t)| t.clone()).collect::<Vec<_>>()
+    };
+    let full = |q: &str, limit: usize| {
+        let mut v: Vec<&str> = ranked(q, &texts.iter().map(String::as_str).collect::<Vec<_>>());
+        v.truncate(limit);
+        v
+    };
+    for (q, limit) in [
+        ("orders", 10),
+        ("orders", 40),
+        ("orders", 41),
+        ("orders", 100),
+        ("ors", 5),
+        ("", 3),
+    ] {
+        assert_eq!(first(q, limit), full(q, limit), "{q:?} {limit}");
+    }
+    let m = Matcher::new("orders");
+    assert_eq!(
+        m.matching(texts.iter(), |t| t.as_str(), 40).len(),
+        40,
+        "the fuzzy ones were not scored"
+    );
+    assert_eq!(m.matching(texts.iter(), |t| t.as_str(), 41).len(), 80);
+    assert_eq!(m.score_from("xoxrxdxexrxs", Kind::Segment), None);
+    assert_eq!(m.score_from("orders-1", Kind::Segment), m.score("orders-1"));
+}

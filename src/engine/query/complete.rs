@@ -147,10 +147,11 @@ pub fn flag_at(src: &str, cursor: usize) -> Option<&'static str> {
 /// typed by the one matcher (higher score, then the more used, then the
 /// shorter and the alphabetical). `now` dates the `--since` suggestions.
 ///
-/// CPU for a node: one score per readable name that holds the typed
-/// characters in order (the others are passed over in place, nothing
-/// copied), the best `limit` picked out of the matches (never a sort of
-/// them all), and only those copied out with their matched positions.
+/// CPU for a node: see [`Matcher::matching`] (names without the typed
+/// characters in order passed over in place, nothing copied; fuzzy scoring
+/// only when better matches leave room), the best `limit` picked out of
+/// the matches (never a sort of them all), and only those copied out with
+/// their matched positions.
 pub fn candidates(c: &Catalog, ctx: &Context, now: Timestamp, limit: usize) -> Vec<Candidate> {
     let pool: Vec<(String, String, usize)> = match &ctx.slot {
         Slot::Node => return node_candidates(c, &ctx.prefix, limit),
@@ -196,18 +197,21 @@ fn node_candidates(c: &Catalog, typed: &str, limit: usize) -> Vec<Candidate> {
         return Vec::new();
     }
     let m = Matcher::new(typed);
-    let score = |text: &str| if m.may_match(text) { m.score(text) } else { None };
     // (score, weight, text, the node's slot; none for `*`)
     let mut scored: Vec<(i64, usize, &str, Option<u32>)> = Vec::new();
-    if let Some(s) = score("*") {
+    if let Some(s) = m.score("*") {
         scored.push((s, usize::MAX, "*", None));
     }
-    scored.extend(c.node_slots().filter_map(|slot| {
-        let n = c.node_at(slot)?;
-        let s = score(n.name.as_str())?;
-        let degree = c.out_slots(slot).len() + c.in_slots(slot).len();
-        Some((s, degree, n.name.as_str(), Some(slot)))
-    }));
+    let named = |slot: &u32| -> &str { c.node_at(*slot).map_or("", |n| n.name.as_str()) };
+    scored.extend(
+        m.matching(c.node_slots(), named, limit)
+            .into_iter()
+            .filter_map(|(s, slot)| {
+                let n = c.node_at(slot)?;
+                let degree = c.out_slots(slot).len() + c.in_slots(slot).len();
+                Some((s, degree, n.name.as_str(), Some(slot)))
+            }),
+    );
     let order = |a: &(i64, usize, &str, Option<u32>), b: &(i64, usize, &str, Option<u32>)| {
         ranked((a.0, a.1, a.2), (b.0, b.1, b.2))
     };

@@ -97,8 +97,9 @@ pub fn path_between(
 /// first (exact, prefix, a segment's start, then fuzzy; every word in any
 /// order, so `ordr srv` finds `orders-service`; ties to the shorter name),
 /// then nodes whose description holds the query's words (case-insensitive),
-/// by name. CPU: one score per readable name that holds each word's
-/// characters in order (the others are passed over in place), and a
+/// by name. CPU: see [`Matcher::matching`] (a name without each word's
+/// characters in order is passed over in place; the costly fuzzy scoring
+/// only when exact, prefix and segment matches leave room), and a
 /// substring scan of descriptions only while names leave room; the hits
 /// kept are picked out of the matches, never a sort of them all.
 pub fn jump(catalog: &Catalog, query: &str) -> Vec<JumpHit> {
@@ -106,11 +107,7 @@ pub fn jump(catalog: &Catalog, query: &str) -> Vec<JumpHit> {
     if m.is_empty() {
         return Vec::new();
     }
-    let mut scored: Vec<(i64, &NodeSummary)> = catalog
-        .nodes()
-        .filter(|n| m.may_match(n.name.as_str()))
-        .filter_map(|n| m.score(n.name.as_str()).map(|s| (s, n)))
-        .collect();
+    let mut scored: Vec<(i64, &NodeSummary)> = m.matching(catalog.nodes(), |n| n.name.as_str(), JUMP_HITS);
     first_hits(&mut scored, |a, b| {
         by_rank((a.0, a.1.name.as_str()), (b.0, b.1.name.as_str()))
     });
