@@ -29,7 +29,10 @@ const DIALOG_KEYS: &[(&str, &str)] = &[
     ("y, enter / n, esc", "Confirm: yes / no"),
     ("enter / esc", "Unlock and reject dialogs: confirm / cancel"),
     ("ctrl-u", "Any text field: clear it"),
-    (":graph NAME", "Palette: open the node NAME in the Graph pane (shows the best match as you type)"),
+    (
+        ":graph NAME",
+        "Palette: open NAME in the Graph pane (its match shows as you type)",
+    ),
     (":q NAME", "Palette: load the saved query NAME into the Query pane"),
     ("space/enter/bksp", "Type and relation pickers: pick, apply, all"),
     ("ctrl-c", "Anywhere: quit (asks first when an edit is unsaved)"),

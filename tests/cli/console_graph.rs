@@ -3,27 +3,33 @@
 //! then check them with the CLI; the jump ranks with the one matcher
 //! (`ordr srv` finds `orders-service` first).
 
+use std::path::Path;
 use std::time::Duration;
 
 use crate::harness::bare;
-use crate::pty::PATIENCE;
+use crate::pty::{Console, PATIENCE};
 
 const DEMO_PASS: &str = "graphex-demo";
 
-#[test]
-fn browse_the_demo_then_create_a_node_and_a_link_the_cli_shows() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut c = crate::console::start_demo(dir.path(), 140, 40);
-    // The pane opens on the best connected node.
+/// The console on a new demo store in `dir`, in the Graph pane (which
+/// opens on the best connected node), jumped to `retry-queue`.
+fn at_retry_queue(dir: &Path, cols: u16, rows: u16) -> Console {
+    let mut c = crate::console::start_demo(dir, cols, rows);
     c.send("2");
     c.wait_for("◉ orders-service");
-    // Jump.
     c.send("/");
     c.wait_for("Jump to a node");
     c.send("retry-q");
     c.wait_for("enter opens");
     c.send("\r");
     c.wait_for("◉ retry-queue");
+    c
+}
+
+#[test]
+fn browse_the_demo_then_create_a_node_and_a_link_the_cli_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = at_retry_queue(dir.path(), 140, 40);
     // Recentre on the first neighbour, then back.
     c.send("j\r");
     c.wait_for("retry-queue › ");
@@ -92,7 +98,7 @@ fn top_hit(screen: &str, query: &str) -> Option<(String, String)> {
 
 /// Waits until the jump's hits for `query` have settled with `want` on
 /// top; the error shows the screen.
-fn jump_top(c: &crate::pty::Console, query: &str, want: &str, within: Duration) -> Result<(), String> {
+fn jump_top(c: &Console, query: &str, want: &str, within: Duration) -> Result<(), String> {
     c.try_wait_for(&format!("{want} on top of the jump for {query:?}"), within, |s| {
         s.contains("enter opens") && top_hit(s, query).is_some_and(|(_, name)| name == want)
     })
@@ -101,16 +107,8 @@ fn jump_top(c: &crate::pty::Console, query: &str, want: &str, within: Duration) 
 #[test]
 fn ordr_srv_finds_orders_service_first_in_the_jump() {
     let dir = tempfile::tempdir().unwrap();
-    let mut c = crate::console::start_demo(dir.path(), 120, 36);
-    c.send("2");
-    c.wait_for("◉ orders-service");
     // Away from it first, so the jump is what brings it back.
-    c.send("/");
-    c.wait_for("Jump to a node");
-    c.send("retry-q");
-    c.wait_for("enter opens");
-    c.send("\r");
-    c.wait_for("◉ retry-queue");
+    let mut c = at_retry_queue(dir.path(), 120, 36);
     c.send("/");
     c.wait_for("Jump to a node");
     c.send("ordr srv");
