@@ -448,6 +448,10 @@ mod tests {
             "a -> * -> * --type ",
             "a --de",
         ];
+        // The one ranking: the exact name first, whatever its edges.
+        let first = |q: &str| candidates(&c, &context(q, q.len()), now, 3)[0].text.clone();
+        assert_eq!(first("acc"), "acc");
+        assert_eq!(first("ACC"), "acc", "case is ignored");
         for q in queries {
             let ctx = context(q, q.len());
             for limit in [0, 1, 12, 5000] {
