@@ -76,6 +76,14 @@ pub trait Component: Sync {
         false
     }
 
+    /// A line being typed into the palette: when this pane reads it, it
+    /// asks for what the line would do (the node `graph NAME` opens) and
+    /// returns true; the answer comes back as a reply to this pane.
+    fn preview(&self, state: &mut AppState, line: &str, fx: &mut Vec<Effect>) -> bool {
+        let _ = (state, line, fx);
+        false
+    }
+
     /// What a confirmation this pane asked for leads to, once confirmed.
     fn confirmed(&self, state: &mut AppState, then: Confirmed, fx: &mut Vec<Effect>) {
         let _ = (state, then, fx);

@@ -92,14 +92,21 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
                 }
             }
         },
-        Popup::Palette { input, selected } => match k.code {
+        Popup::Palette {
+            input,
+            selected,
+            preview,
+        } => match k.code {
             KeyCode::Esc => {
                 state.popups.pop();
             }
             KeyCode::Up => *selected = selected.saturating_sub(1),
             KeyCode::Down => {
-                let n = palette::saved_rows(&state.query.saved, input)
-                    .map_or_else(|| palette::matches(input, state.pane).len(), |r| r.len());
+                let n = match (preview, palette::saved_rows(&state.query.saved, input)) {
+                    (Some(_), _) => 1,
+                    (None, Some(rows)) => rows.len(),
+                    (None, None) => palette::matches(input, state.pane).len(),
+                };
                 *selected = (*selected + 1).min(n.saturating_sub(1));
             }
             KeyCode::Enter => {
@@ -114,7 +121,11 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
                     }
                     return;
                 }
-                let line = input.clone();
+                // A previewed line runs as shown (`graph` the best match).
+                let line = preview
+                    .as_ref()
+                    .and_then(|p| p.run.clone())
+                    .unwrap_or_else(|| input.clone());
                 let chosen = palette::matches(input, state.pane)
                     .get(*selected)
                     .and_then(|m| m.action);
@@ -131,6 +142,7 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
             _ => {
                 if edit_line(input, &k) {
                     *selected = 0;
+                    preview_line(state, fx);
                 }
             }
         },
@@ -181,6 +193,21 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
     }
 }
 
+/// The palette's line changed: the pane that reads it (if one does) asks
+/// for what it would do; any earlier preview is dropped.
+fn preview_line(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let Some(Popup::Palette { input, preview, .. }) = state.popups.last_mut() else {
+        return;
+    };
+    *preview = None;
+    let line = input.clone();
+    for c in panes::ALL {
+        if c.preview(state, &line, fx) {
+            return;
+        }
+    }
+}
+
 pub(super) fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
     if let Some(owner) = state.popups.last().and_then(panes::owner) {
         owner.paste(state, text, fx);
@@ -188,7 +215,7 @@ pub(super) fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
     }
     match state.popups.last_mut() {
         Some(
-            Popup::Palette { input, selected }
+            Popup::Palette { input, selected, .. }
             | Popup::Help {
                 filter: input,
                 selected,
@@ -196,6 +223,7 @@ pub(super) fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
         ) => {
             input.push_str(&text.replace(['\n', '\r'], " "));
             *selected = 0;
+            preview_line(state, fx);
         }
         Some(Popup::Unlock { input, .. }) => {
             let mut s = Zeroizing::new(input.as_str().to_owned());

@@ -1,8 +1,11 @@
-//! Fuzzy matching of actions for the command palette and of bindings for
-//! the help screen.
+//! Matching of actions for the command palette and of bindings for the
+//! help screen, by the engine's one matcher: an action is found by its
+//! name, its keys or its description, the best of them (`lock` finds the
+//! `L` binding, named `lock`, before the descriptions that mention it).
+//! A command line the palette reads (`graph NAME`) shows what it would do
+//! while it is typed: [`LinePreview`].
 
-use fuzzy_matcher::FuzzyMatcher;
-use fuzzy_matcher::skim::SkimMatcherV2;
+use graphex_engine::lookup::matcher::{Matcher, by_rank};
 
 use super::action::{ALL, Action, Info, Pane, Scope};
 use super::keymap::Keymap;
@@ -26,80 +29,104 @@ const DIALOG_KEYS: &[(&str, &str)] = &[
     ("y, enter / n, esc", "Confirm: yes / no"),
     ("enter / esc", "Unlock and reject dialogs: confirm / cancel"),
     ("ctrl-u", "Any text field: clear it"),
-    (":graph NAME", "Palette: open the node NAME in the Graph pane"),
+    (
+        ":graph NAME",
+        "Palette: open NAME in the Graph pane (its match shows as you type)",
+    ),
     (":q NAME", "Palette: load the saved query NAME into the Query pane"),
     ("space/enter/bksp", "Type and relation pickers: pick, apply, all"),
     ("ctrl-c", "Anywhere: quit (asks first when an edit is unsaved)"),
 ];
 
-/// The node a palette line `graph NAME` opens (the `:` that opened the
-/// palette is not part of the input).
-pub fn graph_command(input: &str) -> Option<String> {
-    let name = input.trim().strip_prefix("graph ")?.trim();
-    (!name.is_empty()).then(|| name.to_owned())
+/// What a command line typed into the palette would do, as the pane that
+/// reads it found out while it was typed (`graph ordr srv`: the node it
+/// opens); the palette shows it in place of the actions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinePreview {
+    /// The request the answer is awaited for.
+    pub generation: u64,
+    /// The line as the palette shows it.
+    pub row: PickRow,
+    /// The line `enter` runs instead of the typed one (the best match's),
+    /// once known.
+    pub run: Option<String>,
 }
 
 /// With `q ` typed, the palette lists the saved queries whose names match
-/// the rest (fuzzy), instead of actions.
+/// the rest, instead of actions.
 pub fn saved_rows(saved: &[String], input: &str) -> Option<Vec<PickRow>> {
     let rest = input.strip_prefix("q ").or_else(|| (input == "q").then_some(""))?;
-    let m = SkimMatcherV2::default();
+    let m = Matcher::new(rest);
     let mut rows: Vec<(i64, PickRow)> = saved
         .iter()
         .filter_map(|name| {
-            let (score, matched) = if rest.trim().is_empty() {
-                (0, Vec::new())
-            } else {
-                m.fuzzy_indices(name, rest.trim())?
-            };
+            let hit = m.hit(name)?;
             Some((
-                score,
+                hit.score,
                 PickRow {
                     left: "saved".into(),
                     text: name.clone(),
-                    matched,
+                    matched: hit.indices,
                 },
             ))
         })
         .collect();
-    rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.text.cmp(&b.1.text)));
+    rows.sort_by(|a, b| by_rank((a.0, &a.1.text), (b.0, &b.1.text)));
     Some(rows.into_iter().map(|(_, r)| r).collect())
 }
 
-/// The text an action is matched on: its name and description, and the
-/// pane it switches to when it is not a pane of its own.
-fn haystack(a: &Info, pane: Pane) -> String {
-    let there = match a.scope {
-        Scope::Pane(p) if p != pane => format!(" (goes to the {} pane)", p.title()),
-        _ => String::new(),
-    };
-    format!("{} — {}{there}", a.name.replace('_', " "), a.help)
+/// The best match of `m` among `fields` (a text, and where it starts in
+/// the row's text; none when the row does not show it): its score and the
+/// row's positions that matched. The first field wins a tie.
+fn best(m: &Matcher, fields: &[(&str, Option<usize>)]) -> Option<(i64, Vec<usize>)> {
+    let mut found: Option<(i64, Vec<usize>)> = None;
+    for (text, at) in fields {
+        let Some(hit) = m.hit(text) else { continue };
+        if found.as_ref().is_none_or(|(s, _)| hit.score > *s) {
+            let shown = at.map_or_else(Vec::new, |at| hit.indices.iter().map(|i| i + at).collect());
+            found = Some((hit.score, shown));
+        }
+    }
+    found
 }
 
-/// Every action matching `query`, best first. With no query, the actions
-/// of `pane` and the global ones come before those of other panes.
+/// Sorts `(score, order, row)` best first: by score when a query was typed
+/// (the given order among equals), else in the given order.
+fn rank<T>(rows: &mut [(i64, usize, T)], query: &Matcher) {
+    if query.is_empty() {
+        rows.sort_by_key(|r| r.1);
+    } else {
+        rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    }
+}
+
+/// Every action matching `query`, best first (by its name, then its
+/// description). With no query, the actions of `pane` and the global ones
+/// come before those of other panes.
 pub fn matches(query: &str, pane: Pane) -> Vec<Match> {
-    let m = SkimMatcherV2::default();
+    let m = Matcher::new(query);
     let here = |a: &Info| matches!(a.scope, Scope::Global | Scope::Lists) || a.scope == Scope::Pane(pane);
-    let mut out: Vec<(bool, i64, usize, Match)> = ALL
+    let mut out: Vec<(i64, usize, Match)> = ALL
         .iter()
         .enumerate()
         .filter_map(|(i, a)| {
-            let text = haystack(a, pane);
-            let (score, matched) = if query.is_empty() {
-                (0, Vec::new())
-            } else {
-                m.fuzzy_indices(&text, query)?
+            let name = a.name.replace('_', " ");
+            let there = match a.scope {
+                Scope::Pane(p) if p != pane => format!(" (goes to the {} pane)", p.title()),
+                _ => String::new(),
             };
+            let text = format!("{name} — {}{there}", a.help);
+            let help_at = name.chars().count() + " — ".chars().count();
+            let (score, matched) = best(&m, &[(&name, Some(0)), (a.help, Some(help_at))])?;
+            let order = if here(a) { i } else { ALL.len() + i };
             let row = PickRow {
                 left: String::new(),
                 text,
                 matched,
             };
             Some((
-                !here(a),
                 score,
-                i,
+                order,
                 Match {
                     action: Some(a.action),
                     row,
@@ -107,68 +134,65 @@ pub fn matches(query: &str, pane: Pane) -> Vec<Match> {
             ))
         })
         .collect();
-    out.sort_by(|a, b| {
-        if query.is_empty() {
-            a.0.cmp(&b.0).then(a.2.cmp(&b.2))
-        } else {
-            b.1.cmp(&a.1).then(a.2.cmp(&b.2))
-        }
-    });
-    out.into_iter().map(|(_, _, _, m)| m).collect()
+    rank(&mut out, &m);
+    out.into_iter().map(|(_, _, m)| m).collect()
 }
 
 /// Help rows: every action with its keys and scope, then the keys of the
-/// dialogs, filtered by `query`.
+/// dialogs; with a query, those matching it by name, key or description,
+/// best first.
 pub fn help_rows(keymap: &Keymap, query: &str, pane: Pane) -> Vec<Match> {
     // The keys of the pane in view first, then those that work in it
     // (lists, everywhere), then the other panes'.
-    let rank = |s: Scope| match s {
+    let rank_of = |s: Scope| match s {
         Scope::Pane(p) if p == pane => 0,
         Scope::Lists => 1,
         Scope::Global => 2,
         Scope::Pane(_) => 3,
     };
     let mut ordered: Vec<&Info> = ALL.iter().collect();
-    ordered.sort_by_key(|a| rank(a.scope));
-    let actions = ordered.into_iter().map(|a| {
-        let keys = keymap.keys_of(a.action);
+    ordered.sort_by_key(|a| rank_of(a.scope));
+    let m = Matcher::new(query);
+    let actions = ordered.into_iter().filter_map(|a| {
+        let bound = keymap.keys_of(a.action);
         let scope = match a.scope {
             Scope::Global => "everywhere",
             Scope::Lists => "lists",
             Scope::Pane(p) => p.title(),
         };
-        let keys = if keys.is_empty() {
+        let keys = if bound.is_empty() {
             ":".to_owned() + a.name
         } else {
-            keys.join(", ")
+            bound.join(", ")
         };
-        (Some(a.action), keys, format!("{} ({scope}) — {}", a.help, a.name))
+        let text = format!("{} ({scope}) — {}", a.help, a.name);
+        let name_at = text.chars().count() - a.name.chars().count();
+        let mut fields: Vec<(&str, Option<usize>)> = vec![(a.name, Some(name_at))];
+        fields.extend(bound.iter().map(|k| (k.as_str(), None)));
+        fields.push((a.help, Some(0)));
+        let (score, matched) = best(&m, &fields)?;
+        Some((score, Some(a.action), keys, text, matched))
     });
-    let dialogs = DIALOG_KEYS
-        .iter()
-        .map(|(k, t)| (None, (*k).to_owned(), (*t).to_owned()));
-    let m = SkimMatcherV2::default();
-    actions
+    let dialogs = DIALOG_KEYS.iter().filter_map(|(k, t)| {
+        let (score, matched) = best(&m, &[(k, None), (t, Some(0))])?;
+        Some((score, None, (*k).to_owned(), (*t).to_owned(), matched))
+    });
+    let mut rows: Vec<(i64, usize, Match)> = actions
         .chain(dialogs)
-        .filter_map(|(action, keys, text)| {
-            let matched = if query.is_empty() {
-                Vec::new()
-            } else {
-                let hay = format!("{keys} {text}");
-                let (_, idx) = m.fuzzy_indices(&hay, query)?;
-                let shift = keys.chars().count() + 1;
-                idx.into_iter().filter(|i| *i >= shift).map(|i| i - shift).collect()
-            };
-            Some(Match {
-                action,
-                row: PickRow {
-                    left: keys,
-                    text,
-                    matched,
+        .enumerate()
+        .map(|(i, (score, action, left, text, matched))| {
+            (
+                score,
+                i,
+                Match {
+                    action,
+                    row: PickRow { left, text, matched },
                 },
-            })
+            )
         })
-        .collect()
+        .collect();
+    rank(&mut rows, &m);
+    rows.into_iter().map(|(_, _, m)| m).collect()
 }
 
 #[cfg(test)]
@@ -209,5 +233,28 @@ mod tests {
         assert_eq!(first.info().scope, Scope::Pane(Pane::Graph), "{:?}", all[0].row.text);
         let queue = help_rows(&keymap, "", Pane::Queue);
         assert_eq!(queue[0].action.unwrap().info().scope, Scope::Pane(Pane::Queue));
+    }
+
+    #[test]
+    fn a_binding_is_found_by_its_name_and_key_before_descriptions() {
+        let keymap = Keymap::load(&[]).unwrap();
+        for pane in [Pane::Queue, Pane::Graph, Pane::Query] {
+            let lock = help_rows(&keymap, "lock", pane);
+            assert_eq!(lock[0].action, Some(Action::Lock), "{:?}", lock[0].row.text);
+            assert_eq!(lock[0].row.left, "L");
+            assert!(
+                lock.iter().any(|r| r.action == Some(Action::Unlock)),
+                "the descriptions that mention it follow"
+            );
+            assert_eq!(matches("lock", pane)[0].action, Some(Action::Lock));
+        }
+        // The name matched is highlighted where the row shows it.
+        let row = &help_rows(&keymap, "lock", Pane::Queue)[0].row;
+        let shown: String = row.matched.iter().filter_map(|i| row.text.chars().nth(*i)).collect();
+        assert_eq!(shown.to_lowercase(), "lock", "{row:?}");
+        // A key alone finds its binding first.
+        assert_eq!(help_rows(&keymap, "f1", Pane::Queue)[0].action, Some(Action::Help));
+        // Every word, in any order.
+        assert_eq!(matches("sel acc", Pane::Queue)[0].action, Some(Action::AcceptSelection));
     }
 }

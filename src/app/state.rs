@@ -123,6 +123,8 @@ pub enum Popup {
     Palette {
         input: String,
         selected: usize,
+        /// What the command line typed would do (`graph NAME`: the node).
+        preview: Option<super::palette::LinePreview>,
     },
     Unlock {
         human: bool,

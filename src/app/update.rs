@@ -88,6 +88,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
         Action::Palette => state.popups.push(Popup::Palette {
             input: String::new(),
             selected: 0,
+            preview: None,
         }),
         Action::NextPane | Action::PrevPane => {
             let i = Pane::ALL.iter().position(|p| *p == state.pane).unwrap_or(0);

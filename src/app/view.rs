@@ -216,8 +216,15 @@ fn popup(buf: &mut ratatui::buffer::Buffer, state: &AppState, p: &Popup, styles:
             }
             .render(area, buf);
         }
-        Popup::Palette { input, selected } => {
-            let saved = palette::saved_rows(&state.query.saved, input);
+        Popup::Palette {
+            input,
+            selected,
+            preview,
+        } => {
+            let saved = match preview {
+                Some(p) => Some(vec![p.row.clone()]),
+                None => palette::saved_rows(&state.query.saved, input),
+            };
             let rows: Vec<_> = saved.unwrap_or_else(|| {
                 palette::matches(input, state.pane)
                     .into_iter()

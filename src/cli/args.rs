@@ -194,7 +194,11 @@ pub enum Command {
     Audit(AuditCommand),
     /// Everything within N hops of a node (either way) and the edges among it.
     Subgraph(SubgraphArgs),
-    /// Fuzzy search over names and descriptions.
+    /// Search names (exact, prefix, then fuzzy; "ordr srv" finds orders-service), then descriptions.
+    ///
+    /// Names rank exact (any case), then prefix, then each word at the start of a segment, then
+    /// fuzzy (the letters in order); every word must match, in any order; ties go to the shorter
+    /// name. Then the nodes whose description holds every word.
     Search {
         /// Words to look for.
         text: String,

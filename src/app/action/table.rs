@@ -117,7 +117,7 @@ pub const ALL: &[Info] = &[
         Action::Jump,
         "jump",
         "jump",
-        "Jump to a node: fuzzy search over names, then descriptions",
+        "Jump to a node: names (exact, prefix, then fuzzy; words in any order), then descriptions",
         GR,
     ),
     info(
@@ -323,7 +323,7 @@ pub const ALL: &[Info] = &[
         Action::QueryHistory,
         "query_history",
         "history",
-        "Search the queries run here before (fuzzy; kept sealed per store, master level)",
+        "Search the queries run here before (kept sealed per store, master level)",
         QY,
     ),
     info(
@@ -351,7 +351,7 @@ pub const ALL: &[Info] = &[
         Action::ChooseSubject,
         "choose_subject",
         "node",
-        "Choose the node to project (fuzzy search)",
+        "Choose the node to project (the jump's search)",
         PR,
     ),
     info(

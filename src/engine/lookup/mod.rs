@@ -1,4 +1,5 @@
-//! Look-ups for people and agents: fuzzy search over names and descriptions,
+//! Look-ups for people and agents: the one fuzzy matcher every picker and
+//! search ranks with (`matcher`), fuzzy search over names and descriptions,
 //! glossary terms, and the conventions that apply to a file or module (the
 //! spec's `graphex_glossary` and `graphex_conventions`); and the name
 //! matching they share with the proposal lint and the curator lists:
@@ -6,12 +7,14 @@
 
 mod conventions;
 mod glossary;
+pub mod matcher;
 mod mentions;
 mod near;
 mod search;
 
 pub use conventions::{Applicable, conventions_for, conventions_within};
 pub use glossary::{glossary, normalize_term};
+pub use matcher::{Hit, Kind, Matcher, by_rank};
 pub use mentions::NameScan;
 pub use near::NearNames;
 pub use search::{SearchHit, search};

@@ -1,11 +1,13 @@
-//! Search over readable nodes, ranked: names match fuzzily (`ordr srv` finds
-//! `orders-service`), descriptions match by words (every word of the query
-//! appears, in any case). A name match weighs more. CPU-bound: one pass over
-//! the catalog.
+//! Search over readable nodes, ranked: names by the one matcher
+//! ([`super::matcher`]: `ordr srv` finds `orders-service`, exact and prefix
+//! matches first), descriptions by words (every word of the query appears,
+//! in any case). A name match ranks above a description-only one; a
+//! description that also holds the words adds a little to a name's score.
+//! CPU-bound: one pass over the catalog, names prefiltered without a copy.
 
-use fuzzy_matcher::FuzzyMatcher;
-use fuzzy_matcher::skim::SkimMatcherV2;
+use std::cmp::Ordering;
 
+use super::matcher::{Matcher, by_rank, holds_words, lower_words};
 use crate::model::{NodeSummary, Status};
 use crate::store::Catalog;
 
@@ -18,45 +20,33 @@ pub struct SearchHit {
     pub in_name: bool,
 }
 
-/// Whether every character of `needle` occurs in `hay` in order (ASCII case-insensitive):
-/// a cheap test that rules out most candidates before scoring.
-fn subsequence(needle: &[u8], hay: &[u8]) -> bool {
-    let mut it = hay.iter();
-    needle.iter().all(|n| it.any(|h| h.eq_ignore_ascii_case(n)))
-}
-
 /// The score of each query word found in a description.
 const DESCRIPTION_HIT: i64 = 40;
 
-/// ASCII case-insensitive substring test (names and queries are ASCII; other
-/// characters must match exactly).
-fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
-    needle.is_empty() || hay.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+/// Names first, then the score, then the shorter and the alphabetical name.
+fn by_hit(a: &SearchHit, b: &SearchHit) -> Ordering {
+    b.in_name
+        .cmp(&a.in_name)
+        .then_with(|| by_rank((a.score, a.node.name.as_str()), (b.score, b.node.name.as_str())))
 }
 
 /// The best `limit` matches of `text`; archived nodes are left out.
 pub fn search(c: &Catalog, text: &str, limit: usize) -> Vec<SearchHit> {
-    let needle: String = text.trim().to_lowercase();
-    if needle.is_empty() {
+    let matcher = Matcher::new(text);
+    if matcher.is_empty() {
         return Vec::new();
     }
-    // Spaces separate words for people; the matcher wants one run of characters.
-    let compact: String = needle.chars().filter(|c| !c.is_whitespace()).collect();
-    let words: Vec<&str> = needle.split_whitespace().collect();
-    let matcher = SkimMatcherV2::default().ignore_case();
+    let words = lower_words(text);
+    let desc_score = DESCRIPTION_HIT * words.len() as i64;
+    let mut lower = String::new();
     let mut hits: Vec<SearchHit> = Vec::new();
     for n in c.nodes().filter(|n| n.status != Status::Archived) {
-        let name_score = subsequence(compact.as_bytes(), n.name.as_str().as_bytes())
-            .then(|| matcher.fuzzy_match(n.name.as_str(), &compact))
-            .flatten();
-        let desc_score = words
-            .iter()
-            .all(|w| contains_ignore_case(n.description.as_bytes(), w.as_bytes()))
-            .then_some(DESCRIPTION_HIT * words.len() as i64);
-        let score = match (name_score, desc_score) {
-            (None, None) => continue,
-            (Some(a), b) => 2 * a + b.unwrap_or(0) / 2,
-            (None, Some(b)) => b,
+        let name_score = matcher.score(n.name.as_str());
+        let in_desc = holds_words(&n.description, &words, &mut lower);
+        let score = match (name_score, in_desc) {
+            (None, false) => continue,
+            (Some(a), d) => a + if d { desc_score / 2 } else { 0 },
+            (None, true) => desc_score,
         };
         hits.push(SearchHit {
             node: n.clone(),
@@ -64,11 +54,10 @@ pub fn search(c: &Catalog, text: &str, limit: usize) -> Vec<SearchHit> {
             in_name: name_score.is_some(),
         });
     }
-    let by_rank = |a: &SearchHit, b: &SearchHit| b.score.cmp(&a.score).then_with(|| a.node.name.cmp(&b.node.name));
     if hits.len() > limit {
-        hits.select_nth_unstable_by(limit, by_rank);
+        hits.select_nth_unstable_by(limit, by_hit);
         hits.truncate(limit);
     }
-    hits.sort_by(by_rank);
+    hits.sort_by(by_hit);
     hits
 }

@@ -48,6 +48,17 @@ fn search_ranks_names_above_descriptions_and_skips_archived() {
         "orders-service",
         "fuzzy"
     );
+    assert_eq!(
+        search(&c, "srv ordr", 1)[0].node.name.as_str(),
+        "orders-service",
+        "words in any order"
+    );
+    // The one ranking: exact, then prefix, then a segment's start.
+    assert_eq!(search(&c, "Order-Batch", 1)[0].node.name.as_str(), "order-batch");
+    let ord = search(&c, "ord", 4);
+    let kinds: Vec<Kind> = ord.iter().map(|h| matcher::kind_of(h.score)).collect();
+    assert_eq!(kinds[..3], [Kind::Prefix, Kind::Prefix, Kind::Fuzzy], "{ord:?}");
+    assert!(kinds.windows(2).all(|k| k[0] >= k[1]));
     assert!(search(&c, "zzzz", 10).is_empty() && search(&c, "  ", 10).is_empty());
     assert_eq!(search(&c, "e", 3).len(), 3, "limit");
     let by_words = search(&c, "TRANSACTIONS cycle", 5);

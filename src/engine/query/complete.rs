@@ -1,6 +1,7 @@
 //! Completion for the query language: what the word under the cursor is
 //! (a node, a relation, a flag or a flag's value) and the candidates for
-//! it, ranked by fuzzy match; and a line of help for each flag.
+//! it, ranked by the one matcher ([`crate::lookup::matcher`]); and a line
+//! of help for each flag.
 //!
 //! Candidates come from the catalog, so from what the session reads only:
 //! a node above the unlock level is never offered.
@@ -8,12 +9,10 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
-use fuzzy_matcher::FuzzyMatcher;
-use fuzzy_matcher::skim::SkimMatcherV2;
-
 use super::ast::{MAX_DEPTH, MAX_LIMIT};
 use super::lexer::{Tok, lex};
 use super::parser::FLAGS;
+use crate::lookup::matcher::{Matcher, by_rank};
 use crate::model::{NodeType, Relation, Timestamp};
 use crate::store::Catalog;
 
@@ -144,14 +143,15 @@ pub fn flag_at(src: &str, cursor: usize) -> Option<&'static str> {
     FLAGS.iter().copied().find(|f| *f == name)
 }
 
-/// Up to `limit` candidates for `ctx`, best first: fuzzy-matched on what
-/// was typed (higher score, then the more used, then the shorter). `now`
-/// dates the `--since` suggestions.
+/// Up to `limit` candidates for `ctx`, best first: matched on what was
+/// typed by the one matcher (higher score, then the more used, then the
+/// shorter and the alphabetical). `now` dates the `--since` suggestions.
 ///
-/// CPU for a node: one fuzzy score per readable name that holds the typed
-/// characters in order (the others are passed over in place, nothing
-/// copied), the best `limit` picked out of the matches (never a sort of
-/// them all), and only those copied out with their matched positions.
+/// CPU for a node: see [`Matcher::matching`] (names without the typed
+/// characters in order passed over in place, nothing copied; fuzzy scoring
+/// only when better matches leave room), the best `limit` picked out of
+/// the matches (never a sort of them all), and only those copied out with
+/// their matched positions.
 pub fn candidates(c: &Catalog, ctx: &Context, now: Timestamp, limit: usize) -> Vec<Candidate> {
     let pool: Vec<(String, String, usize)> = match &ctx.slot {
         Slot::Node => return node_candidates(c, &ctx.prefix, limit),
@@ -168,17 +168,13 @@ pub fn candidates(c: &Catalog, ctx: &Context, now: Timestamp, limit: usize) -> V
         Slot::Value(flag) => values(c, flag, now),
         Slot::Nothing => Vec::new(),
     };
-    let m = SkimMatcherV2::default();
-    let typed = ctx.prefix.as_str();
+    let m = Matcher::new(&ctx.prefix);
     let mut scored: Vec<(i64, usize, Candidate)> = pool
         .into_iter()
         .filter_map(|(text, detail, weight)| {
-            let (score, matched) = if typed.is_empty() {
-                (0, Vec::new())
-            } else {
-                m.fuzzy_indices(&text, typed)?
-            };
-            Some((score, weight, Candidate { text, detail, matched }))
+            let hit = m.hit(&text)?;
+            let matched = hit.indices;
+            Some((hit.score, weight, Candidate { text, detail, matched }))
         })
         .collect();
     scored.sort_by(|a, b| ranked((a.0, a.1, &a.2.text), (b.0, b.1, &b.2.text)));
@@ -187,12 +183,11 @@ pub fn candidates(c: &Catalog, ctx: &Context, now: Timestamp, limit: usize) -> V
 }
 
 /// The candidates' order: higher score, then the more used (weight), then
-/// the shorter text, then the text.
+/// the matcher's ties (the shorter text, then the text).
 fn ranked(a: (i64, usize, &str), b: (i64, usize, &str)) -> Ordering {
     b.0.cmp(&a.0)
         .then(b.1.cmp(&a.1))
-        .then(a.2.len().cmp(&b.2.len()))
-        .then_with(|| a.2.cmp(b.2))
+        .then_with(|| by_rank((a.0, a.2), (b.0, b.2)))
 }
 
 /// The node slot's candidates: `*` and the readable names, weighted by
@@ -201,27 +196,22 @@ fn node_candidates(c: &Catalog, typed: &str, limit: usize) -> Vec<Candidate> {
     if limit == 0 {
         return Vec::new();
     }
-    let m = SkimMatcherV2::default();
-    let score = |text: &str| {
-        if typed.is_empty() {
-            Some(0)
-        } else if in_order(text, typed) {
-            m.fuzzy_match(text, typed)
-        } else {
-            None
-        }
-    };
+    let m = Matcher::new(typed);
     // (score, weight, text, the node's slot; none for `*`)
     let mut scored: Vec<(i64, usize, &str, Option<u32>)> = Vec::new();
-    if let Some(s) = score("*") {
+    if let Some(s) = m.score("*") {
         scored.push((s, usize::MAX, "*", None));
     }
-    scored.extend(c.node_slots().filter_map(|slot| {
-        let n = c.node_at(slot)?;
-        let s = score(n.name.as_str())?;
-        let degree = c.out_slots(slot).len() + c.in_slots(slot).len();
-        Some((s, degree, n.name.as_str(), Some(slot)))
-    }));
+    let named = |slot: &u32| -> &str { c.node_at(*slot).map_or("", |n| n.name.as_str()) };
+    scored.extend(
+        m.matching(c.node_slots(), named, limit)
+            .into_iter()
+            .filter_map(|(s, slot)| {
+                let n = c.node_at(slot)?;
+                let degree = c.out_slots(slot).len() + c.in_slots(slot).len();
+                Some((s, degree, n.name.as_str(), Some(slot)))
+            }),
+    );
     let order = |a: &(i64, usize, &str, Option<u32>), b: &(i64, usize, &str, Option<u32>)| {
         ranked((a.0, a.1, a.2), (b.0, b.1, b.2))
     };
@@ -238,31 +228,9 @@ fn node_candidates(c: &Catalog, typed: &str, limit: usize) -> Vec<Candidate> {
                 Some(n) => n.node_type.to_string(),
                 None => "any node".to_owned(),
             },
-            matched: if typed.is_empty() {
-                Vec::new()
-            } else {
-                m.fuzzy_indices(text, typed).map(|(_, i)| i).unwrap_or_default()
-            },
+            matched: m.hit(text).map(|h| h.indices).unwrap_or_default(),
         })
         .collect()
-}
-
-/// Whether the characters of `typed` come in `text` in order, ignoring
-/// ASCII case: what the fuzzy matcher checks before it scores a text (and
-/// rejects the rest with, in either of its cases), here without copying
-/// the text out first.
-pub fn in_order(text: &str, typed: &str) -> bool {
-    let mut want = typed.chars().peekable();
-    for c in text.chars() {
-        match want.peek() {
-            Some(w) if c.eq_ignore_ascii_case(w) => {
-                want.next();
-            }
-            Some(_) => {}
-            None => break,
-        }
-    }
-    want.peek().is_none()
 }
 
 fn flags() -> Vec<(String, String, usize)> {
@@ -371,8 +339,8 @@ mod tests {
         assert!(FLAGS.iter().all(|f| flag_help(f).is_some()), "every flag has help");
     }
 
-    /// The candidates as they were gathered before the prefilter: every
-    /// name copied out and scored with its positions, all of them sorted.
+    /// The candidates as gathered without the prefilter: every name copied
+    /// out and scored with its positions, all of them sorted.
     fn before(c: &Catalog, ctx: &Context, now: Timestamp, limit: usize) -> Vec<Candidate> {
         let counted = |used: Vec<String>, known: &[&str], what: &str| {
             let mut m: std::collections::BTreeMap<String, usize> = known.iter().map(|k| ((*k).to_owned(), 0)).collect();
@@ -405,23 +373,19 @@ mod tests {
             ),
             _ => return candidates(c, ctx, now, limit),
         };
-        let m = SkimMatcherV2::default();
-        let typed = ctx.prefix.as_str();
+        let m = Matcher::new(&ctx.prefix);
         let mut scored: Vec<(i64, usize, Candidate)> = pool
             .into_iter()
             .filter_map(|(text, detail, weight)| {
-                let (score, matched) = if typed.is_empty() {
-                    (0, Vec::new())
-                } else {
-                    m.fuzzy_indices(&text, typed)?
-                };
-                Some((score, weight, Candidate { text, detail, matched }))
+                let hit = m.hit(&text)?;
+                let matched = hit.indices;
+                Some((hit.score, weight, Candidate { text, detail, matched }))
             })
             .collect();
         scored.sort_by(|a, b| {
             b.0.cmp(&a.0)
                 .then(b.1.cmp(&a.1))
-                .then(a.2.text.len().cmp(&b.2.text.len()))
+                .then(a.2.text.chars().count().cmp(&b.2.text.chars().count()))
                 .then_with(|| a.2.text.cmp(&b.2.text))
         });
         scored.truncate(limit);
@@ -484,13 +448,17 @@ mod tests {
             "a -> * -> * --type ",
             "a --de",
         ];
+        // The one ranking: the exact name first, whatever its edges.
+        let first = |q: &str| candidates(&c, &context(q, q.len()), now, 3)[0].text.clone();
+        assert_eq!(first("acc"), "acc");
+        assert_eq!(first("ACC"), "acc", "case is ignored");
         for q in queries {
             let ctx = context(q, q.len());
             for limit in [0, 1, 12, 5000] {
                 let (now_, then) = (candidates(&c, &ctx, now, limit), before(&c, &ctx, now, limit));
                 assert_eq!(now_, then, "{q:?}, limit {limit}");
-                // Smart case: an uppercase letter matches only itself.
-                let none = ["qqq", "AC", "zü"].contains(&q);
+                // Case is ignored; `zü` is not `zu`.
+                let none = ["qqq", "zü"].contains(&q);
                 if limit > 0 {
                     assert_eq!(now_.is_empty(), none, "{q:?}");
                 }

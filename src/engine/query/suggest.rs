@@ -1,29 +1,26 @@
 //! "Did you mean" candidates for names, relations, types and flags the user
-//! mistyped: fuzzy matches and small edit distances.
+//! mistyped: matches of the one matcher (either way round) and small edit
+//! distances.
 
-use fuzzy_matcher::FuzzyMatcher;
-use fuzzy_matcher::skim::SkimMatcherV2;
-
-use super::complete::in_order;
 use super::edit_distance::{EditPattern, edit_distance};
+use crate::lookup::matcher::{Matcher, in_order};
 
 /// Up to three known names closest to `wanted`, best first. CPU: one pass
 /// over `known`; a name is scored only when its characters and the wanted
-/// word's can match in order (what the fuzzy matcher requires) and its edit
+/// word's can match in order (what the matcher requires) and its edit
 /// distance is computed only when the lengths are close enough (bit-parallel
 /// for ASCII), so 100k names cost a few milliseconds.
 pub fn similar<'a>(wanted: &str, known: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let matcher = SkimMatcherV2::default();
+    let matcher = Matcher::new(wanted);
     let wanted_len = wanted.chars().count();
     // Two edits, or up to half the word for longer words.
     let limit = (wanted_len / 2).max(2);
     let pattern = EditPattern::new(wanted);
     let mut scored: Vec<(i64, &str)> = known
         .filter_map(|k| {
-            let fuzzy = in_order(k, wanted)
-                .then(|| matcher.fuzzy_match(k, wanted))
-                .flatten()
-                .or_else(|| in_order(wanted, k).then(|| matcher.fuzzy_match(wanted, k)).flatten());
+            let fuzzy = matcher
+                .score(k)
+                .or_else(|| in_order(wanted, k).then(|| Matcher::new(k).score(wanted)).flatten());
             let close = k.chars().count().abs_diff(wanted_len) <= limit
                 && match &pattern {
                     Some(p) if k.is_ascii() => p.distance(k),
@@ -63,12 +60,10 @@ mod tests {
     /// The suggestions as first written: every name scored, every distance
     /// computed.
     fn similar_by_full_scan<'a>(wanted: &str, known: impl Iterator<Item = &'a str>) -> Vec<String> {
-        let matcher = SkimMatcherV2::default();
+        let matcher = Matcher::new(wanted);
         let mut scored: Vec<(i64, &str)> = known
             .filter_map(|k| {
-                let fuzzy = matcher
-                    .fuzzy_match(k, wanted)
-                    .or_else(|| matcher.fuzzy_match(wanted, k));
+                let fuzzy = matcher.score(k).or_else(|| Matcher::new(k).score(wanted));
                 let close = edit_distance(k, wanted) <= (wanted.chars().count() / 2).max(2);
                 match (fuzzy, close) {
                     (Some(s), _) => Some((s + if close { 100 } else { 0 }, k)),

@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKi
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
-use super::{curate_ui, curator, dialogs, update, view};
+use super::{curate_ui, curator, dialogs, go_to, update, view};
 use crate::app::action::{Action, Pane};
 use crate::app::component::{Component, Notice, commands, fixed};
 use crate::app::effect::Effect;
@@ -66,11 +66,15 @@ impl Component for GraphComponent {
     }
 
     fn command(&self, state: &mut AppState, line: &str, fx: &mut Vec<Effect>) -> bool {
-        let Some(name) = crate::app::palette::graph_command(line) else {
+        let Some(name) = go_to::graph_command(line) else {
             return false;
         };
         update::open(state, &name, fx);
         true
+    }
+
+    fn preview(&self, state: &mut AppState, line: &str, fx: &mut Vec<Effect>) -> bool {
+        go_to::preview(state, line, fx)
     }
 
     fn confirmed(&self, state: &mut AppState, then: Confirmed, fx: &mut Vec<Effect>) {
@@ -97,7 +101,11 @@ impl Component for GraphComponent {
                 update::inspect_selected(state, fx);
             }
             Reply::Inspected { generation, result } => update::inspected(state, generation, *result),
-            Reply::Jumped { generation, hits } => update::jumped(state, generation, hits),
+            Reply::Jumped { generation, hits } => {
+                if !go_to::answered(state, generation, &hits) {
+                    update::jumped(state, generation, hits);
+                }
+            }
             Reply::Path { generation, result } => update::path_found(state, generation, result),
             Reply::History { generation, result } => update::history(state, generation, result),
             Reply::Start(name) => update::start(state, name, fx),

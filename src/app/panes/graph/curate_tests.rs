@@ -198,6 +198,14 @@ fn link_unlink_and_the_lifecycle_keys_each_make_one_commit() {
         "relations in use are offered: {}",
         r.screen()
     );
+    // The one matcher: every word, in any order, the best first.
+    type_text(&mut r, "on dep");
+    let rows = super::curate_ui::relation_rows(&r.s, "on dep");
+    assert_eq!(rows.first().map(|x| x.0.as_str()), Some("depends-on"), "{rows:?}");
+    assert!(!rows[0].2.is_empty(), "the matched letters are marked");
+    for _ in 0.."on dep".len() {
+        r.key(KeyCode::Backspace);
+    }
     type_text(&mut r, "documents");
     r.key(KeyCode::Enter);
     let Some(Popup::Jump(_)) = r.s.popups.last() else {

@@ -6,6 +6,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use graphex_engine::Level;
+use graphex_engine::lookup::matcher::{Matcher, by_rank};
 use graphex_engine::model::{Name, NewEdge, Relation, Status, Tier};
 
 use super::curate::Write;
@@ -135,21 +136,26 @@ pub fn link(state: &mut AppState, fx: &mut Vec<Effect>) {
     });
 }
 
-/// The relations the picker offers for what is typed: those in use that
-/// contain it, most used first.
-pub fn relation_rows(state: &AppState, input: &str) -> Vec<(String, usize)> {
-    let typed = input.trim();
-    state
-        .graph
-        .vocabulary
-        .as_ref()
-        .map(|(_, rels)| {
-            rels.iter()
-                .filter(|(r, _)| typed.is_empty() || r.contains(typed))
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default()
+/// The relations the picker offers for what is typed, with the matched
+/// positions: those in use that the one matcher finds (best first, then
+/// the most used), all of them most used first when nothing is typed.
+pub fn relation_rows(state: &AppState, input: &str) -> Vec<(String, usize, Vec<usize>)> {
+    let Some((_, rels)) = state.graph.vocabulary.as_ref() else {
+        return Vec::new();
+    };
+    let m = Matcher::new(input);
+    let mut rows: Vec<(i64, String, usize, Vec<usize>)> = rels
+        .iter()
+        .filter_map(|(r, n)| m.hit(r).map(|h| (h.score, r.clone(), *n, h.indices)))
+        .collect();
+    if !m.is_empty() {
+        rows.sort_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then(b.2.cmp(&a.2))
+                .then_with(|| by_rank((a.0, &a.1), (b.0, &b.1)))
+        });
+    }
+    rows.into_iter().map(|(_, r, n, i)| (r, n, i)).collect()
 }
 
 pub fn unlink(state: &mut AppState) {
@@ -269,8 +275,8 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 let rows = relation_rows(state, &typed);
                 let relation = rows
                     .get(sel.min(rows.len().saturating_sub(1)))
-                    .map(|(r, _)| r.clone())
-                    .filter(|r| *r == typed || !rows.iter().any(|(x, _)| *x == typed))
+                    .map(|(r, _, _)| r.clone())
+                    .filter(|r| *r == typed || !rows.iter().any(|(x, _, _)| *x == typed))
                     .unwrap_or(typed);
                 if let Err(e) = Relation::new(&relation) {
                     state.error(format!("relation: {e}"));

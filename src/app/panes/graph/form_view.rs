@@ -25,10 +25,10 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
         Popup::Relation { from, input, selected } => {
             let rows: Vec<PickRow> = relation_rows(state, input)
                 .into_iter()
-                .map(|(r, n)| PickRow {
+                .map(|(r, n, matched)| PickRow {
                     left: format!("{n}"),
                     text: r,
-                    matched: Vec::new(),
+                    matched,
                 })
                 .collect();
             let title = format!("Link {from} by which relation? (type a new one or choose)");

@@ -7,6 +7,7 @@
 //! - `rows`: the rings as list rows, with folded branches and open groups;
 //! - `update`: the pane's keys, turned into state changes and requests;
 //! - `dialogs`: the jump and the type / relation pickers;
+//! - `go_to`: `:graph NAME` in the palette, with the node it opens;
 //! - `dialog_state`: what the pane's dialogs hold, for the console's state;
 //! - `view`: drawing the pane;
 //! - `component`: the pane as the shell routes to it.
@@ -22,6 +23,7 @@ pub mod dialog_state;
 pub mod dialogs;
 pub mod form;
 pub mod form_view;
+pub mod go_to;
 pub mod history;
 pub mod rows;
 #[cfg(test)]

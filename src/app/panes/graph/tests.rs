@@ -567,19 +567,28 @@ fn stored_text_is_shown_escaped_never_as_structure() {
     );
 }
 
-/// The jump as first written: every match sorted, every description
-/// lowercased; (name, whether the description matched) of each hit.
+/// The jump without its shortcuts: every name scored (no prefilter), every
+/// match sorted, every description lowercased; (name, whether the
+/// description matched) of each hit.
 fn jump_by_full_sort(c: &graphex_engine::store::Catalog, query: &str) -> Vec<(String, bool)> {
-    use fuzzy_matcher::FuzzyMatcher;
-    let m = fuzzy_matcher::skim::SkimMatcherV2::default();
+    let m = graphex_engine::lookup::Matcher::new(query);
     let query = query.trim();
+    if query.is_empty() {
+        return Vec::new();
+    }
     let mut scored: Vec<_> = c
         .nodes()
-        .filter_map(|n| m.fuzzy_match(n.name.as_str(), query).map(|s| (s, n)))
+        .filter_map(|n| m.score(n.name.as_str()).map(|s| (s, n)))
         .collect();
     scored.sort_by(|a, b| {
         b.0.cmp(&a.0)
-            .then_with(|| a.1.name.as_str().len().cmp(&b.1.name.as_str().len()))
+            .then_with(|| {
+                a.1.name
+                    .as_str()
+                    .chars()
+                    .count()
+                    .cmp(&b.1.name.as_str().chars().count())
+            })
             .then_with(|| a.1.name.cmp(&b.1.name))
     });
     let mut hits: Vec<(String, bool)> = scored
@@ -617,6 +626,9 @@ fn the_jump_picks_what_a_full_sort_of_every_match_would() {
         "PENDING → validated",
         "the",
         "zzz q",
+        "ordr srv",
+        "srv ordr",
+        "",
     ] {
         let hits: Vec<(String, bool)> = work::jump(c, q)
             .into_iter()
@@ -630,6 +642,21 @@ fn the_jump_picks_what_a_full_sort_of_every_match_would() {
             .any(|h| h.description.is_some()),
         "a non-ASCII description is matched too"
     );
+    let first = |q: &str| work::jump(c, q).first().map(|h| h.name.clone());
+    assert_eq!(
+        first("ordr srv").as_deref(),
+        Some("orders-service"),
+        "every word, in any order"
+    );
+    assert_eq!(first("srv ordr").as_deref(), Some("orders-service"));
+    assert_eq!(
+        first("ORDERS-SERVICE").as_deref(),
+        Some("orders-service"),
+        "exact first"
+    );
+    let top = &work::jump(c, "ordr srv")[0];
+    let picked: String = top.matched.iter().filter_map(|i| top.name.chars().nth(*i)).collect();
+    assert_eq!(picked, "ordrsrv", "the matched letters are highlighted");
 }
 
 #[test]

@@ -6,11 +6,9 @@ use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::path::Path;
 
-use fuzzy_matcher::FuzzyMatcher;
-use fuzzy_matcher::skim::SkimMatcherV2;
 use graphex_engine::as_of::{AsOf, PastCatalog};
+use graphex_engine::lookup::matcher::{Matcher, by_rank, holds_words, lower_words};
 use graphex_engine::model::{Edge, NodeSummary, NodeType, Relation, Status};
-use graphex_engine::query::complete::in_order;
 use graphex_engine::query::{StatusFilter, dot, mermaid};
 use graphex_engine::store::{Catalog, Store};
 use graphex_engine::traverse::Filter;
@@ -108,43 +106,35 @@ pub fn path_between(
     run().map_err(said)
 }
 
-/// The best [`JUMP_HITS`] nodes for `query`: fuzzy matches on names first
-/// (best score, then shorter name), then nodes whose description holds the
-/// query's words (case-insensitive), by name. CPU: one fuzzy score per
-/// readable name that holds the query's characters in order (the others
-/// are passed over in place), and a substring scan of descriptions only
-/// while names leave room; the hits kept are picked out of the matches,
-/// never a sort of them all.
+/// The best [`JUMP_HITS`] nodes for `query`: names by the one matcher
+/// first (exact, prefix, a segment's start, then fuzzy; every word in any
+/// order, so `ordr srv` finds `orders-service`; ties to the shorter name),
+/// then nodes whose description holds the query's words (case-insensitive),
+/// by name. CPU: see [`Matcher::matching`] (a name without each word's
+/// characters in order is passed over in place; the costly fuzzy scoring
+/// only when exact, prefix and segment matches leave room), and a
+/// substring scan of descriptions only while names leave room; the hits
+/// kept are picked out of the matches, never a sort of them all.
 pub fn jump(catalog: &Catalog, query: &str) -> Vec<JumpHit> {
-    let query = query.trim();
-    if query.is_empty() {
+    let m = Matcher::new(query);
+    if m.is_empty() {
         return Vec::new();
     }
-    let m = SkimMatcherV2::default();
-    let mut scored: Vec<(i64, &NodeSummary)> = catalog
-        .nodes()
-        .filter(|n| in_order(n.name.as_str(), query))
-        .filter_map(|n| m.fuzzy_match(n.name.as_str(), query).map(|s| (s, n)))
-        .collect();
+    let mut scored: Vec<(i64, &NodeSummary)> = m.matching(catalog.nodes(), |n| n.name.as_str(), JUMP_HITS);
     first_hits(&mut scored, |a, b| {
-        b.0.cmp(&a.0)
-            .then_with(|| a.1.name.as_str().len().cmp(&b.1.name.as_str().len()))
-            .then_with(|| a.1.name.cmp(&b.1.name))
+        by_rank((a.0, a.1.name.as_str()), (b.0, b.1.name.as_str()))
     });
     let mut hits: Vec<JumpHit> = scored
         .iter()
         .map(|(_, n)| JumpHit {
             name: n.name.to_string(),
             node_type: n.node_type.to_string(),
-            matched: m
-                .fuzzy_indices(n.name.as_str(), query)
-                .map(|(_, i)| i)
-                .unwrap_or_default(),
+            matched: m.hit(n.name.as_str()).map(|h| h.indices).unwrap_or_default(),
             description: None,
         })
         .collect();
-    if hits.len() < JUMP_HITS && query.chars().count() >= 2 {
-        let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    if hits.len() < JUMP_HITS && query.trim().chars().count() >= 2 {
+        let words = lower_words(query);
         let named: HashSet<&str> = hits.iter().map(|h| h.name.as_str()).collect();
         let mut lower = String::new();
         let mut by_text: Vec<&NodeSummary> = catalog
@@ -171,20 +161,6 @@ fn first_hits<T>(v: &mut Vec<T>, mut order: impl FnMut(&T, &T) -> Ordering) {
         v.truncate(JUMP_HITS);
     }
     v.sort_unstable_by(order);
-}
-
-/// Whether `text` holds each of `words` (lowercase), ignoring case.
-/// `lower` is a buffer kept from text to text: an ASCII text (the usual
-/// one) is lowercased into it without an allocation.
-fn holds_words(text: &str, words: &[String], lower: &mut String) -> bool {
-    lower.clear();
-    if text.is_ascii() {
-        lower.push_str(text);
-        lower.make_ascii_lowercase();
-    } else {
-        lower.push_str(&text.to_lowercase());
-    }
-    words.iter().all(|w| lower.contains(w.as_str()))
 }
 
 fn first_line(text: &str) -> String {
@@ -268,33 +244,6 @@ pub fn export(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn words_are_found_in_any_case_ascii_or_not() {
-        let words = |q: &str| q.split_whitespace().map(str::to_lowercase).collect::<Vec<_>>();
-        let buf = &mut String::new();
-        assert!(holds_words("The Orders service number 42", &words("ORDERS 42"), buf));
-        assert!(holds_words("The Orders service number 42", &words("number"), buf));
-        assert!(!holds_words("The Orders service number 42", &words("orders 43"), buf));
-        assert!(!holds_words("ab", &words("abc"), buf));
-        assert!(holds_words(
-            "Straße am Fluss, ÄRGER inklusive",
-            &words("ärger fluss"),
-            buf
-        ));
-        assert!(!holds_words("plain ascii", &words("ärger"), buf));
-        assert!(holds_words("ends with it", &words("IT"), buf));
-    }
-
-    #[test]
-    fn names_without_the_query_in_order_are_not_scored() {
-        assert!(in_order("orders-service-42", "ORD42"));
-        assert!(in_order("orders-service-42", "osv"));
-        assert!(!in_order("orders-service-42", "vso"));
-        assert!(!in_order("orders", "orderss"));
-        assert!(in_order("Zürich-gateway", "zürich"));
-        assert!(!in_order("zurich", "zürich"));
-    }
 
     #[test]
     fn the_first_hits_are_the_first_of_a_full_sort() {

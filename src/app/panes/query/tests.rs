@@ -419,3 +419,35 @@ fn a_query_typed_at_the_human_level_is_never_shown_at_the_master_level() {
     r.store = graphex_engine::Store::open(r.dir.path(), &human).unwrap();
     assert_eq!(history_list(&mut r), ["orders-service -> * -> *", CANARY]);
 }
+
+#[test]
+fn the_history_search_ranks_with_the_one_matcher_newer_first_among_equals() {
+    let entries: Vec<String> = [
+        "payments-service -> depends-on -> *",
+        "orders-service -> uses -> *",
+        "orders-service -> depends-on -> *",
+        "order-batch",
+    ]
+    .map(String::from)
+    .to_vec();
+    let found = |q: &str| -> Vec<String> {
+        super::update::history_matches(&entries, q)
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect()
+    };
+    // Every word, in any order; a prefix before a fuzzy match.
+    assert_eq!(
+        found("srv ordr"),
+        ["orders-service -> uses -> *", "orders-service -> depends-on -> *"]
+    );
+    assert_eq!(
+        found("order")[0],
+        "orders-service -> uses -> *",
+        "prefixes, the newer first"
+    );
+    assert_eq!(found("ORDER-BATCH"), ["order-batch"], "exact, any case");
+    assert_eq!(found("").len(), entries.len(), "nothing typed: all, newest first");
+    let (_, marked) = &super::update::history_matches(&entries, "dep on")[0];
+    assert!(!marked.is_empty(), "the matched letters are marked");
+}

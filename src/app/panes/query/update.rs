@@ -5,6 +5,7 @@
 //! winning. On the results, the `[query]` keymap applies.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use graphex_engine::lookup::matcher::Matcher;
 
 use super::work::{Completion, ErrorView, Format, ResultsView};
 use super::{Mode, Popup as Completions};
@@ -367,18 +368,15 @@ fn open_history(state: &mut AppState, fx: &mut Vec<Effect>) {
     request(fx, Request::QueryHistory { generation });
 }
 
-/// The history entries matching `input`, best first (all, newest first,
-/// when nothing is typed), with the matched characters.
+/// The history entries matching `input` by the one matcher, best first,
+/// the newer first among equals (all, newest first, when nothing is
+/// typed), with the matched characters.
 pub fn history_matches(entries: &[String], input: &str) -> Vec<(String, Vec<usize>)> {
-    use fuzzy_matcher::FuzzyMatcher;
-    if input.trim().is_empty() {
-        return entries.iter().map(|e| (e.clone(), Vec::new())).collect();
-    }
-    let m = fuzzy_matcher::skim::SkimMatcherV2::default();
+    let m = Matcher::new(input);
     let mut scored: Vec<(i64, usize, String, Vec<usize>)> = entries
         .iter()
         .enumerate()
-        .filter_map(|(i, e)| m.fuzzy_indices(e, input).map(|(s, idx)| (s, i, e.clone(), idx)))
+        .filter_map(|(i, e)| m.hit(e).map(|h| (h.score, i, e.clone(), h.indices)))
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     scored.into_iter().map(|(_, _, e, idx)| (e, idx)).collect()
