@@ -192,11 +192,12 @@ pub enum Popup {
     },
     /// The Graph pane's curator lists.
     Curator(Box<CuratorDialog>),
-    /// The relation of a new link from `from`.
+    /// The relation of a new link from `from` (to it when `incoming`).
     Relation {
         from: String,
         input: String,
         selected: usize,
+        incoming: bool,
     },
     /// A line of text a curation asks for (a reason).
     Prompt {

@@ -179,7 +179,13 @@ impl Component for GraphComponent {
                 ("enter", "open / link"),
                 ("esc", "close"),
             ]),
-            Some(Popup::Relation { .. } | Popup::Prompt { .. }) => fixed(&[("enter", "confirm"), ("esc", "cancel")]),
+            Some(Popup::Relation { .. }) => fixed(&[
+                ("↑↓", "choose"),
+                ("tab", "in/out"),
+                ("enter", "confirm"),
+                ("esc", "cancel"),
+            ]),
+            Some(Popup::Prompt { .. }) => fixed(&[("enter", "confirm"), ("esc", "cancel")]),
             Some(Popup::History(_)) => fixed(&[
                 ("↑↓", "version"),
                 ("space", "compare from here"),

@@ -501,3 +501,30 @@ fn a_tier_raise_shows_what_agents_lose_and_says_it_cannot_be_undone() {
         r.s.message
     );
 }
+
+#[test]
+fn tab_turns_a_new_link_around_to_come_into_the_node() {
+    let mut r = graph_at(Level::Master, "retry-queue");
+    r.s.graph.selected = 0;
+    r.press("l");
+    r.key(KeyCode::Tab);
+    assert!(r.screen().contains("incoming (tab: outgoing)"), "{}", r.screen());
+    type_text(&mut r, "documents");
+    r.key(KeyCode::Enter);
+    let Some(Popup::Jump(j)) = r.s.popups.last() else {
+        panic!("no source picker")
+    };
+    assert!(j.purpose.title().contains("choose the source"), "{}", j.purpose.title());
+    type_text(&mut r, "minor-un");
+    r.key(KeyCode::Enter);
+    let incoming: Vec<String> = {
+        let s = r.store.summary("retry-queue").unwrap().id;
+        r.store
+            .catalog()
+            .incoming(&s)
+            .filter(|e| e.relation.as_str() == "documents")
+            .filter_map(|e| r.store.catalog().node(&e.from).map(|n| n.name.to_string()))
+            .collect()
+    };
+    assert_eq!(incoming, ["minor-unit"], "{:?}", r.s.message);
+}

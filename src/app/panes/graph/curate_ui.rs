@@ -133,6 +133,7 @@ pub fn link(state: &mut AppState, fx: &mut Vec<Effect>) {
         from,
         input: String::new(),
         selected: 0,
+        incoming: false,
     });
 }
 
@@ -227,13 +228,14 @@ pub fn chosen(state: &mut AppState, purpose: Purpose, name: String, fx: &mut Vec
             crate::app::panes::projection::work::Subject::Node { name, depth: 2 },
             fx,
         ),
-        Purpose::LinkTo { from, relation } => {
+        Purpose::LinkTo {
+            from,
+            relation,
+            incoming,
+        } => {
+            let (a, b) = if incoming { (&name, &from) } else { (&from, &name) };
             let edge = (|| -> graphex_engine::Result<NewEdge> {
-                Ok(NewEdge::new(
-                    Name::new(&from)?,
-                    Relation::new(&relation)?,
-                    Name::new(&name)?,
-                ))
+                Ok(NewEdge::new(Name::new(a)?, Relation::new(&relation)?, Name::new(b)?))
             })();
             match edge {
                 Ok(e) => write(state, Write::Link(Box::new(e)), fx),
@@ -264,14 +266,21 @@ pub fn write(state: &mut AppState, w: Write, fx: &mut Vec<Effect>) {
 pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
     match state.popups.last_mut() {
         Some(Popup::NodeForm(_)) => form_key(state, k, fx),
-        Some(Popup::Relation { from, input, selected }) => match k.code {
+        Some(Popup::Relation {
+            from,
+            input,
+            selected,
+            incoming,
+        }) => match k.code {
             KeyCode::Esc => {
                 state.popups.pop();
             }
             KeyCode::Up => *selected = selected.saturating_sub(1),
             KeyCode::Down => *selected += 1,
-            KeyCode::Enter | KeyCode::Tab => {
-                let (from, typed, sel) = (from.clone(), input.trim().to_owned(), *selected);
+            // The edge's direction: from the selected node, or to it.
+            KeyCode::Tab | KeyCode::BackTab => *incoming = !*incoming,
+            KeyCode::Enter => {
+                let (from, typed, sel, incoming) = (from.clone(), input.trim().to_owned(), *selected, *incoming);
                 let rows = relation_rows(state, &typed);
                 let relation = rows
                     .get(sel.min(rows.len().saturating_sub(1)))
@@ -284,7 +293,11 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 }
                 state.popups.pop();
                 state.popups.push(Popup::Jump(Box::new(JumpDialog {
-                    purpose: Purpose::LinkTo { from, relation },
+                    purpose: Purpose::LinkTo {
+                        from,
+                        relation,
+                        incoming,
+                    },
                     ..JumpDialog::default()
                 })));
             }

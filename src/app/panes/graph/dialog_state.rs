@@ -16,8 +16,12 @@ pub enum Purpose {
     /// Opens it in the pane.
     #[default]
     Open,
-    /// Links `from` to it.
-    LinkTo { from: String, relation: String },
+    /// Links `from` to it (it to `from` when `incoming`).
+    LinkTo {
+        from: String,
+        relation: String,
+        incoming: bool,
+    },
     /// Makes it the successor of `old`.
     SupersededBy { old: String },
     /// Projects around it in the Projection pane.
@@ -28,7 +32,16 @@ impl Purpose {
     pub fn title(&self) -> String {
         match self {
             Purpose::Open => "Jump to a node".into(),
-            Purpose::LinkTo { from, relation } => format!("Link {from} {relation} … (choose the target)"),
+            Purpose::LinkTo {
+                from,
+                relation,
+                incoming: false,
+            } => format!("Link {from} {relation} … (choose the target)"),
+            Purpose::LinkTo {
+                from,
+                relation,
+                incoming: true,
+            } => format!("Link … {relation} {from} (choose the source)"),
             Purpose::SupersededBy { old } => format!("What supersedes {old}? (choose the successor)"),
             Purpose::Project => "Project around which node?".into(),
         }

@@ -22,7 +22,12 @@ use crate::widgets::{RichLine, Tone, ToneStyles};
 pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &ToneStyles, main: Rect) -> bool {
     match p {
         Popup::NodeForm(f) => form(buf, f, styles, main),
-        Popup::Relation { from, input, selected } => {
+        Popup::Relation {
+            from,
+            input,
+            selected,
+            incoming,
+        } => {
             let rows: Vec<PickRow> = relation_rows(state, input)
                 .into_iter()
                 .map(|(r, n, matched)| PickRow {
@@ -31,13 +36,17 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
                     matched,
                 })
                 .collect();
-            let title = format!("Link {from} by which relation? (type a new one or choose)");
+            let title = if *incoming {
+                format!("Link … → RELATION → {from}: incoming (tab: outgoing)")
+            } else {
+                format!("Link {from} → RELATION → …: outgoing (tab: incoming)")
+            };
             Picker {
                 title: &title,
                 query: input,
                 selected: (!rows.is_empty()).then_some((*selected).min(rows.len().saturating_sub(1))),
                 rows: &rows,
-                footer: "enter takes it, then choose the target · esc cancels",
+                footer: "type or choose a relation · tab turns the edge around · enter takes it, then choose the other end · esc cancels",
                 styles,
             }
             .render(centered(main, 72, main.height.saturating_sub(4)), buf);
