@@ -151,6 +151,13 @@ impl Component for GraphComponent {
 
     fn hints(&self, state: &AppState) -> Vec<(String, String)> {
         match state.popups.last() {
+            Some(Popup::Jump(j)) if matches!(j.purpose, super::dialog_state::Purpose::SupersededBy { .. }) => fixed(&[
+                ("type", "to search"),
+                ("↑↓", "choose"),
+                ("enter", "take it"),
+                ("ctrl-n", "new successor"),
+                ("esc", "close"),
+            ]),
             Some(Popup::Jump(_)) => fixed(&[
                 ("type", "to search"),
                 ("↑↓", "choose"),

@@ -528,3 +528,48 @@ fn tab_turns_a_new_link_around_to_come_into_the_node() {
     };
     assert_eq!(incoming, ["minor-unit"], "{:?}", r.s.message);
 }
+
+#[test]
+fn the_successor_can_be_made_in_place_from_the_supersede_picker() {
+    let mut r = graph_at(Level::Master, "fifo-order-batches");
+    r.s.graph.selected = 0;
+    r.press("S");
+    type_text(&mut r, "ordered-batch-windows");
+    r.key(KeyCode::Enter);
+    assert!(
+        r.s.message.as_ref().is_some_and(|m| m.0.contains("ctrl-n creates")),
+        "no match says how to make it: {:?}",
+        r.s.message
+    );
+    r.msg(Msg::Key(crossterm::event::KeyEvent::new(
+        KeyCode::Char('n'),
+        crossterm::event::KeyModifiers::CONTROL,
+    )));
+    assert_eq!(form(&r).values.name, "ordered-batch-windows");
+    assert_eq!(form(&r).values.node_type, "convention", "the old node's type");
+    assert_eq!(form(&r).supersedes.as_deref(), Some("fifo-order-batches"));
+    type_text(&mut r, "Batches close on fixed windows, in order.");
+    ctrl_s(&mut r);
+    // Written, then the supersede's reason is asked, as for a chosen successor.
+    let Some(Popup::Prompt { title, .. }) = r.s.popups.last() else {
+        panic!("no reason prompt: {:?}", r.s.message)
+    };
+    assert!(
+        title.contains("ordered-batch-windows supersedes fifo-order-batches"),
+        "{title}"
+    );
+    r.key(KeyCode::Enter);
+    // The new node is agent-readable, the old one public: the default
+    // reason would name it to public readers, so that is asked too.
+    let Some(Popup::Confirm { text, .. }) = r.s.popups.last() else {
+        panic!("no confirmation: {:?}", r.s.message)
+    };
+    assert!(text.contains("names ordered-batch-windows (agent-readable)"), "{text}");
+    r.press("y");
+    let old = r.store.node("fifo-order-batches").unwrap();
+    assert_eq!(old.status, Status::Deprecated, "{:?}", r.s.message);
+    assert_eq!(
+        old.status_reason.as_deref(),
+        Some("superseded by ordered-batch-windows")
+    );
+}

@@ -86,6 +86,29 @@ pub fn new_node(state: &mut AppState, fx: &mut Vec<Effect>) {
     state.popups.push(Popup::NodeForm(Box::new(form)));
 }
 
+/// `ctrl-n` in the supersede picker: the new-node form, named as typed,
+/// of the old node's type; once written, the new node supersedes `old`
+/// (the reason is asked then, as for a successor chosen in the picker).
+pub fn new_successor(state: &mut AppState, old: String, name: String, fx: &mut Vec<Effect>) {
+    new_node(state, fx);
+    let old_type = state
+        .graph
+        .shown
+        .as_ref()
+        .and_then(|s| s.as_ref().ok())
+        .filter(|n| n.inspector.name == old)
+        .map(|n| n.inspector.node_type.clone());
+    if let Some(Popup::NodeForm(f)) = state.popups.last_mut() {
+        f.values.name = name;
+        if let Some(t) = old_type {
+            f.values.node_type = t;
+        }
+        f.focus = super::form::Field::Description;
+        f.supersedes = Some(old);
+    }
+    check_name(state, fx);
+}
+
 pub fn edit_node(state: &mut AppState, fx: &mut Vec<Effect>) {
     if !can_write(state) {
         return;
@@ -533,14 +556,20 @@ pub fn vocabulary(state: &mut AppState, generation: u64, types: Vec<(String, usi
 /// A write was made: the form closes and the pane shows the result.
 pub fn written(state: &mut AppState, text: String, open: Option<String>, fx: &mut Vec<Effect>) {
     state.busy = None;
+    let mut supersedes = None;
     if let Some(Popup::NodeForm(_)) = state.popups.last()
-        && let Some(Popup::NodeForm(f)) = state.popups.pop()
+        && let Some(Popup::NodeForm(mut f)) = state.popups.pop()
     {
+        supersedes = f.supersedes.take();
         f.wipe();
     }
     state.info(text);
     if let Some(name) = open {
         super::update::open(state, &name, fx);
+        // A successor made from the supersede picker: on to its reason.
+        if let Some(old) = supersedes {
+            chosen(state, Purpose::SupersededBy { old }, name, fx);
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use graphex_engine::as_of::AsOf;
 use graphex_engine::model::Timestamp;
@@ -133,6 +133,14 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
             }
             KeyCode::Up => j.selected = j.selected.saturating_sub(1),
             KeyCode::Down => j.selected = (j.selected + 1).min(j.hits.len().saturating_sub(1)),
+            // The successor does not exist yet: made here, in the form.
+            KeyCode::Char('n') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+                if let Purpose::SupersededBy { old } = &j.purpose {
+                    let (old, typed) = (old.clone(), j.input.trim().to_owned());
+                    state.popups.pop();
+                    super::curate_ui::new_successor(state, old, typed, fx);
+                }
+            }
             KeyCode::Enter => match j.hits.get(j.selected).map(|h| h.name.clone()) {
                 Some(name) => {
                     let purpose = std::mem::take(&mut j.purpose);
@@ -140,6 +148,9 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                     super::curate_ui::chosen(state, purpose, name, fx);
                 }
                 None if j.searching => state.info("still searching…"),
+                None if matches!(j.purpose, Purpose::SupersededBy { .. }) => {
+                    state.error("no node matches; ctrl-n creates the successor with the name typed");
+                }
                 None => state.error("no node matches; type part of a name or description"),
             },
             _ => {

@@ -109,6 +109,9 @@ pub struct NodeForm {
     pub review: Option<Vec<String>>,
     pub error: Option<String>,
     pub saving: bool,
+    /// A successor made from the supersede picker: once written, it
+    /// supersedes this node.
+    pub supersedes: Option<String>,
 }
 
 impl NodeForm {
@@ -129,6 +132,7 @@ impl NodeForm {
             review: None,
             error: None,
             saving: false,
+            supersedes: None,
         }
     }
 
