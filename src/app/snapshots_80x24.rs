@@ -135,3 +135,66 @@ fn the_query_and_its_results() {
     assert_fits(&text);
     insta::assert_snapshot!(text);
 }
+
+/// The Graph pane with a dialog opened by `keys` on `centre`.
+fn graph_dialog(centre: &str, keys: &str) -> String {
+    let mut r = graph_at(centre);
+    r.s.graph.selected = 0;
+    r.press(keys);
+    let text = r.screen();
+    assert_fits(&text);
+    text.replace(&r.dir.path().display().to_string(), "/work/shop")
+}
+
+#[test]
+fn the_new_node_form() {
+    insta::assert_snapshot!(graph_dialog("orders-service", "n"));
+}
+
+#[test]
+fn the_relation_picker() {
+    insta::assert_snapshot!(graph_dialog("orders-service", "l"));
+}
+
+#[test]
+fn the_type_filter() {
+    insta::assert_snapshot!(graph_dialog("orders-service", "t"));
+}
+
+#[test]
+fn the_curator_list() {
+    let text = graph_dialog("orders-service", "c");
+    assert!(text.contains("needs care"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_history_of_a_node() {
+    insta::assert_snapshot!(graph_dialog("orders-service", "v"));
+}
+
+#[test]
+fn the_deprecation_reason() {
+    insta::assert_snapshot!(graph_dialog("retry-queue", "X"));
+}
+
+#[test]
+fn the_as_of_prompt() {
+    insta::assert_snapshot!(graph_dialog("orders-service", "@"));
+}
+
+#[test]
+fn the_query_editor_has_its_own_hints() {
+    let mut r = demo_at(Level::Master);
+    r.s.size = SIZE;
+    r.press("3");
+    r.press("orders-service -> ");
+    let text = r.screen();
+    assert_fits(&text);
+    let hints = text.lines().last().unwrap_or_default();
+    assert!(
+        !hints.contains("v view"),
+        "the results' keys are not the editor's: {hints}"
+    );
+    insta::assert_snapshot!(text);
+}

@@ -147,6 +147,16 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
         };
     }
     let mut out = panes::of(state.pane).hints(state);
+    // Typing into the query editor or the rings' filter: letters are text
+    // there, so the global letter keys are not offered.
+    let typing = match state.pane {
+        super::action::Pane::Query => state.query.editing,
+        super::action::Pane::Graph => state.graph.filter_typing,
+        _ => false,
+    };
+    if typing {
+        return out;
+    }
     for a in [
         super::action::Action::NextPane,
         super::action::Action::Unlock,

@@ -80,6 +80,22 @@ impl Component for QueryComponent {
                 ("enter", "load"),
                 ("esc", "close"),
             ]),
+            // The editor has the keys: its own, not the results'.
+            _ if state.query.editing && state.query.popup.is_some() => fixed(&[
+                ("tab", "take"),
+                ("↑↓", "choose"),
+                ("enter", "run"),
+                ("ctrl-z", "undo"),
+                ("esc", "close list"),
+            ]),
+            _ if state.query.editing => fixed(&[
+                ("enter", "run"),
+                ("tab", "complete"),
+                ("ctrl-f", "fix"),
+                ("ctrl-r", "history"),
+                ("ctrl-t", "as tier"),
+                ("esc", "results"),
+            ]),
             _ => commands(state, self.pane()),
         }
     }
