@@ -337,7 +337,7 @@ pub const ALL: &[Info] = &[
         Action::ChooseSubject,
         "choose_subject",
         "node",
-        "Choose the node to project (fuzzy search)",
+        "Choose the node to project (fuzzy search); exposure: filter the findings and names (esc clears)",
         PR,
     ),
     info(
@@ -410,7 +410,7 @@ pub const ALL: &[Info] = &[
         Action::ShowExposure,
         "show_exposure",
         "exposure",
-        "Exposure: what each tier holds and adds, and the leak findings (again: back to the previews)",
+        "Exposure: the leak findings grouped by kind, most severe first, then what each tier adds (again: back to the previews)",
         PR,
     ),
     info(
@@ -424,7 +424,7 @@ pub const ALL: &[Info] = &[
         Action::ReviewOpen,
         "review_open",
         "open / replay",
-        "Exposure: open the node in the Graph pane; audit: replay the record (with a marked one: diff the two)",
+        "Exposure: open the node in the Graph pane (on a group: open or close it); audit: replay the record (with a marked one: diff the two)",
         PR,
     ),
     info(
@@ -438,7 +438,7 @@ pub const ALL: &[Info] = &[
         Action::AuditMark,
         "audit_mark",
         "mark",
-        "Audit: mark a record to diff another against it",
+        "Audit: mark a record to diff another against it; exposure: open or close the selected row's group",
         PR,
     ),
     info(

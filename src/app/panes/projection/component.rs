@@ -5,7 +5,7 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::{review_ui, update, view};
+use super::{exposure, review_ui, update, view};
 use crate::app::action::{Action, Pane};
 use crate::app::component::{Component, Notice, commands, fixed};
 use crate::app::effect::Effect;
@@ -28,7 +28,8 @@ impl Component for ProjectionComponent {
                 update::dialog_key(state, k, fx);
                 true
             }
-            _ => false,
+            Some(_) => false,
+            None => exposure::key(state, &k),
         }
     }
 
@@ -74,6 +75,7 @@ impl Component for ProjectionComponent {
     fn hints(&self, state: &AppState) -> Vec<(String, String)> {
         match state.popups.last() {
             Some(Popup::AgentId { .. }) => fixed(&[("enter", "set"), ("esc", "cancel")]),
+            _ if state.projection.review.view == review_ui::View::Exposure => exposure::hints(state),
             _ => commands(state, self.pane()),
         }
     }

@@ -6,9 +6,14 @@
 //! - `work`: the worker's previews (recorded in the audit log);
 //! - `update`: the pane's keys and the worker's answers;
 //! - `view`: drawing the pane;
+//! - `review`, `review_ui`, `exposure`: the reviewer's views (exposure,
+//!   audit) beside the previews;
 //! - `component`: the pane as the shell routes to it.
 
 pub mod component;
+pub mod exposure;
+#[cfg(test)]
+mod exposure_tests;
 pub mod review;
 pub mod review_ui;
 #[cfg(test)]

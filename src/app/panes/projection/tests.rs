@@ -238,18 +238,20 @@ fn a_proposal_previews_before_and_after_accepting_and_what_if_moves_a_node() {
 #[test]
 fn exposure_findings_open_in_the_graph_and_the_audit_replays_and_diffs() {
     let mut r = at(Level::Master, "orders-service");
-    // Exposure: findings first, each opening its node in the Graph pane.
+    // Exposure: findings first, grouped, each opening its node in the Graph pane.
     r.press("E");
     let Some(Ok(v)) = &r.s.projection.review.exposure else {
         panic!("{:?}", r.s.projection.review.exposure)
     };
     assert!(v.tiers.iter().any(|t| t.0 == "agent-readable" && !t.3.is_empty()));
-    let first = if let Some((_, node)) = v.findings.first() {
-        node.clone()
+    let first = if let Some(f) = v.findings.first() {
+        f.node.clone()
     } else {
         v.tiers[0].3[0].clone()
     };
-    assert!(r.screen().contains("Exposure ·"), "{}", r.screen());
+    assert!(r.screen().contains("Exposure"), "{}", r.screen());
+    // The first row is its group's heading: j to the first node in it.
+    r.press("j");
     r.key(KeyCode::Enter);
     assert_eq!(r.s.pane, Pane::Graph);
     assert_eq!(r.s.graph.place.as_ref().unwrap().centre, first);
