@@ -400,6 +400,27 @@ pub const ALL: &[Info] = &[
         PR,
     ),
     info(
+        Action::NextChange,
+        "next_change",
+        "next change",
+        "Diff mode: the next change, shown from the line above it",
+        PR,
+    ),
+    info(
+        Action::PrevChange,
+        "prev_change",
+        "prev change",
+        "Diff mode: the previous change",
+        PR,
+    ),
+    info(
+        Action::ChangesOnly,
+        "changes_only",
+        "changes only",
+        "Diff mode: only the changed lines, each unchanged run folded into one line (again: every line)",
+        PR,
+    ),
+    info(
         Action::WhatIf,
         "what_if",
         "what if",

@@ -272,7 +272,7 @@ fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
                 ),
                 Tone::Heading,
             )]];
-            out.extend(super::view::diff_lines(&v[0].text, &v[1].text, "no change"));
+            out.extend(super::tier_diff::diff_lines(&v[0].text, &v[1].text, "no change"));
             out
         }
         Some(Ok(v)) => v

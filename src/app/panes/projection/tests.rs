@@ -322,11 +322,11 @@ fn the_agent_id_is_set_and_checked() {
 
 #[test]
 fn an_empty_diff_says_what_it_compares() {
-    let same = super::view::diff_lines("a\nb\n", "a\nb\n", "no change");
+    let same = super::tier_diff::diff_lines("a\nb\n", "a\nb\n", "no change");
     assert_eq!(same[0][0].0, "no change");
-    let tiers = super::view::diff_lines("a\n", "a\n", "the two tiers receive the same text");
+    let tiers = super::tier_diff::diff_lines("a\n", "a\n", "the two tiers receive the same text");
     assert_eq!(tiers[0][0].0, "the two tiers receive the same text");
-    let changed = super::view::diff_lines("a\n", "b\n", "no change");
+    let changed = super::tier_diff::diff_lines("a\n", "b\n", "no change");
     assert!(changed.iter().all(|l| l[0].0 != "no change"), "{changed:?}");
 }
 
