@@ -267,19 +267,16 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
             ("esc", "clear"),
         ]);
     }
-    let mut out: Vec<(String, String)> = [
-        (Action::ReviewOpen, "open / fold"),
-        (Action::AuditMark, "fold"),
-        (Action::ReviewFix, "edit"),
-        (Action::ChooseSubject, "filter"),
-        (Action::ShowExposure, "back"),
-    ]
-    .iter()
-    .filter_map(|(a, label)| {
-        let k = state.keymap.keys_of(*a).first()?.clone();
-        Some((k, (*label).to_owned()))
-    })
-    .collect();
+    let mut out = crate::app::component::keyed(
+        state,
+        &[
+            (Action::ReviewOpen, "open / fold"),
+            (Action::AuditMark, "fold"),
+            (Action::ReviewFix, "edit"),
+            (Action::ChooseSubject, "filter"),
+            (Action::ShowExposure, "back"),
+        ],
+    );
     if !x.filter.is_empty() {
         out.push(("esc".into(), "clear filter".into()));
     }

@@ -269,6 +269,11 @@ fn exposure_findings_open_in_the_graph_and_the_audit_replays_and_diffs() {
     assert!(a.verify.0, "{:?}", a.verify);
     assert!(a.rows.len() >= 3 && a.rows.iter().all(|x| x.kind == "preview"));
     assert!(r.screen().contains("chain verified"), "{}", r.screen());
+    let hints = r.screen().lines().last().unwrap_or_default().to_owned();
+    assert!(
+        hints.contains("space mark · a agent · t since · A back"),
+        "the hint line is the audit's: {hints}"
+    );
     // Replay the newest: rebuilt from that time's versions, same hash.
     r.key(KeyCode::Enter);
     let Some(Ok(re)) = &r.s.projection.review.replay else {

@@ -65,7 +65,11 @@ fn n_and_shift_n_move_from_change_to_change() {
         row(4).starts_with("+ ") || row(4).starts_with("- "),
         "then the change: {shot}"
     );
-    assert!(shot.contains("change "), "{shot}");
+    assert!(shot.contains("change 1 of"), "{shot}");
+    assert!(
+        shot.contains("n next change · N prev change · c changes only"),
+        "the hint line is the diff's: {shot}"
+    );
     for t in &targets[1..] {
         r.press("n");
         assert_eq!(scroll(&r), *t);
@@ -111,6 +115,11 @@ fn changes_only_folds_unchanged_lines_and_keeps_the_change_in_view() {
     assert_eq!(super::tier_diff::at(&full.changes, scroll(&r)), on);
     // Outside diff mode the keys say what they are for.
     r.press("d");
+    assert!(
+        !r.screen().contains("next change"),
+        "the previews' hints: {}",
+        r.screen()
+    );
     r.press("n");
     assert!(
         r.s.message.as_ref().is_some_and(|s| s.0.contains("d shows it")),
