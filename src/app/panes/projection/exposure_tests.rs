@@ -134,6 +134,7 @@ fn the_view_shows_headers_counts_and_its_own_keys() {
     let mut r = exposure_run();
     r.s.size = (80, 24);
     let shot = r.screen();
+    insta::assert_snapshot!("exposure_grouped_80x24", shot);
     assert!(shot.contains("32 finding(s) · covers up to agent-restricted"), "{shot}");
     assert!(shot.contains("▾ tier lowered since an earlier version (1)"), "{shot}");
     assert!(shot.contains("▸ text naming a higher-tier node (30)"), "{shot}");
@@ -169,6 +170,9 @@ fn folding_and_filtering_keep_enter_on_the_node_shown() {
     assert!(r.s.projection.review.picked < before, "rows above it went");
     assert_eq!(picked(&r).as_deref(), Some("orders-service"), "still on it");
     assert!(r.screen().contains("1 of 32 finding(s)"), "{}", r.screen());
+    r.s.size = (80, 24);
+    insta::assert_snapshot!("exposure_filtering_80x24", r.screen());
+    r.s.size = (120, 36);
     r.key(KeyCode::Enter);
     assert!(!r.s.projection.review.x.filtering, "enter keeps the filter");
     assert_eq!(r.s.projection.review.x.filter, "orders");

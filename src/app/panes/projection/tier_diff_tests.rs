@@ -110,6 +110,8 @@ fn changes_only_folds_unchanged_lines_and_keeps_the_change_in_view() {
     let shot = r.screen();
     assert!(shot.contains("unchanged line"), "{shot}");
     assert!(shot.contains("changes only"), "{shot}");
+    r.msg(crate::app::update::Msg::Resize(80, 24));
+    insta::assert_snapshot!("tier_diff_changes_only_80x24", r.screen());
     r.press("c");
     assert!(!r.s.projection.changes_only);
     assert_eq!(super::tier_diff::at(&full.changes, scroll(&r)), on);

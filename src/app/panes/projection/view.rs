@@ -233,29 +233,38 @@ fn text_lines(text: &str) -> Vec<RichLine> {
 }
 
 /// What tier B receives that A does not (`+`), and the reverse (`-`),
-/// scrolled by diff lines (see `tier_diff`).
+/// scrolled by diff lines (see `tier_diff`); the bottom border says which
+/// change is at the top, so a narrow title never hides it.
 fn diff(buf: &mut Buffer, p: &super::ProjectionPane, v: &PreviewView, styles: &ToneStyles, area: Rect) {
     let (a, b) = PAIRS[p.diff.unwrap_or(0) % PAIRS.len()];
     let (ta, tb) = (&v.tiers[a], &v.tiers[b]);
-    let (lines, place) = match tier_diff::current(p) {
+    let (lines, mut place) = match tier_diff::current(p) {
         Ok(d) => {
             let scroll = usize::from(p.scroll).min(d.lines.len().saturating_sub(1));
             let place = match (d.changes.len(), tier_diff::at(&d.changes, scroll)) {
                 (0, _) => String::new(),
-                (n, 0) => format!(" · {n} change(s)"),
-                (n, k) => format!(" · change {k} of {n}"),
+                (n, 0) => format!("{n} change(s)"),
+                (n, k) => format!("change {k} of {n}"),
             };
             (d.lines[scroll..].to_vec(), place)
         }
         Err(e) => (vec![vec![(e.to_owned(), Tone::Dim)]], String::new()),
     };
-    let title = format!(
-        "What {} receives beyond {} (+), and the reverse (-){place}{}",
-        tb.tier,
-        ta.tier,
-        if p.changes_only { " · changes only" } else { "" }
-    );
-    rich(buf, styles, &title, &lines, area, 0);
+    if p.changes_only {
+        place.push_str(" · changes only");
+    }
+    let title = format!("What {} receives beyond {} (+), and the reverse (-)", tb.tier, ta.tier);
+    let mut frame = block(&title, true, styles);
+    if !place.is_empty() {
+        frame = frame.title_bottom(Span::styled(format!(" {place} "), styles.dim));
+    }
+    RichText {
+        lines: &lines,
+        scroll: 0,
+        styles,
+        block: Some(frame),
+    }
+    .render(area, buf);
 }
 
 fn human_only(buf: &mut Buffer, v: &PreviewView, styles: &ToneStyles, area: Rect) {
