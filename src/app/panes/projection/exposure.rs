@@ -155,18 +155,27 @@ fn current(r: &Review) -> Vec<Item<'_>> {
     }
 }
 
-/// Changes what the view shows, keeping the selection on its row (or, when
-/// the filter took it away, on the first row).
-fn keeping_selection(r: &mut Review, change: impl FnOnce(&mut Exposure)) {
+/// Changes what the view shows, keeping the selection on its row. When the
+/// row is gone: a filter selects the first match; a new report (the row
+/// fixed) keeps the selection where it was on screen.
+fn keeping_selection(r: &mut Review, first: bool, change: impl FnOnce(&mut Review)) {
     let before = current(r).get(r.picked).map(|i| {
         let (k, a, b) = i.id();
         (k, a.to_owned(), b.to_owned())
     });
-    change(&mut r.x);
+    change(r);
     let now = current(r);
-    r.picked = before
-        .and_then(|(k, a, b)| now.iter().position(|i| i.id() == (k, a.as_str(), b.as_str())))
-        .unwrap_or(0);
+    let found = before.and_then(|(k, a, b)| now.iter().position(|i| i.id() == (k, a.as_str(), b.as_str())));
+    r.picked = match found {
+        Some(i) => i,
+        None if first => 0,
+        None => r.picked.min(now.len().saturating_sub(1)),
+    };
+}
+
+/// A new report (the graph changed): the selection stays on its row.
+pub fn answered(r: &mut Review, report: Result<ExposureView, String>) {
+    keeping_selection(r, false, |r| r.exposure = Some(report));
 }
 
 /// Opens or closes the group of the selected row, selecting the group.
@@ -232,9 +241,9 @@ pub fn key(state: &mut AppState, k: &KeyEvent) -> bool {
         return false;
     }
     match k.code {
-        KeyCode::Esc => keeping_selection(r, |x| {
-            x.filter.clear();
-            x.filtering = false;
+        KeyCode::Esc => keeping_selection(r, true, |r| {
+            r.x.filter.clear();
+            r.x.filtering = false;
         }),
         KeyCode::Enter => r.x.filtering = false,
         KeyCode::Up | KeyCode::Down => {
@@ -248,7 +257,7 @@ pub fn key(state: &mut AppState, k: &KeyEvent) -> bool {
         _ => {
             let mut filter = r.x.filter.clone();
             let changed = crate::app::text_input::edit_line(&mut filter, k);
-            keeping_selection(r, |x| x.filter = filter);
+            keeping_selection(r, true, |r| r.x.filter = filter);
             // Other keys (ctrl-c) are the keymap's.
             return changed;
         }

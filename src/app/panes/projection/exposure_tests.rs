@@ -190,6 +190,17 @@ fn folding_and_filtering_keep_enter_on_the_node_shown() {
     r.key(KeyCode::Esc);
     assert!(r.s.projection.review.x.filter.is_empty());
     assert_eq!(picked(&r).as_deref(), Some("orders-service"));
+    // A new report (the graph changed) keeps the selection on its row,
+    // and where it was when the row is gone.
+    let mut fewer = report();
+    fewer.findings.remove(0);
+    super::exposure::answered(&mut r.s.projection.review, Ok(fewer.clone()));
+    assert_eq!(picked(&r).as_deref(), Some("orders-service"), "on the same row");
+    let at = r.s.projection.review.picked;
+    fewer.findings.retain(|f| f.node != "orders-service");
+    super::exposure::answered(&mut r.s.projection.review, Ok(fewer));
+    assert_eq!(r.s.projection.review.picked, at, "where it was on screen");
+    r.s.projection.review.exposure = Some(Ok(report()));
     // A filter that takes the selected row away: the first row, no panic.
     r.press("/zzz-nothing");
     assert_eq!(picked(&r), None);

@@ -151,7 +151,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
 pub fn exposure_answer(state: &mut AppState, generation: u64, result: Result<ExposureView, String>) {
     let r = &mut state.projection.review;
     if r.generation == generation {
-        r.exposure = Some(result);
+        super::exposure::answered(r, result);
     }
 }
 
