@@ -129,6 +129,15 @@ pub fn commands(state: &AppState, pane: Pane) -> Vec<(String, String)> {
     out
 }
 
+/// Hints for a view's own keys, each as the keymap binds it (an action
+/// left unbound is left out).
+pub fn keyed(state: &AppState, pairs: &[(Action, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .filter_map(|(a, label)| Some((state.keymap.keys_of(*a).first()?.clone(), (*label).to_owned())))
+        .collect()
+}
+
 /// Fixed hints, as the dialogs list them.
 pub fn fixed(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs.iter().map(|(k, l)| ((*k).to_owned(), (*l).to_owned())).collect()

@@ -17,7 +17,8 @@ pub struct RichText<'a> {
 
 /// The rows `line` takes at `width` columns. Breaks fall after spaces; a
 /// word wider than the row is cut. Continuation rows start with the line's
-/// leading spaces and its quote gutter, if any (at most half the width).
+/// leading spaces and its quote gutter or diff marker, if any (at most half
+/// the width).
 pub fn wrap(line: &RichLine, width: usize) -> Vec<RichLine> {
     let width = width.max(1);
     let chars: Vec<(char, Tone)> = line.iter().flat_map(|(s, t)| s.chars().map(|c| (c, *t))).collect();
@@ -25,7 +26,15 @@ pub fn wrap(line: &RichLine, width: usize) -> Vec<RichLine> {
     // after them, so every row of quoted agent text carries the gutter and
     // a wrapped row can never pass for one of the card's own lines.
     let lead = chars.iter().take_while(|(c, _)| *c == ' ').count();
-    let gutter = matches!(chars.get(lead..lead + 2), Some([('│', _), (' ', _)]));
+    // A diff line's `+ ` or `- ` (in a change's tone; a markdown list
+    // item is not one) is repeated likewise, so a wrapped row still says
+    // which side it is on.
+    let changed = |t: &Tone| matches!(t, Tone::Added | Tone::Removed | Tone::AddedStrong | Tone::RemovedStrong);
+    let gutter = match chars.get(lead..lead + 2) {
+        Some([('│', _), (' ', _)]) => true,
+        Some([('+' | '-', t), (' ', _)]) => changed(t),
+        _ => false,
+    };
     let mut prefix: Vec<(char, Tone)> = chars[..lead].iter().map(|&(c, _)| (c, Tone::Normal)).collect();
     if gutter {
         prefix.extend_from_slice(&chars[lead..lead + 2]);
@@ -117,8 +126,13 @@ mod tests {
             ("old words here".to_owned(), Tone::RemovedStrong),
         ];
         let rows = wrap(&line, 11);
-        assert_eq!(text(&rows), ["  - old ", "  words ", "  here"]);
-        assert_eq!(rows[1][1], ("words ".to_owned(), Tone::RemovedStrong));
+        assert_eq!(text(&rows), ["  - old ", "  - words ", "  - here"]);
+        assert_eq!(rows[1][0], ("  ".to_owned(), Tone::Normal));
+        assert_eq!(rows[1][1], ("- ".to_owned(), Tone::Removed));
+        assert_eq!(rows[1][2], ("words ".to_owned(), Tone::RemovedStrong));
+        // A markdown list item is text, not a change: no marker repeated.
+        let item = vec![("- one two three".to_owned(), Tone::Normal)];
+        assert_eq!(text(&wrap(&item, 8)), ["- one ", "two ", "three"]);
     }
 
     /// Agent text padded to wrap exactly where a fake change line would

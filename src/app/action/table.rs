@@ -351,7 +351,7 @@ pub const ALL: &[Info] = &[
         Action::ChooseSubject,
         "choose_subject",
         "node",
-        "Choose the node to project (the jump's search)",
+        "Choose the node to project (the jump's search); exposure: filter the findings and names (esc clears)",
         PR,
     ),
     info(
@@ -414,6 +414,27 @@ pub const ALL: &[Info] = &[
         PR,
     ),
     info(
+        Action::NextChange,
+        "next_change",
+        "next change",
+        "Diff mode: the next change, shown from the line above it",
+        PR,
+    ),
+    info(
+        Action::PrevChange,
+        "prev_change",
+        "prev change",
+        "Diff mode: the previous change",
+        PR,
+    ),
+    info(
+        Action::ChangesOnly,
+        "changes_only",
+        "changes only",
+        "Diff mode: only the changed lines, each unchanged run folded into one line (again: every line)",
+        PR,
+    ),
+    info(
         Action::WhatIf,
         "what_if",
         "what if",
@@ -424,7 +445,7 @@ pub const ALL: &[Info] = &[
         Action::ShowExposure,
         "show_exposure",
         "exposure",
-        "Exposure: what each tier holds and adds, and the leak findings (again: back to the previews)",
+        "Exposure: the leak findings grouped by kind, most severe first, then what each tier adds (again: back to the previews)",
         PR,
     ),
     info(
@@ -438,7 +459,7 @@ pub const ALL: &[Info] = &[
         Action::ReviewOpen,
         "review_open",
         "open / replay",
-        "Exposure: open the node in the Graph pane; audit: replay the record (with a marked one: diff the two)",
+        "Exposure: open the node in the Graph pane (on a group: open or close it); audit: replay the record (with a marked one: diff the two)",
         PR,
     ),
     info(
@@ -452,7 +473,7 @@ pub const ALL: &[Info] = &[
         Action::AuditMark,
         "audit_mark",
         "mark",
-        "Audit: mark a record to diff another against it",
+        "Audit: mark a record to diff another against it; exposure: open or close the selected row's group",
         PR,
     ),
     info(

@@ -52,7 +52,54 @@ pub enum Finding {
     },
 }
 
+/// The kinds of finding, most severe first: a lowered tier hands a node's
+/// whole text (once more secret) to a lower tier; a mention puts a secret
+/// name in lower-tier text; an edge from a public node shows only that a
+/// higher node exists and how it relates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingKind {
+    LoweredTier,
+    MentionsHigher,
+    PublicEdgeToHigher,
+}
+
+impl FindingKind {
+    /// Every kind, most severe first (the order reports list them in).
+    pub const BY_SEVERITY: [FindingKind; 3] = [
+        FindingKind::LoweredTier,
+        FindingKind::MentionsHigher,
+        FindingKind::PublicEdgeToHigher,
+    ];
+
+    /// The lint's name, as a finding's JSON and its line start with it.
+    pub fn lint(self) -> &'static str {
+        match self {
+            FindingKind::LoweredTier => "lowered-tier",
+            FindingKind::MentionsHigher => "mentions-higher",
+            FindingKind::PublicEdgeToHigher => "public-edge-to-higher",
+        }
+    }
+
+    /// The kind in words, for a group's heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            FindingKind::LoweredTier => "tier lowered since an earlier version",
+            FindingKind::MentionsHigher => "text naming a higher-tier node",
+            FindingKind::PublicEdgeToHigher => "public node linked to a higher tier",
+        }
+    }
+}
+
 impl Finding {
+    pub fn kind(&self) -> FindingKind {
+        match self {
+            Finding::LoweredTier { .. } => FindingKind::LoweredTier,
+            Finding::MentionsHigher { .. } => FindingKind::MentionsHigher,
+            Finding::PublicEdgeToHigher { .. } => FindingKind::PublicEdgeToHigher,
+        }
+    }
+
     /// The node the finding is about (the one to open and fix).
     pub fn node(&self) -> &str {
         match self {
@@ -205,6 +252,9 @@ impl Store {
                 });
             }
         }
+        // The most severe kind first, then by node, so a reviewer meets
+        // what leaks most first and one node's findings stand together.
+        findings.sort_by(|a, b| (a.kind(), a.node()).cmp(&(b.kind(), b.node())));
         Ok(Report {
             covers_up_to: top,
             tiers,

@@ -65,6 +65,23 @@ fn tiers_counts_and_leaks() {
             .any(|f| matches!(f, super::Finding::MentionsHigher { mentions, .. } if mentions == "fraud-engine"))
     );
 
+    // The most severe kind first, then by node; each finding's lint is
+    // its kind's.
+    let order: Vec<(super::FindingKind, &str)> = r.findings.iter().map(|f| (f.kind(), f.node())).collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted);
+    assert_eq!(
+        r.findings[0].kind(),
+        super::FindingKind::LoweredTier,
+        "{:?}",
+        r.findings
+    );
+    for (f, lint) in r.findings.iter().zip(&lints) {
+        assert_eq!(f.kind().lint(), lint);
+        assert!(f.to_string().starts_with(&format!("{lint}: ")), "{f}");
+    }
+
     let locked = open_at(&root, Level::Locked).exposure().unwrap();
     assert_eq!(locked.tiers.len(), 1);
     assert!(
@@ -126,4 +143,20 @@ fn what_if_lists_the_projections_a_tier_change_would_alter() {
         &settings,
     );
     assert!(bad.is_err(), "a bad query is an error, not \"no change\"");
+}
+
+/// The severity order: a lowered tier (a whole once-secret text handed
+/// down) before a mention (a secret name in lower text) before a public
+/// edge (that a higher node exists); the list and the type's order agree.
+#[test]
+fn finding_kinds_are_ordered_most_severe_first() {
+    use super::FindingKind as K;
+    assert_eq!(
+        K::BY_SEVERITY,
+        [K::LoweredTier, K::MentionsHigher, K::PublicEdgeToHigher]
+    );
+    assert!(K::BY_SEVERITY.windows(2).all(|w| w[0] < w[1]), "Ord follows severity");
+    for k in K::BY_SEVERITY {
+        assert_eq!(serde_json::to_value(k).unwrap(), k.lint());
+    }
 }

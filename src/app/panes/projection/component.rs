@@ -5,9 +5,9 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::{review_ui, update, view};
+use super::{exposure, review_ui, update, view};
 use crate::app::action::{Action, Pane};
-use crate::app::component::{Component, Notice, commands, fixed};
+use crate::app::component::{Component, Notice, commands, fixed, keyed};
 use crate::app::effect::Effect;
 use crate::app::layout::Areas;
 use crate::app::state::{AppState, Popup};
@@ -28,7 +28,8 @@ impl Component for ProjectionComponent {
                 update::dialog_key(state, k, fx);
                 true
             }
-            _ => false,
+            Some(_) => false,
+            None => exposure::key(state, &k),
         }
     }
 
@@ -74,7 +75,45 @@ impl Component for ProjectionComponent {
     fn hints(&self, state: &AppState) -> Vec<(String, String)> {
         match state.popups.last() {
             Some(Popup::AgentId { .. }) => fixed(&[("enter", "set"), ("esc", "cancel")]),
-            _ => commands(state, self.pane()),
+            _ => match state.projection.review.view {
+                review_ui::View::Exposure => exposure::hints(state),
+                review_ui::View::Audit => keyed(
+                    state,
+                    &[
+                        (Action::ReviewOpen, "replay / diff"),
+                        (Action::AuditMark, "mark"),
+                        (Action::AuditAgent, "agent"),
+                        (Action::AuditSince, "since"),
+                        (Action::ShowAudit, "back"),
+                    ],
+                ),
+                review_ui::View::Previews if state.projection.diff.is_some() => keyed(
+                    state,
+                    &[
+                        (Action::NextChange, "next change"),
+                        (Action::PrevChange, "prev change"),
+                        (
+                            Action::ChangesOnly,
+                            if state.projection.changes_only {
+                                "every line"
+                            } else {
+                                "changes only"
+                            },
+                        ),
+                        (Action::CycleTierDiff, "diff pair"),
+                        (Action::ToggleTierDiff, "back"),
+                    ],
+                ),
+                // The previews: every key but the diff's own.
+                review_ui::View::Previews => commands(state, self.pane())
+                    .into_iter()
+                    .filter(|(_, hint)| {
+                        ![Action::NextChange, Action::PrevChange, Action::ChangesOnly]
+                            .iter()
+                            .any(|a| a.info().hint == hint)
+                    })
+                    .collect(),
+            },
         }
     }
 }

@@ -5,14 +5,23 @@
 //!
 //! - `work`: the worker's previews (recorded in the audit log);
 //! - `update`: the pane's keys and the worker's answers;
-//! - `view`: drawing the pane;
+//! - `view`: drawing the pane; `tier_diff`: the diff of two texts and
+//!   moving through its changes;
+//! - `review`, `review_ui`, `exposure`: the reviewer's views (exposure,
+//!   audit) beside the previews;
 //! - `component`: the pane as the shell routes to it.
 
 pub mod component;
+pub mod exposure;
+#[cfg(test)]
+mod exposure_tests;
 pub mod review;
 pub mod review_ui;
 #[cfg(test)]
 mod tests;
+pub mod tier_diff;
+#[cfg(test)]
+mod tier_diff_tests;
 pub mod update;
 pub mod view;
 pub mod work;
@@ -42,6 +51,9 @@ pub struct ProjectionPane {
     pub why: bool,
     /// Diff mode: an index into [`PAIRS`].
     pub diff: Option<usize>,
+    /// The diff shows its changes only, each unchanged run folded.
+    pub changes_only: bool,
+    /// Screen rows; in diff mode, diff lines.
     pub scroll: u16,
     /// What-if: the tier the subject node hypothetically moves to, and the
     /// projections that would change.
@@ -64,6 +76,7 @@ impl Default for ProjectionPane {
             tab: 1,
             why: false,
             diff: None,
+            changes_only: false,
             scroll: 0,
             what_if: None,
             what_if_generation: 0,

@@ -4,6 +4,7 @@
 //! verify state, a record replayed from that time's node versions, and two
 //! records diffed). Built on the worker from what the session reads.
 
+use graphex_engine::exposure::FindingKind;
 use graphex_engine::model::Timestamp;
 use graphex_engine::project::Settings;
 use graphex_engine::store::Store;
@@ -14,8 +15,19 @@ pub struct ExposureView {
     pub covers_up_to: String,
     /// (tier, nodes, edges, the names it adds over the tier below).
     pub tiers: Vec<(String, u64, u64, Vec<String>)>,
-    /// Each finding in words, and the node it is about.
-    pub findings: Vec<(String, String)>,
+    /// The findings, the most severe kind first and by node within a kind.
+    pub findings: Vec<FindingRow>,
+}
+
+/// One finding as the view lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FindingRow {
+    pub kind: FindingKind,
+    /// The finding in words, its lint left to the group's heading, made
+    /// safe to show on one line (it quotes property keys).
+    pub text: String,
+    /// The node it is about, to open and fix.
+    pub node: String,
 }
 
 /// One audit record as the browser lists it.
@@ -67,7 +79,15 @@ pub fn exposure(store: &Store) -> Result<ExposureView, String> {
         findings: r
             .findings
             .iter()
-            .map(|f| (f.to_string(), f.node().to_owned()))
+            .map(|f| {
+                let line = f.to_string();
+                let text = line.strip_prefix(&format!("{}: ", f.kind().lint())).unwrap_or(&line);
+                FindingRow {
+                    kind: f.kind(),
+                    text: graphex_engine::hygiene::visible_line(text).into_owned(),
+                    node: f.node().to_owned(),
+                }
+            })
             .collect(),
     })
 }

@@ -1,7 +1,7 @@
 //! The reviewer's views in the Projection pane: their state, keys and
-//! drawing. Exposure lists the findings first, then what each tier adds;
-//! `enter` opens a node in the Graph pane, `e` opens its edit form there
-//! (the tier and text, with the form's confirmations). The audit browser
+//! drawing (the exposure view's list is `exposure`'s). In exposure, `enter`
+//! opens a node in the Graph pane, `e` opens its edit form there (the tier
+//! and text, with the form's confirmations). The audit browser
 //! lists records newest first with the chain's state on top; `enter`
 //! replays one, or, with another marked, diffs the two replayed texts.
 
@@ -42,21 +42,13 @@ pub struct Review {
     pub picked: usize,
     pub mark: Option<usize>,
     pub replay: Option<Result<Vec<ReplayView>, String>>,
-}
-
-/// The exposure view's selectable nodes: findings' nodes, then each
-/// tier's added names.
-fn exposure_nodes(v: &ExposureView) -> Vec<String> {
-    v.findings
-        .iter()
-        .map(|(_, n)| n.clone())
-        .chain(v.tiers.iter().flat_map(|t| t.3.iter().cloned()))
-        .collect()
+    /// The exposure view's filter and folds.
+    pub x: super::exposure::Exposure,
 }
 
 fn rows(r: &Review) -> usize {
     match (r.view, &r.exposure, &r.audit) {
-        (View::Exposure, Some(Ok(v)), _) => exposure_nodes(v).len(),
+        (View::Exposure, Some(Ok(v)), _) => super::exposure::items(v, &r.x).len(),
         (View::Audit, _, Some(Ok(a))) => a.rows.len(),
         _ => 0,
     }
@@ -87,6 +79,9 @@ pub fn ask(state: &mut AppState, fx: &mut Vec<Effect>) {
 
 /// The reviewer's keys; false when the key is the previews'.
 pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
+    if state.projection.review.view == View::Exposure && super::exposure::action(state, a, fx) {
+        return true;
+    }
     let r = &mut state.projection.review;
     let n = rows(r);
     match a {
@@ -100,6 +95,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
             r.picked = 0;
             r.mark = None;
             r.replay = None;
+            r.x = super::exposure::Exposure::default();
             ask(state, fx);
         }
         _ if r.view == View::Previews => return false,
@@ -107,17 +103,6 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
         Action::Down => r.picked = (r.picked + 1).min(n.saturating_sub(1)),
         Action::Top => r.picked = 0,
         Action::Bottom => r.picked = n.saturating_sub(1),
-        Action::ReviewOpen | Action::ReviewFix if r.view == View::Exposure => {
-            let Some(Ok(v)) = &r.exposure else { return true };
-            let Some(name) = exposure_nodes(v).get(r.picked).cloned() else {
-                state.error("nothing selected");
-                return true;
-            };
-            crate::app::panes::graph::update::open(state, &name, fx);
-            if a == Action::ReviewFix {
-                crate::app::panes::graph::curate_ui::edit_node(state, fx);
-            }
-        }
         Action::ReviewOpen => {
             let Some(Ok(v)) = &r.audit else { return true };
             let hash_at = |i: usize| v.rows.get(i).filter(|x| x.readable).map(|x| x.hash.clone());
@@ -166,7 +151,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
 pub fn exposure_answer(state: &mut AppState, generation: u64, result: Result<ExposureView, String>) {
     let r = &mut state.projection.review;
     if r.generation == generation {
-        r.exposure = Some(result);
+        super::exposure::answered(r, result);
     }
 }
 
@@ -187,7 +172,7 @@ pub fn replayed(state: &mut AppState, generation: u64, result: Result<Vec<Replay
 pub(crate) fn draw(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
     match r.view {
         View::Previews => {}
-        View::Exposure => exposure(buf, r, styles, area),
+        View::Exposure => super::exposure::draw(buf, r, styles, area),
         View::Audit => audit(buf, r, styles, area),
     }
 }
@@ -200,44 +185,8 @@ fn item(spans: RichLine, marked: bool) -> Row {
     }
 }
 
-fn exposure(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
-    let title = "Exposure · enter opens in the Graph pane · e edits it there · E back";
-    let rows: Vec<Row> = match &r.exposure {
-        None => vec![Row::Header("reading…".into())],
-        Some(Err(e)) => vec![Row::Header(e.clone())],
-        Some(Ok(v)) => {
-            let mut rows = vec![Row::Header(format!(
-                "{} finding(s) · covers up to {}",
-                v.findings.len(),
-                v.covers_up_to
-            ))];
-            rows.extend(
-                v.findings
-                    .iter()
-                    .map(|(text, _)| item(vec![(text.clone(), Tone::Warn)], false)),
-            );
-            for (tier, nodes, edges, adds) in &v.tiers {
-                rows.push(Row::Header(format!(
-                    "{tier}: {nodes} node(s), {edges} edge(s); adds {}",
-                    adds.len()
-                )));
-                rows.extend(adds.iter().map(|n| item(vec![(n.clone(), Tone::Normal)], false)));
-            }
-            rows
-        }
-    };
-    let selected = selected_row(&rows, r.picked);
-    GroupedList {
-        rows: &rows,
-        selected,
-        styles,
-        block: Some(block(title, true, styles)),
-    }
-    .render(area, buf);
-}
-
 /// The index in `rows` of the `picked`-th item (headers skipped).
-fn selected_row(rows: &[Row], picked: usize) -> Option<usize> {
+pub(super) fn selected_row(rows: &[Row], picked: usize) -> Option<usize> {
     rows.iter()
         .enumerate()
         .filter(|(_, r)| matches!(r, Row::Item { .. }))
@@ -323,7 +272,7 @@ fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
                 ),
                 Tone::Heading,
             )]];
-            out.extend(super::view::diff_lines(&v[0].text, &v[1].text, "no change"));
+            out.extend(super::tier_diff::diff_lines(&v[0].text, &v[1].text, "no change"));
             out
         }
         Some(Ok(v)) => v

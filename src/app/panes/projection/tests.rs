@@ -238,18 +238,20 @@ fn a_proposal_previews_before_and_after_accepting_and_what_if_moves_a_node() {
 #[test]
 fn exposure_findings_open_in_the_graph_and_the_audit_replays_and_diffs() {
     let mut r = at(Level::Master, "orders-service");
-    // Exposure: findings first, each opening its node in the Graph pane.
+    // Exposure: findings first, grouped, each opening its node in the Graph pane.
     r.press("E");
     let Some(Ok(v)) = &r.s.projection.review.exposure else {
         panic!("{:?}", r.s.projection.review.exposure)
     };
     assert!(v.tiers.iter().any(|t| t.0 == "agent-readable" && !t.3.is_empty()));
-    let first = if let Some((_, node)) = v.findings.first() {
-        node.clone()
+    let first = if let Some(f) = v.findings.first() {
+        f.node.clone()
     } else {
         v.tiers[0].3[0].clone()
     };
-    assert!(r.screen().contains("Exposure ·"), "{}", r.screen());
+    assert!(r.screen().contains("Exposure"), "{}", r.screen());
+    // The first row is its group's heading: j to the first node in it.
+    r.press("j");
     r.key(KeyCode::Enter);
     assert_eq!(r.s.pane, Pane::Graph);
     assert_eq!(r.s.graph.place.as_ref().unwrap().centre, first);
@@ -267,6 +269,11 @@ fn exposure_findings_open_in_the_graph_and_the_audit_replays_and_diffs() {
     assert!(a.verify.0, "{:?}", a.verify);
     assert!(a.rows.len() >= 3 && a.rows.iter().all(|x| x.kind == "preview"));
     assert!(r.screen().contains("chain verified"), "{}", r.screen());
+    let hints = r.screen().lines().last().unwrap_or_default().to_owned();
+    assert!(
+        hints.contains("space mark · a agent · t since · A back"),
+        "the hint line is the audit's: {hints}"
+    );
     // Replay the newest: rebuilt from that time's versions, same hash.
     r.key(KeyCode::Enter);
     let Some(Ok(re)) = &r.s.projection.review.replay else {
@@ -320,11 +327,11 @@ fn the_agent_id_is_set_and_checked() {
 
 #[test]
 fn an_empty_diff_says_what_it_compares() {
-    let same = super::view::diff_lines("a\nb\n", "a\nb\n", "no change");
+    let same = super::tier_diff::diff_lines("a\nb\n", "a\nb\n", "no change");
     assert_eq!(same[0][0].0, "no change");
-    let tiers = super::view::diff_lines("a\n", "a\n", "the two tiers receive the same text");
+    let tiers = super::tier_diff::diff_lines("a\n", "a\n", "the two tiers receive the same text");
     assert_eq!(tiers[0][0].0, "the two tiers receive the same text");
-    let changed = super::view::diff_lines("a\n", "b\n", "no change");
+    let changed = super::tier_diff::diff_lines("a\n", "b\n", "no change");
     assert!(changed.iter().all(|l| l[0].0 != "no change"), "{changed:?}");
 }
 

@@ -87,8 +87,17 @@ pub fn projection_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) 
         Action::NextTier => p.tab = (p.tab + 1) % TIERS.len(),
         Action::PrevTier => p.tab = (p.tab + TIERS.len() - 1) % TIERS.len(),
         Action::ToggleWhy => p.why = !p.why,
-        Action::ToggleTierDiff => p.diff = if p.diff.is_some() { None } else { Some(0) },
-        Action::CycleTierDiff => p.diff = Some(p.diff.map_or(0, |d| (d + 1) % PAIRS.len())),
+        // The diff scrolls by its own lines: each view starts at its top.
+        Action::ToggleTierDiff => {
+            p.diff = if p.diff.is_some() { None } else { Some(0) };
+            p.scroll = 0;
+        }
+        Action::CycleTierDiff => {
+            p.diff = Some(p.diff.map_or(0, |d| (d + 1) % PAIRS.len()));
+            p.scroll = 0;
+        }
+        Action::NextChange | Action::PrevChange => super::tier_diff::next_change(state, a == Action::NextChange),
+        Action::ChangesOnly => super::tier_diff::toggle_changes_only(state),
         Action::WhatIf => what_if(state, fx),
         Action::AgentId => match &p.spec {
             Some(spec) => {

@@ -8,11 +8,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
-use similar::{ChangeTag, TextDiff};
 
-use super::PAIRS;
 use super::update::trust_tier;
 use super::work::{PreviewView, TIERS, TierView};
+use super::{PAIRS, tier_diff};
 use crate::app::layout::block;
 use crate::app::state::AppState;
 use crate::widgets::bars::TabBar;
@@ -87,8 +86,8 @@ pub(crate) fn projection(buf: &mut Buffer, state: &AppState, styles: &ToneStyles
         Some(Ok(v)) => v,
     };
     human_only(buf, view, styles, bottom);
-    if let Some(d) = p.diff {
-        return diff(buf, view, PAIRS[d % PAIRS.len()], p.scroll, styles, body);
+    if p.diff.is_some() {
+        return diff(buf, p, view, styles, body);
     }
     if body.width >= WIDE {
         let w = body.width / 3;
@@ -185,7 +184,7 @@ fn column(buf: &mut Buffer, t: &TierView, why: bool, at_trust: bool, scroll: u16
             format!("before → after accepting: {tokens} → {} tokens", t.tokens),
             Tone::Heading,
         )]];
-        lines.extend(diff_lines(before, &t.text, "no change"));
+        lines.extend(tier_diff::diff_lines(before, &t.text, "no change"));
         lines
     } else if why {
         // What an agent does not receive first: that is what a reviewer
@@ -233,42 +232,39 @@ fn text_lines(text: &str) -> Vec<RichLine> {
         .collect()
 }
 
-/// What tier B receives that A does not (`+`), and the reverse (`-`).
-fn diff(buf: &mut Buffer, v: &PreviewView, (a, b): (usize, usize), scroll: u16, styles: &ToneStyles, area: Rect) {
+/// What tier B receives that A does not (`+`), and the reverse (`-`),
+/// scrolled by diff lines (see `tier_diff`); the bottom border says which
+/// change is at the top, so a narrow title never hides it.
+fn diff(buf: &mut Buffer, p: &super::ProjectionPane, v: &PreviewView, styles: &ToneStyles, area: Rect) {
+    let (a, b) = PAIRS[p.diff.unwrap_or(0) % PAIRS.len()];
     let (ta, tb) = (&v.tiers[a], &v.tiers[b]);
-    let title = format!(
-        "What {} receives beyond {} (+), and the reverse (-) · D: another pair",
-        tb.tier, ta.tier
-    );
-    let lines: Vec<RichLine> = if ta.sealed || tb.sealed {
-        vec![vec![(
-            "A tier above this unlock level cannot be compared.".into(),
-            Tone::Dim,
-        )]]
-    } else {
-        diff_lines(&ta.text, &tb.text, "the two tiers receive the same text")
+    let (lines, mut place) = match tier_diff::current(p) {
+        Ok(d) => {
+            let scroll = usize::from(p.scroll).min(d.lines.len().saturating_sub(1));
+            let place = match (d.changes.len(), tier_diff::at(&d.changes, scroll)) {
+                (0, _) => String::new(),
+                (n, 0) => format!("{n} change(s)"),
+                (n, k) => format!("change {k} of {n}"),
+            };
+            (d.lines[scroll..].to_vec(), place)
+        }
+        Err(e) => (vec![vec![(e.to_owned(), Tone::Dim)]], String::new()),
     };
-    rich(buf, styles, &title, &lines, area, scroll);
-}
-
-/// The line diff of two projections' texts, each line escaped; `same` is
-/// what an empty diff says (its context's words: two tiers, or before and
-/// after).
-pub fn diff_lines(a: &str, b: &str, same: &str) -> Vec<RichLine> {
-    let d = TextDiff::from_lines(a, b);
-    let mut out = Vec::new();
-    for c in d.iter_all_changes() {
-        let line = graphex_engine::hygiene::visible_line(c.value().trim_end_matches('\n')).into_owned();
-        out.push(match c.tag() {
-            ChangeTag::Insert => vec![(format!("+ {line}"), Tone::Added)],
-            ChangeTag::Delete => vec![(format!("- {line}"), Tone::Removed)],
-            ChangeTag::Equal => vec![(format!("  {line}"), Tone::Dim)],
-        });
+    if p.changes_only {
+        place.push_str(" · changes only");
     }
-    if out.iter().all(|l| l[0].1 == Tone::Dim) {
-        out.insert(0, vec![(same.to_owned(), Tone::Ok)]);
+    let title = format!("What {} receives beyond {} (+), and the reverse (-)", tb.tier, ta.tier);
+    let mut frame = block(&title, true, styles);
+    if !place.is_empty() {
+        frame = frame.title_bottom(Span::styled(format!(" {place} "), styles.dim));
     }
-    out
+    RichText {
+        lines: &lines,
+        scroll: 0,
+        styles,
+        block: Some(frame),
+    }
+    .render(area, buf);
 }
 
 fn human_only(buf: &mut Buffer, v: &PreviewView, styles: &ToneStyles, area: Rect) {
