@@ -62,7 +62,7 @@ fn browse_the_demo_then_create_a_node_and_a_link_the_cli_shows() {
     c.wait_for("◉ console-made");
     // And a link from it.
     c.send("l");
-    c.wait_for("by which relation?");
+    c.wait_for("outgoing (tab: incoming)");
     c.send("uses\r");
     c.wait_for("choose the target");
     c.send("retry-queue");

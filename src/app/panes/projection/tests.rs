@@ -196,6 +196,17 @@ fn snapshots_wide_and_narrow() {
 }
 
 #[test]
+fn at_80x24_the_slider_and_its_tier_stay_on_the_top_line() {
+    let mut r = at(Level::Master, "retry-queue");
+    r.msg(crate::app::update::Msg::Resize(80, 24));
+    let shot = r.screen();
+    let top = shot.lines().nth(1).unwrap_or_default();
+    assert!(top.contains("trust ") && top.contains("▏ → "), "{top}");
+    assert!(top.contains("retry-queue"), "the subject stays, cut if need be: {top}");
+    insta::assert_snapshot!("small_80x24", shot);
+}
+
+#[test]
 fn a_proposal_previews_before_and_after_accepting_and_what_if_moves_a_node() {
     let mut r = demo_at(Level::Master);
     r.s.size = (160, 40);

@@ -61,16 +61,7 @@ pub(crate) fn projection(buf: &mut Buffer, state: &AppState, styles: &ToneStyles
         rich(buf, styles, &title, &lines, area, 0);
     }
     let at = trust_tier(state);
-    Line::from(vec![
-        Span::styled(format!("{} ", spec.subject.label()), styles.of(Tone::Heading)),
-        Span::styled(
-            format!("· agent {} · budget {} · ", spec.agent, spec.budget),
-            styles.dim,
-        ),
-        Span::styled(slider(state), styles.of(Tone::Accent)),
-        Span::styled(format!(" → {}", TIERS[at]), styles.of(Tone::Key)),
-    ])
-    .render(top, buf);
+    top_line(state, spec, at, styles).render(top, buf);
     let view = match &p.shown {
         None => {
             return rich(
@@ -130,25 +121,60 @@ fn rich(buf: &mut Buffer, styles: &ToneStyles, title: &str, lines: &[RichLine], 
     .render(area, buf);
 }
 
-/// The trust slider: `trust 80.0 ▕····│····●····│··▏ 70 · 90`.
-pub fn slider(state: &AppState) -> String {
+/// The top line: the subject, the agent, the budget, the trust slider and
+/// the tier it gives. However narrow the pane, the slider and its tier
+/// stay whole: the thresholds, the agent and the budget leave first, and
+/// the subject is cut in the middle.
+fn top_line<'a>(state: &AppState, spec: &super::work::Spec, at: usize, styles: &ToneStyles) -> Line<'a> {
+    let width = usize::from(crate::app::layout::areas(state.size).main.width);
+    let (bar, thresholds) = slider(state, if width >= 100 { 21 } else { 11 });
+    let tier = format!(" → {}", TIERS[at]);
+    let agent = format!(" · agent {}", spec.agent);
+    let budget = format!(" · budget {}", spec.budget);
+    let label = spec.subject.label();
+    let len = |s: &str| s.chars().count();
+    // The subject whole if it fits beside the slider, else cut in the middle.
+    let mut room = width.saturating_sub(len(&bar) + len(&tier) + 3);
+    let subject = crate::widgets::clip::clip_middle(&label, room.max(1));
+    room = room.saturating_sub(len(&subject));
+    let mut take = |s: String| {
+        if len(&s) <= room {
+            room -= len(&s);
+            s
+        } else {
+            String::new()
+        }
+    };
+    // What stays beside them, most wanted first.
+    let budget = take(budget);
+    let thresholds = take(thresholds);
+    let agent = take(agent);
+    Line::from(vec![
+        Span::styled(subject, styles.of(Tone::Heading)),
+        Span::styled(format!("{agent}{budget} · "), styles.dim),
+        Span::styled(bar, styles.of(Tone::Accent)),
+        Span::styled(thresholds, styles.dim),
+        Span::styled(tier, styles.of(Tone::Key)),
+    ])
+}
+
+/// The trust slider, `trust 80.0 ▕····│····●····│··▏`, and the store's
+/// thresholds it marks, ` thresholds 70 · 90`.
+pub fn slider(state: &AppState, cells: usize) -> (String, String) {
     let p = &state.projection;
     let policy = match &p.shown {
         Some(Ok(v)) => v.policy.clone(),
         _ => graphex_engine::project::TrustPolicy::default(),
     };
-    let cells = 21usize;
+    let cells = cells.max(3);
     let at = |score: f64| ((score / 100.0) * (cells - 1) as f64).round() as usize;
     let mut bar: Vec<char> = vec!['·'; cells];
     bar[at(policy.low).min(cells - 1)] = '│';
     bar[at(policy.high).min(cells - 1)] = '│';
     bar[at(p.trust).min(cells - 1)] = '●';
-    format!(
-        "trust {:.1} ▕{}▏ thresholds {} · {}",
-        p.trust,
-        bar.into_iter().collect::<String>(),
-        policy.low,
-        policy.high
+    (
+        format!("trust {:.1} ▕{}▏", p.trust, bar.into_iter().collect::<String>()),
+        format!(" thresholds {} · {}", policy.low, policy.high),
     )
 }
 
