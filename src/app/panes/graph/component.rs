@@ -178,12 +178,16 @@ impl Component for GraphComponent {
                 ("ctrl-s", "save"),
                 ("esc", "cancel"),
             ]),
-            Some(Popup::Curator(_)) => fixed(&[
+            Some(Popup::Curator(d)) if d.filtering => {
+                fixed(&[("type", "to filter"), ("enter", "keep"), ("esc", "clear")])
+            }
+            Some(Popup::Curator(d)) => fixed(&[
                 ("←→", "type"),
                 ("s", "sort"),
                 ("o", "order"),
-                ("m", "mentions"),
-                ("enter", "open / link"),
+                ("/", "filter"),
+                ("m", if d.mentions { "entries" } else { "mentions" }),
+                ("enter", if d.mentions { "link" } else { "open" }),
                 ("esc", "close"),
             ]),
             Some(Popup::Relation { .. }) => fixed(&[

@@ -573,3 +573,41 @@ fn the_successor_can_be_made_in_place_from_the_supersede_picker() {
         Some("superseded by ordered-batch-windows")
     );
 }
+
+#[test]
+fn the_curator_list_filters_as_you_type_and_enter_opens_what_is_shown() {
+    let mut r = graph_at(Level::Master, "orders-service");
+    r.press("c");
+    let names = |r: &Run| match r.s.popups.last() {
+        Some(Popup::Curator(d)) => d
+            .visible()
+            .unwrap()
+            .unwrap()
+            .rows
+            .iter()
+            .map(|e| e.name.clone())
+            .collect::<Vec<_>>(),
+        _ => panic!("no curator list"),
+    };
+    let every = names(&r).len();
+    r.press("/");
+    r.press("batch");
+    let shown = names(&r);
+    assert!(!shown.is_empty() && shown.len() < every, "{shown:?}");
+    assert!(shown.iter().all(|n| n.contains("batch")), "{shown:?}");
+    assert!(r.screen().contains("filter: batch"), "{}", r.screen());
+    // Enter keeps the filter; the list has the keys again, and enter opens
+    // the row shown, not the row of the unfiltered list.
+    r.key(KeyCode::Enter);
+    r.key(KeyCode::Enter);
+    assert!(r.s.popups.is_empty());
+    assert_eq!(r.centre(), shown[0]);
+    // Esc clears a filter before it closes the list.
+    r.press("c/zz");
+    r.key(KeyCode::Enter);
+    assert!(names(&r).is_empty());
+    r.key(KeyCode::Esc);
+    assert_eq!(names(&r).len(), every);
+    r.key(KeyCode::Esc);
+    assert!(r.s.popups.is_empty());
+}

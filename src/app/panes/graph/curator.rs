@@ -137,7 +137,28 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
         return;
     };
     let n = d.len();
+    if d.filtering {
+        match k.code {
+            KeyCode::Esc => {
+                d.filter.clear();
+                d.filtering = false;
+            }
+            KeyCode::Enter => d.filtering = false,
+            KeyCode::Backspace => {
+                d.filter.pop();
+            }
+            KeyCode::Char(c) => d.filter.push(c),
+            _ => return,
+        }
+        d.selected = 0;
+        return;
+    }
     match k.code {
+        KeyCode::Char('/') => d.filtering = true,
+        KeyCode::Esc if !d.filter.is_empty() => {
+            d.filter.clear();
+            d.selected = 0;
+        }
         KeyCode::Esc | KeyCode::Char('q') => {
             state.popups.pop();
         }
@@ -165,7 +186,7 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
             d.selected = 0;
         }
         KeyCode::Enter => {
-            let Some(Ok(list)) = &d.list else { return };
+            let Some(Ok(list)) = d.visible() else { return };
             if d.mentions {
                 let Some((term, by)) = list.mentions.get(d.selected).cloned() else {
                     return;
@@ -215,14 +236,21 @@ pub fn draw(buf: &mut Buffer, d: &CuratorDialog, now_ms: i64, styles: &ToneStyle
         "" => "all types",
         k => k,
     };
+    // The keys are on the hint line: a title that lists them loses its end
+    // on a narrow terminal.
+    let filter = if d.filtering || !d.filter.is_empty() {
+        format!(" · filter: {}{}", d.filter, if d.filtering { "▏" } else { "" })
+    } else {
+        String::new()
+    };
     let title = format!(
-        "Curator: {kind} · by {}{} · ←/→ type · s sort · o order · m {} · enter {}",
+        "Curator: {kind}{} · by {}{}{filter}",
+        if d.mentions { " · unlinked mentions" } else { "" },
         sort_name(d.sort_by()),
         if d.descending { " ↓" } else { " ↑" },
-        if d.mentions { "entries" } else { "mentions" },
-        if d.mentions { "links" } else { "opens" },
     );
-    let rows: Vec<Row> = match &d.list {
+    let visible = d.visible();
+    let rows: Vec<Row> = match &visible {
         None => vec![Row::Header("reading…".into())],
         Some(Err(e)) => vec![Row::Header(e.clone())],
         Some(Ok(l)) if d.mentions => {

@@ -169,15 +169,52 @@ pub struct CuratorDialog {
     pub selected: usize,
     /// Showing the mention suggestions instead of the entries.
     pub mentions: bool,
+    /// The in-list filter (`/`): only rows whose name, scope or flags (or
+    /// a mention's term or node) hold it; `filtering` while it is typed.
+    pub filter: String,
+    pub filtering: bool,
+}
+
+impl ListView {
+    /// The rows and mentions that hold `filter` (any case).
+    pub fn filtered(&self, filter: &str) -> ListView {
+        let f = filter.trim().to_lowercase();
+        if f.is_empty() {
+            return self.clone();
+        }
+        let holds = |s: &str| s.to_lowercase().contains(&f);
+        ListView {
+            rows: self
+                .rows
+                .iter()
+                .filter(|r| holds(&r.name) || r.scope.as_deref().is_some_and(holds) || r.flags.iter().any(|x| holds(x)))
+                .cloned()
+                .collect(),
+            mentions: self
+                .mentions
+                .iter()
+                .filter(|(term, by)| holds(term) || holds(by))
+                .cloned()
+                .collect(),
+        }
+    }
 }
 
 impl CuratorDialog {
+    /// The list as shown: filtered.
+    pub(crate) fn visible(&self) -> Option<Result<ListView, String>> {
+        match &self.list {
+            Some(Ok(l)) => Some(Ok(l.filtered(&self.filter))),
+            other => other.clone(),
+        }
+    }
+
     pub fn sort_by(&self) -> SortBy {
         SORTS[self.sort % SORTS.len()]
     }
 
     pub(crate) fn len(&self) -> usize {
-        match &self.list {
+        match &self.visible() {
             Some(Ok(l)) if self.mentions => l.mentions.len(),
             Some(Ok(l)) => l.rows.len(),
             _ => 0,
