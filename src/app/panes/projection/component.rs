@@ -29,7 +29,7 @@ impl Component for ProjectionComponent {
                 true
             }
             Some(_) => false,
-            None => exposure::key(state, &k),
+            None => exposure::key(state, &k) || super::audit_filter::key(state, &k),
         }
     }
 
@@ -77,9 +77,13 @@ impl Component for ProjectionComponent {
             Some(Popup::AgentId { .. }) => fixed(&[("enter", "set"), ("esc", "cancel")]),
             _ => match state.projection.review.view {
                 review_ui::View::Exposure => exposure::hints(state),
+                review_ui::View::Audit if state.projection.review.af.typing => {
+                    fixed(&[("type", "to filter"), ("enter", "keep"), ("esc", "clear")])
+                }
                 review_ui::View::Audit => keyed(
                     state,
                     &[
+                        (Action::ChooseSubject, "filter"),
                         (Action::ReviewOpen, "replay / diff"),
                         (Action::AuditMark, "mark"),
                         (Action::AuditAgent, "agent"),

@@ -11,6 +11,7 @@
 //!   audit) beside the previews;
 //! - `component`: the pane as the shell routes to it.
 
+pub mod audit_filter;
 pub mod component;
 pub mod exposure;
 #[cfg(test)]

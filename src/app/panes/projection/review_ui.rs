@@ -44,12 +44,14 @@ pub struct Review {
     pub replay: Option<Result<Vec<ReplayView>, String>>,
     /// The exposure view's filter and folds.
     pub x: super::exposure::Exposure,
+    /// The audit browser's filter.
+    pub af: super::audit_filter::AuditFilter,
 }
 
 fn rows(r: &Review) -> usize {
     match (r.view, &r.exposure, &r.audit) {
         (View::Exposure, Some(Ok(v)), _) => super::exposure::items(v, &r.x).len(),
-        (View::Audit, _, Some(Ok(a))) => a.rows.len(),
+        (View::Audit, _, Some(Ok(a))) => super::audit_filter::visible(a, &r.af).len(),
         _ => 0,
     }
 }
@@ -96,9 +98,11 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
             r.mark = None;
             r.replay = None;
             r.x = super::exposure::Exposure::default();
+            r.af = super::audit_filter::AuditFilter::default();
             ask(state, fx);
         }
         _ if r.view == View::Previews => return false,
+        Action::ChooseSubject if r.view == View::Audit => r.af.typing = true,
         Action::Up => r.picked = r.picked.saturating_sub(1),
         Action::Down => r.picked = (r.picked + 1).min(n.saturating_sub(1)),
         Action::Top => r.picked = 0,
@@ -107,8 +111,9 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
             let Some(Ok(v)) = &r.audit else { return true };
             let hash_at = |i: usize| v.rows.get(i).filter(|x| x.readable).map(|x| x.hash.clone());
             let mut hashes: Vec<String> = r.mark.and_then(hash_at).into_iter().collect();
-            match hash_at(r.picked) {
-                Some(h) if r.mark != Some(r.picked) => hashes.push(h),
+            let picked = super::audit_filter::picked(r);
+            match picked.and_then(hash_at) {
+                Some(h) if r.mark != picked => hashes.push(h),
                 Some(_) => {}
                 None => {
                     state.error("this record is above this unlock level: it cannot be replayed here");
@@ -121,7 +126,8 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
             request(fx, Request::AuditReplay { generation, hashes });
         }
         Action::AuditMark if r.view == View::Audit => {
-            r.mark = if r.mark == Some(r.picked) { None } else { Some(r.picked) };
+            let picked = super::audit_filter::picked(r);
+            r.mark = if r.mark == picked { None } else { picked };
         }
         Action::AuditAgent if r.view == View::Audit => {
             let agents = match &r.audit {
@@ -206,9 +212,12 @@ fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
         None => "all time".to_owned(),
         Some(d) => format!("last {d} day(s)"),
     };
+    // The keys are on the hint line: a title that lists them loses its end
+    // on a narrow terminal.
     let title = format!(
-        "Audit · agent {} · {since} · a agent · t since · space mark · enter replay / diff · A back",
-        r.agent.as_deref().unwrap_or("any")
+        "Audit · agent {} · {since}{}",
+        r.agent.as_deref().unwrap_or("any"),
+        super::audit_filter::title(&r.af)
     );
     let rows: Vec<Row> = match &r.audit {
         None => vec![Row::Header("reading…".into())],
@@ -220,7 +229,8 @@ fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
             } else {
                 format!("CHAIN BROKEN: {}", problems.join("; "))
             })];
-            rows.extend(v.rows.iter().enumerate().map(|(i, x)| {
+            let shown = super::audit_filter::visible(v, &r.af);
+            rows.extend(shown.into_iter().map(|i| (i, &v.rows[i])).map(|(i, x)| {
                 let spans = if x.readable {
                     vec![
                         (format!("#{:<5} {} {:<10} ", x.seq, x.at, x.kind), Tone::Dim),

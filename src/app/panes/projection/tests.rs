@@ -411,3 +411,43 @@ fn a_tier_below_the_subject_receives_nothing_and_says_why() {
     assert!(r.screen().contains("public receives nothing"), "{}", r.screen());
     assert!(!r.screen().contains('^'), "no caret of a query error");
 }
+
+#[test]
+fn the_audit_list_filters_as_you_type_and_replays_the_record_shown() {
+    let mut r = at(Level::Master, "orders-service");
+    r.press("2");
+    r.jump("retry-queue");
+    r.press("P");
+    r.press("A");
+    let centres = |r: &Run| -> Vec<String> {
+        let Some(Ok(a)) = &r.s.projection.review.audit else {
+            panic!("{:?}", r.s.projection.review.audit)
+        };
+        super::audit_filter::visible(a, &r.s.projection.review.af)
+            .into_iter()
+            .map(|i| a.rows[i].centre.clone())
+            .collect()
+    };
+    let all = centres(&r);
+    assert!(all.iter().any(|c| c.contains("orders-service")) && all.iter().any(|c| c.contains("retry-queue")));
+    r.press("/retry");
+    let shown = centres(&r);
+    assert!(!shown.is_empty() && shown.len() < all.len(), "{shown:?}");
+    assert!(shown.iter().all(|c| c.contains("retry-queue")), "{shown:?}");
+    assert!(r.screen().contains("filter: retry"), "{}", r.screen());
+    r.key(KeyCode::Enter);
+    assert!(!r.s.projection.review.af.typing);
+    // Enter now replays the first record shown, not the log's first.
+    let Some(Ok(a)) = &r.s.projection.review.audit else {
+        panic!()
+    };
+    let first_shown = a.rows[super::audit_filter::visible(a, &r.s.projection.review.af)[0]].seq;
+    r.key(KeyCode::Enter);
+    let Some(Ok(re)) = &r.s.projection.review.replay else {
+        panic!("{:?}", r.s.projection.review.replay)
+    };
+    assert_eq!(re[0].seq, first_shown);
+    // Esc clears the filter.
+    r.key(KeyCode::Esc);
+    assert_eq!(centres(&r).len(), all.len());
+}
