@@ -16,6 +16,9 @@ pub enum Msg {
     Resize(u16, u16),
     Action(Action),
     Reply(Reply),
+    /// The text the external editor left (`Effect::ExternalEdit`), or why
+    /// there is none.
+    Edited(Result<String, String>),
 }
 
 /// What `update` asks the loop to do.
@@ -27,6 +30,12 @@ pub enum Effect {
     /// Put this text on the clipboard (OSC 52: the terminal does it, over
     /// ssh and tmux too).
     Clipboard(String),
+    /// Hand `text` to the user's editor as the file `name`: the loop leaves
+    /// the screen, runs it, comes back and answers with `Msg::Edited`.
+    ExternalEdit {
+        name: String,
+        text: String,
+    },
     Quit,
 }
 

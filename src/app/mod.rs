@@ -217,6 +217,23 @@ async fn serve(
                             state.error(format!("locked, but the screen could not be cleared: {e}"));
                         }
                     }
+                    Effect::ExternalEdit { name, text } => {
+                        let text = zeroize::Zeroizing::new(text);
+                        // The editor reads the keys now: the stream that read
+                        // them stops first (its reader thread lets go of the
+                        // terminal's input when dropped), and a new one starts
+                        // once the editor is done.
+                        drop(events);
+                        terminal::leave();
+                        let result = crate::shared::external_edit::edit(&name, &text);
+                        events = EventStream::new();
+                        terminal::resume(term, state.mouse)?;
+                        for effect in update(&mut state, Msg::Edited(result)) {
+                            if let Effect::Request(r) = effect {
+                                send(r)?;
+                            }
+                        }
+                    }
                     Effect::Quit => {
                         if let Some(b) = state.busy.take() {
                             state.message = None;

@@ -70,6 +70,9 @@ pub struct Editor {
     pub saving: bool,
     pub error: Option<String>,
     pub top: usize,
+    /// Back from the external editor: the next validation error moves the
+    /// cursor to its line.
+    pub to_error: bool,
 }
 
 impl Editor {
@@ -85,6 +88,7 @@ impl Editor {
             saving: false,
             error: None,
             top: 0,
+            to_error: false,
         }
     }
 

@@ -95,6 +95,22 @@ impl Signals {
     }
 }
 
+/// Comes back to the console's screen after [`leave`] (an external
+/// editor ran): raw mode, the alternate screen and the captures as at
+/// [`enter`], and the next frame drawn whole.
+pub fn resume<B: Backend>(term: &mut Terminal<B>, mouse: bool) -> Result<()>
+where
+    B::Error: Send + Sync + 'static,
+{
+    crossterm::terminal::enable_raw_mode()?;
+    let mut out = std::io::stdout();
+    execute!(out, crossterm::terminal::EnterAlternateScreen, EnableBracketedPaste)?;
+    if mouse {
+        execute!(out, EnableMouseCapture)?;
+    }
+    wipe(term, &mut out)
+}
+
 /// Leaves the console's screen; safe to call more than once.
 pub fn leave() {
     let mut out = std::io::stdout();

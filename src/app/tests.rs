@@ -95,7 +95,7 @@ pub fn requests(fx: Vec<Effect>) -> Vec<Request> {
     fx.into_iter()
         .filter_map(|e| match e {
             Effect::Request(r) => Some(r),
-            Effect::Quit | Effect::ClearScreen | Effect::Clipboard(_) => None,
+            Effect::Quit | Effect::ClearScreen | Effect::Clipboard(_) | Effect::ExternalEdit { .. } => None,
         })
         .collect()
 }

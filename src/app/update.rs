@@ -31,6 +31,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Resize(w, h) => state.size = (w, h),
         Msg::Action(a) => action(state, a, &mut fx),
         Msg::Reply(r) => reply(state, r, &mut fx),
+        Msg::Edited(r) => panes::queue::dialogs::edited(state, r, &mut fx),
     }
     notify(state, Notice::Settled, &mut fx);
     fx

@@ -6,3 +6,4 @@ pub mod audit_log;
 pub mod cards;
 pub mod demo;
 mod demo_proposals;
+pub mod external_edit;

@@ -218,16 +218,7 @@ fn proposals_arriving_while_open_appear_without_a_key() {
 #[test]
 fn a_panic_restores_the_terminal_and_prints_no_payload() {
     let dir = tempfile::tempdir().unwrap();
-    demo_store(dir.path());
-    let mut c = Console::start(
-        Path::new(env!("CARGO_BIN_EXE_graphex")),
-        dir.path(),
-        &["demo", "store"],
-        &[("GRAPHEX_TEST_KDF_LOG_N", "4"), ("GRAPHEX_TEST_PANIC", "1")],
-        120,
-        36,
-    );
-    c.wait_for("[1/");
+    let mut c = demo_with_env(dir.path(), ("GRAPHEX_TEST_PANIC", "1"));
     c.send("\x1b[24~"); // F12
     assert_ne!(c.wait_exit(), 0);
     c.restored().unwrap();
@@ -266,4 +257,43 @@ fn a_flagged_accept_needs_its_second_key_in_the_terminal() {
     c.send("q");
     assert_eq!(c.wait_exit(), 0);
     assert_eq!(pending_ids(dir.path()).len(), before - 1, "y accepted it");
+}
+
+/// `ctrl-e` in the proposal editor hands the text to `$VISUAL` (here a
+/// `sed` that changes the trust), leaves the screen for it, and comes back
+/// with the edited text in the editor, checked; the terminal is whole.
+#[test]
+fn ctrl_e_hands_the_proposal_to_the_editor_and_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = demo_with_env(dir.path(), ("VISUAL", "sed -i s/94.2/61.5/"));
+    c.send("e");
+    c.wait_for("\"trust\": 94.2");
+    c.send("\u{5}");
+    c.wait_for("\"trust\": 61.5");
+    c.wait_for("(modified)");
+    c.wait_for("valid:");
+    // Discard: nothing was accepted.
+    c.send("\u{1b}");
+    c.wait_for("Discard this edit?");
+    c.send("y");
+    c.wait_gone("(modified)");
+    c.send("q");
+    assert_eq!(c.wait_exit(), 0);
+    c.restored().unwrap();
+}
+
+/// The console on a new demo store with one more environment variable, at
+/// 120x36, once the queue shows.
+fn demo_with_env(dir: &Path, var: (&str, &str)) -> Console {
+    demo_store(dir);
+    let c = Console::start(
+        Path::new(env!("CARGO_BIN_EXE_graphex")),
+        dir,
+        &["demo", "store"],
+        &[("GRAPHEX_TEST_KDF_LOG_N", "4"), var],
+        120,
+        36,
+    );
+    c.wait_for("[1/");
+    c
 }

@@ -119,6 +119,7 @@ impl Component for QueueComponent {
             Some(Popup::Editor(_)) => fixed(&[
                 ("ctrl-s", "accept the edit"),
                 ("esc", "cancel"),
+                ("ctrl-e", "$EDITOR"),
                 ("ctrl-z", "undo"),
                 ("ctrl-y", "redo"),
                 ("ctrl-q", "quit"),

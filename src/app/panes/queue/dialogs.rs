@@ -133,6 +133,11 @@ fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 request(fx, Request::AcceptEdit { id, text, force: false });
             }
         },
+        // The whole text to $VISUAL / $EDITOR, and back.
+        KeyCode::Char('e') if ctrl => {
+            let name = format!("proposal-{}.json", ed.short);
+            fx.push(Effect::ExternalEdit { name, text: ed.text() });
+        }
         KeyCode::Esc => {
             if ed.modified() {
                 state.popups.push(Popup::Confirm {
@@ -157,6 +162,27 @@ fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 validate(state, fx);
             }
         }
+    }
+}
+
+/// The text the external editor left replaces the editor's (one step
+/// `ctrl-z` can take back), and is checked; a failed hand-off is said in
+/// the editor and changes nothing.
+pub fn edited(state: &mut AppState, result: Result<String, String>, fx: &mut Vec<Effect>) {
+    let Some(Popup::Editor(ed)) = state.popups.last_mut() else {
+        // The editor closed meanwhile (a lock): the text is dropped.
+        return;
+    };
+    match result {
+        Ok(text) if text == ed.text() => state.info("the external editor left the text unchanged"),
+        Ok(text) => {
+            ed.area.select_all();
+            ed.area.cut();
+            ed.area.insert_str(text.trim_end_matches('\n'));
+            ed.to_error = true;
+            validate(state, fx);
+        }
+        Err(e) => ed.error = Some(e),
     }
 }
 
@@ -195,9 +221,20 @@ pub fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
 pub fn reply(state: &mut AppState, r: Reply) -> Option<Reply> {
     match r {
         Reply::Validated { generation, result } => {
+            let height = editor_height(state);
             if let Some(Popup::Editor(ed)) = state.popups.last_mut()
                 && ed.generation == generation
             {
+                if ed.to_error
+                    && let Err(e) = &result
+                    && let Some(line) = crate::shared::external_edit::error_line(e)
+                {
+                    // Back from the external editor with a mistake: the cursor goes to it.
+                    ed.area
+                        .move_cursor(CursorMove::Jump(u16::try_from(line - 1).unwrap_or(u16::MAX), 0));
+                    ed.top = crate::widgets::code_view::scroll_to(ed.top, ed.area.cursor().0, height);
+                }
+                ed.to_error = false;
                 ed.validation = Some(result);
             }
         }

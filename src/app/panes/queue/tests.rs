@@ -7,7 +7,7 @@ use graphex_engine::Level;
 use crate::app::panes::queue::data::{ChangeView, QueueSnapshot};
 use crate::app::state::{Confirmed, Popup};
 use crate::app::tests::{ch, console, ctrl, is_error, item, press, requests, three, typed};
-use crate::app::update::{Msg, update};
+use crate::app::update::{Effect, Msg, update};
 use crate::app::worker::{Reply, Request};
 use crate::widgets::Tone;
 
@@ -570,4 +570,52 @@ fn the_reject_dialog_recalls_earlier_reasons_and_offers_lint_reasons() {
         matches!(&r[..], [Request::Reject { ids, reason }] if *ids == [second.clone()] && reason == "contains a credential"),
         "{r:?}"
     );
+}
+
+#[test]
+fn ctrl_e_hands_the_edit_to_the_editor_and_a_mistake_puts_the_cursor_on_its_line() {
+    let mut s = three();
+    requests(ch(&mut s, 'e'));
+    let text = match s.popups.last() {
+        Some(Popup::Editor(ed)) => ed.text(),
+        _ => panic!("no editor"),
+    };
+    let fx = ctrl(&mut s, 'e');
+    let Some(Effect::ExternalEdit { name, text: handed }) = fx.first() else {
+        panic!("{fx:?}")
+    };
+    assert!(name.starts_with("proposal-") && name.ends_with(".json"), "{name}");
+    assert_eq!(*handed, text, "the whole text, as it stands");
+    // The editor left a broken third line: it replaces the text, is checked…
+    let broken = "{\n  \"agent\": \"a\",\n  \"trust\": ,,\n  \"changes\": []\n}".to_owned();
+    let r = requests(update(&mut s, Msg::Edited(Ok(broken.clone()))));
+    let Some(Request::Validate { generation, text }) = r.first() else {
+        panic!("{r:?}")
+    };
+    assert_eq!(*text, broken);
+    // …and the check's error moves the cursor to its line.
+    update(
+        &mut s,
+        Msg::Reply(Reply::Validated {
+            generation: *generation,
+            result: Err("expected value at line 3 column 20".into()),
+        }),
+    );
+    let Some(Popup::Editor(ed)) = s.popups.last() else {
+        panic!()
+    };
+    assert_eq!(ed.area.cursor().0, 2);
+    assert!(ed.modified());
+    // A failed hand-off says why and changes nothing; ctrl-z undoes the hand-off.
+    update(&mut s, Msg::Edited(Err("the editor \"vi\" exited with 1".into())));
+    let Some(Popup::Editor(ed)) = s.popups.last() else {
+        panic!()
+    };
+    assert_eq!(ed.text(), broken);
+    assert!(ed.error.as_deref().is_some_and(|e| e.contains("exited with")));
+    requests(ctrl(&mut s, 'z'));
+    let Some(Popup::Editor(ed)) = s.popups.last() else {
+        panic!()
+    };
+    assert_ne!(ed.text(), broken, "one ctrl-z takes the hand-off back");
 }
