@@ -93,6 +93,12 @@ pub trait Component: Sync {
     /// the others back.
     fn reply(&self, state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) -> Option<Reply>;
 
+    /// The text an external editor left (or why there is none), for this
+    /// pane's dialog on top that handed it over (`Effect::ExternalEdit`).
+    fn edited(&self, state: &mut AppState, result: Result<String, String>, fx: &mut Vec<Effect>) {
+        let _ = (state, result, fx);
+    }
+
     /// See [`Notice`].
     fn notice(&self, state: &mut AppState, n: Notice, fx: &mut Vec<Effect>) {
         let _ = (state, n, fx);

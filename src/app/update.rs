@@ -31,7 +31,12 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Resize(w, h) => state.size = (w, h),
         Msg::Action(a) => action(state, a, &mut fx),
         Msg::Reply(r) => reply(state, r, &mut fx),
-        Msg::Edited(r) => panes::queue::dialogs::edited(state, r, &mut fx),
+        // The external editor's text, for the dialog that handed it over.
+        Msg::Edited(r) => {
+            if let Some(owner) = state.popups.last().and_then(panes::owner) {
+                owner.edited(state, r, &mut fx);
+            }
+        }
     }
     notify(state, Notice::Settled, &mut fx);
     fx

@@ -87,6 +87,10 @@ impl Component for QueueComponent {
         dialogs::confirmed(state, then, fx);
     }
 
+    fn edited(&self, state: &mut AppState, result: Result<String, String>, fx: &mut Vec<Effect>) {
+        dialogs::edited(state, result, fx);
+    }
+
     fn reply(&self, state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) -> Option<Reply> {
         match r {
             Reply::Sealed { pending } => update::sealed(state, pending),
