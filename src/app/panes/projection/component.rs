@@ -84,6 +84,8 @@ impl Component for ProjectionComponent {
                     state,
                     &[
                         (Action::ChooseSubject, "filter"),
+                        (Action::NextTier, "scroll →"),
+                        (Action::PrevTier, "scroll ←"),
                         (Action::ReviewOpen, "replay / diff"),
                         (Action::AuditMark, "mark"),
                         (Action::AuditAgent, "agent"),

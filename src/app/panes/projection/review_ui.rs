@@ -28,6 +28,27 @@ pub enum View {
     Audit,
 }
 
+/// One sideways step of the audit rows, in columns.
+const HSTEP: usize = 16;
+
+/// `spans` without their first `n` characters (a row scrolled sideways).
+fn skip_columns(spans: RichLine, n: usize) -> RichLine {
+    let mut left = n;
+    spans
+        .into_iter()
+        .filter_map(|(text, tone)| {
+            let len = text.chars().count();
+            if left >= len {
+                left -= len;
+                return None;
+            }
+            let kept: String = text.chars().skip(left).collect();
+            left = 0;
+            Some((kept, tone))
+        })
+        .collect()
+}
+
 /// The "since" choices of the audit filter, in days (none: all).
 const SINCE: [Option<i64>; 4] = [None, Some(1), Some(7), Some(30)];
 
@@ -46,6 +67,9 @@ pub struct Review {
     pub x: super::exposure::Exposure,
     /// The audit browser's filter.
     pub af: super::audit_filter::AuditFilter,
+    /// How far the audit rows are scrolled sideways (← →), in columns: a
+    /// record's hash and tokens stay reachable on a narrow terminal.
+    pub hscroll: usize,
 }
 
 fn rows(r: &Review) -> usize {
@@ -99,10 +123,13 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
             r.replay = None;
             r.x = super::exposure::Exposure::default();
             r.af = super::audit_filter::AuditFilter::default();
+            r.hscroll = 0;
             ask(state, fx);
         }
         _ if r.view == View::Previews => return false,
         Action::ChooseSubject if r.view == View::Audit => r.af.typing = true,
+        Action::NextTier if r.view == View::Audit => r.hscroll = (r.hscroll + HSTEP).min(200),
+        Action::PrevTier if r.view == View::Audit => r.hscroll = r.hscroll.saturating_sub(HSTEP),
         Action::Up => r.picked = r.picked.saturating_sub(1),
         Action::Down => r.picked = (r.picked + 1).min(n.saturating_sub(1)),
         Action::Top => r.picked = 0,
@@ -215,9 +242,14 @@ fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
     // The keys are on the hint line: a title that lists them loses its end
     // on a narrow terminal.
     let title = format!(
-        "Audit · agent {} · {since}{}",
+        "Audit · agent {} · {since}{}{}",
         r.agent.as_deref().unwrap_or("any"),
-        super::audit_filter::title(&r.af)
+        super::audit_filter::title(&r.af),
+        if r.hscroll > 0 {
+            format!(" · → {} columns", r.hscroll)
+        } else {
+            String::new()
+        }
     );
     let rows: Vec<Row> = match &r.audit {
         None => vec![Row::Header("reading…".into())],
@@ -258,7 +290,7 @@ fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
                         Tone::Dim,
                     )]
                 };
-                item(spans, r.mark == Some(i))
+                item(skip_columns(spans, r.hscroll), r.mark == Some(i))
             }));
             rows
         }

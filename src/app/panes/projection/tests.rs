@@ -451,3 +451,31 @@ fn the_audit_list_filters_as_you_type_and_replays_the_record_shown() {
     r.key(KeyCode::Esc);
     assert_eq!(centres(&r).len(), all.len());
 }
+
+#[test]
+fn audit_rows_scroll_sideways_on_a_narrow_terminal() {
+    let mut r = at(Level::Master, "orders-service");
+    r.msg(crate::app::update::Msg::Resize(80, 24));
+    r.press("A");
+    let hash = {
+        let Some(Ok(a)) = &r.s.projection.review.audit else {
+            panic!()
+        };
+        a.rows[0].hash[..12].to_owned()
+    };
+    assert!(!r.screen().contains(&hash), "cut at 80 columns at first");
+    for _ in 0..8 {
+        if r.screen().contains(&hash) {
+            break;
+        }
+        r.press("]");
+    }
+    assert!(
+        r.screen().contains(&hash),
+        "→ brings the hash into view: {}",
+        r.screen()
+    );
+    assert!(r.s.projection.review.hscroll > 0);
+    r.press("[[[[[[[[[[");
+    assert_eq!(r.s.projection.review.hscroll, 0);
+}
