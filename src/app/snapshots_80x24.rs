@@ -198,3 +198,43 @@ fn the_query_editor_has_its_own_hints() {
     );
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn the_export_prompt() {
+    insta::assert_snapshot!(graph_dialog("orders-service", "x"));
+}
+
+/// The Query pane with results, then `keys` on them.
+fn query_dialog(keys: &str) -> String {
+    let mut r = demo_at(Level::Master);
+    r.s.size = SIZE;
+    r.press("3");
+    r.press("orders-service -> uses -> *");
+    r.key(KeyCode::Enter);
+    r.press(keys);
+    let text = r.screen();
+    assert_fits(&text);
+    text
+}
+
+#[test]
+fn the_copy_as_choice() {
+    insta::assert_snapshot!(query_dialog("y"));
+}
+
+#[test]
+fn the_save_query_prompt() {
+    insta::assert_snapshot!(query_dialog("s"));
+}
+
+#[test]
+fn the_what_if() {
+    let mut r = demo_at(Level::Master);
+    r.s.size = SIZE;
+    r.press("2");
+    r.jump("retry-queue");
+    r.press("PW");
+    let text = r.screen();
+    assert!(text.contains("What if retry-queue"), "{text}");
+    insta::assert_snapshot!(text);
+}
