@@ -238,3 +238,21 @@ fn the_what_if() {
     assert!(text.contains("What if retry-queue"), "{text}");
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn the_query_history_search() {
+    let mut r = demo_at(Level::Master);
+    r.s.size = SIZE;
+    r.press("3");
+    r.press("orders-service -> uses -> *");
+    r.key(KeyCode::Enter);
+    r.press("i");
+    r.msg(crate::app::update::Msg::Key(crossterm::event::KeyEvent::new(
+        KeyCode::Char('r'),
+        crossterm::event::KeyModifiers::CONTROL,
+    )));
+    let text = r.screen();
+    assert_fits(&text);
+    assert!(text.contains("orders-service -> uses -> *"), "{text}");
+    insta::assert_snapshot!(text);
+}
