@@ -284,6 +284,7 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
             (Action::ReviewFix, "edit"),
             (Action::ChooseSubject, "filter"),
             (Action::ShowExposure, "back"),
+            (Action::NextTier, "scroll →"),
         ],
     );
     if !x.filter.is_empty() {
@@ -317,20 +318,25 @@ pub(crate) fn draw(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect
         }
     })];
     rows.extend(items.iter().map(|i| Row::Item {
-        spans: match i {
-            Item::Group {
-                title,
-                count,
-                open,
-                tone,
-                ..
-            } => vec![
-                ((if *open { "▾ " } else { "▸ " }).to_owned(), Tone::Dim),
-                (format!("{title} ({count})"), *tone),
-            ],
-            Item::Finding { text, .. } => vec![("    ".to_owned(), Tone::Normal), ((*text).to_owned(), Tone::Normal)],
-            Item::Added { node, .. } => vec![("    ".to_owned(), Tone::Normal), ((*node).to_owned(), Tone::Normal)],
-        },
+        spans: super::review_ui::skip_columns(
+            match i {
+                Item::Group {
+                    title,
+                    count,
+                    open,
+                    tone,
+                    ..
+                } => vec![
+                    ((if *open { "▾ " } else { "▸ " }).to_owned(), Tone::Dim),
+                    (format!("{title} ({count})"), *tone),
+                ],
+                Item::Finding { text, .. } => {
+                    vec![("    ".to_owned(), Tone::Normal), ((*text).to_owned(), Tone::Normal)]
+                }
+                Item::Added { node, .. } => vec![("    ".to_owned(), Tone::Normal), ((*node).to_owned(), Tone::Normal)],
+            },
+            r.hscroll,
+        ),
         marked: false,
         dimmed: false,
     }));

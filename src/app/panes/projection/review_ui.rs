@@ -32,7 +32,7 @@ pub enum View {
 const HSTEP: usize = 16;
 
 /// `spans` without their first `n` characters (a row scrolled sideways).
-fn skip_columns(spans: RichLine, n: usize) -> RichLine {
+pub(super) fn skip_columns(spans: RichLine, n: usize) -> RichLine {
     let mut left = n;
     spans
         .into_iter()
@@ -67,8 +67,8 @@ pub struct Review {
     pub x: super::exposure::Exposure,
     /// The audit browser's filter.
     pub af: super::audit_filter::AuditFilter,
-    /// How far the audit rows are scrolled sideways (← →), in columns: a
-    /// record's hash and tokens stay reachable on a narrow terminal.
+    /// How far the audit or exposure rows are scrolled sideways (← →), in
+    /// columns: a row's end stays reachable on a narrow terminal.
     pub hscroll: usize,
 }
 
@@ -128,8 +128,8 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
         }
         _ if r.view == View::Previews => return false,
         Action::ChooseSubject if r.view == View::Audit => r.af.typing = true,
-        Action::NextTier if r.view == View::Audit => r.hscroll = (r.hscroll + HSTEP).min(200),
-        Action::PrevTier if r.view == View::Audit => r.hscroll = r.hscroll.saturating_sub(HSTEP),
+        Action::NextTier => r.hscroll = (r.hscroll + HSTEP).min(200),
+        Action::PrevTier => r.hscroll = r.hscroll.saturating_sub(HSTEP),
         Action::Up => r.picked = r.picked.saturating_sub(1),
         Action::Down => r.picked = (r.picked + 1).min(n.saturating_sub(1)),
         Action::Top => r.picked = 0,

@@ -499,3 +499,18 @@ fn snapshot_of_the_audit_view_at_80x24() {
     assert!(shot.contains("chain verified"), "{shot}");
     insta::assert_snapshot!("audit_80x24", shot);
 }
+
+#[test]
+fn exposure_rows_scroll_sideways_too() {
+    let mut r = at(Level::Master, "orders-service");
+    r.msg(crate::app::update::Msg::Resize(80, 24));
+    r.press("E");
+    let before = r.screen();
+    r.press("]");
+    assert_eq!(r.s.projection.review.hscroll, 16);
+    let after = r.screen();
+    assert_ne!(after, before, "the rows moved sideways");
+    assert!(after.contains("finding(s)"), "the summary stays: {after}");
+    r.press("[");
+    assert_eq!(r.screen(), before);
+}
