@@ -256,3 +256,39 @@ fn the_query_history_search() {
     assert!(text.contains("orders-service -> uses -> *"), "{text}");
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn the_stale_base_dialog() {
+    use super::update::{Msg, update};
+    use super::worker::Reply;
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    let id = s.queue.current().map(|i| i.id.clone()).unwrap_or_default();
+    update(
+        &mut s,
+        Msg::Reply(Reply::Stale {
+            id,
+            versions: "batch-processor: the agent saw v1, the graph holds v2".into(),
+            edit: false,
+        }),
+    );
+    let text = screen(&s);
+    assert_fits(&text);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_unlock_dialog() {
+    use super::update::{Msg, update};
+    use super::worker::Reply;
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    update(&mut s, Msg::Reply(Reply::Unlocked(Level::Locked)));
+    update(&mut s, Msg::Reply(Reply::Sealed { pending: 9 }));
+    s.level = Some(Level::Locked);
+    press(&mut s, 'U');
+    let text = screen(&s);
+    assert_fits(&text);
+    assert!(text.contains("passphrase"), "{text}");
+    insta::assert_snapshot!(text);
+}
