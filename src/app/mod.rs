@@ -15,6 +15,7 @@ mod dialog_keys;
 #[cfg(test)]
 mod direction;
 pub mod effect;
+pub mod filter_line;
 pub mod highlight;
 pub mod keymap;
 pub mod layout;

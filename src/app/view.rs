@@ -151,7 +151,7 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
     // there, so the global letter keys are not offered.
     let typing = match state.pane {
         super::action::Pane::Query => state.query.editing,
-        super::action::Pane::Graph => state.graph.filter_typing,
+        super::action::Pane::Graph => state.graph.filter.typing,
         _ => false,
     };
     if typing {

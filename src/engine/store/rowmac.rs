@@ -122,7 +122,7 @@ fn timeline_hmac(keys: &Keyring, row: &TimelineRow, place: usize, of: usize) -> 
 
 /// Inserts `rows` as one commit's timeline rows, each with its MAC.
 pub(crate) fn insert_timeline(tx: &Connection, keys: &Keyring, rows: &[TimelineRow]) -> Result<()> {
-    insert_timeline_rows(tx, keys, rows.iter().cloned())
+    insert_timeline_rows(tx, keys, rows.iter())
 }
 
 /// [`insert_timeline`] with rows made one at a time (a large commit's rows
@@ -130,7 +130,7 @@ pub(crate) fn insert_timeline(tx: &Connection, keys: &Keyring, rows: &[TimelineR
 pub(crate) fn insert_timeline_rows(
     tx: &Connection,
     keys: &Keyring,
-    rows: impl ExactSizeIterator<Item = TimelineRow>,
+    rows: impl ExactSizeIterator<Item = impl std::borrow::Borrow<TimelineRow>>,
 ) -> Result<()> {
     let count = rows.len();
     let mut put = tx.prepare_cached(
@@ -138,7 +138,8 @@ pub(crate) fn insert_timeline_rows(
          commit_seq, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?;
     for (i, r) in rows.enumerate() {
-        let mac = timeline_hmac(keys, &r, i, count).map(|m| m.finalize().into_bytes().to_vec());
+        let r = r.borrow();
+        let mac = timeline_hmac(keys, r, i, count).map(|m| m.finalize().into_bytes().to_vec());
         put.execute(params![
             r.at, r.actor, r.action, r.node, r.edge, r.before, r.after, r.proposal, r.commit, mac
         ])?;

@@ -178,7 +178,7 @@ impl Component for GraphComponent {
                 ("ctrl-s", "save"),
                 ("esc", "cancel"),
             ]),
-            Some(Popup::Curator(d)) if d.filtering => {
+            Some(Popup::Curator(d)) if d.filter.typing => {
                 fixed(&[("type", "to filter"), ("enter", "keep"), ("esc", "clear")])
             }
             Some(Popup::Curator(d)) => fixed(&[
@@ -203,7 +203,7 @@ impl Component for GraphComponent {
                 ("pgup/pgdn", "scroll"),
                 ("esc", "close"),
             ]),
-            _ if state.graph.filter_typing => {
+            _ if state.graph.filter.typing => {
                 fixed(&[("type", "to filter the rings"), ("enter", "keep"), ("esc", "clear")])
             }
             _ => commands(state, self.pane()),

@@ -137,28 +137,12 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
         return;
     };
     let n = d.len();
-    if d.filtering {
-        match k.code {
-            KeyCode::Esc => {
-                d.filter.clear();
-                d.filtering = false;
-            }
-            KeyCode::Enter => d.filtering = false,
-            KeyCode::Backspace => {
-                d.filter.pop();
-            }
-            KeyCode::Char(c) => d.filter.push(c),
-            _ => return,
-        }
+    if d.filter.key(&k) {
         d.selected = 0;
         return;
     }
     match k.code {
-        KeyCode::Char('/') => d.filtering = true,
-        KeyCode::Esc if !d.filter.is_empty() => {
-            d.filter.clear();
-            d.selected = 0;
-        }
+        KeyCode::Char('/') => d.filter.typing = true,
         KeyCode::Esc | KeyCode::Char('q') => {
             state.popups.pop();
         }
@@ -238,11 +222,7 @@ pub fn draw(buf: &mut Buffer, d: &CuratorDialog, now_ms: i64, styles: &ToneStyle
     };
     // The keys are on the hint line: a title that lists them loses its end
     // on a narrow terminal.
-    let filter = if d.filtering || !d.filter.is_empty() {
-        format!(" · filter: {}{}", d.filter, if d.filtering { "▏" } else { "" })
-    } else {
-        String::new()
-    };
+    let filter = d.filter.title();
     let title = format!(
         "Curator: {kind}{} · by {}{}{filter}",
         if d.mentions { " · unlinked mentions" } else { "" },

@@ -170,30 +170,30 @@ pub struct CuratorDialog {
     /// Showing the mention suggestions instead of the entries.
     pub mentions: bool,
     /// The in-list filter (`/`): only rows whose name, scope or flags (or
-    /// a mention's term or node) hold it; `filtering` while it is typed.
-    pub filter: String,
-    pub filtering: bool,
+    /// a mention's term or node) hold it.
+    pub filter: crate::app::filter_line::FilterLine,
 }
 
 impl ListView {
-    /// The rows and mentions that hold `filter` (any case).
-    pub fn filtered(&self, filter: &str) -> ListView {
-        let f = filter.trim().to_lowercase();
-        if f.is_empty() {
-            return self.clone();
-        }
-        let holds = |s: &str| s.to_lowercase().contains(&f);
+    /// The rows and mentions that hold `filter`.
+    pub fn filtered(&self, filter: &crate::app::filter_line::FilterLine) -> ListView {
+        let row_texts = |r: &EntryView| {
+            let mut texts = vec![r.name.clone()];
+            texts.extend(r.scope.clone());
+            texts.extend(r.flags.iter().cloned());
+            texts
+        };
         ListView {
             rows: self
                 .rows
                 .iter()
-                .filter(|r| holds(&r.name) || r.scope.as_deref().is_some_and(holds) || r.flags.iter().any(|x| holds(x)))
+                .filter(|r| filter.holds(row_texts(r).iter().map(String::as_str)))
                 .cloned()
                 .collect(),
             mentions: self
                 .mentions
                 .iter()
-                .filter(|(term, by)| holds(term) || holds(by))
+                .filter(|(term, by)| filter.holds([term.as_str(), by.as_str()]))
                 .cloned()
                 .collect(),
         }

@@ -12,6 +12,8 @@
 //! - `view`: drawing the pane;
 //! - `component`: the pane as the shell routes to it.
 
+#[cfg(test)]
+mod browse_tests;
 pub mod component;
 pub mod curate;
 #[cfg(test)]
@@ -110,10 +112,8 @@ pub struct Graph {
     pub inspect_generation: u64,
     /// The place whose ring groups were last opened (or not) by fit.
     pub groups_decided: Option<Place>,
-    /// The in-list filter of the rings (`F`): only names holding it are
-    /// rows; `typing` while keys go to it.
-    pub filter: String,
-    pub filter_typing: bool,
+    /// The in-list filter of the rings (`F`): only names holding it are rows.
+    pub filter: crate::app::filter_line::FilterLine,
 }
 
 impl Graph {

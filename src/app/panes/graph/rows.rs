@@ -47,10 +47,10 @@ pub fn lines<'a>(
     n: &'a Neighbourhood,
     folded: &BTreeSet<String>,
     opened: &BTreeSet<(u32, String, String)>,
-    filter: &str,
+    filter: &crate::app::filter_line::FilterLine,
 ) -> Vec<Line<'a>> {
-    let wanted = filter.trim().to_lowercase();
-    let keep = |r: &RingRow| wanted.is_empty() || r.name.to_lowercase().contains(&wanted);
+    let narrowed = !filter.text.trim().is_empty();
+    let keep = |r: &RingRow| filter.holds([r.name.as_str()]);
     // Folded nodes and everything reached through them, ring by ring.
     let mut hidden: HashSet<&str> = HashSet::new();
     let mut out = vec![Line::Item(Item::Centre {
@@ -79,8 +79,7 @@ pub fn lines<'a>(
                     arrow,
                     members,
                 } => {
-                    let open =
-                        !wanted.is_empty() || opened.contains(&group_key(ring.distance, relation, arrow.glyph()));
+                    let open = narrowed || opened.contains(&group_key(ring.distance, relation, arrow.glyph()));
                     let shown: Vec<&RingRow> = members
                         .iter()
                         .filter(|m| {

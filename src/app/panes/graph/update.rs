@@ -45,8 +45,7 @@ fn go(state: &mut AppState, place: Place, fx: &mut Vec<Effect>) {
 /// A new centre starts at its first row, unfolded.
 fn fresh(g: &mut Graph) {
     g.selected = 0;
-    g.filter.clear();
-    g.filter_typing = false;
+    g.filter = Default::default();
     g.folded.clear();
     g.opened.clear();
     g.inspector_scroll = 0;
@@ -75,30 +74,13 @@ fn reshape(state: &mut AppState, fx: &mut Vec<Effect>, change: impl FnOnce(&mut 
     ask(state, fx);
 }
 
-/// A key while the rings' filter is typed: the rows narrow as it changes;
-/// `enter` keeps it (the list has the keys again), `esc` clears it.
-/// False when the filter is not being typed.
+/// A key for the rings' filter while it is typed (or `esc` clearing a
+/// kept one); false when the key is not the filter's.
 pub fn filter_key(state: &mut AppState, k: crossterm::event::KeyEvent, fx: &mut Vec<Effect>) -> bool {
-    use crossterm::event::{KeyCode, KeyModifiers};
-    let g = &mut state.graph;
-    if !g.filter_typing {
+    if !state.graph.filter.key(&k) {
         return false;
     }
-    match k.code {
-        KeyCode::Esc => {
-            g.filter.clear();
-            g.filter_typing = false;
-        }
-        KeyCode::Enter => g.filter_typing = false,
-        KeyCode::Backspace => {
-            g.filter.pop();
-        }
-        KeyCode::Char('u') if k.modifiers.contains(KeyModifiers::CONTROL) => g.filter.clear(),
-        KeyCode::Char(c) if !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => g.filter.push(c),
-        // Other keys (tab, ctrl-c, the arrows) are the shell's.
-        _ => return false,
-    }
-    g.selected = 0;
+    state.graph.selected = 0;
     inspect_selected(state, fx);
     true
 }
@@ -197,7 +179,7 @@ fn graph_key(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
             if g.shown.is_none() {
                 state.error("no node open: press / to jump to one");
             } else {
-                g.filter_typing = true;
+                g.filter.typing = true;
             }
         }
         Action::Mark => {
@@ -365,7 +347,7 @@ fn open_groups_that_fit(state: &mut AppState) {
             })
         })
         .collect();
-    if !every.is_empty() && rows::lines(n, &g.folded, &every, "").len() <= rows_shown {
+    if !every.is_empty() && rows::lines(n, &g.folded, &every, &Default::default()).len() <= rows_shown {
         g.opened.extend(every);
     }
 }

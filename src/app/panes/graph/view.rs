@@ -65,10 +65,7 @@ pub(crate) fn graph(buf: &mut Buffer, state: &AppState, styles: &ToneStyles, mai
                 if count == 1 { "" } else { "s" },
                 g.selected.min(rows_n.saturating_sub(1)) + 1
             );
-            if g.filter_typing || !g.filter.is_empty() {
-                let cursor = if g.filter_typing { "▏" } else { "" };
-                title = format!("{title} · filter: {}{cursor}", g.filter);
-            }
+            title.push_str(&g.filter.title());
             if let Some((commit, at)) = n.as_of {
                 title = format!(
                     "HISTORY · as of entry #{commit}, {} · {title}",

@@ -244,7 +244,7 @@ fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
     let title = format!(
         "Audit · agent {} · {since}{}{}",
         r.agent.as_deref().unwrap_or("any"),
-        super::audit_filter::title(&r.af),
+        r.af.title(),
         if r.hscroll > 0 {
             format!(" · → {} columns", r.hscroll)
         } else {

@@ -1,0 +1,110 @@
+//! Browsing the rings over the demo store: the inspector follows the
+//! cursor, ring groups that fit open by themselves, and the rings' filter.
+
+use crossterm::event::KeyCode;
+use graphex_engine::Level;
+
+use super::rows;
+use crate::app::panes::testkit::{Run, demo_at};
+use crate::app::update::Msg;
+use crate::app::worker::Reply;
+
+#[test]
+fn the_inspector_follows_the_cursor_and_comes_back_to_the_centre() {
+    let mut r = demo_at(Level::Master);
+    r.press("2");
+    r.jump("retry-queue");
+    let centre = |r: &Run| r.screen().contains("Description") && r.s.graph.inspected.is_none();
+    assert!(centre(&r), "the centre first: {}", r.screen());
+    // Down to the first neighbour row (opening a group on the way).
+    for _ in 0..20 {
+        r.press("j");
+        match rows::selected(&r.s.graph) {
+            Some(rows::Item::Node { .. }) => break,
+            Some(rows::Item::Group { open: false, .. }) => r.press(" "),
+            _ => {}
+        }
+    }
+    let Some(rows::Item::Node { row, .. }) = rows::selected(&r.s.graph) else {
+        panic!("no neighbour row: {}", r.screen())
+    };
+    let name = row.name.clone();
+    let Some(Ok(i)) = &r.s.graph.inspected else {
+        panic!("the neighbour is read for the inspector: {:?}", r.s.graph.inspected)
+    };
+    assert_eq!(i.name, name);
+    let expected = r.store.node(&name).unwrap().description;
+    let first_words: String = expected.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+    assert!(r.screen().contains(&first_words), "{first_words:?} in {}", r.screen());
+    // Back on the centre, the centre's inspector again.
+    r.press("g");
+    assert!(centre(&r), "{}", r.screen());
+}
+
+#[test]
+fn ring_groups_that_fit_open_by_themselves_and_stay_as_the_user_left_them() {
+    let mut r = demo_at(Level::Master);
+    r.s.size = (160, 60);
+    r.press("2");
+    r.jump("orders-service");
+    r.press("-");
+    let groups = |r: &Run| -> Vec<bool> {
+        rows::items(&rows::current(&r.s.graph))
+            .iter()
+            .filter_map(|i| match i {
+                rows::Item::Group { open, .. } => Some(*open),
+                _ => None,
+            })
+            .collect()
+    };
+    let g = groups(&r);
+    assert!(
+        !g.is_empty() && g.iter().all(|o| *o),
+        "depth 1 fits: every group open {g:?}"
+    );
+    // Closed by hand, it stays closed when the graph is shown again.
+    r.s.graph.selected = 1;
+    r.press(" ");
+    assert_eq!(groups(&r).iter().filter(|o| !**o).count(), 1);
+    r.msg(Msg::Reply(Reply::GraphChanged));
+    assert_eq!(groups(&r).iter().filter(|o| !**o).count(), 1, "kept closed");
+    // Two rings deep, every group open would not fit: the second ring's
+    // stay closed (the first ring's stay as they were).
+    r.press("+");
+    let deeper: Vec<bool> = rows::items(&rows::current(&r.s.graph))
+        .iter()
+        .filter_map(|i| match i {
+            rows::Item::Group { open, distance: 2, .. } => Some(*open),
+            _ => None,
+        })
+        .collect();
+    assert!(!deeper.is_empty() && deeper.iter().all(|o| !*o), "{deeper:?}");
+}
+
+#[test]
+fn the_rings_filter_narrows_the_rows_as_you_type() {
+    let mut r = demo_at(Level::Master);
+    r.press("2");
+    r.jump("orders-service");
+    let all = r.shown_count();
+    r.press("F");
+    assert!(r.s.graph.filter.typing);
+    r.press("pay");
+    let names = r.row_names();
+    assert!(!names.is_empty() && names.len() < all, "{names:?}");
+    assert!(names.iter().all(|n| n.contains("pay")), "{names:?}");
+    assert!(r.screen().contains("filter: pay"), "{}", r.screen());
+    // Inside a group too: a match in a closed group is shown, its group open.
+    assert!(names.iter().any(|n| n == "payments-service"), "{names:?}");
+    r.key(KeyCode::Enter);
+    assert!(
+        !r.s.graph.filter.typing,
+        "enter keeps the filter and gives the keys back"
+    );
+    r.press("j");
+    assert_eq!(r.s.graph.filter.text, "pay", "j moved, it did not type");
+    r.press("F");
+    r.key(KeyCode::Esc);
+    assert!(r.s.graph.filter.text.is_empty());
+    assert_eq!(r.shown_count(), all);
+}
