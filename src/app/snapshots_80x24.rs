@@ -165,7 +165,11 @@ fn the_type_filter() {
 fn the_curator_list() {
     let text = graph_dialog("orders-service", "c");
     assert!(text.contains("needs care"), "{text}");
+    assert!(text.contains("10 entries"), "the count is in the title: {text}");
     insta::assert_snapshot!(text);
+    // The selected entry's needs are spelt out whole below the list.
+    let text = graph_dialog("orders-service", "cjjjjjjjj");
+    assert!(text.contains("│round-half-up-display: deprecated · stale"), "{text}");
 }
 
 #[test]

@@ -507,14 +507,14 @@ pub const ALL: &[Info] = &[
         Action::CardUp,
         "card_up",
         "scroll card",
-        "Scroll the card or inspector up",
+        "Scroll the card, inspector or audit replay up",
         L,
     ),
     info(
         Action::CardDown,
         "card_down",
         "scroll card",
-        "Scroll the card or inspector down",
+        "Scroll the card, inspector or audit replay down",
         L,
     ),
     info(

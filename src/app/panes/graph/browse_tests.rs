@@ -108,3 +108,21 @@ fn the_rings_filter_narrows_the_rows_as_you_type() {
     assert!(r.s.graph.filter.text.is_empty());
     assert_eq!(r.shown_count(), all);
 }
+
+#[test]
+fn on_a_group_the_hint_line_says_what_space_does() {
+    let mut r = demo_at(Level::Master);
+    r.msg(Msg::Resize(80, 24));
+    r.press("2");
+    let hints = |r: &Run| r.screen().lines().last().unwrap_or_default().to_owned();
+    assert!(!hints(&r).contains("group"), "on the centre: {}", hints(&r));
+    r.press("j");
+    let Some(rows::Item::Group { open: false, .. }) = rows::selected(&r.s.graph) else {
+        panic!("orders-service's first ring is grouped at 80×24: {}", r.screen())
+    };
+    assert!(hints(&r).starts_with("\"space open group"), "{}", hints(&r));
+    r.press(" ");
+    assert!(hints(&r).starts_with("\"space close group"), "{}", hints(&r));
+    // The rows themselves no longer carry the hint (it was cut at 80 columns).
+    assert!(!r.screen().contains("(space"), "{}", r.screen());
+}

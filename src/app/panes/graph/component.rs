@@ -7,7 +7,7 @@ use ratatui::layout::{Position, Rect};
 
 use super::{curate_ui, curator, dialogs, go_to, update, view};
 use crate::app::action::{Action, Pane};
-use crate::app::component::{Component, Notice, commands, fixed};
+use crate::app::component::{Component, Notice, commands, fixed, keyed};
 use crate::app::effect::Effect;
 use crate::app::layout::{Areas, areas};
 use crate::app::state::{AppState, Confirmed, Popup};
@@ -206,7 +206,15 @@ impl Component for GraphComponent {
             _ if state.graph.filter.typing => {
                 fixed(&[("type", "to filter the rings"), ("enter", "keep"), ("esc", "clear")])
             }
-            _ => commands(state, self.pane()),
+            _ => {
+                let mut hints = commands(state, self.pane());
+                // On a group, what space (and enter) does comes first.
+                if let Some(super::rows::Item::Group { open, .. }) = super::rows::selected(&state.graph) {
+                    let label = if open { "close group" } else { "open group" };
+                    hints.splice(0..0, keyed(state, &[(Action::ToggleBranch, label)]));
+                }
+                hints
+            }
         }
     }
 }

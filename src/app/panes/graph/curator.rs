@@ -23,6 +23,7 @@ use crate::app::worker::Request;
 use crate::widgets::clip::clip_middle;
 use crate::widgets::dialog::centered;
 use crate::widgets::grouped_list::{GroupedList, Row};
+use crate::widgets::rich_text::RichText;
 use crate::widgets::{Tone, ToneStyles};
 
 /// The types a list is of, in the order ←/→ goes through them (empty: all).
@@ -223,13 +224,21 @@ pub fn draw(buf: &mut Buffer, d: &CuratorDialog, now_ms: i64, styles: &ToneStyle
     // The keys are on the hint line: a title that lists them loses its end
     // on a narrow terminal.
     let filter = d.filter.title();
+    let visible = d.visible();
+    let count = match &visible {
+        Some(Ok(l)) if !d.mentions => format!(
+            " · {} entr{}",
+            l.rows.len(),
+            if l.rows.len() == 1 { "y" } else { "ies" }
+        ),
+        _ => String::new(),
+    };
     let title = format!(
-        "Curator: {kind}{} · by {}{}{filter}",
+        "Curator: {kind}{}{count} · by {}{}{filter}",
         if d.mentions { " · unlinked mentions" } else { "" },
         sort_name(d.sort_by()),
         if d.descending { " ↓" } else { " ↑" },
     );
-    let visible = d.visible();
     let rows: Vec<Row> = match &visible {
         None => vec![Row::Header("reading…".into())],
         Some(Err(e)) => vec![Row::Header(e.clone())],
@@ -252,13 +261,71 @@ pub fn draw(buf: &mut Buffer, d: &CuratorDialog, now_ms: i64, styles: &ToneStyle
         Some(Ok(l)) => entry_rows(l, now_ms),
     };
     let selected = (d.len() > 0).then(|| d.selected.min(d.len() - 1) + 1);
+    // The selected entry's needs, whole and wrapped: a row's flags may be
+    // cut at the right edge on a narrow terminal.
+    let detail = match &visible {
+        Some(Ok(l)) if !d.mentions => l.rows.get(d.selected.min(l.rows.len().saturating_sub(1))),
+        _ => None,
+    };
+    let (list_area, detail_area) = match detail {
+        Some(_) if area.height > 10 => {
+            let h = DETAIL_HEIGHT;
+            (
+                Rect {
+                    height: area.height - h,
+                    ..area
+                },
+                Some(Rect {
+                    y: area.bottom() - h,
+                    height: h,
+                    ..area
+                }),
+            )
+        }
+        _ => (area, None),
+    };
     GroupedList {
         rows: &rows,
         selected,
         styles,
         block: Some(block(&title, true, styles)),
     }
-    .render(area, buf);
+    .render(list_area, buf);
+    if let (Some(e), Some(at)) = (detail, detail_area) {
+        RichText {
+            lines: &[needs_line(e)],
+            scroll: 0,
+            styles,
+            block: Some(block("Selected", false, styles)),
+        }
+        .render(at, buf);
+    }
+}
+
+/// Rows of the selected entry's box (its border included).
+const DETAIL_HEIGHT: u16 = 4;
+
+/// What the selected entry needs, in full.
+fn needs_line(e: &EntryView) -> crate::widgets::RichLine {
+    let flags = entry_flags(e);
+    vec![
+        (format!("{}: ", e.name), Tone::Heading),
+        if flags.is_empty() {
+            ("nothing needs care".to_owned(), Tone::Dim)
+        } else {
+            (flags.join(" · "), Tone::Warn)
+        },
+    ]
+}
+
+/// An entry's status (when not active) and what needs care.
+fn entry_flags(r: &EntryView) -> Vec<String> {
+    let mut flags = Vec::new();
+    if r.status != "active" {
+        flags.push(r.status.clone());
+    }
+    flags.extend(r.flags.iter().cloned());
+    flags
 }
 
 /// The widest a name or a scope column gets; longer ones are cut in the
@@ -280,20 +347,11 @@ fn entry_rows(l: &ListView, now_ms: i64) -> Vec<Row> {
     );
     // Item rows are drawn two columns in: the header is too.
     let mut rows = vec![Row::Header(format!(
-        "  {:<name_w$} {:>9}  {:<scope_w$} {:>5}  needs care ({} entr{})",
-        "name",
-        "changed",
-        "scope",
-        "links",
-        l.rows.len(),
-        if l.rows.len() == 1 { "y" } else { "ies" },
+        "  {:<name_w$} {:>9}  {:<scope_w$} {:>5}  needs care",
+        "name", "changed", "scope", "links",
     ))];
     rows.extend(l.rows.iter().map(|r| {
-        let mut flags = Vec::new();
-        if r.status != "active" {
-            flags.push(r.status.clone());
-        }
-        flags.extend(r.flags.iter().cloned());
+        let flags = entry_flags(r);
         let name = clip_middle(&r.name, name_w);
         let scope = clip_middle(r.scope.as_deref().unwrap_or("-"), scope_w);
         Row::Item {

@@ -214,7 +214,6 @@ fn item_row(g: &Graph, i: &Item<'_>) -> Row {
                     format!("{count} node{}", if *count == 1 { "" } else { "s" }),
                     Tone::Normal,
                 ),
-                (if *open { "" } else { "  (space opens)" }.to_owned(), Tone::Dim),
             ],
             marked: false,
             dimmed: false,

@@ -80,6 +80,18 @@ impl Component for ProjectionComponent {
                 review_ui::View::Audit if state.projection.review.af.typing => {
                     fixed(&[("type", "to filter"), ("enter", "keep"), ("esc", "clear")])
                 }
+                review_ui::View::Audit if state.projection.review.replay.is_some() => keyed(
+                    state,
+                    &[
+                        (Action::CardDown, "replay ↓"),
+                        (Action::CardUp, "replay ↑"),
+                        (Action::ReviewOpen, "replay / diff"),
+                        (Action::AuditMark, "mark"),
+                        (Action::ChooseSubject, "filter"),
+                        (Action::NextTier, "scroll →"),
+                        (Action::ShowAudit, "back"),
+                    ],
+                ),
                 review_ui::View::Audit => keyed(
                     state,
                     &[

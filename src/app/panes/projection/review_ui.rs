@@ -70,6 +70,8 @@ pub struct Review {
     /// How far the audit or exposure rows are scrolled sideways (← →), in
     /// columns: a row's end stays reachable on a narrow terminal.
     pub hscroll: usize,
+    /// How far the replay below the audit list is scrolled (J/K).
+    pub replay_scroll: u16,
 }
 
 fn rows(r: &Review) -> usize {
@@ -130,6 +132,16 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
         Action::ChooseSubject if r.view == View::Audit => r.af.typing = true,
         Action::NextTier => r.hscroll = (r.hscroll + HSTEP).min(200),
         Action::PrevTier => r.hscroll = r.hscroll.saturating_sub(HSTEP),
+        Action::CardDown => {
+            // Up to the replay's last line, so `K` comes back at once.
+            let lines = match &r.replay {
+                Some(Ok(v)) => v.iter().map(|x| x.text.lines().count() + 1).sum(),
+                _ => 0,
+            };
+            let last = u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX);
+            r.replay_scroll = r.replay_scroll.saturating_add(5).min(last);
+        }
+        Action::CardUp => r.replay_scroll = r.replay_scroll.saturating_sub(5),
         Action::Up => r.picked = r.picked.saturating_sub(1),
         Action::Down => r.picked = (r.picked + 1).min(n.saturating_sub(1)),
         Action::Top => r.picked = 0,
@@ -150,6 +162,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
             let generation = state.next_generation();
             state.projection.review.generation = generation;
             state.projection.review.replay = None;
+            state.projection.review.replay_scroll = 0;
             request(fx, Request::AuditReplay { generation, hashes });
         }
         Action::AuditMark if r.view == View::Audit => {
@@ -344,7 +357,7 @@ fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
     };
     RichText {
         lines: &lines,
-        scroll: 0,
+        scroll: r.replay_scroll,
         styles,
         block: Some(block("Replay", false, styles)),
     }

@@ -485,17 +485,7 @@ fn snapshot_of_the_audit_view_at_80x24() {
     let mut r = at(Level::Master, "orders-service");
     r.msg(crate::app::update::Msg::Resize(80, 24));
     r.press("A");
-    let mut shot = r.screen();
-    let Some(Ok(a)) = &r.s.projection.review.audit else {
-        panic!()
-    };
-    // Times and hashes differ run to run: stand-ins of the same width.
-    for x in &a.rows {
-        shot = shot.replace(&x.at, &"T".repeat(x.at.chars().count()));
-        if let Some(h) = x.hash.get(..12) {
-            shot = shot.replace(h, "HASH--------");
-        }
-    }
+    let shot = audit_shot(&r);
     assert!(shot.contains("chain verified"), "{shot}");
     insta::assert_snapshot!("audit_80x24", shot);
 }
@@ -513,4 +503,59 @@ fn exposure_rows_scroll_sideways_too() {
     assert!(after.contains("finding(s)"), "the summary stays: {after}");
     r.press("[");
     assert_eq!(r.screen(), before);
+}
+
+/// The audit view at 80×24 with times and hashes replaced by stand-ins of
+/// the same width, so the snapshot holds run to run.
+fn audit_shot(r: &Run) -> String {
+    let mut shot = r.screen();
+    let Some(Ok(a)) = &r.s.projection.review.audit else {
+        panic!()
+    };
+    for x in &a.rows {
+        shot = shot.replace(&x.at, &"T".repeat(x.at.chars().count()));
+        if let Some(h) = x.hash.get(..12) {
+            shot = shot.replace(h, "HASH--------");
+        }
+    }
+    shot
+}
+
+#[test]
+fn snapshot_of_a_replay_and_a_replay_diff_at_80x24() {
+    let mut r = at(Level::Master, "orders-service");
+    r.msg(crate::app::update::Msg::Resize(80, 24));
+    r.press("A");
+    r.key(KeyCode::Enter);
+    let one = audit_shot(&r);
+    assert!(one.contains("the hash matches"), "{one}");
+    insta::assert_snapshot!("audit_replay_80x24", one);
+    r.press(" j");
+    r.key(KeyCode::Enter);
+    let two = audit_shot(&r);
+    assert!(two.contains("what changed"), "{two}");
+    insta::assert_snapshot!("audit_replay_diff_80x24", two);
+}
+
+#[test]
+fn a_long_replay_scrolls_with_j_and_k() {
+    let mut r = at(Level::Master, "orders-service");
+    r.msg(crate::app::update::Msg::Resize(80, 24));
+    r.press("A");
+    r.key(KeyCode::Enter);
+    let top = r.screen();
+    assert!(top.contains("the hash matches"), "{top}");
+    r.press("J");
+    assert_eq!(r.s.projection.review.replay_scroll, 5);
+    assert!(!r.screen().contains("the hash matches"), "scrolled past the header");
+    for _ in 0..50 {
+        r.press("J");
+    }
+    let Some(Ok(re)) = &r.s.projection.review.replay else {
+        panic!()
+    };
+    let last = re[0].text.lines().count() as u16;
+    assert_eq!(r.s.projection.review.replay_scroll, last, "stops at the last line");
+    r.press("KKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKK");
+    assert_eq!(r.screen(), top);
 }
