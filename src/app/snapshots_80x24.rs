@@ -296,3 +296,81 @@ fn the_unlock_dialog() {
     assert!(text.contains("passphrase"), "{text}");
     insta::assert_snapshot!(text);
 }
+
+fn ctrl(r: &mut Run, c: char) {
+    r.msg(crate::app::update::Msg::Key(crossterm::event::KeyEvent::new(
+        KeyCode::Char(c),
+        crossterm::event::KeyModifiers::CONTROL,
+    )));
+}
+
+#[test]
+fn the_bulk_accept() {
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    press(&mut s, 'A');
+    let text = screen(&s);
+    assert_fits(&text);
+    assert!(
+        matches!(
+            s.popups.last(),
+            Some(super::state::Popup::Confirm {
+                then: super::state::Confirmed::AcceptMany(_),
+                ..
+            })
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_quit_question_over_an_edit() {
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    press(&mut s, 'e');
+    press(&mut s, 'x');
+    super::update::update(
+        &mut s,
+        super::update::Msg::Key(crossterm::event::KeyEvent::new(
+            KeyCode::Char('c'),
+            crossterm::event::KeyModifiers::CONTROL,
+        )),
+    );
+    let text = screen(&s);
+    assert_fits(&text);
+    assert!(text.contains("lose this edit"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_tier_raise_review() {
+    let mut r = graph_at("postgresql");
+    r.press("e");
+    r.key(KeyCode::Tab);
+    r.key(KeyCode::Right);
+    ctrl(&mut r, 's');
+    let text = r.screen();
+    assert_fits(&text);
+    assert!(text.contains("cannot be undone"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_query_export_prompt() {
+    insta::assert_snapshot!(query_dialog("x"));
+}
+
+#[test]
+fn the_agent_id_prompt() {
+    let mut r = graph_at("orders-service");
+    r.press("P");
+    r.press("i");
+    let text = r.screen();
+    assert_fits(&text);
+    assert!(
+        matches!(r.s.popups.last(), Some(super::state::Popup::AgentId { .. })),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}

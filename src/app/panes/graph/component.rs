@@ -172,6 +172,9 @@ impl Component for GraphComponent {
             ]),
             Some(Popup::Export { .. }) => fixed(&[("enter", "export"), ("esc", "cancel")]),
             Some(Popup::AsOf { .. }) => fixed(&[("enter", "show"), ("esc", "cancel")]),
+            Some(Popup::NodeForm(f)) if f.review.is_some() => {
+                fixed(&[("ctrl-s", "save as reviewed"), ("esc", "back to the form")])
+            }
             Some(Popup::NodeForm(_)) => fixed(&[
                 ("tab", "next field"),
                 ("←→", "choose"),

@@ -211,8 +211,9 @@ pub fn exposure(store: &Store, settings: Option<&Settings>, name: &str, tier: Ti
     if changes.is_empty() {
         return Ok(vec!["no agent projection within two hops changes".to_owned()]);
     }
-    Ok(changes
+    let mut lines: Vec<String> = changes
         .iter()
+        .take(EXPOSURE_LINES)
         .map(|c| {
             let delta = i64::try_from(c.tokens_after).unwrap_or(i64::MAX) - i64::try_from(c.tokens_before).unwrap_or(0);
             format!(
@@ -220,5 +221,16 @@ pub fn exposure(store: &Store, settings: Option<&Settings>, name: &str, tier: Ti
                 c.tier, c.center, c.tokens_before, c.tokens_after
             )
         })
-        .collect())
+        .collect();
+    if changes.len() > EXPOSURE_LINES {
+        lines.push(format!(
+            "… and {} more projection(s): W on the node in the Graph pane lists every one",
+            changes.len() - EXPOSURE_LINES
+        ));
+    }
+    Ok(lines)
 }
+
+/// How many changed projections a form's review lists; the what-if (`W`)
+/// lists them all. The review must fit a small terminal whole.
+const EXPOSURE_LINES: usize = 5;

@@ -460,11 +460,11 @@ fn save(state: &mut AppState, fx: &mut Vec<Effect>) {
             if let Some((from, to)) = f.tier_move() {
                 if to < from {
                     review.push(format!(
-                        "The tier goes down from {from} to {to}: agents allowed {to} will read this node. Checking what changes…"
+                        "The tier goes down from {from} to {to}: agents allowed {to} will read this node."
                     ));
                 } else {
                     review.push(format!(
-                        "The tier goes up from {from} to {to}: agents below {to} stop reading this node. Checking what changes…"
+                        "The tier goes up from {from} to {to}: agents below {to} stop reading this node."
                     ));
                 }
                 // Either way, what each agent tier would receive around it.
@@ -483,6 +483,7 @@ fn save(state: &mut AppState, fx: &mut Vec<Effect>) {
                          and `u` will not lower it back (lowering it later is a change of its own, reviewed like this one)."
                     ));
                 }
+                review.push(CHECKING.into());
             }
             review.push("ctrl-s again saves; esc goes back to the form.".into());
             f.review = Some(review);
@@ -521,17 +522,21 @@ pub fn name_checked(state: &mut AppState, generation: u64, result: Result<(), St
     }
 }
 
+/// The review's promise of a what-if, until its answer comes.
+const CHECKING: &str = "Checking what changes…";
+
 /// What a lower tier would expose, into the edit's review.
 pub fn exposure(state: &mut AppState, generation: u64, result: Result<Vec<String>, String>) {
     if let Some(Popup::NodeForm(f)) = state.popups.last_mut()
         && f.generation == generation
         && let Some(review) = f.review.as_mut()
     {
-        let at = review.len().saturating_sub(1);
-        // The answer replaces the promise of one.
-        if let Some(first) = review.first_mut() {
-            *first = first.replace(" Checking what changes…", " What changes:");
-        }
+        // The answer replaces the promise of one, and follows it.
+        let Some(promise) = review.iter().position(|l| l == CHECKING) else {
+            return;
+        };
+        review[promise] = "What changes:".into();
+        let at = promise + 1;
         match result {
             Ok(lines) => {
                 for (i, l) in lines.into_iter().enumerate() {

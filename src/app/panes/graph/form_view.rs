@@ -79,14 +79,18 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
 fn form(buf: &mut Buffer, f: &NodeForm, styles: &ToneStyles, main: Rect) {
     let area = centered(main, main.width.saturating_sub(4).min(100), main.height);
     ratatui::widgets::Clear.render(area, buf);
-    let title = if f.is_edit() {
-        format!("Edit {}", f.values.name)
-    } else {
-        "New node".to_owned()
+    let title = match (f.is_edit(), f.review.is_some()) {
+        (true, false) => format!("Edit {}", f.values.name),
+        (true, true) => format!("Edit {} · review", f.values.name),
+        (false, false) => "New node".to_owned(),
+        (false, true) => "New node · review".to_owned(),
     };
     let mut lines: Vec<RichLine> = Vec::new();
     let values = f.current();
-    for field in Field::ALL {
+    // While the change is reviewed, the review has the box: the fields it
+    // changes are in it, and the rest would push it off a small terminal.
+    let fields = if f.review.is_some() { &[][..] } else { &Field::ALL[..] };
+    for &field in fields {
         let focused = f.focus == field;
         let marker = if focused { "▸ " } else { "  " };
         let label = (
@@ -121,7 +125,7 @@ fn form(buf: &mut Buffer, f: &NodeForm, styles: &ToneStyles, main: Rect) {
             lines.push(vec![("              key=value; key2=value2".into(), Tone::Dim)]);
         }
     }
-    if f.focus == Field::Body {
+    if f.focus == Field::Body && f.review.is_none() {
         lines.push(Vec::new());
         let row = f.body.cursor().0;
         for (i, l) in f.body.lines().iter().enumerate() {
@@ -133,7 +137,6 @@ fn form(buf: &mut Buffer, f: &NodeForm, styles: &ToneStyles, main: Rect) {
         }
     }
     if let Some(review) = &f.review {
-        lines.push(Vec::new());
         lines.push(vec![("Review".into(), Tone::Heading)]);
         for (field, before, after) in f.diff() {
             lines.push(vec![(format!("{field}:"), Tone::Field)]);
@@ -154,8 +157,10 @@ fn form(buf: &mut Buffer, f: &NodeForm, styles: &ToneStyles, main: Rect) {
     if f.saving {
         lines.push(vec![("saving…".into(), Tone::Warn)]);
     }
-    lines.push(Vec::new());
-    lines.push(vec![("tab next field · ctrl-s save · esc cancel".into(), Tone::Dim)]);
+    if f.review.is_none() {
+        lines.push(Vec::new());
+        lines.push(vec![("tab next field · ctrl-s save · esc cancel".into(), Tone::Dim)]);
+    }
     RichText {
         lines: &lines,
         scroll: 0,
