@@ -212,6 +212,7 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
             );
         }
         let sub = Submission {
+            revises: None,
             agent: "import".into(),
             trust: 100.0,
             session: actor.clone(),

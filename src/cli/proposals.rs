@@ -113,6 +113,7 @@ pub fn infer(ctx: &Context, path: Option<&Path>, dry_run: bool) -> Result<()> {
         return Ok(());
     }
     let sub = Submission {
+        revises: None,
         agent: proposal::INFERRED.to_owned(),
         trust: 100.0,
         session: format!(

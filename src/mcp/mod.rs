@@ -38,6 +38,7 @@ pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
         bail!("--trust must be from 0 to 100 (it is {})", agent.trust);
     }
     graphex_engine::proposal::Submission {
+        revises: None,
         agent: agent.agent.clone(),
         trust: agent.trust,
         session: agent.session.clone(),

@@ -162,6 +162,7 @@ fn description(inf: &Inference, wanted: &str) -> String {
 fn assert_proposable(inf: &Inference, exists: &dyn Fn(&str) -> bool) {
     assert!(inf.changes.len() <= MAX_CHANGES);
     let sub = Submission {
+        revises: None,
         agent: INFERRED.into(),
         trust: 50.0,
         session: "infer".into(),

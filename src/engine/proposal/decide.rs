@@ -53,6 +53,7 @@ impl Store {
                 reason: None,
                 applied: accepted.applied.clone(),
                 edited_as: None,
+                change: None,
                 at: Timestamp::now(),
             },
         )?);
@@ -81,6 +82,7 @@ impl Store {
                 reason: None,
                 applied: Vec::new(),
                 edited_as: Some(edited_id.clone()),
+                change: None,
                 at: now,
             },
         )?);
@@ -91,6 +93,7 @@ impl Store {
                 reason: None,
                 applied: accepted.applied.clone(),
                 edited_as: None,
+                change: None,
                 at: now,
             },
         )?);
@@ -127,6 +130,7 @@ impl Store {
                 reason: Some(reason.to_owned()),
                 applied: Vec::new(),
                 edited_as: None,
+                change: None,
                 at: Timestamp::now(),
             },
         )?);
@@ -141,7 +145,7 @@ impl Store {
             .transpose()
     }
 
-    fn decision_row(&self, id: &ProposalId, d: &Decision) -> Result<DecisionRow> {
+    pub(super) fn decision_row(&self, id: &ProposalId, d: &Decision) -> Result<DecisionRow> {
         let plain = serde_json::to_vec(d).map_err(|e| Error::integrity("decision", e.to_string()))?;
         Ok(DecisionRow {
             proposal: id.to_string(),

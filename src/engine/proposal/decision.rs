@@ -14,6 +14,10 @@ pub enum Outcome {
     Rejected,
     /// A reviewer edited it; the edit was accepted as another proposal.
     Edited,
+    /// A reviewer asked the agent for changes: it waits for a revision
+    /// (a proposal that names it in `revises`).
+    #[serde(rename = "changes-requested")]
+    ChangesRequested,
 }
 
 impl Outcome {
@@ -23,6 +27,7 @@ impl Outcome {
             Outcome::Accepted => "accepted",
             Outcome::Rejected => "rejected",
             Outcome::Edited => "edited",
+            Outcome::ChangesRequested => "changes-requested",
         }
     }
 
@@ -32,6 +37,7 @@ impl Outcome {
             "accepted" => Ok(Outcome::Accepted),
             "rejected" => Ok(Outcome::Rejected),
             "edited" => Ok(Outcome::Edited),
+            "changes-requested" => Ok(Outcome::ChangesRequested),
             other => Err(Error::integrity("decision", format!("unknown outcome {other:?}"))),
         }
     }
@@ -48,6 +54,10 @@ pub struct Decision {
     pub applied: Vec<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edited_as: Option<ProposalId>,
+    /// For a request for changes: the 1-based change the reviewer's
+    /// comment (in `reason`) is on; none when it is on the whole proposal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<usize>,
     pub at: Timestamp,
 }
 

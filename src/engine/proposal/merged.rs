@@ -63,6 +63,7 @@ fn build(store: &Store, c: &Conflict) -> Option<(ProposalId, StoredProposal, Mer
         edited_from: None,
         bases: BTreeMap::from([(ours.name.clone(), Some(ours.version))]),
         submission: Submission {
+            revises: None,
             agent: MERGE_AGENT.into(),
             trust: 100.0,
             session: format!("merge of {}", c.branch),

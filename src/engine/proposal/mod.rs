@@ -11,6 +11,8 @@
 //! moved to `pending/quarantine/` with a reason and never stop the queue.
 
 mod change;
+mod comment;
+mod conversation;
 mod decide;
 mod decision;
 mod impact;
@@ -25,6 +27,8 @@ mod submission;
 mod undo;
 
 pub use change::{Change, FieldSet, Triple, supersedes};
+pub use comment::StoredComment;
+pub use conversation::{MAX_ROUNDS, Round, conversation_problems};
 pub use decide::{AcceptOptions, Accepted};
 pub use decision::{Decision, Outcome, check_reason};
 pub use impact::{AGENT_TIERS, TierImpact, after_accept, impact};
@@ -85,6 +89,8 @@ fn shorten(s: &str) -> String {
     }
 }
 
+#[cfg(test)]
+mod conversation_tests;
 #[cfg(test)]
 mod quarantine_tests;
 #[cfg(test)]

@@ -54,6 +54,9 @@ pub struct ScanResult {
 /// about nodes it cannot read is revealed (a hidden name is simply `null`).
 pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Source) -> Result<ProposalId> {
     sub.validate()?;
+    if let Some(revises) = &sub.revises {
+        store.check_revises(revises)?;
+    }
     let ceiling = policy.max_tier(Access::Trust {
         score: sub.trust,
         local: false,
@@ -132,11 +135,16 @@ pub(crate) fn record_bases(store: &Store, sub: &Submission, bases: &mut BTreeMap
 
 /// Writes sealed proposal bytes into `pending/` (temporary file, sync, rename).
 pub(crate) fn write(pending: &Path, sealed: &[u8]) -> Result<ProposalId> {
+    write_as(pending, sealed, "proposal")
+}
+
+/// Writes sealed bytes into `pending/<sha256>.<extension>` atomically.
+pub(crate) fn write_as(pending: &Path, sealed: &[u8], extension: &str) -> Result<ProposalId> {
     let id = ProposalId::of(sealed);
     let incoming = pending.join(INCOMING);
     std::fs::create_dir_all(&incoming).map_err(|e| Error::io(&incoming, e))?;
     let tmp = incoming.join(format!("{}.{}", id.as_str(), std::process::id()));
-    let target = pending.join(id.file_name());
+    let target = pending.join(format!("{}.{extension}", id.as_str()));
     let result = (|| {
         use std::io::Write;
         let mut f = std::fs::File::create(&tmp)?;
@@ -166,6 +174,10 @@ pub(crate) fn scan(pending: &Path, master: &x25519::Identity, decided: &HashSet<
         let os_name = entry.file_name();
         let name = os_name.to_str();
         if matches!(name, Some(QUARANTINE | INCOMING)) && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        // An agent's comment on a proposal: read with its conversation.
+        if name.is_some_and(super::comment::is_comment_file) {
             continue;
         }
         let id = name.and_then(ProposalId::from_file_name);
@@ -304,7 +316,7 @@ pub(crate) fn read_capped(path: &Path, cap: u64) -> std::result::Result<Vec<u8>,
 
 /// Moves `path` into the quarantine with a `.reason` file beside it. Returns
 /// false when another process moved it first.
-fn quarantine(pending: &Path, path: &Path, shown: &str, reason: &str) -> Result<bool> {
+pub(crate) fn quarantine(pending: &Path, path: &Path, shown: &str, reason: &str) -> Result<bool> {
     let dir = pending.join(QUARANTINE);
     match std::fs::symlink_metadata(&dir) {
         Ok(m) if m.is_dir() => {}

@@ -25,6 +25,25 @@ pub struct Submission {
     pub rationale: String,
     /// What to change, applied in order.
     pub changes: Vec<Change>,
+    /// The proposal this one revises: one a reviewer asked changes of
+    /// (`graphex request-changes`). The queue shows it in place of that one,
+    /// with the conversation so far and what changed between the two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revises: Option<super::stored::ProposalId>,
+}
+
+/// Checks an agent id: 1 to 64 characters of a-z, A-Z, 0-9, `-_.:@`.
+pub(crate) fn check_agent(agent: &str) -> Result<()> {
+    let ok = (1..=64).contains(&agent.len()) && agent.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:@".contains(c));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "agent id",
+            agent,
+            "1 to 64 characters of a-z, A-Z, 0-9, '-', '_', '.', ':', '@'",
+        ))
+    }
 }
 
 /// The JSON Schema of a submission (`assets/schema/proposal.schema.json`).
@@ -68,18 +87,7 @@ impl Submission {
 
     /// Checks every field against its limits.
     pub fn validate(&self) -> Result<()> {
-        let id_ok = (1..=64).contains(&self.agent.len())
-            && self
-                .agent
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.:@".contains(c));
-        if !id_ok {
-            return Err(Error::invalid(
-                "agent id",
-                &self.agent,
-                "1 to 64 characters of a-z, A-Z, 0-9, '-', '_', '.', ':', '@'",
-            ));
-        }
+        check_agent(&self.agent)?;
         if !(0.0..=100.0).contains(&self.trust) {
             return Err(Error::invalid("trust", self.trust.to_string(), "a score from 0 to 100"));
         }
@@ -178,7 +186,7 @@ mod tests {
             .map(String::as_str)
             .collect();
         fields.sort_unstable();
-        assert_eq!(fields, ["agent", "changes", "rationale", "session", "trust"]);
+        assert_eq!(fields, ["agent", "changes", "rationale", "revises", "session", "trust"]);
         let back = serde_json::to_value(&sub).unwrap();
         assert_eq!(back["changes"].as_array().unwrap().len(), 7);
         for variant in schema["$defs"]["change"]["oneOf"].as_array().unwrap() {

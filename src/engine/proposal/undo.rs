@@ -55,6 +55,7 @@ impl std::fmt::Display for Undone {
                     Outcome::Rejected => "rejection",
                     Outcome::Edited => "edit",
                     Outcome::Accepted => "acceptance",
+                    Outcome::ChangesRequested => "request for changes",
                 };
                 write!(f, "the {what} of {}", proposal.get(..12).unwrap_or(proposal))
             }
