@@ -252,6 +252,14 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Send a proposal back to its agent with a comment: it leaves the queue until the agent
+    /// submits a revision (a proposal whose JSON names it in "revises"), which the queue then
+    /// shows with this conversation and what changed (master level).
+    RequestChanges(RequestChangesArgs),
+    /// Answer a reviewer's request for changes: a comment on a proposal, sealed for reviewers.
+    ///
+    /// Works with the agent identity, like `propose`.
+    Comment(CommentArgs),
     /// Where a proposal stands: pending, accepted, rejected (with the reason) or quarantined.
     ///
     /// Works with the agent identity: agents learn the outcome of their own proposals.
@@ -612,6 +620,36 @@ pub struct RejectArgs {
     /// The session's batch digest as `pending` shows it: refuses if the session changed since.
     #[arg(long)]
     pub batch: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RequestChangesArgs {
+    /// Proposal id (at least 4 leading hex digits).
+    pub id: String,
+    /// What should change: the proposing agent reads this.
+    #[arg(long)]
+    pub comment: String,
+    /// The comment is on this change (1-based, as `pending` numbers them), not the whole proposal.
+    #[arg(long, value_name = "N")]
+    pub change: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct CommentArgs {
+    /// Proposal id (at least 4 leading hex digits).
+    pub id: String,
+    /// The comment (the reviewer reads it behind a gutter, as agent text).
+    #[arg(long)]
+    pub comment: String,
+    /// The agent commenting (as in its proposals).
+    #[arg(long)]
+    pub agent: String,
+    /// The agent session.
+    #[arg(long, default_value = "")]
+    pub session: String,
+    /// The comment is on this change (1-based), not the whole proposal.
+    #[arg(long, value_name = "N")]
+    pub change: Option<usize>,
 }
 
 #[derive(Debug, Args)]

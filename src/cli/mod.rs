@@ -25,6 +25,7 @@ mod proposals;
 mod queries;
 mod query_args;
 mod read;
+mod review;
 mod rotate;
 mod seal;
 mod session;
@@ -113,6 +114,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Reject(a) => proposals::reject(&ctx, a),
         Command::Edit { id, force } => proposals::edit(&ctx, id, *force),
         Command::ProposalStatus { id } => proposals::status(&ctx, id),
+        Command::RequestChanges(a) => review::request_changes(&ctx, a),
+        Command::Comment(a) => review::comment(&ctx, a),
         Command::Undo => write::undo(&ctx),
         Command::History {
             name, version: None, ..

@@ -440,7 +440,18 @@ pub fn status(ctx: &Context, id: &str) -> Result<()> {
             }
             out.push_str(&format!("  {}", decision.at.to_rfc3339()));
             if let Some(r) = &decision.reason {
-                out.push_str(&format!("\n  reason: {}", cards::clean(r, "          ")));
+                let label = match decision.change {
+                    Some(c) => format!("comment on change {c}"),
+                    None if decision.outcome == proposal::Outcome::ChangesRequested => "comment".to_owned(),
+                    None => "reason".to_owned(),
+                };
+                let indent = " ".repeat(label.len() + 4);
+                out.push_str(&format!("\n  {label}: {}", cards::clean(r, &indent)));
+            }
+            if decision.outcome == proposal::Outcome::ChangesRequested {
+                out.push_str(&format!(
+                    "\n  waiting for a revision: a proposal with \"revises\": \"{id}\" (answer with graphex comment)"
+                ));
             }
             out.push('\n');
             out

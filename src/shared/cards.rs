@@ -102,6 +102,8 @@ pub fn card(store: &Store, c: &Card, groups: &[Group]) -> String {
     for line in c.merge.iter().flat_map(merge_sides) {
         let _ = writeln!(out, "  {line}");
     }
+    let talk = super::conversation::lines(&c.rounds, &c.revision_problems, &c.proposal);
+    out.push_str(&super::conversation::text(&talk, "  "));
     if let Some(g) = c.group.and_then(|g| groups.get(g)) {
         let others: Vec<&str> = g.proposals.iter().filter(|p| **p != c.id).map(|p| p.short()).collect();
         let _ = writeln!(

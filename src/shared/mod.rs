@@ -4,6 +4,7 @@
 
 pub mod audit_log;
 pub mod cards;
+pub mod conversation;
 pub mod demo;
 mod demo_proposals;
 pub mod external_edit;

@@ -30,6 +30,7 @@ mod proposals;
 mod pty;
 mod reads;
 mod recovery;
+mod review_conversation;
 mod rotation;
 mod saved_queries;
 mod setup;

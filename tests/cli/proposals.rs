@@ -5,7 +5,7 @@ use predicates::prelude::*;
 
 use crate::harness::{PASS, Repo};
 
-fn reviewed_repo() -> Repo {
+pub(crate) fn reviewed_repo() -> Repo {
     let repo = Repo::new().with_four_tiers();
     repo.ok(&[
         "add",
@@ -21,13 +21,13 @@ fn reviewed_repo() -> Repo {
     repo
 }
 
-const RETRY: &str = r#"{"agent": "claude-code", "trust": 94.2, "session": "fix-orders-timeout", "rationale": "upstream calls fail",
+pub(crate) const RETRY: &str = r#"{"agent": "claude-code", "trust": 94.2, "session": "fix-orders-timeout", "rationale": "upstream calls fail",
   "changes": [{"op": "add_node", "name": "retry-queue", "type": "module", "description": "Exponential backoff retry queue",
                "suggested_edges": [["orders-service", "depends-on", "retry-queue"]]},
               {"op": "update_node", "name": "orders-service", "set": {"description": "Core orders engine with retries"}}]}"#;
 
 /// Proposes `json` as the agent; returns the printed id.
-fn propose(repo: &Repo, json: &str) -> String {
+pub(crate) fn propose(repo: &Repo, json: &str) -> String {
     let agent = repo.agent_identity_once();
     let out = repo
         .locked()

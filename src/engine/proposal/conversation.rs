@@ -20,7 +20,7 @@ pub const MAX_ROUNDS: usize = 32;
 
 /// One round of a conversation: a proposal, what the reviewer decided on
 /// it, and what the agent answered.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Round {
     pub id: ProposalId,
     pub proposal: StoredProposal,

@@ -27,6 +27,30 @@ pub struct Card {
     /// A merge proposal's three versions (base, ours, theirs).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merge: Option<super::MergeSides>,
+    /// For a revision: the rounds before it, oldest first (each proposal,
+    /// the reviewer's request, the agent's replies).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<super::Round>,
+    /// What does not hold in its conversation (see
+    /// [`super::conversation_problems`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub revision_problems: Vec<String>,
+}
+
+/// A revision's earlier rounds and what does not hold in them; nothing
+/// for a proposal that revises none.
+fn earlier_rounds(store: &Store, p: &Pending) -> (Vec<super::Round>, Vec<String>) {
+    if p.proposal.submission.revises.is_none() {
+        return (Vec::new(), Vec::new());
+    }
+    match store.conversation(&p.id) {
+        Ok(mut rounds) => {
+            let problems = super::conversation_problems(&rounds);
+            rounds.pop();
+            (rounds, problems)
+        }
+        Err(e) => (Vec::new(), vec![format!("its earlier rounds cannot be read: {e}")]),
+    }
 }
 
 /// Proposals that touch a common node.
@@ -93,8 +117,11 @@ pub fn cards_unlinted(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<G
             }
             let all: Vec<usize> = (0..p.proposal.submission.changes.len()).collect();
             let merge = merges.remove(&p.id);
+            let (rounds, revision_problems) = earlier_rounds(store, &p);
             Card {
                 merge,
+                rounds,
+                revision_problems,
                 lints: Vec::new(),
                 stale: store.stale_names(&p.proposal, &all),
                 group: None,
