@@ -11,6 +11,8 @@ pub mod action;
 pub mod clipboard;
 pub mod component;
 pub mod config;
+#[cfg(test)]
+mod conversation_snapshots;
 mod dialog_keys;
 #[cfg(test)]
 mod direction;

@@ -16,7 +16,7 @@ use crate::widgets::ToneStyles;
 
 pub(super) struct Demo {
     _dir: tempfile::TempDir,
-    store: Store,
+    pub(super) store: Store,
 }
 
 pub(super) fn demo() -> Demo {

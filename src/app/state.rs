@@ -141,6 +141,15 @@ pub enum Popup {
         input: String,
         error: Option<String>,
     },
+    /// A request for changes: the comment, on the whole proposal or on
+    /// change `change` (1-based) of its `changes`.
+    ChangesComment {
+        id: String,
+        changes: usize,
+        change: Option<usize>,
+        input: String,
+        error: Option<String>,
+    },
     Confirm {
         text: String,
         then: Confirmed,
@@ -232,7 +241,9 @@ impl Popup {
             }
             Popup::AgentId { .. } => Some(Pane::Projection),
             // The proposal dialogs: opened by the queue's decisions.
-            Popup::Reason { .. } | Popup::Stale { .. } | Popup::Editor(_) => Some(Pane::Queue),
+            Popup::Reason { .. } | Popup::ChangesComment { .. } | Popup::Stale { .. } | Popup::Editor(_) => {
+                Some(Pane::Queue)
+            }
             Popup::Help { .. }
             | Popup::Messages { .. }
             | Popup::Palette { .. }

@@ -36,6 +36,8 @@ pub fn item(id: &str, agent: &str, session: &str) -> QueueItem {
         merge: Vec::new(),
         stale: Vec::new(),
         group: None,
+        conversation: Vec::new(),
+        revision: None,
         edit_text: format!("{{\"changes\": [{{\"op\": \"add_node\", \"name\": \"node-{id}\"}}]}}"),
     }
 }

@@ -114,7 +114,7 @@ pub fn interdiff(before: &StoredProposal, after: &StoredProposal) -> Vec<(Kind, 
     let mut out = Vec::new();
     for group in diff.grouped_ops(CONTEXT) {
         if !out.is_empty() {
-            out.push((Kind::Same, "  …".to_owned()));
+            out.push((Kind::Same, "│ …".to_owned()));
         }
         for op in group {
             for change in diff.iter_changes(&op) {
@@ -122,7 +122,8 @@ pub fn interdiff(before: &StoredProposal, after: &StoredProposal) -> Vec<(Kind, 
                 out.push(match change.tag() {
                     ChangeTag::Delete => (Kind::Removed, format!("- {line}")),
                     ChangeTag::Insert => (Kind::Added, format!("+ {line}")),
-                    ChangeTag::Equal => (Kind::Same, format!("  {line}")),
+                    // Unchanged agent text keeps a gutter, as quoted text does.
+                    ChangeTag::Equal => (Kind::Same, format!("│ {line}")),
                 });
             }
         }

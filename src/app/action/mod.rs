@@ -76,6 +76,7 @@ pub enum Action {
     CardDown,
     Accept,
     Reject,
+    RequestChanges,
     Edit,
     Skip,
     ToggleSelect,
@@ -168,7 +169,11 @@ impl Action {
     pub fn decides(self) -> bool {
         matches!(
             self,
-            Action::Accept | Action::Reject | Action::AcceptSelection | Action::RejectSelection
+            Action::Accept
+                | Action::Reject
+                | Action::RequestChanges
+                | Action::AcceptSelection
+                | Action::RejectSelection
         )
     }
 

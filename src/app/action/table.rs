@@ -58,6 +58,13 @@ pub const ALL: &[Info] = &[
         Q,
     ),
     info(
+        Action::RequestChanges,
+        "request_changes",
+        "ask changes",
+        "Send the selected proposal back to its agent with a comment (on the whole or one change); its revision returns with the conversation",
+        Q,
+    ),
+    info(
         Action::AcceptSelection,
         "accept_selection",
         "accept sel/session",

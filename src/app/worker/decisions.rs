@@ -73,6 +73,20 @@ impl Worker {
         report("rejected", ok, &failed)
     }
 
+    pub(super) fn request_changes(&mut self, id: &str, comment: &str, change: Option<usize>) -> Reply {
+        let r = self.with_store(|s| {
+            let pid = s.resolve_proposal(id)?;
+            s.request_changes(&pid, comment, change)
+        });
+        match r {
+            Ok(()) => Reply::Done(format!(
+                "asked for changes on {}: it waits for the agent's revision",
+                &id[..id.len().min(12)]
+            )),
+            Err(e) => Reply::Failed(format!("asking for changes: {e}")),
+        }
+    }
+
     pub(super) fn accept_edit(&mut self, id: &str, text: &str, force: bool) -> Reply {
         let r = self.with_store(|s| {
             let pid = s.resolve_proposal(id)?;

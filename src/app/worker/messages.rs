@@ -43,6 +43,11 @@ pub enum Request {
         ids: Vec<String>,
         reason: String,
     },
+    RequestChanges {
+        id: String,
+        comment: String,
+        change: Option<usize>,
+    },
     AcceptEdit {
         id: String,
         text: String,

@@ -153,6 +153,15 @@ impl Worker {
                 self.redo.after(&req, !matches!(reply, Reply::Failed(_)));
                 self.decided(reply);
             }
+            Request::RequestChanges {
+                ref id,
+                ref comment,
+                change,
+            } => {
+                let reply = self.request_changes(id, comment, change);
+                self.redo.after(&req, false);
+                self.decided(reply);
+            }
             Request::AcceptEdit {
                 ref id,
                 ref text,
@@ -491,6 +500,7 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Accept { .. } => "accept",
         Request::AcceptMany { .. } => "accept-many",
         Request::Reject { .. } => "reject",
+        Request::RequestChanges { .. } => "request changes",
         Request::AcceptEdit { .. } => "accept-edit",
         Request::Undo => "undo",
         Request::Show { .. } => "show",

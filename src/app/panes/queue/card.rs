@@ -106,6 +106,7 @@ fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
     if let Some(g) = &item.group {
         out.push(vec![("  ⧉ grouped: ".into(), Tone::Accent), (one(g), Tone::Normal)]);
     }
+    conversation(out, &item.conversation);
     if !item.rationale.is_empty() {
         out.push(vec![("Rationale".into(), Tone::Heading)]);
         push_text(out, "  ", &item.rationale, Tone::Normal, QUOTED_LINES);
@@ -309,5 +310,22 @@ fn impact_lines(out: &mut Vec<RichLine>, impact: Option<&Result<Vec<ImpactView>,
                 out.push(line);
             }
         }
+    }
+}
+
+/// A revision's earlier rounds and the interdiff (shared with the CLI).
+fn conversation(out: &mut Vec<RichLine>, lines: &[(crate::shared::conversation::Kind, String)]) {
+    use crate::shared::conversation::Kind;
+    for (kind, text) in lines {
+        let tone = match kind {
+            Kind::Heading => Tone::Heading,
+            Kind::Note => Tone::Dim,
+            Kind::Quoted => Tone::Normal,
+            Kind::Warning => Tone::Error,
+            Kind::Added => Tone::Added,
+            Kind::Removed => Tone::Removed,
+            Kind::Same => Tone::Dim,
+        };
+        out.push(vec![(format!("  {text}"), tone)]);
     }
 }

@@ -136,6 +136,9 @@ impl Component for QueueComponent {
                 h.push(("esc".into(), "cancel".into()));
                 h
             }
+            Some(Popup::ChangesComment { .. }) => {
+                fixed(&[("tab", "whole / one change"), ("enter", "send"), ("esc", "cancel")])
+            }
             Some(Popup::Reason { .. }) => fixed(&[
                 ("↑↓", "earlier reasons and suggestions"),
                 ("enter", "confirm"),

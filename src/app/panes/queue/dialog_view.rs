@@ -43,6 +43,46 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
                 },
             );
         }
+        Popup::ChangesComment {
+            id,
+            changes,
+            change,
+            input,
+            error,
+        } => {
+            let on = match change {
+                Some(c) => format!("change {c} of {changes}"),
+                None => "the whole proposal".to_owned(),
+            };
+            let mut body: Vec<RichLine> = vec![
+                vec![(
+                    format!(
+                        "What should change in {}? The agent reads this comment and answers with a revision; do not name anything it may not see.",
+                        id.get(..12).unwrap_or(id)
+                    ),
+                    Tone::Normal,
+                )],
+                vec![
+                    ("On: ".into(), Tone::Dim),
+                    (on, Tone::Accent),
+                    ("  (tab: another)".into(), Tone::Dim),
+                ],
+            ];
+            if let Some(e) = error {
+                body.push(vec![(e.clone(), Tone::Error)]);
+            }
+            dialog(
+                buf,
+                main,
+                Dialog {
+                    title: "Ask for changes",
+                    body: &body,
+                    input: Some((input.as_str(), false)),
+                    footer: "enter sends · tab whole / change · esc cancels",
+                    styles,
+                },
+            );
+        }
         Popup::Stale { versions, edit, .. } => {
             let mut body: Vec<RichLine> = vec![
                 vec![(

@@ -61,6 +61,39 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 }
             }
         },
+        Popup::ChangesComment {
+            id,
+            changes,
+            change,
+            input,
+            error,
+        } => match k.code {
+            KeyCode::Esc => {
+                state.popups.pop();
+            }
+            // Whole proposal, then change 1 to n, then the whole again.
+            KeyCode::Tab => {
+                *change = match *change {
+                    None if *changes > 0 => Some(1),
+                    Some(c) if c < *changes => Some(c + 1),
+                    _ => None,
+                };
+            }
+            KeyCode::Enter if input.trim().is_empty() => {
+                *error = Some("say what should change: the agent reads this comment".into());
+            }
+            KeyCode::Enter => {
+                let (id, comment, change) = (std::mem::take(id), input.trim().to_owned(), *change);
+                state.popups.pop();
+                state.busy = Some("asking for changes".into());
+                request(fx, Request::RequestChanges { id, comment, change });
+            }
+            _ => {
+                if edit_line(input, &k) {
+                    *error = None;
+                }
+            }
+        },
         Popup::Stale { id, edit, .. } => match k.code {
             KeyCode::Char('f') => {
                 let (id, edit) = (id.clone(), edit.take());
@@ -209,7 +242,7 @@ pub fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
             ed.area.insert_str(text);
             validate(state, fx);
         }
-        Some(Popup::Reason { input, .. }) => {
+        Some(Popup::Reason { input, .. } | Popup::ChangesComment { input, .. }) => {
             input.push_str(&text.replace(['\n', '\r'], " "));
         }
         _ => {}

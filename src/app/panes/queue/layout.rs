@@ -61,6 +61,11 @@ fn row_flags(item: &QueueItem) -> Vec<(String, Tone)> {
     if item.group.is_some() {
         out.push(("grp".into(), Tone::Accent));
     }
+    match item.revision {
+        Some((round, false)) => out.push((format!("r{round}"), Tone::Accent)),
+        Some((_, true)) => out.push(("rev!".into(), Tone::Warn)),
+        None => {}
+    }
     out
 }
 

@@ -60,7 +60,12 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
         _ => {
             let writes = matches!(
                 a,
-                Action::Accept | Action::Reject | Action::Edit | Action::AcceptSelection | Action::RejectSelection
+                Action::Accept
+                    | Action::Reject
+                    | Action::RequestChanges
+                    | Action::Edit
+                    | Action::AcceptSelection
+                    | Action::RejectSelection
             );
             if !state.needs_master() || (writes && !state.not_busy()) {
                 return;
@@ -113,6 +118,9 @@ pub(crate) fn flags(item: &QueueItem) -> Vec<&'static str> {
     if !item.stale.is_empty() {
         out.push("stale");
     }
+    if item.revision.is_some_and(|(_, problem)| problem) {
+        out.push("revision-problem");
+    }
     for (code, _) in item.lints.iter().flatten() {
         if SECURITY_FLAGS.contains(code) && !out.contains(code) {
             out.push(*code);
@@ -144,6 +152,16 @@ fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect
         }
         Action::Reject => state.popups.push(Popup::Reason {
             ids: vec![item.id.clone()],
+            input: String::new(),
+            error: None,
+        }),
+        Action::RequestChanges if item.source == "git merge" => {
+            state.error("a merge proposal comes from git, not an agent: nobody would answer; accept, reject or edit it")
+        }
+        Action::RequestChanges => state.popups.push(Popup::ChangesComment {
+            id: item.id.clone(),
+            changes: item.changes.len(),
+            change: None,
             input: String::new(),
             error: None,
         }),
