@@ -260,6 +260,17 @@ pub enum Command {
     ///
     /// Works with the agent identity, like `propose`.
     Comment(CommentArgs),
+    /// An agent's proposals and where each stands in review (pending, accepted, rejected,
+    /// changes requested with the comment, revised), newest first.
+    ///
+    /// Read from the agent's own list, kept in the user's state directory by `propose` and
+    /// `graphex mcp` (proposals are sealed to the master: an agent cannot list the queue).
+    /// Works with the agent identity.
+    ReviewList {
+        /// The agent whose proposals to list.
+        #[arg(long)]
+        agent: String,
+    },
     /// Where a proposal stands: pending, accepted, rejected (with the reason) or quarantined.
     ///
     /// Works with the agent identity: agents learn the outcome of their own proposals.

@@ -116,6 +116,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::ProposalStatus { id } => proposals::status(&ctx, id),
         Command::RequestChanges(a) => review::request_changes(&ctx, a),
         Command::Comment(a) => review::comment(&ctx, a),
+        Command::ReviewList { agent } => review::list(&ctx, agent),
         Command::Undo => write::undo(&ctx),
         Command::History {
             name, version: None, ..

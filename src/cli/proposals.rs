@@ -48,7 +48,8 @@ pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
     let settings = super::output::config_in_force(&store)?.projection_settings()?;
     let changes = sub.changes.len();
     warn_unauthenticated_recipient(&store);
-    let id = proposal::submit(&store, &settings.policy, sub, Source::Cli)?;
+    let id = proposal::submit(&store, &settings.policy, sub.clone(), Source::Cli)?;
+    remember(&store, &id, &sub);
     emit(
         ctx.json,
         &Proposed {
@@ -64,6 +65,20 @@ pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Adds a submitted proposal to its agent's list (for `review-list` and
+/// MCP `review_list`); the proposal is stored either way, so a failure
+/// here is only said.
+pub(super) fn remember(store: &Store, id: &ProposalId, sub: &Submission) {
+    let Some(ledger) = proposal::Ledger::for_store(store.layout().root(), &sub.agent) else {
+        return;
+    };
+    if let Err(e) = ledger.record_submitted(id, sub) {
+        note(&format!(
+            "warning: {id} is stored, but not in the agent's list of its proposals: {e}"
+        ));
+    }
 }
 
 /// A session with neither the master nor an agent identity (whose file pins

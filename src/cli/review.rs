@@ -66,3 +66,34 @@ pub fn comment(ctx: &Context, a: &CommentArgs) -> Result<()> {
         },
     )
 }
+
+pub fn list(ctx: &Context, agent: &str) -> Result<()> {
+    let store = ctx.open(Need::Read)?;
+    let Some(ledger) = graphex_engine::proposal::Ledger::for_store(store.layout().root(), agent) else {
+        anyhow::bail!("no state directory for the agent's list (set GRAPHEX_STATE_DIR or HOME), or a bad agent id");
+    };
+    let items = store.review_list(&ledger.entries()?)?;
+    emit(ctx.json, &items, |items| {
+        if items.is_empty() {
+            return format!("no proposals recorded for {agent} on this machine\n");
+        }
+        let mut out = String::new();
+        for i in items {
+            out.push_str(&format!(
+                "{}  {:<17}  {}  {}\n",
+                i.id.short(),
+                i.state,
+                i.submitted.to_rfc3339(),
+                super::cards::clean(&i.summary, " ")
+            ));
+            if let Some(c) = &i.comment {
+                let on = i.change.map_or_else(String::new, |n| format!(" on change {n}"));
+                out.push_str(&format!("  comment{on}: {}\n", super::cards::clean(c, "    ")));
+            }
+            if let Some(r) = &i.revised_by {
+                out.push_str(&format!("  revised by {}\n", r.short()));
+            }
+        }
+        out
+    })
+}

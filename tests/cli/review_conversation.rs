@@ -101,6 +101,17 @@ fn request_changes_comment_revise_and_accept() {
         repo.json(repo.master(), &["proposal-status", &second[..8]])["decision"]["outcome"],
         "accepted"
     );
+    // The agent lists its proposals from its own list, newest first.
+    let listed = agent()
+        .args(["--json", "review-list", "--agent", "claude-code"])
+        .assert()
+        .success();
+    let listed: serde_json::Value = serde_json::from_slice(&listed.get_output().stdout).unwrap();
+    assert_eq!(listed[0]["id"], second.as_str());
+    assert_eq!(listed[0]["state"], "accepted");
+    assert_eq!(listed[1]["state"], "revised");
+    assert_eq!(listed[1]["comment"], "say who owns the retry queue");
+    assert_eq!(listed[1]["revised_by"], second.as_str());
     // An accepted proposal cannot be revised.
     let e = propose_err(
         &repo,

@@ -136,7 +136,7 @@ impl RecordFile {
 }
 
 /// Makes `dir` (and missing parents) with mode 0700.
-pub(super) fn private_dir(dir: &Path) -> Result<()> {
+pub(crate) fn private_dir(dir: &Path) -> Result<()> {
     use std::os::unix::fs::DirBuilderExt as _;
     std::fs::DirBuilder::new()
         .recursive(true)
@@ -147,7 +147,7 @@ pub(super) fn private_dir(dir: &Path) -> Result<()> {
 
 /// Writes `bytes` to `path` through a 0600 temporary file in the same
 /// directory, synced, then renamed over it.
-pub(super) fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::os::unix::fs::OpenOptionsExt as _;
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     let write = || -> std::io::Result<()> {

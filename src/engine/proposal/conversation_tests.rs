@@ -192,3 +192,46 @@ fn a_revision_from_another_agent_is_named_as_a_problem() {
         "{problems:?}"
     );
 }
+
+#[test]
+fn an_agent_lists_its_proposals_from_its_own_ledger() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let (_d, root) = graph();
+    let agent = open_at(&root, Level::Agent);
+    let ledger = Ledger::for_store(&root, "claude-code").unwrap();
+    assert!(!ledger.path().starts_with(&root), "never in the repository");
+    let entry = |id: &ProposalId, revises: Option<&ProposalId>| LedgerEntry {
+        id: id.clone(),
+        at: crate::model::Timestamp::now(),
+        summary: "add retry-queue".into(),
+        revises: revises.cloned(),
+    };
+    let first = propose(&agent, retry_queue());
+    ledger.record(entry(&first, None)).unwrap();
+    let mode = std::fs::metadata(ledger.path()).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let listed = agent.review_list(&ledger.entries().unwrap()).unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].state, "pending");
+    let mut master = open_at(&root, Level::Master);
+    master.request_changes(&first, "name the owner", Some(1)).unwrap();
+    let listed = agent.review_list(&ledger.entries().unwrap()).unwrap();
+    assert_eq!(listed[0].state, "changes-requested");
+    assert_eq!(listed[0].comment.as_deref(), Some("name the owner"));
+    assert_eq!(listed[0].change, Some(1));
+    let second = revision(&agent, &first, retry_queue()).unwrap();
+    ledger.record(entry(&second, Some(&first))).unwrap();
+    master.reject(&second, "not now").unwrap();
+    let listed = agent.review_list(&ledger.entries().unwrap()).unwrap();
+    let states: Vec<(&str, &str)> = listed
+        .iter()
+        .map(|i| (&i.id.as_str()[..12], i.state.as_str()))
+        .collect();
+    assert_eq!(states, [(second.short(), "rejected"), (first.short(), "revised")]);
+    assert_eq!(listed[0].comment.as_deref(), Some("not now"));
+    assert_eq!(listed[1].revised_by.as_ref(), Some(&second));
+    // A ledger that does not parse is an error naming it, not a fresh start.
+    std::fs::write(ledger.path(), "{").unwrap();
+    let e = ledger.entries().unwrap_err().to_string();
+    assert!(e.contains("does not parse"), "{e}");
+}
