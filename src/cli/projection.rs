@@ -2,11 +2,10 @@
 
 use anyhow::{Result, bail};
 use graphex_engine::audit::Kind;
-use graphex_engine::config::Config;
 use graphex_engine::model::{Tier, Timestamp};
-use graphex_engine::project::{self, Access, Center, Projection, Request};
+use graphex_engine::project::{Access, Center, Request};
 
-pub(crate) use crate::shared::audit_log::record;
+use crate::shared::audit_log::project_recorded;
 
 use super::args::{AuditCommand, ProjectArgs, ProjectFormat};
 use super::output::{emit, note};
@@ -65,19 +64,6 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         }
     }
     emit(json, &p, |p| p.text.clone())
-}
-
-/// Projects `req` and records it in the audit log (previews as configured).
-pub(crate) fn project_recorded(
-    store: &mut graphex_engine::Store,
-    config: &Config,
-    req: &Request,
-    kind: Kind,
-) -> Result<Projection> {
-    let settings = config.projection_settings()?;
-    let p = project::project(store.catalog(), req, &settings)?;
-    record(store, config, req, &p, kind)?;
-    Ok(p)
 }
 
 pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {

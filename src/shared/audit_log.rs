@@ -1,12 +1,26 @@
 //! The audit record of a projection or a preview, as both front ends write
-//! it: the CLI's `project` and the console's previews.
+//! it: the CLI's `project`, the console's previews and the MCP server's
+//! reads.
 
 use anyhow::Result;
 use graphex_engine::audit::{AuditRecord, Kind, NodeRef};
 use graphex_engine::config::{Config, PreviewPolicy};
 use graphex_engine::model::Timestamp;
-use graphex_engine::project::{Access, Center, Projection, Request};
+use graphex_engine::project::{self, Access, Center, Projection, Request};
 use graphex_engine::store::Catalog;
+
+/// Projects `req` and records it in the audit log (previews as configured).
+pub fn project_recorded(
+    store: &mut graphex_engine::Store,
+    config: &Config,
+    req: &Request,
+    kind: Kind,
+) -> Result<Projection> {
+    let settings = config.projection_settings()?;
+    let p = project::project(store.catalog(), req, &settings)?;
+    record(store, config, req, &p, kind)?;
+    Ok(p)
+}
 
 /// Records projection `p` of `req` in the audit log: always for a
 /// projection, for a preview as `[graphex.audit] previews` says (the
