@@ -79,5 +79,6 @@ fn audit_record(
         emitted: p.included.iter().filter_map(by_name).collect(),
         cut: p.cut.iter().filter_map(|x| by_name(&x.name)).collect(),
         projection_hash: p.hash.clone(),
+        cost: None,
     }
 }

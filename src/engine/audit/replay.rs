@@ -4,7 +4,7 @@
 use rustc_hash::FxHashSet;
 use serde::Serialize;
 
-use super::AuditRecord;
+use super::{AuditRecord, Kind};
 use crate::codec::Snapshot;
 use crate::error::{Error, Result};
 use crate::model::NodeSummary;
@@ -35,7 +35,7 @@ impl Store {
             .audit_list(None, None, usize::MAX)?
             .into_iter()
             .filter_map(|e| e.record.map(|r| (e.seq, r)))
-            .filter(|(_, r)| r.projection_hash.starts_with(&prefix))
+            .filter(|(_, r)| r.kind != Kind::Cost && r.projection_hash.starts_with(&prefix))
             .collect();
         let distinct: FxHashSet<&str> = found.iter().map(|(_, r)| r.projection_hash.as_str()).collect();
         if distinct.len() > 1 {

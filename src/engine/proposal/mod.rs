@@ -11,6 +11,7 @@
 //! moved to `pending/quarantine/` with a reason and never stop the queue.
 
 mod change;
+mod check;
 mod decide;
 mod decision;
 mod impact;
@@ -25,6 +26,7 @@ mod submission;
 mod undo;
 
 pub use change::{Change, FieldSet, Triple, supersedes};
+pub use check::check;
 pub use decide::{AcceptOptions, Accepted};
 pub use decision::{Decision, Outcome, check_reason};
 pub use impact::{AGENT_TIERS, TierImpact, after_accept, impact};
