@@ -113,6 +113,22 @@ pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {
                 let mut s = String::new();
                 for e in entries {
                     match &e.record {
+                        Some(r) if r.cost.is_some() => {
+                            let c = r.cost.unwrap_or_default();
+                            s.push_str(&format!(
+                                "{:>5}  {}  {:<10}  {:<16}  {:<16}  spent {} in ({} cached), {} out  on {}  {}\n",
+                                e.seq,
+                                e.at,
+                                e.kind,
+                                r.agent,
+                                r.tier,
+                                c.input,
+                                c.cached,
+                                c.output,
+                                &r.projection_hash[..12],
+                                r.center
+                            ))
+                        }
                         Some(r) => s.push_str(&format!(
                             "{:>5}  {}  {:<10}  {:<16}  {:<16}  {} node(s), {}/{} tokens  {}  {}\n",
                             e.seq,

@@ -82,3 +82,48 @@ fn audit_record(
         cost: None,
     }
 }
+
+/// Records a read that is not a projection (a path, a search) like one: the
+/// exact text `text` the agent received, the nodes in it, at `tier`. Its
+/// centre names the tool and its arguments, so `audit replay` tells it
+/// from a projection.
+pub fn record_read(
+    store: &mut graphex_engine::Store,
+    access: Access,
+    agent: &str,
+    tier: graphex_engine::model::Tier,
+    center: String,
+    text: &str,
+    nodes: &[graphex_engine::model::NodeSummary],
+) -> Result<()> {
+    let (trust, local) = match access {
+        Access::Trust { score, local } => (Some(score), local),
+        Access::Tier(_) => (None, false),
+    };
+    let config = store.config()?.config;
+    let tokens = config.projection_settings()?.counter.count(text);
+    let record = AuditRecord {
+        kind: Kind::Projection,
+        at: Timestamp::now(),
+        agent: agent.to_owned(),
+        trust,
+        local,
+        tier: tier.min(store.level().max_tier()),
+        center,
+        budget: tokens,
+        tokens,
+        emitted: nodes
+            .iter()
+            .map(|n| NodeRef {
+                id: n.id,
+                version: n.version,
+                tier: n.tier,
+            })
+            .collect(),
+        cut: Vec::new(),
+        projection_hash: project::text_hash(text),
+        cost: None,
+    };
+    store.audit_append(&record)?;
+    Ok(())
+}

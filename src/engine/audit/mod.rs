@@ -17,7 +17,7 @@ mod replay;
 
 pub use cost::CostReport;
 pub use record::{AuditRecord, Kind, NodeRef, TokenCost};
-pub use replay::Replay;
+pub use replay::{Replay, TOOL_READ};
 
 use rusqlite::params;
 use serde::Serialize;

@@ -68,7 +68,7 @@ pub struct AuditRecord {
 }
 
 /// Tokens an agent reports it spent on a projection, as its model counted them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenCost {
     pub input: u64,
     pub output: u64,

@@ -4,12 +4,15 @@
 //! routers are joined in [`GraphexServer::tool_router`].
 
 mod args;
+mod explore_tools;
+mod governance_tools;
 mod propose_tools;
 mod read_tools;
 
 use std::sync::{Arc, Mutex};
 
 use graphex_engine::hygiene::visible_text;
+use graphex_engine::lookup::Bodies;
 use graphex_engine::model::Tier;
 use graphex_engine::project::Access;
 use graphex_engine::{Credentials, Error, Store};
@@ -24,6 +27,8 @@ use super::AgentConfig;
 pub struct GraphexServer {
     store: Arc<Mutex<Store>>,
     agent: Arc<AgentConfig>,
+    /// Node bodies read so far, for `graphex_search`.
+    bodies: Arc<Mutex<Bodies>>,
 }
 
 pub(crate) type ToolResult = Result<String, String>;
@@ -33,6 +38,7 @@ impl GraphexServer {
         Self {
             store: Arc::new(Mutex::new(store)),
             agent: Arc::new(agent),
+            bodies: Arc::new(Mutex::new(Bodies::new())),
         }
     }
 
@@ -95,7 +101,7 @@ fn access(agent: &AgentConfig) -> Access {
 impl GraphexServer {
     /// Every tool: the routers of the tool modules joined.
     pub fn tool_router() -> ToolRouter<Self> {
-        Self::read_router() + Self::propose_router()
+        Self::read_router() + Self::explore_router() + Self::propose_router() + Self::governance_router()
     }
 }
 
@@ -108,7 +114,9 @@ impl ServerHandler for GraphexServer {
                 "Graphex is this project's knowledge graph. Use graphex_query for context (a projection cut to your \
                  trust tier and a token budget), graphex_glossary and graphex_conventions for terms and rules. You \
                  cannot change the graph: graphex_propose_* submit proposals for human review; follow them with \
-                 graphex_proposal_status.",
+                 graphex_proposal_status. graphex_search, graphex_path and graphex_inspect explore; timeline_status \
+                 lists recent changes. trust_status says what you may do; cost_estimate prices a projection before you \
+                 ask for it, cost_report records what one cost you; policy_check lints a draft change before you propose it.",
             )
     }
 }

@@ -1,6 +1,8 @@
 //! The proposal tools: an agent's suggested changes, submitted for human
 //! review. Nothing here applies a change.
 
+use graphex_engine::Error;
+use graphex_engine::model::NodeId;
 use graphex_engine::proposal::{self, Source, Submission};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{tool, tool_router};
@@ -10,6 +12,23 @@ use super::args::{ProposeEdgeArgs, ProposeNodeArgs, ProposeRemoveEdgeArgs, Propo
 use super::{GraphexServer, ToolResult};
 
 impl GraphexServer {
+    /// The name of node `id`, when this agent may read it; an id above its
+    /// tier is refused as an absent one.
+    async fn name_of_id(&self, id: String) -> ToolResult {
+        self.with_store(move |store, agent| {
+            let tier = Self::max_tier(store, agent)?;
+            let absent = || Error::NotFound(format!("node with id {id}"));
+            let parsed: NodeId = id.trim().parse().map_err(|_| absent())?;
+            store
+                .catalog()
+                .node(&parsed)
+                .filter(|n| n.tier <= tier)
+                .map(|n| n.name.to_string())
+                .ok_or_else(absent)
+        })
+        .await
+    }
+
     /// Submits one change as a proposal of this agent.
     async fn propose(&self, change: Value, rationale: Option<String>) -> ToolResult {
         self.with_store(move |store, agent| {
@@ -66,10 +85,16 @@ impl GraphexServer {
         self.propose(change, a.rationale).await
     }
 
-    /// Propose changing fields of a node. A human reviews it; returns the proposal id.
+    /// Propose changing fields of a node, named by `name` or `id`. A human reviews it; returns the proposal id.
     #[tool]
     async fn graphex_propose_update(&self, Parameters(a): Parameters<ProposeUpdateArgs>) -> ToolResult {
-        let change = json!({"op": "update_node", "name": a.name, "set": a.set});
+        let name = match (a.name, a.id) {
+            (Some(name), None) => name,
+            (None, Some(id)) => self.name_of_id(id).await?,
+            (Some(_), Some(_)) => return Err("give the node's name or its id, not both".into()),
+            (None, None) => return Err("give the node's name or its id".into()),
+        };
+        let change = json!({"op": "update_node", "name": name, "set": a.set});
         self.propose(change, a.rationale).await
     }
 }

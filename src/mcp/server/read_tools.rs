@@ -1,56 +1,77 @@
 //! The read tools: projections, statistics, glossary and conventions, and
 //! the agent's own proposals' outcomes.
 
-use graphex_engine::Error;
 use graphex_engine::audit::Kind;
 use graphex_engine::hygiene::json_safe;
 use graphex_engine::lookup;
 use graphex_engine::model::{Status, Timestamp};
-use graphex_engine::project::{Center, Request};
+use graphex_engine::project::{Center, Projection, Request};
 use graphex_engine::proposal::ProposalStatus;
+use graphex_engine::{Error, Store};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{tool, tool_router};
 use serde_json::json;
 
 use super::args::{ConventionsArgs, Format, GlossaryArgs, ProposalStatusArgs, QueryArgs, StatusArgs};
-use super::{GraphexServer, ToolResult, access};
+use super::{AgentConfig, GraphexServer, ToolResult, access};
 
-/// The default and largest token budgets of `graphex_query`.
+/// The default and largest token budgets of a projection.
 const DEFAULT_BUDGET: usize = 4000;
 const MAX_BUDGET: usize = 200_000;
+
+/// The budget asked for, or the default; out of range is an error.
+pub(super) fn budget_of(asked: Option<usize>) -> Result<usize, String> {
+    let budget = asked.unwrap_or(DEFAULT_BUDGET);
+    if budget == 0 || budget > MAX_BUDGET {
+        return Err(format!("budget must be from 1 to {MAX_BUDGET} tokens"));
+    }
+    Ok(budget)
+}
+
+/// Projects around `center` for this agent and records it in the audit log.
+pub(super) fn project_for(
+    store: &mut Store,
+    agent: &AgentConfig,
+    center: Center,
+    budget: usize,
+) -> Result<Projection, Error> {
+    let config = store.config()?.config;
+    let req = Request {
+        center,
+        agent: agent.agent.clone(),
+        access: access(agent),
+        budget,
+        at: Some(Timestamp::now()),
+    };
+    crate::shared::audit_log::project_recorded(store, &config, &req, Kind::Projection).map_err(|e| {
+        match e.downcast::<Error>() {
+            Ok(e) => e,
+            Err(other) => Error::Document {
+                path: "query".into(),
+                reason: other.to_string(),
+            },
+        }
+    })
+}
+
+/// A projection as the agent asked for it: its text, or all of it as JSON.
+pub(super) fn render(p: &Projection, format: Option<Format>) -> String {
+    match format {
+        Some(Format::Json) => json_safe(&serde_json::to_string_pretty(p).unwrap_or_default()).into_owned(),
+        _ => p.text.clone(),
+    }
+}
 
 #[tool_router(router = read_router, vis = "pub(super)")]
 impl GraphexServer {
     /// Query the knowledge graph. Returns the projection this agent's trust tier may see, cut to the token budget.
     #[tool(annotations(read_only_hint = true))]
     async fn graphex_query(&self, Parameters(args): Parameters<QueryArgs>) -> ToolResult {
-        let budget = args.budget.unwrap_or(DEFAULT_BUDGET);
-        if budget == 0 || budget > MAX_BUDGET {
-            return Err(format!("budget must be from 1 to {MAX_BUDGET} tokens"));
-        }
+        let budget = budget_of(args.budget)?;
+        let query = args.filters().apply(&args.query)?;
         self.with_store(move |store, agent| {
-            let config = store.config()?.config;
-            let req = Request {
-                center: Center::Query(args.query),
-                agent: agent.agent.clone(),
-                access: access(agent),
-                budget,
-                at: Some(Timestamp::now()),
-            };
-            let p =
-                crate::shared::audit_log::project_recorded(store, &config, &req, Kind::Projection).map_err(|e| {
-                    match e.downcast::<Error>() {
-                        Ok(e) => e,
-                        Err(other) => Error::Document {
-                            path: "query".into(),
-                            reason: other.to_string(),
-                        },
-                    }
-                })?;
-            Ok(match args.format {
-                Some(Format::Json) => json_safe(&serde_json::to_string_pretty(&p).unwrap_or_default()).into_owned(),
-                _ => p.text,
-            })
+            let p = project_for(store, agent, Center::Query(query), budget)?;
+            Ok(render(&p, args.format))
         })
         .await
     }
