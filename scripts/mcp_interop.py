@@ -6,16 +6,19 @@ usage: python scripts/mcp_interop.py GRAPHEX_BINARY STORE_DIR AGENT_IDENTITY
 """
 
 import asyncio
+import json
 import sys
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-EXPECTED = {
-    "graphex_query", "graphex_status", "graphex_propose_node", "graphex_propose_edge",
-    "graphex_propose_update", "graphex_propose_remove_edge", "graphex_glossary", "graphex_conventions",
-    "graphex_proposal_status",
-}
+# One group per tool module of the server; add new tools to their group.
+EXPECTED = set().union(
+    {"graphex_query", "graphex_status", "graphex_glossary", "graphex_conventions", "graphex_proposal_status"},
+    {"graphex_propose_node", "graphex_propose_edge", "graphex_propose_update", "graphex_propose_remove_edge"},
+    {"graphex_path", "graphex_search", "graphex_inspect", "timeline_status"},
+    {"trust_status", "cost_estimate", "cost_report", "policy_check"},
+)
 
 
 def failed(result):
@@ -55,7 +58,29 @@ async def main(binary, store, identity):
 
             bad = await session.call_tool("graphex_query", {"query": "orders-service -> ->"})
             assert failed(bad), "a malformed query must be a tool error"
-    print(f"mcp interop ok: {len(EXPECTED)} tools, proposal {proposal_id[:12]}, query answered")
+
+            async def ok(tool, args, expect):
+                result = await session.call_tool(tool, args)
+                assert not failed(result), f"{tool}: {text(result)}"
+                assert expect in text(result), f"{tool}: {expect!r} not in {text(result)}"
+                return text(result)
+
+            await ok("graphex_query", {"query": "orders-service -> * -> *", "depth": 2, "type": "service"}, "## Project Context")
+            await ok("graphex_path", {"from": "orders-service", "to": "redis", "undirected": True}, "hop(s)")
+            await ok("graphex_search", {"text": "ordr srv"}, "orders-service")
+            await ok("graphex_inspect", {"name": "orders-service"}, "orders-service")
+            await ok("timeline_status", {"count": 5}, "\"commit\"")
+            await ok("trust_status", {}, "\"tier\": \"agent-readable\"")
+            estimate = await ok("cost_estimate", {"node": "orders-service"}, "\"tokens\"")
+            inspected = await ok("graphex_inspect", {"name": "orders-service", "format": "json"}, "\"hash\"")
+            assert json.loads(estimate)["tokens"] == json.loads(inspected)["tokens"], (estimate, inspected)
+            await ok("cost_report", {"input_tokens": 900, "output_tokens": 40, "cached_tokens": 100,
+                                     "projection": json.loads(inspected)["hash"][:12]}, "cost record")
+            await ok("policy_check", {"changes": [{"op": "add_edge", "from": "orders-service", "relation": "uses",
+                                                   "to": "no-such-node"}], "paths": ["services/orders/src/main.rs"]},
+                     "dangling")
+            await ok("graphex_propose_update", {"name": "redis", "set": {"description": "cache"}}, "submitted")
+    print(f"mcp interop ok: {len(EXPECTED)} tools called, proposal {proposal_id[:12]}")
 
 
 if __name__ == "__main__":

@@ -2,11 +2,10 @@
 
 use anyhow::{Result, bail};
 use graphex_engine::audit::Kind;
-use graphex_engine::config::Config;
 use graphex_engine::model::{Tier, Timestamp};
-use graphex_engine::project::{self, Access, Center, Projection, Request};
+use graphex_engine::project::{Access, Center, Request};
 
-pub(crate) use crate::shared::audit_log::record;
+use crate::shared::audit_log::project_recorded;
 
 use super::args::{AuditCommand, ProjectArgs, ProjectFormat};
 use super::output::{emit, note};
@@ -67,19 +66,6 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
     emit(json, &p, |p| p.text.clone())
 }
 
-/// Projects `req` and records it in the audit log (previews as configured).
-pub(crate) fn project_recorded(
-    store: &mut graphex_engine::Store,
-    config: &Config,
-    req: &Request,
-    kind: Kind,
-) -> Result<Projection> {
-    let settings = config.projection_settings()?;
-    let p = project::project(store.catalog(), req, &settings)?;
-    record(store, config, req, &p, kind)?;
-    Ok(p)
-}
-
 pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {
     let store = ctx.open(Need::Read)?;
     match cmd {
@@ -127,6 +113,22 @@ pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {
                 let mut s = String::new();
                 for e in entries {
                     match &e.record {
+                        Some(r) if r.cost.is_some() => {
+                            let c = r.cost.unwrap_or_default();
+                            s.push_str(&format!(
+                                "{:>5}  {}  {:<10}  {:<16}  {:<16}  spent {} in ({} cached), {} out  on {}  {}\n",
+                                e.seq,
+                                e.at,
+                                e.kind,
+                                r.agent,
+                                r.tier,
+                                c.input,
+                                c.cached,
+                                c.output,
+                                &r.projection_hash[..12],
+                                r.center
+                            ))
+                        }
                         Some(r) => s.push_str(&format!(
                             "{:>5}  {}  {:<10}  {:<16}  {:<16}  {} node(s), {}/{} tokens  {}  {}\n",
                             e.seq,

@@ -1,12 +1,26 @@
 //! The audit record of a projection or a preview, as both front ends write
-//! it: the CLI's `project` and the console's previews.
+//! it: the CLI's `project`, the console's previews and the MCP server's
+//! reads.
 
 use anyhow::Result;
 use graphex_engine::audit::{AuditRecord, Kind, NodeRef};
 use graphex_engine::config::{Config, PreviewPolicy};
 use graphex_engine::model::Timestamp;
-use graphex_engine::project::{Access, Center, Projection, Request};
+use graphex_engine::project::{self, Access, Center, Projection, Request};
 use graphex_engine::store::Catalog;
+
+/// Projects `req` and records it in the audit log (previews as configured).
+pub fn project_recorded(
+    store: &mut graphex_engine::Store,
+    config: &Config,
+    req: &Request,
+    kind: Kind,
+) -> Result<Projection> {
+    let settings = config.projection_settings()?;
+    let p = project::project(store.catalog(), req, &settings)?;
+    record(store, config, req, &p, kind)?;
+    Ok(p)
+}
 
 /// Records projection `p` of `req` in the audit log: always for a
 /// projection, for a preview as `[graphex.audit] previews` says (the
@@ -65,5 +79,51 @@ fn audit_record(
         emitted: p.included.iter().filter_map(by_name).collect(),
         cut: p.cut.iter().filter_map(|x| by_name(&x.name)).collect(),
         projection_hash: p.hash.clone(),
+        cost: None,
     }
+}
+
+/// Records a read that is not a projection (a path, a search) like one: the
+/// exact text `text` the agent received, the nodes in it, at `tier`. Its
+/// centre names the tool and its arguments, so `audit replay` tells it
+/// from a projection.
+pub fn record_read(
+    store: &mut graphex_engine::Store,
+    access: Access,
+    agent: &str,
+    tier: graphex_engine::model::Tier,
+    center: String,
+    text: &str,
+    nodes: &[graphex_engine::model::NodeSummary],
+) -> Result<()> {
+    let (trust, local) = match access {
+        Access::Trust { score, local } => (Some(score), local),
+        Access::Tier(_) => (None, false),
+    };
+    let config = store.config()?.config;
+    let tokens = config.projection_settings()?.counter.count(text);
+    let record = AuditRecord {
+        kind: Kind::Projection,
+        at: Timestamp::now(),
+        agent: agent.to_owned(),
+        trust,
+        local,
+        tier: tier.min(store.level().max_tier()),
+        center,
+        budget: tokens,
+        tokens,
+        emitted: nodes
+            .iter()
+            .map(|n| NodeRef {
+                id: n.id,
+                version: n.version,
+                tier: n.tier,
+            })
+            .collect(),
+        cut: Vec::new(),
+        projection_hash: project::text_hash(text),
+        cost: None,
+    };
+    store.audit_append(&record)?;
+    Ok(())
 }

@@ -25,6 +25,7 @@ mod layers;
 mod lifecycle;
 mod mcp;
 mod mcp_limits;
+mod mcp_tools;
 mod projection;
 mod proposals;
 mod pty;

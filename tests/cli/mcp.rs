@@ -77,15 +77,23 @@ fn agents_query_propose_and_follow_up_over_mcp() {
         assert_eq!(
             tools,
             [
+                "cost_estimate",
+                "cost_report",
                 "graphex_conventions",
                 "graphex_glossary",
+                "graphex_inspect",
+                "graphex_path",
                 "graphex_proposal_status",
                 "graphex_propose_edge",
                 "graphex_propose_node",
                 "graphex_propose_remove_edge",
                 "graphex_propose_update",
                 "graphex_query",
-                "graphex_status"
+                "graphex_search",
+                "graphex_status",
+                "policy_check",
+                "timeline_status",
+                "trust_status"
             ]
         );
         // Trust 94 reads agent-readable, never agent-restricted or human-only.

@@ -1,5 +1,6 @@
 //! The audit log: one record per projection (agents) or preview (people),
-//! appended, never changed.
+//! and per cost an agent reports for one of its projections; appended,
+//! never changed.
 //!
 //! Each record is sealed under the index key of the most secret tier the
 //! writing session holds (its query text may name any node that session can
@@ -10,11 +11,13 @@
 //! territory: a keyed manifest). A preview identical to the previous record is
 //! not written again, so a console previewing constantly does not flood it.
 
+mod cost;
 mod record;
 mod replay;
 
-pub use record::{AuditRecord, Kind, NodeRef};
-pub use replay::Replay;
+pub use cost::CostReport;
+pub use record::{AuditRecord, Kind, NodeRef, TokenCost};
+pub use replay::{Replay, TOOL_READ};
 
 use rusqlite::params;
 use serde::Serialize;
@@ -148,7 +151,7 @@ impl Store {
                     "record {seq} does not follow the record before it (deleted, reordered or replaced)"
                 ));
             }
-            let known_kind = kind == Kind::Projection.as_str() || kind == Kind::Preview.as_str();
+            let known_kind = Kind::is_known(&kind);
             match Tier::from_code(tier_code) {
                 Some(tier) if known_kind && chain_hash(&prev, seq, at, &kind, tier, &sealed) == hash => {}
                 _ => problems.push(format!(

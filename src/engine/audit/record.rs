@@ -6,12 +6,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{NodeId, Tier, Timestamp};
 
-/// Projection for an agent, or preview by a person.
+/// Projection for an agent, preview by a person, or the tokens an agent
+/// reports it spent on one of its projections.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     Projection,
     Preview,
+    Cost,
 }
 
 impl Kind {
@@ -19,7 +21,16 @@ impl Kind {
         match self {
             Kind::Projection => "projection",
             Kind::Preview => "preview",
+            Kind::Cost => "cost",
         }
+    }
+
+    /// Every kind, for checks of a stored kind's name.
+    pub const ALL: [Kind; 3] = [Kind::Projection, Kind::Preview, Kind::Cost];
+
+    /// Whether `s` names a kind.
+    pub fn is_known(s: &str) -> bool {
+        Kind::ALL.iter().any(|k| k.as_str() == s)
     }
 }
 
@@ -48,8 +59,20 @@ pub struct AuditRecord {
     pub tokens: usize,
     pub emitted: Vec<NodeRef>,
     pub cut: Vec<NodeRef>,
-    /// SHA-256 (hex) of the exact projected text.
+    /// SHA-256 (hex) of the exact projected text (for a cost record, of
+    /// the projection the cost is reported for).
     pub projection_hash: String,
+    /// For a cost record: the tokens the agent reports it spent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<TokenCost>,
+}
+
+/// Tokens an agent reports it spent on a projection, as its model counted them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenCost {
+    pub input: u64,
+    pub output: u64,
+    pub cached: u64,
 }
 
 impl AuditRecord {

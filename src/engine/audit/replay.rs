@@ -4,7 +4,11 @@
 use rustc_hash::FxHashSet;
 use serde::Serialize;
 
-use super::AuditRecord;
+use super::{AuditRecord, Kind};
+
+/// How the centre of a record of a tool's read (an MCP path, search or
+/// timeline answer, recorded like a projection) begins.
+pub const TOOL_READ: &str = "tool:";
 use crate::codec::Snapshot;
 use crate::error::{Error, Result};
 use crate::model::NodeSummary;
@@ -35,7 +39,7 @@ impl Store {
             .audit_list(None, None, usize::MAX)?
             .into_iter()
             .filter_map(|e| e.record.map(|r| (e.seq, r)))
-            .filter(|(_, r)| r.projection_hash.starts_with(&prefix))
+            .filter(|(_, r)| r.kind != Kind::Cost && r.projection_hash.starts_with(&prefix))
             .collect();
         let distinct: FxHashSet<&str> = found.iter().map(|(_, r)| r.projection_hash.as_str()).collect();
         if distinct.len() > 1 {
@@ -49,6 +53,13 @@ impl Store {
             .into_iter()
             .next()
             .ok_or_else(|| Error::NotFound(format!("audit record with projection hash {prefix}…")))?;
+        if let Some(tool) = record.center.strip_prefix(TOOL_READ) {
+            return Err(Error::invalid(
+                "projection hash",
+                prefix,
+                format!("record {seq} is a tool's read ({tool}), not a projection; replay rebuilds projections only"),
+            ));
+        }
         if record.emitted.is_empty() && record.cut.is_empty() {
             // Nothing matched: the projection was the header alone.
             let text = "## Project Context: query\n".to_owned();

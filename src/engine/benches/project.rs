@@ -56,6 +56,7 @@ fn benches(c: &mut Criterion) {
                 emitted: Vec::new(),
                 cut: Vec::new(),
                 projection_hash: p.hash.clone(),
+                cost: None,
             };
             black_box(store.audit_append(&record).expect("audit"))
         })

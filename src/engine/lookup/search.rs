@@ -7,8 +7,9 @@
 
 use std::cmp::Ordering;
 
+use super::bodies::Bodies;
 use super::matcher::{Matcher, by_rank, holds_words, lower_words};
-use crate::model::{NodeSummary, Status};
+use crate::model::{NodeSummary, Status, Tier};
 use crate::store::Catalog;
 
 /// A ranked search result.
@@ -18,10 +19,14 @@ pub struct SearchHit {
     pub score: i64,
     /// Whether the name (not only the description) matched.
     pub in_name: bool,
+    /// Whether the body holds every word (only when bodies were searched).
+    pub in_body: bool,
 }
 
 /// The score of each query word found in a description.
 const DESCRIPTION_HIT: i64 = 40;
+/// The score of each query word found in a body (below a description's).
+const BODY_HIT: i64 = 20;
 
 /// Names first, then the score, then the shorter and the alphabetical name.
 fn by_hit(a: &SearchHit, b: &SearchHit) -> Ordering {
@@ -32,6 +37,12 @@ fn by_hit(a: &SearchHit, b: &SearchHit) -> Ordering {
 
 /// The best `limit` matches of `text`; archived nodes are left out.
 pub fn search(c: &Catalog, text: &str, limit: usize) -> Vec<SearchHit> {
+    search_within(c, text, limit, Tier::HumanOnly, None)
+}
+
+/// [`search`] over the nodes at or below `cap`, and over their bodies too
+/// when `bodies` is given (an index kept by the caller, see [`Bodies`]).
+pub fn search_within(c: &Catalog, text: &str, limit: usize, cap: Tier, bodies: Option<&Bodies>) -> Vec<SearchHit> {
     let matcher = Matcher::new(text);
     if matcher.is_empty() {
         return Vec::new();
@@ -40,18 +51,22 @@ pub fn search(c: &Catalog, text: &str, limit: usize) -> Vec<SearchHit> {
     let desc_score = DESCRIPTION_HIT * words.len() as i64;
     let mut lower = String::new();
     let mut hits: Vec<SearchHit> = Vec::new();
-    for n in c.nodes().filter(|n| n.status != Status::Archived) {
+    let body_score = BODY_HIT * words.len() as i64;
+    for n in c.nodes().filter(|n| n.status != Status::Archived && n.tier <= cap) {
         let name_score = matcher.score(n.name.as_str());
         let in_desc = holds_words(&n.description, &words, &mut lower);
-        let score = match (name_score, in_desc) {
-            (None, false) => continue,
-            (Some(a), d) => a + if d { desc_score / 2 } else { 0 },
-            (None, true) => desc_score,
+        let in_body = bodies.is_some_and(|b| b.holds(&n.id, &words));
+        let score = match (name_score, in_desc, in_body) {
+            (None, false, false) => continue,
+            (Some(a), d, _) => a + if d { desc_score / 2 } else { 0 },
+            (None, true, _) => desc_score,
+            (None, false, true) => body_score,
         };
         hits.push(SearchHit {
             node: n.clone(),
             score,
             in_name: name_score.is_some(),
+            in_body,
         });
     }
     if hits.len() > limit {

@@ -11,6 +11,7 @@
 //! moved to `pending/quarantine/` with a reason and never stop the queue.
 
 mod change;
+mod check;
 mod comment;
 mod conversation;
 mod decide;
@@ -28,6 +29,7 @@ mod submission;
 mod undo;
 
 pub use change::{Change, FieldSet, Triple, supersedes};
+pub use check::check;
 pub use comment::StoredComment;
 pub use conversation::{MAX_ROUNDS, Round, conversation_problems};
 pub use decide::{AcceptOptions, Accepted};

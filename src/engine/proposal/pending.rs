@@ -53,6 +53,16 @@ pub struct ScanResult {
 /// version of every mentioned node readable by `store`'s session; nothing
 /// about nodes it cannot read is revealed (a hidden name is simply `null`).
 pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Source) -> Result<ProposalId> {
+    let stored = prepare(store, policy, sub, source)?;
+    write(
+        store.layout().pending().as_path(),
+        &stored.seal(&store.keys().proposal_recipient(&store.layout().keys())?)?,
+    )
+}
+
+/// The checks [`submit`] makes, and the proposal it would store (nothing
+/// is written): a policy check runs the lints on it.
+pub(crate) fn prepare(store: &Store, policy: &TrustPolicy, sub: Submission, source: Source) -> Result<StoredProposal> {
     sub.validate()?;
     if let Some(revises) = &sub.revises {
         store.check_revises(revises)?;
@@ -82,18 +92,14 @@ pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Sour
     }
     let mut bases = BTreeMap::new();
     record_bases(store, &sub, &mut bases);
-    let stored = StoredProposal {
+    Ok(StoredProposal {
         format: FORMAT,
         created: Timestamp::now(),
         source,
         edited_from: None,
         bases,
         submission: sub,
-    };
-    write(
-        store.layout().pending().as_path(),
-        &stored.seal(&store.keys().proposal_recipient(&store.layout().keys())?)?,
-    )
+    })
 }
 
 /// The edge a `remove_edge` names must be one the proposer reads. The

@@ -62,6 +62,33 @@ type Row = (
 impl Store {
     /// The last `limit` timeline entries, newest first.
     pub fn timeline(&self, limit: usize) -> Result<Vec<TimelineEntry>> {
+        self.timeline_cut(limit, None)
+    }
+
+    /// The last `limit` entries a reader of tier `cap` may see, newest
+    /// first: only changes to nodes and edges at or below `cap` (an edge
+    /// with both ends there too), so no name above it appears; an entry with
+    /// no such change is left out.
+    pub fn timeline_within(&self, limit: usize, cap: Tier) -> Result<Vec<TimelineEntry>> {
+        let total: i64 = self.conn.query_row(
+            "SELECT COUNT(DISTINCT COALESCE(commit_seq, -seq)) FROM timeline",
+            [],
+            |r| r.get(0),
+        )?;
+        let total = usize::try_from(total).unwrap_or(0);
+        // Widen the window until enough visible entries or the whole log.
+        let mut window = limit.max(1);
+        loop {
+            let mut out = self.timeline_cut(window, Some(cap))?;
+            if out.len() >= limit || window >= total {
+                out.truncate(limit);
+                return Ok(out);
+            }
+            window = window.saturating_mul(4);
+        }
+    }
+
+    fn timeline_cut(&self, limit: usize, cap: Option<Tier>) -> Result<Vec<TimelineEntry>> {
         let mut stmt = self.conn.prepare(
             "SELECT COALESCE(commit_seq, -seq), at, actor, proposal, action, node_id, edge_id, before_version, after_version
              FROM timeline WHERE COALESCE(commit_seq, -seq) IN (
@@ -85,6 +112,11 @@ impl Store {
             .collect::<rusqlite::Result<Vec<Row>>>()?;
         let mut out: Vec<TimelineEntry> = Vec::new();
         for (commit, at, actor, proposal, action, node, edge, before, after) in rows {
+            if let Some(cap) = cap
+                && !self.visible_under(node.as_deref(), edge.as_deref(), cap)?
+            {
+                continue;
+            }
             let change = self.describe_change(action, node, edge, before, after)?;
             let commit = u64::try_from(commit).unwrap_or(0);
             match out.last_mut() {
@@ -189,6 +221,25 @@ impl Store {
             undoes: undoes.map(row_version).transpose()?,
             action,
         })
+    }
+
+    /// Whether a reader of `cap` may see the row's node and edge.
+    fn visible_under(&self, node: Option<&[u8]>, edge: Option<&[u8]>, cap: Tier) -> Result<bool> {
+        let readable = |id: &NodeId| self.catalog.node(id).is_some_and(|n| n.tier <= cap);
+        if let Some(b) = node
+            && !readable(&row_node_id(b)?)
+        {
+            return Ok(false);
+        }
+        if let Some(b) = edge {
+            let id = row_edge_id(b)?;
+            let e = match self.catalog.edge(&id) {
+                Some(e) => Some(e.clone()),
+                None => super::unlinked::read(&self.conn, &self.keys, &id).ok().flatten(),
+            };
+            return Ok(e.is_some_and(|e| e.tier <= cap && readable(&e.from) && readable(&e.to)));
+        }
+        Ok(true)
     }
 
     fn describe_node(&self, bytes: &[u8]) -> Result<String> {

@@ -9,7 +9,7 @@ mod subgraph;
 
 pub use filter::{Direction, Filter};
 pub use neighbors::{Reached, Ring, neighbors};
-pub use path::{PathStep, shortest_path};
+pub use path::{PathStep, shortest_path, shortest_path_within};
 pub use subgraph::{Subgraph, subgraph};
 
 #[cfg(test)]

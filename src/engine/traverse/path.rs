@@ -16,6 +16,28 @@ pub struct PathStep {
     pub via: Option<Edge>,
 }
 
+/// [`shortest_path`] for a reader of tier `cap`: through Active nodes and
+/// edges at or below it only, and an end above it is refused exactly as an
+/// absent one, so the answer never tells that a hidden name exists.
+pub fn shortest_path_within(
+    c: &Catalog,
+    from: &str,
+    to: &str,
+    undirected: bool,
+    cap: crate::model::Tier,
+) -> Result<Option<Vec<PathStep>>> {
+    let f = Filter {
+        max_tier: Some(cap),
+        ..Filter::default()
+    };
+    for end in [from, to] {
+        if !c.by_name(end).is_some_and(|n| f.walks_node(n)) {
+            return Err(Error::NotFound(end.to_owned()));
+        }
+    }
+    shortest_path(c, from, to, undirected, &f)
+}
+
 /// The shortest path from `from` to `to`, or `None` when there is none.
 pub fn shortest_path(c: &Catalog, from: &str, to: &str, undirected: bool, f: &Filter) -> Result<Option<Vec<PathStep>>> {
     let a = c.slot_by_name(from).ok_or_else(|| Error::NotFound(from.to_owned()))?;

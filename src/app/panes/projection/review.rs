@@ -117,7 +117,17 @@ pub fn audit(store: &Store, agent: Option<&str>, since: Option<Timestamp>) -> Re
                 trust: r.and_then(|r| r.trust),
                 tier: r.map_or_else(|| e.sealed_at.to_string(), |r| r.tier.to_string()),
                 centre: r
-                    .map(|r| graphex_engine::hygiene::visible_line(&r.center).into_owned())
+                    .map(|r| {
+                        let centre = graphex_engine::hygiene::visible_line(&r.center);
+                        // A cost record says what the agent reports it spent, then on what.
+                        match r.cost {
+                            Some(c) => format!(
+                                "spent {} in ({} cached), {} out on {}",
+                                c.input, c.cached, c.output, centre
+                            ),
+                            None => centre.into_owned(),
+                        }
+                    })
                     .unwrap_or_default(),
                 tokens: r.map_or(0, |r| r.tokens),
                 hash: r.map(|r| r.projection_hash.clone()).unwrap_or_default(),

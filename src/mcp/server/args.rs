@@ -1,0 +1,310 @@
+//! The tools' arguments as MCP clients send them (and their JSON schemas).
+//! Unknown fields are refused: an agent cannot pass what the server fixes.
+
+use std::collections::BTreeMap;
+
+use rmcp::schemars;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// Declares an argument struct with the query filters as its own fields
+/// (serde's `flatten` does not mix with `deny_unknown_fields`), and
+/// `filters()` to gather them.
+macro_rules! with_filters {
+    ($(#[$m:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $(#[$m])*
+        pub struct $name {
+            $($body)*
+            /// Follow a single hop's relation up to this many times (1-10), as `--depth` in the query.
+            #[serde(default)]
+            pub depth: Option<u32>,
+            /// Report only nodes of this type, as `--type`.
+            #[serde(default, rename = "type")]
+            pub node_type: Option<String>,
+            /// Only content at or below this tier, as `--tier` (never above what this agent may read).
+            #[serde(default)]
+            pub tier: Option<String>,
+            /// proposed, active, deprecated, archived or any, as `--status`.
+            #[serde(default)]
+            pub status: Option<String>,
+            /// Only what changed since this time (RFC 3339 or a date), as `--since`.
+            #[serde(default)]
+            pub since: Option<String>,
+            /// Only edges at least this confident (0-1), as `--confidence`.
+            #[serde(default)]
+            pub confidence: Option<f64>,
+        }
+
+        impl $name {
+            pub fn filters(&self) -> QueryFilters {
+                QueryFilters {
+                    depth: self.depth,
+                    node_type: self.node_type.clone(),
+                    tier: self.tier.clone(),
+                    status: self.status.clone(),
+                    since: self.since.clone(),
+                    confidence: self.confidence,
+                }
+            }
+        }
+    };
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Markdown,
+    Json,
+}
+
+with_filters! {
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QueryArgs {
+    /// A Graphex query, e.g. `orders-service -> depends-on -> * --depth 2`.
+    pub query: String,
+    /// Token budget of the projection (default 4000).
+    #[serde(default)]
+    pub budget: Option<usize>,
+    /// `markdown` (default) or `json`.
+    #[serde(default)]
+    pub format: Option<Format>,
+}
+}
+
+/// The query language's flags given as arguments (the spec's `depth` and
+/// filters); each is the same as writing it in the query, and giving one
+/// both ways is an error.
+#[derive(Debug, Default)]
+pub struct QueryFilters {
+    /// Follow a single hop's relation up to this many times (1-10), as `--depth`.
+    pub depth: Option<u32>,
+    /// Report only nodes of this type, as `--type`.
+    pub node_type: Option<String>,
+    /// Only content at or below this tier, as `--tier` (never above the agent's).
+    pub tier: Option<String>,
+    /// proposed, active, deprecated, archived or any, as `--status`.
+    pub status: Option<String>,
+    /// Only what changed since this time (RFC 3339 or a date), as `--since`.
+    pub since: Option<String>,
+    /// Only edges at least this confident (0-1), as `--confidence`.
+    pub confidence: Option<f64>,
+}
+
+impl QueryFilters {
+    /// `query` with the filters appended as flags; the query parser checks
+    /// each value (and refuses a flag given twice).
+    pub fn apply(&self, query: &str) -> Result<String, String> {
+        let mut out = query.to_owned();
+        let words = [
+            ("--type", self.node_type.clone()),
+            ("--tier", self.tier.clone()),
+            ("--status", self.status.clone()),
+            ("--since", self.since.clone()),
+        ];
+        for (flag, value) in words {
+            let Some(v) = value else { continue };
+            if v.is_empty() || v.chars().any(char::is_whitespace) {
+                return Err(format!("{} must be one word (it is {v:?})", &flag[2..]));
+            }
+            out.push_str(&format!(" {flag} {v}"));
+        }
+        if let Some(d) = self.depth {
+            out.push_str(&format!(" --depth {d}"));
+        }
+        if let Some(c) = self.confidence {
+            if !(0.0..=1.0).contains(&c) {
+                return Err(format!("confidence must be from 0 to 1 (it is {c})"));
+            }
+            out.push_str(&format!(" --confidence {c}"));
+        }
+        Ok(out)
+    }
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusArgs {}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProposeNodeArgs {
+    /// Lowercase name: a-z, 0-9, '.', '_', '-'.
+    pub name: String,
+    /// Node type: service, module, concept, convention, glossary, decision, ...
+    pub node_type: String,
+    pub description: String,
+    /// public or agent-readable (default agent-readable; never above what this agent may read).
+    #[serde(default)]
+    pub tier: Option<String>,
+    #[serde(default)]
+    pub properties: Option<BTreeMap<String, String>>,
+    /// Edges to create with the node: [from, relation, to], one end being the new node.
+    #[serde(default)]
+    pub suggested_edges: Option<Vec<[String; 3]>>,
+    /// Why the graph should change.
+    #[serde(default)]
+    pub rationale: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProposeEdgeArgs {
+    pub from: String,
+    /// depends-on, communicates-with, owned-by, uses, contains, supersedes, related-to, ...
+    pub relation: String,
+    pub to: String,
+    #[serde(default)]
+    pub rationale: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProposeRemoveEdgeArgs {
+    pub from: String,
+    /// The relation of the edge to remove, e.g. depends-on.
+    pub relation: String,
+    pub to: String,
+    /// Why the edge should go (shown to the reviewer).
+    #[serde(default)]
+    pub reason: Option<String>,
+    #[serde(default)]
+    pub rationale: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProposeUpdateArgs {
+    /// The node to change, by name (or give `id`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The node to change, by id (as `graphex_inspect` in JSON shows it).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// Fields to set: description, body, type, tier, properties (map; "" removes a key), confidence.
+    pub set: serde_json::Map<String, Value>,
+    #[serde(default)]
+    pub rationale: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GlossaryArgs {
+    /// The term, or part of it.
+    pub term: String,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConventionsArgs {
+    /// A file path or module name, e.g. `src/orders/batch.rs` or `orders-service`.
+    pub path: String,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProposalStatusArgs {
+    /// The id `graphex_propose_*` returned (at least 4 leading hex digits).
+    pub id: String,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PathArgs {
+    pub from: String,
+    pub to: String,
+    /// Ignore edge direction (default: follow edges from `from` towards `to`).
+    #[serde(default)]
+    pub undirected: bool,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchArgs {
+    /// Words or a fuzzy name, e.g. `ordr srv` or `retry budget`.
+    pub text: String,
+    /// Most results (default 20, at most 200).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InspectArgs {
+    /// The node's name.
+    pub name: String,
+    /// Token budget (default 4000).
+    #[serde(default)]
+    pub budget: Option<usize>,
+    /// `markdown` (default) or `json`.
+    #[serde(default)]
+    pub format: Option<Format>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimelineArgs {
+    /// How many entries (default 20, at most 500).
+    #[serde(default)]
+    pub count: Option<usize>,
+    /// Only entries at or after this time (RFC 3339 or a date).
+    #[serde(default)]
+    pub since: Option<String>,
+    /// Only entries by this actor (a person or an agent id).
+    #[serde(default)]
+    pub actor: Option<String>,
+    /// Only entries that change this node.
+    #[serde(default)]
+    pub node: Option<String>,
+}
+
+with_filters! {
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CostEstimateArgs {
+    /// A Graphex query (or give `node`).
+    #[serde(default)]
+    pub query: Option<String>,
+    /// A node, projected alone as `graphex_inspect` does (or give `query`).
+    #[serde(default)]
+    pub node: Option<String>,
+    /// Token budget (default 4000).
+    #[serde(default)]
+    pub budget: Option<usize>,
+}
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CostReportArgs {
+    /// Input tokens the model consumed for the projection (cached ones included).
+    pub input_tokens: u64,
+    /// Output tokens the model produced.
+    pub output_tokens: u64,
+    /// Of the input tokens, how many came from a prompt cache.
+    #[serde(default)]
+    pub cached_tokens: u64,
+    /// The projection's hash (at least 8 hex digits, as JSON results show it);
+    /// default: this agent's newest projection.
+    #[serde(default)]
+    pub projection: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyCheckArgs {
+    /// Draft changes as `graphex propose` files hold them, e.g.
+    /// `[{"op": "add_node", "name": "x", "type": "module", "description": "..."}]`.
+    #[serde(default)]
+    pub changes: Option<Vec<Value>>,
+    /// Why (checked for credentials like a proposal's rationale).
+    #[serde(default)]
+    pub rationale: Option<String>,
+    /// File paths or module names: the conventions that apply to each.
+    #[serde(default)]
+    pub paths: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TrustStatusArgs {}

@@ -1,0 +1,130 @@
+//! The MCP server: one store session shared by the tools, each running on
+//! the blocking pool against it, refreshed when another process has
+//! committed since. The tools live in modules by what they do; their
+//! routers are joined in [`GraphexServer::tool_router`].
+
+mod args;
+mod explore_tools;
+mod governance_tools;
+mod propose_tools;
+mod read_tools;
+
+use std::sync::{Arc, Mutex};
+
+use graphex_engine::hygiene::visible_text;
+use graphex_engine::lookup::Bodies;
+use graphex_engine::model::Tier;
+use graphex_engine::project::Access;
+use graphex_engine::{Credentials, Error, Store};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ServerHandler, ServiceExt, tool_handler};
+
+use super::AgentConfig;
+
+/// The MCP server: one store session and the agent it speaks for.
+#[derive(Clone)]
+pub struct GraphexServer {
+    store: Arc<Mutex<Store>>,
+    agent: Arc<AgentConfig>,
+    /// Node bodies read so far, for `graphex_search`.
+    bodies: Arc<Mutex<Bodies>>,
+}
+
+pub(crate) type ToolResult = Result<String, String>;
+
+impl GraphexServer {
+    pub fn new(store: Store, agent: AgentConfig) -> Self {
+        Self {
+            store: Arc::new(Mutex::new(store)),
+            agent: Arc::new(agent),
+            bodies: Arc::new(Mutex::new(Bodies::new())),
+        }
+    }
+
+    /// Runs `f` on the blocking pool with a fresh view of the store; engine
+    /// errors become tool errors with their message.
+    async fn with_store<F>(&self, f: F) -> ToolResult
+    where
+        F: FnOnce(&mut Store, &AgentConfig) -> Result<String, Error> + Send + 'static,
+    {
+        let store = Arc::clone(&self.store);
+        let agent = Arc::clone(&self.agent);
+        tokio::task::spawn_blocking(move || {
+            let mut guard = store
+                .lock()
+                .map_err(|_| "the store session failed earlier; restart the server".to_owned())?;
+            match guard.refresh() {
+                // A reviewer rotated a key this session holds: unlock again
+                // with the same credentials (the agent identity still opens
+                // the new agent-readable key file).
+                Err(Error::KeyRotated(_)) => {
+                    let level = guard.level();
+                    let reopened = Store::open(guard.layout().root(), &Credentials::from_env())
+                        .map_err(|e| format!("reopening after a key rotation: {e}"))?;
+                    if reopened.level() != level {
+                        return Err(format!(
+                            "after a key rotation the store opens at the {} level, not {level}; restart the server",
+                            reopened.level()
+                        ));
+                    }
+                    *guard = reopened;
+                }
+                other => {
+                    other.map_err(|e| e.to_string())?;
+                }
+            }
+            // Node text may hold terminal escapes; results are shown to people
+            // by MCP clients, so they leave with every such character visible.
+            f(&mut guard, &agent)
+                .map(|text| visible_text(&text).into_owned())
+                .map_err(|e| visible_text(&e.to_string()).into_owned())
+        })
+        .await
+        .map_err(|e| format!("internal error: {e}"))?
+    }
+
+    /// The tier this agent may receive.
+    fn max_tier(store: &Store, agent: &AgentConfig) -> Result<Tier, Error> {
+        let settings = store.config()?.config.projection_settings()?;
+        Ok(settings.policy.max_tier(access(agent)))
+    }
+}
+
+fn access(agent: &AgentConfig) -> Access {
+    Access::Trust {
+        score: agent.trust,
+        local: agent.local,
+    }
+}
+
+impl GraphexServer {
+    /// Every tool: the routers of the tool modules joined.
+    pub fn tool_router() -> ToolRouter<Self> {
+        Self::read_router() + Self::explore_router() + Self::propose_router() + Self::governance_router()
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for GraphexServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("graphex", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Graphex is this project's knowledge graph. Use graphex_query for context (a projection cut to your \
+                 trust tier and a token budget), graphex_glossary and graphex_conventions for terms and rules. You \
+                 cannot change the graph: graphex_propose_* submit proposals for human review; follow them with \
+                 graphex_proposal_status. graphex_search, graphex_path and graphex_inspect explore; timeline_status \
+                 lists recent changes. trust_status says what you may do; cost_estimate prices a projection before you \
+                 ask for it, cost_report records what one cost you; policy_check lints a draft change before you propose it.",
+            )
+    }
+}
+
+/// Serves until the client disconnects.
+pub async fn run(store: Store, agent: AgentConfig) -> anyhow::Result<()> {
+    let transport = super::transport::BoundedStdio::new(agent.max_message);
+    let service = GraphexServer::new(store, agent).serve(transport).await?;
+    service.waiting().await?;
+    Ok(())
+}

@@ -1,0 +1,223 @@
+//! The spec's agent tools over MCP through rmcp's client: exploring
+//! (path, search, inspect, timeline), governance (trust, cost estimate and
+//! report, policy check), the query's filter arguments, and that nothing
+//! above the agent's tier is ever named in their answers.
+
+use rmcp::ServiceExt;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use serde_json::{Value, json};
+
+use crate::harness::Repo;
+use crate::mcp::{Client, call, server, text};
+
+/// A store with a node per tier, linked public -> agent-readable ->
+/// agent-restricted, served to an agent of trust 94 (agent-readable).
+fn linked() -> Repo {
+    let repo = Repo::new().with_four_tiers();
+    repo.ok(&["link", "agent-readable", "uses", "agent-restricted"]);
+    repo.ok(&["update", "agent-restricted", "-d", "agent-restricted words, renamed"]);
+    repo
+}
+
+fn with_client(repo: &Repo, body: impl AsyncFnOnce(&Client)) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let cmd = server(repo, &[]).configure(|_| {});
+        let client: Client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
+        body(&client).await;
+        client.cancel().await.unwrap();
+    });
+}
+
+async fn ok(c: &Client, tool: &'static str, args: Value) -> String {
+    let r = call(c, tool, args).await;
+    assert_eq!(r.is_error, Some(false), "{tool}: {}", text(&r));
+    text(&r)
+}
+
+async fn err(c: &Client, tool: &'static str, args: Value) -> String {
+    let r = call(c, tool, args).await;
+    assert_eq!(r.is_error, Some(true), "{tool} should fail: {}", text(&r));
+    text(&r)
+}
+
+const ABOVE: [&str; 2] = ["agent-restricted", "human-only"];
+
+fn assert_clean(what: &str, t: &str) {
+    for name in ABOVE {
+        assert!(!t.contains(name), "{what} names {name}: {t}");
+    }
+}
+
+#[test]
+fn explore_tools_never_name_what_is_above_the_agents_tier() {
+    let repo = linked();
+    with_client(&repo, async |c| {
+        // timeline_status: the agent-readable changes are there, the
+        // restricted node's add, link and update are not.
+        let t = ok(c, "timeline_status", json!({"count": 50})).await;
+        assert!(t.contains("\"agent-readable\""), "{t}");
+        assert_clean("timeline_status", &t);
+        let t = ok(c, "timeline_status", json!({"node": "public"})).await;
+        assert!(t.contains("\"public\"") && !t.contains("\"agent-readable\" "), "{t}");
+        err(c, "timeline_status", json!({"count": 0})).await;
+
+        // graphex_search finds by description words, within the tier only.
+        let t = ok(c, "graphex_search", json!({"text": "words"})).await;
+        assert!(t.contains("- public") && t.contains("- agent-readable"), "{t}");
+        assert_clean("graphex_search", &t);
+        let t = ok(c, "graphex_search", json!({"text": "renamed"})).await;
+        assert!(t.starts_with("nothing matches"), "{t}");
+
+        // graphex_path: to a readable node, and a hidden end is refused as an absent one.
+        let t = ok(c, "graphex_path", json!({"from": "public", "to": "agent-readable"})).await;
+        assert!(t.starts_with("public -[uses]-> agent-readable\n1 hop(s)"), "{t}");
+        let hidden = err(c, "graphex_path", json!({"from": "public", "to": "agent-restricted"})).await;
+        let absent = err(c, "graphex_path", json!({"from": "public", "to": "agent-restrictee"})).await;
+        assert_eq!(hidden, absent.replace("agent-restrictee", "agent-restricted"));
+
+        // graphex_inspect: the node alone, its hidden neighbour unnamed.
+        let t = ok(c, "graphex_inspect", json!({"name": "agent-readable"})).await;
+        assert!(t.contains("agent-readable words"), "{t}");
+        assert_clean("graphex_inspect", &t);
+        let hidden = err(c, "graphex_inspect", json!({"name": "agent-restricted"})).await;
+        let absent = err(c, "graphex_inspect", json!({"name": "agent-restrictee"})).await;
+        assert_eq!(hidden, absent.replace("agent-restrictee", "agent-restricted"));
+    });
+    // Each read was recorded like a query.
+    let out = repo.master().args(["audit", "list"]).output().unwrap();
+    let list = String::from_utf8_lossy(&out.stdout);
+    for tool in [
+        "tool:graphex_path",
+        "tool:graphex_search",
+        "tool:timeline_status",
+        "node:agent-readable:0",
+    ] {
+        assert!(list.contains(tool), "{tool} not recorded:\n{list}");
+    }
+}
+
+#[test]
+fn governance_tools_estimate_report_and_check() {
+    let repo = linked();
+    with_client(&repo, async |c| {
+        let t = ok(c, "trust_status", json!({})).await;
+        let v: Value = serde_json::from_str(&t).unwrap();
+        assert_eq!(
+            (v["trust"].as_f64(), v["tier"].as_str()),
+            (Some(94.0), Some("agent-readable"))
+        );
+        assert_eq!(v["may"]["accept"], json!(false));
+
+        // The estimate is what the projection then uses, to the token.
+        let q = json!({"query": "public -> * -> *", "depth": 2, "budget": 300});
+        let e: Value = serde_json::from_str(&ok(c, "cost_estimate", q.clone()).await).unwrap();
+        let mut asked = q.clone();
+        asked["format"] = json!("json");
+        let p: Value = serde_json::from_str(&ok(c, "graphex_query", asked).await).unwrap();
+        assert_eq!(e["tokens"], p["tokens"], "{e} vs {p}");
+        assert!(p["tokens"].as_u64().unwrap() > 0);
+        let e: Value = serde_json::from_str(&ok(c, "cost_estimate", json!({"node": "public"})).await).unwrap();
+        let p: Value =
+            serde_json::from_str(&ok(c, "graphex_inspect", json!({"name": "public", "format": "json"})).await).unwrap();
+        assert_eq!(e["tokens"], p["tokens"]);
+
+        // Filters as arguments and in the query are one and the same.
+        err(
+            c,
+            "graphex_query",
+            json!({"query": "public -> * -> * --depth 2", "depth": 2}),
+        )
+        .await;
+        err(
+            c,
+            "graphex_query",
+            json!({"query": "public -> * -> *", "type": "service --depth 2"}),
+        )
+        .await;
+        err(
+            c,
+            "graphex_query",
+            json!({"query": "public -> * -> *", "confidence": 2.0}),
+        )
+        .await;
+
+        // cost_report: on this agent's newest projection, or one it names.
+        let hash = p["hash"].as_str().unwrap().to_owned();
+        let t = ok(
+            c,
+            "cost_report",
+            json!({"input_tokens": 1200, "output_tokens": 80, "cached_tokens": 300, "projection": &hash[..12]}),
+        )
+        .await;
+        assert!(
+            t.contains(&hash[..16]) && t.contains("1200 input (300 cached), 80 output"),
+            "{t}"
+        );
+        ok(c, "cost_report", json!({"input_tokens": 10, "output_tokens": 1})).await;
+        let t = err(
+            c,
+            "cost_report",
+            json!({"input_tokens": 10, "output_tokens": 1, "projection": "deadbeefdead"}),
+        )
+        .await;
+        assert!(t.contains("deadbeefdead"), "{t}");
+        let t = err(
+            c,
+            "cost_report",
+            json!({"input_tokens": 10, "output_tokens": 1, "cached_tokens": 11}),
+        )
+        .await;
+        assert!(t.contains("cached"), "{t}");
+        err(c, "cost_report", json!({"input_tokens": -1, "output_tokens": 1})).await;
+
+        // policy_check: lints on a draft; a hidden name reads as an absent one.
+        let t = ok(
+            c,
+            "policy_check",
+            json!({"changes": [
+                {"op": "add_node", "name": "public", "type": "service", "description": "again"},
+                {"op": "add_edge", "from": "public", "relation": "uses", "to": "agent-restricted"},
+                {"op": "add_edge", "from": "public", "relation": "uses", "to": "nowhere-at-all"}
+            ], "paths": ["src/main.rs"]}),
+        )
+        .await;
+        let v: Value = serde_json::from_str(&t).unwrap();
+        let lints: Vec<&str> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["lint"].as_str().unwrap())
+            .collect();
+        assert!(lints.contains(&"name-taken"), "{t}");
+        assert!(lints.contains(&"dangling"), "{t}");
+        assert!(!lints.contains(&"hidden"), "{t}");
+        assert_clean("policy_check", &t);
+        assert_eq!(v["ok"], json!(false));
+        assert_eq!(v["paths"][0]["path"], json!("src/main.rs"));
+        err(c, "policy_check", json!({})).await;
+
+        // propose_update by id.
+        let id = p["included_ids"][0].as_str().unwrap().to_owned();
+        let t = ok(
+            c,
+            "graphex_propose_update",
+            json!({"id": id, "set": {"description": "by id"}}),
+        )
+        .await;
+        assert!(t.contains("submitted for human review"), "{t}");
+        err(c, "graphex_propose_update", json!({"set": {"description": "neither"}})).await;
+    });
+    // Nothing of the policy check was stored: one pending proposal (the update).
+    let out = repo.master().args(["--json", "pending"]).output().unwrap();
+    let pending: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(pending["proposals"].as_array().map(Vec::len), Some(1), "{pending}");
+    // The costs are in the audit log, which still verifies.
+    let out = repo.master().args(["audit", "list"]).output().unwrap();
+    let list = String::from_utf8_lossy(&out.stdout);
+    assert!(list.contains("spent 1200 in (300 cached), 80 out"), "{list}");
+    repo.master().args(["audit", "verify"]).assert().success();
+}
