@@ -193,9 +193,25 @@ fn governance_tools_estimate_report_and_check() {
             .map(|f| f["lint"].as_str().unwrap())
             .collect();
         assert!(lints.contains(&"name-taken"), "{t}");
-        assert!(lints.contains(&"dangling"), "{t}");
+        let dangling: Vec<u64> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["lint"] == "dangling")
+            .filter_map(|f| f["change"].as_u64())
+            .collect();
+        assert_eq!(dangling, [2, 3], "the hidden end reads as the absent one: {t}");
         assert!(!lints.contains(&"hidden"), "{t}");
-        assert_clean("policy_check", &t);
+        // It names the draft's own words only: the hidden end is worded as
+        // the absent one, nothing else is said of it.
+        let said = |n: usize| v["findings"][n]["finding"].as_str().unwrap().to_owned();
+        assert_eq!(
+            said(1).replace("agent-restricted", "X").replace("change 2", "change N"),
+            said(2).replace("nowhere-at-all", "X").replace("change 3", "change N"),
+            "{t}"
+        );
+        assert_eq!(t.matches("agent-restricted").count(), 1, "{t}");
+        assert!(!t.contains("human-only"), "{t}");
         assert_eq!(v["ok"], json!(false));
         assert_eq!(v["paths"][0]["path"], json!("src/main.rs"));
         err(c, "policy_check", json!({})).await;

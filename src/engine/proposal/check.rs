@@ -75,12 +75,14 @@ fn names_above(c: &Catalog, l: &Lint, cap: Tier) -> bool {
     fields
         .iter()
         .filter(|(k, _)| !matches!(k.as_str(), "lint" | "change" | "kind"))
-        .filter_map(|(_, v)| v.as_str())
-        .any(|text| {
-            let tier_above = text.parse::<Tier>().is_ok_and(|t| t > cap);
-            let name_above = text
-                .split(" -> ")
-                .any(|part| c.by_name(part.trim()).is_some_and(|n| n.tier > cap));
-            tier_above || name_above
+        .filter_map(|(k, v)| v.as_str().map(|text| (k, text)))
+        .any(|(key, text)| {
+            // A tier field holds a tier; any other holds names (a node
+            // may well be named like a tier, and is judged as a name).
+            if key.ends_with("tier") {
+                return text.parse::<Tier>().is_ok_and(|t| t > cap);
+            }
+            text.split(" -> ")
+                .any(|part| c.by_name(part.trim()).is_some_and(|n| n.tier > cap))
         })
 }

@@ -94,6 +94,8 @@ fn shorten(s: &str) -> String {
 }
 
 #[cfg(test)]
+mod check_tests;
+#[cfg(test)]
 mod conversation_tests;
 #[cfg(test)]
 mod quarantine_tests;
