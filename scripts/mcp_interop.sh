@@ -13,6 +13,7 @@ cargo build --locked --quiet
 store=$(mktemp -d)
 trap 'rm -rf "$store"' EXIT
 export GRAPHEX_TEST_KDF_LOG_N=4
+export GRAPHEX_STATE_DIR="$store/state" INTEROP_REVIEWER_PASSPHRASE=graphex-demo
 target/debug/graphex demo "$store" --no-console >/dev/null
 GRAPHEX_PASSPHRASE=graphex-demo target/debug/graphex --store "$store" keys export-agent "$store/agent.id" >/dev/null 2>&1
 "$venv/bin/python" scripts/mcp_interop.py "$PWD/target/debug/graphex" "$store" "$store/agent.id"

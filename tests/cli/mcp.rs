@@ -77,8 +77,10 @@ fn agents_query_propose_and_follow_up_over_mcp() {
         assert_eq!(
             tools,
             [
+                "begin_exploration",
                 "cost_estimate",
                 "cost_report",
+                "end_exploration",
                 "graphex_conventions",
                 "graphex_glossary",
                 "graphex_inspect",
@@ -92,6 +94,9 @@ fn agents_query_propose_and_follow_up_over_mcp() {
                 "graphex_search",
                 "graphex_status",
                 "policy_check",
+                "propose_changeset",
+                "review_comment",
+                "review_list",
                 "timeline_status",
                 "trust_status"
             ]

@@ -145,6 +145,12 @@ pub struct ProposeNodeArgs {
     /// Why the graph should change.
     #[serde(default)]
     pub rationale: Option<String>,
+    /// Add the change to this open exploration (begin_exploration) instead of submitting it now.
+    #[serde(default)]
+    pub exploration: Option<String>,
+    /// Submit it as the revision of this proposal (one a reviewer asked changes of; review_list).
+    #[serde(default)]
+    pub revises: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -156,6 +162,12 @@ pub struct ProposeEdgeArgs {
     pub to: String,
     #[serde(default)]
     pub rationale: Option<String>,
+    /// Add the change to this open exploration (begin_exploration) instead of submitting it now.
+    #[serde(default)]
+    pub exploration: Option<String>,
+    /// Submit it as the revision of this proposal (one a reviewer asked changes of; review_list).
+    #[serde(default)]
+    pub revises: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -170,6 +182,12 @@ pub struct ProposeRemoveEdgeArgs {
     pub reason: Option<String>,
     #[serde(default)]
     pub rationale: Option<String>,
+    /// Add the change to this open exploration (begin_exploration) instead of submitting it now.
+    #[serde(default)]
+    pub exploration: Option<String>,
+    /// Submit it as the revision of this proposal (one a reviewer asked changes of; review_list).
+    #[serde(default)]
+    pub revises: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -185,6 +203,12 @@ pub struct ProposeUpdateArgs {
     pub set: serde_json::Map<String, Value>,
     #[serde(default)]
     pub rationale: Option<String>,
+    /// Add the change to this open exploration (begin_exploration) instead of submitting it now.
+    #[serde(default)]
+    pub exploration: Option<String>,
+    /// Submit it as the revision of this proposal (one a reviewer asked changes of; review_list).
+    #[serde(default)]
+    pub revises: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -308,3 +332,68 @@ pub struct PolicyCheckArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TrustStatusArgs {}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BeginExplorationArgs {
+    /// A short name for the exploration (a branch name).
+    pub name: String,
+    /// What the exploration is about: the proposal's rationale when it is submitted.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ExplorationResult {
+    /// Submit every change made in it as one proposal.
+    Accept,
+    /// Discard it: nothing is submitted.
+    Abandon,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EndExplorationArgs {
+    /// The id begin_exploration returned.
+    pub exploration: String,
+    pub result: ExplorationResult,
+    /// Added to the proposal's rationale on accept.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProposeChangesetArgs {
+    /// What the changeset does.
+    pub message: String,
+    /// Why: fix, feature, refactor, documentation, … (one line).
+    pub intent: String,
+    /// The exploration to submit; the only open one when not given.
+    #[serde(default)]
+    pub exploration: Option<String>,
+    /// Submit it as the revision of this proposal.
+    #[serde(default)]
+    pub revises: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewListArgs {
+    /// Only proposals in this state: pending, accepted, rejected, edited, changes-requested, revised.
+    #[serde(default)]
+    pub state: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewCommentArgs {
+    /// The proposal commented on (at least 4 leading hex digits).
+    pub proposal: String,
+    /// The comment: the reviewers read it, as agent text.
+    pub comment: String,
+    /// The change it is on (1-based, as the reviewer's comment names it); the whole proposal when not given.
+    #[serde(default)]
+    pub change: Option<usize>,
+}

@@ -4,10 +4,12 @@
 //! routers are joined in [`GraphexServer::tool_router`].
 
 mod args;
+mod drafts;
 mod explore_tools;
 mod governance_tools;
 mod propose_tools;
 mod read_tools;
+mod review_tools;
 
 use std::sync::{Arc, Mutex};
 
@@ -29,6 +31,8 @@ pub struct GraphexServer {
     agent: Arc<AgentConfig>,
     /// Node bodies read so far, for `graphex_search`.
     bodies: Arc<Mutex<Bodies>>,
+    /// The agent's open explorations.
+    drafts: Arc<Mutex<drafts::Drafts>>,
 }
 
 pub(crate) type ToolResult = Result<String, String>;
@@ -39,6 +43,7 @@ impl GraphexServer {
             store: Arc::new(Mutex::new(store)),
             agent: Arc::new(agent),
             bodies: Arc::new(Mutex::new(Bodies::new())),
+            drafts: Arc::new(Mutex::new(drafts::Drafts::default())),
         }
     }
 
@@ -101,7 +106,11 @@ fn access(agent: &AgentConfig) -> Access {
 impl GraphexServer {
     /// Every tool: the routers of the tool modules joined.
     pub fn tool_router() -> ToolRouter<Self> {
-        Self::read_router() + Self::explore_router() + Self::propose_router() + Self::governance_router()
+        Self::read_router()
+            + Self::explore_router()
+            + Self::propose_router()
+            + Self::governance_router()
+            + Self::review_router()
     }
 }
 
@@ -116,7 +125,10 @@ impl ServerHandler for GraphexServer {
                  cannot change the graph: graphex_propose_* submit proposals for human review; follow them with \
                  graphex_proposal_status. graphex_search, graphex_path and graphex_inspect explore; timeline_status \
                  lists recent changes. trust_status says what you may do; cost_estimate prices a projection before you \
-                 ask for it, cost_report records what one cost you; policy_check lints a draft change before you propose it.",
+                 ask for it, cost_report records what one cost you; policy_check lints a draft change before you propose it. \
+                 begin_exploration gathers several proposed changes (pass its id as `exploration`) into one proposal, \
+                 submitted by end_exploration or propose_changeset. review_list shows your proposals' states and a \
+                 reviewer's requests for changes; answer with review_comment and propose again with `revises`.",
             )
     }
 }
