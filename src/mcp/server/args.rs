@@ -50,6 +50,43 @@ macro_rules! with_filters {
     };
 }
 
+/// Declares a proposal tool's arguments with the fields every one shares:
+/// the rationale, and where the change goes (an exploration, or a
+/// revision of another proposal); `route()` gathers the latter.
+macro_rules! with_route {
+    ($(#[$m:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $(#[$m])*
+        pub struct $name {
+            $($body)*
+            /// Why the graph should change.
+            #[serde(default)]
+            pub rationale: Option<String>,
+            /// Add the change to this open exploration (begin_exploration) instead of submitting it now.
+            #[serde(default)]
+            pub exploration: Option<String>,
+            /// Submit it as the revision of this proposal (one a reviewer asked changes of; review_list).
+            #[serde(default)]
+            pub revises: Option<String>,
+        }
+
+        impl $name {
+            pub fn route(&self) -> Route {
+                Route {
+                    exploration: self.exploration.clone(),
+                    revises: self.revises.clone(),
+                }
+            }
+        }
+    };
+}
+
+/// Where a proposed change goes: an exploration, or a proposal (revising
+/// another, perhaps).
+pub struct Route {
+    pub exploration: Option<String>,
+    pub revises: Option<String>,
+}
+
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
@@ -126,89 +163,64 @@ impl QueryFilters {
 #[serde(deny_unknown_fields)]
 pub struct StatusArgs {}
 
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ProposeNodeArgs {
-    /// Lowercase name: a-z, 0-9, '.', '_', '-'.
-    pub name: String,
-    /// Node type: service, module, concept, convention, glossary, decision, ...
-    pub node_type: String,
-    pub description: String,
-    /// public or agent-readable (default agent-readable; never above what this agent may read).
-    #[serde(default)]
-    pub tier: Option<String>,
-    #[serde(default)]
-    pub properties: Option<BTreeMap<String, String>>,
-    /// Edges to create with the node: [from, relation, to], one end being the new node.
-    #[serde(default)]
-    pub suggested_edges: Option<Vec<[String; 3]>>,
-    /// Why the graph should change.
-    #[serde(default)]
-    pub rationale: Option<String>,
-    /// Add the change to this open exploration (begin_exploration) instead of submitting it now.
-    #[serde(default)]
-    pub exploration: Option<String>,
-    /// Submit it as the revision of this proposal (one a reviewer asked changes of; review_list).
-    #[serde(default)]
-    pub revises: Option<String>,
+with_route! {
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct ProposeNodeArgs {
+        /// Lowercase name: a-z, 0-9, '.', '_', '-'.
+        pub name: String,
+        /// Node type: service, module, concept, convention, glossary, decision, ...
+        pub node_type: String,
+        pub description: String,
+        /// public or agent-readable (default agent-readable; never above what this agent may read).
+        #[serde(default)]
+        pub tier: Option<String>,
+        #[serde(default)]
+        pub properties: Option<BTreeMap<String, String>>,
+        /// Edges to create with the node: [from, relation, to], one end being the new node.
+        #[serde(default)]
+        pub suggested_edges: Option<Vec<[String; 3]>>,
+    }
 }
 
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ProposeEdgeArgs {
-    pub from: String,
-    /// depends-on, communicates-with, owned-by, uses, contains, supersedes, related-to, ...
-    pub relation: String,
-    pub to: String,
-    #[serde(default)]
-    pub rationale: Option<String>,
-    /// Add the change to this open exploration (begin_exploration) instead of submitting it now.
-    #[serde(default)]
-    pub exploration: Option<String>,
-    /// Submit it as the revision of this proposal (one a reviewer asked changes of; review_list).
-    #[serde(default)]
-    pub revises: Option<String>,
+with_route! {
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct ProposeEdgeArgs {
+        pub from: String,
+        /// depends-on, communicates-with, owned-by, uses, contains, supersedes, related-to, ...
+        pub relation: String,
+        pub to: String,
+    }
 }
 
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ProposeRemoveEdgeArgs {
-    pub from: String,
-    /// The relation of the edge to remove, e.g. depends-on.
-    pub relation: String,
-    pub to: String,
-    /// Why the edge should go (shown to the reviewer).
-    #[serde(default)]
-    pub reason: Option<String>,
-    #[serde(default)]
-    pub rationale: Option<String>,
-    /// Add the change to this open exploration (begin_exploration) instead of submitting it now.
-    #[serde(default)]
-    pub exploration: Option<String>,
-    /// Submit it as the revision of this proposal (one a reviewer asked changes of; review_list).
-    #[serde(default)]
-    pub revises: Option<String>,
+with_route! {
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct ProposeRemoveEdgeArgs {
+        pub from: String,
+        /// The relation of the edge to remove, e.g. depends-on.
+        pub relation: String,
+        pub to: String,
+        /// Why the edge should go (shown to the reviewer).
+        #[serde(default)]
+        pub reason: Option<String>,
+    }
 }
 
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ProposeUpdateArgs {
-    /// The node to change, by name (or give `id`).
-    #[serde(default)]
-    pub name: Option<String>,
-    /// The node to change, by id (as `graphex_inspect` in JSON shows it).
-    #[serde(default)]
-    pub id: Option<String>,
-    /// Fields to set: description, body, type, tier, properties (map; "" removes a key), confidence.
-    pub set: serde_json::Map<String, Value>,
-    #[serde(default)]
-    pub rationale: Option<String>,
-    /// Add the change to this open exploration (begin_exploration) instead of submitting it now.
-    #[serde(default)]
-    pub exploration: Option<String>,
-    /// Submit it as the revision of this proposal (one a reviewer asked changes of; review_list).
-    #[serde(default)]
-    pub revises: Option<String>,
+with_route! {
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct ProposeUpdateArgs {
+        /// The node to change, by name (or give `id`).
+        #[serde(default)]
+        pub name: Option<String>,
+        /// The node to change, by id (as `graphex_inspect` in JSON shows it).
+        #[serde(default)]
+        pub id: Option<String>,
+        /// Fields to set: description, body, type, tier, properties (map; "" removes a key), confidence.
+        pub set: serde_json::Map<String, Value>,
+    }
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -8,7 +8,7 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{tool, tool_router};
 use serde_json::{Value, json};
 
-use super::args::{ProposeEdgeArgs, ProposeNodeArgs, ProposeRemoveEdgeArgs, ProposeUpdateArgs};
+use super::args::{ProposeEdgeArgs, ProposeNodeArgs, ProposeRemoveEdgeArgs, ProposeUpdateArgs, Route};
 use super::{GraphexServer, ToolResult};
 
 impl GraphexServer {
@@ -89,13 +89,6 @@ impl GraphexServer {
     }
 }
 
-/// Where a proposed change goes: an exploration, or a proposal (revising
-/// another, perhaps).
-pub(super) struct Route {
-    pub exploration: Option<String>,
-    pub revises: Option<String>,
-}
-
 pub(super) fn poisoned() -> String {
     "the server's explorations failed earlier; restart the server".into()
 }
@@ -105,6 +98,7 @@ impl GraphexServer {
     /// Propose adding a node (with optional edges). A human reviews it; returns the proposal id.
     #[tool]
     async fn graphex_propose_node(&self, Parameters(a): Parameters<ProposeNodeArgs>) -> ToolResult {
+        let route = a.route();
         let mut change = json!({"op": "add_node", "name": a.name, "type": a.node_type, "description": a.description});
         if let Some(t) = a.tier {
             change["tier"] = json!(t);
@@ -115,53 +109,32 @@ impl GraphexServer {
         if let Some(e) = a.suggested_edges {
             change["suggested_edges"] = json!(e);
         }
-        self.propose(
-            change,
-            a.rationale,
-            Route {
-                exploration: a.exploration,
-                revises: a.revises,
-            },
-        )
-        .await
+        self.propose(change, a.rationale, route).await
     }
 
     /// Propose adding an edge FROM -> RELATION -> TO. A human reviews it; returns the proposal id.
     #[tool]
     async fn graphex_propose_edge(&self, Parameters(a): Parameters<ProposeEdgeArgs>) -> ToolResult {
+        let route = a.route();
         let change = json!({"op": "add_edge", "from": a.from, "relation": a.relation, "to": a.to});
-        self.propose(
-            change,
-            a.rationale,
-            Route {
-                exploration: a.exploration,
-                revises: a.revises,
-            },
-        )
-        .await
+        self.propose(change, a.rationale, route).await
     }
 
     /// Propose removing the edge FROM -> RELATION -> TO (one this agent can read). A human reviews it; returns the proposal id.
     #[tool]
     async fn graphex_propose_remove_edge(&self, Parameters(a): Parameters<ProposeRemoveEdgeArgs>) -> ToolResult {
+        let route = a.route();
         let mut change = json!({"op": "remove_edge", "from": a.from, "relation": a.relation, "to": a.to});
         if let Some(r) = a.reason {
             change["reason"] = json!(r);
         }
-        self.propose(
-            change,
-            a.rationale,
-            Route {
-                exploration: a.exploration,
-                revises: a.revises,
-            },
-        )
-        .await
+        self.propose(change, a.rationale, route).await
     }
 
     /// Propose changing fields of a node, named by `name` or `id`. A human reviews it; returns the proposal id.
     #[tool]
     async fn graphex_propose_update(&self, Parameters(a): Parameters<ProposeUpdateArgs>) -> ToolResult {
+        let route = a.route();
         let name = match (a.name, a.id) {
             (Some(name), None) => name,
             (None, Some(id)) => self.name_of_id(id).await?,
@@ -169,14 +142,6 @@ impl GraphexServer {
             (None, None) => return Err("give the node's name or its id".into()),
         };
         let change = json!({"op": "update_node", "name": name, "set": a.set});
-        self.propose(
-            change,
-            a.rationale,
-            Route {
-                exploration: a.exploration,
-                revises: a.revises,
-            },
-        )
-        .await
+        self.propose(change, a.rationale, route).await
     }
 }
