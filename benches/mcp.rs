@@ -44,7 +44,7 @@ fn graphex(root: &Path) -> Command {
 }
 
 fn setup() -> Setup {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("mcp bench");
     let agent_id = dir.path().join("agent.id");
     let (root, label, mut export) = match (
         std::env::var_os("GRAPHEX_BENCH_STORE"),
@@ -63,14 +63,18 @@ fn setup() -> Setup {
                 .arg(&root)
                 .arg("--no-console")
                 .output()
-                .unwrap();
+                .expect("mcp bench");
             assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
             let mut c = graphex(&root);
             c.env("GRAPHEX_PASSPHRASE", "graphex-demo");
             (root, "demo", c)
         }
     };
-    let out = export.args(["keys", "export-agent"]).arg(&agent_id).output().unwrap();
+    let out = export
+        .args(["keys", "export-agent"])
+        .arg(&agent_id)
+        .output()
+        .expect("mcp bench");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     Setup {
         _dir: dir,
@@ -86,7 +90,7 @@ fn subject(s: &Setup) -> (String, String) {
         agent_identity_file: Some(s.agent_id.clone()),
         ..Credentials::default()
     };
-    let store = Store::open(&s.root, &creds).unwrap();
+    let store = Store::open(&s.root, &creds).expect("mcp bench");
     let c = store.catalog();
     let mut nodes: Vec<_> = c
         .nodes()
@@ -124,7 +128,7 @@ async fn call(c: &Client, tool: &'static str, args: &Value) -> String {
     let r = c
         .call_tool(CallToolRequestParams::new(tool).with_arguments(object(args.clone())))
         .await
-        .unwrap();
+        .expect("mcp bench");
     let text: String = r
         .content
         .iter()
@@ -151,8 +155,8 @@ fn bench(c: &mut Criterion) {
         .worker_threads(1)
         .enable_all()
         .build()
-        .unwrap();
-    let state = tempfile::tempdir().unwrap();
+        .expect("mcp bench");
+    let state = tempfile::tempdir().expect("mcp bench");
     let client: Client = rt.block_on(async {
         let mut cmd = tokio::process::Command::new(BIN);
         for var in [
@@ -168,18 +172,22 @@ fn bench(c: &mut Criterion) {
             .args(["mcp", "--agent", "bench-agent", "--trust", "94", "--session", "bench"])
             .env("GRAPHEX_AGENT_IDENTITY", &s.agent_id)
             .env("GRAPHEX_STATE_DIR", state.path());
-        ().serve(TokioChildProcess::new(cmd.configure(|_| {})).unwrap())
+        ().serve(TokioChildProcess::new(cmd.configure(|_| {})).expect("mcp bench"))
             .await
-            .unwrap()
+            .expect("mcp bench")
     });
     let two_hop = format!("{name} -> * -> * --depth 2");
     // The estimate against what the projection then uses.
     let (estimate, used) = rt.block_on(async {
-        let e: Value = serde_json::from_str(&call(&client, "cost_estimate", &json!({"query": two_hop})).await).unwrap();
+        let e: Value =
+            serde_json::from_str(&call(&client, "cost_estimate", &json!({"query": two_hop})).await).expect("mcp bench");
         let p: Value =
             serde_json::from_str(&call(&client, "graphex_query", &json!({"query": two_hop, "format": "json"})).await)
-                .unwrap();
-        (e["tokens"].as_u64().unwrap(), p["tokens"].as_u64().unwrap())
+                .expect("mcp bench");
+        (
+            e["tokens"].as_u64().expect("mcp bench"),
+            p["tokens"].as_u64().expect("mcp bench"),
+        )
     });
     println!(
         "mcp {}: cost_estimate {estimate} tokens, the projection used {used} ({:+.2}%)",
@@ -218,7 +226,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
-    rt.block_on(client.cancel()).unwrap();
+    rt.block_on(client.cancel()).expect("mcp bench");
     // The bench's proposals leave the store as they came.
     for made in pending_files(&s.root).difference(&before) {
         let _ = std::fs::remove_file(made);
