@@ -9,6 +9,8 @@
 //! Start with [`store::Store::open`]; see the [`store`] module for the disk
 //! exposure design (what a copy of the repository without keys reveals).
 
+#[cfg(test)]
+mod agent_reads_tests;
 pub mod as_of;
 pub mod audit;
 pub mod codec;
