@@ -326,6 +326,9 @@ fn a_conflict_is_a_merge_proposal_with_three_versions_that_accept_and_undo_handl
         (id.clone(), found.source),
         (p.id.clone(), crate::proposal::Source::Merge)
     );
+    // Nobody would answer a request for changes: it is refused.
+    let e = s.request_changes(&id, "redo it", None).unwrap_err().to_string();
+    assert!(e.contains("comes from git"), "{e}");
     s.accept(&id, &found, &crate::proposal::AcceptOptions::default())
         .unwrap();
     assert_eq!(s.node("shared").unwrap().description, "theirs says that");

@@ -54,6 +54,13 @@ impl Store {
             ));
         }
         let (_, p) = self.proposal(id.as_str())?;
+        if p.source == super::Source::Merge {
+            return Err(Error::invalid(
+                "proposal",
+                id.short().to_owned(),
+                "a merge proposal comes from git, not an agent: nobody would answer; accept, reject or edit it",
+            ));
+        }
         if self.decision(id)?.is_some() {
             return Err(Error::AlreadyDecided(id.short().to_owned()));
         }
