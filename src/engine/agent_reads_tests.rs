@@ -102,13 +102,26 @@ fn the_timeline_within_a_tier_leaves_out_what_touches_above_it() {
     let (_d, root) = tiered();
     let s = open_at(&root, Level::Master);
     let all = s.timeline(100).unwrap();
-    let cut = s.timeline_within(100, Tier::AgentReadable).unwrap();
+    let cut = s.timeline_within(100, Tier::AgentReadable, usize::MAX).unwrap();
     let text = |v: &[crate::store::TimelineEntry]| format!("{v:?}");
     assert!(text(&all).contains("vault-keys"));
     assert!(!text(&cut).contains("vault-keys"), "{}", text(&cut));
     // 4 nodes and 4 edges were added; 1 node and 2 edges touch vault-keys.
     assert_eq!(all.len() - cut.len(), 3, "{}", text(&cut));
-    assert_eq!(s.timeline_within(2, Tier::AgentReadable).unwrap().len(), 2);
+    assert_eq!(s.timeline_within(2, Tier::AgentReadable, usize::MAX).unwrap().len(), 2);
+    // A commit of several changes: one named per entry, the others counted.
+    let mut m = open_at(&root, Level::Master);
+    let id = crate::proposal::tests::propose(&m, crate::proposal::tests::retry_queue());
+    let (_, p) = m.proposal(id.as_str()).unwrap();
+    m.accept(&id, &p, &crate::proposal::AcceptOptions::default()).unwrap();
+    let s = open_at(&root, Level::Master);
+    let cut = s.timeline_within(100, Tier::AgentReadable, usize::MAX).unwrap();
+    assert!(cut[0].changes.len() >= 3, "{:?}", cut[0]);
+    let capped = s.timeline_within(100, Tier::AgentReadable, 1).unwrap();
+    assert_eq!(capped.len(), cut.len());
+    for (c, full) in capped.iter().zip(&cut) {
+        assert_eq!((c.changes.len(), c.more), (1, full.changes.len() - 1));
+    }
 }
 
 #[test]

@@ -13,6 +13,9 @@ use crate::store::Store;
 #[derive(Debug, Default)]
 pub struct Bodies {
     by_node: FxHashMap<NodeId, (u64, String)>,
+    /// The commit and tier of the last refresh: nothing to read again
+    /// until another commit.
+    seen: Option<(u64, Tier)>,
 }
 
 impl Bodies {
@@ -24,6 +27,10 @@ impl Bodies {
     /// version the index does not hold yet; returns how many were read.
     /// I/O- and CPU-heavy on the first call over a large store.
     pub fn refresh(&mut self, store: &Store, cap: Tier) -> usize {
+        if self.seen == Some((store.seen_seq(), cap)) {
+            return 0;
+        }
+        self.seen = Some((store.seen_seq(), cap));
         let mut read = 0;
         for n in store.catalog().nodes() {
             if n.tier > cap || n.status == Status::Archived {

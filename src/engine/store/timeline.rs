@@ -17,6 +17,14 @@ pub struct TimelineEntry {
     /// The proposal decided or undone, if any.
     pub proposal: Option<String>,
     pub changes: Vec<TimelineChange>,
+    /// Changes of this entry left out of `changes` (see
+    /// [`Store::timeline_within`]'s `per_entry`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One row of an entry.
@@ -62,14 +70,16 @@ type Row = (
 impl Store {
     /// The last `limit` timeline entries, newest first.
     pub fn timeline(&self, limit: usize) -> Result<Vec<TimelineEntry>> {
-        self.timeline_cut(limit, None)
+        self.timeline_cut(limit, None, usize::MAX)
     }
 
     /// The last `limit` entries a reader of tier `cap` may see, newest
     /// first: only changes to nodes and edges at or below `cap` (an edge
     /// with both ends there too), so no name above it appears; an entry with
-    /// no such change is left out.
-    pub fn timeline_within(&self, limit: usize, cap: Tier) -> Result<Vec<TimelineEntry>> {
+    /// no such change is left out. Each entry names at most `per_entry` of
+    /// its changes and counts the rest in `more` (an import is one commit of
+    /// hundreds of thousands).
+    pub fn timeline_within(&self, limit: usize, cap: Tier, per_entry: usize) -> Result<Vec<TimelineEntry>> {
         let total: i64 = self.conn.query_row(
             "SELECT COUNT(DISTINCT COALESCE(commit_seq, -seq)) FROM timeline",
             [],
@@ -79,7 +89,7 @@ impl Store {
         // Widen the window until enough visible entries or the whole log.
         let mut window = limit.max(1);
         loop {
-            let mut out = self.timeline_cut(window, Some(cap))?;
+            let mut out = self.timeline_cut(window, Some(cap), per_entry)?;
             if out.len() >= limit || window >= total {
                 out.truncate(limit);
                 return Ok(out);
@@ -88,7 +98,7 @@ impl Store {
         }
     }
 
-    fn timeline_cut(&self, limit: usize, cap: Option<Tier>) -> Result<Vec<TimelineEntry>> {
+    fn timeline_cut(&self, limit: usize, cap: Option<Tier>, per_entry: usize) -> Result<Vec<TimelineEntry>> {
         let mut stmt = self.conn.prepare(
             "SELECT COALESCE(commit_seq, -seq), at, actor, proposal, action, node_id, edge_id, before_version, after_version
              FROM timeline WHERE COALESCE(commit_seq, -seq) IN (
@@ -117,16 +127,20 @@ impl Store {
             {
                 continue;
             }
-            let change = self.describe_change(action, node, edge, before, after)?;
             let commit = u64::try_from(commit).unwrap_or(0);
             match out.last_mut() {
-                Some(e) if e.commit == commit && commit != 0 => e.changes.push(change),
+                // Rows come newest first: the ones named are the entry's last.
+                Some(e) if e.commit == commit && commit != 0 && e.changes.len() >= per_entry => e.more += 1,
+                Some(e) if e.commit == commit && commit != 0 => {
+                    e.changes.push(self.describe_change(action, node, edge, before, after)?);
+                }
                 _ => out.push(TimelineEntry {
                     commit,
                     at: Timestamp(at),
                     actor,
                     proposal,
-                    changes: vec![change],
+                    changes: vec![self.describe_change(action, node, edge, before, after)?],
+                    more: 0,
                 }),
             }
         }

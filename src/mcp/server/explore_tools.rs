@@ -158,7 +158,7 @@ impl GraphexServer {
                 count
             };
             let entries: Vec<_> = store
-                .timeline_within(window, tier)?
+                .timeline_within(window, tier, CHANGES_PER_ENTRY)?
                 .into_iter()
                 .filter(|e| since.is_none_or(|s| e.at >= s))
                 .filter(|e| a.actor.as_deref().is_none_or(|x| e.actor == x))
@@ -178,6 +178,7 @@ impl GraphexServer {
                         "actor": e.actor,
                         "proposal": e.proposal,
                         "changes": e.changes,
+                        "more_changes": e.more,
                     })
                 })
                 .collect();
@@ -189,3 +190,6 @@ impl GraphexServer {
         .await
     }
 }
+
+/// The most changes one timeline entry names; the rest are counted.
+const CHANGES_PER_ENTRY: usize = 50;

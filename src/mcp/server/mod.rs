@@ -33,6 +33,8 @@ pub struct GraphexServer {
     bodies: Arc<Mutex<Bodies>>,
     /// The agent's open explorations.
     drafts: Arc<Mutex<drafts::Drafts>>,
+    /// `graphex_status`'s counts, for the commit and tier they were made at.
+    status_counts: Arc<Mutex<Option<(u64, Tier, read_tools::StatusCounts)>>>,
 }
 
 pub(crate) type ToolResult = Result<String, String>;
@@ -44,6 +46,7 @@ impl GraphexServer {
             agent: Arc::new(agent),
             bodies: Arc::new(Mutex::new(Bodies::new())),
             drafts: Arc::new(Mutex::new(drafts::Drafts::default())),
+            status_counts: Arc::new(Mutex::new(None)),
         }
     }
 

@@ -1,10 +1,12 @@
 //! The read tools: projections, statistics, glossary and conventions, and
 //! the agent's own proposals' outcomes.
 
+use std::sync::Arc;
+
 use graphex_engine::audit::Kind;
 use graphex_engine::hygiene::json_safe;
 use graphex_engine::lookup;
-use graphex_engine::model::{Status, Timestamp};
+use graphex_engine::model::{Status, Tier, Timestamp};
 use graphex_engine::project::{Center, Projection, Request};
 use graphex_engine::proposal::ProposalStatus;
 use graphex_engine::{Error, Store};
@@ -79,25 +81,21 @@ impl GraphexServer {
     /// Graph statistics visible to this agent: node and edge counts, last update, pending proposals.
     #[tool(annotations(read_only_hint = true))]
     async fn graphex_status(&self, Parameters(_): Parameters<StatusArgs>) -> ToolResult {
-        self.with_store(|store, agent| {
+        let cache = Arc::clone(&self.status_counts);
+        self.with_store(move |store, agent| {
             let tier = Self::max_tier(store, agent)?;
-            let c = store.catalog();
-            let nodes = c
-                .nodes()
-                .filter(|n| n.tier <= tier && n.status == Status::Active)
-                .count();
-            let edges = c
-                .edges()
-                .filter(|e| e.tier <= tier)
-                .filter(|e| c.node(&e.from).is_some_and(|n| n.status == Status::Active))
-                .filter(|e| c.node(&e.to).is_some_and(|n| n.status == Status::Active))
-                .count();
-            let last = c
-                .nodes()
-                .filter(|n| n.tier <= tier)
-                .map(|n| n.updated)
-                .max()
-                .map(|t| t.to_rfc3339());
+            let mut cached = cache
+                .lock()
+                .map_err(|_| graphex_engine::Error::integrity("status", "the counts failed earlier"))?;
+            // Counted once per commit: a large graph takes tens of ms.
+            let (nodes, edges, last) = match &*cached {
+                Some((seq, t, counts)) if *seq == store.seen_seq() && *t == tier => counts.clone(),
+                _ => {
+                    let counts = status_counts(store.catalog(), tier);
+                    *cached = Some((store.seen_seq(), tier, counts.clone()));
+                    counts
+                }
+            };
             let report = json!({
                 "agent": agent.agent,
                 "trust": agent.trust,
@@ -188,3 +186,28 @@ impl GraphexServer {
         .await
     }
 }
+
+/// Active nodes and the edges between them at or below `tier`, and the
+/// last update there.
+pub(super) fn status_counts(c: &graphex_engine::store::Catalog, tier: Tier) -> StatusCounts {
+    let nodes = c
+        .nodes()
+        .filter(|n| n.tier <= tier && n.status == Status::Active)
+        .count();
+    let edges = c
+        .edges()
+        .filter(|e| e.tier <= tier)
+        .filter(|e| c.node(&e.from).is_some_and(|n| n.status == Status::Active))
+        .filter(|e| c.node(&e.to).is_some_and(|n| n.status == Status::Active))
+        .count();
+    let last = c
+        .nodes()
+        .filter(|n| n.tier <= tier)
+        .map(|n| n.updated)
+        .max()
+        .map(|t| t.to_rfc3339());
+    (nodes, edges, last)
+}
+
+/// (active nodes, edges, last update).
+pub(super) type StatusCounts = (usize, usize, Option<String>);
