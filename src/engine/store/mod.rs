@@ -68,6 +68,7 @@ mod snapshot_sign;
 mod snapshots;
 mod tally;
 mod timeline;
+mod timeline_within;
 mod unlink;
 pub(crate) mod unlinked;
 mod verified;

@@ -17,8 +17,8 @@ pub struct TimelineEntry {
     /// The proposal decided or undone, if any.
     pub proposal: Option<String>,
     pub changes: Vec<TimelineChange>,
-    /// Changes of this entry left out of `changes` (see
-    /// [`Store::timeline_within`]'s `per_entry`).
+    /// 1 when the entry holds more changes than `changes` names (see
+    /// [`Store::timeline_within`]'s `per_entry`), else 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub more: usize,
 }
@@ -70,35 +70,10 @@ type Row = (
 impl Store {
     /// The last `limit` timeline entries, newest first.
     pub fn timeline(&self, limit: usize) -> Result<Vec<TimelineEntry>> {
-        self.timeline_cut(limit, None, usize::MAX)
+        self.timeline_cut(limit)
     }
 
-    /// The last `limit` entries a reader of tier `cap` may see, newest
-    /// first: only changes to nodes and edges at or below `cap` (an edge
-    /// with both ends there too), so no name above it appears; an entry with
-    /// no such change is left out. Each entry names at most `per_entry` of
-    /// its changes and counts the rest in `more` (an import is one commit of
-    /// hundreds of thousands).
-    pub fn timeline_within(&self, limit: usize, cap: Tier, per_entry: usize) -> Result<Vec<TimelineEntry>> {
-        let total: i64 = self.conn.query_row(
-            "SELECT COUNT(DISTINCT COALESCE(commit_seq, -seq)) FROM timeline",
-            [],
-            |r| r.get(0),
-        )?;
-        let total = usize::try_from(total).unwrap_or(0);
-        // Widen the window until enough visible entries or the whole log.
-        let mut window = limit.max(1);
-        loop {
-            let mut out = self.timeline_cut(window, Some(cap), per_entry)?;
-            if out.len() >= limit || window >= total {
-                out.truncate(limit);
-                return Ok(out);
-            }
-            window = window.saturating_mul(4);
-        }
-    }
-
-    fn timeline_cut(&self, limit: usize, cap: Option<Tier>, per_entry: usize) -> Result<Vec<TimelineEntry>> {
+    fn timeline_cut(&self, limit: usize) -> Result<Vec<TimelineEntry>> {
         let mut stmt = self.conn.prepare(
             "SELECT COALESCE(commit_seq, -seq), at, actor, proposal, action, node_id, edge_id, before_version, after_version
              FROM timeline WHERE COALESCE(commit_seq, -seq) IN (
@@ -122,15 +97,8 @@ impl Store {
             .collect::<rusqlite::Result<Vec<Row>>>()?;
         let mut out: Vec<TimelineEntry> = Vec::new();
         for (commit, at, actor, proposal, action, node, edge, before, after) in rows {
-            if let Some(cap) = cap
-                && !self.visible_under(node.as_deref(), edge.as_deref(), cap)?
-            {
-                continue;
-            }
             let commit = u64::try_from(commit).unwrap_or(0);
             match out.last_mut() {
-                // Rows come newest first: the ones named are the entry's last.
-                Some(e) if e.commit == commit && commit != 0 && e.changes.len() >= per_entry => e.more += 1,
                 Some(e) if e.commit == commit && commit != 0 => {
                     e.changes.push(self.describe_change(action, node, edge, before, after)?);
                 }
@@ -238,7 +206,7 @@ impl Store {
     }
 
     /// Whether a reader of `cap` may see the row's node and edge.
-    fn visible_under(&self, node: Option<&[u8]>, edge: Option<&[u8]>, cap: Tier) -> Result<bool> {
+    pub(super) fn visible_under(&self, node: Option<&[u8]>, edge: Option<&[u8]>, cap: Tier) -> Result<bool> {
         let readable = |id: &NodeId| self.catalog.node(id).is_some_and(|n| n.tier <= cap);
         if let Some(b) = node
             && !readable(&row_node_id(b)?)

@@ -178,7 +178,7 @@ impl GraphexServer {
                         "actor": e.actor,
                         "proposal": e.proposal,
                         "changes": e.changes,
-                        "more_changes": e.more,
+                        "more_changes": e.more > 0,
                     })
                 })
                 .collect();
