@@ -4,7 +4,7 @@
 //! it, is left out, and a name hidden from the session reads as absent, so
 //! a check cannot be used to probe for what the agent may not see.
 
-use super::lint::{Lint, lint};
+use super::lint::{Lint, Mentions, lint_with};
 use super::pending::prepare;
 use super::stored::Source;
 use super::submission::Submission;
@@ -15,9 +15,21 @@ use crate::store::{Catalog, Store};
 
 /// The lints `sub` would get, as a reader of `cap` may see them.
 pub fn check(store: &Store, policy: &TrustPolicy, sub: Submission, cap: Tier) -> Result<Vec<Lint>> {
+    check_with(store, &Mentions::new(store), policy, sub, cap)
+}
+
+/// [`check`] with a prepared name index (built once per commit by a
+/// caller that checks often: it costs the most on a large graph).
+pub fn check_with(
+    store: &Store,
+    mentions: &Mentions,
+    policy: &TrustPolicy,
+    sub: Submission,
+    cap: Tier,
+) -> Result<Vec<Lint>> {
     let stored = prepare(store, policy, sub, Source::Mcp)?;
     let c = store.catalog();
-    let mut out: Vec<Lint> = lint(store, &stored)
+    let mut out: Vec<Lint> = lint_with(store, mentions, &stored)
         .into_iter()
         .map(|l| match l {
             Lint::Hidden { change, name } => Lint::Dangling { change, name },

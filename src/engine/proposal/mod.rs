@@ -29,7 +29,7 @@ mod submission;
 mod undo;
 
 pub use change::{Change, FieldSet, Triple, supersedes};
-pub use check::check;
+pub use check::{check, check_with};
 pub use comment::StoredComment;
 pub use conversation::{MAX_ROUNDS, Round, conversation_problems};
 pub use decide::{AcceptOptions, Accepted};

@@ -134,9 +134,24 @@ impl GraphexServer {
                 "at most {MAX_CHECKED} changes and {MAX_CHECKED} paths per check"
             ));
         }
+        let cache = std::sync::Arc::clone(&self.mentions);
         self.with_store(move |store, agent| {
             let settings = store.config()?.config.projection_settings()?;
             let tier = settings.policy.max_tier(access(agent));
+            // The name index, built once per commit (tens of ms on a large graph).
+            let mentions = {
+                let mut cached = cache
+                    .lock()
+                    .map_err(|_| graphex_engine::Error::integrity("policy check", "the name index failed earlier"))?;
+                match &*cached {
+                    Some((seq, m)) if *seq == store.seen_seq() => std::sync::Arc::clone(m),
+                    _ => {
+                        let m = std::sync::Arc::new(proposal::Mentions::new(store));
+                        *cached = Some((store.seen_seq(), std::sync::Arc::clone(&m)));
+                        m
+                    }
+                }
+            };
             let lints = if changes.is_empty() {
                 Vec::new()
             } else {
@@ -151,7 +166,7 @@ impl GraphexServer {
                     .unwrap_or_default()
                     .as_slice(),
                 )?;
-                proposal::check(store, &settings.policy, sub, tier)?
+                proposal::check_with(store, &mentions, &settings.policy, sub, tier)?
             };
             let findings: Vec<Value> = lints
                 .iter()

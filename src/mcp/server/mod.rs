@@ -33,6 +33,8 @@ pub struct GraphexServer {
     bodies: Arc<Mutex<Bodies>>,
     /// The agent's open explorations.
     drafts: Arc<Mutex<drafts::Drafts>>,
+    /// The name index policy_check lints with, for the commit it was built at.
+    mentions: Arc<Mutex<Option<(u64, Arc<graphex_engine::proposal::Mentions>)>>>,
     /// `graphex_status`'s counts, for the commit and tier they were made at.
     status_counts: Arc<Mutex<Option<(u64, Tier, read_tools::StatusCounts)>>>,
 }
@@ -47,6 +49,7 @@ impl GraphexServer {
             bodies: Arc::new(Mutex::new(Bodies::new())),
             drafts: Arc::new(Mutex::new(drafts::Drafts::default())),
             status_counts: Arc::new(Mutex::new(None)),
+            mentions: Arc::new(Mutex::new(None)),
         }
     }
 
