@@ -34,12 +34,16 @@ pub struct GraphexServer {
     /// The agent's open explorations.
     drafts: Arc<Mutex<drafts::Drafts>>,
     /// The name index policy_check lints with, for the commit it was built at.
-    mentions: Arc<Mutex<Option<(u64, Arc<graphex_engine::proposal::Mentions>)>>>,
+    mentions: PerCommit<Arc<graphex_engine::proposal::Mentions>>,
     /// `graphex_status`'s counts, for the commit and tier they were made at.
     status_counts: Arc<Mutex<Option<(u64, Tier, read_tools::StatusCounts)>>>,
 }
 
 pub(crate) type ToolResult = Result<String, String>;
+
+/// Something worked out for one commit (the store's `seen_seq`), kept
+/// until the next.
+type PerCommit<T> = Arc<Mutex<Option<(u64, T)>>>;
 
 impl GraphexServer {
     pub fn new(store: Store, agent: AgentConfig) -> Self {
