@@ -372,8 +372,9 @@ pub struct ProjectArgs {
     /// With --node: how many hops around it.
     #[arg(long, default_value_t = 2, requires = "node")]
     pub depth: u32,
-    /// The tier the agent may read (human-only is never projected).
-    #[arg(long)]
+    /// The tier the agent may read: public, agent-readable or agent-restricted (human-only is
+    /// never projected and is refused, exit status 2).
+    #[arg(long, value_parser = projectable_tier)]
     pub tier: Option<String>,
     /// The agent's trust score, mapped to a tier by the store's thresholds.
     #[arg(long)]
@@ -394,6 +395,19 @@ pub struct ProjectArgs {
     /// not recorded twice; `[graphex.audit] previews = "skip"` records none).
     #[arg(long)]
     pub preview: bool,
+}
+
+/// A tier an agent may be given: a usage error (exit status 2) for
+/// human-only, which the spec never projects, rather than a quiet lowering.
+fn projectable_tier(s: &str) -> Result<String, String> {
+    match s.parse::<graphex_engine::model::Tier>() {
+        Ok(graphex_engine::model::Tier::HumanOnly) => Err(
+            "human-only content is never projected to agents; give public, agent-readable or agent-restricted"
+                .to_owned(),
+        ),
+        Ok(_) => Ok(s.to_owned()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 #[derive(Debug, Subcommand)]

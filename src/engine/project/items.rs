@@ -196,6 +196,18 @@ pub fn item(
     })
 }
 
+/// The subject's shorter forms, longest first, for a budget too small for
+/// its whole item: one line with its description, then its name and kind alone.
+pub fn summaries(n: &NodeSummary) -> Vec<String> {
+    let kind = title_case(n.node_type.as_str());
+    let bare = format!("- {} is a {kind}", n.name);
+    if n.description.is_empty() {
+        vec![bare]
+    } else {
+        vec![format!("{bare}: {}", one_line(&n.description)), bare]
+    }
+}
+
 /// Nearer, surer, more central kinds, and more recent decisions rank higher.
 fn relevance(n: &NodeSummary, distance: u32, date: Timestamp, now: Timestamp) -> f64 {
     let nearness = 100.0 / (1.0 + f64::from(distance));

@@ -117,7 +117,7 @@ fn the_budget_is_never_exceeded_and_cuts_are_listed() {
     let c = spec_graph();
     let full = project(&c, &req(Access::Tier(Tier::Public), 100_000), &Settings::default()).unwrap();
     assert!(full.cut.is_empty());
-    for budget in [12, 30, 60, 120, 250] {
+    for budget in [20, 30, 60, 120, 250] {
         let p = project(&c, &req(Access::Tier(Tier::Public), budget), &Settings::default()).unwrap();
         assert!(p.tokens <= budget, "{budget}: {} tokens", p.tokens);
         assert_eq!(Counter::Bpe.count(&p.text), p.tokens);
@@ -140,8 +140,42 @@ fn the_budget_is_never_exceeded_and_cuts_are_listed() {
     assert!(!small.cut.is_empty());
     assert!(
         project(&c, &req(Access::Tier(Tier::Public), 3), &Settings::default()).is_err(),
-        "header alone too big"
+        "not even the subject's summary fits"
     );
+}
+
+#[test]
+fn the_subject_is_never_cut_and_shrinks_to_its_summary_first() {
+    let c = spec_graph();
+    let s = Settings::default();
+    let full = project(&c, &req(Access::Tier(Tier::Public), 100_000), &s).unwrap();
+    assert!(!full.subject_summarised);
+    for budget in [20, 30, 45, 60, 90] {
+        let p = project(&c, &req(Access::Tier(Tier::Public), budget), &s).unwrap();
+        assert!(p.tokens <= budget, "{budget}: {} tokens", p.tokens);
+        assert_eq!(p.included.first().map(String::as_str), Some("orders-service"), "{budget}");
+        assert!(!p.cut.iter().any(|c| c.name == "orders-service"), "{budget}");
+        let first_item = p.text.lines().find(|l| l.starts_with("- ")).unwrap();
+        assert!(first_item.starts_with("- orders-service is a Service"), "{budget}:\n{}", p.text);
+    }
+    let tight = project(&c, &req(Access::Tier(Tier::Public), 25), &s).unwrap();
+    assert!(tight.subject_summarised, "{}", tight.text);
+    assert!(
+        tight.text.contains("- orders-service is a Service: Core orders processing engine")
+            || tight.text.contains("- orders-service is a Service\n"),
+        "{}",
+        tight.text
+    );
+    assert!(!tight.text.contains("Depends on"), "{}", tight.text);
+    let err = project(&c, &req(Access::Tier(Tier::Public), 8), &s).unwrap_err().to_string();
+    assert!(err.contains("one-line summary"), "{err}");
+    // A query's subject leads as well.
+    let q = Request {
+        center: Center::Query("orders-service -> * -> *".into()),
+        ..req(Access::Tier(Tier::Public), 30)
+    };
+    let p = project(&c, &q, &s).unwrap();
+    assert_eq!(p.included.first().map(String::as_str), Some("orders-service"), "{}", p.text);
 }
 
 #[test]
