@@ -131,9 +131,13 @@ pub enum Command {
         reason: Option<String>,
     },
     /// Show one node with its properties, body and edges.
+    #[command(disable_version_flag = true)]
     Show {
         /// Node name.
         name: String,
+        /// Show this earlier version of the node (as `history NAME --version N`).
+        #[arg(long, value_name = "N")]
+        version: Option<u64>,
     },
     /// List nodes (archived ones only with --all or --status archived).
     List(ListArgs),
@@ -156,8 +160,8 @@ pub enum Command {
     ///
     /// Positions take names, ids, `*` and globs (`orders-*`); `<->` follows edges either way;
     /// chains walk several hops (`a -> uses -> * -> owned-by -> *`). Flags inside the quotes:
-    /// --depth N, --type T, --tier T, --since DATE, --confidence X, --status S (default active,
-    /// or any), --limit N (default 100). Example: 'orders-service -> depends-on -> * --depth 2'.
+    /// --depth N, --type T, --tier T, --since DATE, --confidence X, --status S (default visible:
+    /// active and deprecated, flagged; or any), --limit N (default 100). Example: 'orders-service -> depends-on -> * --depth 2'.
     Query(QueryArgs),
     /// Saved queries, kept sealed in the store and shared through the repository (master level):
     /// list, save, delete. Run one with `graphex query --saved NAME`.

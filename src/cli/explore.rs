@@ -33,7 +33,8 @@ pub fn query(ctx: &Context, a: &QueryArgs) -> Result<()> {
 
 fn filter(w: &WalkArgs, types: &[String]) -> Result<Filter> {
     let status = match w.status.as_deref() {
-        None => StatusFilter::Only(Status::Active),
+        // Deprecated is "still visible but flagged": shown, marked.
+        None | Some("visible") => StatusFilter::Visible,
         Some("any") => StatusFilter::Any,
         Some(s) => StatusFilter::Only(s.parse::<Status>()?),
     };
@@ -60,6 +61,7 @@ struct StepView {
     #[serde(rename = "type")]
     node_type: String,
     tier: String,
+    status: String,
     /// The relation that led here, with its direction along the path.
     via: Option<ViaView>,
 }
@@ -108,6 +110,7 @@ pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
             name: node.name.to_string(),
             node_type: node.node_type.to_string(),
             tier: node.tier.to_string(),
+            status: node.status.to_string(),
             via: v.as_ref().map(|e| via(e, node)),
         })
         .collect();
@@ -130,10 +133,11 @@ pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
         }
         let mut s = String::new();
         for step in &v.steps {
+            let name = flagged(&step.name, &step.status);
             match &step.via {
-                None => s.push_str(&step.name),
-                Some(x) if x.direction == "forward" => s.push_str(&format!(" -[{}]-> {}", x.relation, step.name)),
-                Some(x) => s.push_str(&format!(" <-[{}]- {}", x.relation, step.name)),
+                None => s.push_str(&name),
+                Some(x) if x.direction == "forward" => s.push_str(&format!(" -[{}]-> {name}", x.relation)),
+                Some(x) => s.push_str(&format!(" <-[{}]- {name}", x.relation)),
             }
         }
         format!("{s}\n{} hop(s)\n", v.hops)
@@ -194,8 +198,13 @@ pub fn neighbors(ctx: &Context, a: &NeighborsArgs) -> Result<()> {
                 } else {
                     format!("{} -[{}]-> {}", n.name, n.via.relation, n.from)
                 };
+                let status = if n.status == "active" {
+                    String::new()
+                } else {
+                    format!(", {}", n.status)
+                };
                 s.push_str(&format!(
-                    "  {}  {} ({}, {})   via {edge}\n",
+                    "  {}  {} ({}, {}{status})   via {edge}\n",
                     r.distance, n.name, n.node_type, n.tier
                 ));
             }
@@ -203,6 +212,15 @@ pub fn neighbors(ctx: &Context, a: &NeighborsArgs) -> Result<()> {
         s.push_str(&format!("{total} neighbour(s)\n"));
         s
     })
+}
+
+/// A name, with `[deprecated]` after it when the node is not active.
+fn flagged(name: &str, status: &str) -> String {
+    if status == "active" {
+        name.to_owned()
+    } else {
+        format!("{name} [{status}]")
+    }
 }
 
 #[derive(Serialize)]

@@ -32,6 +32,7 @@ mod reads;
 mod recovery;
 mod rotation;
 mod saved_queries;
+mod semantics;
 mod setup;
 mod spellings;
 mod writes;

@@ -132,7 +132,9 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         let sec = pool[si].section;
         let fits = |text: &str| used + heading_cost(sec) + s.counter.count(&format!("{text}\n")) <= req.budget;
         if !fits(&pool[si].text) {
-            let n = c.node_at(pool[si].slot).ok_or_else(|| Error::NotFound(pool[si].name.clone()))?;
+            let n = c
+                .node_at(pool[si].slot)
+                .ok_or_else(|| Error::NotFound(pool[si].name.clone()))?;
             let shorter: Vec<(String, usize)> = items::summaries(n).iter().map(|t| s.scrubber.scrub(t)).collect();
             let Some((text, scrubbed)) = shorter.iter().find(|(t, _)| fits(t)).cloned() else {
                 let least = shorter.last().map_or(0, |(t, _)| {
@@ -267,8 +269,10 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
 fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<(String, Option<u32>, Vec<(u32, u32)>)> {
     match center {
         Center::Node { name, depth } => {
-            if !c.by_name(name).is_some_and(|n| items::visible(n, tier)) {
-                return Err(Error::NotFound(name.clone()));
+            match c.by_name(name) {
+                Some(n) if items::visible(n, tier) => {}
+                Some(n) if n.tier <= tier => return Err(not_projected(c, n, tier)),
+                _ => return Err(Error::NotFound(name.clone())),
             }
             let filter = Filter {
                 max_tier: Some(tier),
@@ -300,6 +304,36 @@ fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<(String, Optio
             let subject = first.and_then(|n| c.slot_of(&n.id));
             Ok((label, subject, best.into_iter().collect()))
         }
+    }
+}
+
+/// Why an inactive centre is not projected, naming its successors (the
+/// nodes that supersede it and the agent may see), if any.
+fn not_projected(c: &Catalog, n: &crate::model::NodeSummary, tier: Tier) -> Error {
+    let successors: Vec<String> = c
+        .slot_of(&n.id)
+        .map(|slot| {
+            c.in_slots(slot)
+                .iter()
+                .filter(|&&e| {
+                    c.edge_at(e)
+                        .is_some_and(|e| e.relation.as_str() == "supersedes" && e.tier <= tier)
+                })
+                .filter_map(|&e| c.node_at(c.ends_at(e).0))
+                .filter(|s| items::visible(s, tier))
+                .map(|s| s.name.to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let successor = match successors.as_slice() {
+        [] => "no successor is recorded".to_owned(),
+        [one] => format!("its successor is {one}: project --node {one}"),
+        many => format!("its successors are {}", many.join(", ")),
+    };
+    Error::NotProjected {
+        name: n.name.to_string(),
+        status: n.status,
+        successor,
     }
 }
 

@@ -153,21 +153,33 @@ fn the_subject_is_never_cut_and_shrinks_to_its_summary_first() {
     for budget in [20, 30, 45, 60, 90] {
         let p = project(&c, &req(Access::Tier(Tier::Public), budget), &s).unwrap();
         assert!(p.tokens <= budget, "{budget}: {} tokens", p.tokens);
-        assert_eq!(p.included.first().map(String::as_str), Some("orders-service"), "{budget}");
+        assert_eq!(
+            p.included.first().map(String::as_str),
+            Some("orders-service"),
+            "{budget}"
+        );
         assert!(!p.cut.iter().any(|c| c.name == "orders-service"), "{budget}");
         let first_item = p.text.lines().find(|l| l.starts_with("- ")).unwrap();
-        assert!(first_item.starts_with("- orders-service is a Service"), "{budget}:\n{}", p.text);
+        assert!(
+            first_item.starts_with("- orders-service is a Service"),
+            "{budget}:\n{}",
+            p.text
+        );
     }
     let tight = project(&c, &req(Access::Tier(Tier::Public), 25), &s).unwrap();
     assert!(tight.subject_summarised, "{}", tight.text);
     assert!(
-        tight.text.contains("- orders-service is a Service: Core orders processing engine")
+        tight
+            .text
+            .contains("- orders-service is a Service: Core orders processing engine")
             || tight.text.contains("- orders-service is a Service\n"),
         "{}",
         tight.text
     );
     assert!(!tight.text.contains("Depends on"), "{}", tight.text);
-    let err = project(&c, &req(Access::Tier(Tier::Public), 8), &s).unwrap_err().to_string();
+    let err = project(&c, &req(Access::Tier(Tier::Public), 8), &s)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("one-line summary"), "{err}");
     // A query's subject leads as well.
     let q = Request {
@@ -175,7 +187,12 @@ fn the_subject_is_never_cut_and_shrinks_to_its_summary_first() {
         ..req(Access::Tier(Tier::Public), 30)
     };
     let p = project(&c, &q, &s).unwrap();
-    assert_eq!(p.included.first().map(String::as_str), Some("orders-service"), "{}", p.text);
+    assert_eq!(
+        p.included.first().map(String::as_str),
+        Some("orders-service"),
+        "{}",
+        p.text
+    );
 }
 
 #[test]
@@ -522,4 +539,40 @@ fn explain_says_why_each_node_around_the_centre_is_in_or_out() {
         !whys.iter().any(|w| w.name == "money-core" || w.name == "postgresql"),
         "{whys:?}"
     );
+}
+
+#[test]
+fn a_deprecated_centre_is_explained_with_its_successor() {
+    let c = crate::testkit::sample();
+    let r = Request {
+        center: Center::Node {
+            name: "old-money".into(),
+            depth: 1,
+        },
+        agent: "t".into(),
+        access: Access::Tier(Tier::Public),
+        budget: 4000,
+        at: None,
+    };
+    let err = project(&c, &r, &Settings::default()).unwrap_err();
+    assert!(
+        matches!(&err, Error::NotProjected { status: Status::Deprecated, successor, .. } if successor.contains("currency-utils")),
+        "{err:?}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("\"old-money\" is deprecated and is not projected"),
+        "{text}"
+    );
+    let missing = Request {
+        center: Center::Node {
+            name: "no-such".into(),
+            depth: 1,
+        },
+        ..r
+    };
+    assert!(matches!(
+        project(&c, &missing, &Settings::default()),
+        Err(Error::NotFound(_))
+    ));
 }
