@@ -15,6 +15,7 @@ mod git;
 mod git_args;
 mod git_branch;
 mod git_hooks;
+mod git_program;
 pub mod hints;
 mod history;
 mod interchange;
