@@ -69,6 +69,8 @@ struct StepView {
 #[derive(Serialize)]
 struct ViaView {
     relation: String,
+    /// The edge reads both ways.
+    bidirectional: bool,
     /// `forward` when the edge points along the path, `backward` otherwise.
     direction: &'static str,
     tier: String,
@@ -77,6 +79,7 @@ struct ViaView {
 fn via(e: &Edge, arrived_at: &graphex_engine::NodeSummary) -> ViaView {
     ViaView {
         relation: e.relation.to_string(),
+        bidirectional: e.bidirectional,
         direction: if e.to == arrived_at.id || e.bidirectional {
             "forward"
         } else {
@@ -136,6 +139,7 @@ pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
             let name = flagged(&step.name, &step.status);
             match &step.via {
                 None => s.push_str(&name),
+                Some(x) if x.bidirectional => s.push_str(&format!(" <-[{}]-> {name}", x.relation)),
                 Some(x) if x.direction == "forward" => s.push_str(&format!(" -[{}]-> {name}", x.relation)),
                 Some(x) => s.push_str(&format!(" <-[{}]- {name}", x.relation)),
             }
@@ -193,7 +197,9 @@ pub fn neighbors(ctx: &Context, a: &NeighborsArgs) -> Result<()> {
         for r in rings {
             for n in &r.nodes {
                 total += 1;
-                let edge = if n.via.direction == "forward" {
+                let edge = if n.via.bidirectional {
+                    format!("{} <-[{}]-> {}", n.from, n.via.relation, n.name)
+                } else if n.via.direction == "forward" {
                     format!("{} -[{}]-> {}", n.from, n.via.relation, n.name)
                 } else {
                     format!("{} -[{}]-> {}", n.name, n.via.relation, n.from)

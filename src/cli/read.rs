@@ -90,7 +90,9 @@ fn show_text(v: &NodeView) -> String {
             s.push_str(&format!("  {arrow} {} {arrow} {}  [{}]\n", e.relation, e.to, e.tier));
         }
         for e in &v.incoming {
-            s.push_str(&format!("  <- {} <- {}  [{}]\n", e.relation, e.from, e.tier));
+            // A bidirectional edge reads both ways from either end.
+            let arrow = if e.bidirectional { "<->" } else { "<-" };
+            s.push_str(&format!("  {arrow} {} {arrow} {}  [{}]\n", e.relation, e.from, e.tier));
         }
     }
     s

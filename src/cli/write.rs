@@ -86,7 +86,11 @@ pub fn link(ctx: &Context, a: &LinkArgs) -> Result<()> {
     let edge = with_hints(&store, r)?;
     let view = EdgeView::new(&edge, store.catalog());
     emit(ctx.json, &view, |v| {
-        format!("linked {} -> {} -> {} [{}]\n", v.from, v.relation, v.to, v.tier)
+        let arrow = if v.bidirectional { "<->" } else { "->" };
+        format!(
+            "linked {} {arrow} {} {arrow} {} [{}]\n",
+            v.from, v.relation, v.to, v.tier
+        )
     })
 }
 

@@ -113,3 +113,29 @@ fn an_empty_index_file_is_refused_untouched() {
         .stderr(predicate::str::contains("empty (0 bytes)"));
     assert_eq!(std::fs::metadata(&db).unwrap().len(), 0);
 }
+
+#[test]
+fn a_bidirectional_edge_reads_both_ways_from_either_end() {
+    let dir = demo();
+    let linked = out(
+        &dir,
+        &["link", "redis", "communicates-with", "clickhouse", "--bidirectional"],
+    );
+    assert!(
+        linked.starts_with("linked redis <-> communicates-with <-> clickhouse"),
+        "{linked}"
+    );
+    let far = out(&dir, &["show", "clickhouse"]);
+    assert!(far.contains("<-> communicates-with <-> redis"), "{far}");
+    let n = out(&dir, &["neighbors", "clickhouse", "--direction", "out"]);
+    assert!(n.contains("via clickhouse <-[communicates-with]-> redis"), "{n}");
+    let n = json(&dir, &["neighbors", "clickhouse"]);
+    let via = n[0]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "redis")
+        .unwrap()["via"]
+        .clone();
+    assert_eq!(via["bidirectional"], true, "{via}");
+}
