@@ -198,11 +198,12 @@ pub enum Command {
     Audit(AuditCommand),
     /// Everything within N hops of a node (either way) and the edges among it.
     Subgraph(SubgraphArgs),
-    /// Search names (exact, prefix, then fuzzy; "ordr srv" finds orders-service), then descriptions.
+    /// Search names (exact, prefix, then fuzzy; "ordr srv" finds orders-service), then descriptions,
+    /// then bodies.
     ///
     /// Names rank exact (any case), then prefix, then each word at the start of a segment, then
     /// fuzzy (the letters in order); every word must match, in any order; ties go to the shorter
-    /// name. Then the nodes whose description holds every word.
+    /// name. Then the nodes whose description holds every word, then those whose body does.
     Search {
         /// Words to look for.
         text: String,

@@ -21,7 +21,7 @@ struct Hit {
 pub fn search(ctx: &Context, text: &str, limit: usize) -> Result<()> {
     let store = ctx.open(Need::Read)?;
     locked_note(ctx, &store);
-    let hits: Vec<Hit> = lookup::search(store.catalog(), text, limit.max(1))
+    let hits: Vec<Hit> = lookup::search_with_bodies(&store, text, limit.max(1))?
         .into_iter()
         .map(|h| Hit {
             name: h.node.name.to_string(),

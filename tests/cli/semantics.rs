@@ -139,3 +139,26 @@ fn a_bidirectional_edge_reads_both_ways_from_either_end() {
         .clone();
     assert_eq!(via["bidirectional"], true, "{via}");
 }
+
+#[test]
+fn search_reaches_into_bodies_after_names_and_descriptions() {
+    let dir = demo();
+    out(
+        &dir,
+        &[
+            "add",
+            "--type",
+            "convention",
+            "--name",
+            "retry-budget",
+            "-d",
+            "Retries share one budget",
+            "--body",
+            "Use the zanzibar backoff table for every upstream call.",
+        ],
+    );
+    let hits = json(&dir, &["search", "zanzibar backoff"]);
+    assert_eq!(hits[0]["name"], "retry-budget", "{hits}");
+    let none = out(&dir, &["search", "zanzibar nowhere"]);
+    assert!(none.contains("no matches"), "{none}");
+}

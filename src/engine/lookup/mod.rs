@@ -17,7 +17,7 @@ pub use glossary::{glossary, normalize_term};
 pub use matcher::{Hit, Kind, Matcher, by_rank};
 pub use mentions::NameScan;
 pub use near::NearNames;
-pub use search::{SearchHit, search};
+pub use search::{SearchHit, search, search_with_bodies};
 
 #[cfg(test)]
 mod tests;

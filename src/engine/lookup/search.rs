@@ -4,12 +4,14 @@
 //! in any case). A name match ranks above a description-only one; a
 //! description that also holds the words adds a little to a name's score.
 //! CPU-bound: one pass over the catalog, names prefiltered without a copy.
+//! [`search_with_bodies`] adds the nodes whose body holds the words, last.
 
 use std::cmp::Ordering;
 
 use super::matcher::{Matcher, by_rank, holds_words, lower_words};
+use crate::error::Result;
 use crate::model::{NodeSummary, Status};
-use crate::store::Catalog;
+use crate::store::{Catalog, Store};
 
 /// A ranked search result.
 #[derive(Clone, Debug)]
@@ -22,6 +24,8 @@ pub struct SearchHit {
 
 /// The score of each query word found in a description.
 const DESCRIPTION_HIT: i64 = 40;
+/// The score of each query word found only in a body (below a description).
+const BODY_HIT: i64 = 20;
 
 /// Names first, then the score, then the shorter and the alphabetical name.
 fn by_hit(a: &SearchHit, b: &SearchHit) -> Ordering {
@@ -60,4 +64,32 @@ pub fn search(c: &Catalog, text: &str, limit: usize) -> Vec<SearchHit> {
     }
     hits.sort_by(by_hit);
     hits
+}
+
+/// [`search`], then the nodes whose body holds every word. Bodies are kept
+/// in the encrypted blobs, not the catalog: CPU- and I/O-heavy, it decrypts
+/// each readable node that neither its name nor its description matched.
+pub fn search_with_bodies(store: &Store, text: &str, limit: usize) -> Result<Vec<SearchHit>> {
+    let words = lower_words(text);
+    let mut hits = search(store.catalog(), text, usize::MAX);
+    if !words.is_empty() {
+        let found: rustc_hash::FxHashSet<_> = hits.iter().map(|h| h.node.id).collect();
+        let mut lower = String::new();
+        for n in store.catalog().nodes() {
+            if n.status == Status::Archived || found.contains(&n.id) {
+                continue;
+            }
+            let full = store.node(n.name.as_str())?;
+            if full.body.as_deref().is_some_and(|b| holds_words(b, &words, &mut lower)) {
+                hits.push(SearchHit {
+                    node: n.clone(),
+                    score: BODY_HIT * words.len() as i64,
+                    in_name: false,
+                });
+            }
+        }
+    }
+    hits.sort_by(by_hit);
+    hits.truncate(limit);
+    Ok(hits)
 }
