@@ -267,7 +267,8 @@ pub enum Command {
     /// Undo the last change not undone yet, as a new timeline entry: an accept or reject (the
     /// proposal returns to the queue), an add, update, deprecate, archive, restore, link, unlink or
     /// supersede. Repeat to walk further back. Refused when a later change would be overwritten,
-    /// and for a tier raise (lower a tier explicitly with `update --tier`).
+    /// for a tier raise (lower a tier explicitly with `update --tier`), and when it would change a
+    /// federated (read-only) node.
     Undo,
     /// A node's versions, oldest first, with the fields each one changed; or one version's content.
     #[command(disable_version_flag = true)]
