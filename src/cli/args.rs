@@ -129,6 +129,9 @@ pub enum Command {
         /// Why (kept with OLD's new version; default "superseded by NEW").
         #[arg(long)]
         reason: Option<String>,
+        /// OLD is deprecated already: link NEW as its successor all the same (OLD keeps its status).
+        #[arg(long)]
+        force: bool,
     },
     /// Show one node with its properties, body and edges.
     #[command(disable_version_flag = true)]

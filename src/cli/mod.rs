@@ -90,7 +90,12 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Glossary { term } => find::glossary(&ctx, term),
         Command::Conventions { target } => find::conventions(&ctx, target),
         Command::Unlink { from, relation, to } => write::unlink(&ctx, from, relation, to),
-        Command::Supersede { old, new, reason } => write::supersede(&ctx, old, new, reason.as_deref()),
+        Command::Supersede {
+            old,
+            new,
+            reason,
+            force,
+        } => write::supersede(&ctx, old, new, reason.as_deref(), *force),
         Command::Deprecate(a) => write::lifecycle(&ctx, a, Status::Deprecated),
         Command::Archive(a) => write::lifecycle(&ctx, a, Status::Archived),
         Command::Restore(a) => write::lifecycle(&ctx, a, Status::Active),

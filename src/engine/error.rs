@@ -121,7 +121,11 @@ pub enum Error {
     UnknownFormat { what: String, found: u8 },
 
     /// An illegal lifecycle transition.
-    #[error("cannot move {name:?} from {from} to {to}{}", if *from == Status::Active && *to == Status::Archived { " (deprecate it first: active → deprecated → archived)" } else { "" })]
+    #[error("cannot move {name:?} from {from} to {to}{}", match (from, to) {
+        (Status::Active, Status::Archived) => " (deprecate it first: active → deprecated → archived)",
+        (Status::Deprecated, Status::Deprecated) => " (to name its successor all the same: supersede OLD NEW --force)",
+        _ => "",
+    })]
     Transition { name: String, from: Status, to: Status },
 
     /// A seed or import document is malformed.
