@@ -86,6 +86,27 @@ pub struct Projection {
     /// The subject (the centre node, or the query's subject) did not fit
     /// whole and is given as its one-line summary. The subject is never cut.
     pub subject_summarised: bool,
+    /// Every candidate, in then cut, with its scores (a context manifest),
+    /// most relevant first.
+    pub items: Vec<ItemScore>,
+}
+
+/// One candidate of a projection and why it is in or out.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ItemScore {
+    pub name: String,
+    pub included: bool,
+    /// Hops from the centre (0 for the subject).
+    pub distance: u32,
+    /// The ranking score: nearness, confidence, kind, recency (see `items`).
+    pub relevance: f64,
+    /// What its lines cost, in tokens.
+    pub tokens: usize,
+    /// "subject", "subject (one-line summary)", "within the budget" or "over the token budget".
+    pub reason: &'static str,
+    pub confidence: f64,
+    /// Its last update, RFC 3339.
+    pub updated: String,
 }
 
 /// Builds the projection for `req` from what `catalog` holds.
@@ -225,6 +246,28 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         .filter_map(|&i| c.node_at(pool[i].slot).map(|n| n.id))
         .collect();
     let hash = text_hash(&text);
+    let items = pool
+        .iter()
+        .enumerate()
+        .map(|(i, it)| {
+            let n = c.node_at(it.slot);
+            ItemScore {
+                name: s.scrubber.scrub(&it.name).0,
+                included: chosen[i],
+                distance: distance_of.get(&it.slot).copied().unwrap_or(0),
+                relevance: it.relevance,
+                tokens: item_cost(it),
+                reason: match (Some(i) == subject, subject_summarised, chosen[i]) {
+                    (true, true, _) => "subject (one-line summary)",
+                    (true, false, _) => "subject",
+                    (false, _, true) => "within the budget",
+                    (false, _, false) => "over the token budget",
+                },
+                confidence: n.map_or(0.0, |n| n.confidence),
+                updated: n.map_or_else(String::new, |n| n.updated.to_rfc3339()),
+            }
+        })
+        .collect();
     let whys = pool
         .iter()
         .enumerate()
@@ -257,6 +300,7 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         scrubbed,
         hash,
         subject_summarised,
+        items,
     };
     Ok((p, whys))
 }

@@ -168,6 +168,20 @@ fn the_subject_is_never_cut_and_shrinks_to_its_summary_first() {
     }
     let tight = project(&c, &req(Access::Tier(Tier::Public), 25), &s).unwrap();
     assert!(tight.subject_summarised, "{}", tight.text);
+    // Per-item scores: every candidate, in or cut, with why.
+    assert_eq!(tight.items.len(), tight.included.len() + tight.cut.len());
+    let subject = tight.items.iter().find(|i| i.name == "orders-service").unwrap();
+    assert_eq!(
+        (subject.included, subject.distance, subject.reason),
+        (true, 0, "subject (one-line summary)")
+    );
+    assert!(subject.tokens > 0 && subject.relevance > 0.0 && subject.updated.ends_with('Z'));
+    for i in &tight.items {
+        assert_eq!(i.included, tight.included.contains(&i.name), "{i:?}");
+        if !i.included {
+            assert_eq!(i.reason, "over the token budget");
+        }
+    }
     assert!(
         tight
             .text
