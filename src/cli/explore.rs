@@ -95,6 +95,9 @@ struct PathView {
     to: String,
     found: bool,
     hops: usize,
+    /// With --weighted: the path's total cost (each hop 2 - weight).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<f64>,
     steps: Vec<StepView>,
 }
 
@@ -102,10 +105,16 @@ pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
     let f = filter(&a.walk, &[])?;
     let store = ctx.open(Need::Read)?;
     locked_note(ctx, &store);
-    let found = hinted(
-        &store,
-        traverse::shortest_path(store.catalog(), &a.from, &a.to, a.undirected, &f),
-    )?;
+    let (found, cost) = if a.weighted {
+        let r = traverse::strongest_path(store.catalog(), &a.from, &a.to, a.undirected, &f);
+        match hinted(&store, r)? {
+            Some((steps, cost)) => (Some(steps), Some(cost)),
+            None => (None, None),
+        }
+    } else {
+        let r = traverse::shortest_path(store.catalog(), &a.from, &a.to, a.undirected, &f);
+        (hinted(&store, r)?, None)
+    };
     let steps: Vec<StepView> = found
         .unwrap_or_default()
         .iter()
@@ -122,6 +131,7 @@ pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
         to: a.to.clone(),
         found: !steps.is_empty(),
         hops: steps.len().saturating_sub(1),
+        cost,
         steps,
     };
     let undirected = a.undirected;
@@ -144,7 +154,10 @@ pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
                 Some(x) => s.push_str(&format!(" <-[{}]- {name}", x.relation)),
             }
         }
-        format!("{s}\n{} hop(s)\n", v.hops)
+        match v.cost {
+            Some(cost) => format!("{s}\n{} hop(s), cost {cost:.2} (each hop 2 - weight)\n", v.hops),
+            None => format!("{s}\n{} hop(s)\n", v.hops),
+        }
     })
 }
 

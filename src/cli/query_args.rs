@@ -119,6 +119,10 @@ pub struct PathArgs {
     /// Ignore edge direction.
     #[arg(long)]
     pub undirected: bool,
+    /// The strongest path instead of the shortest: each hop costs 2 - weight (edge weights are
+    /// from 0 to 1), the cheapest total wins.
+    #[arg(long)]
+    pub weighted: bool,
     #[command(flatten)]
     pub walk: WalkArgs,
 }

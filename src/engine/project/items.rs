@@ -123,10 +123,12 @@ pub fn visible(n: &NodeSummary, max: Tier) -> bool {
 /// Relations are listed only to nodes in `scope` (the projected
 /// neighbourhood), so a projection depends on its candidates alone and can be
 /// rebuilt from them.
+#[allow(clippy::too_many_arguments)]
 pub fn item(
     c: &Catalog,
     slot: u32,
     distance: u32,
+    strength: f64,
     max: Tier,
     count_hidden: bool,
     now: Timestamp,
@@ -190,7 +192,7 @@ pub fn item(
         name: n.name.to_string(),
         section,
         text,
-        relevance: relevance(n, distance, date, now),
+        relevance: relevance(n, distance, date, now) + 10.0 * strength,
         date,
         scrubbed: 0,
     })
@@ -208,7 +210,9 @@ pub fn summaries(n: &NodeSummary) -> Vec<String> {
     }
 }
 
-/// Nearer, surer, more central kinds, and more recent decisions rank higher.
+/// Nearer, surer, more central kinds, and more recent decisions rank higher
+/// (the strength of the edge a node is reached by adds `10 × weight`, see
+/// `strength` in the module above).
 fn relevance(n: &NodeSummary, distance: u32, date: Timestamp, now: Timestamp) -> f64 {
     let nearness = 100.0 / (1.0 + f64::from(distance));
     let kind = match n.node_type.as_str() {

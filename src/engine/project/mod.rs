@@ -129,7 +129,8 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         if !items::visible(n, tier) {
             continue;
         }
-        if let Some(mut it) = items::item(c, slot, distance, tier, s.count_hidden_relations, now, &scope) {
+        let strength = strength(c, slot, distance, &distance_of, tier);
+        if let Some(mut it) = items::item(c, slot, distance, strength, tier, s.count_hidden_relations, now, &scope) {
             (it.text, it.scrubbed) = s.scrubber.scrub(&it.text);
             pool.push(it);
         }
@@ -379,6 +380,24 @@ fn not_projected(c: &Catalog, n: &crate::model::NodeSummary, tier: Tier) -> Erro
         status: n.status,
         successor,
     }
+}
+
+/// How strongly a candidate at `distance` is held to the centre: the
+/// heaviest edge (Cortex weight, 0 to 1) the agent may see between it and a
+/// candidate one hop nearer; 1 for the subject.
+fn strength(c: &Catalog, slot: u32, distance: u32, distance_of: &rustc_hash::FxHashMap<u32, u32>, tier: Tier) -> f64 {
+    if distance == 0 {
+        return 1.0;
+    }
+    let nearer = |other: u32| distance_of.get(&other) == Some(&(distance - 1));
+    let out = c.out_slots(slot).iter().map(|&e| (e, c.ends_at(e).1));
+    let inc = c.in_slots(slot).iter().map(|&e| (e, c.ends_at(e).0));
+    out.chain(inc)
+        .filter(|&(_, other)| nearer(other))
+        .filter_map(|(e, _)| c.edge_at(e))
+        .filter(|e| e.tier <= tier)
+        .map(|e| e.weight)
+        .fold(0.0, f64::max)
 }
 
 /// Chosen items in output order: by section, the subject first in its own,

@@ -590,3 +590,35 @@ fn a_deprecated_centre_is_explained_with_its_successor() {
         Err(Error::NotFound(_))
     ));
 }
+
+#[test]
+fn a_heavier_edge_ranks_its_end_higher() {
+    let mut nodes = vec![
+        node("svc", "service", Tier::Public, Status::Active),
+        node("light", "convention", Tier::Public, Status::Active),
+        node("heavy", "convention", Tier::Public, Status::Active),
+    ];
+    nodes[1].description = "light rule".into();
+    nodes[2].description = "heavy rule".into();
+    let mut edges = vec![
+        edge(&nodes, "svc", "uses", "light"),
+        edge(&nodes, "svc", "uses", "heavy"),
+    ];
+    edges[0].weight = 0.2;
+    edges[1].weight = 0.9;
+    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let r = Request {
+        center: Center::Node {
+            name: "svc".into(),
+            depth: 1,
+        },
+        ..req(Access::Tier(Tier::Public), 4000)
+    };
+    let p = project(&c, &r, &Settings::default()).unwrap();
+    let score = |n: &str| p.items.iter().find(|i| i.name == n).unwrap().relevance;
+    assert!(
+        (score("heavy") - score("light") - 7.0).abs() < 1e-9,
+        "10 × the weight difference"
+    );
+    assert!(p.text.find("heavy rule") < p.text.find("light rule"), "{}", p.text);
+}
