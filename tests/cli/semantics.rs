@@ -162,3 +162,30 @@ fn search_reaches_into_bodies_after_names_and_descriptions() {
     let none = out(&dir, &["search", "zanzibar nowhere"]);
     assert!(none.contains("no matches"), "{none}");
 }
+
+#[test]
+fn nodes_in_pending_proposals_are_listed_as_proposed_and_never_projected() {
+    let dir = demo();
+    let rows = json(&dir, &["list", "--status", "proposed"]);
+    let row = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "upstream-timeout-budget")
+        .unwrap_or_else(|| panic!("{rows}"));
+    assert_eq!(row["status"], "proposed");
+    assert_eq!(row["proposal"].as_str().map(str::len), Some(64), "{row}");
+    let text = out(&dir, &["list", "--status", "proposed"]);
+    assert!(text.contains("[proposal "), "{text}");
+    master(&dir)
+        .args([
+            "project",
+            "--node",
+            "upstream-timeout-budget",
+            "--tier",
+            "agent-restricted",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no node named"));
+}
