@@ -214,6 +214,15 @@ pub enum Command {
         #[arg(long, default_value_t = 20)]
         limit: usize,
     },
+    /// Contradictions to resolve: pairs of active nodes joined by a `contradicts` edge. Keep one
+    /// (`deprecate` the other: projections then carry only the one kept), or mark both disputed
+    /// (`update NAME --prop disputed=true` on each: acknowledged). Until one is deprecated,
+    /// projections flag both as disputed. Exit status 1 with --check when any awaits review.
+    Contradictions {
+        /// Exit with status 1 when a contradiction is neither resolved nor acknowledged (for CI).
+        #[arg(long)]
+        check: bool,
+    },
     /// Look up glossary terms (exact, then partial, then definitions mentioning it).
     Glossary {
         /// The term, e.g. "order batch".

@@ -87,6 +87,7 @@ pub fn run(cli: Cli) -> Result<()> {
             ..
         } => exposure::what_if(&ctx, w, query.as_deref(), *depth),
         Command::Search { text, limit } => find::search(&ctx, text, *limit),
+        Command::Contradictions { check } => find::contradictions(&ctx, *check),
         Command::Glossary { term } => find::glossary(&ctx, term),
         Command::Conventions { target } => find::conventions(&ctx, target),
         Command::Unlink { from, relation, to } => write::unlink(&ctx, from, relation, to),

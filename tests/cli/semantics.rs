@@ -189,3 +189,52 @@ fn nodes_in_pending_proposals_are_listed_as_proposed_and_never_projected() {
         .code(1)
         .stderr(predicate::str::contains("no node named"));
 }
+
+#[test]
+fn a_contradiction_is_listed_flagged_in_projections_until_one_side_is_deprecated() {
+    let dir = demo();
+    let none = out(&dir, &["contradictions", "--check"]);
+    assert!(none.contains("no contradictions"), "{none}");
+    out(
+        &dir,
+        &["restore", "round-half-up-display", "--reason", "back for a while"],
+    );
+    master(&dir)
+        .args(["contradictions", "--check"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "round-half-even contradicts round-half-up-display  (to resolve)",
+        ));
+    let p = out(
+        &dir,
+        &[
+            "project",
+            "--node",
+            "round-half-even",
+            "--tier",
+            "public",
+            "--depth",
+            "1",
+        ],
+    );
+    assert!(p.contains("(disputed: contradicts round-half-up-display)"), "{p}");
+    out(
+        &dir,
+        &["deprecate", "round-half-up-display", "--reason", "kept round-half-even"],
+    );
+    out(&dir, &["contradictions", "--check"]);
+    let p = out(
+        &dir,
+        &[
+            "project",
+            "--node",
+            "round-half-even",
+            "--tier",
+            "public",
+            "--depth",
+            "1",
+        ],
+    );
+    assert!(!p.contains("disputed"), "{p}");
+}

@@ -182,6 +182,18 @@ pub fn item(
         Section::Glossary => format!("- {}: {}", term(n.name.as_str()), one_line(&n.description)),
         Section::RecentDecisions => format!("- {}: {}", date.date(), one_line(&n.description)),
     };
+    // A contradiction not resolved by deprecating one side: both are disputed.
+    // Named only within the projected neighbourhood, so a replay rebuilds it.
+    let against: Vec<String> = crate::curate::disputed_with(c, slot, max)
+        .into_iter()
+        .filter(|(s, _)| scope.contains(s))
+        .map(|(_, name)| name)
+        .collect();
+    let text = match (section, against.is_empty()) {
+        (_, true) => text,
+        (Section::Architecture, false) => format!("{text}\n  - disputed: contradicts {}", against.join(", ")),
+        (_, false) => format!("{text} (disputed: contradicts {})", against.join(", ")),
+    };
     // Agents see where a pulled node comes from, as data (one line, escaped).
     let text = match crate::federation::origin(n) {
         Some(origin) => format!("{text}\n  - federated from {} (read-only here)", one_line(origin)),

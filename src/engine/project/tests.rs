@@ -622,3 +622,55 @@ fn a_heavier_edge_ranks_its_end_higher() {
     );
     assert!(p.text.find("heavy rule") < p.text.find("light rule"), "{}", p.text);
 }
+
+#[test]
+fn both_sides_of_an_unresolved_contradiction_are_flagged_disputed() {
+    let mut nodes = vec![
+        node("svc", "service", Tier::Public, Status::Active),
+        node("cents", "convention", Tier::Public, Status::Active),
+        node("floats", "convention", Tier::Public, Status::Active),
+    ];
+    nodes[1].description = "money in cents".into();
+    nodes[2].description = "money in floats".into();
+    let edges = vec![
+        edge(&nodes, "svc", "uses", "cents"),
+        edge(&nodes, "svc", "uses", "floats"),
+        edge(&nodes, "cents", "contradicts", "floats"),
+    ];
+    let r = Request {
+        center: Center::Node {
+            name: "svc".into(),
+            depth: 1,
+        },
+        ..req(Access::Tier(Tier::Public), 4000)
+    };
+    let c = Catalog::build(
+        Vec::new(),
+        Snapshot {
+            nodes: nodes.clone(),
+            edges: edges.clone(),
+        },
+    );
+    let p = project(&c, &r, &Settings::default()).unwrap();
+    assert!(
+        p.text.contains("- money in cents (disputed: contradicts floats)"),
+        "{}",
+        p.text
+    );
+    assert!(
+        p.text.contains("- money in floats (disputed: contradicts cents)"),
+        "{}",
+        p.text
+    );
+    let found = crate::curate::contradictions(&c, Tier::Public);
+    assert_eq!(
+        (found.len(), found[0].from.as_str(), found[0].acknowledged),
+        (1, "cents", false)
+    );
+    // Keeping one (the other deprecated) resolves it: no flag, no entry.
+    nodes[2].status = Status::Deprecated;
+    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let p = project(&c, &r, &Settings::default()).unwrap();
+    assert!(!p.text.contains("disputed"), "{}", p.text);
+    assert!(crate::curate::contradictions(&c, Tier::Public).is_empty());
+}
