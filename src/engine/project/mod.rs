@@ -306,12 +306,15 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
     Ok((p, whys))
 }
 
+/// The header's label, the subject's slot, and each candidate slot with its distance.
+type Candidates = (String, Option<u32>, Vec<(u32, u32)>);
+
 /// The nodes to consider, each with its distance from the centre.
 /// Walks never pass through a node or edge the agent may not see, so nothing
 /// reachable only through hidden content is projected either.
 /// Also gives the subject's slot: the centre node, or the first node of the
 /// query's first path (the one the header names).
-fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<(String, Option<u32>, Vec<(u32, u32)>)> {
+fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<Candidates> {
     match center {
         Center::Node { name, depth } => {
             match c.by_name(name) {
