@@ -564,7 +564,7 @@ pub struct LinkArgs {
     /// Confidence from 0 to 1.
     #[arg(long, default_value_t = 1.0)]
     pub confidence: f64,
-    /// Weight (0 or more).
+    /// Weight, from 0 to 1 (how strongly the edge binds: ranks projections, `path --weighted`).
     #[arg(long, default_value_t = 1.0)]
     pub weight: f64,
     /// The relation holds in both directions.
@@ -580,7 +580,8 @@ pub struct ListArgs {
     /// Only this tier.
     #[arg(long)]
     pub tier: Option<String>,
-    /// Only this status (proposed, active, deprecated, archived).
+    /// Only this status (proposed, active, deprecated, archived); `proposed` also lists the nodes
+    /// pending proposals would add, with their proposal id (master level).
     #[arg(long)]
     pub status: Option<String>,
     /// Include archived nodes.
