@@ -87,3 +87,37 @@ fn a_deprecated_node_is_superseded_only_with_force() {
     );
     assert!(s.catalog().edges().any(|e| e.relation.as_str() == "supersedes"));
 }
+
+#[test]
+fn an_impossible_lifecycle_move_is_a_lint_before_accept() {
+    let (_dir, root) = graph();
+    let s = open_at(&root, Level::Master);
+    let id = propose(
+        &s,
+        json!([{"op": "archive", "name": "api-gateway"},
+               {"op": "add_node", "name": "stopgap", "type": "module", "description": "for now"},
+               {"op": "deprecate", "name": "stopgap", "reason": "replaced"},
+               {"op": "archive", "name": "stopgap"}]),
+    );
+    let (_, p) = s.proposal(id.as_str()).unwrap();
+    let lints = crate::proposal::lint(&s, &p);
+    let lifecycle: Vec<_> = lints.iter().filter(|l| l.code() == "lifecycle").collect();
+    assert_eq!(lifecycle.len(), 1, "{lints:?}");
+    assert!(
+        matches!(
+            lifecycle[0],
+            crate::proposal::Lint::Lifecycle {
+                change: 1,
+                from: Status::Active,
+                to: Status::Archived,
+                ..
+            }
+        ),
+        "{lifecycle:?}"
+    );
+    assert!(
+        lifecycle[0].explain().contains("deprecate it first"),
+        "{}",
+        lifecycle[0].explain()
+    );
+}
