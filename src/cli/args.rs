@@ -129,11 +129,18 @@ pub enum Command {
         /// Why (kept with OLD's new version; default "superseded by NEW").
         #[arg(long)]
         reason: Option<String>,
+        /// OLD is deprecated already: link NEW as its successor all the same (OLD keeps its status).
+        #[arg(long)]
+        force: bool,
     },
     /// Show one node with its properties, body and edges.
+    #[command(disable_version_flag = true)]
     Show {
         /// Node name.
         name: String,
+        /// Show this earlier version of the node (as `history NAME --version N`).
+        #[arg(long, value_name = "N")]
+        version: Option<u64>,
     },
     /// List nodes (archived ones only with --all or --status archived).
     List(ListArgs),
@@ -156,8 +163,8 @@ pub enum Command {
     ///
     /// Positions take names, ids, `*` and globs (`orders-*`); `<->` follows edges either way;
     /// chains walk several hops (`a -> uses -> * -> owned-by -> *`). Flags inside the quotes:
-    /// --depth N, --type T, --tier T, --since DATE, --confidence X, --status S (default active,
-    /// or any), --limit N (default 100). Example: 'orders-service -> depends-on -> * --depth 2'.
+    /// --depth N, --type T, --tier T, --since DATE, --confidence X, --status S (default visible:
+    /// active and deprecated, flagged; or any), --limit N (default 100). Example: 'orders-service -> depends-on -> * --depth 2'.
     Query(QueryArgs),
     /// Saved queries, kept sealed in the store and shared through the repository (master level):
     /// list, save, delete. Run one with `graphex query --saved NAME`.
@@ -194,17 +201,27 @@ pub enum Command {
     Audit(AuditCommand),
     /// Everything within N hops of a node (either way) and the edges among it.
     Subgraph(SubgraphArgs),
-    /// Search names (exact, prefix, then fuzzy; "ordr srv" finds orders-service), then descriptions.
+    /// Search names (exact, prefix, then fuzzy; "ordr srv" finds orders-service), then descriptions,
+    /// then bodies.
     ///
     /// Names rank exact (any case), then prefix, then each word at the start of a segment, then
     /// fuzzy (the letters in order); every word must match, in any order; ties go to the shorter
-    /// name. Then the nodes whose description holds every word.
+    /// name. Then the nodes whose description holds every word, then those whose body does.
     Search {
         /// Words to look for.
         text: String,
         /// Most results.
         #[arg(long, default_value_t = 20)]
         limit: usize,
+    },
+    /// Contradictions to resolve: pairs of active nodes joined by a `contradicts` edge. Keep one
+    /// (`deprecate` the other: projections then carry only the one kept), or mark both disputed
+    /// (`update NAME --prop disputed=true` on each: acknowledged). Until one is deprecated,
+    /// projections flag both as disputed. Exit status 1 with --check when any awaits review.
+    Contradictions {
+        /// Exit with status 1 when a contradiction is neither resolved nor acknowledged (for CI).
+        #[arg(long)]
+        check: bool,
     },
     /// Look up glossary terms (exact, then partial, then definitions mentioning it).
     Glossary {
@@ -281,7 +298,8 @@ pub enum Command {
     /// Undo the last change not undone yet, as a new timeline entry: an accept or reject (the
     /// proposal returns to the queue), an add, update, deprecate, archive, restore, link, unlink or
     /// supersede. Repeat to walk further back. Refused when a later change would be overwritten,
-    /// and for a tier raise (lower a tier explicitly with `update --tier`).
+    /// for a tier raise (lower a tier explicitly with `update --tier`), and when it would change a
+    /// federated (read-only) node.
     Undo,
     /// A node's versions, oldest first, with the fields each one changed; or one version's content.
     #[command(disable_version_flag = true)]
@@ -391,8 +409,9 @@ pub struct ProjectArgs {
     /// With --node: how many hops around it.
     #[arg(long, default_value_t = 2, requires = "node")]
     pub depth: u32,
-    /// The tier the agent may read (human-only is never projected).
-    #[arg(long)]
+    /// The tier the agent may read: public, agent-readable or agent-restricted (human-only is
+    /// never projected and is refused, exit status 2).
+    #[arg(long, value_parser = projectable_tier)]
     pub tier: Option<String>,
     /// The agent's trust score, mapped to a tier by the store's thresholds.
     #[arg(long)]
@@ -413,6 +432,19 @@ pub struct ProjectArgs {
     /// not recorded twice; `[graphex.audit] previews = "skip"` records none).
     #[arg(long)]
     pub preview: bool,
+}
+
+/// A tier an agent may be given: a usage error (exit status 2) for
+/// human-only, which the spec never projects, rather than a quiet lowering.
+fn projectable_tier(s: &str) -> Result<String, String> {
+    match s.parse::<graphex_engine::model::Tier>() {
+        Ok(graphex_engine::model::Tier::HumanOnly) => Err(
+            "human-only content is never projected to agents; give public, agent-readable or agent-restricted"
+                .to_owned(),
+        ),
+        Ok(_) => Ok(s.to_owned()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -551,7 +583,7 @@ pub struct LinkArgs {
     /// Confidence from 0 to 1.
     #[arg(long, default_value_t = 1.0)]
     pub confidence: f64,
-    /// Weight (0 or more).
+    /// Weight, from 0 to 1 (how strongly the edge binds: ranks projections, `path --weighted`).
     #[arg(long, default_value_t = 1.0)]
     pub weight: f64,
     /// The relation holds in both directions.
@@ -567,7 +599,8 @@ pub struct ListArgs {
     /// Only this tier.
     #[arg(long)]
     pub tier: Option<String>,
-    /// Only this status (proposed, active, deprecated, archived).
+    /// Only this status (proposed, active, deprecated, archived); `proposed` also lists the nodes
+    /// pending proposals would add, with their proposal id (master level).
     #[arg(long)]
     pub status: Option<String>,
     /// Include archived nodes.

@@ -33,7 +33,8 @@ pub fn query(ctx: &Context, a: &QueryArgs) -> Result<()> {
 
 fn filter(w: &WalkArgs, types: &[String]) -> Result<Filter> {
     let status = match w.status.as_deref() {
-        None => StatusFilter::Only(Status::Active),
+        // Deprecated is "still visible but flagged": shown, marked.
+        None | Some("visible") => StatusFilter::Visible,
         Some("any") => StatusFilter::Any,
         Some(s) => StatusFilter::Only(s.parse::<Status>()?),
     };
@@ -60,6 +61,7 @@ struct StepView {
     #[serde(rename = "type")]
     node_type: String,
     tier: String,
+    status: String,
     /// The relation that led here, with its direction along the path.
     via: Option<ViaView>,
 }
@@ -67,6 +69,8 @@ struct StepView {
 #[derive(Serialize)]
 struct ViaView {
     relation: String,
+    /// The edge reads both ways.
+    bidirectional: bool,
     /// `forward` when the edge points along the path, `backward` otherwise.
     direction: &'static str,
     tier: String,
@@ -75,6 +79,7 @@ struct ViaView {
 fn via(e: &Edge, arrived_at: &graphex_engine::NodeSummary) -> ViaView {
     ViaView {
         relation: e.relation.to_string(),
+        bidirectional: e.bidirectional,
         direction: if e.to == arrived_at.id || e.bidirectional {
             "forward"
         } else {
@@ -90,6 +95,9 @@ struct PathView {
     to: String,
     found: bool,
     hops: usize,
+    /// With --weighted: the path's total cost (each hop 2 - weight).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<f64>,
     steps: Vec<StepView>,
 }
 
@@ -97,10 +105,16 @@ pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
     let f = filter(&a.walk, &[])?;
     let store = ctx.open(Need::Read)?;
     locked_note(ctx, &store);
-    let found = hinted(
-        &store,
-        traverse::shortest_path(store.catalog(), &a.from, &a.to, a.undirected, &f),
-    )?;
+    let (found, cost) = if a.weighted {
+        let r = traverse::strongest_path(store.catalog(), &a.from, &a.to, a.undirected, &f);
+        match hinted(&store, r)? {
+            Some((steps, cost)) => (Some(steps), Some(cost)),
+            None => (None, None),
+        }
+    } else {
+        let r = traverse::shortest_path(store.catalog(), &a.from, &a.to, a.undirected, &f);
+        (hinted(&store, r)?, None)
+    };
     let steps: Vec<StepView> = found
         .unwrap_or_default()
         .iter()
@@ -108,6 +122,7 @@ pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
             name: node.name.to_string(),
             node_type: node.node_type.to_string(),
             tier: node.tier.to_string(),
+            status: node.status.to_string(),
             via: v.as_ref().map(|e| via(e, node)),
         })
         .collect();
@@ -116,6 +131,7 @@ pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
         to: a.to.clone(),
         found: !steps.is_empty(),
         hops: steps.len().saturating_sub(1),
+        cost,
         steps,
     };
     let undirected = a.undirected;
@@ -130,13 +146,18 @@ pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
         }
         let mut s = String::new();
         for step in &v.steps {
+            let name = flagged(&step.name, &step.status);
             match &step.via {
-                None => s.push_str(&step.name),
-                Some(x) if x.direction == "forward" => s.push_str(&format!(" -[{}]-> {}", x.relation, step.name)),
-                Some(x) => s.push_str(&format!(" <-[{}]- {}", x.relation, step.name)),
+                None => s.push_str(&name),
+                Some(x) if x.bidirectional => s.push_str(&format!(" <-[{}]-> {name}", x.relation)),
+                Some(x) if x.direction == "forward" => s.push_str(&format!(" -[{}]-> {name}", x.relation)),
+                Some(x) => s.push_str(&format!(" <-[{}]- {name}", x.relation)),
             }
         }
-        format!("{s}\n{} hop(s)\n", v.hops)
+        match v.cost {
+            Some(cost) => format!("{s}\n{} hop(s), cost {cost:.2} (each hop 2 - weight)\n", v.hops),
+            None => format!("{s}\n{} hop(s)\n", v.hops),
+        }
     })
 }
 
@@ -189,13 +210,20 @@ pub fn neighbors(ctx: &Context, a: &NeighborsArgs) -> Result<()> {
         for r in rings {
             for n in &r.nodes {
                 total += 1;
-                let edge = if n.via.direction == "forward" {
+                let edge = if n.via.bidirectional {
+                    format!("{} <-[{}]-> {}", n.from, n.via.relation, n.name)
+                } else if n.via.direction == "forward" {
                     format!("{} -[{}]-> {}", n.from, n.via.relation, n.name)
                 } else {
                     format!("{} -[{}]-> {}", n.name, n.via.relation, n.from)
                 };
+                let status = if n.status == "active" {
+                    String::new()
+                } else {
+                    format!(", {}", n.status)
+                };
                 s.push_str(&format!(
-                    "  {}  {} ({}, {})   via {edge}\n",
+                    "  {}  {} ({}, {}{status})   via {edge}\n",
                     r.distance, n.name, n.node_type, n.tier
                 ));
             }
@@ -203,6 +231,15 @@ pub fn neighbors(ctx: &Context, a: &NeighborsArgs) -> Result<()> {
         s.push_str(&format!("{total} neighbour(s)\n"));
         s
     })
+}
+
+/// A name, with `[deprecated]` after it when the node is not active.
+fn flagged(name: &str, status: &str) -> String {
+    if status == "active" {
+        name.to_owned()
+    } else {
+        format!("{name} [{status}]")
+    }
 }
 
 #[derive(Serialize)]

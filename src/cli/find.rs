@@ -21,7 +21,7 @@ struct Hit {
 pub fn search(ctx: &Context, text: &str, limit: usize) -> Result<()> {
     let store = ctx.open(Need::Read)?;
     locked_note(ctx, &store);
-    let hits: Vec<Hit> = lookup::search(store.catalog(), text, limit.max(1))
+    let hits: Vec<Hit> = lookup::search_with_bodies(&store, text, limit.max(1))?
         .into_iter()
         .map(|h| Hit {
             name: h.node.name.to_string(),
@@ -117,4 +117,37 @@ pub fn conventions(ctx: &Context, target: &str) -> Result<()> {
             })
             .collect()
     })
+}
+
+/// `contradictions [--check]`: the pairs to resolve, with how.
+pub fn contradictions(ctx: &Context, check: bool) -> Result<()> {
+    let store = ctx.open(Need::Read)?;
+    locked_note(ctx, &store);
+    let found = graphex_engine::curate::contradictions(store.catalog(), store.level().max_tier());
+    let open = found.iter().filter(|c| !c.acknowledged).count();
+    emit(ctx.json, &found, |found| {
+        if found.is_empty() {
+            return "no contradictions between active nodes\n".into();
+        }
+        let mut s = String::new();
+        for c in found {
+            let state = if c.acknowledged {
+                "both marked disputed"
+            } else {
+                "to resolve"
+            };
+            s.push_str(&format!("{} contradicts {}  ({state})\n", c.from, c.to));
+        }
+        s.push_str(&format!(
+            "{} contradiction(s), {open} to resolve: keep one with `graphex deprecate OTHER --reason R`, or mark \
+             both with `graphex update NAME --prop disputed=true`; until one is deprecated, projections flag both \
+             as disputed\n",
+            found.len()
+        ));
+        s
+    })?;
+    if check && open > 0 {
+        anyhow::bail!("{open} contradiction(s) to resolve");
+    }
+    Ok(())
 }

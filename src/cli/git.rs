@@ -31,7 +31,7 @@ const DB_PATH: [&str; 3] = [".gpp", "graphex", "graph.db"];
 
 pub fn git(ctx: &Context, cmd: &GitCommand) -> Result<()> {
     match cmd {
-        GitCommand::Install => install(&ctx.root()?),
+        GitCommand::Install { program } => install(&ctx.root()?, program.as_deref()),
         GitCommand::Refresh => refresh(ctx),
         GitCommand::Check { hook } => super::git_hooks::check(ctx, hook.as_deref()),
     }
@@ -48,8 +48,10 @@ pub fn is_top_of_work_tree(root: &Path) -> bool {
     work_tree(root).is_some_and(|top| canon(&top) == canon(root))
 }
 
-/// `graphex git install`: what a repository needs for the store.
-pub fn install(root: &Path) -> Result<()> {
+/// `graphex git install [--program PATH]`: what a repository needs for the
+/// store. The hooks and the driver run `program` (default `graphex` from
+/// `PATH`), never this binary's own path.
+pub fn install(root: &Path, program: Option<&Path>) -> Result<()> {
     let Some(top) = work_tree(root) else {
         bail!(
             "{} is not inside a git repository (run `git init` first, then `graphex git install`)",
@@ -73,8 +75,12 @@ pub fn install(root: &Path) -> Result<()> {
     if added {
         let _ = writeln!(done, "added the merge driver to .gitattributes (commit it)");
     }
-    let exe = std::env::current_exe().context("cannot find the graphex program's path")?;
-    let driver = format!("{} merge-driver %O %A %B %P", shell_word(&exe));
+    let word = super::git_program::word(program);
+    // Git runs the driver through `sh`: a missing program is a conflict that says why.
+    let driver = format!(
+        "{}exec \"$graphex\" merge-driver %O %A %B %P",
+        super::git_program::find(&word, "graph.db was not merged (a conflict)", 1).replace('\n', "; ")
+    );
     for (key, value) in [
         (
             format!("merge.{DRIVER}.name"),
@@ -103,11 +109,24 @@ pub fn install(root: &Path) -> Result<()> {
     let hooks = git_output(&top, &["rev-parse", "--git-path", "hooks"])
         .map(|p| top.join(p))
         .context("cannot find the repository's hooks directory")?;
-    super::git_hooks::install(&hooks, &exe, &mut done)?;
+    super::git_hooks::install(&hooks, &word, &mut done)?;
     if done.is_empty() {
         done.push_str("already set up: nothing to change\n");
     }
-    say(&done)
+    say(&done)?;
+    match program {
+        Some(p) if !p.is_file() => note(&format!(
+            "note: {} does not exist yet: the hooks and the merge driver say so and do nothing until it does",
+            p.display()
+        )),
+        None if !super::git_program::on_path("graphex") => note(&format!(
+            "note: graphex is not on PATH here: the hooks and the merge driver say so and do nothing until it is \
+             (or run `graphex git install --program {}`)",
+            std::env::current_exe().map_or_else(|_| "PATH".to_owned(), |p| shell_word(&p))
+        )),
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Appends `line` to the file unless a line equals it; true when it did.

@@ -11,7 +11,15 @@ pub enum GitCommand {
     /// repository's git config, .gpp/.gitignore, and post-checkout / post-merge hooks that
     /// rebuild the snapshots (a cache) when the master key is in the environment. Safe to run
     /// again; it says what it changed.
-    Install,
+    ///
+    /// The hooks and the driver run `graphex` from PATH (not this binary's path), or the program
+    /// given with --program; $GRAPHEX_PROGRAM, when set as git runs them, comes first. When the
+    /// program is missing they say so: a hook never blocks git, the driver leaves a conflict.
+    Install {
+        /// The graphex program the hooks and the merge driver run (default: `graphex` from PATH).
+        #[arg(long, value_name = "PATH")]
+        program: Option<PathBuf>,
+    },
     /// Rebuild the derived files (tier snapshots) after a checkout or merge, once enough rows
     /// changed since them, when the master key is in the environment; does nothing (quietly,
     /// exit 0) without it. The hooks run it.

@@ -12,7 +12,7 @@ use graphex_engine::freshness::Verdict;
 use graphex_engine::store::{check_without_keys, rollback_text};
 
 use super::Context;
-use super::git::{git_output, shell_word};
+use super::git::git_output;
 use super::output::note;
 
 /// Marks the hooks Graphex wrote (older versions wrote the first line only).
@@ -31,23 +31,23 @@ const HOOKS: [(&str, bool); 6] = [
     ("pre-merge-commit", false),
 ];
 
-fn script(name: &str, exe: &str, refresh: bool) -> String {
+fn script(name: &str, program: &str, refresh: bool) -> String {
     let mut s = format!("#!/bin/sh\n{HOOK_MARK}\n{HOOK_MARK_CHECK}\n");
-    // A binary moved or removed never blocks git, and says so.
-    let _ = writeln!(
-        s,
-        "if [ ! -x {exe} ]; then echo \"graphex: {exe} is missing: the graph was not checked ({name}); run \
-         graphex git install again\" >&2; exit 0; fi"
-    );
+    // A program missing never blocks git, and says so.
+    s.push_str(&super::git_program::find(
+        program,
+        &format!("the graph was not checked ({name})"),
+        0,
+    ));
     if name.starts_with("pre-") {
         // Refuses the commit (non-zero) when the graph went back.
-        let _ = writeln!(s, "exec {exe} git check --hook {name}");
+        let _ = writeln!(s, "exec \"$graphex\" git check --hook {name}");
     } else {
         // After the fact: says so loudly; git's own result stands.
-        let _ = writeln!(s, "{exe} git check --hook {name}");
+        let _ = writeln!(s, "\"$graphex\" git check --hook {name}");
         let _ = writeln!(s, "status=$?");
         if refresh {
-            let _ = writeln!(s, "{exe} git refresh || true");
+            let _ = writeln!(s, "\"$graphex\" git refresh || true");
         }
         let _ = writeln!(s, "exit $status");
     }
@@ -56,12 +56,13 @@ fn script(name: &str, exe: &str, refresh: bool) -> String {
 
 /// Writes (or brings up to date) the hooks in `dir`, saying what it did
 /// in `done`; a hook of someone else's is left, with the line to add.
-pub fn install(dir: &Path, exe: &Path, done: &mut String) -> Result<()> {
+/// `program` is the program as one shell word (see `git_program`).
+pub fn install(dir: &Path, program: &str, done: &mut String) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let word = shell_word(exe);
+    let word = program;
     for (name, refresh) in HOOKS {
         let path = dir.join(name);
-        let want = script(name, &word, refresh);
+        let want = script(name, word, refresh);
         match std::fs::read_to_string(&path) {
             Ok(text) if text == want => continue,
             Ok(text) if !text.contains(HOOK_MARK) => {

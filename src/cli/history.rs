@@ -99,7 +99,12 @@ pub fn timeline(ctx: &Context, limit: usize) -> Result<()> {
     emit(ctx.json, &entries, |es| {
         let mut out = String::new();
         for e in es {
-            let _ = write!(out, "#{}  {}  {}", e.commit, e.at.to_rfc3339(), e.actor);
+            // A settings approval, rotation or seal is no graph commit: it has no `#N`.
+            let number = match e.note {
+                Some(n) if e.commit == 0 => format!("note {n}"),
+                _ => format!("#{}", e.commit),
+            };
+            let _ = write!(out, "{number}  {}  {}", e.at.to_rfc3339(), e.actor);
             if let Some(p) = &e.proposal {
                 let _ = write!(out, "  proposal {}", &p[..12.min(p.len())]);
             }
@@ -115,7 +120,7 @@ pub fn timeline(ctx: &Context, limit: usize) -> Result<()> {
                     (Some(b), None) => format!(" (was v{b})"),
                     (None, None) => String::new(),
                 };
-                let _ = writeln!(out, "    {} {}{}", c.action, what, versions);
+                let _ = writeln!(out, "    {}", format!("{} {what}{versions}", c.action).trim_end());
             }
             if e.changes.len() > SHOWN {
                 let _ = writeln!(out, "    … and {} more (--json lists all)", e.changes.len() - SHOWN);

@@ -15,6 +15,7 @@ mod git;
 mod git_args;
 mod git_branch;
 mod git_hooks;
+mod git_program;
 pub mod hints;
 mod history;
 mod interchange;
@@ -62,7 +63,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Add(a) => write::add(&ctx, a),
         Command::Update(a) => write::update(&ctx, a),
         Command::Link(a) => write::link(&ctx, a),
-        Command::Show { name } => read::show(&ctx, name),
+        Command::Show { name, version: None } => read::show(&ctx, name),
+        Command::Show { name, version: Some(v) } => history::version(&ctx, name, *v, false),
         Command::List(a) => read::list(&ctx, a),
         Command::Status => read::status(&ctx),
         Command::Doctor { collect_orphans, grace } => doctor::doctor(&ctx, *collect_orphans, *grace),
@@ -86,10 +88,16 @@ pub fn run(cli: Cli) -> Result<()> {
             ..
         } => exposure::what_if(&ctx, w, query.as_deref(), *depth),
         Command::Search { text, limit } => find::search(&ctx, text, *limit),
+        Command::Contradictions { check } => find::contradictions(&ctx, *check),
         Command::Glossary { term } => find::glossary(&ctx, term),
         Command::Conventions { target } => find::conventions(&ctx, target),
         Command::Unlink { from, relation, to } => write::unlink(&ctx, from, relation, to),
-        Command::Supersede { old, new, reason } => write::supersede(&ctx, old, new, reason.as_deref()),
+        Command::Supersede {
+            old,
+            new,
+            reason,
+            force,
+        } => write::supersede(&ctx, old, new, reason.as_deref(), *force),
         Command::Deprecate(a) => write::lifecycle(&ctx, a, Status::Deprecated),
         Command::Archive(a) => write::lifecycle(&ctx, a, Status::Archived),
         Command::Restore(a) => write::lifecycle(&ctx, a, Status::Active),

@@ -59,6 +59,12 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
             p.scrubbed,
             &p.hash[..16]
         ));
+        if p.subject_summarised {
+            note(&format!(
+                "  {} does not fit the budget whole: it is given as its one-line summary (the subject is never cut)",
+                p.center
+            ));
+        }
         for c in &p.cut {
             note(&format!("  cut {}: {}", c.name, c.reason));
         }

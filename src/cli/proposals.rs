@@ -443,7 +443,15 @@ pub fn edit(ctx: &Context, id: &str, force: bool) -> Result<()> {
 pub fn status(ctx: &Context, id: &str) -> Result<()> {
     let store = ctx.open(Need::Read)?;
     let s = store.proposal_status(id)?;
-    emit(ctx.json, &s, |s| match s {
+    if ctx.json {
+        // Times as RFC 3339, as every command prints them (the decision keeps milliseconds).
+        let mut v = serde_json::to_value(&s)?;
+        if let (Some(at), ProposalStatus::Decided { decision, .. }) = (v.pointer_mut("/decision/at"), &s) {
+            *at = serde_json::Value::String(decision.at.to_rfc3339());
+        }
+        return emit(true, &v, |_| String::new());
+    }
+    emit(false, &s, |s| match s {
         ProposalStatus::Pending { id } => format!("{}  pending\n", id.short()),
         ProposalStatus::Decided { id, decision } => {
             let mut out = format!("{}  {}", id.short(), decision.outcome.as_str());
@@ -451,7 +459,7 @@ pub fn status(ctx: &Context, id: &str) -> Result<()> {
                 out.push_str(&format!(" (changes {:?})", decision.applied));
             }
             if let Some(e) = &decision.edited_as {
-                out.push_str(&format!(" as edited proposal {}", e.short()));
+                out.push_str(&format!(" (accepted as its edited copy {})", e.short()));
             }
             out.push_str(&format!("  {}", decision.at.to_rfc3339()));
             if let Some(r) = &decision.reason {

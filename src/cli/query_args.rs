@@ -47,7 +47,8 @@ pub struct QueryFlags {
     /// Only nodes and edges at least this confident (0–1).
     #[arg(long)]
     pub confidence: Option<f64>,
-    /// proposed, active (default), deprecated, archived or any.
+    /// proposed, active, deprecated, archived, visible (default: active and deprecated, the
+    /// deprecated flagged) or any.
     #[arg(long)]
     pub status: Option<String>,
     /// At most N paths (default 100).
@@ -103,7 +104,8 @@ pub struct WalkArgs {
     /// Walk only through nodes and edges at or below this tier.
     #[arg(long)]
     pub tier: Option<String>,
-    /// Walk only through nodes with this status, or `any` (default: active).
+    /// Walk only through nodes with this status, `visible` (the default: active and deprecated,
+    /// the deprecated flagged) or `any`.
     #[arg(long)]
     pub status: Option<String>,
 }
@@ -117,6 +119,10 @@ pub struct PathArgs {
     /// Ignore edge direction.
     #[arg(long)]
     pub undirected: bool,
+    /// The strongest path instead of the shortest: each hop costs 2 - weight (edge weights are
+    /// from 0 to 1), the cheapest total wins.
+    #[arg(long)]
+    pub weighted: bool,
     #[command(flatten)]
     pub walk: WalkArgs,
 }

@@ -90,7 +90,9 @@ fn show_text(v: &NodeView) -> String {
             s.push_str(&format!("  {arrow} {} {arrow} {}  [{}]\n", e.relation, e.to, e.tier));
         }
         for e in &v.incoming {
-            s.push_str(&format!("  <- {} <- {}  [{}]\n", e.relation, e.from, e.tier));
+            // A bidirectional edge reads both ways from either end.
+            let arrow = if e.bidirectional { "<->" } else { "<-" };
+            s.push_str(&format!("  {arrow} {} {arrow} {}  [{}]\n", e.relation, e.from, e.tier));
         }
     }
     s
@@ -119,6 +121,28 @@ pub fn list(ctx: &Context, args: &ListArgs) -> Result<()> {
         })
         .map(NodeRow::from)
         .collect();
+    // Proposed: the nodes pending proposals would add (sealed to the master).
+    if status == Some(Status::Proposed) {
+        match store.pending() {
+            Ok(scan) => {
+                let at: std::collections::HashMap<_, _> = scan
+                    .pending
+                    .iter()
+                    .map(|p| (p.id.as_str().to_owned(), p.proposal.created.to_rfc3339()))
+                    .collect();
+                rows.extend(
+                    graphex_engine::proposal::proposed_nodes(&scan)
+                        .iter()
+                        .filter(|p| node_type.as_ref().is_none_or(|t| &p.node_type == t))
+                        .filter(|p| tier.is_none_or(|t| p.tier == t))
+                        .map(|p| NodeRow::proposed(p, at.get(&p.proposal).cloned().unwrap_or_default())),
+                );
+            }
+            Err(_) => super::output::note(
+                "note: nodes in pending proposals are shown at the master level (proposals are sealed to it)",
+            ),
+        }
+    }
     rows.sort_by(|a, b| a.name.cmp(&b.name));
     emit(ctx.json, &rows, |rows| {
         if rows.is_empty() {
@@ -132,9 +156,12 @@ pub fn list(ctx: &Context, args: &ListArgs) -> Result<()> {
                     r.node_type.clone(),
                     r.tier.clone(),
                     r.status.clone(),
-                    match &r.federated_from {
-                        Some(origin) => clip(&format!("[federated: {origin}] {}", r.description), 70),
-                        None => clip(&r.description, 70),
+                    match (&r.federated_from, &r.proposal) {
+                        (Some(origin), _) => clip(&format!("[federated: {origin}] {}", r.description), 70),
+                        (None, Some(id)) => {
+                            clip(&format!("[proposal {}] {}", &id[..12.min(id.len())], r.description), 70)
+                        }
+                        (None, None) => clip(&r.description, 70),
                     },
                 ]
             })

@@ -58,7 +58,7 @@ pub fn init(dir: Option<&Path>) -> Result<()> {
     // In a git repository whose top is this root, the merge driver is set
     // up at once; anywhere else `graphex git install` does it later.
     if super::git::is_top_of_work_tree(&root) {
-        super::git::install(&root)?;
+        super::git::install(&root, None)?;
     }
     Ok(())
 }

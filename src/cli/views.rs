@@ -24,6 +24,27 @@ pub struct NodeRow {
     /// `project/subgraph` for a node pulled from another project (read-only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub federated_from: Option<String>,
+    /// For a proposed node (in a pending proposal, not in the graph): the proposal's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proposal: Option<String>,
+}
+
+impl NodeRow {
+    /// A node a pending proposal would add, shown as proposed.
+    pub fn proposed(p: &graphex_engine::proposal::ProposedNode, at: String) -> Self {
+        Self {
+            name: p.name.clone(),
+            node_type: p.node_type.to_string(),
+            tier: p.tier.to_string(),
+            status: "proposed".to_owned(),
+            confidence: 0.0,
+            version: 0,
+            updated: at,
+            description: p.description.clone(),
+            federated_from: None,
+            proposal: Some(p.proposal.clone()),
+        }
+    }
 }
 
 impl From<&NodeSummary> for NodeRow {
@@ -38,6 +59,7 @@ impl From<&NodeSummary> for NodeRow {
             updated: n.updated.to_rfc3339(),
             description: n.description.clone(),
             federated_from: graphex_engine::federation::origin(n).map(str::to_owned),
+            proposal: None,
         }
     }
 }

@@ -86,7 +86,11 @@ pub fn link(ctx: &Context, a: &LinkArgs) -> Result<()> {
     let edge = with_hints(&store, r)?;
     let view = EdgeView::new(&edge, store.catalog());
     emit(ctx.json, &view, |v| {
-        format!("linked {} -> {} -> {} [{}]\n", v.from, v.relation, v.to, v.tier)
+        let arrow = if v.bidirectional { "<->" } else { "->" };
+        format!(
+            "linked {} {arrow} {} {arrow} {} [{}]\n",
+            v.from, v.relation, v.to, v.tier
+        )
     })
 }
 
@@ -112,9 +116,9 @@ pub fn unlink(ctx: &Context, from: &str, relation: &str, to: &str) -> Result<()>
     })
 }
 
-pub fn supersede(ctx: &Context, old: &str, new: &str, reason: Option<&str>) -> Result<()> {
+pub fn supersede(ctx: &Context, old: &str, new: &str, reason: Option<&str>, force: bool) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
-    let r = store.retrying(|s| s.supersede(old, new, reason));
+    let r = store.retrying(|s| s.supersede_with(old, new, reason, force));
     let edge = with_hints(&store, r)?;
     let row = NodeRow::from(store.summary(old)?);
     #[derive(serde::Serialize)]

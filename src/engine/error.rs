@@ -37,6 +37,20 @@ pub enum Error {
     #[error("no node named {0:?}")]
     NotFound(String),
 
+    /// A node exists and is readable but is not Active, so it is never
+    /// projected (the spec: deprecated is visible but flagged, not projected).
+    #[error("{name:?} is {status} and is not projected to agents ({successor})")]
+    NotProjected {
+        name: String,
+        status: crate::model::Status,
+        /// "its successor is X", or why there is none.
+        successor: String,
+    },
+
+    /// No proposal (pending, decided or quarantined) has an id starting so.
+    #[error("no proposal with an id starting {0:?} (`graphex pending` lists those waiting)")]
+    NoProposal(String),
+
     /// No saved query has this name.
     #[error("no saved query named {0:?}")]
     NoSavedQuery(String),
@@ -107,7 +121,11 @@ pub enum Error {
     UnknownFormat { what: String, found: u8 },
 
     /// An illegal lifecycle transition.
-    #[error("cannot move {name:?} from {from} to {to}")]
+    #[error("cannot move {name:?} from {from} to {to}{}", match (from, to) {
+        (Status::Active, Status::Archived) => " (deprecate it first: active → deprecated → archived)",
+        (Status::Deprecated, Status::Deprecated) => " (to name its successor all the same: supersede OLD NEW --force)",
+        _ => "",
+    })]
     Transition { name: String, from: Status, to: Status },
 
     /// A seed or import document is malformed.

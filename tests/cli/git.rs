@@ -27,8 +27,18 @@ pub(crate) fn git_command(dir: &Path, args: &[&str]) -> Process {
         .env_remove("GRAPHEX_PASSPHRASE")
         .env_remove("GRAPHEX_IDENTITY")
         .env_remove("GRAPHEX_STORE")
+        .env_remove("GRAPHEX_PROGRAM")
+        .env("PATH", path_with_graphex())
         .stdin(std::process::Stdio::null());
     c
+}
+
+/// `PATH` with the directory of the binary under test first: the hooks and
+/// the merge driver run `graphex` from `PATH`, as in a teammate's clone.
+pub(crate) fn path_with_graphex() -> std::ffi::OsString {
+    let bin = Path::new(env!("CARGO_BIN_EXE_graphex")).parent().unwrap().to_owned();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&rest))).unwrap()
 }
 
 /// [`git_command`] with the master passphrase in its environment (the
@@ -93,7 +103,11 @@ fn init_in_a_git_repository_sets_up_the_driver_and_install_is_idempotent() {
     );
     let driver = git_ok(root, &["config", "--get", "merge.graphex.driver"]);
     assert!(driver.contains("merge-driver %O %A %B %P"), "{driver}");
-    assert!(root.join(".git/hooks/post-merge").is_file());
+    let hook = std::fs::read_to_string(root.join(".git/hooks/post-merge")).unwrap();
+    // Nothing names the binary that installed them: they travel with the repository.
+    let exe = env!("CARGO_BIN_EXE_graphex");
+    assert!(!driver.contains(exe) && !hook.contains(exe), "{driver}\n{hook}");
+    assert!(hook.contains("${GRAPHEX_PROGRAM:-graphex}"), "{hook}");
     let again = graphex(root, &["git", "install"]);
     assert!(again.contains("nothing to change"), "{again}");
     // Nothing of a store in use is tracked.

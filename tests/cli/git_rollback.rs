@@ -194,19 +194,30 @@ fn seal_puts_back_deleted_settings_from_git_and_never_approves_the_edited_file()
 fn a_missing_binary_never_blocks_git_and_says_so() {
     let dir = repo();
     let root = dir.path();
-    // The hooks name a binary that is gone (a moved build, say).
-    let hooks = root.join(".git/hooks");
-    for name in ["pre-commit", "post-commit"] {
-        let path = hooks.join(name);
-        let text = std::fs::read_to_string(&path).unwrap();
-        let exe = env!("CARGO_BIN_EXE_graphex");
-        std::fs::write(&path, text.replace(exe, "/nonexistent/graphex")).unwrap();
-    }
+    // The program the hooks run is not there (a moved build, a clone without it).
     std::fs::write(root.join("code.rs"), "fn f() {}\n").unwrap();
     let out = git(root, &["add", "-A"]);
     assert!(out.status.success());
-    let out = git(root, &["commit", "-q", "-m", "code"]);
+    let out = crate::git::git_command(root, &["commit", "-q", "-m", "code"])
+        .env("GRAPHEX_PROGRAM", "/nonexistent/graphex")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let said = String::from_utf8_lossy(&out.stderr);
-    assert!(said.contains("is missing: the graph was not checked"), "{said}");
+    assert!(
+        said.contains(
+            "the graphex program (/nonexistent/graphex) was not found: the graph was not checked (pre-commit)"
+        ),
+        "{said}"
+    );
+    // The merge driver, too, says so, and leaves a conflict rather than a silent text merge.
+    let driver = git_ok(root, &["config", "--get", "merge.graphex.driver"]);
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(driver.trim().replace("%O %A %B %P", "a b c d"))
+        .env("GRAPHEX_PROGRAM", "/nonexistent/graphex")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("graph.db was not merged"));
 }

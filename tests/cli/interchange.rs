@@ -201,7 +201,7 @@ fn each_foreign_format_imports_from_a_small_fixture() {
         tmp.path(),
         "nl.json",
         r#"{"directed":true,"multigraph":false,"graph":{},"nodes":[{"id":"Orders Service","kind":"service","owner":"team-a"},{"id":"db"}],
-           "links":[{"source":"Orders Service","target":"db","relation":"depends_on","weight":2}]}"#,
+           "links":[{"source":"Orders Service","target":"db","relation":"depends_on","weight":0.5}]}"#,
     );
     let r = import(&repo, &nl, "node-link", &[]);
     assert_eq!(r["added"], serde_json::json!(["orders-service", "db"]));

@@ -34,6 +34,7 @@ mod recovery;
 mod review_conversation;
 mod rotation;
 mod saved_queries;
+mod semantics;
 mod setup;
 mod spellings;
 mod writes;

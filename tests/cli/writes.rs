@@ -186,10 +186,10 @@ fn link_validates_and_refuses_duplicates() {
         "b",
         "--bidirectional",
         "--weight",
-        "2",
+        "0.7",
     ]);
     assert!(
-        out.contains("linked a -> communicates-with -> b [agent-readable]"),
+        out.contains("linked a <-> communicates-with <-> b [agent-readable]"),
         "{out}"
     );
     repo.master()

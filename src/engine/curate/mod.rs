@@ -41,6 +41,7 @@
 //! for `all` on a 100k-node synthetic store, whose names differ by a
 //! number, w grows with n, so ask for one type at a time there).
 
+mod contradictions;
 mod mentions;
 mod rows;
 #[cfg(test)]
@@ -54,6 +55,7 @@ use serde::Serialize;
 use crate::model::{Name, NodeType, Status, Tier, Timestamp};
 use crate::store::Catalog;
 
+pub use contradictions::{Contradiction, DISPUTED, contradictions, disputed_with};
 pub use rows::sort_rows;
 
 /// What a curator list sorts by; ties go by name, ascending.

@@ -72,6 +72,10 @@ impl Store {
         for (name, reason) in &writes.archive {
             let current = self.node(name)?;
             let mut next = current.clone();
+            // Withdrawn at the source: through deprecated to archived, as the lifecycle goes.
+            if next.status == Status::Active {
+                crate::model::set_status(&mut next, Status::Deprecated, Some(reason.clone()), now)?;
+            }
             crate::model::set_status(&mut next, Status::Archived, Some(reason.clone()), now)?;
             next.version = current.version + 1;
             plan.entries.push(Entry::written("archive", &current, &next));

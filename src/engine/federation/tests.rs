@@ -278,6 +278,11 @@ fn a_pull_adds_read_only_tagged_nodes_and_refuses_local_edits() {
             .contains("reserved")
     );
 
+    // Undo takes back the local link, then refuses to change the pulled nodes.
+    c.undo().unwrap();
+    refused(c.undo().unwrap_err());
+    assert_eq!(c.node("orders-api").unwrap().properties[FEDERATED_FROM], "shop/orders");
+
     // Pulling the same bundle again changes nothing.
     let again = pull(&mut c, &src, &bundle, false).unwrap();
     assert!(

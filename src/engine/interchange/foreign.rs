@@ -251,9 +251,9 @@ pub(super) fn edge_fields(
     };
     let weight = number("weight")?;
     if let Some(w) = weight
-        && (!w.is_finite() || w < 0.0)
+        && crate::model::validate_weight(w).is_err()
     {
-        return Err(format!("weight {w} is not a number of at least 0"));
+        return Err(format!("weight {w} is not a number from 0 to 1"));
     }
     let confidence = number("confidence")?;
     if let Some(c) = confidence {

@@ -52,7 +52,7 @@ fn node_link_maps_fields_and_keeps_the_rest_as_properties() {
         r#"{"directed":true,"multigraph":false,"graph":{},
             "nodes":[{"id":"Charge","type":"APIObject","description":"A payment","source_file":"charges.md","rank":3},
                      {"id":7,"label":"Seven"}],
-            "links":[{"source":"Charge","target":7,"edge_type":"requires","weight":2.5,"source_file":"x.md"}]}"#,
+            "links":[{"source":"Charge","target":7,"edge_type":"requires","weight":0.25,"source_file":"x.md"}]}"#,
     );
     assert!(m.refused.is_empty(), "{:?}", m.refused);
     let charge = &m.nodes[0];
@@ -76,7 +76,7 @@ fn node_link_maps_fields_and_keeps_the_rest_as_properties() {
         (e.from.as_str(), e.relation.as_str(), e.to.as_str()),
         ("charge", "requires", "7")
     );
-    assert_eq!(e.weight, Some(2.5));
+    assert_eq!(e.weight, Some(0.25));
 }
 
 #[test]

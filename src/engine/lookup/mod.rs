@@ -20,7 +20,7 @@ pub use glossary::{glossary, normalize_term};
 pub use matcher::{Hit, Kind, Matcher, by_rank};
 pub use mentions::NameScan;
 pub use near::NearNames;
-pub use search::{SearchHit, search, search_within};
+pub use search::{SearchHit, search, search_with_bodies, search_within};
 
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,7 @@ pub use name::{MAX_NAME_LEN, Name};
 pub use node::{
     FEDERATED_FROM, MAX_BODY, MAX_DESCRIPTION, MAX_PROPERTIES, MAX_PROPERTY_KEY, MAX_PROPERTY_VALUE, NewNode, Node,
     NodePatch, NodeSummary, federated_origin, parse_property, validate_confidence, validate_description,
-    validate_properties,
+    validate_properties, validate_weight,
 };
 pub use provenance::Provenance;
 pub use status::{Status, set_status};

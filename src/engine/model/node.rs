@@ -83,6 +83,14 @@ pub fn validate_confidence(c: f64) -> Result<()> {
     Ok(())
 }
 
+/// An edge's weight (Cortex): how strongly it binds, from 0 to 1.
+pub fn validate_weight(w: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&w) {
+        return Err(Error::invalid("weight", w.to_string(), "a number from 0 to 1"));
+    }
+    Ok(())
+}
+
 /// Checks property keys and values.
 pub fn validate_properties(props: &BTreeMap<String, String>) -> Result<()> {
     if props.len() > MAX_PROPERTIES {

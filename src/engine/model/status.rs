@@ -44,7 +44,6 @@ impl Status {
             (Proposed, Active)
                 | (Proposed, Archived)
                 | (Active, Deprecated)
-                | (Active, Archived)
                 | (Deprecated, Archived)
                 | (Deprecated, Active)
                 | (Archived, Active)
@@ -102,5 +101,6 @@ mod tests {
         assert!(!Active.can_become(Proposed));
         assert!(!Archived.can_become(Deprecated));
         assert!(!Active.can_become(Active));
+        assert!(!Active.can_become(Archived), "deprecate first: the spec's lifecycle");
     }
 }

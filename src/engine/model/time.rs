@@ -41,6 +41,12 @@ impl Timestamp {
             .unwrap_or_else(|| format!("@{}ms", self.0))
     }
 
+    /// For `#[serde(serialize_with)]` in views people and scripts read: RFC
+    /// 3339 text, as every command prints times (stored formats keep milliseconds).
+    pub fn serialize_rfc3339<S: serde::Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&t.to_rfc3339())
+    }
+
     /// The calendar date part (`2026-03-15`).
     pub fn date(self) -> String {
         let full = self.to_rfc3339();

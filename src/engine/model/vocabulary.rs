@@ -38,9 +38,12 @@ macro_rules! vocabulary {
             /// The spec's values, in the spec's order.
             pub const KNOWN: &'static [&'static str] = &[$($known),*];
 
-            /// Validates a known or custom value.
+            /// Validates a known or custom value. `_` is read as `-`, as
+            /// imports do, so `similar_to` (Cortex, kgraph) and `similar-to`
+            /// are one spelling everywhere.
             pub fn new(raw: &str) -> $crate::error::Result<Self> {
-                $crate::model::vocabulary::validate_term($what, raw, Self::KNOWN)?;
+                let raw = raw.replace('_', "-");
+                $crate::model::vocabulary::validate_term($what, &raw, Self::KNOWN)?;
                 Ok(Self(std::sync::Arc::from(raw)))
             }
 
@@ -121,11 +124,16 @@ mod tests {
         assert!(!custom.is_known());
         assert!(Relation::new("depends-on").unwrap().is_known());
         assert!(Relation::new("blocks").is_ok());
+        assert_eq!(
+            Relation::new("similar_to").unwrap().as_str(),
+            "similar-to",
+            "as an import spells it"
+        );
     }
 
     #[test]
     fn bad_values_list_the_known_ones() {
-        for bad in ["Service", "", "1st", "has space", "under_score"] {
+        for bad in ["Service", "", "1st", "has space", "_lead"] {
             let msg = NodeType::new(bad).unwrap_err().to_string();
             assert!(msg.contains("known ones: service, module"), "{bad:?}: {msg}");
         }

@@ -123,10 +123,12 @@ pub fn visible(n: &NodeSummary, max: Tier) -> bool {
 /// Relations are listed only to nodes in `scope` (the projected
 /// neighbourhood), so a projection depends on its candidates alone and can be
 /// rebuilt from them.
+#[allow(clippy::too_many_arguments)]
 pub fn item(
     c: &Catalog,
     slot: u32,
     distance: u32,
+    strength: f64,
     max: Tier,
     count_hidden: bool,
     now: Timestamp,
@@ -180,6 +182,18 @@ pub fn item(
         Section::Glossary => format!("- {}: {}", term(n.name.as_str()), one_line(&n.description)),
         Section::RecentDecisions => format!("- {}: {}", date.date(), one_line(&n.description)),
     };
+    // A contradiction not resolved by deprecating one side: both are disputed.
+    // Named only within the projected neighbourhood, so a replay rebuilds it.
+    let against: Vec<String> = crate::curate::disputed_with(c, slot, max)
+        .into_iter()
+        .filter(|(s, _)| scope.contains(s))
+        .map(|(_, name)| name)
+        .collect();
+    let text = match (section, against.is_empty()) {
+        (_, true) => text,
+        (Section::Architecture, false) => format!("{text}\n  - disputed: contradicts {}", against.join(", ")),
+        (_, false) => format!("{text} (disputed: contradicts {})", against.join(", ")),
+    };
     // Agents see where a pulled node comes from, as data (one line, escaped).
     let text = match crate::federation::origin(n) {
         Some(origin) => format!("{text}\n  - federated from {} (read-only here)", one_line(origin)),
@@ -190,13 +204,27 @@ pub fn item(
         name: n.name.to_string(),
         section,
         text,
-        relevance: relevance(n, distance, date, now),
+        relevance: relevance(n, distance, date, now) + 10.0 * strength,
         date,
         scrubbed: 0,
     })
 }
 
-/// Nearer, surer, more central kinds, and more recent decisions rank higher.
+/// The subject's shorter forms, longest first, for a budget too small for
+/// its whole item: one line with its description, then its name and kind alone.
+pub fn summaries(n: &NodeSummary) -> Vec<String> {
+    let kind = title_case(n.node_type.as_str());
+    let bare = format!("- {} is a {kind}", n.name);
+    if n.description.is_empty() {
+        vec![bare]
+    } else {
+        vec![format!("{bare}: {}", one_line(&n.description)), bare]
+    }
+}
+
+/// Nearer, surer, more central kinds, and more recent decisions rank higher
+/// (the strength of the edge a node is reached by adds `10 × weight`, see
+/// `strength` in the module above).
 fn relevance(n: &NodeSummary, distance: u32, date: Timestamp, now: Timestamp) -> f64 {
     let nearness = 100.0 / (1.0 + f64::from(distance));
     let kind = match n.node_type.as_str() {

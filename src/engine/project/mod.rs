@@ -83,6 +83,30 @@ pub struct Projection {
     pub scrubbed: usize,
     /// SHA-256 (hex) of `text`, for the audit log.
     pub hash: String,
+    /// The subject (the centre node, or the query's subject) did not fit
+    /// whole and is given as its one-line summary. The subject is never cut.
+    pub subject_summarised: bool,
+    /// Every candidate, in then cut, with its scores (a context manifest),
+    /// most relevant first.
+    pub items: Vec<ItemScore>,
+}
+
+/// One candidate of a projection and why it is in or out.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ItemScore {
+    pub name: String,
+    pub included: bool,
+    /// Hops from the centre (0 for the subject).
+    pub distance: u32,
+    /// The ranking score: nearness, confidence, kind, recency (see `items`).
+    pub relevance: f64,
+    /// What its lines cost, in tokens.
+    pub tokens: usize,
+    /// "subject", "subject (one-line summary)", "within the budget" or "over the token budget".
+    pub reason: &'static str,
+    pub confidence: f64,
+    /// Its last update, RFC 3339.
+    pub updated: String,
 }
 
 /// Builds the projection for `req` from what `catalog` holds.
@@ -95,7 +119,7 @@ pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
 /// nodes that were never candidates.
 pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Projection, Vec<ItemWhy>)> {
     let tier = s.policy.max_tier(req.access);
-    let (center_label, candidates) = candidates(c, &req.center, tier)?;
+    let (center_label, subject_slot, candidates) = candidates(c, &req.center, tier)?;
     let distance_of: rustc_hash::FxHashMap<u32, u32> = candidates.iter().copied().collect();
     let now = req.at.unwrap_or_else(Timestamp::now);
     let scope: rustc_hash::FxHashSet<u32> = candidates.iter().map(|(s, _)| *s).collect();
@@ -105,7 +129,8 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         if !items::visible(n, tier) {
             continue;
         }
-        if let Some(mut it) = items::item(c, slot, distance, tier, s.count_hidden_relations, now, &scope) {
+        let strength = strength(c, slot, distance, &distance_of, tier);
+        if let Some(mut it) = items::item(c, slot, distance, strength, tier, s.count_hidden_relations, now, &scope) {
             (it.text, it.scrubbed) = s.scrubber.scrub(&it.text);
             pool.push(it);
         }
@@ -121,6 +146,37 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
     // First, in each section, the most relevant item that fits, so a tight
     // budget thins every section rather than dropping one wholesale; then
     // everything else by relevance.
+    // The subject first, whole if it fits, else as its one-line summary:
+    // never a header over nothing.
+    let subject = subject_slot.and_then(|slot| pool.iter().position(|it| it.slot == slot));
+    let mut subject_summarised = false;
+    if let Some(si) = subject {
+        let sec = pool[si].section;
+        let fits = |text: &str| used + heading_cost(sec) + s.counter.count(&format!("{text}\n")) <= req.budget;
+        if !fits(&pool[si].text) {
+            let n = c
+                .node_at(pool[si].slot)
+                .ok_or_else(|| Error::NotFound(pool[si].name.clone()))?;
+            let shorter: Vec<(String, usize)> = items::summaries(n).iter().map(|t| s.scrubber.scrub(t)).collect();
+            let Some((text, scrubbed)) = shorter.iter().find(|(t, _)| fits(t)).cloned() else {
+                let least = shorter.last().map_or(0, |(t, _)| {
+                    used + heading_cost(sec) + s.counter.count(&format!("{t}\n"))
+                });
+                return Err(Error::invalid(
+                    "budget",
+                    req.budget.to_string(),
+                    format!(
+                        "too small even for the subject's one-line summary (it needs {least} tokens with the header)"
+                    ),
+                ));
+            };
+            (pool[si].text, pool[si].scrubbed) = (text, scrubbed);
+            subject_summarised = true;
+        }
+        used += heading_cost(sec) + item_cost(&pool[si]);
+        chosen[si] = true;
+        sections_used.insert(sec, true);
+    }
     let mut sections: Vec<Section> = Vec::new();
     for it in &pool {
         if !sections.contains(&it.section) {
@@ -128,6 +184,9 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         }
     }
     for sec in sections {
+        if sections_used.contains_key(&sec) {
+            continue;
+        }
         for (i, it) in pool.iter().enumerate().filter(|(_, it)| it.section == sec) {
             let cost = heading_cost(sec) + item_cost(it);
             if used + cost <= req.budget {
@@ -155,13 +214,13 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         }
     }
     // Counting pieces is close to, not exactly, counting the whole: trim until it fits.
-    let (mut text, mut tokens) = render(&header, &pool, &chosen, s.counter);
+    let (mut text, mut tokens) = render(&header, &pool, &chosen, subject, s.counter);
     while tokens > req.budget {
-        let Some(last) = (0..pool.len()).rev().find(|&i| chosen[i]) else {
+        let Some(last) = (0..pool.len()).rev().find(|&i| chosen[i] && Some(i) != subject) else {
             break;
         };
         chosen[last] = false;
-        (text, tokens) = render(&header, &pool, &chosen, s.counter);
+        (text, tokens) = render(&header, &pool, &chosen, subject, s.counter);
     }
     if tokens > req.budget {
         return Err(Error::invalid(
@@ -178,7 +237,7 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
             });
         }
     }
-    let order = ordered(&pool, &chosen);
+    let order = ordered(&pool, &chosen, subject);
     let scrubbed = order.iter().map(|&i| pool[i].scrubbed).sum();
     // Names and the centre are scrubbed like the text: a pattern that hides a
     // codename hides it everywhere the projection reports.
@@ -188,6 +247,28 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         .filter_map(|&i| c.node_at(pool[i].slot).map(|n| n.id))
         .collect();
     let hash = text_hash(&text);
+    let items = pool
+        .iter()
+        .enumerate()
+        .map(|(i, it)| {
+            let n = c.node_at(it.slot);
+            ItemScore {
+                name: s.scrubber.scrub(&it.name).0,
+                included: chosen[i],
+                distance: distance_of.get(&it.slot).copied().unwrap_or(0),
+                relevance: it.relevance,
+                tokens: item_cost(it),
+                reason: match (Some(i) == subject, subject_summarised, chosen[i]) {
+                    (true, true, _) => "subject (one-line summary)",
+                    (true, false, _) => "subject",
+                    (false, _, true) => "within the budget",
+                    (false, _, false) => "over the token budget",
+                },
+                confidence: n.map_or(0.0, |n| n.confidence),
+                updated: n.map_or_else(String::new, |n| n.updated.to_rfc3339()),
+            }
+        })
+        .collect();
     let whys = pool
         .iter()
         .enumerate()
@@ -219,18 +300,27 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         cut,
         scrubbed,
         hash,
+        subject_summarised,
+        items,
     };
     Ok((p, whys))
 }
 
+/// The header's label, the subject's slot, and each candidate slot with its distance.
+type Candidates = (String, Option<u32>, Vec<(u32, u32)>);
+
 /// The nodes to consider, each with its distance from the centre.
 /// Walks never pass through a node or edge the agent may not see, so nothing
 /// reachable only through hidden content is projected either.
-fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<(String, Vec<(u32, u32)>)> {
+/// Also gives the subject's slot: the centre node, or the first node of the
+/// query's first path (the one the header names).
+fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<Candidates> {
     match center {
         Center::Node { name, depth } => {
-            if !c.by_name(name).is_some_and(|n| items::visible(n, tier)) {
-                return Err(Error::NotFound(name.clone()));
+            match c.by_name(name) {
+                Some(n) if items::visible(n, tier) => {}
+                Some(n) if n.tier <= tier => return Err(not_projected(c, n, tier)),
+                _ => return Err(Error::NotFound(name.clone())),
             }
             let filter = Filter {
                 max_tier: Some(tier),
@@ -242,7 +332,8 @@ fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<(String, Vec<(
                 .iter()
                 .filter_map(|(n, d)| c.slot_of(&n.id).map(|s| (s, *d)))
                 .collect();
-            Ok((name.clone(), slots))
+            let subject = c.by_name(name).and_then(|n| c.slot_of(&n.id));
+            Ok((name.clone(), subject, slots))
         }
         Center::Query(q) => {
             let out = query::run_capped(c, q, tier).map_err(|e| Error::invalid("query", q.as_str(), e.render(q)))?;
@@ -256,22 +347,70 @@ fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<(String, Vec<(
                 }
             }
             // A node the agent may see, never the query text (which may name anything).
-            let label = out
-                .paths
-                .first()
-                .and_then(|p| p.nodes.first())
-                .map_or_else(|| "query".to_owned(), |n| n.name.to_string());
-            Ok((label, best.into_iter().collect()))
+            let first = out.paths.first().and_then(|p| p.nodes.first());
+            let label = first.map_or_else(|| "query".to_owned(), |n| n.name.to_string());
+            let subject = first.and_then(|n| c.slot_of(&n.id));
+            Ok((label, subject, best.into_iter().collect()))
         }
     }
 }
 
-/// Chosen items in output order: by section, decisions newest first, others by relevance.
-fn ordered(pool: &[items::Item], chosen: &[bool]) -> Vec<usize> {
+/// Why an inactive centre is not projected, naming its successors (the
+/// nodes that supersede it and the agent may see), if any.
+fn not_projected(c: &Catalog, n: &crate::model::NodeSummary, tier: Tier) -> Error {
+    let successors: Vec<String> = c
+        .slot_of(&n.id)
+        .map(|slot| {
+            c.in_slots(slot)
+                .iter()
+                .filter(|&&e| {
+                    c.edge_at(e)
+                        .is_some_and(|e| e.relation.as_str() == "supersedes" && e.tier <= tier)
+                })
+                .filter_map(|&e| c.node_at(c.ends_at(e).0))
+                .filter(|s| items::visible(s, tier))
+                .map(|s| s.name.to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let successor = match successors.as_slice() {
+        [] => "no successor is recorded".to_owned(),
+        [one] => format!("its successor is {one}: project --node {one}"),
+        many => format!("its successors are {}", many.join(", ")),
+    };
+    Error::NotProjected {
+        name: n.name.to_string(),
+        status: n.status,
+        successor,
+    }
+}
+
+/// How strongly a candidate at `distance` is held to the centre: the
+/// heaviest edge (Cortex weight, 0 to 1) the agent may see between it and a
+/// candidate one hop nearer; 1 for the subject.
+fn strength(c: &Catalog, slot: u32, distance: u32, distance_of: &rustc_hash::FxHashMap<u32, u32>, tier: Tier) -> f64 {
+    if distance == 0 {
+        return 1.0;
+    }
+    let nearer = |other: u32| distance_of.get(&other) == Some(&(distance - 1));
+    let out = c.out_slots(slot).iter().map(|&e| (e, c.ends_at(e).1));
+    let inc = c.in_slots(slot).iter().map(|&e| (e, c.ends_at(e).0));
+    out.chain(inc)
+        .filter(|&(_, other)| nearer(other))
+        .filter_map(|(e, _)| c.edge_at(e))
+        .filter(|e| e.tier <= tier)
+        .map(|e| e.weight)
+        .fold(0.0, f64::max)
+}
+
+/// Chosen items in output order: by section, the subject first in its own,
+/// decisions newest first, others by relevance.
+fn ordered(pool: &[items::Item], chosen: &[bool], subject: Option<usize>) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..pool.len()).filter(|&i| chosen[i]).collect();
     idx.sort_by(|&a, &b| {
         let (x, y) = (&pool[a], &pool[b]);
-        x.section.cmp(&y.section).then_with(|| match x.section {
+        let first = (Some(b) == subject).cmp(&(Some(a) == subject));
+        x.section.cmp(&y.section).then(first).then_with(|| match x.section {
             Section::RecentDecisions => y.date.cmp(&x.date),
             _ => y.relevance.total_cmp(&x.relevance).then_with(|| x.name.cmp(&y.name)),
         })
@@ -279,10 +418,16 @@ fn ordered(pool: &[items::Item], chosen: &[bool]) -> Vec<usize> {
     idx
 }
 
-fn render(header: &str, pool: &[items::Item], chosen: &[bool], counter: Counter) -> (String, usize) {
+fn render(
+    header: &str,
+    pool: &[items::Item],
+    chosen: &[bool],
+    subject: Option<usize>,
+    counter: Counter,
+) -> (String, usize) {
     let mut text = header.to_owned();
     let mut current: Option<Section> = None;
-    for i in ordered(pool, chosen) {
+    for i in ordered(pool, chosen, subject) {
         let it = &pool[i];
         if current != Some(it.section) {
             text.push_str(&format!("\n### {}\n", it.section.title()));

@@ -117,7 +117,7 @@ fn the_budget_is_never_exceeded_and_cuts_are_listed() {
     let c = spec_graph();
     let full = project(&c, &req(Access::Tier(Tier::Public), 100_000), &Settings::default()).unwrap();
     assert!(full.cut.is_empty());
-    for budget in [12, 30, 60, 120, 250] {
+    for budget in [20, 30, 60, 120, 250] {
         let p = project(&c, &req(Access::Tier(Tier::Public), budget), &Settings::default()).unwrap();
         assert!(p.tokens <= budget, "{budget}: {} tokens", p.tokens);
         assert_eq!(Counter::Bpe.count(&p.text), p.tokens);
@@ -140,7 +140,72 @@ fn the_budget_is_never_exceeded_and_cuts_are_listed() {
     assert!(!small.cut.is_empty());
     assert!(
         project(&c, &req(Access::Tier(Tier::Public), 3), &Settings::default()).is_err(),
-        "header alone too big"
+        "not even the subject's summary fits"
+    );
+}
+
+#[test]
+fn the_subject_is_never_cut_and_shrinks_to_its_summary_first() {
+    let c = spec_graph();
+    let s = Settings::default();
+    let full = project(&c, &req(Access::Tier(Tier::Public), 100_000), &s).unwrap();
+    assert!(!full.subject_summarised);
+    for budget in [20, 30, 45, 60, 90] {
+        let p = project(&c, &req(Access::Tier(Tier::Public), budget), &s).unwrap();
+        assert!(p.tokens <= budget, "{budget}: {} tokens", p.tokens);
+        assert_eq!(
+            p.included.first().map(String::as_str),
+            Some("orders-service"),
+            "{budget}"
+        );
+        assert!(!p.cut.iter().any(|c| c.name == "orders-service"), "{budget}");
+        let first_item = p.text.lines().find(|l| l.starts_with("- ")).unwrap();
+        assert!(
+            first_item.starts_with("- orders-service is a Service"),
+            "{budget}:\n{}",
+            p.text
+        );
+    }
+    let tight = project(&c, &req(Access::Tier(Tier::Public), 25), &s).unwrap();
+    assert!(tight.subject_summarised, "{}", tight.text);
+    // Per-item scores: every candidate, in or cut, with why.
+    assert_eq!(tight.items.len(), tight.included.len() + tight.cut.len());
+    let subject = tight.items.iter().find(|i| i.name == "orders-service").unwrap();
+    assert_eq!(
+        (subject.included, subject.distance, subject.reason),
+        (true, 0, "subject (one-line summary)")
+    );
+    assert!(subject.tokens > 0 && subject.relevance > 0.0 && subject.updated.ends_with('Z'));
+    for i in &tight.items {
+        assert_eq!(i.included, tight.included.contains(&i.name), "{i:?}");
+        if !i.included {
+            assert_eq!(i.reason, "over the token budget");
+        }
+    }
+    assert!(
+        tight
+            .text
+            .contains("- orders-service is a Service: Core orders processing engine")
+            || tight.text.contains("- orders-service is a Service\n"),
+        "{}",
+        tight.text
+    );
+    assert!(!tight.text.contains("Depends on"), "{}", tight.text);
+    let err = project(&c, &req(Access::Tier(Tier::Public), 8), &s)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("one-line summary"), "{err}");
+    // A query's subject leads as well.
+    let q = Request {
+        center: Center::Query("orders-service -> * -> *".into()),
+        ..req(Access::Tier(Tier::Public), 30)
+    };
+    let p = project(&c, &q, &s).unwrap();
+    assert_eq!(
+        p.included.first().map(String::as_str),
+        Some("orders-service"),
+        "{}",
+        p.text
     );
 }
 
@@ -488,4 +553,124 @@ fn explain_says_why_each_node_around_the_centre_is_in_or_out() {
         !whys.iter().any(|w| w.name == "money-core" || w.name == "postgresql"),
         "{whys:?}"
     );
+}
+
+#[test]
+fn a_deprecated_centre_is_explained_with_its_successor() {
+    let c = crate::testkit::sample();
+    let r = Request {
+        center: Center::Node {
+            name: "old-money".into(),
+            depth: 1,
+        },
+        agent: "t".into(),
+        access: Access::Tier(Tier::Public),
+        budget: 4000,
+        at: None,
+    };
+    let err = project(&c, &r, &Settings::default()).unwrap_err();
+    assert!(
+        matches!(&err, Error::NotProjected { status: Status::Deprecated, successor, .. } if successor.contains("currency-utils")),
+        "{err:?}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("\"old-money\" is deprecated and is not projected"),
+        "{text}"
+    );
+    let missing = Request {
+        center: Center::Node {
+            name: "no-such".into(),
+            depth: 1,
+        },
+        ..r
+    };
+    assert!(matches!(
+        project(&c, &missing, &Settings::default()),
+        Err(Error::NotFound(_))
+    ));
+}
+
+#[test]
+fn a_heavier_edge_ranks_its_end_higher() {
+    let mut nodes = vec![
+        node("svc", "service", Tier::Public, Status::Active),
+        node("light", "convention", Tier::Public, Status::Active),
+        node("heavy", "convention", Tier::Public, Status::Active),
+    ];
+    nodes[1].description = "light rule".into();
+    nodes[2].description = "heavy rule".into();
+    let mut edges = vec![
+        edge(&nodes, "svc", "uses", "light"),
+        edge(&nodes, "svc", "uses", "heavy"),
+    ];
+    edges[0].weight = 0.2;
+    edges[1].weight = 0.9;
+    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let r = Request {
+        center: Center::Node {
+            name: "svc".into(),
+            depth: 1,
+        },
+        ..req(Access::Tier(Tier::Public), 4000)
+    };
+    let p = project(&c, &r, &Settings::default()).unwrap();
+    let score = |n: &str| p.items.iter().find(|i| i.name == n).unwrap().relevance;
+    assert!(
+        (score("heavy") - score("light") - 7.0).abs() < 1e-9,
+        "10 × the weight difference"
+    );
+    assert!(p.text.find("heavy rule") < p.text.find("light rule"), "{}", p.text);
+}
+
+#[test]
+fn both_sides_of_an_unresolved_contradiction_are_flagged_disputed() {
+    let mut nodes = vec![
+        node("svc", "service", Tier::Public, Status::Active),
+        node("cents", "convention", Tier::Public, Status::Active),
+        node("floats", "convention", Tier::Public, Status::Active),
+    ];
+    nodes[1].description = "money in cents".into();
+    nodes[2].description = "money in floats".into();
+    let edges = vec![
+        edge(&nodes, "svc", "uses", "cents"),
+        edge(&nodes, "svc", "uses", "floats"),
+        edge(&nodes, "cents", "contradicts", "floats"),
+    ];
+    let r = Request {
+        center: Center::Node {
+            name: "svc".into(),
+            depth: 1,
+        },
+        ..req(Access::Tier(Tier::Public), 4000)
+    };
+    let c = Catalog::build(
+        Vec::new(),
+        Snapshot {
+            nodes: nodes.clone(),
+            edges: edges.clone(),
+        },
+    );
+    let p = project(&c, &r, &Settings::default()).unwrap();
+    assert!(
+        p.text.contains("- money in cents (disputed: contradicts floats)"),
+        "{}",
+        p.text
+    );
+    assert!(
+        p.text.contains("- money in floats (disputed: contradicts cents)"),
+        "{}",
+        p.text
+    );
+    let found = crate::curate::contradictions(&c, Tier::Public);
+    assert_eq!(
+        (found.len(), found[0].from.as_str(), found[0].acknowledged),
+        (1, "cents", false)
+    );
+    // Keeping one (the other deprecated) resolves it: no flag, no entry.
+    nodes[2].status = Status::Deprecated;
+    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let p = project(&c, &r, &Settings::default()).unwrap();
+    assert!(!p.text.contains("disputed"), "{}", p.text);
+    assert!(crate::curate::contradictions(&c, Tier::Public).is_empty());
 }

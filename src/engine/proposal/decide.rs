@@ -283,7 +283,10 @@ impl Store {
                 }
                 Change::UpdateNode { name, set } => {
                     Self::refuse_reserved(set.properties.keys()).map_err(context)?;
-                    let next = self.working_node(name.as_str(), &mut working, &mut order, "update")?;
+                    let next = match planned(plan, &added, name.as_str()) {
+                        Some(n) => n,
+                        None => self.working_node(name.as_str(), &mut working, &mut order, "update")?,
+                    };
                     let mut patched = set.patch().apply(next);
                     patched.validate().map_err(context)?;
                     self.keys().tier(patched.tier).map_err(context)?;
@@ -298,11 +301,18 @@ impl Store {
                         Change::Restore { .. } => (Status::Active, "restore"),
                         _ => (Status::Deprecated, "deprecate"),
                     };
-                    let next = self.working_node(name.as_str(), &mut working, &mut order, action)?;
+                    // A node this proposal adds is written once, in its final state.
+                    let next = match planned(plan, &added, name.as_str()) {
+                        Some(n) => n,
+                        None => self.working_node(name.as_str(), &mut working, &mut order, action)?,
+                    };
                     crate::model::set_status(next, to, reason.clone(), now)?;
                 }
                 Change::Supersede { old, new } => {
-                    let next = self.working_node(old.as_str(), &mut working, &mut order, "deprecate")?;
+                    let next = match planned(plan, &added, old.as_str()) {
+                        Some(n) => n,
+                        None => self.working_node(old.as_str(), &mut working, &mut order, "deprecate")?,
+                    };
                     crate::model::set_status(next, Status::Deprecated, Some(format!("superseded by {new}")), now)?;
                 }
                 Change::AddEdge { .. } => {}
@@ -439,4 +449,18 @@ impl Store {
         };
         Ok(&mut entry.1)
     }
+}
+
+/// The first version of `name` when this proposal adds it (still in the
+/// plan): later changes of the same proposal apply to it there.
+fn planned<'p>(
+    plan: &'p mut Plan,
+    added: &HashMap<String, (NodeId, crate::model::Tier)>,
+    name: &str,
+) -> Option<&'p mut crate::model::Node> {
+    let id = added.get(name)?.0;
+    plan.nodes
+        .iter_mut()
+        .find(|w| w.node.id == id && w.previous.is_none())
+        .map(|w| &mut w.node)
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::change::Change;
 use super::stored::StoredProposal;
 use crate::lookup::{NameScan, NearNames};
-use crate::model::Tier;
+use crate::model::{Status, Tier};
 use crate::store::Store;
 
 /// One finding. `change` is the 1-based change number (0: the rationale).
@@ -67,6 +67,14 @@ pub enum Lint {
     /// An edge to remove that is not in the graph as the reviewer reads it
     /// (removed since it was proposed, or never there): accepting it fails.
     NoSuchEdge { change: usize, edge: String },
+    /// A lifecycle move the node's status (as earlier changes leave it) does
+    /// not allow, such as archiving an active node: accepting it fails.
+    Lifecycle {
+        change: usize,
+        name: String,
+        from: Status,
+        to: Status,
+    },
     /// An edge to remove sealed above what the proposer reads: accepting
     /// would tell the agent that it exists, so accepting it is refused.
     UnreadableEdge {
@@ -93,6 +101,7 @@ impl Lint {
             Lint::AboveAgentTier { .. } => "above-agent-tier",
             Lint::CrossTier { .. } => "cross-tier",
             Lint::NoSuchEdge { .. } => "no-such-edge",
+            Lint::Lifecycle { .. } => "lifecycle",
             Lint::UnreadableEdge { .. } => "unreadable-edge",
             Lint::DuplicateRemoval { .. } => "duplicate-removal",
             Lint::Federated { .. } => "federated",
@@ -150,6 +159,14 @@ impl Lint {
                 "change {change}: {edge} links {lower} ({lower_tier}) to {higher} ({higher_tier}); \
                  the edge is sealed at {higher_tier}, and text on {lower} that names it would expose it"
             ),
+            Lint::Lifecycle { change, name, from, to } => format!(
+                "change {change}: {name} is {from} and cannot become {to}{}; accepting this change fails",
+                if *from == Status::Active && *to == Status::Archived {
+                    " (deprecate it first)"
+                } else {
+                    ""
+                }
+            ),
             Lint::NoSuchEdge { change, edge } => format!(
                 "change {change}: removes {edge}, which is not in the graph as this session reads it \
                  (removed since, or never there); accepting this change fails"
@@ -191,6 +208,8 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
         });
     }
     let mut added: HashMap<&str, Tier> = HashMap::new();
+    // Each node's status as the changes so far leave it.
+    let mut status: HashMap<String, Status> = HashMap::new();
     let mut removals: HashMap<String, usize> = HashMap::new();
     let ceiling = OnceLock::new();
     for (i, change) in sub.changes.iter().enumerate() {
@@ -235,6 +254,34 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
                 }
             }
             _ => {}
+        }
+        let moved = match change {
+            Change::AddNode { name, .. } => {
+                status.insert(name.to_string(), Status::Active);
+                None
+            }
+            Change::Deprecate { name, .. } => Some((name, Status::Deprecated)),
+            Change::Archive { name, .. } => Some((name, Status::Archived)),
+            Change::Restore { name, .. } => Some((name, Status::Active)),
+            Change::Supersede { old, .. } => Some((old, Status::Deprecated)),
+            _ => None,
+        };
+        if let Some((name, to)) = moved {
+            let from = status
+                .get(name.as_str())
+                .copied()
+                .or_else(|| catalog.by_name(name.as_str()).map(|s| s.status));
+            match from {
+                Some(from) if !from.can_become(to) => out.push(Lint::Lifecycle {
+                    change: n,
+                    name: name.to_string(),
+                    from,
+                    to,
+                }),
+                _ => {
+                    status.insert(name.to_string(), to);
+                }
+            }
         }
         out.extend(federated(store, n, change));
         for name in change.modifies() {

@@ -106,7 +106,7 @@ impl Store {
         }
         match found.len() {
             1 => Ok(found.into_iter().next().unwrap_or_else(|| unreachable!())),
-            0 => Err(Error::NotFound(format!("proposal {prefix}"))),
+            0 => Err(Error::NoProposal(prefix)),
             n => Err(Error::invalid(
                 "proposal id",
                 prefix,
@@ -123,7 +123,7 @@ impl Store {
                 Some(decision) => ProposalStatus::Decided { id, decision },
                 None => ProposalStatus::Pending { id },
             }),
-            Err(Error::NotFound(_)) => {
+            Err(Error::NoProposal(_)) => {
                 let held = super::quarantined(&self.layout().pending())?;
                 let p = prefix.trim().to_ascii_lowercase();
                 held.into_iter()
@@ -132,7 +132,7 @@ impl Store {
                         id: q.file,
                         reason: q.reason,
                     })
-                    .ok_or_else(|| Error::NotFound(format!("proposal {p}")))
+                    .ok_or(Error::NoProposal(p))
             }
             Err(e) => Err(e),
         }

@@ -228,6 +228,14 @@ impl Store {
                 .catalog()
                 .node(&id)
                 .ok_or_else(|| Error::UndoBlocked(format!("node {id} it changed is not readable at this level")))?;
+            // Federated nodes are read-only here, for undo as for update:
+            // they change at their source and come with the next pull.
+            if let Some(origin) = crate::model::federated_origin(current) {
+                return Err(Error::Federated {
+                    name: current.name.to_string(),
+                    origin: origin.to_owned(),
+                });
+            }
             let now_node = self.node_by_id(&id)?;
             let unchanged = Some(now_node.version) == after
                 || after.is_some_and(|v| {

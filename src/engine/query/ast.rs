@@ -68,7 +68,21 @@ pub struct Hop {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StatusFilter {
     Only(Status),
+    /// Active and deprecated: what people are shown (the spec's deprecated
+    /// is "still visible but flagged"). Projections use `Only(Active)`.
+    Visible,
     Any,
+}
+
+impl StatusFilter {
+    /// Whether a node with `status` passes.
+    pub fn admits(self, status: Status) -> bool {
+        match self {
+            StatusFilter::Any => true,
+            StatusFilter::Visible => matches!(status, Status::Active | Status::Deprecated),
+            StatusFilter::Only(s) => status == s,
+        }
+    }
 }
 
 /// The `--flags` of a query, validated.
@@ -91,7 +105,7 @@ impl Default for Flags {
             tier: None,
             since: None,
             confidence: None,
-            status: StatusFilter::Only(Status::Active),
+            status: StatusFilter::Visible,
             limit: DEFAULT_LIMIT,
         }
     }

@@ -3,7 +3,7 @@
 //! can read is in the catalog, so a node above its level does not exist here:
 //! no result, no count, no edge.
 
-use super::ast::{At, Pattern, Query, StatusFilter};
+use super::ast::{At, Pattern, Query};
 use super::error::{QueryError, QueryErrorKind as K};
 use super::suggest::similar;
 use crate::model::{Edge, NodeSummary, NodeType, Relation};
@@ -60,12 +60,16 @@ pub fn resolve_in(
         check_node(&hop.node)?;
         if let Pattern::Exact(r) = &hop.relation.value {
             let used = || c.edges().filter(|e| edge_ok(e)).map(|e| e.relation.as_str());
+            // A relation no edge uses matches nothing (an empty result), unless it
+            // looks like a typo of one in use or known: then "did you mean".
             if !Relation::KNOWN.contains(&r.as_str()) && !used().any(|u| u == r) {
                 let mut pool: Vec<&str> = used().chain(Relation::KNOWN.iter().copied()).collect();
                 pool.sort_unstable();
                 pool.dedup();
-                return Err(QueryError::new(K::UnknownRelation(r.clone()), hop.relation.span)
-                    .with_candidates(similar(r, pool.into_iter())));
+                let near = similar(r, pool.into_iter());
+                if !near.is_empty() {
+                    return Err(QueryError::new(K::UnknownRelation(r.clone()), hop.relation.span).with_candidates(near));
+                }
             }
         }
     }
@@ -93,10 +97,8 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn node_ok(&self, n: &NodeSummary) -> bool {
         let f = &self.q.flags;
-        (match f.status {
-            StatusFilter::Any => true,
-            StatusFilter::Only(s) => n.status == s,
-        }) && f.tier.is_none_or(|t| n.tier <= t)
+        f.status.admits(n.status)
+            && f.tier.is_none_or(|t| n.tier <= t)
             && f.confidence.is_none_or(|c| n.confidence >= c)
     }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::diagram::{DiagramEdge, DiagramNode};
 use super::eval::Matches;
-use crate::model::{Edge, NodeSummary};
+use crate::model::{Edge, NodeSummary, Status};
 use crate::store::Catalog;
 
 /// One result path with its nodes and edges.
@@ -152,11 +152,17 @@ pub fn dot(nodes: &[&NodeSummary], edges: &[&Edge]) -> String {
     diagram(nodes, edges, super::diagram::dot)
 }
 
+/// `name (type)`, flagged `(type, deprecated)` when not active.
+fn node_text(n: &NodeSummary) -> String {
+    if n.status == Status::Active {
+        format!("{} ({})", n.name, n.node_type)
+    } else {
+        format!("{} ({}, {})", n.name, n.node_type, n.status)
+    }
+}
+
 fn path_text(p: &ResultPath) -> String {
-    let mut s = p
-        .nodes
-        .first()
-        .map_or_else(String::new, |n| format!("{} ({})", n.name, n.node_type));
+    let mut s = p.nodes.first().map_or_else(String::new, node_text);
     for (e, n) in p.edges.iter().zip(p.nodes.iter().skip(1)) {
         let forward = e.to == n.id;
         let arrow = match (e.bidirectional, forward) {
@@ -164,7 +170,7 @@ fn path_text(p: &ResultPath) -> String {
             (false, true) => format!(" -[{}]-> ", e.relation),
             (false, false) => format!(" <-[{}]- ", e.relation),
         };
-        let _ = write!(s, "{arrow}{} ({})", n.name, n.node_type);
+        let _ = write!(s, "{arrow}{}", node_text(n));
     }
     s
 }
@@ -196,6 +202,9 @@ pub struct SpecNode {
     pub node_type: String,
     pub description: String,
     pub confidence: f64,
+    /// Set for a node that is not active (a deprecated one is shown, flagged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -221,6 +230,7 @@ fn spec_result(p: &ResultPath) -> SpecResult {
                 node_type: n.node_type.to_string(),
                 description: n.description.clone(),
                 confidence: n.confidence,
+                status: (n.status != Status::Active).then(|| n.status.to_string()),
             };
             (n.name.to_string(), node)
         })

@@ -6,7 +6,7 @@
 //! evaluate (walk the in-memory adjacency) → format (JSON, text, Mermaid, DOT).
 //!
 //! Semantics, in short: every node on a path must pass `--status` (default
-//! active), `--tier` (at most) and `--confidence` (at least); every edge must
+//! visible: active and deprecated, deprecated ones flagged), `--tier` (at most) and `--confidence` (at least); every edge must
 //! pass `--tier` and `--confidence`; the last node of a path must pass
 //! `--type`, and it or the last edge must be newer than `--since`. `--depth N`
 //! on a single hop follows that relation up to N times. A chain that ends on

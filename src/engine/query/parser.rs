@@ -186,14 +186,16 @@ impl Parser {
                     )
                 }
                 "--status" => {
-                    flags.status = if v == "any" {
-                        StatusFilter::Any
-                    } else {
-                        StatusFilter::Only(
-                            v.parse::<Status>()
-                                .map_err(|_| bad("one of proposed, active, deprecated, archived, any".into()))?,
-                        )
-                    }
+                    flags.status =
+                        if v == "any" {
+                            StatusFilter::Any
+                        } else if v == "visible" {
+                            StatusFilter::Visible
+                        } else {
+                            StatusFilter::Only(v.parse::<Status>().map_err(|_| {
+                                bad("one of proposed, active, deprecated, archived, visible, any".into())
+                            })?)
+                        }
                 }
                 _ => {
                     flags.limit = v

@@ -212,10 +212,21 @@ fn filters() {
     );
     assert!(paths(&c, "orders-service -> * -> * --since 2026-06-01").is_empty());
     assert_eq!(paths(&c, "orders-service -> * -> * --since 2025-06-01").len(), 3);
-    assert!(
-        paths(&c, "currency-utils -> supersedes -> *").is_empty(),
-        "deprecated excluded by default"
+    assert_eq!(
+        paths(&c, "currency-utils -> supersedes -> *"),
+        ["currency-utils supersedes old-money"],
+        "deprecated is visible by default (flagged), as the spec says"
     );
+    let out = run(&c, "currency-utils -> supersedes -> *").unwrap();
+    assert!(
+        out.to_text().contains("old-money (module, deprecated)"),
+        "{}",
+        out.to_text()
+    );
+    let json = serde_json::to_value(out.to_json()).unwrap();
+    assert_eq!(json["results"][0]["nodes"]["old-money"]["status"], "deprecated");
+    assert!(json["results"][0]["nodes"]["currency-utils"].get("status").is_none());
+    assert!(paths(&c, "currency-utils -> supersedes -> * --status active").is_empty());
     assert_eq!(
         paths(&c, "currency-utils -> supersedes -> * --status any"),
         ["currency-utils supersedes old-money"]
@@ -224,7 +235,7 @@ fn filters() {
     let limited = run(&c, "* -> * -> * --limit 2").unwrap();
     assert_eq!(
         (limited.paths.len(), limited.total_results, limited.truncated),
-        (2, 5, true)
+        (2, 6, true)
     );
 }
 
@@ -271,6 +282,10 @@ fn unknown_names_relations_and_types_suggest() {
     assert!(
         run(&c, "* -> related-to -> *").unwrap().paths.is_empty(),
         "known relation, no edges: no error"
+    );
+    assert!(
+        run(&c, "* -> zzqx-mirrors -> *").unwrap().paths.is_empty(),
+        "a relation no edge uses and nothing resembles: an empty result, not an error"
     );
 }
 

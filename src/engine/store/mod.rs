@@ -222,6 +222,14 @@ impl Store {
         if !layout.db().is_file() {
             return Err(Error::NoStore(root.to_owned()));
         }
+        // SQLite would take an empty file for a new database and write a
+        // schema into it: an index truncated to nothing is refused instead.
+        if std::fs::metadata(layout.db()).is_ok_and(|m| m.len() == 0) {
+            return Err(Error::integrity(
+                "graph.db",
+                "the file is empty (0 bytes): not a Graphex index; restore it from git or a backup",
+            ));
+        }
         // Opened read-only first: a database of another tool is refused
         // before a byte is written to it.
         // (A probe that cannot open goes on to the ordinary open and its errors.)

@@ -158,6 +158,10 @@ fn undo_walks_back_every_kind_of_change() {
             Box::new(|s| drop(s.set_status("a", Status::Active, None).unwrap())),
         ),
         (
+            "deprecate",
+            Box::new(|s| drop(s.set_status("b", Status::Deprecated, Some("old")).unwrap())),
+        ),
+        (
             "archive",
             Box::new(|s| drop(s.set_status("b", Status::Archived, None).unwrap())),
         ),
@@ -295,4 +299,16 @@ fn a_forged_kept_edge_is_refused() {
         Err(Error::Integrity { .. })
     ));
     assert_eq!(s.catalog().edge_count(), 1, "nothing was put back");
+}
+
+#[test]
+fn the_timeline_names_an_undone_add_and_numbers_notes_apart() {
+    let (_dir, root) = new_store();
+    let mut s = open_at(&root, Level::Master);
+    s.add_node(node("gone-soon", Tier::Public, "words")).unwrap();
+    s.undo().unwrap();
+    let t = s.timeline(10).unwrap();
+    let add = t.iter().find(|e| e.changes.iter().any(|c| c.action == "add")).unwrap();
+    assert_eq!(add.changes[0].node.as_deref(), Some("gone-soon"), "{t:?}");
+    assert!(t.iter().all(|e| (e.commit == 0) == e.note.is_some()), "{t:?}");
 }

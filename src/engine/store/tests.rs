@@ -239,6 +239,31 @@ fn lifecycle_and_updates_bump_versions() {
         ("v2", Some("back"))
     );
     assert!(s.update_node("svc", &NodePatch::default()).is_err(), "empty patch");
+    let err = s.set_status("svc", Status::Archived, None).unwrap_err();
+    assert!(
+        matches!(err, Error::Transition { .. }) && err.to_string().contains("deprecate it first"),
+        "an active node is deprecated before it is archived: {err}"
+    );
+}
+
+#[test]
+fn self_loops_and_weights_outside_0_to_1_are_refused() {
+    let (_dir, root) = new_store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    s.add_node(node("a", Tier::Public, "a")).unwrap();
+    s.add_node(node("b", Tier::Public, "b")).unwrap();
+    let err = s.link(edge("a", "uses", "a")).unwrap_err();
+    assert!(err.to_string().contains("cannot be linked to itself"), "{err}");
+    for w in [1.5, -0.1, f64::NAN] {
+        let mut e = edge("a", "uses", "b");
+        e.weight = w;
+        let err = s.link(e).unwrap_err();
+        assert!(err.to_string().contains("a number from 0 to 1"), "{w}: {err}");
+    }
+    let mut e = edge("a", "uses", "b");
+    e.weight = 0.4;
+    assert_eq!(s.link(e).unwrap().weight, 0.4);
+    assert_eq!(s.catalog().edge_count(), 1, "nothing else was written");
 }
 
 /// Sets a column of the `nodes` row of `name` behind the store's back.
@@ -339,8 +364,13 @@ fn no_plaintext_of_a_non_public_node_reaches_the_disk() {
     for t in Tier::ALL {
         let tag = t.as_str().replace('-', "");
         let from = format!("canaryname{tag}");
-        s.link(edge(&from, &format!("canaryrel{tag}"), "canarynamepublic"))
-            .unwrap();
+        // The public canary links to the agent-readable one (no self-loops).
+        let to = if t == Tier::Public {
+            "canarynameagentreadable"
+        } else {
+            "canarynamepublic"
+        };
+        s.link(edge(&from, &format!("canaryrel{tag}"), to)).unwrap();
     }
     let scan = |when: &str| {
         assert!(root.join(".gpp/graphex/graph.db-wal").exists() || when == "after checkpoint");
@@ -575,7 +605,16 @@ fn queries_and_traversals_see_mutations_at_once() {
         3
     );
     s.set_status("b", Status::Deprecated, None).unwrap();
-    assert_eq!(count(&s, "a -> uses -> * --depth 2"), 0, "deprecated b blocks the walk");
+    assert_eq!(
+        count(&s, "a -> uses -> * --depth 2"),
+        2,
+        "deprecated b is shown, flagged"
+    );
+    assert_eq!(
+        count(&s, "a -> uses -> * --depth 2 --status active"),
+        0,
+        "deprecated b blocks an active-only walk"
+    );
     s.set_status("b", Status::Active, None).unwrap();
     s.update_node(
         "c",
@@ -623,6 +662,16 @@ fn a_damaged_index_is_named_not_a_crash() {
         err.to_string().contains("graph.db") && err.to_string().contains("not a readable SQLite database"),
         "{err}"
     );
+}
+
+#[test]
+fn an_empty_index_is_refused_and_left_empty() {
+    let (_dir, root) = new_store();
+    let db = Layout::new(&root).db();
+    std::fs::write(&db, b"").unwrap();
+    let err = Store::open(&root, &Credentials::none()).unwrap_err();
+    assert!(err.to_string().contains("empty (0 bytes)"), "{err}");
+    assert_eq!(std::fs::metadata(&db).unwrap().len(), 0, "no schema written into it");
 }
 
 #[test]

@@ -12,11 +12,16 @@ use crate::model::{FieldDiff, NodeId, Tier, Timestamp, field_diff};
 #[derive(Clone, Debug, Serialize)]
 pub struct TimelineEntry {
     pub commit: u64,
+    #[serde(serialize_with = "Timestamp::serialize_rfc3339")]
     pub at: Timestamp,
     pub actor: String,
     /// The proposal decided or undone, if any.
     pub proposal: Option<String>,
     pub changes: Vec<TimelineChange>,
+    /// For an entry outside any graph commit (`commit` is 0: a settings
+    /// approval, a key rotation, a seal), its own number on the timeline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<u64>,
     /// 1 when the entry holds more changes than `changes` names (see
     /// [`Store::timeline_within`]'s `per_entry`), else 0.
     #[serde(skip_serializing_if = "is_zero")]
@@ -96,18 +101,22 @@ impl Store {
             })?
             .collect::<rusqlite::Result<Vec<Row>>>()?;
         let mut out: Vec<TimelineEntry> = Vec::new();
-        for (commit, at, actor, proposal, action, node, edge, before, after) in rows {
-            let commit = u64::try_from(commit).unwrap_or(0);
+        for (key, at, actor, proposal, action, node, edge, before, after) in rows {
+            let change = self.describe_change(action, node, edge, before, after)?;
+            // Rows outside a commit are keyed by their negated row number.
+            let (commit, note) = match u64::try_from(key) {
+                Ok(c) => (c, None),
+                Err(_) => (0, Some(key.unsigned_abs())),
+            };
             match out.last_mut() {
-                Some(e) if e.commit == commit && commit != 0 => {
-                    e.changes.push(self.describe_change(action, node, edge, before, after)?);
-                }
+                Some(e) if e.commit == commit && commit != 0 => e.changes.push(change),
                 _ => out.push(TimelineEntry {
                     commit,
                     at: Timestamp(at),
                     actor,
                     proposal,
-                    changes: vec![self.describe_change(action, node, edge, before, after)?],
+                    changes: vec![change],
+                    note,
                     more: 0,
                 }),
             }
@@ -195,8 +204,9 @@ impl Store {
     ) -> Result<TimelineChange> {
         // An undo row's `before` is the commit it reverted.
         let undoes = if action == "undo" { before } else { None };
+        let versions = [after, before.filter(|_| undoes.is_none())];
         Ok(TimelineChange {
-            node: node.map(|b| self.describe_node(&b)).transpose()?,
+            node: node.map(|b| self.describe_node(&b, versions)).transpose()?,
             edge: edge.map(|b| self.describe_edge_row(&b)).transpose()?,
             before: before.filter(|_| undoes.is_none()).map(row_version).transpose()?,
             after: after.map(row_version).transpose()?,
@@ -224,9 +234,20 @@ impl Store {
         Ok(true)
     }
 
-    fn describe_node(&self, bytes: &[u8]) -> Result<String> {
+    /// The node's name; for one no longer in the graph (an add since
+    /// undone), the name its version of the row recorded, when this session
+    /// reads that version's tier.
+    fn describe_node(&self, bytes: &[u8], versions: [Option<i64>; 2]) -> Result<String> {
         let id = row_node_id(bytes)?;
-        Ok(match self.catalog.node(&id) {
+        if let Some(n) = self.catalog.node(&id) {
+            return Ok(n.name.to_string());
+        }
+        let recorded = versions
+            .into_iter()
+            .flatten()
+            .filter_map(|v| u64::try_from(v).ok())
+            .find_map(|v| self.node_version(&id, v).ok());
+        Ok(match recorded {
             Some(n) => n.name.to_string(),
             None => format!("(node …{})", tail(&id.to_string())),
         })

@@ -90,8 +90,11 @@ impl Store {
             match &mut entry {
                 Some(e) => e.changes.push(change),
                 None => {
+                    // Rows outside a commit are keyed by their negated row number.
+                    let key: i64 = r.get(0)?;
                     entry = Some(TimelineEntry {
-                        commit: u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
+                        commit: u64::try_from(key).unwrap_or(0),
+                        note: (key < 0).then(|| key.unsigned_abs()),
                         at: Timestamp(r.get(1)?),
                         actor: r.get(2)?,
                         proposal: r.get(3)?,

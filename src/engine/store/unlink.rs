@@ -83,6 +83,12 @@ impl Store {
     /// In one commit: links `new -> supersedes -> old` and deprecates `old`
     /// with `reason` (default "superseded by NEW"). Returns the new edge.
     pub fn supersede(&mut self, old: &str, new: &str, reason: Option<&str>) -> Result<Edge> {
+        self.supersede_with(old, new, reason, false)
+    }
+
+    /// [`Store::supersede`]; with `force`, an `old` already deprecated (or
+    /// archived) is linked to its successor and keeps its status.
+    pub fn supersede_with(&mut self, old: &str, new: &str, reason: Option<&str>, force: bool) -> Result<Edge> {
         self.require_writer("superseding a node")?;
         self.refuse_federated(old)?;
         self.refuse_federated(new)?;
@@ -91,7 +97,7 @@ impl Store {
             crate::model::Relation::supersedes(),
             crate::model::Name::new(old)?,
         );
-        self.plan_supersede(&edge, reason, true)
+        self.plan_supersede(&edge, reason, !force)
     }
 
     /// `link` for a `supersedes` edge: the target is deprecated in the same

@@ -163,15 +163,16 @@ impl Store {
     /// key needed (a proposal's edge is sealed by whoever accepts it).
     pub(crate) fn edge_of(new: &NewEdge, resolve: &dyn Fn(&str) -> Option<(NodeId, Tier)>) -> Result<Edge> {
         crate::model::validate_confidence(new.confidence)?;
-        if !new.weight.is_finite() || new.weight < 0.0 {
-            return Err(Error::invalid(
-                "weight",
-                new.weight.to_string(),
-                "a number of at least 0",
-            ));
-        }
+        crate::model::validate_weight(new.weight)?;
         let (from, from_tier) = resolve(new.from.as_str()).ok_or_else(|| Error::NotFound(new.from.to_string()))?;
         let (to, to_tier) = resolve(new.to.as_str()).ok_or_else(|| Error::NotFound(new.to.to_string()))?;
+        if from == to {
+            return Err(Error::invalid(
+                "edge",
+                format!("{} {} {}", new.from, new.relation, new.to),
+                "a node cannot be linked to itself",
+            ));
+        }
         let tier = new.tier.max(from_tier).max(to_tier);
         Ok(Edge {
             id: EdgeId::generate(),

@@ -65,10 +65,7 @@ impl Default for Filter {
 
 impl Filter {
     pub(crate) fn walks_node(&self, n: &NodeSummary) -> bool {
-        let status_ok = match self.status {
-            StatusFilter::Any => true,
-            StatusFilter::Only(s) => n.status == s,
-        };
+        let status_ok = self.status.admits(n.status);
         status_ok && self.max_tier.is_none_or(|t| n.tier <= t)
     }
 

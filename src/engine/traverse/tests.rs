@@ -106,3 +106,45 @@ fn subgraphs_hold_nodes_within_depth_and_edges_among_them() {
     assert_eq!(wide.nodes.len(), 6);
     assert_eq!(wide.edges.len(), 5);
 }
+
+#[test]
+fn the_strongest_path_prefers_heavier_edges_over_as_many_hops() {
+    use crate::codec::Snapshot;
+    use crate::model::Status;
+    use crate::testkit::{edge, node};
+    let nodes: Vec<_> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|n| node(n, "service", Tier::Public, Status::Active))
+        .collect();
+    let mut edges = vec![
+        edge(&nodes, "a", "uses", "b"),
+        edge(&nodes, "b", "uses", "d"),
+        edge(&nodes, "a", "uses", "c"),
+        edge(&nodes, "c", "uses", "d"),
+    ];
+    edges[0].weight = 0.1;
+    edges[1].weight = 0.1;
+    edges[2].weight = 0.9;
+    edges[3].weight = 0.8;
+    let c = crate::store::Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let (steps, cost) = strongest_path(&c, "a", "d", false, &Filter::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(names(&steps), ["a", "c", "d"]);
+    assert!((cost - (hop_cost(0.9) + hop_cost(0.8))).abs() < 1e-9, "{cost}");
+    assert!(
+        strongest_path(&c, "d", "a", false, &Filter::default())
+            .unwrap()
+            .is_none(),
+        "directed"
+    );
+    assert_eq!(
+        names(
+            &strongest_path(&c, "d", "a", true, &Filter::default())
+                .unwrap()
+                .unwrap()
+                .0
+        ),
+        ["d", "c", "a"]
+    );
+}

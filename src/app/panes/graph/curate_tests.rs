@@ -226,7 +226,7 @@ fn link_unlink_and_the_lifecycle_keys_each_make_one_commit() {
     r.press("y");
     assert_eq!(commits(&r), start + 2);
     assert!(!r.row_names().contains(&"minor-unit".to_owned()));
-    // Deprecate needs a reason; then restore; then archive.
+    // Deprecate needs a reason; then restore; then deprecate and archive.
     r.s.graph.selected = 0;
     r.press("X");
     r.key(KeyCode::Enter);
@@ -238,9 +238,16 @@ fn link_unlink_and_the_lifecycle_keys_each_make_one_commit() {
     assert_eq!(r.store.node("retry-queue").unwrap().status, Status::Deprecated);
     r.press("R");
     assert_eq!(r.store.node("retry-queue").unwrap().status, Status::Active);
+    // Archiving an active node is refused: the lifecycle deprecates first.
+    r.press("A");
+    assert_eq!(r.store.node("retry-queue").unwrap().status, Status::Active);
+    r.press("X");
+    type_text(&mut r, "replaced by the outbox");
+    r.key(KeyCode::Enter);
+    assert_eq!(r.store.node("retry-queue").unwrap().status, Status::Deprecated);
     r.press("A");
     assert_eq!(r.store.node("retry-queue").unwrap().status, Status::Archived);
-    assert_eq!(commits(&r), start + 5, "one commit each");
+    assert_eq!(commits(&r), start + 6, "one commit each");
     let actions: Vec<String> = r
         .store
         .timeline(5)
@@ -248,7 +255,7 @@ fn link_unlink_and_the_lifecycle_keys_each_make_one_commit() {
         .iter()
         .map(|e| e.changes[0].action.clone())
         .collect();
-    assert_eq!(actions, ["archive", "restore", "deprecate", "unlink", "link"]);
+    assert_eq!(actions, ["archive", "deprecate", "restore", "deprecate", "unlink"]);
 }
 
 #[test]
