@@ -81,8 +81,18 @@ pub fn search_within(c: &Catalog, text: &str, limit: usize, cap: Tier, bodies: O
 /// tier this session opens. Bodies are kept in the encrypted blobs, not the
 /// catalog: CPU- and I/O-heavy, it decrypts each readable node once (a
 /// long-lived caller keeps a [`Bodies`] and uses [`search_within`]).
-pub fn search_with_bodies(store: &crate::store::Store, text: &str, limit: usize) -> crate::error::Result<Vec<SearchHit>> {
+pub fn search_with_bodies(
+    store: &crate::store::Store,
+    text: &str,
+    limit: usize,
+) -> crate::error::Result<Vec<SearchHit>> {
     let mut bodies = Bodies::new();
     bodies.refresh(store, Tier::HumanOnly);
-    Ok(search_within(store.catalog(), text, limit, Tier::HumanOnly, Some(&bodies)))
+    Ok(search_within(
+        store.catalog(),
+        text,
+        limit,
+        Tier::HumanOnly,
+        Some(&bodies),
+    ))
 }

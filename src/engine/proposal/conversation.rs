@@ -108,7 +108,7 @@ impl Store {
                 Ok(found) => found,
                 // The revised proposal is gone (its file removed): the
                 // chain stops there, and the problems say so.
-                Err(Error::NotFound(_)) if !rounds.is_empty() => break,
+                Err(Error::NotFound(_) | Error::NoProposal(_)) if !rounds.is_empty() => break,
                 Err(e) => return Err(e),
             };
             next = proposal.submission.revises.clone();

@@ -94,7 +94,7 @@ fn only_a_proposal_sent_back_can_be_revised() {
     let unknown = ProposalId::of(b"nothing");
     assert!(matches!(
         revision(&agent, &unknown, retry_queue()),
-        Err(Error::NotFound(_))
+        Err(Error::NoProposal(_))
     ));
 }
 
@@ -153,7 +153,7 @@ fn comments_are_checked_and_hostile_files_quarantined() {
     assert!(e.contains("agent id"), "{e}");
     assert!(matches!(
         agent.comment("a", "", "ffff0000", None, "hi"),
-        Err(Error::NotFound(_))
+        Err(Error::NoProposal(_))
     ));
     agent
         .comment("claude-code", "", id.short(), None, "a note\nover two lines")

@@ -138,7 +138,7 @@ impl Store {
                     continue;
                 }
                 // Gone from this clone (another branch, a pruned file).
-                Err(Error::NotFound(_)) => ("unknown to this store".into(), None),
+                Err(Error::NotFound(_) | Error::NoProposal(_)) => ("unknown to this store".into(), None),
                 Err(other) => return Err(other),
             };
             out.push(item(e, state, decision, revised_by));
