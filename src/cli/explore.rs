@@ -256,6 +256,7 @@ struct SubNode {
     #[serde(rename = "type")]
     node_type: String,
     tier: String,
+    status: String,
     distance: u32,
     description: String,
 }
@@ -290,6 +291,7 @@ pub fn subgraph(ctx: &Context, a: &SubgraphArgs) -> Result<()> {
                         name: n.name.to_string(),
                         node_type: n.node_type.to_string(),
                         tier: n.tier.to_string(),
+                        status: n.status.to_string(),
                         distance: *d,
                         description: n.description.clone(),
                     })
@@ -299,7 +301,8 @@ pub fn subgraph(ctx: &Context, a: &SubgraphArgs) -> Result<()> {
             emit(format == QueryFormat::Json, &view, |v| {
                 let mut s = String::new();
                 for n in &v.nodes {
-                    s.push_str(&format!("  {}  {} ({}, {})\n", n.distance, n.name, n.node_type, n.tier));
+                    let name = flagged(&n.name, &n.status);
+                    s.push_str(&format!("  {}  {name} ({}, {})\n", n.distance, n.node_type, n.tier));
                 }
                 for e in &v.edges {
                     s.push_str(&format!("  {} -[{}]-> {}\n", e.from, e.relation, e.to));

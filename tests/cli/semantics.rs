@@ -38,6 +38,8 @@ fn deprecated_nodes_are_shown_flagged_and_never_projected() {
     assert!(p.contains("float-money [deprecated]"), "{p}");
     let p = json(&dir, &["path", "orders-service", "float-money"]);
     assert_eq!(p["steps"][0]["status"], "active");
+    let g = out(&dir, &["subgraph", "currency-utils", "--depth", "1"]);
+    assert!(g.contains("float-money [deprecated] (module, public)"), "{g}");
     master(&dir)
         .args(["project", "--node", "float-money", "--tier", "public"])
         .assert()
