@@ -58,22 +58,40 @@ impl Weights {
     /// Weights from the settings, refusing a negative or non-finite
     /// importance, a decay outside 0..=1 and a non-positive `recency_days`,
     /// naming the key and its value.
-    pub fn new(importance: &BTreeMap<String, f64>, decay: &BTreeMap<String, f64>, recency_days: Option<f64>) -> Result<Self> {
-        let bad = |key: String, value: f64, reason: &str| Error::invalid("projection setting", format!("{key} = {value}"), reason);
+    pub fn new(
+        importance: &BTreeMap<String, f64>,
+        decay: &BTreeMap<String, f64>,
+        recency_days: Option<f64>,
+    ) -> Result<Self> {
+        let bad = |key: String, value: f64, reason: &str| {
+            Error::invalid("projection setting", format!("{key} = {value}"), reason)
+        };
         for (k, &v) in importance {
             if k.is_empty() || !v.is_finite() || v < 0.0 {
-                return Err(bad(format!("importance.{k}"), v, "an importance is a finite number ≥ 0 for a named node type"));
+                return Err(bad(
+                    format!("importance.{k}"),
+                    v,
+                    "an importance is a finite number ≥ 0 for a named node type",
+                ));
             }
         }
         for (k, &v) in decay {
             if k.is_empty() || !(0.0..=1.0).contains(&v) {
-                return Err(bad(format!("decay.{k}"), v, "a decay is a number from 0 to 1 for a named relation type"));
+                return Err(bad(
+                    format!("decay.{k}"),
+                    v,
+                    "a decay is a number from 0 to 1 for a named relation type",
+                ));
             }
         }
         let d = Self::default().recency_days;
         let recency_days = recency_days.unwrap_or(d);
         if !recency_days.is_finite() || recency_days <= 0.0 {
-            return Err(bad("recency_days".into(), recency_days, "recency_days is a finite number of days > 0"));
+            return Err(bad(
+                "recency_days".into(),
+                recency_days,
+                "recency_days is a finite number of days > 0",
+            ));
         }
         Ok(Self {
             importance: importance.clone(),

@@ -53,7 +53,15 @@ fn score(p: &Projection, name: &str) -> f64 {
 #[test]
 fn unset_weights_are_the_built_in_ones_and_keep_the_digest() {
     let w = Weights::default();
-    let kinds = ["convention", "service", "module", "glossary", "decision", "team", "anything"];
+    let kinds = [
+        "convention",
+        "service",
+        "module",
+        "glossary",
+        "decision",
+        "team",
+        "anything",
+    ];
     let values: Vec<f64> = kinds.iter().map(|k| w.importance(k)).collect();
     assert_eq!(values, [15.0, 12.0, 12.0, 10.0, 10.0, 5.0, 5.0]);
     assert_eq!((w.decay("uses"), w.recency_days), (1.0, 180.0));
@@ -72,13 +80,29 @@ fn unset_weights_are_the_built_in_ones_and_keep_the_digest() {
 #[test]
 fn a_configured_importance_reorders_two_candidates() {
     let plain = run(&Settings::default());
-    assert_eq!(score(&plain, "alpha"), score(&plain, "beta"), "team and database are both 5");
-    assert!(plain.text.find("alpha is a") < plain.text.find("beta is a"), "{}", plain.text);
+    assert_eq!(
+        score(&plain, "alpha"),
+        score(&plain, "beta"),
+        "team and database are both 5"
+    );
+    assert!(
+        plain.text.find("alpha is a") < plain.text.find("beta is a"),
+        "{}",
+        plain.text
+    );
     let s = settings("[graphex.projection.importance]\ndatabase = 20\n\"*\" = 1.5\n").unwrap();
     let p = run(&s);
     assert_eq!(score(&p, "beta") - score(&plain, "beta"), 15.0);
-    assert_eq!(score(&p, "alpha") - score(&plain, "alpha"), -3.5, "the others' importance");
-    assert_eq!(score(&p, "svc"), score(&plain, "svc"), "a built-in type keeps its value");
+    assert_eq!(
+        score(&p, "alpha") - score(&plain, "alpha"),
+        -3.5,
+        "the others' importance"
+    );
+    assert_eq!(
+        score(&p, "svc"),
+        score(&plain, "svc"),
+        "a built-in type keeps its value"
+    );
     assert!(p.text.find("beta is a") < p.text.find("alpha is a"), "{}", p.text);
 }
 
@@ -86,18 +110,29 @@ fn a_configured_importance_reorders_two_candidates() {
 fn a_decay_of_zero_drops_what_is_reached_through_its_relation() {
     let plain = run(&Settings::default());
     let p = run(&settings("[graphex.projection.decay]\nowned-by = 0.0\n").unwrap());
-    assert_eq!((score(&p, "alpha"), score(&p, "gamma")), (0.0, 0.0), "and what lies beyond it");
+    assert_eq!(
+        (score(&p, "alpha"), score(&p, "gamma")),
+        (0.0, 0.0),
+        "and what lies beyond it"
+    );
     assert_eq!(score(&p, "beta"), score(&plain, "beta"));
     assert_eq!(score(&p, "svc"), score(&plain, "svc"), "the subject keeps everything");
     let half = run(&settings("[graphex.projection.decay]\nowned-by = 0.5\nuses = 0.5\n").unwrap());
     assert_eq!(score(&half, "alpha"), score(&plain, "alpha") / 2.0);
-    assert_eq!(score(&half, "gamma"), score(&plain, "gamma") / 4.0, "decays multiply per hop");
+    assert_eq!(
+        score(&half, "gamma"),
+        score(&plain, "gamma") / 4.0,
+        "decays multiply per hop"
+    );
 }
 
 #[test]
 fn bad_weights_are_refused_naming_the_key_and_value() {
     for (toml, named) in [
-        ("[graphex.projection.importance]\nservice = -1\n", "importance.service = -1"),
+        (
+            "[graphex.projection.importance]\nservice = -1\n",
+            "importance.service = -1",
+        ),
         ("[graphex.projection.importance]\nteam = nan\n", "importance.team = NaN"),
         ("[graphex.projection.importance]\nteam = inf\n", "importance.team = inf"),
         ("[graphex.projection.decay]\nuses = 1.5\n", "decay.uses = 1.5"),
