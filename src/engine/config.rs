@@ -10,6 +10,13 @@
 //! tokenizer = "bpe"             # or "estimate" (chars / 4)
 //! scrub = ["ERR-[0-9]{4}"]      # extra regular expressions to redact
 //! count_hidden_relations = false
+//! recency_days = 180.0          # a decision's recency bonus falls to 1/e after this
+//!
+//! [graphex.projection.importance]  # per node type; "*" = types without a built-in value
+//! service = 12.0
+//!
+//! [graphex.projection.decay]    # per relation type: relevance kept per hop, 0 to 1
+//! relates-to = 0.5
 //!
 //! [graphex.audit]
 //! previews = "record"           # or "skip": people's previews are not logged
@@ -19,6 +26,8 @@
 //! sources = [{ project = "org", subgraph = "glossary", access = "read-only", path = "...", key = "..." }]
 //! publish = [{ subgraph = "order-domain", nodes = ["orders-*"] }]
 //! ```
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -47,6 +56,14 @@ pub struct ProjectionConfig {
     pub tokenizer: Option<Counter>,
     pub scrub: Vec<String>,
     pub count_hidden_relations: bool,
+    /// Cortex weights (see `project::weights`). Left out of the canonical
+    /// form when unset: settings approved before they existed keep their digest.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub importance: BTreeMap<String, f64>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub decay: BTreeMap<String, f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recency_days: Option<f64>,
 }
 
 /// `[graphex.audit]`

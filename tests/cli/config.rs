@@ -216,3 +216,52 @@ fn approve_in_a_terminal_shows_the_changes_and_asks() {
     assert_eq!(code, 0, "{after}");
     assert_eq!(projected_tier(&repo).0, "agent-readable");
 }
+
+/// The relevance of each item of a projection of `svc`, by name.
+fn relevance_of(repo: &Repo) -> Vec<(String, f64)> {
+    let v = repo.json(
+        repo.master(),
+        &["project", "--node", "svc", "--trust", "100", "--preview"],
+    );
+    v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["name"].as_str().unwrap().to_owned(), i["relevance"].as_f64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn cortex_weights_rank_only_once_approved_and_bad_ones_are_refused() {
+    let repo = Repo::new();
+    repo.ok(&["add", "--type", "service", "--name", "svc", "-d", "the service"]);
+    repo.ok(&["add", "--type", "team", "--name", "alpha", "-d", "the team"]);
+    repo.ok(&["add", "--type", "database", "--name", "beta", "-d", "the database"]);
+    repo.ok(&["link", "svc", "owned-by", "alpha"]);
+    repo.ok(&["link", "svc", "depends-on", "beta"]);
+    let before = relevance_of(&repo);
+    let names: Vec<&str> = before.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["svc", "alpha", "beta"], "a tie, by name");
+    write_config(
+        &repo,
+        "[graphex.projection.importance]\ndatabase = 20.0\n[graphex.projection.decay]\nowned-by = 0.0\n",
+    );
+    assert_eq!(relevance_of(&repo), before, "not in force before approval");
+    let out = repo.approve_config();
+    assert!(out.contains("projection.decay: (none) -> {\"owned-by\":0.0}"), "{out}");
+    let after = relevance_of(&repo);
+    let names: Vec<&str> = after.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["svc", "beta", "alpha"], "{after:?}");
+    assert_eq!(after[2].1, 0.0);
+    let shown = repo.ok(&["config", "show"]);
+    assert!(
+        shown.contains("[graphex.projection.decay]") && shown.contains("owned-by = 0.0"),
+        "{shown}"
+    );
+    write_config(&repo, "[graphex.projection.decay]\nowned-by = 2.0\n");
+    let mut c = repo.master();
+    c.args(["config", "approve"]);
+    let err = String::from_utf8(c.assert().failure().get_output().stderr.clone()).unwrap();
+    assert!(err.contains("decay.owned-by = 2"), "{err}");
+    assert_eq!(relevance_of(&repo), after, "the approved weights stay in force");
+}

@@ -118,8 +118,8 @@ pub fn visible(n: &NodeSummary, max: Tier) -> bool {
 }
 
 /// The item for node `slot` at `distance` from the centre. Relations to
-/// nodes or over edges above `max` are left out; with `count_hidden` their
-/// number is stated (never their names).
+/// nodes or over edges above `max` are left out; their number is stated
+/// (never their names) when `settings` ask (`count_hidden_relations`).
 /// Relations are listed only to nodes in `scope` (the projected
 /// neighbourhood), so a projection depends on its candidates alone and can be
 /// rebuilt from them.
@@ -128,9 +128,9 @@ pub fn item(
     c: &Catalog,
     slot: u32,
     distance: u32,
-    strength: f64,
+    reach: Reach,
     max: Tier,
-    count_hidden: bool,
+    settings: &super::Settings,
     now: Timestamp,
     scope: &rustc_hash::FxHashSet<u32>,
 ) -> Option<Item> {
@@ -170,7 +170,7 @@ pub fn item(
             for ((_, label), targets) in groups {
                 s.push_str(&format!("\n  - {label}: {}", targets.join(", ")));
             }
-            if count_hidden && hidden > 0 {
+            if settings.count_hidden_relations && hidden > 0 {
                 s.push_str(&format!("\n  - {hidden} more relation(s) to content above this tier"));
             }
             if !n.description.is_empty() {
@@ -204,7 +204,7 @@ pub fn item(
         name: n.name.to_string(),
         section,
         text,
-        relevance: relevance(n, distance, date, now) + 10.0 * strength,
+        relevance: reach.carry * (relevance(n, distance, date, now, &settings.weights) + 10.0 * reach.strength),
         date,
         scrubbed: 0,
     })
@@ -222,20 +222,23 @@ pub fn summaries(n: &NodeSummary) -> Vec<String> {
     }
 }
 
-/// Nearer, surer, more central kinds, and more recent decisions rank higher
-/// (the strength of the edge a node is reached by adds `10 × weight`, see
-/// `strength` in the module above).
-fn relevance(n: &NodeSummary, distance: u32, date: Timestamp, now: Timestamp) -> f64 {
+/// How a candidate is held to the centre: the heaviest edge reaching it
+/// (`strength`, adds `10 × weight`) and the share of relevance kept over
+/// the relations on the way (`carry`, multiplies; see `weights`).
+#[derive(Clone, Copy, Debug)]
+pub struct Reach {
+    pub strength: f64,
+    pub carry: f64,
+}
+
+/// Nearer, surer, more important kinds, and more recent decisions rank higher
+/// (the formula is in `weights`).
+fn relevance(n: &NodeSummary, distance: u32, date: Timestamp, now: Timestamp, w: &super::Weights) -> f64 {
     let nearness = 100.0 / (1.0 + f64::from(distance));
-    let kind = match n.node_type.as_str() {
-        "convention" => 15.0,
-        "service" | "module" => 12.0,
-        "glossary" | "decision" => 10.0,
-        _ => 5.0,
-    };
+    let kind = w.importance(n.node_type.as_str());
     let age_days = ((now.0 - date.0).max(0) as f64) / 86_400_000.0;
     let recency = if n.node_type.as_str() == "decision" {
-        10.0 * (-age_days / 180.0).exp()
+        10.0 * (-age_days / w.recency_days).exp()
     } else {
         0.0
     };

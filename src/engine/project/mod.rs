@@ -10,6 +10,7 @@ mod policy;
 mod scrub;
 mod settings_of;
 mod tokens;
+mod weights;
 
 use std::collections::BTreeMap;
 
@@ -20,6 +21,7 @@ pub use items::{Section, one_line};
 pub use policy::{Access, TrustPolicy};
 pub use scrub::{CREDENTIALS, REDACTED, Scrubber, credential_in};
 pub use tokens::Counter;
+pub use weights::{OTHER_TYPES, Weights};
 
 use crate::error::{Error, Result};
 use crate::model::{Tier, Timestamp};
@@ -55,6 +57,8 @@ pub struct Settings {
     pub scrubber: Scrubber,
     /// State how many relations lead above the tier (a count, never names).
     pub count_hidden_relations: bool,
+    /// Node importance, per-relation decay and decision recency.
+    pub weights: Weights,
 }
 
 /// An item left out, and why.
@@ -123,14 +127,18 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
     let distance_of: rustc_hash::FxHashMap<u32, u32> = candidates.iter().copied().collect();
     let now = req.at.unwrap_or_else(Timestamp::now);
     let scope: rustc_hash::FxHashSet<u32> = candidates.iter().map(|(s, _)| *s).collect();
+    let carries = s.weights.carries(c, &candidates, tier);
     let mut pool = Vec::new();
     for (slot, distance) in candidates {
         let Some(n) = c.node_at(slot) else { continue };
         if !items::visible(n, tier) {
             continue;
         }
-        let strength = strength(c, slot, distance, &distance_of, tier);
-        if let Some(mut it) = items::item(c, slot, distance, strength, tier, s.count_hidden_relations, now, &scope) {
+        let reach = items::Reach {
+            strength: strength(c, slot, distance, &distance_of, tier),
+            carry: carries.get(&slot).copied().unwrap_or(1.0),
+        };
+        if let Some(mut it) = items::item(c, slot, distance, reach, tier, s, now, &scope) {
             (it.text, it.scrubbed) = s.scrubber.scrub(&it.text);
             pool.push(it);
         }

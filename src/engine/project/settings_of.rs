@@ -1,12 +1,13 @@
 //! The projection settings a configuration makes (`[graphex.projection]`,
 //! compiled): here, above `config`, which holds only what the file says.
 
-use super::{Scrubber, Settings, TrustPolicy};
+use super::{Scrubber, Settings, TrustPolicy, Weights};
 use crate::config::Config;
 use crate::error::{Error, Result};
 
 impl Config {
-    /// Projection settings, with the scrub patterns compiled.
+    /// Projection settings, with the scrub patterns compiled and the Cortex
+    /// weights checked.
     pub fn projection_settings(&self) -> Result<Settings> {
         let p = &self.projection;
         let d = TrustPolicy::default();
@@ -27,6 +28,7 @@ impl Config {
             counter: p.tokenizer.unwrap_or_default(),
             scrubber: Scrubber::new(&p.scrub)?,
             count_hidden_relations: p.count_hidden_relations,
+            weights: Weights::new(&p.importance, &p.decay, p.recency_days)?,
         })
     }
 }
