@@ -165,10 +165,19 @@ impl Run {
         self.key(KeyCode::Enter);
     }
 
+    /// The screen as text, pending proposals' ids (random per store)
+    /// replaced by same-width stand-ins in queue order, as the queue's
+    /// snapshots do.
     pub fn screen(&self) -> String {
         let mut t = Terminal::new(TestBackend::new(self.s.size.0, self.s.size.1)).unwrap();
         t.draw(|f| draw(f, &self.s, &ToneStyles::default())).unwrap();
-        t.backend().to_string()
+        let mut text = t.backend().to_string();
+        if let Ok(scan) = self.store.pending() {
+            for (n, p) in scan.pending.iter().enumerate() {
+                text = text.replace(p.id.short(), &format!("{:-<12}", format!("P{n:02}")));
+            }
+        }
+        text
     }
 
     pub fn centre(&self) -> &str {

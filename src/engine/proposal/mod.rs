@@ -40,7 +40,7 @@ pub use ledger::{Ledger, LedgerEntry, ReviewItem};
 pub use lint::{Lint, Mentions, credential_in, lint, lint_with, mentions_above};
 pub use merged::{MERGE_AGENT, MergeSides};
 pub use pending::{Pending, QUARANTINE, Quarantined, ScanResult, quarantined, submit};
-pub use proposed::{ProposedNode, proposed_nodes};
+pub use proposed::{ProposedLink, ProposedNode, proposed_around, proposed_nodes};
 pub use queue::{ProposalStatus, edit_text};
 pub use review::{Card, Group, StaleNode, batch_digest, cards, cards_unlinted, stale_versions};
 pub use stored::{ProposalId, Source, StoredProposal, master_recipient};

@@ -126,3 +126,42 @@ fn on_a_group_the_hint_line_says_what_space_does() {
     // The rows themselves no longer carry the hint (it was cut at 80 columns).
     assert!(!r.screen().contains("(space"), "{}", r.screen());
 }
+
+#[test]
+fn nodes_pending_proposals_would_add_show_dimmed_with_their_proposal() {
+    let mut r = demo_at(Level::Master);
+    r.msg(Msg::Resize(160, 48));
+    r.press("2");
+    r.jump("orders-service");
+    let Some(Ok(n)) = &r.s.graph.shown else { panic!() };
+    let proposed: Vec<String> = n.proposed.iter().map(|p| p.name.clone()).collect();
+    assert!(proposed.iter().any(|p| p == "upstream-timeout-budget"), "{proposed:?}");
+    let screen = r.screen();
+    assert!(screen.contains("proposed (not in the graph yet)"), "{screen}");
+    assert!(
+        screen.contains("+ → uses upstream-timeout-budget  convention  proposal P00---------"),
+        "{screen}"
+    );
+    // Not in the graph: never an item to select (nor the inspector's).
+    let items = rows::items(&rows::current(&r.s.graph));
+    assert!(!items.is_empty());
+    assert!(
+        items
+            .iter()
+            .all(|i| !matches!(i, rows::Item::Node { row, .. } if proposed.contains(&row.name))),
+        "{items:?}"
+    );
+    // Below the master level the queue is sealed: nothing proposed shows.
+    let locked = graphex_engine::Store::open(r.dir.path(), &graphex_engine::Credentials::default()).unwrap();
+    assert_eq!(locked.level(), Level::Locked);
+    let filter = graphex_engine::traverse::Filter::default();
+    let n = super::data::neighbourhood(
+        &locked,
+        "orders-service",
+        2,
+        graphex_engine::traverse::Direction::Both,
+        &filter,
+    )
+    .unwrap();
+    assert!(n.proposed.is_empty());
+}

@@ -144,6 +144,34 @@ pub struct Neighbourhood {
     /// For a view of the past: the last commit at that point, and when it
     /// was written (milliseconds).
     pub as_of: Option<(u64, i64)>,
+    /// Nodes pending proposals would add next to the centre (master level,
+    /// now only): shown dimmed with their proposal, never walked.
+    pub proposed: Vec<ProposedRow>,
+}
+
+/// A node a pending proposal would link to the centre.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProposedRow {
+    pub name: String,
+    pub node_type: String,
+    pub relation: String,
+    pub arrow: Arrow,
+    /// The proposal's first 12 hex digits.
+    pub proposal: String,
+    pub agent: String,
+}
+
+impl ProposedRow {
+    pub fn from_link(l: &graphex_engine::proposal::ProposedLink) -> Self {
+        ProposedRow {
+            name: l.node.name.clone(),
+            node_type: l.node.node_type.to_string(),
+            relation: l.relation.clone(),
+            arrow: if l.outgoing { Arrow::Out } else { Arrow::In },
+            proposal: l.node.proposal.chars().take(12).collect(),
+            agent: l.node.agent.clone(),
+        }
+    }
 }
 
 impl Neighbourhood {
@@ -253,7 +281,18 @@ fn ring_views(found: &[Ring]) -> Vec<RingView> {
 /// relation filters, for the facets) and one blob read (the centre).
 pub fn neighbourhood(store: &Store, name: &str, depth: u32, dir: Direction, filter: &Filter) -> Result<Neighbourhood> {
     let centre = store.node(name)?;
-    around(store.catalog(), &centre, depth, dir, filter)
+    let mut n = around(store.catalog(), &centre, depth, dir, filter)?;
+    // Only a reviewer reads the queue; below the master level there is
+    // nothing to show, and a queue that cannot be read shows nothing.
+    if store.level() >= graphex_engine::Level::Master
+        && let Ok(scan) = store.pending()
+    {
+        n.proposed = graphex_engine::proposal::proposed_around(&scan, name)
+            .iter()
+            .map(ProposedRow::from_link)
+            .collect();
+    }
+    Ok(n)
 }
 
 /// The neighbourhood of `name` as it was at a point of the timeline: the
@@ -294,6 +333,7 @@ fn around(catalog: &Catalog, centre: &Node, depth: u32, dir: Direction, filter: 
         rings: ring_views(&found),
         facets,
         as_of: None,
+        proposed: Vec::new(),
     })
 }
 

@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use super::Graph;
-use super::data::{Neighbourhood, RingEntry, RingRow};
+use super::data::{Neighbourhood, ProposedRow, RingEntry, RingRow};
 use crate::widgets::Tone;
 use crate::widgets::grouped_list::Row;
 
@@ -32,8 +32,14 @@ pub enum Item<'a> {
 /// A line of the list: a ring's header or an item.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Line<'a> {
-    Header { distance: u32, total: usize },
+    Header {
+        distance: u32,
+        total: usize,
+    },
     Item(Item<'a>),
+    /// A node a pending proposal would link to the centre: shown, not
+    /// selectable (it is not in the graph yet).
+    Proposed(&'a ProposedRow),
 }
 
 /// The key an opened group is remembered by.
@@ -119,6 +125,12 @@ pub fn lines<'a>(
             out.extend(ring_lines);
         }
     }
+    out.extend(
+        n.proposed
+            .iter()
+            .filter(|p| filter.holds([p.name.as_str()]))
+            .map(Line::Proposed),
+    );
     out
 }
 
@@ -128,7 +140,7 @@ pub fn items<'a>(lines: &[Line<'a>]) -> Vec<Item<'a>> {
         .iter()
         .filter_map(|l| match l {
             Line::Item(i) => Some(i.clone()),
-            Line::Header { .. } => None,
+            Line::Header { .. } | Line::Proposed(_) => None,
         })
         .collect()
 }
@@ -151,8 +163,16 @@ pub fn list_rows(g: &Graph) -> (Vec<Row>, Option<usize>) {
     let mut rows = Vec::new();
     let mut selected = None;
     let mut item = 0;
+    let mut proposed_heading = false;
     for l in current(g) {
         match l {
+            Line::Proposed(p) => {
+                if !proposed_heading {
+                    proposed_heading = true;
+                    rows.push(Row::Header("proposed (not in the graph yet)".into()));
+                }
+                rows.push(proposed_row(p));
+            }
             Line::Header { distance, total } => rows.push(Row::Header(format!(
                 "depth {distance} · {total} node{}",
                 if total == 1 { "" } else { "s" }
@@ -167,6 +187,21 @@ pub fn list_rows(g: &Graph) -> (Vec<Row>, Option<usize>) {
         }
     }
     (rows, selected)
+}
+
+/// A proposed node, dimmed, with the proposal it comes from.
+fn proposed_row(p: &ProposedRow) -> Row {
+    Row::Item {
+        spans: vec![
+            ("+ ".to_owned(), Tone::Dim),
+            (format!("{} {} ", p.arrow.glyph(), p.relation), Tone::Dim),
+            (p.name.clone(), Tone::Dim),
+            (format!("  {}", p.node_type), Tone::Dim),
+            (format!("  proposal {} · {}", p.proposal, p.agent), Tone::Dim),
+        ],
+        marked: false,
+        dimmed: true,
+    }
 }
 
 fn item_row(g: &Graph, i: &Item<'_>) -> Row {
