@@ -27,6 +27,7 @@ mod queries;
 mod query_args;
 mod read;
 mod review;
+mod review_args;
 mod rotate;
 mod seal;
 mod session;
