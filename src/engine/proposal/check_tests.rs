@@ -29,11 +29,10 @@ fn findings(level: Level, root: &std::path::Path, to: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn a_hidden_name_reads_as_an_absent_one() {
-    let (_d, root) = graph();
-    let mut master = open_at(&root, Level::Master);
-    master
+/// [`graph`] with `vault-keys`, agent-restricted, added at the master level.
+fn with_vault_keys() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (d, root) = graph();
+    open_at(&root, Level::Master)
         .add_node(NewNode::new(
             Name::new("vault-keys").unwrap(),
             NodeType::new("service").unwrap(),
@@ -41,6 +40,12 @@ fn a_hidden_name_reads_as_an_absent_one() {
             Tier::AgentRestricted,
         ))
         .unwrap();
+    (d, root)
+}
+
+#[test]
+fn a_hidden_name_reads_as_an_absent_one() {
+    let (_d, root) = with_vault_keys();
     for level in [Level::Agent, Level::Master] {
         let absent = findings(level, &root, "no-such-node");
         assert!(!absent.is_empty(), "an absent name is named: {absent:?}");
@@ -52,16 +57,7 @@ fn a_hidden_name_reads_as_an_absent_one() {
 
 #[test]
 fn every_change_with_a_hidden_end_is_named_like_an_absent_one() {
-    let (_d, root) = graph();
-    let mut master = open_at(&root, Level::Master);
-    master
-        .add_node(NewNode::new(
-            Name::new("vault-keys").unwrap(),
-            NodeType::new("service").unwrap(),
-            "where the keys live".to_owned(),
-            Tier::AgentRestricted,
-        ))
-        .unwrap();
+    let (_d, root) = with_vault_keys();
     let s = open_at(&root, Level::Agent);
     let sub = draft(json!([
         {"op": "add_node", "name": "orders-service", "type": "service", "description": "again"},

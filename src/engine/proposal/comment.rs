@@ -5,6 +5,7 @@
 //! conversation; a file that is not a well-formed comment of this store is
 //! quarantined like a bad proposal.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -88,15 +89,22 @@ impl Store {
     /// The agents' comments on proposal `on`, oldest first (master level).
     /// A comment file that is not well formed is quarantined with a reason.
     pub fn comments_on(&self, on: &ProposalId) -> Result<Vec<StoredComment>> {
+        Ok(self.comments()?.remove(on).unwrap_or_default())
+    }
+
+    /// Every agent comment in `pending/`, by the proposal it is on, each
+    /// list oldest first (master level): one read of the directory for a
+    /// whole conversation. Malformed files are quarantined with a reason.
+    pub(crate) fn comments(&self) -> Result<HashMap<ProposalId, Vec<StoredComment>>> {
         let master = self
             .keys()
             .master()
             .map_err(|_| self.keys().needs(crate::Level::Master, "reading comments"))?;
         let dir = self.layout().pending();
+        let mut out: HashMap<ProposalId, Vec<StoredComment>> = HashMap::new();
         let Ok(entries) = std::fs::read_dir(&dir) else {
-            return Ok(Vec::new());
+            return Ok(out);
         };
-        let mut out = Vec::new();
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Some(id) = name.to_str().and_then(comment_id) else {
@@ -104,8 +112,7 @@ impl Store {
             };
             let path = entry.path();
             match read_comment(&path, &id, master) {
-                Ok(c) if c.on == *on => out.push(c),
-                Ok(_) => {}
+                Ok(c) => out.entry(c.on.clone()).or_default().push(c),
                 // Unreadable for now (permissions): left for a later read.
                 Err(super::pending::Fail::Transient(_)) => {}
                 Err(super::pending::Fail::Bad(reason)) => {
@@ -114,7 +121,9 @@ impl Store {
                 }
             }
         }
-        out.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.text.cmp(&b.text)));
+        for list in out.values_mut() {
+            list.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.text.cmp(&b.text)));
+        }
         Ok(out)
     }
 }

@@ -99,6 +99,7 @@ impl Store {
     /// proposal) is still shown: [`conversation_problems`] names what is off.
     pub fn conversation(&self, id: &ProposalId) -> Result<Vec<Round>> {
         let mut rounds = Vec::new();
+        let mut comments = self.comments()?;
         let mut next = Some(id.clone());
         while let Some(at) = next.take() {
             if rounds.len() >= MAX_ROUNDS || rounds.iter().any(|r: &Round| r.id == at) {
@@ -114,7 +115,7 @@ impl Store {
             next = proposal.submission.revises.clone();
             rounds.push(Round {
                 decision: self.decision(&at)?,
-                replies: self.comments_on(&at)?,
+                replies: comments.remove(&at).unwrap_or_default(),
                 id: at,
                 proposal,
             });

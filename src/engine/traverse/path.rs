@@ -103,6 +103,11 @@ pub fn shortest_path(c: &Catalog, from: &str, to: &str, undirected: bool, f: &Fi
         chain.push((next, Some(e)));
         cur = next;
     }
+    steps_of(c, chain).map(Some)
+}
+
+/// A chain of (node slot, edge slot that reached it) as path steps.
+pub(super) fn steps_of(c: &Catalog, chain: Vec<(u32, Option<u32>)>) -> Result<Vec<PathStep>> {
     chain
         .into_iter()
         .map(|(n, e)| {
@@ -112,6 +117,5 @@ pub fn shortest_path(c: &Catalog, from: &str, to: &str, undirected: bool, f: &Fi
                 via: e.and_then(|e| c.edge_at(e).cloned()),
             })
         })
-        .collect::<Result<Vec<_>>>()
-        .map(Some)
+        .collect()
 }

@@ -83,15 +83,5 @@ pub fn strongest_path(
         }
     }
     chain.reverse();
-    let steps = chain
-        .into_iter()
-        .map(|(n, e)| {
-            let node = c.node_at(n).cloned().ok_or_else(|| Error::NotFound(n.to_string()))?;
-            Ok(PathStep {
-                node,
-                via: e.and_then(|e| c.edge_at(e).cloned()),
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(Some((steps, total)))
+    Ok(Some((super::path::steps_of(c, chain)?, total)))
 }
