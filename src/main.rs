@@ -12,17 +12,19 @@ fn main() -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(1);
     }
-    let cli = Cli::parse();
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = Cli::parse_from(&argv);
+    // The store's unlock session runs the command when it holds the store.
+    if let Some(code) = graphex::cli::hold::client::forward(&cli, argv.get(1..).unwrap_or_default()) {
+        return code;
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         // `graphex list | head`: the reader has what it wanted.
         Err(e) if graphex::cli::output::broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             // An error may quote its input, which may be agent text.
-            eprintln!("error: {}", graphex_engine::hygiene::visible_text(&format!("{e:#}")));
-            if let Some(hint) = graphex::cli::hints::for_error(&e) {
-                eprintln!("hint: {hint}");
-            }
+            eprint!("{}", graphex::cli::output::error_text(&e));
             ExitCode::from(1)
         }
     }

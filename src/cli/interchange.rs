@@ -60,8 +60,7 @@ pub fn export(ctx: &Context, a: &ExportArgs) -> Result<()> {
                 ExportFormat::Json | ExportFormat::Jsonl => json_safe(&text),
                 _ => visible_text(&text),
             };
-            use std::io::Write as _;
-            std::io::stdout().lock().write_all(safe.as_bytes())?;
+            super::output::write_stdout(safe.as_bytes())?;
         }
     }
     Ok(())

@@ -18,6 +18,7 @@ mod git_hooks;
 mod git_program;
 pub mod hints;
 mod history;
+pub mod hold;
 mod interchange;
 mod io_args;
 pub mod output;
@@ -32,6 +33,8 @@ mod rotate;
 mod seal;
 mod session;
 pub(crate) mod setup;
+mod unlock;
+pub mod unlock_args;
 mod views;
 mod write;
 
@@ -40,8 +43,8 @@ use graphex_engine::model::Status;
 
 pub(crate) use crate::shared::cards;
 pub use args::Cli;
-use args::Command;
-pub use session::Context;
+pub use args::Command;
+pub use session::{Context, Held, Opened};
 pub use setup::{
     DEMO_HUMAN_PASSPHRASE, DEMO_PASSPHRASE, ENV_TEST_KDF, GEN_HUMAN_PASSPHRASE, GEN_PASSPHRASE, create_demo,
 };
@@ -52,56 +55,63 @@ pub fn run(cli: Cli) -> Result<()> {
         store: cli.store,
         json: cli.json,
         unlock: cli.unlock,
+        held: None,
     };
     let Some(command) = cli.command else {
         return console(&ctx);
     };
-    match &command {
+    dispatch(&ctx, &command)
+}
+
+/// Runs one command in `ctx` (on a store an unlock session lends, when
+/// `ctx.held` is set).
+pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
+    match command {
         Command::Init { dir } => setup::init(dir.as_deref()),
-        Command::Keys(k) => setup::keys(&ctx, k),
-        Command::Config(c) => config::config(&ctx, c),
-        Command::Seal(a) => seal::seal(&ctx, a),
-        Command::Add(a) => write::add(&ctx, a),
-        Command::Update(a) => write::update(&ctx, a),
-        Command::Link(a) => write::link(&ctx, a),
-        Command::Show { name, version: None } => read::show(&ctx, name),
-        Command::Show { name, version: Some(v) } => history::version(&ctx, name, *v, false),
-        Command::List(a) => read::list(&ctx, a),
-        Command::Status => read::status(&ctx),
-        Command::Doctor { collect_orphans, grace } => doctor::doctor(&ctx, *collect_orphans, *grace),
-        Command::Query(a) => explore::query(&ctx, a),
-        Command::Queries(c) => queries::queries(&ctx, c),
-        Command::Path(a) => explore::path(&ctx, a),
-        Command::Neighbors(a) => explore::neighbors(&ctx, a),
-        Command::Subgraph(a) => explore::subgraph(&ctx, a),
-        Command::Project(a) => projection::project(&ctx, a),
-        Command::Audit(a) => projection::audit(&ctx, a),
+        Command::Keys(k) => setup::keys(ctx, k),
+        Command::Config(c) => config::config(ctx, c),
+        Command::Seal(a) => seal::seal(ctx, a),
+        Command::Add(a) => write::add(ctx, a),
+        Command::Update(a) => write::update(ctx, a),
+        Command::Link(a) => write::link(ctx, a),
+        Command::Show { name, version: None } => read::show(ctx, name),
+        Command::Show { name, version: Some(v) } => history::version(ctx, name, *v, false),
+        Command::List(a) => read::list(ctx, a),
+        Command::Status => read::status(ctx),
+        Command::Doctor { collect_orphans, grace } => doctor::doctor(ctx, *collect_orphans, *grace),
+        Command::Query(a) => explore::query(ctx, a),
+        Command::Queries(c) => queries::queries(ctx, c),
+        Command::Path(a) => explore::path(ctx, a),
+        Command::Neighbors(a) => explore::neighbors(ctx, a),
+        Command::Subgraph(a) => explore::subgraph(ctx, a),
+        Command::Project(a) => projection::project(ctx, a),
+        Command::Audit(a) => projection::audit(ctx, a),
         Command::Exposure {
             limit,
             check,
             what_if: None,
             ..
-        } => exposure::exposure(&ctx, *limit, *check),
+        } => exposure::exposure(ctx, *limit, *check),
         Command::Exposure {
             what_if: Some(w),
             query,
             depth,
             ..
-        } => exposure::what_if(&ctx, w, query.as_deref(), *depth),
-        Command::Search { text, limit } => find::search(&ctx, text, *limit),
-        Command::Contradictions { check } => find::contradictions(&ctx, *check),
-        Command::Glossary { term } => find::glossary(&ctx, term),
-        Command::Conventions { target } => find::conventions(&ctx, target),
-        Command::Unlink { from, relation, to } => write::unlink(&ctx, from, relation, to),
+        } => exposure::what_if(ctx, w, query.as_deref(), *depth),
+        Command::Search { text, limit } => find::search(ctx, text, *limit),
+        Command::Contradictions { check } => find::contradictions(ctx, *check),
+        Command::Glossary { term } => find::glossary(ctx, term),
+        Command::Conventions { target } => find::conventions(ctx, target),
+        Command::Unlink { from, relation, to } => write::unlink(ctx, from, relation, to),
         Command::Supersede {
             old,
             new,
             reason,
             force,
-        } => write::supersede(&ctx, old, new, reason.as_deref(), *force),
-        Command::Deprecate(a) => write::lifecycle(&ctx, a, Status::Deprecated),
-        Command::Archive(a) => write::lifecycle(&ctx, a, Status::Archived),
-        Command::Restore(a) => write::lifecycle(&ctx, a, Status::Active),
+        } => write::supersede(ctx, old, new, reason.as_deref(), *force),
+        Command::Deprecate(a) => write::lifecycle(ctx, a, Status::Deprecated),
+        Command::Archive(a) => write::lifecycle(ctx, a, Status::Archived),
+        Command::Restore(a) => write::lifecycle(ctx, a, Status::Active),
         Command::Mcp(a) => crate::mcp::serve(
             ctx.root()?,
             crate::mcp::AgentConfig {
@@ -115,35 +125,39 @@ pub fn run(cli: Cli) -> Result<()> {
                 max_message: usize::try_from(a.max_message)?,
             },
         ),
-        Command::Infer { path, dry_run } => proposals::infer(&ctx, path.as_deref(), *dry_run),
+        Command::Infer { path, dry_run } => proposals::infer(ctx, path.as_deref(), *dry_run),
         Command::Propose { schema: true, .. } => output::say(graphex_engine::proposal::SCHEMA),
-        Command::Propose { file, .. } => proposals::propose(&ctx, file.as_deref().unwrap_or(std::path::Path::new("-"))),
-        Command::Pending { session } => proposals::pending(&ctx, session.as_deref()),
-        Command::Accept(a) => proposals::accept(&ctx, a),
-        Command::Reject(a) => proposals::reject(&ctx, a),
-        Command::Edit { id, force } => proposals::edit(&ctx, id, *force),
-        Command::ProposalStatus { id } => proposals::status(&ctx, id),
-        Command::RequestChanges(a) => review::request_changes(&ctx, a),
-        Command::Comment(a) => review::comment(&ctx, a),
-        Command::ReviewList { agent } => review::list(&ctx, agent),
-        Command::Undo => write::undo(&ctx),
+        Command::Propose { file, .. } => proposals::propose(ctx, file.as_deref().unwrap_or(std::path::Path::new("-"))),
+        Command::Pending { session } => proposals::pending(ctx, session.as_deref()),
+        Command::Accept(a) => proposals::accept(ctx, a),
+        Command::Reject(a) => proposals::reject(ctx, a),
+        Command::Edit { id, force } => proposals::edit(ctx, id, *force),
+        Command::ProposalStatus { id } => proposals::status(ctx, id),
+        Command::RequestChanges(a) => review::request_changes(ctx, a),
+        Command::Comment(a) => review::comment(ctx, a),
+        Command::ReviewList { agent } => review::list(ctx, agent),
+        Command::Undo => write::undo(ctx),
         Command::History {
             name, version: None, ..
-        } => history::history(&ctx, name),
+        } => history::history(ctx, name),
         Command::History {
             name,
             version: Some(v),
             revert,
-        } => history::version(&ctx, name, *v, *revert),
-        Command::Timeline { limit } => history::timeline(&ctx, *limit),
+        } => history::version(ctx, name, *v, *revert),
+        Command::Timeline { limit } => history::timeline(ctx, *limit),
         Command::Demo { dir, reset, no_console } => setup::demo(dir.as_deref(), *reset, *no_console),
-        Command::Gen(a) => setup::gen_store(&ctx, a),
-        Command::Export(a) => interchange::export(&ctx, a),
-        Command::Import(a) => interchange::import(&ctx, a),
-        Command::Git(c) => git::git(&ctx, c),
+        Command::Gen(a) => setup::gen_store(ctx, a),
+        Command::Export(a) => interchange::export(ctx, a),
+        Command::Import(a) => interchange::import(ctx, a),
+        Command::Git(c) => git::git(ctx, c),
         Command::MergeDriver(a) => git::merge_driver(a),
-        Command::Freshness { command } => freshness::freshness(&ctx, command.as_ref()),
-        Command::Federation(c) => federation::federation(&ctx, c),
+        Command::Freshness { command } => freshness::freshness(ctx, command.as_ref()),
+        Command::Federation(c) => federation::federation(ctx, c),
+        Command::Unlock(a) => unlock::unlock(ctx, a),
+        Command::Lock => unlock::lock(ctx),
+        Command::Session => unlock::session(ctx),
+        Command::SessionServe(a) => unlock::serve(ctx, a),
     }
 }
 

@@ -4,32 +4,73 @@
 //! made visible in one place: terminal escapes, controls, bidirectional and
 //! zero-width characters are shown escaped, never sent raw.
 
+use std::cell::RefCell;
 use std::io::Write;
 
 use anyhow::Result;
 use graphex_engine::hygiene::{json_safe, visible_line, visible_text};
 use serde::Serialize;
 
+/// What a command printed, when it ran for an unlock session's client
+/// rather than on this process's own stdout and stderr.
+#[derive(Debug, Default)]
+pub struct Captured {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+thread_local! {
+    static CAPTURE: RefCell<Option<Captured>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with everything this module prints kept aside, and returns it
+/// with `f`'s result (the unlock session answers its clients this way).
+pub fn capture<T>(f: impl FnOnce() -> T) -> (T, Captured) {
+    CAPTURE.with(|c| *c.borrow_mut() = Some(Captured::default()));
+    let result = f();
+    let captured = CAPTURE.with(|c| c.borrow_mut().take()).unwrap_or_default();
+    (result, captured)
+}
+
+/// Writes `bytes` to stdout, or to the capture when one is running.
+pub fn write_stdout(bytes: &[u8]) -> Result<()> {
+    let kept = CAPTURE.with(|c| c.borrow_mut().as_mut().map(|c| c.stdout.extend_from_slice(bytes)));
+    if kept.is_none() {
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes)?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// Writes `text` and a line break to stderr, or to the capture.
+pub fn write_stderr_line(text: &str) {
+    let kept = CAPTURE.with(|c| {
+        c.borrow_mut().as_mut().map(|c| {
+            c.stderr.extend_from_slice(text.as_bytes());
+            c.stderr.push(b'\n');
+        })
+    });
+    if kept.is_none() {
+        eprintln!("{text}");
+    }
+}
+
 /// Prints `value` as JSON, or runs `text` to print it for people.
 pub fn emit<T: Serialize>(json: bool, value: &T, text: impl FnOnce(&T) -> String) -> Result<()> {
-    let mut out = std::io::stdout().lock();
     if json {
         // serde escapes C0 controls but leaves DEL, C1 and bidi raw.
         let json = serde_json::to_string_pretty(value)?;
-        writeln!(out, "{}", json_safe(&json))?;
+        write_stdout(format!("{}\n", json_safe(&json)).as_bytes())
     } else {
-        write!(out, "{}", visible_text(&text(value)))?;
+        write_stdout(visible_text(&text(value)).as_bytes())
     }
-    Ok(())
 }
 
 /// Prints text of our own (not node content) to stdout; an error (a closed
 /// pipe) is returned, never a panic.
 pub fn say(text: &str) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+    write_stdout(text.as_bytes())
 }
 
 /// Whether `e` is a write to a reader that went away (`graphex list | head`):
@@ -43,7 +84,17 @@ pub fn broken_pipe(e: &anyhow::Error) -> bool {
 
 /// A note for people on stderr (never part of machine output).
 pub fn note(msg: &str) {
-    eprintln!("{}", visible_text(msg));
+    write_stderr_line(&visible_text(msg));
+}
+
+/// What the process prints on stderr for a command that failed: the error
+/// (its text may quote agent text, so it is made visible) and a hint.
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut s = format!("error: {}\n", visible_text(&format!("{e:#}")));
+    if let Some(hint) = super::hints::for_error(e) {
+        s.push_str(&format!("hint: {hint}\n"));
+    }
+    s
 }
 
 /// Renders rows as left-aligned columns; the last column is not padded.

@@ -2,8 +2,11 @@
 //! nearest parent holding `.gpp/graphex`; secrets from the environment, or
 //! prompted without echo when a terminal is attached.
 
+use std::cell::{RefCell, RefMut};
 use std::io::IsTerminal;
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use anyhow::{Context as _, Result, bail};
 use graphex_engine::age_secret::SecretString;
@@ -28,6 +31,44 @@ pub struct Context {
     pub store: Option<PathBuf>,
     pub json: bool,
     pub unlock: Option<UnlockArg>,
+    /// The store an unlock session holds open, when the command runs in one.
+    pub held: Option<Held>,
+}
+
+/// A store an unlock session holds open (verified, current) and lends to
+/// each command it runs for a client.
+#[derive(Clone)]
+pub struct Held(pub Rc<RefCell<Store>>);
+
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Held(..)")
+    }
+}
+
+/// A store a command opened itself, or one an unlock session lent it.
+pub enum Opened<'a> {
+    Own(Box<Store>),
+    Lent(RefMut<'a, Store>),
+}
+
+impl Deref for Opened<'_> {
+    type Target = Store;
+    fn deref(&self) -> &Store {
+        match self {
+            Opened::Own(s) => s,
+            Opened::Lent(s) => s,
+        }
+    }
+}
+
+impl DerefMut for Opened<'_> {
+    fn deref_mut(&mut self) -> &mut Store {
+        match self {
+            Opened::Own(s) => s,
+            Opened::Lent(s) => s,
+        }
+    }
 }
 
 impl Context {
@@ -56,8 +97,21 @@ impl Context {
 
     /// Opens the store with the environment's credentials, prompting for what
     /// `need` and `--unlock` require when a terminal is attached.
-    pub fn open(&self, need: Need) -> Result<Store> {
-        self.open_with_credentials(need).map(|(store, _)| store)
+    pub fn open(&self, need: Need) -> Result<Opened<'_>> {
+        let Some(held) = &self.held else {
+            return self
+                .open_with_credentials(need)
+                .map(|(store, _)| Opened::Own(Box::new(store)));
+        };
+        let store = held
+            .0
+            .try_borrow_mut()
+            .context("the unlock session's store is in use")?;
+        warn_rollback(&store);
+        if need == Need::Write && store.level() < Level::Master {
+            bail!("this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY");
+        }
+        Ok(Opened::Lent(store))
     }
 
     /// [`Context::open`], also returning the credentials it used (for

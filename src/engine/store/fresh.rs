@@ -88,6 +88,23 @@ impl Store {
         });
     }
 
+    /// After a reload of a session that checked at open: a store that went
+    /// back since (rewritten in place) is found as an open would find it,
+    /// and is read-only from then on.
+    pub(super) fn recheck_fresh(&mut self) {
+        let Some(file) = self.fresh.as_ref().and_then(|f| f.file.clone()) else {
+            return;
+        };
+        if let Ok((verdict @ Verdict::RolledBack(_), problem)) = self.fresh_verdict(&file) {
+            self.fresh = Some(Freshness {
+                file: Some(file),
+                verdict,
+                problem,
+                backup: false,
+            });
+        }
+    }
+
     fn fresh_verdict(&self, file: &RecordFile) -> Result<(Verdict, Option<String>)> {
         verdict_on(&self.conn, self.layout.root(), file, Some(&self.keys))
     }

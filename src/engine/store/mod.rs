@@ -327,6 +327,7 @@ impl Store {
             return Err(Error::KeyRotated(tier));
         }
         self.load_verified()?;
+        self.recheck_fresh();
         Ok(true)
     }
 

@@ -1,0 +1,117 @@
+//! The client side: a command line asks the store's session to run it and
+//! prints what comes back, or runs on its own when there is no session,
+//! when it names its own key, or when the command is not one the session
+//! runs.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use graphex_engine::Credentials;
+
+use super::paths;
+use super::wire::{self, Answer, Info, MAX_ANSWER, Request};
+use crate::cli::args::Command;
+use crate::cli::{Cli, Context};
+
+/// Set to run a command on its own even when a session is open.
+pub const ENV_NO_SESSION: &str = "GRAPHEX_NO_SESSION";
+
+/// Whether the session runs `command`: the read commands, which neither
+/// prompt nor read stdin.
+pub fn served(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Show { .. }
+            | Command::List(_)
+            | Command::Status
+            | Command::Query(_)
+            | Command::Path(_)
+            | Command::Neighbors(_)
+            | Command::Subgraph(_)
+            | Command::Project(_)
+            | Command::Search { .. }
+            | Command::Contradictions { .. }
+            | Command::Glossary { .. }
+            | Command::Conventions { .. }
+            | Command::Timeline { .. }
+            | Command::Exposure { .. }
+            | Command::Pending { .. }
+            | Command::ProposalStatus { .. }
+    ) || matches!(command, Command::History { revert: false, .. })
+}
+
+/// Runs `argv` (without the program name) through the store's session when
+/// one serves it; `None`: the caller runs it itself.
+pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
+    let command = cli.command.as_ref()?;
+    if !served(command) || cli.unlock.is_some() || std::env::var_os(ENV_NO_SESSION).is_some_and(|v| !v.is_empty()) {
+        return None;
+    }
+    if names_a_key(&Credentials::from_env()) {
+        return None;
+    }
+    let argv: Vec<String> = argv
+        .iter()
+        .map(|a| a.to_str().map(str::to_owned))
+        .collect::<Option<_>>()?;
+    let ctx = Context {
+        store: cli.store.clone(),
+        json: cli.json,
+        unlock: None,
+        held: None,
+    };
+    let root = ctx.root().ok()?;
+    let socket = paths::socket_for(&root).ok()?;
+    if !socket.exists() || paths::check_private_socket(&socket).is_err() {
+        return None;
+    }
+    let cwd = std::env::current_dir().ok()?;
+    match ask(&socket, &Request::Run { argv, cwd, root }).ok()? {
+        Answer::Ran { code, stdout, stderr } => {
+            // A reader that went away has what it wanted.
+            let _ = std::io::stdout().lock().write_all(stdout.as_bytes());
+            let _ = std::io::stdout().flush();
+            let _ = std::io::stderr().lock().write_all(stderr.as_bytes());
+            Some(ExitCode::from(code))
+        }
+        Answer::Declined(why) => {
+            if why.starts_with("the unlock session ended") {
+                crate::cli::output::note(&why);
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Whether the environment offers a key of its own: such a command runs at
+/// the level that key gives, not at the session's.
+fn names_a_key(c: &Credentials) -> bool {
+    c.has_master() || c.human_passphrase.is_some() || c.agent_identity_file.is_some()
+}
+
+/// What the session at `socket` holds.
+pub fn status(socket: &Path) -> Result<Info> {
+    match ask(socket, &Request::Status)? {
+        Answer::Status(info) => Ok(info),
+        other => bail!("the session answered {other:?}"),
+    }
+}
+
+/// Ends the session at `socket`.
+pub fn lock(socket: &Path) -> Result<()> {
+    match ask(socket, &Request::Lock)? {
+        Answer::Locked => Ok(()),
+        other => bail!("the session answered {other:?}"),
+    }
+}
+
+fn ask(socket: &Path, request: &Request) -> Result<Answer> {
+    let mut stream = UnixStream::connect(socket)?;
+    wire::send(&mut stream, request)?;
+    wire::receive(&mut stream, MAX_ANSWER)
+}

@@ -1,0 +1,260 @@
+//! The session process: it holds one verified store and answers its owner's
+//! requests one at a time, running each command exactly as the CLI would
+//! on a store it opened itself (same code, same output, same writes).
+//! Before each command it makes sure the store is still the one on disk:
+//! a replaced file is opened again (and verified), another process's commit
+//! is read, a store that no longer verifies ends the session.
+
+use std::cell::RefCell;
+use std::os::unix::fs::MetadataExt;
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use clap::Parser as _;
+use graphex_engine::model::Timestamp;
+use graphex_engine::{Credentials, Level, Store};
+
+use super::peer;
+use super::wire::{self, Answer, Info, MAX_REQUEST, Request};
+use crate::cli::{Cli, Context, Held};
+
+/// How long a client may take to send its request.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often an idle session checks that its login session still exists.
+const LOGIN_CHECK: Duration = Duration::from_secs(30);
+
+/// What the session holds and knows about itself.
+pub struct Session {
+    pub root: PathBuf,
+    pub socket: PathBuf,
+    pub store: Rc<RefCell<Store>>,
+    pub creds: Credentials,
+    /// Human-only is dropped after the next command.
+    pub human_once: bool,
+    pub idle: Duration,
+    /// The leader of the login session the session ends with.
+    pub login: Option<i32>,
+    pub memory: String,
+    pub since: Timestamp,
+    last: Instant,
+    requests: u64,
+    db_file: (u64, u64),
+}
+
+enum Flow {
+    Go,
+    Stop(String),
+}
+
+impl Session {
+    /// A session over `store`, opened from `root` with `creds`.
+    pub fn new(root: PathBuf, socket: PathBuf, store: Store, creds: Credentials) -> Result<Session> {
+        let db_file = file_id(&store.layout().db())?;
+        Ok(Session {
+            root,
+            socket,
+            human_once: store.level() == Level::Human,
+            store: Rc::new(RefCell::new(store)),
+            creds,
+            idle: Duration::from_secs(900),
+            login: None,
+            memory: String::new(),
+            since: Timestamp::now(),
+            last: Instant::now(),
+            requests: 0,
+            db_file,
+        })
+    }
+
+    /// Answers requests until the session ends; then wipes what it held and
+    /// removes its socket. Returns why it ended.
+    pub fn serve(mut self, listener: &UnixListener) -> Result<String> {
+        let why = loop {
+            let left = self.idle.saturating_sub(self.last.elapsed());
+            if left.is_zero() {
+                break format!("idle for {}s", self.idle.as_secs());
+            }
+            if let Some(leader) = self.login
+                && !alive(leader)
+            {
+                break "the login session ended".to_owned();
+            }
+            if !readable(listener, left.min(LOGIN_CHECK))? {
+                continue;
+            }
+            let Ok((stream, _)) = listener.accept() else {
+                continue;
+            };
+            if let Flow::Stop(why) = self.answer(stream) {
+                break why;
+            }
+        };
+        let _ = std::fs::remove_file(&self.socket);
+        Ok(why)
+    }
+
+    fn answer(&mut self, mut stream: UnixStream) -> Flow {
+        let owner = rustix::process::getuid().as_raw();
+        match peer::of(&stream)
+            .map_err(anyhow::Error::from)
+            .and_then(|p| peer::check(p, owner))
+        {
+            Ok(()) => {}
+            Err(_) => return Flow::Go,
+        }
+        if stream.set_read_timeout(Some(REQUEST_TIMEOUT)).is_err() {
+            return Flow::Go;
+        }
+        let Ok(request) = wire::receive::<Request>(&mut stream, MAX_REQUEST) else {
+            return Flow::Go;
+        };
+        let (answer, flow) = match request {
+            Request::Status => (Answer::Status(self.info()), Flow::Go),
+            Request::Lock => {
+                // Gone before the client hears back: `lock` returning means
+                // no new client can reach this session.
+                let _ = std::fs::remove_file(&self.socket);
+                (Answer::Locked, Flow::Stop("locked".into()))
+            }
+            Request::Run { argv, cwd, root } => self.run(argv, &cwd, &root),
+        };
+        let _ = wire::send(&mut stream, &answer);
+        drop(stream);
+        if matches!(flow, Flow::Go) && self.human_once && self.requests > 0 {
+            return self.drop_human();
+        }
+        flow
+    }
+
+    fn run(&mut self, argv: Vec<String>, cwd: &Path, root: &Path) -> (Answer, Flow) {
+        if !same_path(root, &self.root) {
+            return (
+                Answer::Declined(format!("this session holds {}", self.root.display())),
+                Flow::Go,
+            );
+        }
+        if let Err(e) = self.make_current() {
+            let why = format!("the unlock session ended: the store no longer verifies ({e:#})");
+            let _ = std::fs::remove_file(&self.socket);
+            return (Answer::Declined(why.clone()), Flow::Stop(why));
+        }
+        if let Err(e) = std::env::set_current_dir(cwd) {
+            return (
+                Answer::Declined(format!("cannot enter {}: {e}", cwd.display())),
+                Flow::Go,
+            );
+        }
+        let Ok(cli) = Cli::try_parse_from(std::iter::once("graphex".to_owned()).chain(argv)) else {
+            return (Answer::Declined("not a command line the session runs".into()), Flow::Go);
+        };
+        let Some(command) = cli.command else {
+            return (Answer::Declined("the console runs on its own".into()), Flow::Go);
+        };
+        let ctx = Context {
+            store: Some(self.root.clone()),
+            json: cli.json,
+            unlock: cli.unlock,
+            held: Some(Held(Rc::clone(&self.store))),
+        };
+        let (result, out) = crate::cli::output::capture(|| crate::cli::dispatch(&ctx, &command));
+        self.last = Instant::now();
+        self.requests += 1;
+        let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let code = match result {
+            Ok(()) => 0,
+            Err(e) if crate::cli::output::broken_pipe(&e) => 0,
+            Err(e) => {
+                stderr.push_str(&crate::cli::output::error_text(&e));
+                1
+            }
+        };
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        (Answer::Ran { code, stdout, stderr }, Flow::Go)
+    }
+
+    /// The store as it is on disk now: opened again when the file was
+    /// replaced (a checkout), reloaded when another process committed.
+    fn make_current(&mut self) -> Result<()> {
+        let db = self.store.borrow().layout().db();
+        let now = file_id(&db)?;
+        if now != self.db_file {
+            let reopened = Store::open(&self.root, &self.creds)?;
+            *self.store.borrow_mut() = reopened;
+            self.db_file = now;
+            return Ok(());
+        }
+        self.store.borrow_mut().refresh()?;
+        Ok(())
+    }
+
+    /// After the one command human-only was unlocked for: the human-only
+    /// passphrase is wiped and the store reopened at the master level.
+    fn drop_human(&mut self) -> Flow {
+        self.human_once = false;
+        self.creds.human_passphrase = None;
+        match Store::open(&self.root, &self.creds) {
+            Ok(store) => {
+                *self.store.borrow_mut() = store;
+                Flow::Go
+            }
+            Err(e) => Flow::Stop(format!("reopening at the master level failed: {e}")),
+        }
+    }
+
+    fn info(&self) -> Info {
+        let store = self.store.borrow();
+        let level = match (store.level(), self.human_once) {
+            (Level::Human, true) => "human (for the next command, then master)".to_owned(),
+            (level, _) => level.to_string(),
+        };
+        Info {
+            root: self.root.clone(),
+            level,
+            pid: std::process::id(),
+            since: self.since.to_rfc3339(),
+            idle_limit_secs: self.idle.as_secs(),
+            idle_left_secs: self.idle.saturating_sub(self.last.elapsed()).as_secs(),
+            commit: store.seen_seq(),
+            nodes: store.catalog().node_count(),
+            requests: self.requests,
+            memory: self.memory.clone(),
+        }
+    }
+}
+
+/// The device and inode of `path`: a checkout that replaces the file
+/// changes them.
+fn file_id(path: &Path) -> Result<(u64, u64)> {
+    let m = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok((m.dev(), m.ino()))
+}
+
+fn same_path(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Whether a process `pid` still exists.
+fn alive(pid: i32) -> bool {
+    rustix::process::Pid::from_raw(pid).is_some_and(|p| rustix::process::test_kill_process(p).is_ok())
+}
+
+/// Waits up to `wait` for a client; true when one is waiting.
+fn readable(listener: &UnixListener, wait: Duration) -> Result<bool> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let mut fds = [PollFd::new(listener, PollFlags::IN)];
+    let timeout = Timespec {
+        tv_sec: i64::try_from(wait.as_secs()).unwrap_or(i64::MAX),
+        tv_nsec: i64::from(wait.subsec_nanos()),
+    };
+    match poll(&mut fds, Some(&timeout)) {
+        Ok(n) => Ok(n > 0),
+        Err(rustix::io::Errno::INTR) => Ok(false),
+        Err(e) => Err(e).context("waiting for a client"),
+    }
+}

@@ -1,0 +1,177 @@
+//! Starting a session: `graphex unlock` runs this program again, detached,
+//! as the session process; hands it the passphrases it asked for over a pipe
+//! (never in arguments or the environment, which other processes may read);
+//! and waits until it has opened and verified the store and listens.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::net::UnixListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+use graphex_engine::age_secret::{ExposeSecret, SecretString};
+use graphex_engine::{Credentials, Store};
+use serde::{Deserialize, Serialize};
+use zeroize::Zeroize;
+
+use super::{client, paths};
+use crate::cli::args::UnlockArg;
+use crate::cli::hold::server::Session;
+
+/// The passphrases the session process reads from its stdin.
+#[derive(Default, Serialize, Deserialize)]
+struct Secrets {
+    passphrase: Option<String>,
+    human: Option<String>,
+}
+
+/// Starts the session process for the store at `root` and waits until it
+/// answers; returns its process id.
+pub fn spawn(root: &Path, level: UnlockArg, idle: Duration, creds: &Credentials) -> Result<u32> {
+    let exe = std::env::current_exe().context("cannot find this program to start the session")?;
+    let level_word = match level {
+        UnlockArg::Master => "master",
+        UnlockArg::Human => "human",
+    };
+    let mut cmd = Command::new(exe);
+    cmd.arg("--store")
+        .arg(root)
+        .args(["session-serve", "--level", level_word, "--idle-secs"])
+        .arg(idle.as_secs().to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    if let Ok(sid) = rustix::process::getsid(None) {
+        cmd.arg("--login").arg(sid.as_raw_nonzero().get().to_string());
+    }
+    let mut child = cmd.spawn().context("cannot start the session process")?;
+    let mut secrets = Secrets {
+        passphrase: creds.passphrase.as_ref().map(|s| s.expose_secret().to_owned()),
+        human: creds.human_passphrase.as_ref().map(|s| s.expose_secret().to_owned()),
+    };
+    let mut line = serde_json::to_string(&secrets)?;
+    line.push('\n');
+    let sent = child
+        .stdin
+        .take()
+        .context("no pipe to the session process")?
+        .write_all(line.as_bytes());
+    line.zeroize();
+    secrets.passphrase.zeroize();
+    secrets.human.zeroize();
+    sent.context("cannot hand the passphrase to the session process")?;
+    let mut answer = String::new();
+    let out = child.stdout.take().context("no pipe from the session process")?;
+    BufReader::new(out)
+        .read_line(&mut answer)
+        .context("cannot hear from the session process")?;
+    match answer.trim_end().strip_prefix("ready") {
+        Some(_) => Ok(child.id()),
+        None => {
+            let _ = child.wait();
+            match answer.trim_end() {
+                "" => bail!("the session process ended without saying why"),
+                why => bail!("{}", why.strip_prefix("error: ").unwrap_or(why)),
+            }
+        }
+    }
+}
+
+/// The session process itself (`graphex session-serve`, run by `spawn`):
+/// reads the passphrases, leaves the terminal's session, opens and verifies
+/// the store, listens, says `ready` and serves until it ends.
+pub fn serve(root: PathBuf, level: UnlockArg, idle: Duration, login: Option<i32>) -> Result<()> {
+    let mut out = std::io::stdout();
+    match open_and_listen(root, level) {
+        Ok((mut session, listener)) => {
+            session.idle = idle;
+            session.login = login;
+            writeln!(out, "ready")?;
+            out.flush()?;
+            // Nothing more goes to the parent: stdin and stdout are closed.
+            let null = std::fs::File::options().read(true).write(true).open("/dev/null")?;
+            rustix::stdio::dup2_stdin(&null)?;
+            rustix::stdio::dup2_stdout(&null)?;
+            session.serve(&listener).map(|_| ())
+        }
+        Err(e) => {
+            writeln!(out, "error: {e:#}")?;
+            Ok(())
+        }
+    }
+}
+
+fn open_and_listen(root: PathBuf, level: UnlockArg) -> Result<(Session, UnixListener)> {
+    let mut raw = String::new();
+    std::io::stdin()
+        .lock()
+        .take(64 * 1024)
+        .read_line(&mut raw)
+        .context("cannot read the passphrase")?;
+    let parsed: Result<Secrets, _> = serde_json::from_str(&raw);
+    raw.zeroize();
+    let secrets = parsed.context("the passphrase line does not parse")?;
+    // Out of the terminal's session: closing the terminal does not end
+    // this process (the login-session check does, if it is asked).
+    let _ = rustix::process::setsid();
+    let memory = lock_memory();
+    let mut creds = Credentials::from_env();
+    if let Some(p) = secrets.passphrase {
+        creds.passphrase = Some(SecretString::from(p));
+    }
+    match (level, secrets.human) {
+        (UnlockArg::Human, Some(h)) => creds.human_passphrase = Some(SecretString::from(h)),
+        (UnlockArg::Human, None) if creds.human_passphrase.is_some() => {}
+        (UnlockArg::Human, None) => bail!("the human level needs the human-only passphrase"),
+        (UnlockArg::Master, _) => creds.human_passphrase = None,
+    }
+    creds.agent_identity_file = None;
+    if !creds.has_master() {
+        bail!("an unlock session needs the master key");
+    }
+    let store = Store::open(&root, &creds)?;
+    if let Some(rb) = store.rolled_back() {
+        bail!(
+            "the store went back, so no session was started: {}",
+            graphex_engine::store::rollback_text(&root, rb)
+        );
+    }
+    let socket = paths::socket_for(&root)?;
+    let listener = bind(&socket)?;
+    let mut session = Session::new(root, socket, store, creds)?;
+    session.memory = memory;
+    Ok((session, listener))
+}
+
+/// Listens on `socket`: a session already answering there is an error; a
+/// socket left by one that died is replaced.
+fn bind(socket: &Path) -> Result<UnixListener> {
+    if socket.exists() {
+        if client::status(socket).is_ok() {
+            bail!("a session already runs for this store (`graphex lock` ends it)");
+        }
+        std::fs::remove_file(socket).with_context(|| format!("cannot remove the stale {}", socket.display()))?;
+    }
+    let listener = UnixListener::bind(socket).with_context(|| format!("cannot listen on {}", socket.display()))?;
+    paths::make_private(socket)?;
+    Ok(listener)
+}
+
+/// Locks the process's memory against swapping when the limit allows all
+/// of it; says what was done.
+fn lock_memory() -> String {
+    use rustix::process::{Resource, getrlimit};
+    let limit = getrlimit(Resource::Memlock);
+    if limit.current.is_some() {
+        let mib = limit.current.unwrap_or(0) / (1024 * 1024);
+        return format!(
+            "not locked: the memory-lock limit is {mib} MiB (`ulimit -l unlimited` lifts it); use encrypted swap"
+        );
+    }
+    use rustix::mm::{MlockAllFlags, mlockall};
+    match mlockall(MlockAllFlags::CURRENT | MlockAllFlags::FUTURE) {
+        Ok(()) => "locked (never swapped), not in core dumps".to_owned(),
+        Err(e) => format!("not locked ({e}); use encrypted swap"),
+    }
+}

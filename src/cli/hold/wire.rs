@@ -1,0 +1,104 @@
+//! What a client and the session say to each other: one request and one
+//! answer per connection, each a length-prefixed JSON frame. Requests are
+//! small; a frame over the limit is refused before it is read.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context as _, Result, bail};
+use serde::{Deserialize, Serialize};
+
+/// The largest request the session reads.
+pub const MAX_REQUEST: usize = 1 << 20;
+/// The largest answer a client reads (an export of a large store).
+pub const MAX_ANSWER: usize = 1 << 31;
+
+/// What a client asks.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Request {
+    /// Run one command line (`argv` without the program name) in `cwd` on
+    /// the store at `root`.
+    Run {
+        argv: Vec<String>,
+        cwd: PathBuf,
+        root: PathBuf,
+    },
+    /// What the session holds.
+    Status,
+    /// End the session now.
+    Lock,
+}
+
+/// What the session answers.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Answer {
+    /// The command ran: its exit status and what it printed.
+    Ran {
+        code: u8,
+        stdout: String,
+        stderr: String,
+    },
+    Status(Info),
+    Locked,
+    /// The session will not run it (the client runs it itself), and why.
+    Declined(String),
+}
+
+/// What `graphex session` shows.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Info {
+    pub root: PathBuf,
+    pub level: String,
+    pub pid: u32,
+    /// RFC 3339.
+    pub since: String,
+    pub idle_limit_secs: u64,
+    pub idle_left_secs: u64,
+    pub commit: u64,
+    pub nodes: usize,
+    pub requests: u64,
+    /// Whether the session's memory is locked against swapping, and if not why.
+    pub memory: String,
+}
+
+/// Writes one frame.
+pub fn send<T: Serialize>(w: &mut impl Write, value: &T) -> Result<()> {
+    let body = serde_json::to_vec(value)?;
+    let len = u32::try_from(body.len()).context("a frame over 4 GiB")?;
+    w.write_all(&len.to_be_bytes())?;
+    w.write_all(&body)?;
+    w.flush()?;
+    Ok(())
+}
+
+/// Reads one frame of at most `max` bytes.
+pub fn receive<T: for<'de> Deserialize<'de>>(r: &mut impl Read, max: usize) -> Result<T> {
+    let mut len = [0u8; 4];
+    r.read_exact(&mut len).context("the other end closed the connection")?;
+    let len = usize::try_from(u32::from_be_bytes(len))?;
+    if len > max {
+        bail!("a frame of {len} bytes (the limit is {max})");
+    }
+    let mut body = vec![0u8; len];
+    r.read_exact(&mut body).context("the frame ended early")?;
+    serde_json::from_slice(&body).context("the frame does not parse")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip_and_oversized_ones_are_refused() {
+        let mut buf = Vec::new();
+        send(&mut buf, &Request::Status).expect("send");
+        let back: Request = receive(&mut buf.as_slice(), MAX_REQUEST).expect("receive");
+        assert!(matches!(back, Request::Status));
+        let mut big = Vec::new();
+        big.extend_from_slice(&u32::try_from(MAX_REQUEST + 1).expect("fits").to_be_bytes());
+        let e = receive::<Request>(&mut big.as_slice(), MAX_REQUEST).expect_err("too big");
+        assert!(e.to_string().contains("the limit"), "{e}");
+        let e = receive::<Request>(&mut [0u8, 0, 0, 2, b'{'].as_slice(), MAX_REQUEST).expect_err("cut");
+        assert!(e.to_string().contains("ended early"), "{e}");
+    }
+}

@@ -1,0 +1,132 @@
+//! `unlock`, `lock` and `session`: starting, ending and showing the store's
+//! unlock session (see `hold`).
+
+use std::time::Duration;
+
+use anyhow::Result;
+use graphex_engine::Credentials;
+use serde::Serialize;
+
+use super::Context;
+use super::args::UnlockArg;
+use super::hold::wire::Info;
+use super::hold::{client, paths, start};
+use super::output::{emit, note};
+use super::session::prompt_secret;
+use super::unlock_args::{ServeArgs, UnlockArgs};
+use graphex_engine::keys::{ENV_HUMAN_PASSPHRASE, ENV_PASSPHRASE};
+
+/// `graphex unlock`.
+pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
+    let root = ctx.root()?;
+    let socket = paths::socket_for(&root)?;
+    if let Ok(info) = client::status(&socket) {
+        let human_asked = a.level == UnlockArg::Human;
+        if !human_asked {
+            note(&format!(
+                "an unlock session already holds {} at the {} level (process {}); `graphex lock` ends it",
+                root.display(),
+                info.level,
+                info.pid
+            ));
+            return Ok(());
+        }
+        // Human-only is asked for again: a new session replaces this one.
+        client::lock(&socket)?;
+    }
+    let mut creds = Credentials::from_env();
+    creds.agent_identity_file = None;
+    if !creds.has_master() {
+        creds.passphrase = Some(prompt_secret(
+            "Master passphrase: ",
+            &format!("unlock needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY, or run in a terminal"),
+        )?);
+    }
+    if a.level == UnlockArg::Human && creds.human_passphrase.is_none() {
+        creds.human_passphrase = Some(prompt_secret(
+            "Human-only passphrase: ",
+            &format!("the human level needs {ENV_HUMAN_PASSPHRASE}, or run in a terminal"),
+        )?);
+    }
+    let pid = start::spawn(&root, a.level, a.idle, &creds)?;
+    note(&format!(
+        "unlocked {} at the {} level (session process {pid}); it ends after {} without a command, or with `graphex lock`",
+        root.display(),
+        match a.level {
+            UnlockArg::Master => "master",
+            UnlockArg::Human => "human (for the next command only)",
+        },
+        idle_text(a.idle)
+    ));
+    Ok(())
+}
+
+/// `graphex lock`.
+pub fn lock(ctx: &Context) -> Result<()> {
+    let root = ctx.root()?;
+    let socket = paths::socket_for(&root)?;
+    match client::status(&socket) {
+        Err(_) => note(&format!("no unlock session holds {}", root.display())),
+        Ok(info) => {
+            client::lock(&socket)?;
+            note(&format!(
+                "locked: the session for {} (process {}) ended and wiped what it held",
+                root.display(),
+                info.pid
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct Shown {
+    running: bool,
+    #[serde(flatten)]
+    info: Option<Info>,
+}
+
+/// `graphex session`.
+pub fn session(ctx: &Context) -> Result<()> {
+    let root = ctx.root()?;
+    let socket = paths::socket_for(&root)?;
+    let info = client::status(&socket).ok();
+    let shown = Shown {
+        running: info.is_some(),
+        info,
+    };
+    emit(ctx.json, &shown, |s| match &s.info {
+        None => format!(
+            "no unlock session for {} (`graphex unlock` starts one)\n",
+            root.display()
+        ),
+        Some(i) => format!(
+            "store      {}\nlevel      {}\nprocess    {}\nsince      {}\nidle left  {} of {}\ncommit     {}\nnodes      {}\ncommands   {}\nmemory     {}\n",
+            i.root.display(),
+            i.level,
+            i.pid,
+            i.since,
+            idle_text(Duration::from_secs(i.idle_left_secs)),
+            idle_text(Duration::from_secs(i.idle_limit_secs)),
+            i.commit,
+            i.nodes,
+            i.requests,
+            i.memory
+        ),
+    })
+}
+
+/// The hidden `session-serve`: the session process.
+pub fn serve(ctx: &Context, a: &ServeArgs) -> Result<()> {
+    start::serve(ctx.root()?, a.level, Duration::from_secs(a.idle_secs), a.login)
+}
+
+fn idle_text(d: Duration) -> String {
+    let s = d.as_secs();
+    match (s / 3600, (s % 3600) / 60, s % 60) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, 0) => format!("{m}m"),
+        (0, m, s) => format!("{m}m{s:02}s"),
+        (h, m, _) => format!("{h}h{m:02}m"),
+    }
+}
