@@ -149,6 +149,8 @@ pub fn bare(cwd: &Path) -> Command {
         "GRAPHEX_IDENTITY",
         "GRAPHEX_HUMAN_PASSPHRASE",
         "GRAPHEX_AGENT_IDENTITY",
+        "GRAPHEX_NO_SESSION",
+        "XDG_RUNTIME_DIR",
     ] {
         c.env_remove(var);
     }

@@ -37,4 +37,5 @@ mod saved_queries;
 mod semantics;
 mod setup;
 mod spellings;
+mod unlock_session;
 mod writes;

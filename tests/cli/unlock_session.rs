@@ -1,0 +1,206 @@
+//! The unlock session: started with the key once, it answers the read
+//! commands of processes that have no key, exactly as a process with the key
+//! would; it sees other processes' commits, ends on lock, on idle and on a
+//! store that no longer verifies, and keeps its socket private.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::harness::{Repo, state_dir};
+
+/// A session on `repo`, locked when dropped (a failing test leaves none).
+struct Unlocked<'a> {
+    repo: &'a Repo,
+}
+
+impl<'a> Unlocked<'a> {
+    fn start(repo: &'a Repo, idle: &str) -> Self {
+        repo.master().args(["unlock", "--idle", idle]).assert().success();
+        Unlocked { repo }
+    }
+
+    fn info(&self) -> serde_json::Value {
+        let out = self.repo.locked().args(["--json", "session"]).assert().success();
+        serde_json::from_slice(&out.get_output().stdout).unwrap()
+    }
+}
+
+impl Drop for Unlocked<'_> {
+    fn drop(&mut self) {
+        let _ = self.repo.locked().arg("lock").output();
+    }
+}
+
+fn socket_dir() -> PathBuf {
+    state_dir().join("run")
+}
+
+/// The socket of this store's session, when it exists.
+fn socket_of(repo: &Repo) -> Option<PathBuf> {
+    let key = graphex_engine::freshness::work_tree_key(repo.root());
+    Some(socket_dir().join(format!("{key}.sock"))).filter(|p| p.exists())
+}
+
+/// Waits (at most a minute) until `done` holds.
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !done() {
+        assert!(Instant::now() < deadline, "still waiting for {what}");
+        std::thread::yield_now();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn gone(pid: u64) -> bool {
+    !Path::new(&format!("/proc/{pid}")).exists()
+        || std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| s.contains(") Z "))
+}
+
+fn run(mut cmd: assert_cmd::Command, args: &[&str]) -> (String, String, i32) {
+    let out = cmd.args(args).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+fn with_content(repo: &Repo) {
+    repo.ok(&[
+        "add",
+        "-t",
+        "service",
+        "--name",
+        "orders",
+        "--description",
+        "takes orders",
+    ]);
+    repo.ok(&[
+        "add",
+        "-t",
+        "service",
+        "--name",
+        "ledger",
+        "--description",
+        "keeps the books",
+        "--tier",
+        "agent-restricted",
+    ]);
+    repo.ok(&["link", "orders", "depends-on", "ledger"]);
+}
+
+#[test]
+fn reads_through_the_session_are_the_reads_of_a_process_holding_the_key() {
+    let repo = Repo::new();
+    with_content(&repo);
+    let session = Unlocked::start(&repo, "10m");
+    let commands: [&[&str]; 12] = [
+        &["status"],
+        &["list"],
+        &["--json", "list"],
+        &["show", "ledger"],
+        &["show", "no-such-node"],
+        &["query", "orders -> *"],
+        &["path", "orders", "ledger"],
+        &["neighbors", "orders"],
+        &["project", "--node", "orders", "--tier", "agent-restricted"],
+        &["search", "books"],
+        &["history", "ledger"],
+        &["--json", "pending"],
+    ];
+    for args in commands {
+        let direct = run(repo.master(), args);
+        let served = run(repo.locked(), args);
+        assert_eq!(direct, served, "graphex {args:?}");
+    }
+    // The session answered them (a process without the key sees no
+    // agent-restricted node on its own).
+    assert_eq!(session.info()["requests"], commands.len());
+    let mut own = repo.locked();
+    own.env("GRAPHEX_NO_SESSION", "1");
+    let (_, err, code) = run(own, &["show", "ledger"]);
+    assert_eq!(code, 1, "{err}");
+}
+
+#[test]
+fn a_commit_by_another_process_is_seen_and_the_socket_is_private() {
+    let repo = Repo::new();
+    let session = Unlocked::start(&repo, "10m");
+    let before = session.info()["commit"].as_u64().unwrap();
+    with_content(&repo);
+    let (out, err, code) = run(repo.locked(), &["show", "ledger"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("keeps the books"), "{out}");
+    assert!(session.info()["commit"].as_u64().unwrap() > before);
+    let socket = socket_of(&repo).expect("a socket");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&socket), 0o600);
+    assert_eq!(mode(&socket_dir()), 0o700);
+}
+
+#[test]
+fn lock_ends_the_process_and_removes_the_socket() {
+    let repo = Repo::new();
+    let session = Unlocked::start(&repo, "10m");
+    let pid = session.info()["pid"].as_u64().unwrap();
+    let socket = socket_of(&repo).expect("a socket");
+    let (_, err, code) = run(repo.locked(), &["lock"]);
+    assert_eq!(code, 0);
+    assert!(err.contains("wiped what it held"), "{err}");
+    assert!(!socket.exists(), "the socket outlived lock");
+    wait_until("the session process to exit", || gone(pid));
+    let (out, _, _) = run(repo.locked(), &["session"]);
+    assert!(out.contains("no unlock session"), "{out}");
+}
+
+#[test]
+fn an_idle_session_ends_by_itself() {
+    let repo = Repo::new();
+    let session = Unlocked::start(&repo, "1s");
+    let pid = session.info()["pid"].as_u64().unwrap();
+    let socket = socket_of(&repo).expect("a socket");
+    wait_until("the idle session to end", || gone(pid) && !socket.exists());
+}
+
+#[test]
+fn a_store_that_no_longer_verifies_ends_the_session() {
+    let repo = Repo::new();
+    with_content(&repo);
+    let session = Unlocked::start(&repo, "10m");
+    let pid = session.info()["pid"].as_u64().unwrap();
+    // A forged row under a new commit number: the session must read it,
+    // and it does not verify.
+    let conn = rusqlite::Connection::open(repo.root().join(".gpp/graphex/graph.db")).unwrap();
+    conn.execute_batch(
+        "UPDATE nodes SET summary = X'00' WHERE tier = 0; \
+         UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'commit_seq';",
+    )
+    .unwrap();
+    drop(conn);
+    let (_, err, code) = run(repo.locked(), &["status"]);
+    assert!(
+        err.contains("the unlock session ended: the store no longer verifies"),
+        "{err}"
+    );
+    assert_ne!(
+        code, 0,
+        "the command ran on its own, on a store that does not verify: {err}"
+    );
+    wait_until("the session process to exit", || gone(pid));
+}
+
+#[test]
+fn unlock_needs_the_key_and_says_when_one_runs() {
+    let repo = Repo::new();
+    let (_, err, code) = run(repo.locked(), &["unlock"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unlock needs the master key"), "{err}");
+    let _session = Unlocked::start(&repo, "10m");
+    let (_, err, code) = run(repo.master(), &["unlock"]);
+    assert_eq!(code, 0);
+    assert!(err.contains("already holds"), "{err}");
+    let (_, err, code) = run(repo.locked(), &["unlock", "--idle", "5d"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unit is s, m or h"), "{err}");
+}
