@@ -204,3 +204,60 @@ fn unlock_needs_the_key_and_says_when_one_runs() {
     assert_eq!(code, 2);
     assert!(err.contains("unit is s, m or h"), "{err}");
 }
+
+#[test]
+fn writes_through_the_session_are_the_writes_of_a_process_holding_the_key() {
+    let (direct, through) = (Repo::new(), Repo::new());
+    let session = Unlocked::start(&through, "10m");
+    let steps: [&[&str]; 6] = [
+        &["add", "-t", "service", "--name", "orders", "--description", "takes orders"],
+        &["add", "-t", "database", "--name", "orders-db", "--description", "holds them"],
+        &["link", "orders", "depends-on", "orders-db"],
+        &["update", "orders", "--description", "takes and tracks orders"],
+        &["deprecate", "orders-db", "--reason", "moved"],
+        &["link", "orders", "depends-on", "no-such-node"],
+    ];
+    let path = |r: &Repo| r.root().display().to_string();
+    for args in steps {
+        let a = run(direct.master(), args);
+        let b = run(through.locked(), args);
+        assert_eq!(
+            (a.0, a.1.replace(&path(&direct), "ROOT"), a.2),
+            (b.0, b.1.replace(&path(&through), "ROOT"), b.2),
+            "graphex {args:?}"
+        );
+    }
+    assert_eq!(session.info()["requests"], steps.len());
+    // The same graph, as a process of its own reads it back.
+    let own = |r: &Repo| {
+        let mut c = r.master();
+        c.args(["--json", "show", "orders"]);
+        let mut v = crate::harness::json_of(c);
+        for k in ["created", "updated", "id"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    assert_eq!(own(&direct), own(&through));
+}
+
+#[test]
+fn a_write_is_kept_when_the_session_dies_before_answering() {
+    let repo = Repo::new();
+    let mut start = repo.master();
+    start.env("GRAPHEX_TEST_SESSION_DIES", "1");
+    start.args(["unlock", "--idle", "10m"]).assert().success();
+    let _session = Unlocked { repo: &repo };
+    let (_, err, code) = run(
+        repo.locked(),
+        &["add", "-t", "concept", "--name", "kept", "--description", "committed before the session died"],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("ended before it answered"), "{err}");
+    // Not run a second time on its own, and not lost.
+    let (out, err, code) = run(repo.master(), &["show", "kept"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("committed before the session died"), "{out}");
+    let (out, _, _) = run(repo.master(), &["--json", "list"]);
+    assert_eq!(out.matches("\"kept\"").count(), 1, "{out}");
+}

@@ -20,9 +20,34 @@ use crate::cli::{Cli, Context};
 /// Set to run a command on its own even when a session is open.
 pub const ENV_NO_SESSION: &str = "GRAPHEX_NO_SESSION";
 
-/// Whether the session runs `command`: the read commands, which neither
-/// prompt nor read stdin.
+/// Whether the session runs `command`: the reads and the writes that
+/// neither prompt, nor read stdin, nor start an editor.
 pub fn served(command: &Command) -> bool {
+    reads(command) || writes(command)
+}
+
+/// The writes the session runs (the same transaction, seal and audit
+/// record as a process of its own would write).
+pub fn writes(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Add(_)
+            | Command::Update(_)
+            | Command::Link(_)
+            | Command::Unlink { .. }
+            | Command::Supersede { .. }
+            | Command::Deprecate(_)
+            | Command::Archive(_)
+            | Command::Restore(_)
+            | Command::Accept(_)
+            | Command::Reject(_)
+            | Command::RequestChanges(_)
+            | Command::Undo
+    ) || matches!(command, Command::History { revert: true, .. })
+        || matches!(command, Command::Propose { file: Some(f), schema: false } if f.as_os_str() != "-")
+}
+
+fn reads(command: &Command) -> bool {
     matches!(
         command,
         Command::Show { .. }
@@ -51,7 +76,9 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
     if !served(command) || cli.unlock.is_some() || std::env::var_os(ENV_NO_SESSION).is_some_and(|v| !v.is_empty()) {
         return None;
     }
-    if names_a_key(&Credentials::from_env()) {
+    let creds = Credentials::from_env();
+    let test_run = test_through_session(&creds);
+    if names_a_key(&creds) && !test_run {
         return None;
     }
     let argv: Vec<String> = argv
@@ -66,11 +93,28 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
     };
     let root = ctx.root().ok()?;
     let socket = paths::socket_for(&root).ok()?;
+    if test_run && status(&socket).is_err() {
+        let idle = std::time::Duration::from_secs(20);
+        super::start::spawn(&root, crate::cli::args::UnlockArg::Master, idle, &creds).ok()?;
+    }
     if !socket.exists() || paths::check_private_socket(&socket).is_err() {
         return None;
     }
     let cwd = std::env::current_dir().ok()?;
-    match ask(&socket, &Request::Run { argv, cwd, root }).ok()? {
+    let answer = match ask(&socket, &Request::Run { argv, cwd, root }) {
+        Ok(answer) => answer,
+        // A read is simply run here; a write may have been committed
+        // before the session went away, so it is not run twice.
+        Err(_) if !writes(command) => return None,
+        Err(e) => {
+            crate::cli::output::note(&format!(
+                "error: the unlock session ended before it answered ({e:#}); the change may or may not have been \
+                 made: `graphex timeline` shows the last ones"
+            ));
+            return Some(ExitCode::from(1));
+        }
+    };
+    match answer {
         Answer::Ran { code, stdout, stderr } => {
             // A reader that went away has what it wanted.
             let _ = std::io::stdout().lock().write_all(stdout.as_bytes());
@@ -87,6 +131,20 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
         _ => None,
     }
 }
+
+/// Debug builds, for running the CLI tests through sessions: with
+/// `GRAPHEX_TEST_VIA_SESSION` set, a command whose environment holds the
+/// master key (and nothing else) runs through a session started for it.
+fn test_through_session(c: &Credentials) -> bool {
+    cfg!(debug_assertions)
+        && std::env::var_os(ENV_TEST_VIA).is_some_and(|v| !v.is_empty())
+        && c.has_master()
+        && c.human_passphrase.is_none()
+        && c.agent_identity_file.is_none()
+}
+
+/// See [`test_through_session`].
+pub const ENV_TEST_VIA: &str = "GRAPHEX_TEST_VIA_SESSION";
 
 /// Whether the environment offers a key of its own: such a command runs at
 /// the level that key gives, not at the session's.

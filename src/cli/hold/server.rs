@@ -21,6 +21,9 @@ use super::peer;
 use super::wire::{self, Answer, Info, MAX_REQUEST, Request};
 use crate::cli::{Cli, Context, Held};
 
+/// Set in tests: the session dies after running a command, before answering.
+pub const ENV_TEST_DIE: &str = "GRAPHEX_TEST_SESSION_DIES";
+
 /// How long a client may take to send its request.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// How often an idle session checks that its login session still exists.
@@ -160,6 +163,12 @@ impl Session {
             held: Some(Held(Rc::clone(&self.store))),
         };
         let (result, out) = crate::cli::output::capture(|| crate::cli::dispatch(&ctx, &command));
+        // The kill test (debug builds): the session dies between its commit
+        // and its answer.
+        #[cfg(debug_assertions)]
+        if std::env::var_os(ENV_TEST_DIE).is_some() {
+            std::process::abort();
+        }
         self.last = Instant::now();
         self.requests += 1;
         let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();

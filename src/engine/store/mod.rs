@@ -148,6 +148,9 @@ pub struct Store {
     /// What the open found of the store's freshness (sessions that
     /// authenticate the seal), see `fresh`.
     fresh: Option<Freshness>,
+    /// `status`'s counts from the index, for the commit they were taken at
+    /// (a long-lived session answers again without scanning the tables).
+    counted: std::sync::Mutex<Option<report::Counted>>,
     #[cfg(test)]
     fault: Option<&'static str>,
 }
@@ -299,6 +302,7 @@ impl Store {
             db_file,
             unsealed,
             fresh: None,
+            counted: std::sync::Mutex::default(),
             #[cfg(test)]
             fault: None,
         };

@@ -40,18 +40,24 @@ pub struct StatusReport {
     pub pending_proposals: usize,
 }
 
+/// The index's counts per tier and the last update, as of one commit.
+#[derive(Debug, Clone)]
+pub(crate) struct Counted {
+    seq: u64,
+    /// (nodes, edges) per tier code.
+    per_tier: Vec<(u64, u64)>,
+    last: Option<i64>,
+}
+
 impl Store {
-    /// Builds the status report for this session.
-    pub fn status(&self) -> Result<StatusReport> {
-        let mut tiers: Vec<TierCount> = Tier::ALL
-            .iter()
-            .map(|&tier| TierCount {
-                tier,
-                nodes: 0,
-                edges: 0,
-                readable: self.keys.reads(tier),
-            })
-            .collect();
+    /// The counts of the index as of the commit this session has read: taken
+    /// once per commit.
+    fn counted(&self) -> Result<Counted> {
+        let mut memo = self.counted.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(c) = memo.as_ref().filter(|c| c.seq == self.seen_seq) {
+            return Ok(c.clone());
+        }
+        let mut per_tier = vec![(0u64, 0u64); Tier::ALL.len()];
         for (table, is_node) in [("nodes", true), ("edges", false)] {
             let mut stmt = self
                 .conn
@@ -60,25 +66,52 @@ impl Store {
             while let Some(row) = rows.next()? {
                 let tier = row_tier(row.get(0)?)?;
                 let count = row.get::<_, i64>(1)?.max(0) as u64;
-                let slot = &mut tiers[tier.code() as usize];
+                let slot = &mut per_tier[tier.code() as usize];
                 if is_node {
-                    slot.nodes = count
+                    slot.0 = count
                 } else {
-                    slot.edges = count
+                    slot.1 = count
                 }
             }
-        }
-        let mut by_status = BTreeMap::new();
-        let mut by_type = BTreeMap::new();
-        for n in self.catalog.nodes() {
-            *by_status.entry(n.status.to_string()).or_insert(0) += 1;
-            *by_type.entry(n.node_type.to_string()).or_insert(0) += 1;
         }
         let last: Option<i64> = self
             .conn
             .query_row("SELECT MAX(at) FROM timeline", [], |r| r.get(0))
             .optional()?
             .flatten();
+        let c = Counted {
+            seq: self.seen_seq,
+            per_tier,
+            last,
+        };
+        *memo = Some(c.clone());
+        Ok(c)
+    }
+
+    /// Builds the status report for this session.
+    pub fn status(&self) -> Result<StatusReport> {
+        let counted = self.counted()?;
+        let tiers: Vec<TierCount> = Tier::ALL
+            .iter()
+            .map(|&tier| {
+                let (nodes, edges) = counted.per_tier[tier.code() as usize];
+                TierCount {
+                    tier,
+                    nodes,
+                    edges,
+                    readable: self.keys.reads(tier),
+                }
+            })
+            .collect();
+        let mut by_status: BTreeMap<&str, u64> = BTreeMap::new();
+        let mut by_type: BTreeMap<&str, u64> = BTreeMap::new();
+        for n in self.catalog.nodes() {
+            *by_status.entry(n.status.as_str()).or_insert(0) += 1;
+            *by_type.entry(n.node_type.as_str()).or_insert(0) += 1;
+        }
+        let owned = |m: BTreeMap<&str, u64>| m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+        let (by_status, by_type) = (owned(by_status), owned(by_type));
+        let last = counted.last;
         Ok(StatusReport {
             store: self.layout.root().display().to_string(),
             level: self.level(),
