@@ -16,13 +16,16 @@ struct Unlocked<'a> {
 
 impl<'a> Unlocked<'a> {
     fn start(repo: &'a Repo, idle: &str) -> Self {
-        repo.master().args(["unlock", "--idle", idle]).assert().success();
+        let mut c = repo.master();
+        c.env_remove("GRAPHEX_TEST_VIA_SESSION");
+        c.args(["unlock", "--idle", idle]).assert().success();
         Unlocked { repo }
     }
 
     fn info(&self) -> serde_json::Value {
-        let out = self.repo.locked().args(["--json", "session"]).assert().success();
-        serde_json::from_slice(&out.get_output().stdout).unwrap()
+        let (out, err, code) = run(self.repo.locked(), &["--json", "session"]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
     }
 }
 
@@ -58,6 +61,8 @@ fn gone(pid: u64) -> bool {
 }
 
 fn run(mut cmd: assert_cmd::Command, args: &[&str]) -> (String, String, i32) {
+    // These tests start their own sessions.
+    cmd.env_remove("GRAPHEX_TEST_VIA_SESSION");
     let out = cmd.args(args).output().unwrap();
     (
         String::from_utf8(out.stdout).unwrap(),
@@ -67,27 +72,33 @@ fn run(mut cmd: assert_cmd::Command, args: &[&str]) -> (String, String, i32) {
 }
 
 fn with_content(repo: &Repo) {
-    repo.ok(&[
-        "add",
-        "-t",
-        "service",
-        "--name",
-        "orders",
-        "--description",
-        "takes orders",
-    ]);
-    repo.ok(&[
-        "add",
-        "-t",
-        "service",
-        "--name",
-        "ledger",
-        "--description",
-        "keeps the books",
-        "--tier",
-        "agent-restricted",
-    ]);
-    repo.ok(&["link", "orders", "depends-on", "ledger"]);
+    let steps: [&[&str]; 3] = [
+        &[
+            "add",
+            "-t",
+            "service",
+            "--name",
+            "orders",
+            "--description",
+            "takes orders",
+        ],
+        &[
+            "add",
+            "-t",
+            "service",
+            "--name",
+            "ledger",
+            "--description",
+            "keeps the books",
+            "--tier",
+            "agent-restricted",
+        ],
+        &["link", "orders", "depends-on", "ledger"],
+    ];
+    for args in steps {
+        let (_, err, code) = run(repo.master(), args);
+        assert_eq!(code, 0, "{err}");
+    }
 }
 
 #[test]
@@ -210,8 +221,24 @@ fn writes_through_the_session_are_the_writes_of_a_process_holding_the_key() {
     let (direct, through) = (Repo::new(), Repo::new());
     let session = Unlocked::start(&through, "10m");
     let steps: [&[&str]; 6] = [
-        &["add", "-t", "service", "--name", "orders", "--description", "takes orders"],
-        &["add", "-t", "database", "--name", "orders-db", "--description", "holds them"],
+        &[
+            "add",
+            "-t",
+            "service",
+            "--name",
+            "orders",
+            "--description",
+            "takes orders",
+        ],
+        &[
+            "add",
+            "-t",
+            "database",
+            "--name",
+            "orders-db",
+            "--description",
+            "holds them",
+        ],
         &["link", "orders", "depends-on", "orders-db"],
         &["update", "orders", "--description", "takes and tracks orders"],
         &["deprecate", "orders-db", "--reason", "moved"],
@@ -230,9 +257,9 @@ fn writes_through_the_session_are_the_writes_of_a_process_holding_the_key() {
     assert_eq!(session.info()["requests"], steps.len());
     // The same graph, as a process of its own reads it back.
     let own = |r: &Repo| {
-        let mut c = r.master();
-        c.args(["--json", "show", "orders"]);
-        let mut v = crate::harness::json_of(c);
+        let (out, err, code) = run(r.master(), &["--json", "show", "orders"]);
+        assert_eq!(code, 0, "{err}");
+        let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
         for k in ["created", "updated", "id"] {
             v.as_object_mut().unwrap().remove(k);
         }
@@ -245,12 +272,22 @@ fn writes_through_the_session_are_the_writes_of_a_process_holding_the_key() {
 fn a_write_is_kept_when_the_session_dies_before_answering() {
     let repo = Repo::new();
     let mut start = repo.master();
-    start.env("GRAPHEX_TEST_SESSION_DIES", "1");
+    start
+        .env("GRAPHEX_TEST_SESSION_DIES", "1")
+        .env_remove("GRAPHEX_TEST_VIA_SESSION");
     start.args(["unlock", "--idle", "10m"]).assert().success();
     let _session = Unlocked { repo: &repo };
     let (_, err, code) = run(
         repo.locked(),
-        &["add", "-t", "concept", "--name", "kept", "--description", "committed before the session died"],
+        &[
+            "add",
+            "-t",
+            "concept",
+            "--name",
+            "kept",
+            "--description",
+            "committed before the session died",
+        ],
     );
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("ended before it answered"), "{err}");

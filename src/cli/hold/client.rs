@@ -78,7 +78,8 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
     }
     let creds = Credentials::from_env();
     let test_run = test_through_session(&creds);
-    if names_a_key(&creds) && !test_run {
+    let test_mode = cfg!(debug_assertions) && std::env::var_os(ENV_TEST_VIA).is_some_and(|v| !v.is_empty());
+    if (names_a_key(&creds) || test_mode) && !test_run {
         return None;
     }
     let argv: Vec<String> = argv

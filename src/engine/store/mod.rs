@@ -155,6 +155,12 @@ pub struct Store {
     fault: Option<&'static str>,
 }
 
+impl Drop for Store {
+    fn drop(&mut self) {
+        self.fold_wal();
+    }
+}
+
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Store({}, {})", self.layout.root().display(), self.keys.level())
@@ -580,6 +586,16 @@ impl Store {
             .conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
         Ok(busy == 0)
+    }
+
+    /// Folds the WAL into graph.db without waiting for anyone: what this
+    /// session committed is in the file git reads even while another
+    /// process (an unlock session, the console) keeps the store open, which
+    /// keeps SQLite from folding it when this one closes.
+    pub fn fold_wal(&self) {
+        let _ = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(0));
     }
 
     /// Checkpoints after old content was replaced, retrying briefly while

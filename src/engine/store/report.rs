@@ -67,11 +67,7 @@ impl Store {
                 let tier = row_tier(row.get(0)?)?;
                 let count = row.get::<_, i64>(1)?.max(0) as u64;
                 let slot = &mut per_tier[tier.code() as usize];
-                if is_node {
-                    slot.0 = count
-                } else {
-                    slot.1 = count
-                }
+                if is_node { slot.0 = count } else { slot.1 = count }
             }
         }
         let last: Option<i64> = self
