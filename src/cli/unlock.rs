@@ -18,9 +18,8 @@ use graphex_engine::keys::{ENV_HUMAN_PASSPHRASE, ENV_PASSPHRASE};
 
 /// `graphex unlock`.
 pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
-    let root = ctx.root()?;
-    let socket = paths::socket_for(&root)?;
-    if let Ok(info) = client::status(&socket) {
+    let root = ctx.root()?.canonicalize()?;
+    if let Some((socket, info)) = running(&root) {
         let human_asked = a.level == UnlockArg::Human;
         if !human_asked {
             note(&format!(
@@ -63,11 +62,10 @@ pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
 
 /// `graphex lock`.
 pub fn lock(ctx: &Context) -> Result<()> {
-    let root = ctx.root()?;
-    let socket = paths::socket_for(&root)?;
-    match client::status(&socket) {
-        Err(_) => note(&format!("no unlock session holds {}", root.display())),
-        Ok(info) => {
+    let root = ctx.root()?.canonicalize()?;
+    match running(&root) {
+        None => note(&format!("no unlock session holds {}", root.display())),
+        Some((socket, info)) => {
             client::lock(&socket)?;
             note(&format!(
                 "locked: the session for {} (process {}) ended and wiped what it held",
@@ -88,9 +86,8 @@ struct Shown {
 
 /// `graphex session`.
 pub fn session(ctx: &Context) -> Result<()> {
-    let root = ctx.root()?;
-    let socket = paths::socket_for(&root)?;
-    let info = client::status(&socket).ok();
+    let root = ctx.root()?.canonicalize()?;
+    let info = running(&root).map(|(_, info)| info);
     let shown = Shown {
         running: info.is_some(),
         info,
@@ -119,6 +116,13 @@ pub fn session(ctx: &Context) -> Result<()> {
 /// The hidden `session-serve`: the session process.
 pub fn serve(ctx: &Context, a: &ServeArgs) -> Result<()> {
     start::serve(ctx.root()?, a.level, Duration::from_secs(a.idle_secs), a.login)
+}
+
+/// The session holding `root`, if one answers.
+fn running(root: &std::path::Path) -> Option<(std::path::PathBuf, Info)> {
+    let socket = paths::existing_socket(root)?;
+    let info = client::status(&socket).ok()?;
+    Some((socket, info))
 }
 
 fn idle_text(d: Duration) -> String {

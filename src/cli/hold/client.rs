@@ -92,13 +92,13 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
         unlock: None,
         held: None,
     };
-    let root = ctx.root().ok()?;
-    let socket = paths::socket_for(&root).ok()?;
-    if test_run && status(&socket).is_err() {
+    let root = ctx.root().ok()?.canonicalize().ok()?;
+    if test_run && paths::existing_socket(&root).is_none_or(|s| status(&s).is_err()) {
         let idle = std::time::Duration::from_secs(20);
         super::start::spawn(&root, crate::cli::args::UnlockArg::Master, idle, &creds).ok()?;
     }
-    if !socket.exists() || paths::check_private_socket(&socket).is_err() {
+    let socket = paths::existing_socket(&root)?;
+    if paths::check_private_socket(&socket).is_err() {
         return None;
     }
     let cwd = std::env::current_dir().ok()?;

@@ -9,14 +9,25 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
 
+/// Where the sessions' sockets live (not created).
+fn socket_dir_path() -> Option<PathBuf> {
+    match std::env::var_os("XDG_RUNTIME_DIR").filter(|v| !v.is_empty()) {
+        Some(run) => Some(PathBuf::from(run).join("graphex")),
+        None => graphex_engine::freshness::state_dir().map(|state| state.join("run")),
+    }
+}
+
+/// The socket a session for the store at `root` would listen on, without
+/// creating anything (what every command looks at first).
+pub fn existing_socket(root: &Path) -> Option<PathBuf> {
+    let socket = socket_dir_path()?.join(format!("{}.sock", graphex_engine::freshness::work_tree_key(root)));
+    socket.exists().then_some(socket)
+}
+
 /// The directory holding the sessions' sockets, created 0700 when missing.
 pub fn socket_dir() -> Result<PathBuf> {
-    let dir = match std::env::var_os("XDG_RUNTIME_DIR").filter(|v| !v.is_empty()) {
-        Some(run) => PathBuf::from(run).join("graphex"),
-        None => match graphex_engine::freshness::state_dir() {
-            Some(state) => state.join("run"),
-            None => bail!("no directory for the unlock session's socket: set XDG_RUNTIME_DIR, XDG_STATE_HOME or HOME"),
-        },
+    let Some(dir) = socket_dir_path() else {
+        bail!("no directory for the unlock session's socket: set XDG_RUNTIME_DIR, XDG_STATE_HOME or HOME")
     };
     if !dir.is_dir() {
         std::fs::DirBuilder::new()
