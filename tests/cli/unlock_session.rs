@@ -298,3 +298,45 @@ fn a_write_is_kept_when_the_session_dies_before_answering() {
     let (out, _, _) = run(repo.master(), &["--json", "list"]);
     assert_eq!(out.matches("\"kept\"").count(), 1, "{out}");
 }
+
+#[test]
+fn an_older_graph_copied_back_in_place_is_found_as_an_open_finds_it() {
+    let repo = Repo::new();
+    with_content(&repo);
+    let db = repo.root().join(".gpp/graphex/graph.db");
+    let old = std::fs::read(&db).unwrap();
+    let (_, err, code) = run(
+        repo.master(),
+        &[
+            "add",
+            "-t",
+            "concept",
+            "--name",
+            "newer",
+            "--description",
+            "after the copy",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let session = Unlocked::start(&repo, "10m");
+    // `cp` writes the old bytes into the same file, under the session.
+    std::fs::write(&db, &old).unwrap();
+    let served = run(repo.locked(), &["status"]);
+    assert_eq!(session.info()["requests"], 1, "the session answered");
+    let own = run(repo.master(), &["status"]);
+    assert!(
+        own.1.contains("warning"),
+        "a process of its own finds the rollback: {}",
+        own.1
+    );
+    assert_eq!(served, own);
+    let (_, err, code) = run(
+        repo.locked(),
+        &["add", "-t", "concept", "--name", "x", "--description", "y"],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("refused") && err.contains("not the newest this machine saw"),
+        "{err}"
+    );
+}

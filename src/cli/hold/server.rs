@@ -44,7 +44,7 @@ pub struct Session {
     pub since: Timestamp,
     last: Instant,
     requests: u64,
-    db_file: (u64, u64),
+    db_file: FileId,
 }
 
 enum Flow {
@@ -167,6 +167,7 @@ impl Session {
         // reads the file: a process of its own leaves no WAL behind either.
         let _ = self.store.borrow().checkpoint();
         self.store.borrow().fold_wal();
+        self.note_own_writes();
         // The kill test (debug builds): the session dies between its commit
         // and its answer.
         #[cfg(debug_assertions)]
@@ -188,19 +189,28 @@ impl Session {
         (Answer::Ran { code, stdout, stderr }, Flow::Go)
     }
 
-    /// The store as it is on disk now: opened again when the file was
-    /// replaced (a checkout), reloaded when another process committed.
+    /// The store as it is on disk now: opened again (and verified, and
+    /// checked for a rollback, as any open) when the file was replaced (a
+    /// checkout) or rewritten behind SQLite's back (an older copy put back in
+    /// place); reloaded when another process committed.
     fn make_current(&mut self) -> Result<()> {
         let db = self.store.borrow().layout().db();
         let now = file_id(&db)?;
-        if now != self.db_file {
+        let replaced = (now.dev, now.ino) != (self.db_file.dev, self.db_file.ino);
+        if replaced || (!self.store.borrow_mut().refresh()? && now != self.db_file) {
             let reopened = Store::open(&self.root, &self.creds)?;
             *self.store.borrow_mut() = reopened;
-            self.db_file = now;
-            return Ok(());
         }
-        self.store.borrow_mut().refresh()?;
+        self.db_file = file_id(&db)?;
         Ok(())
+    }
+
+    /// Notes the file as this session's own command left it.
+    fn note_own_writes(&mut self) {
+        let db = self.store.borrow().layout().db();
+        if let Ok(id) = file_id(&db) {
+            self.db_file = id;
+        }
     }
 
     /// After the one command human-only was unlocked for: the human-only
@@ -238,11 +248,24 @@ impl Session {
     }
 }
 
-/// The device and inode of `path`: a checkout that replaces the file
-/// changes them.
-fn file_id(path: &Path) -> Result<(u64, u64)> {
+/// What the session last saw of graph.db: a checkout that replaces the file
+/// changes its device and inode; a copy put back in place, its size or time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileId {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime_ns: i128,
+}
+
+fn file_id(path: &Path) -> Result<FileId> {
     let m = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok((m.dev(), m.ino()))
+    Ok(FileId {
+        dev: m.dev(),
+        ino: m.ino(),
+        len: m.len(),
+        mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+    })
 }
 
 fn same_path(a: &Path, b: &Path) -> bool {

@@ -179,3 +179,21 @@ fn a_store_from_before_seals_is_sealed_in_one_step() {
     drop(s);
     assert!(Store::open(&root, &creds(Level::Master, &root)).is_ok());
 }
+
+#[test]
+fn a_write_that_leaves_the_commit_counter_alone_is_read_and_verified() {
+    let (_dir, root) = new_store();
+    add(&root, "retry-policy");
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(!s.refresh().unwrap(), "nothing changed");
+    let id = s.summary("retry-policy").unwrap().id;
+    let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+    conn.execute(
+        "UPDATE nodes SET version = version + 1 WHERE id = ?1",
+        [id.as_bytes().as_slice()],
+    )
+    .unwrap();
+    drop(conn);
+    let err = s.refresh().unwrap_err();
+    assert!(matches!(err, Error::Integrity { .. }), "{err}");
+}

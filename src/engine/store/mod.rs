@@ -137,6 +137,10 @@ pub struct Store {
     catalog: Catalog,
     /// The commit the catalog reflects; snapshots are only built from it.
     seen_seq: u64,
+    /// SQLite's count of other connections' commits when the catalog was
+    /// loaded: a write that did not move the commit counter (a tool, an
+    /// attacker) changes it, and the next refresh reads and verifies again.
+    data_version: i64,
     /// The node rows the manifest verified, checked again on each read.
     verified: verified::VerifiedNodes,
     /// The index file this session opened (device, inode): the manifest's
@@ -304,6 +308,7 @@ impl Store {
             objects,
             catalog: Catalog::default(),
             seen_seq: 0,
+            data_version: -1,
             verified: verified::VerifiedNodes::new(),
             db_file,
             unsealed,
@@ -330,7 +335,7 @@ impl Store {
     /// session last read or wrote; returns whether it did. Long-lived
     /// sessions (the console, the MCP server) call it before each request.
     pub fn refresh(&mut self) -> Result<bool> {
-        if schema::commit_seq(&self.conn)? == self.seen_seq {
+        if schema::commit_seq(&self.conn)? == self.seen_seq && self.data_version()? == self.data_version {
             return Ok(false);
         }
         if let Some(tier) = rotate::retired_key(&self.conn, &self.keys)? {
@@ -347,16 +352,25 @@ impl Store {
         // A writer in another process may replace a snapshot file between our
         // reading its name and its content, or commit between the two reads:
         // one retry sees a settled state.
+        // Read before loading: a commit during the load makes the next
+        // refresh load again.
+        let version = self.data_version()?;
         let mut attempt = || -> Result<()> {
             let (catalog, seq, verified) = self.load_catalog(true)?;
             verified::check_catalog(&catalog, &verified, &self.keys)?;
             (self.catalog, self.seen_seq, self.verified) = (catalog, seq, verified);
+            self.data_version = version;
+            *self.counted.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
             Ok(())
         };
         match attempt() {
             Ok(()) => Ok(()),
             Err(_) => attempt(),
         }
+    }
+
+    fn data_version(&self) -> Result<i64> {
+        Ok(self.conn.query_row("PRAGMA data_version", [], |r| r.get(0))?)
     }
 
     /// Checks every history and timeline row against the master's MAC
