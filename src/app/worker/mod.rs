@@ -172,13 +172,7 @@ impl Worker {
                 self.decided(reply);
             }
             Request::Resolve(ref r) => {
-                let reply = match self.current() {
-                    Ok(store) => match super::panes::queue::contradiction::resolve(store, r) {
-                        Ok(text) => Reply::Done(text),
-                        Err(text) => Reply::Failed(text),
-                    },
-                    Err(e) => Reply::Failed(e.to_string()),
-                };
+                let reply = self.resolve(r);
                 self.redo.clear();
                 self.decided(reply);
             }

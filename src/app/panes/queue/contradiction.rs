@@ -69,9 +69,16 @@ impl Resolution {
     }
 }
 
-/// The reason a keep is prefilled with.
-pub fn keep_reason(kept: &str) -> String {
-    format!("contradicts {kept}; kept {kept}")
+/// The reason a keep is prefilled with: naming the node kept, unless it
+/// is more secret than the deprecated one (whose readers would learn of it
+/// from the reason).
+pub fn keep_reason(kept: &Side, deprecated: &Side) -> String {
+    let tier = |s: &Side| s.tier.parse::<graphex_engine::Tier>().ok();
+    if tier(kept) > tier(deprecated) {
+        "contradicts a more secret node, which was kept".to_owned()
+    } else {
+        format!("contradicts {0}; kept {0}", kept.name)
+    }
 }
 
 /// Every open contradiction this store reads, each pair once.

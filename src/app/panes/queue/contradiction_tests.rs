@@ -8,6 +8,7 @@ use graphex_engine::curate::contradictions;
 use graphex_engine::model::Status;
 use graphex_engine::{Credentials, Level, Store};
 
+use crate::app::panes::queue::contradiction::{Resolution, keep_reason, resolve};
 use crate::app::panes::testkit::{Run, demo_at};
 use crate::app::state::{Confirmed, Popup};
 use crate::app::update::Msg;
@@ -164,5 +165,31 @@ fn below_the_master_level_it_is_shown_read_only_and_refused() {
         assert!(error_says(&r, "takes the master level"), "{key}: {:?}", r.s.message);
         assert!(r.s.popups.is_empty(), "{key}");
     }
+    assert_eq!(r.store.node(RIGHT).unwrap().status, Status::Active);
+}
+
+#[test]
+fn a_reason_never_names_a_more_secret_node_to_the_deprecated_nodes_readers() {
+    let mut r = open_contradiction();
+    let c = r.s.queue.current_contradiction().unwrap().clone();
+    assert_eq!(
+        keep_reason(&c.left, &c.right),
+        format!("contradicts {LEFT}; kept {LEFT}")
+    );
+    let mut secret = c.left.clone();
+    secret.tier = "agent-restricted".into();
+    let prefilled = keep_reason(&secret, &c.right);
+    assert!(!prefilled.contains(LEFT), "{prefilled}");
+    // A reason typed with a more secret name is refused, nothing written.
+    let typed = Resolution::Keep {
+        kept: LEFT.into(),
+        deprecated: RIGHT.into(),
+        reason: "fraud-detection-service says so".into(),
+    };
+    let err = resolve(&mut r.store, &typed).unwrap_err();
+    assert!(
+        err.contains("not deprecated") && err.contains("fraud-detection-service"),
+        "{err}"
+    );
     assert_eq!(r.store.node(RIGHT).unwrap().status, Status::Active);
 }

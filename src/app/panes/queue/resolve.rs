@@ -59,11 +59,15 @@ pub fn action(state: &mut AppState, a: Action, c: &ContradictionItem, fx: &mut V
     let (l, r) = (c.left.name.clone(), c.right.name.clone());
     match a {
         Action::KeepLeft | Action::KeepRight => {
-            let (kept, deprecated) = if a == Action::KeepLeft { (l, r) } else { (r, l) };
+            let (kept, deprecated) = if a == Action::KeepLeft {
+                (&c.left, &c.right)
+            } else {
+                (&c.right, &c.left)
+            };
             state.popups.push(Popup::KeepReason {
-                input: keep_reason(&kept),
-                kept,
-                deprecated,
+                input: keep_reason(kept, deprecated),
+                kept: kept.name.clone(),
+                deprecated: deprecated.name.clone(),
                 error: None,
             });
         }
