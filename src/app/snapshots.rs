@@ -139,7 +139,13 @@ fn locked_the_queue_is_sealed() {
     let d = demo();
     let mut s = console(&d, (100, 24));
     update(&mut s, Msg::Reply(Reply::Unlocked(Level::Locked)));
-    update(&mut s, Msg::Reply(Reply::Sealed { pending: 9 }));
+    update(
+        &mut s,
+        Msg::Reply(Reply::Sealed {
+            pending: 9,
+            contradictions: Vec::new(),
+        }),
+    );
     s.level = Some(Level::Locked);
     s.message = None;
     insta::assert_snapshot!(screen(&s));

@@ -288,7 +288,13 @@ fn the_unlock_dialog() {
     let d = demo();
     let mut s = console(&d, SIZE);
     update(&mut s, Msg::Reply(Reply::Unlocked(Level::Locked)));
-    update(&mut s, Msg::Reply(Reply::Sealed { pending: 9 }));
+    update(
+        &mut s,
+        Msg::Reply(Reply::Sealed {
+            pending: 9,
+            contradictions: Vec::new(),
+        }),
+    );
     s.level = Some(Level::Locked);
     press(&mut s, 'U');
     let text = screen(&s);
@@ -372,5 +378,28 @@ fn the_agent_id_prompt() {
         matches!(r.s.popups.last(), Some(super::state::Popup::AgentId { .. })),
         "{text}"
     );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_contradiction_card() {
+    // The demo's contradiction, open again: its loser restored.
+    let mut d = demo();
+    d.store
+        .set_status(
+            "round-half-up-display",
+            graphex_engine::model::Status::Active,
+            Some("back for the test"),
+        )
+        .unwrap();
+    let mut s = console(&d, SIZE);
+    for c in &mut s.queue.contradictions {
+        (c.left.updated_ms, c.right.updated_ms, c.edge_ms) = (0, 0, 0);
+    }
+    press(&mut s, 'G');
+    let text = screen(&s);
+    assert_fits(&text);
+    assert!(text.contains("contradictions (1)"), "{text}");
+    assert!(text.contains("h keep left"), "its keys in the hint line: {text}");
     insta::assert_snapshot!(text);
 }

@@ -56,6 +56,8 @@ pub enum Confirmed {
     DiscardForm,
     /// A Graph pane write, once confirmed.
     Write(Box<crate::app::panes::graph::curate::Write>),
+    /// A contradiction on the queue, resolved once confirmed.
+    Resolve(Box<crate::app::panes::queue::contradiction::Resolution>),
 }
 
 /// A proposal being edited.
@@ -154,6 +156,14 @@ pub enum Popup {
         text: String,
         then: Confirmed,
     },
+    /// Why `deprecated` goes when a contradiction is resolved by keeping
+    /// `kept` (prefilled; confirmed next).
+    KeepReason {
+        kept: String,
+        deprecated: String,
+        input: String,
+        error: Option<String>,
+    },
     Stale {
         id: String,
         versions: String,
@@ -241,9 +251,11 @@ impl Popup {
             }
             Popup::AgentId { .. } => Some(Pane::Projection),
             // The proposal dialogs: opened by the queue's decisions.
-            Popup::Reason { .. } | Popup::ChangesComment { .. } | Popup::Stale { .. } | Popup::Editor(_) => {
-                Some(Pane::Queue)
-            }
+            Popup::Reason { .. }
+            | Popup::ChangesComment { .. }
+            | Popup::Stale { .. }
+            | Popup::Editor(_)
+            | Popup::KeepReason { .. } => Some(Pane::Queue),
             Popup::Help { .. }
             | Popup::Messages { .. }
             | Popup::Palette { .. }
@@ -258,9 +270,11 @@ impl Confirmed {
     /// for the shell's own (quitting).
     pub fn pane(&self) -> Option<Pane> {
         match self {
-            Confirmed::Accept(_) | Confirmed::AcceptMany(_) | Confirmed::RejectMany(..) | Confirmed::DiscardEdit => {
-                Some(Pane::Queue)
-            }
+            Confirmed::Accept(_)
+            | Confirmed::AcceptMany(_)
+            | Confirmed::RejectMany(..)
+            | Confirmed::DiscardEdit
+            | Confirmed::Resolve(_) => Some(Pane::Queue),
             Confirmed::Write(_) | Confirmed::DiscardForm => Some(Pane::Graph),
             Confirmed::Quit => None,
         }

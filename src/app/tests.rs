@@ -58,6 +58,7 @@ pub fn console(items: Vec<QueueItem>) -> AppState {
         Msg::Reply(Reply::Queue(QueueSnapshot {
             items,
             quarantined: Vec::new(),
+            contradictions: Vec::new(),
         })),
     );
     s

@@ -66,12 +66,18 @@ pub fn draw(frame: &mut Frame, state: &AppState, styles: &ToneStyles) {
     }
 }
 
-/// The tabs' titles, the queue's with its count; the mouse hit-tests them.
+/// The tabs' titles, the queue's with its counts (proposals, then
+/// contradictions marked `≠`); the mouse hit-tests them.
 pub(crate) fn tab_titles(state: &AppState) -> Vec<String> {
+    let contradictions = state.queue.contradictions.len();
     Pane::ALL
         .iter()
         .enumerate()
         .map(|(i, p)| match p {
+            Pane::Queue if contradictions > 0 && state.pending > 0 => {
+                format!("{} {} ({} · {contradictions}≠)", i + 1, p.title(), state.pending)
+            }
+            Pane::Queue if contradictions > 0 => format!("{} {} ({contradictions}≠)", i + 1, p.title()),
             Pane::Queue if state.pending > 0 => format!("{} {} ({})", i + 1, p.title(), state.pending),
             _ => format!("{} {}", i + 1, p.title()),
         })
@@ -108,6 +114,11 @@ fn status(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyl
         level(true),
         (format!("{} pending", state.pending), Tone::Normal),
     ];
+    match state.queue.contradictions.len() {
+        0 => {}
+        1 => segs.push(("1 contradiction".to_owned(), Tone::Warn)),
+        n => segs.push((format!("{n} contradictions"), Tone::Warn)),
+    }
     if !state.queue.skipped.is_empty() {
         segs.push((format!("{} skipped", state.queue.skipped.len()), Tone::Dim));
     }

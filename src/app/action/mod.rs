@@ -82,6 +82,9 @@ pub enum Action {
     ToggleSelect,
     AcceptSelection,
     RejectSelection,
+    KeepLeft,
+    KeepRight,
+    MarkDisputed,
     Undo,
     Redo,
     ToggleInfo,
@@ -174,6 +177,9 @@ impl Action {
                 | Action::RequestChanges
                 | Action::AcceptSelection
                 | Action::RejectSelection
+                | Action::KeepLeft
+                | Action::KeepRight
+                | Action::MarkDisputed
         )
     }
 

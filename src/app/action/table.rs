@@ -79,6 +79,27 @@ pub const ALL: &[Info] = &[
         Q,
     ),
     info(
+        Action::KeepLeft,
+        "keep_left",
+        "keep left",
+        "On a contradiction: keep the left node and deprecate the right one, with a reason (confirmed first)",
+        Q,
+    ),
+    info(
+        Action::KeepRight,
+        "keep_right",
+        "keep right",
+        "On a contradiction: keep the right node and deprecate the left one, with a reason (confirmed first)",
+        Q,
+    ),
+    info(
+        Action::MarkDisputed,
+        "mark_disputed",
+        "both disputed",
+        "On a contradiction: mark both nodes disputed (both stay, flagged; confirmed first)",
+        Q,
+    ),
+    info(
         Action::Undo,
         "undo",
         "undo",

@@ -124,6 +124,14 @@ impl Run {
                     result: Box::new(result),
                 }];
             }
+            // As the worker: the queue after the writes, then the outcome.
+            Request::Resolve(r) => {
+                let reply = match super::queue::contradiction::resolve(&mut self.store, &r) {
+                    Ok(text) => Reply::Done(text),
+                    Err(text) => Reply::Failed(text),
+                };
+                return vec![crate::app::worker::read_queue(&self.store), reply, Reply::GraphChanged];
+            }
             Request::Undo => {
                 return changed(match self.store.undo() {
                     Ok(u) => Reply::Done(format!("undid {u}")),
@@ -142,6 +150,12 @@ impl Run {
         }
         .into_iter()
         .collect()
+    }
+
+    /// The queue as the worker reads it (the harness reads it only when asked).
+    pub fn load_queue(&mut self) {
+        let reply = crate::app::worker::read_queue(&self.store);
+        self.msg(Msg::Reply(reply));
     }
 
     pub fn key(&mut self, code: KeyCode) {

@@ -1,11 +1,12 @@
 //! The decisions the worker makes on the queue: accept (one, many, an
-//! edit), reject, and the stale-base answer.
+//! edit), reject, the stale-base answer, and resolving a contradiction.
 
 use graphex_engine::Error;
 use graphex_engine::proposal;
 use graphex_engine::proposal::AcceptOptions;
 
 use super::{Reply, Worker};
+use crate::app::panes::queue::contradiction::{Resolution, resolve};
 
 impl Worker {
     pub(super) fn accept(&mut self, id: &str, force: bool) -> Reply {
@@ -84,6 +85,16 @@ impl Worker {
                 &id[..id.len().min(12)]
             )),
             Err(e) => Reply::Failed(format!("asking for changes: {e}")),
+        }
+    }
+
+    /// A contradiction resolved from the queue: curation writes, each its
+    /// own commit (as `graphex deprecate` and `graphex update` make them).
+    pub(super) fn resolve(&mut self, r: &Resolution) -> Reply {
+        match self.current().map(|s| resolve(s, r)) {
+            Ok(Ok(text)) => Reply::Done(text),
+            Ok(Err(text)) => Reply::Failed(text),
+            Err(e) => Reply::Failed(e.to_string()),
         }
     }
 

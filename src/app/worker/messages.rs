@@ -54,6 +54,9 @@ pub enum Request {
         force: bool,
     },
     Undo,
+    /// Resolves a contradiction on the queue (keep one, or mark both
+    /// disputed): curation writes, one commit per node.
+    Resolve(Box<crate::app::panes::queue::contradiction::Resolution>),
     /// Makes the last decision undone in this session again.
     Redo,
     /// The neighbourhood of a place in the Graph pane.
@@ -198,6 +201,7 @@ impl Request {
                 | Request::Reject { .. }
                 | Request::AcceptEdit { .. }
                 | Request::Undo
+                | Request::Resolve(_)
                 | Request::Redo
                 | Request::Write(_)
                 | Request::SaveQuery { .. }
@@ -224,6 +228,8 @@ pub enum Reply {
     /// Below the master level proposals stay sealed: only their number.
     Sealed {
         pending: usize,
+        /// The open contradictions this level reads (shown read-only).
+        contradictions: Vec<crate::app::panes::queue::contradiction::ContradictionItem>,
     },
     Impact {
         generation: u64,

@@ -171,6 +171,11 @@ impl Worker {
                 self.redo.after(&req, false);
                 self.decided(reply);
             }
+            Request::Resolve(ref r) => {
+                let reply = self.resolve(r);
+                self.redo.clear();
+                self.decided(reply);
+            }
             Request::Redo => match self.redo.next() {
                 Some(again) => self.handle(again),
                 None => self.send(Reply::Failed(
@@ -503,6 +508,7 @@ fn request_kind(r: &Request) -> &'static str {
         Request::RequestChanges { .. } => "request changes",
         Request::AcceptEdit { .. } => "accept-edit",
         Request::Undo => "undo",
+        Request::Resolve(_) => "resolve",
         Request::Show { .. } => "show",
         Request::Redo => "redo",
         Request::Inspect { .. } => "inspect",

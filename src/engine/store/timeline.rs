@@ -179,7 +179,13 @@ impl Store {
         Ok(out)
     }
 
-    fn version_origin(&self, id: &NodeId, version: u64) -> Result<(Option<String>, Option<String>, Option<String>)> {
+    /// Who wrote `version` of node `id`, as the timeline says: the action,
+    /// the actor and the proposal it came from (each `None` when unknown).
+    pub fn version_origin(
+        &self,
+        id: &NodeId,
+        version: u64,
+    ) -> Result<(Option<String>, Option<String>, Option<String>)> {
         use rusqlite::OptionalExtension;
         Ok(self
             .conn

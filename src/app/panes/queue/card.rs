@@ -13,12 +13,12 @@ use crate::widgets::word_diff::word_diff;
 use crate::widgets::{RichLine, Tone};
 
 /// The most lines of one agent-written text on the card.
-const QUOTED_LINES: usize = 12;
+pub(crate) const QUOTED_LINES: usize = 12;
 /// A body is code or a document the reviewer must see: far more of it.
 const BODY_LINES: usize = 200;
 
 /// One line of agent text: escaped (engine hygiene), line breaks as `⏎`.
-fn one(s: &str) -> String {
+pub(crate) fn one(s: &str) -> String {
     agent_lines(s, usize::MAX).join("⏎")
 }
 

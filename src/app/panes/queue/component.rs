@@ -93,7 +93,10 @@ impl Component for QueueComponent {
 
     fn reply(&self, state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) -> Option<Reply> {
         match r {
-            Reply::Sealed { pending } => update::sealed(state, pending),
+            Reply::Sealed {
+                pending,
+                contradictions,
+            } => update::sealed(state, pending, contradictions),
             Reply::Queue(snapshot) => update::loaded(state, snapshot, fx),
             Reply::Lints(found) => update::lints(state, found),
             Reply::Impact { generation, id, result } => update::impact(state, generation, id, result),
@@ -139,12 +142,24 @@ impl Component for QueueComponent {
             Some(Popup::ChangesComment { .. }) => {
                 fixed(&[("tab", "whole / one change"), ("enter", "send"), ("esc", "cancel")])
             }
+            Some(Popup::KeepReason { .. }) => fixed(&[("enter", "continue"), ("esc", "cancel")]),
             Some(Popup::Reason { .. }) => fixed(&[
                 ("↑↓", "earlier reasons and suggestions"),
                 ("enter", "confirm"),
                 ("esc", "cancel"),
             ]),
-            _ => commands(state, self.pane()),
+            _ if state.queue.current_contradiction().is_some() => super::resolve::hints(state),
+            _ => {
+                // A contradiction's keys are offered on a contradiction only.
+                let own: Vec<&str> = crate::app::action::ALL
+                    .iter()
+                    .filter(|i| super::resolve::resolves(i.action))
+                    .map(|i| i.hint)
+                    .collect();
+                let mut h = commands(state, self.pane());
+                h.retain(|(_, hint)| !own.contains(&hint.as_str()));
+                h
+            }
         }
     }
 }

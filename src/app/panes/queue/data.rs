@@ -142,6 +142,8 @@ pub struct QueueSnapshot {
     pub items: Vec<QueueItem>,
     /// Files moved to quarantine by this read, with their reasons.
     pub quarantined: Vec<String>,
+    /// The open contradictions, listed after the proposals.
+    pub contradictions: Vec<super::contradiction::ContradictionItem>,
 }
 
 /// How one agent tier's projections would change on accept.

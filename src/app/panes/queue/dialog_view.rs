@@ -17,7 +17,7 @@ use crate::widgets::{RichLine, Tone, ToneStyles};
 pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
     match p {
         Popup::Reason { ids, input, error } => {
-            let mut body: Vec<RichLine> = vec![vec![(
+            let body: Vec<RichLine> = vec![vec![(
                 format!(
                     "Why reject {}? The proposing agent reads this reason back; do not name anything it may not see.",
                     if ids.len() == 1 {
@@ -28,19 +28,14 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
                 ),
                 Tone::Normal,
             )]];
-            if let Some(e) = error {
-                body.push(vec![(e.clone(), Tone::Error)]);
-            }
-            dialog(
+            prompt(
                 buf,
                 main,
-                Dialog {
-                    title: "Reject",
-                    body: &body,
-                    input: Some((input.as_str(), false)),
-                    footer: "enter rejects · esc cancels",
-                    styles,
-                },
+                styles,
+                "Reject",
+                body,
+                (input, error.as_deref()),
+                "enter rejects · esc cancels",
             );
         }
         Popup::ChangesComment {
@@ -54,7 +49,7 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
                 Some(c) => format!("change {c} of {changes}"),
                 None => "the whole proposal".to_owned(),
             };
-            let mut body: Vec<RichLine> = vec![
+            let body: Vec<RichLine> = vec![
                 vec![(
                     format!(
                         "What should change in {}? The agent reads this comment and answers with a revision; do not name anything it may not see.",
@@ -68,19 +63,14 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
                     ("  (tab: another)".into(), Tone::Dim),
                 ],
             ];
-            if let Some(e) = error {
-                body.push(vec![(e.clone(), Tone::Error)]);
-            }
-            dialog(
+            prompt(
                 buf,
                 main,
-                Dialog {
-                    title: "Ask for changes",
-                    body: &body,
-                    input: Some((input.as_str(), false)),
-                    footer: "enter sends · tab whole / change · esc cancels",
-                    styles,
-                },
+                styles,
+                "Ask for changes",
+                body,
+                (input, error.as_deref()),
+                "enter sends · tab whole / change · esc cancels",
             );
         }
         Popup::Stale { versions, edit, .. } => {
@@ -108,9 +98,59 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
                 },
             );
         }
+        Popup::KeepReason {
+            kept,
+            deprecated,
+            input,
+            error,
+        } => {
+            let body: Vec<RichLine> = vec![vec![(
+                format!(
+                    "Why deprecate {deprecated}, keeping {kept}? The reason is stored with {deprecated}; agents read \
+                     it with the node. Confirmed next."
+                ),
+                Tone::Normal,
+            )]];
+            prompt(
+                buf,
+                main,
+                styles,
+                &format!("Keep {kept}"),
+                body,
+                (input, error.as_deref()),
+                "enter continues · esc cancels",
+            );
+        }
         Popup::Editor(ed) => editor(buf, ed, styles, main),
         _ => {}
     }
+}
+
+/// A dialog asking for one line of text: `body`, the line typed with the
+/// problem with it if any, and what the keys do.
+fn prompt(
+    buf: &mut Buffer,
+    main: Rect,
+    styles: &ToneStyles,
+    title: &str,
+    mut body: Vec<RichLine>,
+    (input, error): (&str, Option<&str>),
+    footer: &str,
+) {
+    if let Some(e) = error {
+        body.push(vec![(e.to_owned(), Tone::Error)]);
+    }
+    dialog(
+        buf,
+        main,
+        Dialog {
+            title,
+            body: &body,
+            input: Some((input, false)),
+            footer,
+            styles,
+        },
+    );
 }
 
 fn editor(buf: &mut Buffer, ed: &Editor, styles: &ToneStyles, main: Rect) {

@@ -17,6 +17,9 @@ use crate::app::worker::{Reply, Request};
 /// A key for the queue's dialog on top of the stack.
 pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
     let Some(top) = state.popups.last_mut() else { return };
+    if let Popup::KeepReason { .. } = top {
+        return super::resolve::reason_key(state, k);
+    }
     match top {
         Popup::Reason { ids, input, error } => match k.code {
             KeyCode::Esc => {
@@ -242,7 +245,7 @@ pub fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
             ed.area.insert_str(text);
             validate(state, fx);
         }
-        Some(Popup::Reason { input, .. } | Popup::ChangesComment { input, .. }) => {
+        Some(Popup::Reason { input, .. } | Popup::ChangesComment { input, .. } | Popup::KeepReason { input, .. }) => {
             input.push_str(&text.replace(['\n', '\r'], " "));
         }
         _ => {}
@@ -321,6 +324,7 @@ pub fn confirmed(state: &mut AppState, then: Confirmed, fx: &mut Vec<Effect>) {
             clear_marks(state, &ids);
             request(fx, Request::Reject { ids, reason });
         }
+        Confirmed::Resolve(r) => super::resolve::confirmed(state, *r, fx),
         Confirmed::DiscardEdit => {
             if let Some(Popup::Editor(_)) = state.popups.last() {
                 state.popups.pop();

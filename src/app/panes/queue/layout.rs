@@ -139,12 +139,50 @@ pub fn queue_rows(state: &AppState) -> Vec<Row> {
             dimmed: q.skipped.contains(&item.id),
         });
     }
+    contradiction_rows(state, &mut rows);
     rows
+}
+
+/// After the proposals (or in place of them when they are sealed): a
+/// header, then one row per contradiction, both names clipped alike.
+fn contradiction_rows(state: &AppState, rows: &mut Vec<Row>) {
+    let q = &state.queue;
+    if q.contradictions.is_empty() {
+        return;
+    }
+    if q.sealed && state.pending > 0 {
+        rows.push(Row::Header(format!("{} proposal(s) sealed: U unlocks", state.pending)));
+    }
+    rows.push(Row::Header(format!("contradictions ({})", q.contradictions.len())));
+    let sep = " ≠ ";
+    let room = usize::from(list_width(state.size)).saturating_sub(2 + sep.chars().count());
+    for c in &q.contradictions {
+        let (l, r) = (printable(&c.left.name), printable(&c.right.name));
+        // The shorter name whole when it takes at most half; the other gets the rest.
+        let (lc, rc) = (l.chars().count(), r.chars().count());
+        let half = (room / 2).max(MIN_SUMMARY / 2);
+        let (lw, rw) = if lc <= rc {
+            let lw = lc.min(half);
+            (lw, room.saturating_sub(lw).max(MIN_SUMMARY / 2))
+        } else {
+            let rw = rc.min(half);
+            (room.saturating_sub(rw).max(MIN_SUMMARY / 2), rw)
+        };
+        rows.push(Row::Item {
+            spans: vec![
+                (clip_middle(&l, lw), Tone::Accent),
+                (sep.to_owned(), Tone::Warn),
+                (clip_middle(&r, rw), Tone::Accent),
+            ],
+            marked: false,
+            dimmed: false,
+        });
+    }
 }
 
 /// The row index of the selected item.
 pub fn selected_row(state: &AppState, rows: &[Row]) -> Option<usize> {
-    if state.queue.items.is_empty() {
+    if state.queue.is_empty() {
         return None;
     }
     rows.iter()
@@ -166,6 +204,18 @@ pub fn item_at(rows: &[Row], row: usize) -> Option<usize> {
 /// computed.
 pub fn current_card(state: &AppState) -> Option<Vec<crate::widgets::RichLine>> {
     let q = &state.queue;
+    if let Some(c) = q.current_contradiction() {
+        use crate::app::action::Action;
+        let key = |a: Action| state.keymap.keys_of(a).first().cloned().unwrap_or_default();
+        let keys = super::contradiction_card::Keys {
+            keep_left: key(Action::KeepLeft),
+            keep_right: key(Action::KeepRight),
+            dispute: key(Action::MarkDisputed),
+            writable: state.level.is_some_and(|l| l >= graphex_engine::Level::Master),
+        };
+        let width = usize::from(areas(state.size).card.width.saturating_sub(2));
+        return Some(super::contradiction_card::card_lines(c, state.now_ms, width, &keys));
+    }
     let item = q.current()?;
     let impact = q.impact.as_ref().filter(|(id, _)| *id == item.id).map(|(_, r)| r);
     Some(super::card::card_lines(

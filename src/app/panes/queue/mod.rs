@@ -3,6 +3,9 @@
 //!
 //! - `data`: the view models built on the engine worker from the store;
 //! - `card`: the selected proposal's card as toned lines;
+//! - `contradiction`, `contradiction_card`, `resolve`: the open
+//!   contradictions listed after the proposals, their card, and keeping
+//!   one or marking both disputed;
 //! - `layout`: the list's rows and the card's scrolling;
 //! - `update`: the pane's keys, turned into state changes and requests;
 //! - `dialogs`, `dialog_view`: the reject reason, the stale base and the
@@ -14,16 +17,22 @@ use std::collections::BTreeSet;
 
 pub mod card;
 pub mod component;
+pub mod contradiction;
+pub mod contradiction_card;
+#[cfg(test)]
+mod contradiction_tests;
 pub mod data;
 pub mod dialog_view;
 pub mod dialogs;
 pub mod layout;
+pub mod resolve;
 #[cfg(test)]
 mod tests;
 pub mod update;
 pub mod view;
 pub mod work;
 
+use contradiction::ContradictionItem;
 use data::{ImpactView, QueueItem};
 
 /// The proposal queue pane.
@@ -31,6 +40,10 @@ use data::{ImpactView, QueueItem};
 pub struct Queue {
     /// Grouped by agent session, oldest first within each.
     pub items: Vec<QueueItem>,
+    /// The open contradictions, listed after the proposals (the only
+    /// items below the master level, read-only there).
+    pub contradictions: Vec<ContradictionItem>,
+    /// Over the proposals, then the contradictions.
     pub selected: usize,
     pub marked: BTreeSet<String>,
     pub skipped: BTreeSet<String>,
@@ -78,14 +91,30 @@ pub fn reason_candidates(q: &Queue, ids: &[String]) -> Vec<String> {
 }
 
 impl Queue {
+    /// The selected proposal, if a proposal is selected.
     pub fn current(&self) -> Option<&QueueItem> {
         self.items.get(self.selected)
+    }
+
+    /// The selected contradiction, if a contradiction is selected.
+    pub fn current_contradiction(&self) -> Option<&ContradictionItem> {
+        self.contradictions.get(self.selected.checked_sub(self.items.len())?)
+    }
+
+    /// How many rows can be selected: proposals and contradictions.
+    pub fn len(&self) -> usize {
+        self.items.len() + self.contradictions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Drops every decrypted proposal (lock, or a level that cannot read
     /// them): the queue reads as sealed until it is read again.
     pub fn wipe(&mut self) {
         self.items.clear();
+        self.contradictions.clear();
         self.impact = None;
         self.marked.clear();
         self.skipped.clear();

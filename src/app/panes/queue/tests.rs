@@ -31,6 +31,7 @@ fn accept_sends_one_request_and_waits_for_its_outcome() {
         Msg::Reply(Reply::Queue(QueueSnapshot {
             items: rest,
             quarantined: Vec::new(),
+            contradictions: Vec::new(),
         })),
     );
     update(&mut s, Msg::Reply(Reply::Done("accepted".into())));
@@ -212,7 +213,13 @@ fn skip_moves_on_and_wraps_past_skipped_ones() {
 #[test]
 fn below_master_the_queue_is_sealed_and_decisions_are_refused() {
     let mut s = three();
-    update(&mut s, Msg::Reply(Reply::Sealed { pending: 3 }));
+    update(
+        &mut s,
+        Msg::Reply(Reply::Sealed {
+            pending: 3,
+            contradictions: Vec::new(),
+        }),
+    );
     assert!(s.queue.items.is_empty());
     assert_eq!(s.pending, 3);
     s.level = Some(Level::Locked);
@@ -338,6 +345,7 @@ fn selection_follows_the_proposal_when_the_queue_reloads() {
         Msg::Reply(Reply::Queue(QueueSnapshot {
             items,
             quarantined: Vec::new(),
+            contradictions: Vec::new(),
         })),
     );
     assert_eq!(s.queue.current().unwrap().id, chosen);

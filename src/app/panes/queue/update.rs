@@ -2,6 +2,7 @@
 //! decisions (accept, reject, edit, selections), turned into state changes
 //! and requests to the engine worker.
 
+use super::contradiction::ContradictionItem;
 use super::data::{ChangeView, ImpactView, ItemLints, QueueItem, QueueSnapshot};
 use super::dialogs::{confirmed, validate};
 use super::layout;
@@ -12,7 +13,7 @@ use crate::app::worker::Request;
 
 pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
     let page = usize::from(crate::app::layout::list_height(state.size)).max(1);
-    let n = state.queue.items.len();
+    let n = state.queue.len();
     let before = state.queue.selected;
     match a {
         Action::Up => state.queue.selected = before.saturating_sub(1),
@@ -31,6 +32,15 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
         }
         Action::ToggleInfo => state.queue.hide_info = !state.queue.hide_info,
         Action::ToggleDiff => state.queue.hide_diff = !state.queue.hide_diff,
+        _ if state.queue.current_contradiction().is_some() => {
+            if let Some(c) = state.queue.current_contradiction().cloned() {
+                super::resolve::action(state, a, &c, fx);
+            }
+        }
+        a if super::resolve::resolves(a) => state.error(
+            "h, l and D resolve a contradiction: select one (they are listed after the proposals, under \
+             'contradictions')",
+        ),
         Action::PreviewImpact => match state.queue.current() {
             Some(item) => match item.changes.first() {
                 Some(c) => {
@@ -305,6 +315,7 @@ pub(crate) fn request_impact(state: &mut AppState, fx: &mut Vec<Effect>, refresh
 /// still there.
 pub(crate) fn loaded(state: &mut AppState, snapshot: QueueSnapshot, fx: &mut Vec<Effect>) {
     let keep = state.queue.current().map(|i| i.id.clone());
+    let keep_contradiction = contradiction_key(state);
     let mut items = snapshot.items;
     let mut first_seen: Vec<(String, String)> = Vec::new();
     for i in &items {
@@ -321,9 +332,10 @@ pub(crate) fn loaded(state: &mut AppState, snapshot: QueueSnapshot, fx: &mut Vec
     q.selected = keep
         .as_ref()
         .and_then(|id| items.iter().position(|i| i.id == *id))
-        .unwrap_or(q.selected)
-        .min(items.len().saturating_sub(1));
+        .unwrap_or(q.selected);
     q.items = items;
+    q.contradictions = snapshot.contradictions;
+    reselect(q, keep_contradiction);
     q.sealed = false;
     q.loaded = true;
     if !snapshot.quarantined.is_empty() {
@@ -344,12 +356,36 @@ pub(crate) fn loaded(state: &mut AppState, snapshot: QueueSnapshot, fx: &mut Vec
     }
 }
 
-/// Below the master level: only the number of proposals waiting.
-pub(crate) fn sealed(state: &mut AppState, pending: usize) {
+/// Below the master level: only the number of proposals waiting, and
+/// the contradictions this level reads (read-only).
+pub(crate) fn sealed(state: &mut AppState, pending: usize, contradictions: Vec<ContradictionItem>) {
+    let keep = contradiction_key(state);
     state.pending = pending;
     state.queue.wipe();
+    state.queue.contradictions = contradictions;
+    reselect(&mut state.queue, keep);
     state.queue.loaded = true;
     state.busy = None;
+}
+
+/// The selected contradiction's names, to find it again after a read.
+fn contradiction_key(state: &AppState) -> Option<(String, String)> {
+    let (l, r) = state.queue.current_contradiction()?.key();
+    Some((l.to_owned(), r.to_owned()))
+}
+
+/// The selection on the same contradiction when it is still there, else
+/// where it was (within the list).
+fn reselect(q: &mut super::Queue, contradiction: Option<(String, String)>) {
+    if let Some((l, r)) = contradiction
+        && let Some(i) = q
+            .contradictions
+            .iter()
+            .position(|c| c.key() == (l.as_str(), r.as_str()))
+    {
+        q.selected = q.items.len() + i;
+    }
+    q.selected = q.selected.min(q.len().saturating_sub(1));
 }
 
 /// Lints of queued proposals, once checked.

@@ -14,15 +14,20 @@ use crate::widgets::{RichLine, Tone, ToneStyles};
 pub(crate) fn queue(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyles, list: Rect, card: Rect) {
     let q = &state.queue;
     let title = format!(
-        "Pending {}{}",
+        "Pending {}{}{}",
         if q.sealed { state.pending } else { q.items.len() },
+        match q.contradictions.len() {
+            0 => String::new(),
+            1 => " · 1 contradiction".to_owned(),
+            n => format!(" · {n} contradictions"),
+        },
         if q.marked.is_empty() {
             String::new()
         } else {
             format!(" · {} selected", q.marked.len())
         }
     );
-    if q.sealed || !q.loaded || q.items.is_empty() {
+    if !q.loaded || q.is_empty() || (q.sealed && q.contradictions.is_empty()) {
         let lines: Vec<RichLine> = if q.sealed {
             vec![
                 vec![(format!("{} proposal(s) waiting.", state.pending), Tone::Heading)],
@@ -68,14 +73,19 @@ pub(crate) fn queue(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles:
         block: Some(block(&title, true, styles)),
     }
     .render(list, buf);
-    if let (Some(item), Some(lines)) = (q.current(), layout::current_card(state)) {
+    let title = match (q.current(), q.current_contradiction()) {
+        (Some(item), _) => format!("Proposal {}", item.short),
+        (None, Some(_)) => "Contradiction".to_owned(),
+        (None, None) => return,
+    };
+    if let Some(lines) = layout::current_card(state) {
         // A card that shrank (a toggle, a shorter preview) shows its end.
         let scroll = q.card_scroll.min(layout::card_max_scroll(state, &lines));
         RichText {
             lines: &lines,
             scroll,
             styles,
-            block: Some(block(&format!("Proposal {}", item.short), false, styles)),
+            block: Some(block(&title, false, styles)),
         }
         .render(card, buf);
     }

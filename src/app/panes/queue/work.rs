@@ -1,10 +1,12 @@
 //! What the engine worker does for the queue pane: read the queue (sealed
-//! below the master level), lint it, and preview a proposal's impact.
+//! below the master level; its contradictions at every level), lint it,
+//! and preview a proposal's impact.
 
 use graphex_engine::project::Settings;
 use graphex_engine::proposal::{self, Card, Mentions};
 use graphex_engine::{Level, Store};
 
+use super::contradiction;
 use super::data::{self as queue_data, ImpactView, QueueSnapshot};
 use crate::app::worker::Reply;
 
@@ -14,7 +16,14 @@ use crate::app::worker::Reply;
 pub fn read_queue_unlinted(store: &Store) -> (Reply, Vec<Card>) {
     if store.level() < Level::Master {
         let pending = store.pending_count().unwrap_or(0);
-        return (Reply::Sealed { pending }, Vec::new());
+        let contradictions = contradiction::contradictions(store);
+        return (
+            Reply::Sealed {
+                pending,
+                contradictions,
+            },
+            Vec::new(),
+        );
     }
     match store.pending() {
         Ok(scan) => {
@@ -27,6 +36,7 @@ pub fn read_queue_unlinted(store: &Store) -> (Reply, Vec<Card>) {
             let reply = Reply::Queue(QueueSnapshot {
                 items: queue_data::items(store, &cards, &groups, false),
                 quarantined,
+                contradictions: contradiction::contradictions(store),
             });
             (reply, cards)
         }
