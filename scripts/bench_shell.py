@@ -43,7 +43,7 @@ def commands(store, center):
     return {
         "query (2 hops)": base + ["--json", "query", f"{center} -> * -> * --depth 2 --limit 100000"],
         "status": base + ["status"],
-        "project --node": base + ["project", "--node", center, "--tier", "agent-readable"],
+        "project --node": base + ["project", "--node", center, "--tier", "agent-restricted"],
     }
 
 

@@ -124,6 +124,13 @@ impl Session {
             }
             Request::Run { argv, cwd, root } => self.run(argv, &cwd, &root),
         };
+        if matches!(answer, Answer::Ran { .. }) {
+            // Before the client has its answer: what the command wrote is in
+            // graph.db itself when the client's next step (`git commit`)
+            // reads the file, as a process of its own leaves it.
+            self.store.borrow().fold_wal();
+            self.note_own_writes();
+        }
         let _ = wire::send(&mut stream, &answer);
         drop(stream);
         if matches!(flow, Flow::Go) && self.human_once && self.requests > 0 {
@@ -163,11 +170,6 @@ impl Session {
             held: Some(Held(Rc::clone(&self.store))),
         };
         let (result, out) = crate::cli::output::capture(|| crate::cli::dispatch(&ctx, &command));
-        // What a command wrote is in graph.db itself before anyone (git)
-        // reads the file: a process of its own leaves no WAL behind either.
-        let _ = self.store.borrow().checkpoint();
-        self.store.borrow().fold_wal();
-        self.note_own_writes();
         // The kill test (debug builds): the session dies between its commit
         // and its answer.
         #[cfg(debug_assertions)]
