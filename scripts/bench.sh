@@ -81,5 +81,8 @@ if ! command -v gpp >/dev/null; then
 fi
 python3 scripts/bench_gpp.py "$work/workload" "$work/repo" "$identity" 30
 
+echo "== from the shell: no session, through an unlock session, gpp-cli (one process per command)"
+python3 scripts/bench_shell.py "$work/workload" "$work/repo" "$identity" 30
+
 echo "== one-shot projections on the demo graph: graphex vs gpp graphex project"
 python3 scripts/bench_gpp_project.py 20
