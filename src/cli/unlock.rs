@@ -18,6 +18,9 @@ use graphex_engine::keys::{ENV_HUMAN_PASSPHRASE, ENV_PASSPHRASE};
 
 /// `graphex unlock`.
 pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
+    if a.human_for.is_some() && a.level != UnlockArg::Human {
+        anyhow::bail!("--human-for needs --level human");
+    }
     let root = ctx.root()?.canonicalize()?;
     if let Some((socket, info)) = running(&root) {
         let human_asked = a.level == UnlockArg::Human;
@@ -47,13 +50,19 @@ pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
             &format!("the human level needs {ENV_HUMAN_PASSPHRASE}, or run in a terminal"),
         )?);
     }
-    let pid = start::spawn(&root, a.level, a.idle, &creds)?;
+    let terms = start::Terms {
+        level: a.level,
+        idle: a.idle,
+        human_for: a.human_for,
+    };
+    let pid = start::spawn(&root, terms, &creds)?;
     note(&format!(
         "unlocked {} at the {} level (session process {pid}); it ends after {} without a command, or with `graphex lock`",
         root.display(),
-        match a.level {
-            UnlockArg::Master => "master",
-            UnlockArg::Human => "human (for the next command only)",
+        match (a.level, a.human_for) {
+            (UnlockArg::Master, _) => "master".to_owned(),
+            (UnlockArg::Human, None) => "human (for the next command only, then master)".to_owned(),
+            (UnlockArg::Human, Some(h)) => format!("human (for {}, then master)", idle_text(h)),
         },
         idle_text(a.idle)
     ));
@@ -115,7 +124,12 @@ pub fn session(ctx: &Context) -> Result<()> {
 
 /// The hidden `session-serve`: the session process.
 pub fn serve(ctx: &Context, a: &ServeArgs) -> Result<()> {
-    start::serve(ctx.root()?, a.level, Duration::from_secs(a.idle_secs), a.login)
+    let terms = start::Terms {
+        level: a.level,
+        idle: Duration::from_secs(a.idle_secs),
+        human_for: a.human_secs.map(Duration::from_secs),
+    };
+    start::serve(ctx.root()?, terms, a.login)
 }
 
 /// The session holding `root`, if one answers.

@@ -16,6 +16,10 @@ pub struct UnlockArgs {
     /// End the session after this long without a command: 30s, 15m, 2h.
     #[arg(long, value_name = "TIME", default_value = "15m", value_parser = parse_duration)]
     pub idle: Duration,
+    /// With --level human: keep human-only unlocked this long (30s, 15m) instead of for the next
+    /// command only.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub human_for: Option<Duration>,
 }
 
 /// The hidden command `unlock` runs as the detached session process.
@@ -28,6 +32,8 @@ pub struct ServeArgs {
     /// The login session (its leader's process id) the session ends with.
     #[arg(long)]
     pub login: Option<i32>,
+    #[arg(long)]
+    pub human_secs: Option<u64>,
 }
 
 /// `30s`, `15m`, `2h` or a number of seconds.

@@ -340,3 +340,48 @@ fn an_older_graph_copied_back_in_place_is_found_as_an_open_finds_it() {
         "{err}"
     );
 }
+
+#[test]
+fn human_only_stays_unlocked_for_the_next_command_or_as_long_as_asked() {
+    let repo = Repo::new();
+    let secret = [
+        "add",
+        "-t",
+        "concept",
+        "--name",
+        "vault",
+        "--description",
+        "human eyes only",
+        "--tier",
+        "human-only",
+    ];
+    let (_, err, code) = run(repo.human(), &secret);
+    assert_eq!(code, 0, "{err}");
+    let mut start = repo.human();
+    start.env_remove("GRAPHEX_TEST_VIA_SESSION");
+    start.args(["unlock", "--level", "human"]).assert().success();
+    let session = Unlocked { repo: &repo };
+    assert!(session.info()["level"].as_str().unwrap().starts_with("human"));
+    let (out, err, code) = run(repo.locked(), &["show", "vault"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("human eyes only"), "{out}");
+    // The next command no longer reaches human-only.
+    let (_, _, code) = run(repo.locked(), &["show", "vault"]);
+    assert_eq!(code, 1);
+    assert_eq!(session.info()["level"], "master");
+    drop(session);
+
+    let mut start = repo.human();
+    start.env_remove("GRAPHEX_TEST_VIA_SESSION");
+    start
+        .args(["unlock", "--level", "human", "--human-for", "1s"])
+        .assert()
+        .success();
+    let session = Unlocked { repo: &repo };
+    wait_until("human-only to be locked again", || session.info()["level"] == "master");
+    let (_, _, code) = run(repo.locked(), &["show", "vault"]);
+    assert_eq!(code, 1);
+    let (_, err, code) = run(repo.master(), &["unlock", "--human-for", "5m"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--human-for needs --level human"), "{err}");
+}

@@ -95,7 +95,12 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
     let root = ctx.root().ok()?.canonicalize().ok()?;
     if test_run && paths::existing_socket(&root).is_none_or(|s| status(&s).is_err()) {
         let idle = std::time::Duration::from_secs(20);
-        super::start::spawn(&root, crate::cli::args::UnlockArg::Master, idle, &creds).ok()?;
+        let terms = super::start::Terms {
+            level: crate::cli::args::UnlockArg::Master,
+            idle,
+            human_for: None,
+        };
+        super::start::spawn(&root, terms, &creds).ok()?;
     }
     let socket = paths::existing_socket(&root)?;
     if paths::check_private_socket(&socket).is_err() {

@@ -35,8 +35,8 @@ pub struct Session {
     pub socket: PathBuf,
     pub store: Rc<RefCell<Store>>,
     pub creds: Credentials,
-    /// Human-only is dropped after the next command.
-    pub human_once: bool,
+    /// How long human-only stays unlocked (a session at the human level).
+    pub human: HumanHold,
     pub idle: Duration,
     /// The leader of the login session the session ends with.
     pub login: Option<i32>,
@@ -45,6 +45,16 @@ pub struct Session {
     last: Instant,
     requests: u64,
     db_file: FileId,
+}
+
+/// How long a session unlocked at the human level keeps human-only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HumanHold {
+    No,
+    /// For the next command, then the master level.
+    NextCommand,
+    /// Until then, then the master level.
+    Until(Instant),
 }
 
 enum Flow {
@@ -59,7 +69,11 @@ impl Session {
         Ok(Session {
             root,
             socket,
-            human_once: store.level() == Level::Human,
+            human: if store.level() == Level::Human {
+                HumanHold::NextCommand
+            } else {
+                HumanHold::No
+            },
             store: Rc::new(RefCell::new(store)),
             creds,
             idle: Duration::from_secs(900),
@@ -85,7 +99,18 @@ impl Session {
             {
                 break "the login session ended".to_owned();
             }
-            if !readable(listener, left.min(LOGIN_CHECK))? {
+            let mut wait = left.min(LOGIN_CHECK);
+            if let HumanHold::Until(t) = self.human {
+                let human_left = t.saturating_duration_since(Instant::now());
+                if human_left.is_zero() {
+                    if let Flow::Stop(why) = self.drop_human() {
+                        break why;
+                    }
+                    continue;
+                }
+                wait = wait.min(human_left);
+            }
+            if !readable(listener, wait)? {
                 continue;
             }
             let Ok((stream, _)) = listener.accept() else {
@@ -133,7 +158,7 @@ impl Session {
         }
         let _ = wire::send(&mut stream, &answer);
         drop(stream);
-        if matches!(flow, Flow::Go) && self.human_once && self.requests > 0 {
+        if matches!(flow, Flow::Go) && self.human == HumanHold::NextCommand && self.requests > 0 {
             return self.drop_human();
         }
         flow
@@ -218,7 +243,7 @@ impl Session {
     /// After the one command human-only was unlocked for: the human-only
     /// passphrase is wiped and the store reopened at the master level.
     fn drop_human(&mut self) -> Flow {
-        self.human_once = false;
+        self.human = HumanHold::No;
         self.creds.human_passphrase = None;
         match Store::open(&self.root, &self.creds) {
             Ok(store) => {
@@ -231,8 +256,12 @@ impl Session {
 
     fn info(&self) -> Info {
         let store = self.store.borrow();
-        let level = match (store.level(), self.human_once) {
-            (Level::Human, true) => "human (for the next command, then master)".to_owned(),
+        let level = match (store.level(), self.human) {
+            (Level::Human, HumanHold::NextCommand) => "human (for the next command, then master)".to_owned(),
+            (Level::Human, HumanHold::Until(t)) => format!(
+                "human (for {}s more, then master)",
+                t.saturating_duration_since(Instant::now()).as_secs()
+            ),
             (level, _) => level.to_string(),
         };
         Info {

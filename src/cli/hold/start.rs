@@ -17,7 +17,7 @@ use zeroize::Zeroize;
 
 use super::{client, paths};
 use crate::cli::args::UnlockArg;
-use crate::cli::hold::server::Session;
+use crate::cli::hold::server::{HumanHold, Session};
 
 /// The passphrases the session process reads from its stdin.
 #[derive(Default, Serialize, Deserialize)]
@@ -26,9 +26,20 @@ struct Secrets {
     human: Option<String>,
 }
 
+/// What a session is asked to hold, and for how long.
+#[derive(Clone, Copy, Debug)]
+pub struct Terms {
+    pub level: UnlockArg,
+    /// Ends after this long without a command.
+    pub idle: Duration,
+    /// At the human level: human-only for this long (else for the next command).
+    pub human_for: Option<Duration>,
+}
+
 /// Starts the session process for the store at `root` and waits until it
 /// answers; returns its process id.
-pub fn spawn(root: &Path, level: UnlockArg, idle: Duration, creds: &Credentials) -> Result<u32> {
+pub fn spawn(root: &Path, terms: Terms, creds: &Credentials) -> Result<u32> {
+    let Terms { level, idle, human_for } = terms;
     let exe = std::env::current_exe().context("cannot find this program to start the session")?;
     let level_word = match level {
         UnlockArg::Master => "master",
@@ -42,6 +53,9 @@ pub fn spawn(root: &Path, level: UnlockArg, idle: Duration, creds: &Credentials)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
+    if let Some(h) = human_for {
+        cmd.arg("--human-secs").arg(h.as_secs().to_string());
+    }
     if let Ok(sid) = rustix::process::getsid(None) {
         cmd.arg("--login").arg(sid.as_raw_nonzero().get().to_string());
     }
@@ -81,12 +95,15 @@ pub fn spawn(root: &Path, level: UnlockArg, idle: Duration, creds: &Credentials)
 /// The session process itself (`graphex session-serve`, run by `spawn`):
 /// reads the passphrases, leaves the terminal's session, opens and verifies
 /// the store, listens, says `ready` and serves until it ends.
-pub fn serve(root: PathBuf, level: UnlockArg, idle: Duration, login: Option<i32>) -> Result<()> {
+pub fn serve(root: PathBuf, terms: Terms, login: Option<i32>) -> Result<()> {
     let mut out = std::io::stdout();
-    match open_and_listen(root, level) {
+    match open_and_listen(root, terms.level) {
         Ok((mut session, listener)) => {
-            session.idle = idle;
+            session.idle = terms.idle;
             session.login = login;
+            if let (Some(h), HumanHold::NextCommand) = (terms.human_for, session.human) {
+                session.human = HumanHold::Until(std::time::Instant::now() + h);
+            }
             writeln!(out, "ready")?;
             out.flush()?;
             // Nothing more goes to the parent: stdin and stdout are closed.
