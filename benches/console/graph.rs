@@ -109,10 +109,12 @@ pub(crate) fn graph_benches(
         });
     });
     let place = Place::new(centre.clone());
+    // The queue's scan is the worker's last one (the queue pane's load makes it).
+    let mut pending = graphex_engine::proposal::PendingScans::default();
     group.bench_function("recentre: the worker's show alone", |b| {
-        b.iter(|| assert!(work::show(store, &place, None).is_ok()));
+        b.iter(|| assert!(work::show(store, &place, None, Some(&mut pending)).is_ok()));
     });
-    let shown = work::show(store, &place, None);
+    let shown = work::show(store, &place, None, Some(&mut pending));
     // The UI's part alone: the reply through update, and the frame.
     group.bench_function("recentre: reply through update and draw", |b| {
         b.iter_custom(|iters| {

@@ -165,13 +165,18 @@ fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
 
+thread_local! {
+    /// The worker's last scan of the queue.
+    static PENDING: std::cell::RefCell<graphex_engine::proposal::PendingScans> = std::cell::RefCell::default();
+}
+
 /// The Graph pane's requests among `fx`, answered as the worker answers them.
 fn answer(store: &Store, fx: Vec<Effect>) -> Vec<Reply> {
     fx.into_iter()
         .filter_map(|e| match e {
             Effect::Request(Request::Show { generation, place }) => Some(Reply::Shown {
                 generation,
-                result: Box::new(work::show(store, &place, None)),
+                result: Box::new(PENDING.with_borrow_mut(|p| work::show(store, &place, None, Some(p)))),
             }),
             Effect::Request(Request::Jump { generation, query }) => Some(Reply::Jumped {
                 generation,

@@ -23,6 +23,9 @@ struct Shown {
     /// The digest `config approve --yes` takes to approve the file as it is
     /// now; null when there is nothing to approve.
     approval: Option<String>,
+    /// Why approving the file as it is now would be refused, if it would.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refused: Option<String>,
 }
 
 pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
@@ -30,10 +33,17 @@ pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
         ConfigCommand::Show => {
             let store = ctx.open(Need::Read)?;
             let c = store.config()?;
+            // A file approving would refuse (a weight's key the graph does
+            // not know) gets the reason, not a digest.
+            let (approval, refused) = match c.approval.as_ref().map(|_| store.config_approval()) {
+                Some(Err(e)) => (None, Some(e.to_string())),
+                _ => (c.approval, None),
+            };
             let shown = Shown {
                 in_force: c.config,
                 unapproved: c.unapproved,
-                approval: c.approval,
+                approval,
+                refused,
             };
             emit(ctx.json, &shown, |s| {
                 // In the file's own shape, ready to copy into it.
@@ -56,6 +66,9 @@ pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
                         out.push_str(&format!(
                             "approve exactly this with `graphex config approve --yes {digest}`\n"
                         ));
+                    }
+                    if let Some(why) = &s.refused {
+                        out.push_str(&format!("approving it would be refused: {why}\n"));
                     }
                 }
                 out

@@ -60,17 +60,17 @@ fn search_within_a_tier_covers_bodies_and_names_nothing_above() {
         0,
         "nothing changed: nothing read again"
     );
-    let names = |text: &str, b: Option<&Bodies>| -> Vec<String> {
-        search_within(s.catalog(), text, 10, Tier::AgentReadable, b)
-            .into_iter()
-            .map(|h| h.node.name.to_string())
-            .collect()
+    let names = |hits: Vec<crate::lookup::SearchHit>| -> Vec<String> {
+        hits.into_iter().map(|h| h.node.name.to_string()).collect()
     };
-    assert_eq!(names("rotation", Some(&bodies)), ["api-gateway"]);
-    assert!(names("rotation", None).is_empty(), "bodies only when asked");
-    assert!(names("vault", Some(&bodies)).is_empty());
+    assert_eq!(names(bodies.search("rotation", 10)), ["api-gateway"]);
+    assert!(
+        names(search_within(s.catalog(), "rotation", 10, Tier::AgentReadable)).is_empty(),
+        "bodies only through the index"
+    );
+    assert!(names(bodies.search("vault", 10)).is_empty());
     assert_eq!(
-        search_within(s.catalog(), "vault", 10, Tier::AgentRestricted, None)[0]
+        search_within(s.catalog(), "vault", 10, Tier::AgentRestricted)[0]
             .node
             .name
             .as_str(),

@@ -83,32 +83,38 @@ fn audit_record(
     }
 }
 
+/// Who made a read that is not a projection, and how its text is counted.
+pub struct Reader<'a> {
+    pub access: Access,
+    pub agent: &'a str,
+    /// The tier the reader may receive.
+    pub tier: graphex_engine::model::Tier,
+    pub counter: project::Counter,
+}
+
 /// Records a read that is not a projection (a path, a search) like one: the
-/// exact text `text` the agent received, the nodes in it, at `tier`. Its
-/// centre names the tool and its arguments, so `audit replay` tells it
-/// from a projection.
+/// exact text `text` the agent received, the nodes in it, at the reader's
+/// tier. Its centre names the tool and its arguments, so `audit replay`
+/// tells it from a projection.
 pub fn record_read(
     store: &mut graphex_engine::Store,
-    access: Access,
-    agent: &str,
-    tier: graphex_engine::model::Tier,
+    reader: &Reader,
     center: String,
     text: &str,
     nodes: &[graphex_engine::model::NodeSummary],
 ) -> Result<()> {
-    let (trust, local) = match access {
+    let (trust, local) = match reader.access {
         Access::Trust { score, local } => (Some(score), local),
         Access::Tier(_) => (None, false),
     };
-    let config = store.config()?.config;
-    let tokens = config.projection_settings()?.counter.count(text);
+    let tokens = reader.counter.count(text);
     let record = AuditRecord {
         kind: Kind::Projection,
         at: Timestamp::now(),
-        agent: agent.to_owned(),
+        agent: reader.agent.to_owned(),
         trust,
         local,
-        tier: tier.min(store.level().max_tier()),
+        tier: reader.tier.min(store.level().max_tier()),
         center,
         budget: tokens,
         tokens,

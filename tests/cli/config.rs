@@ -265,3 +265,29 @@ fn cortex_weights_rank_only_once_approved_and_bad_ones_are_refused() {
     assert!(err.contains("decay.owned-by = 2"), "{err}");
     assert_eq!(relevance_of(&repo), after, "the approved weights stay in force");
 }
+
+#[test]
+fn a_weight_whose_key_names_no_type_or_relation_is_refused_at_approval() {
+    let repo = Repo::new();
+    repo.ok(&["add", "--type", "runbook", "--name", "fix-it", "-d", "a custom type"]);
+    write_config(&repo, "[graphex.projection.importance]\nservcie = 20.0\n");
+    let shown = repo.ok(&["config", "show"]);
+    assert!(
+        shown.contains("approving it would be refused") && !shown.contains("--yes"),
+        "{shown}"
+    );
+    let mut c = repo.master();
+    c.args(["config", "approve"]);
+    let err = String::from_utf8(c.assert().failure().get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("importance.servcie") && err.contains("known: service, module") && err.contains("runbook"),
+        "{err}"
+    );
+    // A custom type some node has is a key like the built-in ones.
+    write_config(&repo, "[graphex.projection.importance]\nrunbook = 20.0\n");
+    let out = repo.approve_config();
+    assert!(
+        out.contains("projection.importance: (none) -> {\"runbook\":20.0}"),
+        "{out}"
+    );
+}

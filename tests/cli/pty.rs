@@ -158,28 +158,26 @@ impl Console {
         }
     }
 
-    /// Waits for the program to end and returns its exit code.
+    /// Waits for the program to end and returns its exit code. The end is
+    /// the output closing, not the process exiting: a process can be gone
+    /// while the last of what it wrote (leaving the alternate screen,
+    /// showing the cursor) is still on its way to the screen, and
+    /// [`Console::restored`] must see it.
     pub fn wait_exit(&mut self) -> u32 {
         let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.exit_code();
-            }
+        let (lock, cv) = &*self.shared;
+        let mut s = lock.lock().unwrap();
+        while !s.closed {
+            let now = Instant::now();
             assert!(
-                Instant::now() < deadline,
+                now < deadline,
                 "the console did not exit:\n{}",
-                self.screen()
+                s.parser.screen().contents()
             );
-            // Exit shows as the output closing; wait on that, then reap.
-            let (lock, cv) = &*self.shared;
-            let s = lock.lock().unwrap();
-            if !s.closed {
-                let _ = cv.wait_timeout(s, Duration::from_millis(200)).unwrap();
-            } else {
-                drop(s);
-                return self.child.wait().unwrap().exit_code();
-            }
+            s = cv.wait_timeout(s, deadline - now).unwrap().0;
         }
+        drop(s);
+        self.child.wait().unwrap().exit_code()
     }
 }
 

@@ -31,6 +31,8 @@ pub struct Run {
     pub clipboard: Vec<String>,
     /// The worker's cache of the graph as it was.
     pub past: crate::app::worker::graph::Past,
+    /// The worker's last scan of the queue.
+    pub pending: graphex_engine::proposal::PendingScans,
 }
 
 pub fn demo_at(level: Level) -> Run {
@@ -54,6 +56,7 @@ pub fn demo_at(level: Level) -> Run {
         s,
         frames: Vec::new(),
         past: None,
+        pending: graphex_engine::proposal::PendingScans::default(),
         clipboard: Vec::new(),
         recorded: std::collections::HashSet::new(),
         memory: crate::app::worker::memory::QueryMemory::default(),
@@ -146,7 +149,13 @@ impl Run {
             | Request::Complete { .. }
             | Request::ExportQuery { .. }
             | Request::CopyQuery { .. }) => crate::app::worker::query::answer(Some(&self.store), r),
-            r => crate::app::worker::graph::answer(Some(&self.store), Some(&settings), &mut self.past, r),
+            r => {
+                let reads = crate::app::worker::graph::Reads {
+                    past: &mut self.past,
+                    pending: &mut self.pending,
+                };
+                crate::app::worker::graph::answer(Some(&self.store), Some(&settings), reads, r)
+            }
         }
         .into_iter()
         .collect()

@@ -7,6 +7,7 @@
 
 use graphex_engine::as_of::{AsOf, PastCatalog};
 use graphex_engine::project::Settings;
+use graphex_engine::proposal::PendingScans;
 use graphex_engine::{Level, Store};
 
 use super::{Reply, Request, Worker};
@@ -33,19 +34,33 @@ impl Worker {
             self.decided(reply);
             return;
         }
-        if let Some(reply) = answer(self.store.as_ref(), self.settings.as_ref(), &mut self.past, req) {
+        let reads = Reads {
+            past: &mut self.past,
+            pending: &mut self.pending,
+        };
+        if let Some(reply) = answer(self.store.as_ref(), self.settings.as_ref(), reads, req) {
             self.send(reply);
         }
     }
 }
 
+/// What the worker keeps between the Graph pane's reads: the graph as it
+/// was, and the last scan of the queue (shared with the queue's loads).
+pub struct Reads<'a> {
+    pub past: &'a mut Past,
+    pub pending: &'a mut PendingScans,
+}
+
 /// The reply to a Graph pane read (`None` for any other request).
-pub fn answer(store: Option<&Store>, settings: Option<&Settings>, past: &mut Past, req: Request) -> Option<Reply> {
+pub fn answer(store: Option<&Store>, settings: Option<&Settings>, reads: Reads, req: Request) -> Option<Reply> {
+    let Reads { past, pending } = reads;
     let not_open = || "the store is not open".to_owned();
     Some(match req {
         Request::Show { generation, place } => Reply::Shown {
             generation,
-            result: Box::new(in_place(store, past, &place, graph_work::show)),
+            result: Box::new(in_place(store, past, &place, |s, p, then| {
+                graph_work::show(s, p, then, Some(&mut *pending))
+            })),
         },
         Request::Inspect { generation, place } => Reply::Inspected {
             generation,

@@ -4,7 +4,6 @@
 //! the MCP server appear without a keypress. Previews and validations are
 //! latest-wins: of several queued, only the newest of each kind runs.
 
-use std::hash::{Hash as _, Hasher as _};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
@@ -16,7 +15,7 @@ use graphex_engine::{Credentials, Error, Level, Store};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::panes::queue::data::{self as queue_data, ImpactView, ItemLints};
-pub use super::panes::queue::work::{impact_of, read_queue, read_queue_unlinted};
+pub use super::panes::queue::work::{impact_of, read_queue, read_queue_unlinted, read_queue_unlinted_from};
 
 /// How often an idle worker looks for new proposals.
 pub const POLL: Duration = Duration::from_millis(400);
@@ -59,6 +58,9 @@ struct Worker {
     memory: memory::QueryMemory,
     /// Decisions undone that `ctrl-y` makes again.
     redo: redo::Redo,
+    /// The last scan of the queue: the queue's loads and the Graph pane's
+    /// proposed nodes read it, scanned again only when the queue changed.
+    pending: proposal::PendingScans,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -85,6 +87,7 @@ impl Worker {
             recorded: std::collections::HashSet::new(),
             memory: memory::QueryMemory::new(crate::app::logging::dir()),
             redo: redo::Redo::default(),
+            pending: proposal::PendingScans::default(),
         }
     }
 
@@ -253,6 +256,7 @@ impl Worker {
                 self.store = None;
                 // Lints quote proposal text: they go with the keys.
                 self.lints = LintCache::default();
+                self.pending.clear();
                 self.past = None;
                 self.recorded.clear();
                 self.memory.wipe();
@@ -379,7 +383,7 @@ impl Worker {
     /// kept while the graph and the level stay as they were.
     fn load_queue(&mut self) {
         let Some(store) = self.store.as_ref() else { return };
-        let (reply, cards) = read_queue_unlinted(store);
+        let (reply, cards) = read_queue_unlinted_from(store, &mut self.pending);
         let Reply::Queue(mut snapshot) = reply else {
             self.send(reply);
             return;
@@ -474,25 +478,7 @@ impl Worker {
 
     /// A hash of `pending/`'s listing: names, sizes and times.
     fn pending_signature(&self) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        let dir = graphex_engine::store::Layout::new(&self.root).pending();
-        let mut entries: Vec<(std::ffi::OsString, u64, Option<std::time::SystemTime>)> = std::fs::read_dir(&dir)
-            .map(|d| {
-                d.flatten()
-                    .map(|e| {
-                        let m = e.metadata().ok();
-                        (
-                            e.file_name(),
-                            m.as_ref().map_or(0, std::fs::Metadata::len),
-                            m.and_then(|m| m.modified().ok()),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        entries.sort();
-        entries.hash(&mut h);
-        h.finish()
+        proposal::listing_signature(&graphex_engine::store::Layout::new(&self.root).pending())
     }
 }
 

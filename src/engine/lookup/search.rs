@@ -2,7 +2,9 @@
 //! ([`super::matcher`]: `ordr srv` finds `orders-service`, exact and prefix
 //! matches first), descriptions by words (every word of the query appears,
 //! in any case). A name match ranks above a description-only one; a
-//! description that also holds the words adds a little to a name's score.
+//! description that also holds the words adds a little to a name's score,
+//! and a body that holds them (searched through a [`Bodies`] index) ranks
+//! below a description.
 //! CPU-bound: one pass over the catalog, names prefiltered without a copy.
 
 use std::cmp::Ordering;
@@ -35,40 +37,38 @@ fn by_hit(a: &SearchHit, b: &SearchHit) -> Ordering {
         .then_with(|| by_rank((a.score, a.node.name.as_str()), (b.score, b.node.name.as_str())))
 }
 
-/// The best `limit` matches of `text`; archived nodes are left out.
-pub fn search(c: &Catalog, text: &str, limit: usize) -> Vec<SearchHit> {
-    search_within(c, text, limit, Tier::HumanOnly, None)
+/// What a description holding the words adds to a name's score.
+pub(super) fn half_description(words: usize) -> i64 {
+    DESCRIPTION_HIT * words as i64 / 2
 }
 
-/// [`search`] over the nodes at or below `cap`, and over their bodies too
-/// when `bodies` is given (an index kept by the caller, see [`Bodies`]).
-pub fn search_within(c: &Catalog, text: &str, limit: usize, cap: Tier, bodies: Option<&Bodies>) -> Vec<SearchHit> {
-    let matcher = Matcher::new(text);
-    if matcher.is_empty() {
-        return Vec::new();
-    }
-    let words = lower_words(text);
-    let desc_score = DESCRIPTION_HIT * words.len() as i64;
-    let mut lower = String::new();
-    let mut hits: Vec<SearchHit> = Vec::new();
-    let body_score = BODY_HIT * words.len() as i64;
-    for n in c.nodes().filter(|n| n.status != Status::Archived && n.tier <= cap) {
-        let name_score = matcher.score(n.name.as_str());
-        let in_desc = holds_words(&n.description, &words, &mut lower);
-        let in_body = bodies.is_some_and(|b| b.holds(&n.id, &words));
-        let score = match (name_score, in_desc, in_body) {
-            (None, false, false) => continue,
-            (Some(a), d, _) => a + if d { desc_score / 2 } else { 0 },
-            (None, true, _) => desc_score,
-            (None, false, true) => body_score,
-        };
-        hits.push(SearchHit {
-            node: n.clone(),
-            score,
-            in_name: name_score.is_some(),
-            in_body,
-        });
-    }
+/// The hit `node` makes for a query of `words` words, from what matched:
+/// its name (the matcher's score), its description, its body; none when
+/// nothing did.
+pub(super) fn scored(
+    node: &NodeSummary,
+    name_score: Option<i64>,
+    in_desc: bool,
+    in_body: bool,
+    words: usize,
+) -> Option<SearchHit> {
+    let score = match (name_score, in_desc, in_body) {
+        (None, false, false) => return None,
+        (Some(a), d, _) => a + if d { half_description(words) } else { 0 },
+        (None, true, _) => DESCRIPTION_HIT * words as i64,
+        (None, false, true) => BODY_HIT * words as i64,
+    };
+    Some(SearchHit {
+        node: node.clone(),
+        score,
+        in_name: name_score.is_some(),
+        in_body,
+    })
+}
+
+/// The best `limit` of `hits`, best first: picked in linear time, then
+/// only those sorted.
+pub(super) fn ranked(mut hits: Vec<SearchHit>, limit: usize) -> Vec<SearchHit> {
     if hits.len() > limit {
         hits.select_nth_unstable_by(limit, by_hit);
         hits.truncate(limit);
@@ -77,10 +77,36 @@ pub fn search_within(c: &Catalog, text: &str, limit: usize, cap: Tier, bodies: O
     hits
 }
 
+/// The best `limit` matches of `text` over names and descriptions;
+/// archived nodes are left out.
+pub fn search(c: &Catalog, text: &str, limit: usize) -> Vec<SearchHit> {
+    search_within(c, text, limit, Tier::HumanOnly)
+}
+
+/// [`search`] over the nodes at or below `cap`. Bodies are searched
+/// through an index the caller keeps ([`Bodies::search`]).
+pub fn search_within(c: &Catalog, text: &str, limit: usize, cap: Tier) -> Vec<SearchHit> {
+    let matcher = Matcher::new(text);
+    if matcher.is_empty() {
+        return Vec::new();
+    }
+    let words = lower_words(text);
+    let mut lower = String::new();
+    let hits = c
+        .nodes()
+        .filter(|n| n.status != Status::Archived && n.tier <= cap)
+        .filter_map(|n| {
+            let in_desc = holds_words(&n.description, &words, &mut lower);
+            scored(n, matcher.score(n.name.as_str()), in_desc, false, words.len())
+        })
+        .collect();
+    ranked(hits, limit)
+}
+
 /// [`search`] over names, descriptions and bodies, for a reader of every
 /// tier this session opens. Bodies are kept in the encrypted blobs, not the
 /// catalog: CPU- and I/O-heavy, it decrypts each readable node once (a
-/// long-lived caller keeps a [`Bodies`] and uses [`search_within`]).
+/// long-lived caller keeps a [`Bodies`] index and searches it).
 pub fn search_with_bodies(
     store: &crate::store::Store,
     text: &str,
@@ -88,11 +114,5 @@ pub fn search_with_bodies(
 ) -> crate::error::Result<Vec<SearchHit>> {
     let mut bodies = Bodies::new();
     bodies.refresh(store, Tier::HumanOnly);
-    Ok(search_within(
-        store.catalog(),
-        text,
-        limit,
-        Tier::HumanOnly,
-        Some(&bodies),
-    ))
+    Ok(bodies.search(text, limit))
 }

@@ -4,6 +4,7 @@
 use super::{Scrubber, Settings, TrustPolicy, Weights};
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::store::Catalog;
 
 impl Config {
     /// Projection settings, with the scrub patterns compiled and the Cortex
@@ -30,5 +31,15 @@ impl Config {
             count_hidden_relations: p.count_hidden_relations,
             weights: Weights::new(&p.importance, &p.decay, p.recency_days)?,
         })
+    }
+
+    /// [`Config::projection_settings`], as approving checks them: also
+    /// refuses a Cortex weight whose key names no node type or relation of
+    /// graph `c` ([`Weights::check_keys`]). CPU: a pass over the catalog
+    /// for each key that is not built in.
+    pub fn settings_to_approve(&self, c: &Catalog) -> Result<Settings> {
+        let settings = self.projection_settings()?;
+        Weights::check_keys(&self.projection.importance, &self.projection.decay, c)?;
+        Ok(settings)
     }
 }

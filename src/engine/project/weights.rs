@@ -14,16 +14,63 @@
 //! built-in one, every decay is 1 and `recency_days` is 180: the ranking is
 //! exactly the one without settings.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
-use crate::model::Tier;
+use crate::model::{NodeType, Relation, Tier};
 use crate::store::Catalog;
 
 /// The key in `importance` for every node type without a built-in value.
 pub const OTHER_TYPES: &str = "*";
+
+/// The custom `what` of the graph, for an error: `; custom types in the
+/// graph: a, b` (the first few).
+fn in_graph(custom: &BTreeSet<&str>, what: &str) -> String {
+    const SHOWN: usize = 20;
+    if custom.is_empty() {
+        return format!("; the graph has no custom {what}");
+    }
+    let list: Vec<&str> = custom.iter().copied().take(SHOWN).collect();
+    let more = custom.len().saturating_sub(SHOWN);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!("; custom {what} in the graph: {}{more}", list.join(", "))
+}
+
+/// Refuses the first key of `section` that is neither built in, nor one
+/// of `also`, nor in use in the graph (`in_use` lists every use), naming
+/// the known ones; `what` is the singular, the plural and a note after the
+/// built-in list.
+fn known_keys<'c, I: Iterator<Item = &'c str>>(
+    section: &str,
+    keys: &BTreeMap<String, f64>,
+    built_in: &[&str],
+    also: &[&str],
+    in_use: impl Fn() -> I,
+    what: (&str, &str, &str),
+) -> Result<()> {
+    let unknown = keys.keys().find(|k| {
+        let k = k.replace('_', "-");
+        !built_in.contains(&k.as_str()) && !also.contains(&k.as_str()) && !in_use().any(|u| u == k)
+    });
+    let Some(key) = unknown else { return Ok(()) };
+    let custom: BTreeSet<&str> = in_use().filter(|u| !built_in.contains(u)).collect();
+    let (one, many, note) = what;
+    Err(Error::invalid(
+        "projection setting",
+        format!("{section}.{key}"),
+        format!(
+            "no {one} is called that; known: {}{note}{}",
+            built_in.join(", "),
+            in_graph(&custom, many)
+        ),
+    ))
+}
 
 /// Built-in importance of a node type; `None` for the others (5).
 fn built_in(node_type: &str) -> Option<f64> {
@@ -93,11 +140,41 @@ impl Weights {
                 "recency_days is a finite number of days > 0",
             ));
         }
+        // `similar_to` and `similar-to` are one relation, as everywhere.
+        let spelt = |m: &BTreeMap<String, f64>| m.iter().map(|(k, v)| (k.replace('_', "-"), *v)).collect();
         Ok(Self {
-            importance: importance.clone(),
-            decay: decay.clone(),
+            importance: spelt(importance),
+            decay: spelt(decay),
             recency_days,
         })
+    }
+
+    /// Refuses a key of `importance` that names no node type and a key of
+    /// `decay` that names no relation, naming the key and the known ones:
+    /// a misspelt key would otherwise weigh nothing, unnoticed. Known are
+    /// the built-in types (relations), `"*"` for `importance`, and the
+    /// custom ones some node (edge) of the graph `c` has: custom types are
+    /// free lowercase words, declared nowhere but by their use.
+    pub fn check_keys(importance: &BTreeMap<String, f64>, decay: &BTreeMap<String, f64>, c: &Catalog) -> Result<()> {
+        let types = || c.nodes().map(|n| n.node_type.as_str());
+        let relations = || c.edges().map(|e| e.relation.as_str());
+        let star = format!(", \"{OTHER_TYPES}\" (every type without a built-in value)");
+        known_keys(
+            "importance",
+            importance,
+            NodeType::KNOWN,
+            &[OTHER_TYPES],
+            types,
+            ("node type", "types", &star),
+        )?;
+        known_keys(
+            "decay",
+            decay,
+            Relation::KNOWN,
+            &[],
+            relations,
+            ("relation", "relations", ""),
+        )
     }
 
     /// The importance of a node type: configured, else built in, else the

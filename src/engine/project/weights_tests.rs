@@ -146,3 +146,54 @@ fn bad_weights_are_refused_naming_the_key_and_value() {
     let typo = settings("[graphex.projection.decay]\nuses = \"half\"\n").unwrap_err();
     assert!(typo.to_string().contains("[graphex.projection]"), "{typo}");
 }
+
+#[test]
+fn a_key_that_names_no_type_or_relation_is_refused_at_approval_naming_the_known_ones() {
+    let mut nodes = vec![
+        node("svc", "service", Tier::Public, Status::Active),
+        node("fix-it", "runbook", Tier::Public, Status::Active),
+    ];
+    let edges = vec![
+        edge(&nodes, "fix-it", "blocks", "svc"),
+        edge(&nodes, "fix-it", "similar-to", "svc"),
+    ];
+    nodes[0].description = "the service".into();
+    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let check = |toml: &str| {
+        Config::parse("c", toml)
+            .unwrap()
+            .settings_to_approve(&c)
+            .map(|s| s.weights)
+    };
+    for fine in [
+        "[graphex.projection.importance]\nservice = 1\n\"*\" = 2\nrunbook = 3\nglossary = 4\n",
+        "[graphex.projection.decay]\nblocks = 0.5\nsimilar_to = 0.5\nowned-by = 0\n",
+    ] {
+        assert!(check(fine).is_ok(), "{fine}: {:?}", check(fine));
+    }
+    let similar = check("[graphex.projection.decay]\nsimilar_to = 0.25\n").unwrap();
+    assert_eq!(similar.decay("similar-to"), 0.25, "one spelling, as everywhere");
+    let e = check("[graphex.projection.importance]\nservcie = 1\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("importance.servcie") && e.contains("known: service, module") && e.contains("runbook"),
+        "{e}"
+    );
+    let e = check("[graphex.projection.decay]\ndepends_onn = 0.5\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("decay.depends_onn")
+            && e.contains("depends-on")
+            && e.contains("custom relations in the graph: blocks, similar-to"),
+        "{e}"
+    );
+    assert!(
+        Config::parse("c", "[graphex.projection.importance]\nservcie = 1\n")
+            .unwrap()
+            .projection_settings()
+            .is_ok(),
+        "settings already approved stay in force"
+    );
+}

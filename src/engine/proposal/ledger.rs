@@ -5,6 +5,7 @@
 //! repository. [`Store::review_list`] then reads each one's state from the
 //! decisions, which agents may read.
 
+use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -75,16 +76,33 @@ impl Ledger {
         })
     }
 
-    /// Adds a submitted proposal.
+    /// Adds a submitted proposal. Two servers of one agent may add at
+    /// once: the read, change and write happen under the lock file beside
+    /// the ledger, so neither loses the other's entry.
     pub fn record(&self, entry: LedgerEntry) -> Result<()> {
+        private_dir(self.path.parent().unwrap_or(Path::new(".")))?;
+        let _held = self.lock()?;
         let mut all = self.entries()?;
         all.retain(|e| e.id != entry.id);
         all.push(entry);
         let drop = all.len().saturating_sub(MAX_ENTRIES);
         all.drain(..drop);
-        private_dir(self.path.parent().unwrap_or(Path::new(".")))?;
         let bytes = serde_json::to_vec_pretty(&all).map_err(|e| Error::io(&self.path, std::io::Error::other(e)))?;
         write_private(&self.path, &bytes)
+    }
+
+    /// Waits for and takes the ledger's lock: `AGENT.json.lock` beside it,
+    /// 0600, held until the file returned is dropped (the system frees it
+    /// if the process dies).
+    fn lock(&self) -> Result<File> {
+        let path = self.path.with_extension("json.lock");
+        let mut opts = OpenOptions::new();
+        opts.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+        let file = opts.open(&path).map_err(|e| Error::io(&path, e))?;
+        file.lock().map_err(|e| Error::io(&path, e))?;
+        Ok(file)
     }
 }
 
@@ -172,5 +190,53 @@ fn item(e: &LedgerEntry, state: String, decision: Option<Decision>, revised_by: 
         comment: decision.and_then(|d| d.reason),
         revised_by,
         revises: e.revises.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_servers_adding_at_once_lose_no_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("agents").join("store").join("claude-code.json");
+        let add = |server: usize| {
+            let ledger = Ledger { path: path.clone() };
+            move || {
+                for i in 0..150 {
+                    let id = ProposalId::of(format!("{server}-{i}").as_bytes());
+                    ledger
+                        .record(LedgerEntry {
+                            id,
+                            at: Timestamp::now(),
+                            summary: String::new(),
+                            revises: None,
+                        })
+                        .unwrap();
+                }
+            }
+        };
+        let servers: Vec<_> = (0..2).map(|s| std::thread::spawn(add(s))).collect();
+        for s in servers {
+            s.join().unwrap();
+        }
+        let kept: std::collections::HashSet<ProposalId> = Ledger { path: path.clone() }
+            .entries()
+            .unwrap()
+            .into_iter()
+            .map(|e| e.id)
+            .collect();
+        for server in 0..2 {
+            for i in 0..150 {
+                assert!(
+                    kept.contains(&ProposalId::of(format!("{server}-{i}").as_bytes())),
+                    "{server}-{i}"
+                );
+            }
+        }
+        use std::os::unix::fs::PermissionsExt as _;
+        let lock = std::fs::metadata(path.with_extension("json.lock")).unwrap();
+        assert_eq!(lock.permissions().mode() & 0o777, 0o600);
     }
 }

@@ -129,7 +129,7 @@ impl Store {
     /// is an error naming why.
     pub fn config_approval(&self) -> Result<Approval> {
         let file = Config::load(&self.layout.gpp())?;
-        file.projection_settings()?;
+        file.settings_to_approve(self.catalog())?;
         Approval::between(&approved(&self.conn)?, &file)
     }
 
@@ -142,8 +142,9 @@ impl Store {
     pub fn approve_config(&mut self, digest: &str) -> Result<Vec<String>> {
         self.require_writer("approving settings")?;
         let file = Config::load(&self.layout.gpp())?;
-        // Checked before it is stored: an unusable file is refused here.
-        file.projection_settings()?;
+        // Checked before it is stored: an unusable file (a misspelt weight's
+        // key too) is refused here.
+        file.settings_to_approve(self.catalog())?;
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;

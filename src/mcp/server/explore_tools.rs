@@ -7,9 +7,8 @@ use std::sync::Arc;
 
 use graphex_engine::audit::TOOL_READ;
 use graphex_engine::hygiene::json_safe;
-use graphex_engine::lookup;
 use graphex_engine::model::{NodeSummary, Timestamp};
-use graphex_engine::project::Center;
+use graphex_engine::project::{Center, Settings};
 use graphex_engine::traverse::{self, PathStep};
 use graphex_engine::{Error, Store};
 use rmcp::handler::server::wrapper::Parameters;
@@ -19,27 +18,36 @@ use serde_json::json;
 use super::args::{InspectArgs, PathArgs, SearchArgs, TimelineArgs};
 use super::read_tools::{budget_of, project_for, render};
 use super::{AgentConfig, GraphexServer, ToolResult, access};
+use crate::shared::audit_log::Reader;
 
 /// The default and largest numbers of search results and timeline entries.
 const DEFAULT_RESULTS: usize = 20;
 const MAX_RESULTS: usize = 200;
 const MAX_ENTRIES: usize = 500;
 
+/// The reader of this agent's reads under `settings` (the tier it may
+/// receive, how its text is counted).
+fn reader<'a>(agent: &'a AgentConfig, settings: &Settings) -> Reader<'a> {
+    Reader {
+        access: access(agent),
+        agent: &agent.agent,
+        tier: settings.policy.max_tier(access(agent)),
+        counter: settings.counter,
+    }
+}
+
 /// Records a tool's read (not a projection) like one; see
 /// [`crate::shared::audit_log::record_read`].
 fn recorded(
     store: &mut Store,
-    agent: &AgentConfig,
+    reader: &Reader,
     center: String,
     text: &str,
     nodes: &[NodeSummary],
 ) -> Result<(), Error> {
-    let tier = GraphexServer::max_tier(store, agent)?;
-    crate::shared::audit_log::record_read(store, access(agent), &agent.agent, tier, center, text, nodes).map_err(|e| {
-        match e.downcast::<Error>() {
-            Ok(e) => e,
-            Err(other) => Error::integrity("audit log", other.to_string()),
-        }
+    crate::shared::audit_log::record_read(store, reader, center, text, nodes).map_err(|e| match e.downcast::<Error>() {
+        Ok(e) => e,
+        Err(other) => Error::integrity("audit log", other.to_string()),
     })
 }
 
@@ -57,7 +65,9 @@ impl GraphexServer {
     #[tool(annotations(read_only_hint = true))]
     async fn graphex_path(&self, Parameters(a): Parameters<PathArgs>) -> ToolResult {
         self.with_store(move |store, agent| {
-            let tier = Self::max_tier(store, agent)?;
+            let settings = Self::settings(store)?;
+            let who = reader(agent, &settings);
+            let tier = who.tier;
             let found = traverse::shortest_path_within(store.catalog(), &a.from, &a.to, a.undirected, tier)?;
             let steps = found.unwrap_or_default();
             let mut text = String::new();
@@ -80,7 +90,7 @@ impl GraphexServer {
                 a.to,
                 if a.undirected { " undirected" } else { "" }
             );
-            recorded(store, agent, center, &text, &nodes)?;
+            recorded(store, &who, center, &text, &nodes)?;
             Ok(text)
         })
         .await
@@ -92,13 +102,14 @@ impl GraphexServer {
         let limit = count_of("limit", a.limit, MAX_RESULTS)?;
         let bodies = Arc::clone(&self.bodies);
         self.with_store(move |store, agent| {
-            let tier = Self::max_tier(store, agent)?;
+            let settings = Self::settings(store)?;
+            let who = reader(agent, &settings);
             let mut bodies = bodies
                 .lock()
                 .map_err(|_| Error::integrity("search", "the body index failed earlier"))?;
-            bodies.refresh(store, tier);
-            let hits = lookup::search_within(store.catalog(), &a.text, limit, tier, Some(&bodies));
-            let scrub = store.config()?.config.projection_settings()?.scrubber;
+            bodies.refresh(store, who.tier);
+            let hits = bodies.search(&a.text, limit);
+            let scrub = &settings.scrubber;
             let text = if hits.is_empty() {
                 format!("nothing matches {:?}", a.text)
             } else {
@@ -118,7 +129,7 @@ impl GraphexServer {
             let nodes: Vec<NodeSummary> = hits.into_iter().map(|h| h.node).collect();
             recorded(
                 store,
-                agent,
+                &who,
                 format!("{TOOL_READ}graphex_search {}", a.text),
                 &text,
                 &nodes,
@@ -150,7 +161,9 @@ impl GraphexServer {
             .transpose()
             .map_err(|e| format!("since: {e}"))?;
         self.with_store(move |store, agent| {
-            let tier = Self::max_tier(store, agent)?;
+            let settings = Self::settings(store)?;
+            let who = reader(agent, &settings);
+            let tier = who.tier;
             // Filters narrow what is shown, so look further back for them.
             let window = if a.actor.is_some() || a.node.is_some() || since.is_some() {
                 MAX_ENTRIES
@@ -184,7 +197,7 @@ impl GraphexServer {
                 .collect();
             let text = json_safe(&serde_json::to_string_pretty(&list).unwrap_or_default()).into_owned();
             let center = format!("{TOOL_READ}timeline_status {count}");
-            recorded(store, agent, center, &text, &[])?;
+            recorded(store, &who, center, &text, &[])?;
             Ok(text)
         })
         .await

@@ -29,7 +29,7 @@ use super::AgentConfig;
 pub struct GraphexServer {
     store: Arc<Mutex<Store>>,
     agent: Arc<AgentConfig>,
-    /// Node bodies read so far, for `graphex_search`.
+    /// The search index (names, descriptions, bodies) of the last commit, for `graphex_search`.
     bodies: Arc<Mutex<Bodies>>,
     /// The agent's open explorations.
     drafts: Arc<Mutex<drafts::Drafts>>,
@@ -99,10 +99,15 @@ impl GraphexServer {
         .map_err(|e| format!("internal error: {e}"))?
     }
 
+    /// The projection settings in force (read once per call: each read
+    /// checks the master's seal on them).
+    fn settings(store: &Store) -> Result<graphex_engine::project::Settings, Error> {
+        store.config()?.config.projection_settings()
+    }
+
     /// The tier this agent may receive.
     fn max_tier(store: &Store, agent: &AgentConfig) -> Result<Tier, Error> {
-        let settings = store.config()?.config.projection_settings()?;
-        Ok(settings.policy.max_tier(access(agent)))
+        Ok(Self::settings(store)?.policy.max_tier(access(agent)))
     }
 }
 

@@ -161,7 +161,37 @@ fn nodes_pending_proposals_would_add_show_dimmed_with_their_proposal() {
         2,
         graphex_engine::traverse::Direction::Both,
         &filter,
+        Some(&mut graphex_engine::proposal::PendingScans::default()),
     )
     .unwrap();
     assert!(n.proposed.is_empty());
+}
+
+#[test]
+fn recentring_reads_the_queue_again_only_when_it_changed() {
+    let mut r = demo_at(Level::Master);
+    r.press("2");
+    r.jump("orders-service");
+    let scans = r.pending.scans();
+    assert!(scans >= 1, "the first recentre reads the queue");
+    r.jump("retry-queue");
+    r.jump("orders-service");
+    assert_eq!(r.pending.scans(), scans, "nothing changed: the last scan again");
+    let doc = serde_json::json!({"agent": "claude-code", "trust": 95, "session": "s1", "rationale": "warm it",
+        "changes": [
+            {"op": "add_node", "name": "cache-warmer", "type": "module", "description": "warms caches", "tier": "public"},
+            {"op": "add_edge", "from": "cache-warmer", "relation": "uses", "to": "orders-service"}]});
+    let sub = graphex_engine::proposal::Submission::from_json(doc.to_string().as_bytes()).unwrap();
+    graphex_engine::proposal::submit(
+        &r.store,
+        &graphex_engine::project::TrustPolicy::default(),
+        sub,
+        graphex_engine::proposal::Source::Cli,
+    )
+    .unwrap();
+    r.jump("retry-queue");
+    r.jump("orders-service");
+    assert_eq!(r.pending.scans(), scans + 1, "a new proposal: read once more");
+    let Some(Ok(n)) = &r.s.graph.shown else { panic!() };
+    assert!(n.proposed.iter().any(|p| p.name == "cache-warmer"), "{:?}", n.proposed);
 }

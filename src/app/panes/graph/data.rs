@@ -9,6 +9,7 @@ use graphex_engine::Result;
 use graphex_engine::as_of::PastCatalog;
 use graphex_engine::hygiene::{agent_lines, visible_line};
 use graphex_engine::model::{Edge, Node, NodeId};
+use graphex_engine::proposal::PendingScans;
 use graphex_engine::store::{Catalog, Store};
 use graphex_engine::traverse::{Direction, Filter, Reached, Ring, neighbors, shortest_path};
 
@@ -278,14 +279,24 @@ fn ring_views(found: &[Ring]) -> Vec<RingView> {
 /// The neighbourhood of `name` to `depth` rings, in `dir`, through
 /// `filter`, with the facets the pickers offer. CPU: two breadth-first
 /// walks of the in-memory catalog (the second without the type and
-/// relation filters, for the facets) and one blob read (the centre).
-pub fn neighbourhood(store: &Store, name: &str, depth: u32, dir: Direction, filter: &Filter) -> Result<Neighbourhood> {
+/// relation filters, for the facets) and one blob read (the centre); the
+/// queue's scan for the proposed nodes is `pending`'s, made again only
+/// when the queue changed (no proposed nodes without it).
+pub fn neighbourhood(
+    store: &Store,
+    name: &str,
+    depth: u32,
+    dir: Direction,
+    filter: &Filter,
+    pending: Option<&mut PendingScans>,
+) -> Result<Neighbourhood> {
     let centre = store.node(name)?;
     let mut n = around(store.catalog(), &centre, depth, dir, filter)?;
     // Only a reviewer reads the queue; below the master level there is
     // nothing to show, and a queue that cannot be read shows nothing.
     if store.level() >= graphex_engine::Level::Master
-        && let Ok(scan) = store.pending()
+        && let Some(pending) = pending
+        && let Ok(scan) = pending.scan(store)
     {
         n.proposed = graphex_engine::proposal::proposed_around(&scan, name)
             .iter()
@@ -428,7 +439,7 @@ mod tests {
     #[test]
     fn rings_say_direction_relation_and_the_way_in() {
         let (_dir, s) = store(0);
-        let n = neighbourhood(&s, "orders", 2, Direction::Both, &Filter::default()).unwrap();
+        let n = neighbourhood(&s, "orders", 2, Direction::Both, &Filter::default(), None).unwrap();
         assert_eq!(n.inspector.name, "orders");
         assert_eq!(n.inspector.versions, 1);
         assert_eq!(n.rings.len(), 2);
@@ -457,7 +468,7 @@ mod tests {
     fn a_large_ring_is_grouped_with_counts_and_hidden_nodes_are_nowhere() {
         let (_dir, s) = store(GROUP_OVER + 6);
         assert_eq!(s.level(), Level::Master);
-        let n = neighbourhood(&s, "orders", 1, Direction::Both, &Filter::default()).unwrap();
+        let n = neighbourhood(&s, "orders", 1, Direction::Both, &Filter::default(), None).unwrap();
         assert_eq!(n.rings[0].total, GROUP_OVER + 7);
         let groups: Vec<(String, Arrow, usize)> = n.rings[0]
             .entries
@@ -481,6 +492,6 @@ mod tests {
         assert_eq!(n.facets.types, vec![("service".to_owned(), GROUP_OVER + 7)]);
         let shown = format!("{n:?}");
         assert!(!shown.contains("payroll"), "{shown}");
-        assert!(neighbourhood(&s, "payroll", 1, Direction::Both, &Filter::default()).is_err());
+        assert!(neighbourhood(&s, "payroll", 1, Direction::Both, &Filter::default(), None).is_err());
     }
 }

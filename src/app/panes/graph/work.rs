@@ -9,6 +9,7 @@ use std::path::Path;
 use graphex_engine::as_of::{AsOf, PastCatalog};
 use graphex_engine::lookup::matcher::{Matcher, by_rank, holds_words, lower_words};
 use graphex_engine::model::{Edge, NodeSummary, NodeType, Relation, Status};
+use graphex_engine::proposal::PendingScans;
 use graphex_engine::query::{StatusFilter, dot, mermaid};
 use graphex_engine::store::{Catalog, Store};
 use graphex_engine::traverse::Filter;
@@ -65,12 +66,18 @@ fn said(e: Error) -> String {
 }
 
 /// The neighbourhood of `place` (as it was, with `past`, for a place in
-/// the past), or what stands in the way, in words.
-pub fn show(store: &Store, place: &Place, past: Option<&PastCatalog>) -> std::result::Result<Neighbourhood, String> {
+/// the past), or what stands in the way, in words; the proposed nodes of
+/// now from `pending`'s scan of the queue (none without it).
+pub fn show(
+    store: &Store,
+    place: &Place,
+    past: Option<&PastCatalog>,
+    pending: Option<&mut PendingScans>,
+) -> std::result::Result<Neighbourhood, String> {
     let run = || {
         let f = filter(place)?;
         match past {
-            None => neighbourhood(store, &place.centre, place.depth, place.direction, &f),
+            None => neighbourhood(store, &place.centre, place.depth, place.direction, &f, pending),
             Some(p) => neighbourhood_then(store, p, &place.centre, place.depth, place.direction, &f),
         }
     };
@@ -230,7 +237,8 @@ pub fn export(
     file: &Path,
 ) -> std::result::Result<String, String> {
     let format = Format::of(file)?;
-    let shown = show(store, place, past)?;
+    // Proposed nodes are not exported: no scan of the queue.
+    let shown = show(store, place, past, None)?;
     let text = export_text(past.map_or(store.catalog(), |p| &p.catalog), place, &shown, format);
     crate::app::new_file::write_new(file, &text)?;
     Ok(format!(

@@ -3,7 +3,7 @@
 //! and preview a proposal's impact.
 
 use graphex_engine::project::Settings;
-use graphex_engine::proposal::{self, Card, Mentions};
+use graphex_engine::proposal::{self, Card, Mentions, PendingScans};
 use graphex_engine::{Level, Store};
 
 use super::contradiction;
@@ -14,6 +14,12 @@ use crate::app::worker::Reply;
 /// at master, every proposal without its lints (see [`Reply::Lints`]), and
 /// the cards to lint.
 pub fn read_queue_unlinted(store: &Store) -> (Reply, Vec<Card>) {
+    read_queue_unlinted_from(store, &mut PendingScans::default())
+}
+
+/// [`read_queue_unlinted`] from `pending`'s scan of the queue, made again
+/// only when the queue changed (the Graph pane reads the same one).
+pub fn read_queue_unlinted_from(store: &Store, pending: &mut PendingScans) -> (Reply, Vec<Card>) {
     if store.level() < Level::Master {
         let pending = store.pending_count().unwrap_or(0);
         let contradictions = contradiction::contradictions(store);
@@ -25,9 +31,9 @@ pub fn read_queue_unlinted(store: &Store) -> (Reply, Vec<Card>) {
             Vec::new(),
         );
     }
-    match store.pending() {
+    match pending.scan(store) {
         Ok(scan) => {
-            let (cards, groups) = proposal::cards_unlinted(store, scan.pending);
+            let (cards, groups) = proposal::cards_unlinted(store, scan.pending.clone());
             let quarantined = scan
                 .quarantined
                 .iter()
