@@ -147,14 +147,14 @@ pub(crate) fn graph_benches(
     queries.extend(["n", "nu", "num", "numb"].map(String::from));
     queries.push(described);
     for q in &queries {
-        let hits = work::jump(store.catalog(), q);
+        let hits = work::jump(store.catalog(), q, None);
         let from_text = hits.iter().filter(|h| h.description.is_some()).count();
         eprintln!(
             "graph ({label}): jump {q:?}: {} hits, {from_text} from descriptions",
             hits.len()
         );
         group.bench_with_input(BenchmarkId::new("jump on the worker", q), q, |b, q| {
-            b.iter(|| work::jump(store.catalog(), q));
+            b.iter(|| work::jump(store.catalog(), q, None));
         });
     }
 
@@ -165,7 +165,7 @@ pub(crate) fn graph_benches(
         let mut t = typed.clone();
         (t.pop().expect("a key"), t)
     };
-    let hits = work::jump(store.catalog(), &typed);
+    let hits = work::jump(store.catalog(), &typed, None);
     update(&mut s, key(KeyCode::Char('/')));
     assert!(matches!(s.popups.last(), Some(Popup::Jump(_))));
     for ch in before.chars() {

@@ -180,7 +180,7 @@ fn answer(store: &Store, fx: Vec<Effect>) -> Vec<Reply> {
             }),
             Effect::Request(Request::Jump { generation, query }) => Some(Reply::Jumped {
                 generation,
-                hits: work::jump(store.catalog(), &query),
+                hits: work::jump(store.catalog(), &query, None),
             }),
             _ => None,
         })

@@ -33,6 +33,9 @@ pub struct Run {
     pub past: crate::app::worker::graph::Past,
     /// The worker's last scan of the queue.
     pub pending: graphex_engine::proposal::PendingScans,
+    /// The jump's index of bodies, made whole before each jump (as an idle
+    /// worker would have made it).
+    pub bodies: crate::app::worker::bodies::BodyIndex,
 }
 
 pub fn demo_at(level: Level) -> Run {
@@ -57,6 +60,7 @@ pub fn demo_at(level: Level) -> Run {
         frames: Vec::new(),
         past: None,
         pending: graphex_engine::proposal::PendingScans::default(),
+        bodies: crate::app::worker::bodies::BodyIndex::default(),
         clipboard: Vec::new(),
         recorded: std::collections::HashSet::new(),
         memory: crate::app::worker::memory::QueryMemory::default(),
@@ -150,9 +154,16 @@ impl Run {
             | Request::ExportQuery { .. }
             | Request::CopyQuery { .. }) => crate::app::worker::query::answer(Some(&self.store), r),
             r => {
+                if matches!(r, Request::Jump { .. }) {
+                    self.bodies.want();
+                    while self.bodies.unfinished(Some(&self.store)) {
+                        self.bodies.step(&self.store);
+                    }
+                }
                 let reads = crate::app::worker::graph::Reads {
                     past: &mut self.past,
                     pending: &mut self.pending,
+                    bodies: &mut self.bodies,
                 };
                 crate::app::worker::graph::answer(Some(&self.store), Some(&settings), reads, r)
             }

@@ -37,6 +37,7 @@ impl Worker {
         let reads = Reads {
             past: &mut self.past,
             pending: &mut self.pending,
+            bodies: &mut self.bodies,
         };
         if let Some(reply) = answer(self.store.as_ref(), self.settings.as_ref(), reads, req) {
             self.send(reply);
@@ -49,11 +50,13 @@ impl Worker {
 pub struct Reads<'a> {
     pub past: &'a mut Past,
     pub pending: &'a mut PendingScans,
+    /// The jump's index of bodies.
+    pub bodies: &'a mut super::bodies::BodyIndex,
 }
 
 /// The reply to a Graph pane read (`None` for any other request).
 pub fn answer(store: Option<&Store>, settings: Option<&Settings>, reads: Reads, req: Request) -> Option<Reply> {
-    let Reads { past, pending } = reads;
+    let Reads { past, pending, bodies } = reads;
     let not_open = || "the store is not open".to_owned();
     Some(match req {
         Request::Show { generation, place } => Reply::Shown {
@@ -70,10 +73,15 @@ pub fn answer(store: Option<&Store>, settings: Option<&Settings>, reads: Reads, 
             generation,
             result: store.map_or_else(|| Err(not_open()), |s| graph_history::history(s, &name)),
         },
-        Request::Jump { generation, query } => Reply::Jumped {
-            generation,
-            hits: store.map(|s| graph_work::jump(s.catalog(), &query)).unwrap_or_default(),
-        },
+        Request::Jump { generation, query } => {
+            bodies.want();
+            Reply::Jumped {
+                generation,
+                hits: store
+                    .map(|s| graph_work::jump(s.catalog(), &query, bodies.current(s)))
+                    .unwrap_or_default(),
+            }
+        }
         Request::Path {
             generation,
             from,

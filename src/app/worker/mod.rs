@@ -61,6 +61,7 @@ struct Worker {
     /// The last scan of the queue: the queue's loads and the Graph pane's
     /// proposed nodes read it, scanned again only when the queue changed.
     pending: proposal::PendingScans,
+    bodies: bodies::BodyIndex,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -88,6 +89,7 @@ impl Worker {
             memory: memory::QueryMemory::new(crate::app::logging::dir()),
             redo: redo::Redo::default(),
             pending: proposal::PendingScans::default(),
+            bodies: bodies::BodyIndex::default(),
         }
     }
 
@@ -101,7 +103,14 @@ impl Worker {
         loop {
             // Polls keep their pace while requests stream in (a held `j`
             // asks for a preview per row), so new proposals still appear.
-            match rx.recv_timeout(POLL.saturating_sub(polled.elapsed())) {
+            // While the jump's index of bodies is being made, a slice at a
+            // time between requests.
+            let wait = if self.bodies.unfinished(self.store.as_ref()) {
+                Duration::ZERO
+            } else {
+                POLL.saturating_sub(polled.elapsed())
+            };
+            match rx.recv_timeout(wait) {
                 Ok(first) => {
                     let mut batch = vec![first];
                     batch.extend(rx.try_iter());
@@ -122,6 +131,11 @@ impl Worker {
             if polled.elapsed() >= POLL {
                 self.poll();
                 polled = Instant::now();
+            }
+            if let Some(store) = self.store.as_ref()
+                && self.bodies.unfinished(Some(store))
+            {
+                self.bodies.step(store);
             }
         }
     }
@@ -257,6 +271,7 @@ impl Worker {
                 // Lints quote proposal text: they go with the keys.
                 self.lints = LintCache::default();
                 self.pending.clear();
+                self.bodies.wipe();
                 self.past = None;
                 self.recorded.clear();
                 self.memory.wipe();
@@ -589,6 +604,7 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
         .collect()
 }
 
+pub(crate) mod bodies;
 mod decisions;
 pub mod graph;
 #[cfg(test)]

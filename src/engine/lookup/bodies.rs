@@ -48,6 +48,20 @@ pub struct Bodies {
     /// The commit and tier of the last refresh: nothing to read again
     /// until another commit.
     seen: Option<(u64, Tier)>,
+    /// A refresh done a slice at a time ([`Bodies::refresh_some`]): the
+    /// index it will replace keeps answering meanwhile.
+    building: Option<Box<Building>>,
+}
+
+/// A refresh under way: the next index, made up to `next` of `slots`.
+#[derive(Debug)]
+struct Building {
+    of: (u64, Tier),
+    slots: Vec<u32>,
+    next: usize,
+    /// The rows of the index before, by node: its version and row.
+    kept: FxHashMap<NodeId, (u64, usize)>,
+    new: Bodies,
 }
 
 /// The bit of a folded character in a name's set: one each for `a`–`z`,
@@ -93,49 +107,95 @@ impl Bodies {
     /// CPU-heavy on the first call over a large store; a copy of the text
     /// after another commit; nothing when neither commit nor tier changed.
     pub fn refresh(&mut self, store: &Store, cap: Tier) -> usize {
-        if self.seen == Some((store.seen_seq(), cap)) {
-            return 0;
-        }
-        let old = std::mem::take(self);
-        let kept: FxHashMap<NodeId, (u64, &str)> = old
-            .rows
-            .iter()
-            .map(|r| (r.node.id, (r.node.version, &old.text[r.desc_end + 1..r.body_end])))
-            .collect();
-        self.seen = Some((store.seen_seq(), cap));
-        let c = store.catalog();
         let mut read = 0;
-        for slot in c.node_slots() {
+        while !self.refresh_some(store, cap, usize::MAX, &mut read) {}
+        read
+    }
+
+    /// Whether the index holds the store's commit at `cap`.
+    pub fn is_current(&self, store: &Store, cap: Tier) -> bool {
+        self.seen == Some((store.seen_seq(), cap))
+    }
+
+    /// [`Bodies::refresh`] a slice at a time, for a searcher that must stay
+    /// responsive (the console's engine thread): reads at most `budget`
+    /// bodies (adding them to `read`) and returns whether the index is now
+    /// current. Until it is, [`Bodies::search`] answers from the index
+    /// before; a commit or a tier change in between starts the slices over.
+    pub fn refresh_some(&mut self, store: &Store, cap: Tier, budget: usize, read: &mut usize) -> bool {
+        let of = (store.seen_seq(), cap);
+        if self.seen == Some(of) {
+            self.building = None;
+            return true;
+        }
+        let c = store.catalog();
+        if self.building.as_ref().is_none_or(|b| b.of != of) {
+            self.building = Some(Box::new(Building {
+                of,
+                slots: c.node_slots().collect(),
+                next: 0,
+                kept: self
+                    .rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.node.id, (r.node.version, i)))
+                    .collect(),
+                new: Bodies::default(),
+            }));
+        }
+        let Bodies {
+            rows, text, building, ..
+        } = self;
+        let Some(b) = building.as_mut() else {
+            return false;
+        };
+        let mut spent = 0;
+        while b.next < b.slots.len() && spent < budget {
+            let slot = b.slots[b.next];
+            b.next += 1;
             let Some(node) = c.shared_at(slot) else { continue };
             if node.tier > cap || node.status == Status::Archived {
                 continue;
             }
-            let start = self.text.len();
-            push_lower(&mut self.text, &node.description);
-            let desc_end = self.text.len();
-            self.text.push('\n');
-            match kept.get(&node.id) {
-                Some((version, body)) if *version == node.version => self.text.push_str(body),
+            let new = &mut b.new;
+            let start = new.text.len();
+            push_lower(&mut new.text, &node.description);
+            let desc_end = new.text.len();
+            new.text.push('\n');
+            // A body the index before held at the same version is copied.
+            match b.kept.get(&node.id) {
+                Some(&(version, i)) if version == node.version => {
+                    new.text.push_str(&text[rows[i].desc_end + 1..rows[i].body_end]);
+                }
                 _ => {
                     // A blob that fails to open is searched without its
                     // body; `doctor` and `show` report it.
                     if let Some(body) = store.node_by_id(&node.id).ok().and_then(|full| full.body) {
-                        push_lower(&mut self.text, &body);
+                        push_lower(&mut new.text, &body);
                     }
-                    read += 1;
+                    spent += 1;
                 }
             }
-            let body_end = self.text.len();
-            self.text.push('\n');
-            self.chars.push(char_set(node.name.as_str()));
-            self.rows.push(Row {
+            let body_end = new.text.len();
+            new.text.push('\n');
+            new.chars.push(char_set(node.name.as_str()));
+            new.rows.push(Row {
                 node,
                 start,
                 desc_end,
                 body_end,
             });
         }
-        read
+        *read += spent;
+        if b.next < b.slots.len() {
+            return false;
+        }
+        let Some(done) = self.building.take() else {
+            return false;
+        };
+        *self = done.new;
+        self.seen = Some(of);
+        true
     }
 
     /// The best `limit` matches of `text` among the indexed nodes, as

@@ -165,3 +165,53 @@ fn names_rank_above_descriptions_above_bodies() {
     assert!(seen(index.search("nothing", 10)).is_empty(), "the old body is gone");
     drop(dir);
 }
+
+#[test]
+fn an_index_made_a_slice_at_a_time_is_the_whole_index_and_the_old_one_answers_meanwhile() {
+    let (_d, mut s) = store();
+    let cap = Tier::HumanOnly;
+    let mut whole = Bodies::new();
+    let read_whole = whole.refresh(&s, cap);
+    let mut sliced = Bodies::new();
+    let (mut read, mut slices) = (0, 0);
+    while !sliced.refresh_some(&s, cap, 7, &mut read) {
+        slices += 1;
+        assert!(
+            sliced.search("rotation", 100).is_empty(),
+            "nothing is answered before the first index"
+        );
+    }
+    assert!(slices >= 3, "{slices} slices");
+    assert_eq!(read, read_whole);
+    assert!(sliced.is_current(&s, cap));
+    for q in ["rotation", "runbook queue", "ord", "ledger"] {
+        assert_eq!(seen(sliced.search(q, 100)), seen(whole.search(q, 100)), "{q:?}");
+    }
+    // After a commit the index before keeps answering until the new one is
+    // made, and only the changed body is read again.
+    let before = seen(sliced.search("rotation", 100));
+    let changed = s
+        .catalog()
+        .nodes()
+        .find(|n| n.tier == Tier::Public && n.status == Status::Active)
+        .unwrap()
+        .name
+        .to_string();
+    let patch = crate::model::NodePatch {
+        body: Some(Some("freshly written runbook".into())),
+        ..Default::default()
+    };
+    s.update_node(&changed, &patch).unwrap();
+    assert!(!sliced.is_current(&s, cap));
+    let mut read = 0;
+    assert!(!sliced.refresh_some(&s, cap, 0, &mut read));
+    assert_eq!(seen(sliced.search("rotation", 100)), before);
+    while !sliced.refresh_some(&s, cap, 7, &mut read) {}
+    assert_eq!(read, 1, "only the changed body");
+    assert!(
+        sliced
+            .search("freshly", 10)
+            .iter()
+            .any(|h| h.node.name.as_str() == changed)
+    );
+}

@@ -195,3 +195,16 @@ fn recentring_reads_the_queue_again_only_when_it_changed() {
     let Some(Ok(n)) = &r.s.graph.shown else { panic!() };
     assert!(n.proposed.iter().any(|p| p.name == "cache-warmer"), "{:?}", n.proposed);
 }
+
+#[test]
+fn the_jump_finds_words_of_a_body_and_says_so() {
+    let mut r = demo_at(Level::Master);
+    r.press("2");
+    // "Terminates TLS" is written only in api-gateway's body.
+    r.press("/");
+    r.press("terminates tls");
+    let screen = r.screen();
+    assert!(screen.contains("api-gateway — in its body"), "{screen}");
+    r.key(KeyCode::Enter);
+    assert_eq!(r.centre(), "api-gateway");
+}

@@ -148,7 +148,7 @@ mod tests {
         assert_eq!(p.run, None);
         assert!(p.row.text.contains("no node matches \"zzqqzz\""), "{:?}", p.row.text);
         // An answer for an older line changes nothing.
-        let stale = crate::app::panes::graph::work::jump(r.store.catalog(), "retry");
+        let stale = crate::app::panes::graph::work::jump(r.store.catalog(), "retry", None);
         r.msg(Msg::Reply(Reply::Jumped {
             generation: p.generation - 1,
             hits: stale,

@@ -630,19 +630,19 @@ fn the_jump_picks_what_a_full_sort_of_every_match_would() {
         "srv ordr",
         "",
     ] {
-        let hits: Vec<(String, bool)> = work::jump(c, q)
+        let hits: Vec<(String, bool)> = work::jump(c, q, None)
             .into_iter()
             .map(|h| (h.name, h.description.is_some()))
             .collect();
         assert_eq!(hits, jump_by_full_sort(c, q), "{q:?}");
     }
     assert!(
-        work::jump(c, "PENDING → validated")
+        work::jump(c, "PENDING → validated", None)
             .iter()
             .any(|h| h.description.is_some()),
         "a non-ASCII description is matched too"
     );
-    let first = |q: &str| work::jump(c, q).first().map(|h| h.name.clone());
+    let first = |q: &str| work::jump(c, q, None).first().map(|h| h.name.clone());
     assert_eq!(
         first("ordr srv").as_deref(),
         Some("orders-service"),
@@ -654,7 +654,7 @@ fn the_jump_picks_what_a_full_sort_of_every_match_would() {
         Some("orders-service"),
         "exact first"
     );
-    let top = &work::jump(c, "ordr srv")[0];
+    let top = &work::jump(c, "ordr srv", None)[0];
     let picked: String = top.matched.iter().filter_map(|i| top.name.chars().nth(*i)).collect();
     assert_eq!(picked, "ordrsrv", "the matched letters are highlighted");
 }

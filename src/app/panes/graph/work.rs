@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use graphex_engine::as_of::{AsOf, PastCatalog};
+use graphex_engine::lookup::Bodies;
 use graphex_engine::lookup::matcher::{Matcher, by_rank, holds_words, lower_words};
 use graphex_engine::model::{Edge, NodeSummary, NodeType, Relation, Status};
 use graphex_engine::proposal::PendingScans;
@@ -122,7 +123,7 @@ pub fn path_between(
 /// only when exact, prefix and segment matches leave room), and a
 /// substring scan of descriptions only while names leave room; the hits
 /// kept are picked out of the matches, never a sort of them all.
-pub fn jump(catalog: &Catalog, query: &str) -> Vec<JumpHit> {
+pub fn jump(catalog: &Catalog, query: &str, bodies: Option<&Bodies>) -> Vec<JumpHit> {
     let m = Matcher::new(query);
     if m.is_empty() {
         return Vec::new();
@@ -156,6 +157,23 @@ pub fn jump(catalog: &Catalog, query: &str) -> Vec<JumpHit> {
             matched: Vec::new(),
             description: Some(first_line(&n.description)),
         }));
+    }
+    // Then nodes whose body holds the words (once the index is made).
+    if let Some(bodies) = bodies.filter(|_| hits.len() < JUMP_HITS && query.trim().chars().count() >= 2) {
+        let named: HashSet<String> = hits.iter().map(|h| h.name.clone()).collect();
+        let in_bodies: Vec<JumpHit> = bodies
+            .search(query, JUMP_HITS * 2)
+            .into_iter()
+            .filter(|h| h.in_body && !named.contains(h.node.name.as_str()))
+            .take(JUMP_HITS - hits.len())
+            .map(|h| JumpHit {
+                name: h.node.name.to_string(),
+                node_type: h.node.node_type.to_string(),
+                matched: Vec::new(),
+                description: Some(format!("in its body · {}", first_line(&h.node.description))),
+            })
+            .collect();
+        hits.extend(in_bodies);
     }
     hits
 }
