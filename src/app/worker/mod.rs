@@ -121,6 +121,12 @@ impl Worker {
                     for req in latest_wins(batch) {
                         self.handle(req);
                     }
+                    // As when a process closes the store: what was written is
+                    // in graph.db (git reads the file) and the log is empty (a
+                    // checkout that replaces graph.db finds no old frames).
+                    if let Some(store) = self.store.as_ref() {
+                        store.empty_the_log();
+                    }
                     if self.closing {
                         return;
                     }

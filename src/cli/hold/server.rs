@@ -150,10 +150,12 @@ impl Session {
             Request::Run { argv, cwd, root } => self.run(argv, &cwd, &root),
         };
         if matches!(answer, Answer::Ran { .. }) {
-            // Before the client has its answer: what the command wrote is in
-            // graph.db itself when the client's next step (`git commit`)
-            // reads the file, as a process of its own leaves it.
-            self.store.borrow().fold_wal();
+            // Before the client has its answer, as a process of its own
+            // leaves the store: what the command wrote is in graph.db itself
+            // when the client's next step (`git commit`) reads the file, and
+            // the log is empty, so a `git checkout` that replaces graph.db
+            // finds no frames of the old file to apply to the new one.
+            self.store.borrow().empty_the_log();
             self.note_own_writes();
         }
         let _ = wire::send(&mut stream, &answer);

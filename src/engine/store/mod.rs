@@ -95,6 +95,8 @@ mod seal_repair_tests;
 mod seal_tests;
 #[cfg(test)]
 pub(crate) mod tests;
+#[cfg(test)]
+mod wal_tests;
 
 use std::path::Path;
 
@@ -600,6 +602,22 @@ impl Store {
             .conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
         Ok(busy == 0)
+    }
+
+    /// [`Store::checkpoint`] when the log holds anything (a look at its
+    /// size first: cheap enough to call after every request of a
+    /// long-lived session). Returns false when a reader kept it from
+    /// completing; the log is then at least folded into graph.db.
+    pub fn empty_the_log(&self) -> bool {
+        let wal = self.layout.db().with_extension("db-wal");
+        if std::fs::metadata(&wal).map_or(true, |m| m.len() == 0) {
+            return true;
+        }
+        if self.checkpoint().unwrap_or(false) {
+            return true;
+        }
+        self.fold_wal();
+        false
     }
 
     /// Folds the WAL into graph.db without waiting for anyone: what this

@@ -91,9 +91,15 @@ impl GraphexServer {
             }
             // Node text may hold terminal escapes; results are shown to people
             // by MCP clients, so they leave with every such character visible.
-            f(&mut guard, &agent)
+            let result = f(&mut guard, &agent)
                 .map(|text| visible_text(&text).into_owned())
-                .map_err(|e| visible_text(&e.to_string()).into_owned())
+                .map_err(|e| visible_text(&e.to_string()).into_owned());
+            // What the call wrote (its audit record) goes into graph.db and
+            // the log is emptied, as when a process closes the store: git
+            // reads the file, and a checkout that replaces it finds no frames
+            // of the old one.
+            guard.empty_the_log();
+            result
         })
         .await
         .map_err(|e| format!("internal error: {e}"))?
