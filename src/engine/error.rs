@@ -107,6 +107,12 @@ pub enum Error {
     #[error("the {0} key was rotated by another process since this session unlocked; open the store again")]
     KeyRotated(Tier),
 
+    /// graph.db is another file than the one this session opened (a
+    /// checkout or a restore replaced it): what it holds must be opened and
+    /// verified as at any open.
+    #[error("graph.db was replaced since this session opened it (a checkout or a restore); open the store again")]
+    IndexReplaced,
+
     /// A key rotation cannot start, or an interrupted one cannot be finished.
     #[error("key rotation: {0}")]
     Rotation(String),

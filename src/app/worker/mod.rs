@@ -370,6 +370,7 @@ impl Worker {
         };
         match self.store.as_mut().ok_or_else(no_store)?.refresh() {
             Err(Error::KeyRotated(tier)) => self.reopen_after_rotation(tier)?,
+            Err(Error::IndexReplaced) => self.reopen_after_replace()?,
             other => {
                 other?;
             }
@@ -385,6 +386,18 @@ impl Worker {
         self.send(Reply::Done(format!(
             "the {tier} key was rotated by another process; unlocked again with the new key"
         )));
+        Ok(())
+    }
+
+    /// Opens the store again with this session's credentials after a
+    /// checkout or restore replaced graph.db: verified, and checked for a
+    /// rollback, as any open.
+    fn reopen_after_replace(&mut self) -> graphex_engine::Result<()> {
+        let store = Store::open(&self.root, &self.creds)?;
+        self.opened(store);
+        self.send(Reply::Done(
+            "graph.db was replaced (a checkout?); opened again and verified".to_owned(),
+        ));
         Ok(())
     }
 
@@ -472,6 +485,12 @@ impl Worker {
             Err(Error::KeyRotated(tier)) => {
                 if let Err(e) = self.reopen_after_rotation(tier) {
                     self.send(Reply::Failed(format!("after a key rotation: {e}")));
+                }
+                return;
+            }
+            Err(Error::IndexReplaced) => {
+                if let Err(e) = self.reopen_after_replace() {
+                    self.send(Reply::Failed(format!("graph.db was replaced: {e}")));
                 }
                 return;
             }

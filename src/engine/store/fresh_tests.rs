@@ -197,3 +197,18 @@ fn a_write_that_leaves_the_commit_counter_alone_is_read_and_verified() {
     let err = s.refresh().unwrap_err();
     assert!(matches!(err, Error::Integrity { .. }), "{err}");
 }
+
+#[test]
+fn a_long_lived_session_is_told_when_graph_db_is_replaced() {
+    let (_dir, root, old) = moved_on();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    // A checkout writes a new file and renames it over graph.db.
+    let db = Layout::new(&root).db();
+    let tmp = db.with_extension("checkout");
+    std::fs::write(&tmp, &old).unwrap();
+    std::fs::rename(&tmp, &db).unwrap();
+    assert!(matches!(s.refresh(), Err(Error::IndexReplaced)));
+    // Opened again, it is what a fresh open finds: the older graph.
+    let again = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(again.rolled_back().is_some());
+}

@@ -337,6 +337,11 @@ impl Store {
     /// session last read or wrote; returns whether it did. Long-lived
     /// sessions (the console, the MCP server) call it before each request.
     pub fn refresh(&mut self) -> Result<bool> {
+        // A connection keeps reading the file it opened: a checkout that
+        // replaced graph.db would go unseen.
+        if file_id(&self.layout.db())? != self.db_file {
+            return Err(Error::IndexReplaced);
+        }
         if schema::commit_seq(&self.conn)? == self.seen_seq && self.data_version()? == self.data_version {
             return Ok(false);
         }

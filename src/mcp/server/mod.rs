@@ -73,13 +73,13 @@ impl GraphexServer {
                 // A reviewer rotated a key this session holds: unlock again
                 // with the same credentials (the agent identity still opens
                 // the new agent-readable key file).
-                Err(Error::KeyRotated(_)) => {
+                Err(Error::KeyRotated(_) | Error::IndexReplaced) => {
                     let level = guard.level();
                     let reopened = Store::open(guard.layout().root(), &Credentials::from_env())
-                        .map_err(|e| format!("reopening after a key rotation: {e}"))?;
+                        .map_err(|e| format!("opening the store again: {e}"))?;
                     if reopened.level() != level {
                         return Err(format!(
-                            "after a key rotation the store opens at the {} level, not {level}; restart the server",
+                            "opened again, the store opens at the {} level, not {level}; restart the server",
                             reopened.level()
                         ));
                     }
