@@ -42,6 +42,7 @@ mod audit_head;
 pub(crate) mod audit_merge;
 mod bulk;
 mod catalog;
+mod commit_rows;
 mod decisions;
 mod federated;
 mod fresh;
@@ -53,6 +54,7 @@ pub(crate) mod merge_conflicts;
 pub(crate) mod objects;
 mod plan;
 mod policy;
+mod read_many;
 mod report;
 pub(crate) mod rotate;
 pub(crate) mod rowmac;
@@ -531,6 +533,26 @@ impl Store {
 
     /// The full current version of node `id`, checked against the index.
     pub fn node_by_id(&self, id: &NodeId) -> Result<Node> {
+        self.checked_row(id)
+            .and_then(|row| row.open(&self.keys, &self.objects))
+            .map_err(|e| self.rotated_or(e))
+    }
+
+    /// The current version of every node of `ids`, in order, as
+    /// [`Store::node_by_id`] reads each: the index rows are looked up and
+    /// checked here, the blobs read and opened on every core. CPU-heavy.
+    pub fn nodes_by_ids(&self, ids: &[NodeId]) -> Result<Vec<Node>> {
+        let rows = ids
+            .iter()
+            .map(|id| self.checked_row(id))
+            .collect::<Result<Vec<_>>>()
+            .map_err(|e| self.rotated_or(e))?;
+        let (keys, objects) = (&self.keys, &self.objects);
+        crate::parallel::map(&rows, |row| row.open(keys, objects)).map_err(|e| self.rotated_or(e))
+    }
+
+    /// The index row of node `id`, checked against the rows this session verified.
+    fn checked_row(&self, id: &NodeId) -> Result<read_many::CheckedRow> {
         let (tier, version, hash, digest, token): (i64, i64, String, Option<Vec<u8>>, Vec<u8>) = self
             .conn
             .prepare_cached("SELECT tier, version, blob, digest, name_token FROM nodes WHERE id = ?1")?
@@ -540,7 +562,7 @@ impl Store {
             .optional()?
             .ok_or_else(|| Error::NotFound(id.to_string()))?;
         let (tier, version) = (row_tier(tier)?, row_version(version)?);
-        let digest = digest
+        let digest_ref = digest
             .as_deref()
             .map_or(rusqlite::types::ValueRef::Null, rusqlite::types::ValueRef::Blob);
         verified::check_read(
@@ -550,12 +572,16 @@ impl Store {
             tier,
             version,
             &hash,
-            digest,
+            digest_ref,
             &token,
             !self.unsealed,
-        )
-        .and_then(|()| codec::decode_node(&self.keys, id, version, tier, &self.objects.read(&hash)?))
-        .map_err(|e| self.rotated_or(e))
+        )?;
+        Ok(read_many::CheckedRow {
+            id: *id,
+            tier,
+            version,
+            hash,
+        })
     }
 
     /// `e`, or [`Error::KeyRotated`] when a key this session holds was
