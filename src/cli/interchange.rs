@@ -32,6 +32,19 @@ pub fn export(ctx: &Context, a: &ExportArgs) -> Result<()> {
         Err(graphex_engine::Error::NotFound(name)) => return Err(super::read::not_found(&store, &name)),
         r => r?,
     };
+    let what = format!(
+        "{} node(s), {} edge(s), up to {}",
+        doc.nodes.len(),
+        doc.edges.len(),
+        doc.tier_cap
+    );
+    // A large JSONL export goes to its file a line at a time, never held
+    // whole as text (the same bytes as below).
+    if let (ExportFormat::Jsonl, Some(file)) = (a.format, &a.output) {
+        stream_new(file, |out| interchange::write_jsonl(&doc, out))?;
+        note(&exported_note(&what, file));
+        return Ok(());
+    }
     let text = match a.format {
         ExportFormat::Json => serde_json::to_string_pretty(&doc)? + "\n",
         ExportFormat::Jsonl => interchange::jsonl(&doc)?,
@@ -39,19 +52,10 @@ pub fn export(ctx: &Context, a: &ExportArgs) -> Result<()> {
         ExportFormat::Dot => interchange::dot(&doc),
         ExportFormat::Mermaid => interchange::mermaid(&doc),
     };
-    let what = format!(
-        "{} node(s), {} edge(s), up to {}",
-        doc.nodes.len(),
-        doc.edges.len(),
-        doc.tier_cap
-    );
     match &a.output {
         Some(file) => {
             write_new(file, &text)?;
-            note(&format!(
-                "exported {what} to {} (decrypted content, mode 0600: keep it out of the repository)",
-                file.display()
-            ));
+            note(&exported_note(&what, file));
         }
         None => {
             // Piped text keeps no terminal controls: JSON escapes them, the
@@ -66,15 +70,40 @@ pub fn export(ctx: &Context, a: &ExportArgs) -> Result<()> {
     Ok(())
 }
 
+fn exported_note(what: &str, file: &Path) -> String {
+    format!(
+        "exported {what} to {} (decrypted content, mode 0600: keep it out of the repository)",
+        file.display()
+    )
+}
+
 /// Writes `text` to `file`, which must not exist: 0600, synced.
 fn write_new(file: &Path, text: &str) -> Result<()> {
-    match graphex_engine::keys::files::write_private(file, text.as_bytes()) {
-        Ok(()) => Ok(()),
+    stream_new(file, |out| {
+        out.write_all(text.as_bytes())
+            .map_err(|e| graphex_engine::Error::io(file, e))
+    })
+}
+
+/// Creates `file`, which must not exist (0600), has `write` fill it
+/// through a buffer, and syncs it.
+fn stream_new(file: &Path, write: impl FnOnce(&mut dyn std::io::Write) -> graphex_engine::Result<()>) -> Result<()> {
+    let created = match graphex_engine::keys::files::create_private(file) {
+        Ok(f) => f,
         Err(graphex_engine::Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::AlreadyExists => {
             bail!("{} already exists; export to a new file name", file.display())
         }
-        Err(e) => Err(e).with_context(|| format!("cannot write {}", file.display())),
-    }
+        Err(e) => return Err(e).with_context(|| format!("cannot write {}", file.display())),
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, created);
+    write(&mut out)
+        .and_then(|()| {
+            out.into_inner()
+                .map_err(|e| graphex_engine::Error::io(file, e.into_error()))?
+                .sync_all()
+                .map_err(|e| graphex_engine::Error::io(file, e))
+        })
+        .with_context(|| format!("cannot write {}", file.display()))
 }
 
 /// The input parsed before, or parsed again when it was used up.

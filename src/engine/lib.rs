@@ -32,6 +32,7 @@ pub mod keys;
 pub mod lookup;
 pub mod merge;
 pub mod model;
+pub mod parallel;
 pub mod project;
 pub mod proposal;
 pub mod query;

@@ -123,6 +123,11 @@ pub fn generate(spec: SynthSpec) -> Batch {
     }
     let max_edges = spec.edges.min(names.len() * (names.len() - 1));
     let mut seen = HashSet::with_capacity(max_edges);
+    // Made once and shared: a relation is an `Arc<str>`.
+    let relations: Vec<Relation> = Relation::KNOWN
+        .iter()
+        .map(|r| Relation::new(r).unwrap_or_else(|_| unreachable!("known relation")))
+        .collect();
     while seen.len() < max_edges {
         let from = rng.below(names.len());
         let to = rng.skewed(names.len());
@@ -130,8 +135,7 @@ pub fn generate(spec: SynthSpec) -> Batch {
         if from == to || !seen.insert((from, to, rel)) {
             continue;
         }
-        let relation = Relation::new(Relation::KNOWN[rel]).unwrap_or_else(|_| unreachable!("known relation"));
-        let mut edge = NewEdge::new(names[from].clone(), relation, names[to].clone());
+        let mut edge = NewEdge::new(names[from].clone(), relations[rel].clone(), names[to].clone());
         edge.confidence = 0.5 + rng.unit() / 2.0;
         edge.created = Some(Timestamp(base));
         batch.link(edge);

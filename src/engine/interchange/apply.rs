@@ -198,7 +198,7 @@ impl Store {
         let mut new_nodes = Vec::new();
         let mut changed = Vec::new();
         // Each imported name's node id and final tier, for its edges.
-        let mut names: HashMap<String, (NodeId, Tier)> = HashMap::new();
+        let mut names: rustc_hash::FxHashMap<String, (NodeId, Tier)> = rustc_hash::FxHashMap::default();
         // Each item is dropped once planned (the plan holds its own copy).
         for n in import_nodes {
             let n = &n;
@@ -272,7 +272,8 @@ impl Store {
                 .or_else(|| self.catalog().by_name(name).map(|s| (s.id, s.tier)))
         };
         let mut edges = Vec::new();
-        let mut seen: HashMap<(NodeId, String, NodeId), String> = HashMap::new();
+        let mut seen: rustc_hash::FxHashMap<(NodeId, crate::model::Relation, NodeId), String> =
+            rustc_hash::FxHashMap::default();
         for e in import_edges {
             let e = &e;
             if marker == Marker::Refused
@@ -312,7 +313,7 @@ impl Store {
                     continue;
                 }
             };
-            let key = (planned.from, planned.relation.to_string(), planned.to);
+            let key = (planned.from, planned.relation.clone(), planned.to);
             if let Some(first) = seen.get(&key) {
                 refuse(&e.item, format!("the same edge as {first}"));
                 continue;

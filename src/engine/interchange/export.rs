@@ -10,6 +10,9 @@ use crate::query::StatusFilter;
 use crate::store::Store;
 use crate::traverse::{Filter, subgraph};
 
+/// Nodes opened at a time by [`export`].
+const DECODE_CHUNK: usize = 4096;
+
 /// What to export.
 #[derive(Clone, Debug, Default)]
 pub struct ExportOptions {
@@ -46,25 +49,29 @@ pub fn export(store: &Store, opts: &ExportOptions) -> Result<ExportDoc> {
         None => catalog.nodes().filter(|n| n.tier <= cap).map(|n| n.id).collect(),
     };
     let mut nodes = Vec::with_capacity(ids.len());
-    for id in &ids {
-        let node = store.node_by_id(id)?;
-        let mut versions = Vec::new();
-        if opts.versions {
-            for v in 1..node.version {
-                let old = store.node_version(id, v)?;
-                // An earlier version under a tier above the cap stays out.
-                if old.tier <= cap {
-                    versions.push(NodeRecord::from(&old));
+    // Blobs are opened on every core, a chunk at a time (so the decrypted
+    // nodes are never held twice over).
+    for chunk in ids.chunks(DECODE_CHUNK) {
+        for node in store.nodes_by_ids(chunk)? {
+            let mut versions = Vec::new();
+            if opts.versions {
+                for v in 1..node.version {
+                    let old = store.node_version(&node.id, v)?;
+                    // An earlier version under a tier above the cap stays out.
+                    if old.tier <= cap {
+                        versions.push(NodeRecord::from(&old));
+                    }
                 }
             }
+            nodes.push(ExportNode {
+                current: NodeRecord::from(&node),
+                versions,
+            });
         }
-        nodes.push(ExportNode {
-            current: NodeRecord::from(&node),
-            versions,
-        });
     }
-    nodes.sort_by(|a, b| a.current.name.cmp(&b.current.name));
-    let included: HashSet<NodeId> = ids.into_iter().collect();
+    // Names are unique: an unstable sort gives the one order.
+    nodes.sort_unstable_by(|a, b| a.current.name.cmp(&b.current.name));
+    let included: rustc_hash::FxHashSet<NodeId> = ids.into_iter().collect();
     let edges = edges_among(catalog, &included, cap, None);
     Ok(ExportDoc {
         format: EXPORT_FORMAT.into(),
@@ -83,28 +90,41 @@ pub fn export(store: &Store, opts: &ExportOptions) -> Result<ExportDoc> {
 /// `provenance` in its stead (a federation bundle's).
 pub(crate) fn edges_among(
     catalog: &crate::store::Catalog,
-    included: &HashSet<NodeId>,
+    included: &HashSet<NodeId, impl std::hash::BuildHasher>,
     cap: Tier,
     provenance: Option<&crate::model::Provenance>,
 ) -> Vec<ExportEdge> {
-    let mut edges: Vec<ExportEdge> = catalog
+    // Names are unique: each end's rank among the included names orders
+    // edges as their names do, compared as numbers instead of as text.
+    let mut names: Vec<(&crate::model::Name, NodeId)> = included
+        .iter()
+        .filter_map(|id| catalog.node(id).map(|n| (&n.name, *id)))
+        .collect();
+    names.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let rank: rustc_hash::FxHashMap<NodeId, u32> = (0u32..).zip(&names).map(|(i, (_, id))| (*id, i)).collect();
+    let mut edges: Vec<(u32, u32, ExportEdge)> = catalog
         .edges()
         .filter(|e| e.tier <= cap && included.contains(&e.from) && included.contains(&e.to))
         .filter_map(|e| {
-            Some(ExportEdge {
-                from: catalog.node(&e.from)?.name.clone(),
-                relation: e.relation.clone(),
-                to: catalog.node(&e.to)?.name.clone(),
-                tier: e.tier,
-                declared_tier: e.declared_tier,
-                confidence: e.confidence,
-                weight: e.weight,
-                bidirectional: e.bidirectional,
-                provenance: provenance.map_or_else(|| (*e.provenance).clone(), Clone::clone),
-                created: e.created,
-            })
+            Some((
+                *rank.get(&e.from)?,
+                *rank.get(&e.to)?,
+                ExportEdge {
+                    from: catalog.node(&e.from)?.name.clone(),
+                    relation: e.relation.clone(),
+                    to: catalog.node(&e.to)?.name.clone(),
+                    tier: e.tier,
+                    declared_tier: e.declared_tier,
+                    confidence: e.confidence,
+                    weight: e.weight,
+                    bidirectional: e.bidirectional,
+                    provenance: provenance.map_or_else(|| (*e.provenance).clone(), Clone::clone),
+                    created: e.created,
+                },
+            ))
         })
         .collect();
-    edges.sort_by(|a, b| (&a.from, &a.relation, &a.to).cmp(&(&b.from, &b.relation, &b.to)));
-    edges
+    // (from, relation, to) is unique: an unstable sort gives the one order.
+    edges.sort_unstable_by(|a, b| (a.0, &a.2.relation, a.1).cmp(&(b.0, &b.2.relation, b.1)));
+    edges.into_iter().map(|(_, _, e)| e).collect()
 }

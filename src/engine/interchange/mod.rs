@@ -49,7 +49,7 @@ pub use export::{ExportOptions, export};
 pub use foreign::{normalise_name, normalise_relation, normalise_type};
 pub use input::{InputFile, input_files, parse_files};
 pub use native::{EXPORT_FORMAT, EXPORT_VERSION, ExportDoc, ExportEdge, ExportNode, NodeRecord};
-pub use render::{dot, graphml, jsonl, mermaid};
+pub use render::{dot, graphml, jsonl, mermaid, write_jsonl};
 
 use crate::error::{Error, Result};
 use crate::model::{Name, NodeType, Provenance, Relation, Status, Tier, Timestamp};

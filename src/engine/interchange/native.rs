@@ -123,6 +123,20 @@ pub(super) enum Line {
     Edge(ExportEdge),
 }
 
+/// One JSONL line as written: [`Line`] borrowing the export's records.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub(super) enum LineRef<'a> {
+    Header {
+        format: &'a str,
+        version: u32,
+        exported_at: &'a str,
+        tier_cap: Tier,
+    },
+    Node(&'a ExportNode),
+    Edge(&'a ExportEdge),
+}
+
 fn bad(file: &str, reason: impl Into<String>) -> Error {
     Error::Document {
         path: file.to_owned(),

@@ -4,35 +4,44 @@
 
 use std::fmt::Write as _;
 
-use super::native::{ExportDoc, Line};
+use super::native::{ExportDoc, LineRef};
 use crate::error::{Error, Result};
 use crate::query::diagram::{self, DiagramEdge, DiagramNode};
 
-fn to_json<T: serde::Serialize>(v: &T) -> Result<String> {
-    serde_json::to_string(v).map_err(|e| Error::Document {
+/// A header line, then one node a line, then one edge a line.
+pub fn jsonl(doc: &ExportDoc) -> Result<String> {
+    let mut out = Vec::new();
+    write_jsonl(doc, &mut out)?;
+    String::from_utf8(out).map_err(|e| Error::Document {
         path: "export".into(),
         reason: e.to_string(),
     })
 }
 
-/// A header line, then one node a line, then one edge a line.
-pub fn jsonl(doc: &ExportDoc) -> Result<String> {
-    let mut s = to_json(&Line::Header {
-        format: doc.format.clone(),
+/// [`jsonl`] written to `out` a line at a time (a large export is never
+/// held whole as text).
+pub fn write_jsonl(doc: &ExportDoc, out: &mut dyn std::io::Write) -> Result<()> {
+    let failed = |e: &dyn std::fmt::Display| Error::Document {
+        path: "export".into(),
+        reason: e.to_string(),
+    };
+    // Each line is made in one buffer and written whole: serde's many
+    // small writes stay off the (dynamic) writer.
+    let mut buf = Vec::with_capacity(4096);
+    let mut line = |record: &LineRef<'_>| -> Result<()> {
+        buf.clear();
+        serde_json::to_writer(&mut buf, record).map_err(|e| failed(&e))?;
+        buf.push(b'\n');
+        out.write_all(&buf).map_err(|e| failed(&e))
+    };
+    line(&LineRef::Header {
+        format: &doc.format,
         version: doc.version,
-        exported_at: doc.exported_at.clone(),
+        exported_at: &doc.exported_at,
         tier_cap: doc.tier_cap,
     })?;
-    s.push('\n');
-    for n in &doc.nodes {
-        s.push_str(&to_json(&Line::Node(Box::new(n.clone())))?);
-        s.push('\n');
-    }
-    for e in &doc.edges {
-        s.push_str(&to_json(&Line::Edge(e.clone()))?);
-        s.push('\n');
-    }
-    Ok(s)
+    doc.nodes.iter().try_for_each(|n| line(&LineRef::Node(n)))?;
+    doc.edges.iter().try_for_each(|e| line(&LineRef::Edge(e)))
 }
 
 /// Text for XML character data and attribute values. Characters XML 1.0

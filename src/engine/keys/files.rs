@@ -247,13 +247,19 @@ pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
     })
 }
 
-/// Writes a file readable by the owner only (0600 on Unix), creating it new.
-pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Creates a new file readable by the owner only (0600 on Unix), for
+/// writing; the caller syncs it when done.
+pub fn create_private(path: &Path) -> Result<std::fs::File> {
     let mut opts = std::fs::OpenOptions::new();
     opts.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    let mut f = opts.open(path).map_err(|e| Error::io(path, e))?;
+    opts.open(path).map_err(|e| Error::io(path, e))
+}
+
+/// Writes a file readable by the owner only (0600 on Unix), creating it new.
+pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = create_private(path)?;
     f.write_all(bytes).map_err(|e| Error::io(path, e))?;
     f.sync_all().map_err(|e| Error::io(path, e))
 }

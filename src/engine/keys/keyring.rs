@@ -77,21 +77,28 @@ pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString,
     let master_pub = master.to_public();
     let agent_pub = agent.to_public();
 
+    let keys = Tier::ALL.map(|_| SymmetricKey::random());
+    let [public, readable, restricted, human_key] = keys;
+    let keys = [public?, readable?, restricted?, human_key?];
     let master_text = master.to_string();
-    files::write_private(
-        &paths.master(),
-        &files::seal_to_passphrase(passphrase, cost, master_text.expose_secret().as_bytes())?,
-    )?;
+    // The two passphrase seals (the master identity, the human-only key)
+    // each cost a full scrypt: they run on two threads at once.
+    let (sealed_master, sealed_human) = std::thread::scope(|scope| -> Result<(Vec<u8>, Vec<u8>)> {
+        let human_seal =
+            scope.spawn(|| seal_tier_file(Tier::HumanOnly, &keys[3], &master_pub, &agent_pub, Some(human), cost));
+        let sealed_master = files::seal_to_passphrase(passphrase, cost, master_text.expose_secret().as_bytes());
+        let sealed_human = human_seal
+            .join()
+            .map_err(|_| Error::integrity("key creation", "the sealing thread failed"))?;
+        Ok((sealed_master?, sealed_human?))
+    })?;
+    files::write_private(&paths.master(), &sealed_master)?;
     files::write_private(&paths.master_pub(), format!("{master_pub}\n").as_bytes())?;
     let agent_text = agent.to_string();
     files::write_private(
         &paths.agent(),
         &files::seal_to(&[&master_pub], agent_text.expose_secret().as_bytes())?,
     )?;
-
-    let keys = Tier::ALL.map(|_| SymmetricKey::random());
-    let [public, readable, restricted, human_key] = keys;
-    let keys = [public?, readable?, restricted?, human_key?];
     super::auth::write(
         paths,
         &master,
@@ -104,7 +111,10 @@ pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString,
         ],
     )?;
     for (tier, key) in Tier::ALL.into_iter().zip(&keys) {
-        let sealed = seal_tier_file(tier, key, &master_pub, &agent_pub, Some(human), cost)?;
+        let sealed = match tier {
+            Tier::HumanOnly => sealed_human.clone(),
+            _ => seal_tier_file(tier, key, &master_pub, &agent_pub, None, cost)?,
+        };
         files::write_private(&paths.tier(tier), &sealed)?;
     }
     let mut ring = Keyring::empty();

@@ -25,6 +25,18 @@ pub enum Provenance {
     },
 }
 
+impl Provenance {
+    /// `self` behind an `Arc`, as edges hold it: the common human
+    /// provenance is one allocation shared by every edge, not one per edge.
+    pub fn shared(&self) -> std::sync::Arc<Provenance> {
+        static HUMAN: std::sync::OnceLock<std::sync::Arc<Provenance>> = std::sync::OnceLock::new();
+        match self {
+            Provenance::Human => HUMAN.get_or_init(|| std::sync::Arc::new(Provenance::Human)).clone(),
+            other => std::sync::Arc::new(other.clone()),
+        }
+    }
+}
+
 impl fmt::Display for Provenance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -1,7 +1,7 @@
 //! Batches: many nodes and edges in one commit (imports, the demo, `gen`).
 //! Edges may name nodes of the same batch or already in the store.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Store;
 use super::objects::Durability;
@@ -52,11 +52,10 @@ impl Store {
         self.require_writer("adding to the graph")?;
         let now = Timestamp::now();
         let mut plan = Plan::default();
-        let mut names: HashMap<String, (NodeId, Tier)> = HashMap::new();
-        let mut seen = HashSet::new();
+        let mut names: FxHashMap<String, (NodeId, Tier)> = FxHashMap::default();
         for new in batch.nodes {
             let name = new.name.to_string();
-            if !seen.insert(name.clone()) {
+            if names.contains_key(&name) {
                 return Err(Error::NameTaken(name));
             }
             self.check_name_free(&name)?;
@@ -72,9 +71,10 @@ impl Store {
                 .copied()
                 .or_else(|| self.catalog.by_name(n).map(|s| (s.id, s.tier)))
         };
-        let mut triples = HashSet::new();
-        for new in &batch.edges {
-            let edge = self.plan_edge(new, &resolve)?;
+        let mut triples = FxHashSet::default();
+        // Taken by value, so each queued edge is freed as it is planned.
+        for new in batch.edges {
+            let edge = self.plan_edge(&new, &resolve)?;
             if !triples.insert((edge.from, edge.relation.clone(), edge.to)) {
                 return Err(Error::EdgeExists(format!(
                     "{} -> {} -> {}",
@@ -88,6 +88,9 @@ impl Store {
             nodes: plan.nodes.iter().map(|w| w.node.id).collect(),
             edges: plan.edges.iter().map(|e| e.id).collect(),
         };
+        // Only the plan goes on into the commit: a large batch's lookups
+        // are not held beside its sealed rows and the catalog.
+        drop((triples, names));
         self.commit(plan, durability)?;
         Ok(result)
     }

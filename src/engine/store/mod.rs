@@ -42,6 +42,7 @@ mod audit_head;
 pub(crate) mod audit_merge;
 mod bulk;
 mod catalog;
+mod commit_rows;
 mod decisions;
 mod federated;
 mod fresh;
@@ -53,6 +54,7 @@ pub(crate) mod merge_conflicts;
 pub(crate) mod objects;
 mod plan;
 mod policy;
+mod read_many;
 mod report;
 pub(crate) mod rotate;
 pub(crate) mod rowmac;
@@ -538,31 +540,9 @@ impl Store {
 
     /// The full current version of node `id`, checked against the index.
     pub fn node_by_id(&self, id: &NodeId) -> Result<Node> {
-        let (tier, version, hash, digest, token): (i64, i64, String, Option<Vec<u8>>, Vec<u8>) = self
-            .conn
-            .prepare_cached("SELECT tier, version, blob, digest, name_token FROM nodes WHERE id = ?1")?
-            .query_row([id.as_bytes().as_slice()], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-            })
-            .optional()?
-            .ok_or_else(|| Error::NotFound(id.to_string()))?;
-        let (tier, version) = (row_tier(tier)?, row_version(version)?);
-        let digest = digest
-            .as_deref()
-            .map_or(rusqlite::types::ValueRef::Null, rusqlite::types::ValueRef::Blob);
-        verified::check_read(
-            &self.verified,
-            &self.keys,
-            id,
-            tier,
-            version,
-            &hash,
-            digest,
-            &token,
-            !self.unsealed,
-        )
-        .and_then(|()| codec::decode_node(&self.keys, id, version, tier, &self.objects.read(&hash)?))
-        .map_err(|e| self.rotated_or(e))
+        self.checked_row(id)
+            .and_then(|row| row.open(&self.keys, &self.objects))
+            .map_err(|e| self.rotated_or(e))
     }
 
     /// `e`, or [`Error::KeyRotated`] when a key this session holds was

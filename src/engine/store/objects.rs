@@ -1,6 +1,9 @@
 //! The object store: content-addressed blob files under `.gpp/objects/`.
 //! A blob is written to a temporary file, synced, then renamed into place, so
-//! a crash leaves either no file or a whole one; orphans are harmless.
+//! a crash leaves either no file or a whole one; orphans are harmless. A
+//! deferred write (bulk loads) goes straight to its name instead: nothing
+//! names it before the caller has synced it, so a crash can leave only a
+//! torn orphan, never a torn blob that the index names.
 
 use std::fs;
 use std::io::Write;
@@ -56,6 +59,9 @@ impl Objects {
     pub fn write(&self, bytes: &[u8], durability: Durability) -> Result<String> {
         let hash = Self::hash(bytes);
         let path = self.path(&hash)?;
+        if durability == Durability::Deferred && self.write_new(&path, bytes)? {
+            return Ok(hash);
+        }
         let tmp = self.dir.join(format!(".tmp-{hash}-{}", std::process::id()));
         let mut f = fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
         f.write_all(bytes).map_err(|e| Error::io(&tmp, e))?;
@@ -68,6 +74,25 @@ impl Objects {
             self.sync_dir()?;
         }
         Ok(hash)
+    }
+
+    /// Writes `bytes` in place to `path` when no file has that name (which
+    /// is then nobody's blob yet): a temporary name and a rename would cost
+    /// two more updates of a large directory per blob. False when a file is
+    /// there already (an orphan a crash may have torn: it is replaced whole,
+    /// by rename, never written into). A failed write leaves no file.
+    fn write_new(&self, path: &std::path::Path, bytes: &[u8]) -> Result<bool> {
+        let mut f = match fs::OpenOptions::new().write(true).create_new(true).open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        if let Err(e) = f.write_all(bytes) {
+            drop(f);
+            let _ = fs::remove_file(path);
+            return Err(Error::io(path, e));
+        }
+        Ok(true)
     }
 
     /// Reads the blob `hash` and checks its content matches the name.
@@ -177,5 +202,19 @@ mod tests {
         objects.remove(&hash).unwrap();
         objects.remove(&hash).unwrap();
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no temp files left");
+    }
+
+    #[test]
+    fn a_deferred_write_replaces_a_torn_orphan_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let objects = Objects::new(dir.path().to_path_buf());
+        let hash = Objects::hash(b"whole content");
+        // What a crash in the middle of an in-place write leaves.
+        std::fs::write(dir.path().join(&hash), b"whole").unwrap();
+        assert_eq!(objects.write(b"whole content", Durability::Deferred).unwrap(), hash);
+        assert_eq!(objects.read(&hash).unwrap(), b"whole content");
+        let fresh = objects.write(b"new content", Durability::Deferred).unwrap();
+        assert_eq!(objects.read(&fresh).unwrap(), b"new content");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "no temp files left");
     }
 }

@@ -133,17 +133,33 @@ pub(crate) fn insert_timeline_rows(
     rows: impl ExactSizeIterator<Item = impl std::borrow::Borrow<TimelineRow>>,
 ) -> Result<()> {
     let count = rows.len();
-    let mut put = tx.prepare_cached(
-        "INSERT INTO timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
-         commit_seq, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?;
+    let mut put = timeline_insert(tx)?;
     for (i, r) in rows.enumerate() {
         let r = r.borrow();
-        let mac = timeline_hmac(keys, r, i, count).map(|m| m.finalize().into_bytes().to_vec());
-        put.execute(params![
-            r.at, r.actor, r.action, r.node, r.edge, r.before, r.after, r.proposal, r.commit, mac
-        ])?;
+        put_timeline_row(&mut put, r, timeline_mac(keys, r, i, count))?;
     }
+    Ok(())
+}
+
+/// The MAC of timeline row `row`, at `place` among the `of` rows of its
+/// commit (`None` below the master level).
+pub(crate) fn timeline_mac(keys: &Keyring, row: &TimelineRow, place: usize, of: usize) -> Option<Vec<u8>> {
+    timeline_hmac(keys, row, place, of).map(|m| m.finalize().into_bytes().to_vec())
+}
+
+/// The statement [`put_timeline_row`] runs.
+pub(crate) fn timeline_insert(tx: &Connection) -> Result<rusqlite::CachedStatement<'_>> {
+    Ok(tx.prepare_cached(
+        "INSERT INTO timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
+         commit_seq, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?)
+}
+
+/// Inserts one timeline row with its MAC.
+pub(crate) fn put_timeline_row(put: &mut rusqlite::Statement<'_>, r: &TimelineRow, mac: Option<Vec<u8>>) -> Result<()> {
+    put.execute(params![
+        r.at, r.actor, r.action, r.node, r.edge, r.before, r.after, r.proposal, r.commit, mac
+    ])?;
     Ok(())
 }
 

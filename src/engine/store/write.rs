@@ -139,9 +139,11 @@ impl Store {
     /// Fails when `name` is taken, saying whether by a readable node.
     pub(crate) fn check_name_free(&self, name: &str) -> Result<()> {
         let token = self.name_token(name)?;
+        // Cached: a batch checks every one of its names.
         let taken: Option<Vec<u8>> = self
             .conn
-            .query_row("SELECT id FROM nodes WHERE name_token = ?1", [&token], |r| r.get(0))
+            .prepare_cached("SELECT id FROM nodes WHERE name_token = ?1")?
+            .query_row([&token], |r| r.get(0))
             .optional()?;
         match taken {
             None => Ok(()),
@@ -184,7 +186,7 @@ impl Store {
             bidirectional: new.bidirectional,
             declared_tier: new.tier,
             tier,
-            provenance: std::sync::Arc::new(new.provenance.clone()),
+            provenance: new.provenance.shared(),
             created: new.created.unwrap_or_else(Timestamp::now),
         })
     }
@@ -215,7 +217,12 @@ impl Store {
     /// catalog; then the clean-up (old copies, snapshots), once everything
     /// the commit held is freed (a large import's rows are not held twice).
     pub(crate) fn commit(&mut self, plan: Plan, durability: Durability) -> Result<()> {
-        let raised = self.commit_plan(plan, durability)?;
+        let bulk = super::commit_rows::widen_cache(&self.conn, plan.nodes.len() + plan.edges.len())?;
+        let raised = self.commit_plan(plan, durability);
+        if bulk {
+            super::commit_rows::restore_cache(&self.conn);
+        }
+        let raised = raised?;
         // The change is committed: what follows is clean-up and must not turn
         // it into an error. Old copies go first; a file that cannot be removed
         // now stays an orphan for `graphex doctor` to collect.
@@ -234,34 +241,30 @@ impl Store {
     }
 
     /// The commit itself, up to the catalog; true when a node's tier rose.
-    fn commit_plan(&mut self, plan: Plan, durability: Durability) -> Result<bool> {
+    fn commit_plan(&mut self, mut plan: Plan, durability: Durability) -> Result<bool> {
         // The plan was made from this session's catalog: if another process
         // wrote since, tiers and edges may have moved and the plan could seal
         // something under too low a key. Refuse rather than guess.
         if super::schema::commit_seq(&self.conn)? != self.seen_seq {
             return Err(Error::Stale);
         }
-        let mut written = Vec::with_capacity(plan.nodes.len());
+        let written = super::commit_rows::write_node_blobs(&self.keys, &self.objects, &plan.nodes)?;
         let mut reseals = Vec::new();
         for w in &plan.nodes {
-            let hash = self
-                .objects
-                .write(&codec::encode_node(&self.keys, &w.node)?, Durability::Deferred)?;
-            written.push(hash);
             if let Some((_, old_tier)) = w.previous
                 && w.node.tier > old_tier
             {
                 reseals.extend(self.reseal_versions(&w.node.id, w.node.tier)?);
             }
         }
+        // Every blob this commit names is durable before its transaction
+        // begins (see `make_durable`).
+        self.fault_point("blob-sync")?;
         let new_hashes = written
             .iter()
             .map(String::as_str)
             .chain(reseals.iter().map(|r| r.new_hash.as_str()));
-        match durability {
-            Durability::Sync => self.objects.sync_files(new_hashes)?,
-            Durability::Deferred => self.objects.sync_filesystem()?,
-        }
+        super::commit_rows::make_durable(&self.objects, new_hashes, durability)?;
         self.fault_point("after-blobs")?;
 
         // Snapshots of tiers that a node or edge enters or leaves are dropped.
@@ -314,45 +317,7 @@ impl Store {
                 let gone: Option<String> = drop_snapshot.query_row([t.code()], |r| r.get(0)).optional()?;
                 dropped_snapshots.extend(gone);
             }
-            let mut upsert_node = tx.prepare_cached(
-                "INSERT INTO nodes (id, tier, version, name_token, blob, summary, seq, digest)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                 ON CONFLICT(id) DO UPDATE SET tier = ?2, version = ?3, blob = ?5, summary = ?6, seq = ?7, digest = ?8",
-            )?;
-            let mut add_version = tx.prepare_cached(
-                "INSERT INTO node_versions (node_id, version, tier, blob, mac) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            // Each row is sealed as it is written and only its key is kept:
-            // a large import's sealed rows are never all held at once.
-            for (w, hash) in plan.nodes.iter().zip(written) {
-                let n = &w.node;
-                let id = n.id.as_bytes().as_slice();
-                let token = name_token(&self.keys, n.name.as_str())?;
-                let summary = codec::seal_summary(&self.keys, &NodeSummary::from(n))?;
-                let digest = manifest::digest(&summary);
-                upsert_node
-                    .execute(params![
-                        id,
-                        n.tier.code(),
-                        sql_version(n.version),
-                        token,
-                        hash,
-                        summary,
-                        row_seq,
-                        digest.as_slice()
-                    ])
-                    .map_err(|e| unique_violation(e, n.name.as_str()))?;
-                let mac = super::rowmac::version_mac(&self.keys, &n.id, sql_version(n.version), n.tier, &hash);
-                add_version.execute(params![id, sql_version(n.version), n.tier.code(), hash, mac])?;
-                after.push(RowKey::Node {
-                    id: n.id,
-                    tier: n.tier,
-                    version: n.version,
-                    blob: hash,
-                    digest,
-                    token,
-                });
-            }
+            super::commit_rows::insert_nodes(&tx, &self.keys, &plan.nodes, written, row_seq, &mut after)?;
             let mut reseal = tx.prepare_cached(
                 "UPDATE node_versions SET tier = ?3, blob = ?4, mac = ?5 WHERE node_id = ?1 AND version = ?2",
             )?;
@@ -365,37 +330,10 @@ impl Store {
                     super::rowmac::version_mac(&self.keys, &r.node, sql_version(r.version), r.tier, &r.new_hash)
                 ])?;
             }
-            let mut upsert_edge = tx.prepare_cached(
-                "INSERT INTO edges (id, tier, token, sealed, seq, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT(id) DO UPDATE SET tier = ?2, sealed = ?4, seq = ?5, digest = ?6",
-            )?;
-            for e in &plan.edges {
-                let token = edge_token(&self.keys, e)?;
-                let sealed = codec::seal_edge(&self.keys, e)?;
-                let digest = manifest::digest(&sealed);
-                upsert_edge
-                    .execute(params![
-                        e.id.as_bytes().as_slice(),
-                        e.tier.code(),
-                        token,
-                        sealed,
-                        row_seq,
-                        digest.as_slice()
-                    ])
-                    .map_err(|err| match err {
-                        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
-                            Error::EdgeExists(describe_edge(&self.catalog, e))
-                        }
-                        other => Error::Db(other),
-                    })?;
-                after.push(RowKey::Edge {
-                    id: e.id,
-                    tier: e.tier,
-                    seq,
-                    digest,
-                    token,
-                });
-            }
+            let catalog = &self.catalog;
+            super::commit_rows::insert_edges(&tx, &self.keys, &plan.edges, seq, &mut after, &|e| {
+                describe_edge(catalog, e)
+            })?;
             let mut remove_edge = tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
             for (id, _) in &plan.removed_edges {
                 remove_edge.execute([id.as_bytes().as_slice()])?;
@@ -420,18 +358,17 @@ impl Store {
                 remove_node.execute([id.as_bytes().as_slice()])?;
             }
             let actor = plan.actor.as_deref().unwrap_or("human");
-            let entries = plan.entries.iter().map(|en| super::rowmac::TimelineRow {
-                at: now,
-                actor: actor.to_owned(),
-                action: en.action.to_string(),
-                node: en.node.as_ref().map(|i| i.as_bytes().to_vec()),
-                edge: en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
-                before: en.before.map(sql_version),
-                after: en.after.map(sql_version),
-                proposal: plan.proposal.clone(),
-                commit: Some(row_seq),
-            });
-            super::rowmac::insert_timeline_rows(&tx, &self.keys, entries)?;
+            let entries = std::mem::take(&mut plan.entries);
+            super::commit_rows::insert_timeline(
+                &tx,
+                &self.keys,
+                &entries,
+                actor,
+                plan.proposal.as_deref(),
+                now,
+                row_seq,
+            )?;
+            drop(entries);
             for d in &plan.decisions {
                 let sig = seal::sign_decision(
                     &self.keys,
@@ -510,6 +447,7 @@ impl Store {
         self.note_fresh();
         self.verified.forget(&before);
         self.verified.record(&self.keys, &after);
+        drop(after);
 
         let raised = plan
             .nodes
@@ -603,12 +541,12 @@ struct Reseal {
 }
 
 /// The blind-index token of a node name.
-fn name_token(keys: &crate::keys::Keyring, name: &str) -> Result<Vec<u8>> {
+pub(super) fn name_token(keys: &crate::keys::Keyring, name: &str) -> Result<Vec<u8>> {
     Ok(keys.blind()?.token("name", &[name.as_bytes()]))
 }
 
 /// The blind-index token of an edge's (from, relation, to).
-fn edge_token(keys: &crate::keys::Keyring, e: &Edge) -> Result<Vec<u8>> {
+pub(super) fn edge_token(keys: &crate::keys::Keyring, e: &Edge) -> Result<Vec<u8>> {
     Ok(keys.blind()?.token(
         "edge",
         &[e.from.as_bytes(), e.relation.as_str().as_bytes(), e.to.as_bytes()],
@@ -621,7 +559,7 @@ fn describe_edge(catalog: &super::Catalog, e: &Edge) -> String {
     format!("{} -> {} -> {}", name(&e.from), e.relation, name(&e.to))
 }
 
-fn unique_violation(e: rusqlite::Error, name: &str) -> Error {
+pub(super) fn unique_violation(e: rusqlite::Error, name: &str) -> Error {
     match e {
         rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
             Error::NameTaken(name.to_owned())
