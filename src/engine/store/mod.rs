@@ -43,6 +43,8 @@ pub(crate) mod audit_merge;
 mod bulk;
 mod catalog;
 mod commit_rows;
+#[cfg(test)]
+mod commit_rows_tests;
 mod decisions;
 mod federated;
 mod fresh;
