@@ -73,15 +73,11 @@ fn reads(command: &Command) -> bool {
 /// one serves it; `None`: the caller runs it itself.
 pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
     let command = cli.command.as_ref()?;
-    if !served(command) || cli.unlock.is_some() || std::env::var_os(ENV_NO_SESSION).is_some_and(|v| !v.is_empty()) {
+    if !served(command) || cli.unlock.is_some() || set(ENV_NO_SESSION) {
         return None;
     }
     let creds = Credentials::from_env();
-    let test_run = test_through_session(&creds);
-    let test_mode = cfg!(debug_assertions) && std::env::var_os(ENV_TEST_VIA).is_some_and(|v| !v.is_empty());
-    if (names_a_key(&creds) || test_mode) && !test_run {
-        return None;
-    }
+    let test_run = uses_session(&creds)?;
     let argv: Vec<String> = argv
         .iter()
         .map(|a| a.to_str().map(str::to_owned))
@@ -138,24 +134,28 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
     }
 }
 
-/// Debug builds, for running the CLI tests through sessions: with
-/// `GRAPHEX_TEST_VIA_SESSION` set, a command whose environment holds the
-/// master key (and nothing else) runs through a session started for it.
-fn test_through_session(c: &Credentials) -> bool {
-    cfg!(debug_assertions)
-        && std::env::var_os(ENV_TEST_VIA).is_some_and(|v| !v.is_empty())
-        && c.has_master()
-        && c.human_passphrase.is_none()
-        && c.agent_identity_file.is_none()
-}
-
-/// See [`test_through_session`].
+/// Debug builds, for running the CLI tests through sessions: see
+/// [`uses_session`].
 pub const ENV_TEST_VIA: &str = "GRAPHEX_TEST_VIA_SESSION";
 
-/// Whether the environment offers a key of its own: such a command runs at
-/// the level that key gives, not at the session's.
-fn names_a_key(c: &Credentials) -> bool {
-    c.has_master() || c.human_passphrase.is_some() || c.agent_identity_file.is_some()
+/// Whether a command with these credentials asks a session (`None`: it
+/// runs on its own), and whether it is a test run that starts one when none
+/// runs. A command whose environment names a key runs at that key's level,
+/// never at the session's. In a test run (debug builds with
+/// `GRAPHEX_TEST_VIA_SESSION`) it is the other way round: exactly the
+/// commands holding the master key alone go through a session.
+fn uses_session(c: &Credentials) -> Option<bool> {
+    let master_only = c.has_master() && c.human_passphrase.is_none() && c.agent_identity_file.is_none();
+    let names_a_key = c.has_master() || c.human_passphrase.is_some() || c.agent_identity_file.is_some();
+    match cfg!(debug_assertions) && set(ENV_TEST_VIA) {
+        true => master_only.then_some(true),
+        false => (!names_a_key).then_some(false),
+    }
+}
+
+/// Whether `var` is set to something.
+fn set(var: &str) -> bool {
+    std::env::var_os(var).is_some_and(|v| !v.is_empty())
 }
 
 /// What the session at `socket` holds.

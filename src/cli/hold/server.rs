@@ -126,12 +126,9 @@ impl Session {
 
     fn answer(&mut self, mut stream: UnixStream) -> Flow {
         let owner = rustix::process::getuid().as_raw();
-        match peer::of(&stream)
-            .map_err(anyhow::Error::from)
-            .and_then(|p| peer::check(p, owner))
-        {
-            Ok(()) => {}
-            Err(_) => return Flow::Go,
+        let refused = peer::of(&stream).map_or(true, |p| peer::check(p, owner).is_err());
+        if refused {
+            return Flow::Go;
         }
         if stream.set_read_timeout(Some(REQUEST_TIMEOUT)).is_err() {
             return Flow::Go;
@@ -141,12 +138,7 @@ impl Session {
         };
         let (answer, flow) = match request {
             Request::Status => (Answer::Status(self.info()), Flow::Go),
-            Request::Lock => {
-                // Gone before the client hears back: `lock` returning means
-                // no new client can reach this session.
-                let _ = std::fs::remove_file(&self.socket);
-                (Answer::Locked, Flow::Stop("locked".into()))
-            }
+            Request::Lock => (Answer::Locked, Flow::Stop("locked".into())),
             Request::Run { argv, cwd, root } => self.run(argv, &cwd, &root),
         };
         if matches!(answer, Answer::Ran { .. }) {
@@ -157,6 +149,11 @@ impl Session {
             // finds no frames of the old file to apply to the new one.
             self.store.borrow().empty_the_log();
             self.note_own_writes();
+        }
+        if matches!(flow, Flow::Stop(_)) {
+            // Gone before the client hears back: `lock` returning (or the
+            // session's last answer) means no new client can reach it.
+            let _ = std::fs::remove_file(&self.socket);
         }
         let _ = wire::send(&mut stream, &answer);
         drop(stream);
@@ -175,7 +172,6 @@ impl Session {
         }
         if let Err(e) = self.make_current() {
             let why = format!("the unlock session ended: the store no longer verifies ({e:#})");
-            let _ = std::fs::remove_file(&self.socket);
             return (Answer::Declined(why.clone()), Flow::Stop(why));
         }
         if let Err(e) = std::env::set_current_dir(cwd) {
