@@ -56,8 +56,8 @@ pub fn spawn(root: &Path, terms: Terms, creds: &Credentials) -> Result<u32> {
     if let Some(h) = human_for {
         cmd.arg("--human-secs").arg(h.as_secs().to_string());
     }
-    if let Ok(sid) = rustix::process::getsid(None) {
-        cmd.arg("--login").arg(sid.as_raw_nonzero().get().to_string());
+    if let Some(sid) = login_session() {
+        cmd.arg("--login").arg(sid.to_string());
     }
     let mut child = cmd.spawn().context("cannot start the session process")?;
     let mut secrets = Secrets {
@@ -90,6 +90,24 @@ pub fn spawn(root: &Path, terms: Terms, creds: &Credentials) -> Result<u32> {
             }
         }
     }
+}
+
+/// The leader of this process's login session, when it can be watched: read
+/// from `/proc/self/stat`, since a session whose leader lives outside this
+/// process's pid namespace (a container) has the id 0, which `getsid`
+/// wrappers may refuse.
+fn login_session() -> Option<i32> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    session_of(&stat)
+}
+
+/// The session field of a `/proc/PID/stat` line; `None` when absent or 0.
+/// The command name may hold spaces and parentheses, so fields are counted
+/// after its last `)`: state, ppid, pgrp, session.
+fn session_of(stat: &str) -> Option<i32> {
+    let (_, rest) = stat.rsplit_once(')')?;
+    let sid: i32 = rest.split_whitespace().nth(3)?.parse().ok()?;
+    (sid > 0).then_some(sid)
 }
 
 /// The session process itself (`graphex session-serve`, run by `spawn`):
@@ -190,5 +208,20 @@ fn lock_memory() -> String {
     match mlockall(MlockAllFlags::CURRENT | MlockAllFlags::FUTURE) {
         Ok(()) => "locked (never swapped), not in core dumps".to_owned(),
         Err(e) => format!("not locked ({e}); use encrypted swap"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::session_of;
+
+    #[test]
+    fn the_session_is_read_after_the_command_name() {
+        assert_eq!(session_of("4242 (graphex) S 1 4242 4100 0 -1"), Some(4100));
+        // A name holding spaces and parentheses does not shift the fields.
+        assert_eq!(session_of("7 (a b) (c)) R 1 7 55 0"), Some(55));
+        // A leader outside this pid namespace reads as 0: nothing to watch.
+        assert_eq!(session_of("9 (sh) S 0 1 0 0"), None);
+        assert_eq!(session_of("garbage"), None);
     }
 }
