@@ -201,6 +201,32 @@ fn a_store_that_no_longer_verifies_ends_the_session() {
     wait_until("the session process to exit", || gone(pid));
 }
 
+/// A row deleted beside a real commit: the manifest still vouches for it,
+/// so the session applies the commit row by row and goes on serving the row
+/// as it verified it; idle, it checks the whole store and ends, naming why.
+#[test]
+fn a_row_removed_beside_a_commit_ends_the_session_at_its_idle_check() {
+    let repo = Repo::new();
+    with_content(&repo);
+    let session = Unlocked::start(&repo, "10m");
+    let pid = session.info()["pid"].as_u64().unwrap();
+    let (_, err, code) = run(
+        repo.master(),
+        &["add", "-t", "service", "--name", "billing", "--description", "bills"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let conn = rusqlite::Connection::open(repo.root().join(".gpp/graphex/graph.db")).unwrap();
+    assert_eq!(conn.execute("DELETE FROM edges", []).unwrap(), 1);
+    drop(conn);
+    let (out, err, code) = run(repo.locked(), &["neighbors", "orders"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ledger"), "the edge as verified: {out}");
+    wait_until("the idle check to end the session", || gone(pid));
+    let (_, err, code) = run(repo.master(), &["status"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("deleted"), "{err}");
+}
+
 #[test]
 fn unlock_needs_the_key_and_says_when_one_runs() {
     let repo = Repo::new();

@@ -28,6 +28,9 @@ pub const ENV_TEST_DIE: &str = "GRAPHEX_TEST_SESSION_DIES";
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// How often an idle session checks that its login session still exists.
 const LOGIN_CHECK: Duration = Duration::from_secs(30);
+/// How long a session waits without a command, after applying another
+/// process's commits row by row, before it checks the whole store again.
+const FULL_CHECK_AFTER: Duration = Duration::from_secs(2);
 
 /// What the session holds and knows about itself.
 pub struct Session {
@@ -110,7 +113,14 @@ impl Session {
                 }
                 wait = wait.min(human_left);
             }
+            let check_owed = self.store.borrow().partly_checked();
+            if check_owed {
+                wait = wait.min(FULL_CHECK_AFTER);
+            }
             if !readable(listener, wait)? {
+                if check_owed && let Err(e) = self.store.borrow_mut().check_in_full() {
+                    break format!("the store no longer verifies ({e:#})");
+                }
                 continue;
             }
             let Ok((stream, _)) = listener.accept() else {
@@ -223,7 +233,7 @@ impl Session {
         let now = file_id(&db)?;
         let replaced = (now.dev, now.ino) != (self.db_file.dev, self.db_file.ino);
         if replaced || (!self.store.borrow_mut().refresh()? && now != self.db_file) {
-            let reopened = Store::open(&self.root, &self.creds)?;
+            let reopened = Store::open_tracking(&self.root, &self.creds)?;
             *self.store.borrow_mut() = reopened;
         }
         self.db_file = file_id(&db)?;
@@ -243,7 +253,7 @@ impl Session {
     fn drop_human(&mut self) -> Flow {
         self.human = HumanHold::No;
         self.creds.human_passphrase = None;
-        match Store::open(&self.root, &self.creds) {
+        match Store::open_tracking(&self.root, &self.creds) {
             Ok(store) => {
                 *self.store.borrow_mut() = store;
                 Flow::Go

@@ -165,7 +165,7 @@ fn open_and_listen(root: PathBuf, level: UnlockArg) -> Result<(Session, UnixList
     if !creds.has_master() {
         bail!("an unlock session needs the master key");
     }
-    let store = Store::open(&root, &creds)?;
+    let store = Store::open_tracking(&root, &creds)?;
     if let Some(rb) = store.rolled_back() {
         bail!(
             "the store went back, so no session was started: {}",

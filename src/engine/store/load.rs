@@ -33,7 +33,8 @@ impl Store {
         std::thread::scope(|scope| {
             let (db, keys, file) = (self.layout.db(), &self.keys, self.db_file);
             let sealed = !self.unsealed;
-            let verifier = scope.spawn(move || verify_manifest(&db, file, keys, sealed));
+            let track = self.track && sealed;
+            let verifier = scope.spawn(move || verify_manifest(&db, file, keys, sealed, track));
             let (catalog, seen) = self.decode_catalog(use_snapshots)?;
             let (checked, verified) = verifier
                 .join()
@@ -148,6 +149,7 @@ fn verify_manifest(
     file: (u64, u64),
     keys: &Keyring,
     sealed: bool,
+    track: bool,
 ) -> Result<(u64, VerifiedNodes)> {
     let open = || -> Result<rusqlite::Connection> {
         let conn = rusqlite::Connection::open_with_flags(
@@ -170,5 +172,8 @@ fn verify_manifest(
     let tx = conn.unchecked_transaction()?;
     let seq = commit_seq(&tx)?;
     // Edge rows (most of them) on a thread of their own.
-    Ok((seq, super::manifest::verify_with(&tx, keys, Some(&open), sealed)?))
+    Ok((
+        seq,
+        super::manifest::verify_with(&tx, keys, Some(&open), sealed, track)?,
+    ))
 }

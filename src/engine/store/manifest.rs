@@ -82,7 +82,7 @@ impl Group {
         }
     }
 
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             Group::Readable => "public and agent-readable",
             Group::Restricted => "agent-restricted",
@@ -165,7 +165,7 @@ pub(crate) fn check_digest(
 }
 
 impl RowKey {
-    fn id_bytes(&self) -> [u8; 16] {
+    pub(super) fn id_bytes(&self) -> [u8; 16] {
         match self {
             RowKey::Node { id, .. } => *id.as_bytes(),
             RowKey::Edge { id, .. } => *id.as_bytes(),
@@ -296,7 +296,7 @@ pub(crate) fn init_empty(conn: &Connection, keys: &Keyring) -> Result<()> {
 
 /// The stored sum of `group`, its MAC checked. Every store has an entry for
 /// every group from its creation: an absent one was deleted.
-fn stored(conn: &Connection, key: &SymmetricKey, group: Group) -> Result<Sum> {
+pub(super) fn stored(conn: &Connection, key: &SymmetricKey, group: Group) -> Result<Sum> {
     let row: Option<(i64, Vec<u8>, Vec<u8>)> = conn
         .prepare_cached("SELECT count, acc, mac FROM manifest WHERE grp = ?1")?
         .query_row([group as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -387,7 +387,7 @@ pub(crate) fn check(conn: &Connection, keys: &Keyring) -> Result<()> {
 /// manifest, then checks the master's seal (see `seal`). Returns the
 /// verified node rows of those groups.
 pub(super) fn verify(conn: &Connection, keys: &Keyring) -> Result<VerifiedNodes> {
-    verify_with(conn, keys, None::<&fn() -> Result<EdgeReader>>, true)
+    verify_with(conn, keys, None::<&fn() -> Result<EdgeReader>>, true, false)
 }
 
 /// A second read-only view of the index, at the commit the first one reads,
@@ -397,15 +397,24 @@ pub(crate) type EdgeReader = Connection;
 /// [`verify`], with the edge rows tallied on a second thread through the
 /// connection `edges` opens (it must read the same commit: the caller
 /// checks, and a mismatch is [`Error::Stale`]). Without `with_seal`: a store with
-/// no seal yet, checked against its manifest alone, to be sealed.
+/// no seal yet, checked against its manifest alone, to be sealed. With
+/// `track`, also keeps what `delta` needs (see `verified::Tracked`).
 pub(super) fn verify_with(
     conn: &Connection,
     keys: &Keyring,
     edges: Option<&(impl Fn() -> Result<EdgeReader> + Sync)>,
     with_seal: bool,
+    track: bool,
 ) -> Result<VerifiedNodes> {
     let groups = taggers(keys);
-    let mut verified = VerifiedNodes::new();
+    let fresh = || {
+        if track {
+            VerifiedNodes::tracking()
+        } else {
+            VerifiedNodes::new()
+        }
+    };
+    let mut verified = fresh();
     if groups.is_empty() {
         return Ok(verified);
     }
@@ -428,9 +437,9 @@ pub(super) fn verify_with(
                         return Err(Error::Stale);
                     }
                     let mut lt = agent_check.then(LtHash::default);
-                    let mut counted = VerifiedNodes::new();
+                    let mut counted = fresh();
                     let (sums, sealed) = tally(&tx, groups, seal_ref, lt.as_mut(), &mut counted, part)?;
-                    Ok((sums, sealed, lt, counted.edges))
+                    Ok((sums, sealed, lt, counted))
                 })
             };
             // One more thread: the catalog's decoding runs beside this check,
@@ -448,9 +457,7 @@ pub(super) fn verify_with(
                 if let (Some(lt), Some(e)) = (lt.as_mut(), &e_lt) {
                     lt.merge(e);
                 }
-                for (a, b) in verified.edges.iter_mut().zip(e_counts) {
-                    *a += b;
-                }
+                verified.absorb(e_counts);
             }
             Ok((sums, sealed))
         })?,
@@ -478,10 +485,19 @@ pub(super) fn verify_with(
     }
     let found = super::seal::Recomputed {
         rows: seal.is_some().then_some(sealed),
-        readable: lt.map(|lt| lt.digest()),
+        readable: lt.as_ref().map(LtHash::digest),
     };
     if with_seal {
         super::seal::check(conn, keys, seq, &found)?;
+    }
+    if let Some(t) = verified.tracked.as_mut() {
+        t.totals = super::tracked::Totals {
+            sums,
+            sealed,
+            readable: lt,
+            timeline: conn.query_row("SELECT COALESCE(MAX(seq), 0) FROM timeline", [], |r| r.get(0))?,
+            master: seal.is_some(),
+        };
     }
     Ok(verified)
 }

@@ -46,6 +46,7 @@ mod commit_rows;
 #[cfg(test)]
 mod commit_rows_tests;
 mod decisions;
+mod delta;
 mod federated;
 mod fresh;
 pub(crate) mod kit;
@@ -73,12 +74,15 @@ mod snapshots;
 mod tally;
 mod timeline;
 mod timeline_within;
+mod tracked;
 mod unlink;
 pub(crate) mod unlinked;
 mod verified;
 mod wipe;
 mod write;
 
+#[cfg(test)]
+mod delta_tests;
 #[cfg(test)]
 mod fresh_tests;
 #[cfg(test)]
@@ -161,6 +165,14 @@ pub struct Store {
     /// `status`'s counts from the index, for the commit they were taken at
     /// (a long-lived session answers again without scanning the tables).
     counted: std::sync::Mutex<Option<report::Counted>>,
+    /// Whether this session keeps what applying another process's commits
+    /// row by row needs ([`Store::track_changes`]).
+    track: bool,
+    /// Commits applied row by row since the last full check.
+    deltas: u32,
+    /// Full loads of the catalog so far (tests of what a refresh read).
+    #[cfg(test)]
+    full_loads: u32,
     #[cfg(test)]
     fault: Option<&'static str>,
 }
@@ -224,19 +236,26 @@ impl Store {
 
     /// Opens the store under `root` with whatever `creds` unlock.
     pub fn open(root: &Path, creds: &Credentials) -> Result<Store> {
-        Self::open_checked(root, creds, false)
+        Self::open_checked(root, creds, false, false)
+    }
+
+    /// [`Store::open`] for a session that lives across commands and keeps
+    /// what applying other processes' commits row by row needs (see
+    /// [`Store::track_changes`]).
+    pub fn open_tracking(root: &Path, creds: &Credentials) -> Result<Store> {
+        Self::open_checked(root, creds, false, true)
     }
 
     /// Opens a store that has no master's seal (made by an earlier version,
     /// or its seal was removed) at the master level, checked against its
     /// manifest alone, for [`Store::seal`]. Nothing else should use it.
     pub fn open_to_seal(root: &Path, creds: &Credentials) -> Result<Store> {
-        let store = Self::open_checked(root, creds, true)?;
+        let store = Self::open_checked(root, creds, true, false)?;
         store.require_writer("sealing the store")?;
         Ok(store)
     }
 
-    fn open_checked(root: &Path, creds: &Credentials, unsealed: bool) -> Result<Store> {
+    fn open_checked(root: &Path, creds: &Credentials, unsealed: bool, track: bool) -> Result<Store> {
         let layout = Layout::new(root);
         if !layout.db().is_file() {
             return Err(Error::NoStore(root.to_owned()));
@@ -320,6 +339,10 @@ impl Store {
             unsealed,
             fresh: None,
             counted: std::sync::Mutex::default(),
+            track,
+            deltas: 0,
+            #[cfg(test)]
+            full_loads: 0,
             #[cfg(test)]
             fault: None,
         };
@@ -340,21 +363,58 @@ impl Store {
     /// Reloads the catalog when another process committed since this
     /// session last read or wrote; returns whether it did. Long-lived
     /// sessions (the console, the MCP server) call it before each request.
+    ///
+    /// A session that tracks changes ([`Store::track_changes`]) applies
+    /// commits row by row (see `delta`); a write that moved no commit (a
+    /// tool, an attacker) and anything that does not check out that way is
+    /// read and verified in full.
     pub fn refresh(&mut self) -> Result<bool> {
         // A connection keeps reading the file it opened: a checkout that
         // replaced graph.db would go unseen.
         if file_id(&self.layout.db())? != self.db_file {
             return Err(Error::IndexReplaced);
         }
-        if schema::commit_seq(&self.conn)? == self.seen_seq && self.data_version()? == self.data_version {
+        let seq = schema::commit_seq(&self.conn)?;
+        if seq == self.seen_seq && self.data_version()? == self.data_version {
             return Ok(false);
         }
         if let Some(tier) = rotate::retired_key(&self.conn, &self.keys)? {
             return Err(Error::KeyRotated(tier));
         }
-        self.load_verified()?;
+        if seq == self.seen_seq || !self.apply_foreign() {
+            self.load_verified()?;
+        }
         self.recheck_fresh();
         Ok(true)
+    }
+
+    /// Keeps, from now on, what applying another process's commits row by
+    /// row needs (every edge row's tag: about 60 bytes an edge), for a
+    /// session that lives across commands; loads and checks again to
+    /// gather it.
+    pub fn track_changes(&mut self) -> Result<()> {
+        if self.track {
+            return Ok(());
+        }
+        self.track = true;
+        self.load_verified()
+    }
+
+    /// Whether commits were applied row by row since the last full check:
+    /// a row changed outside Graphex beside such a commit, which the
+    /// manifest still vouches for, is not served (the session keeps the row
+    /// it verified, and checks every node row it reads) but is only named by
+    /// [`Store::check_in_full`].
+    pub fn partly_checked(&self) -> bool {
+        self.deltas > 0
+    }
+
+    /// Reads and checks everything again, as an open does; a long-lived
+    /// session runs it when idle after applying commits row by row.
+    pub fn check_in_full(&mut self) -> Result<()> {
+        self.load_verified()?;
+        self.recheck_fresh();
+        Ok(())
     }
 
     /// Loads the catalog and checks the index against its manifest, both as
@@ -366,10 +426,15 @@ impl Store {
         // Read before loading: a commit during the load makes the next
         // refresh load again.
         let version = self.data_version()?;
+        #[cfg(test)]
+        {
+            self.full_loads += 1;
+        }
         let mut attempt = || -> Result<()> {
             let (catalog, seq, verified) = self.load_catalog(true)?;
             verified::check_catalog(&catalog, &verified, &self.keys)?;
             (self.catalog, self.seen_seq, self.verified) = (catalog, seq, verified);
+            self.deltas = 0;
             self.data_version = version;
             *self.counted.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
             Ok(())
@@ -495,6 +560,9 @@ impl Store {
     /// operation's own commit).
     pub(crate) fn set_seen_seq(&mut self, seq: u64) {
         self.seen_seq = seq;
+        // The commit was not recorded row by row: the next refresh after
+        // another process's commit reads in full (and tracks again).
+        self.verified.tracked = None;
     }
 
     /// The index connection (engine modules that keep their own tables).

@@ -69,7 +69,8 @@ pub(crate) fn edge_element(id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16])
         .into()
 }
 
-fn element(row: &RowKey) -> [u8; 32] {
+/// A readable row as an element of the set hash.
+pub(crate) fn element(row: &RowKey) -> [u8; 32] {
     match row {
         RowKey::Node {
             id,

@@ -7,7 +7,7 @@ use rusqlite::Connection;
 
 use super::manifest::{Group, RowKey, Sum, Tagger, stored_digest, tagger_of, tampered, token};
 use super::seal::SealTagger;
-use super::verified::VerifiedNodes;
+use super::verified::{RowKind, VerifiedNodes};
 use super::{blob, row_edge_id, row_node_id, row_tier, row_version};
 use crate::crypto::LtHash;
 use crate::error::{Error, Result};
@@ -75,7 +75,9 @@ pub(super) fn tally(
         if let Some(lt) = readable.as_deref_mut()
             && Group::of(tier) == Group::Readable
         {
-            lt.add(&super::seal::node_element(&id, tier, version, name, &digest), 1);
+            let element = super::seal::node_element(&id, tier, version, name, &digest);
+            lt.add(&element, 1);
+            verified.note_element(RowKind::Node, *id.as_bytes(), element);
         }
         if let Some(s) = seal {
             // The master's tag covers what the group's would, and more:
@@ -124,12 +126,16 @@ fn tally_edges(
         if let Some(lt) = readable.as_deref_mut()
             && Group::of(tier) == Group::Readable
         {
-            lt.add(&super::seal::edge_element(&id, tier, seq, &digest), 1);
+            let element = super::seal::edge_element(&id, tier, seq, &digest);
+            lt.add(&element, 1);
+            verified.note_element(RowKind::Edge, *id.as_bytes(), element);
         }
         if let Some(s) = seal {
-            sealed.add(&s.edge(&id, tier, seq, &digest, token(r, 4)?), 1);
+            let tag = s.edge(&id, tier, seq, &digest, token(r, 4)?);
+            sealed.add(&tag, 1);
             sums[Group::of(tier).index()].count += 1;
             verified.edges[tier.code() as usize] += 1;
+            verified.note_edge(id, tier, tag);
         } else if let Some((g, t)) = group {
             let key = RowKey::Edge {
                 id,
@@ -138,8 +144,10 @@ fn tally_edges(
                 digest,
                 token: Vec::new(),
             };
-            sums[g.index()].add(&t.tag(&key), 1);
+            let tag = t.tag(&key);
+            sums[g.index()].add(&tag, 1);
             verified.edges[tier.code() as usize] += 1;
+            verified.note_edge(id, tier, tag);
         }
     }
     Ok(())

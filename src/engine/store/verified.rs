@@ -4,11 +4,12 @@
 
 use rustc_hash::FxHashMap;
 
-use super::manifest::{Group, RowKey, Tagger, stored_digest, tagger_of, taggers};
+use super::manifest::{Group, RowKey, Tagger, stored_digest};
 use super::seal::SealTagger;
+pub(super) use super::tracked::{RowKind, Tags, Totals, Tracked};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
-use crate::model::{NodeId, Tier};
+use crate::model::{EdgeId, NodeId, Tier};
 
 /// The rows as verified: each node row's tag, for the check on read, and
 /// the number of edge rows per tier, for the check of the catalog. Only
@@ -17,6 +18,9 @@ use crate::model::{NodeId, Tier};
 pub(super) struct VerifiedNodes {
     pub(super) nodes: FxHashMap<NodeId, (Tier, u64, [u8; 32])>,
     pub(super) edges: [usize; 4],
+    /// What a long-lived session keeps to apply another process's commits
+    /// row by row (see `delta`); `None` in a one-command process.
+    pub(super) tracked: Option<Box<Tracked>>,
 }
 
 impl VerifiedNodes {
@@ -24,17 +28,56 @@ impl VerifiedNodes {
         Self::default()
     }
 
+    /// An empty set that also keeps what `delta` needs.
+    pub(super) fn tracking() -> Self {
+        Self {
+            tracked: Some(Box::default()),
+            ..Self::default()
+        }
+    }
+
+    /// Notes an edge row's tag (when tracking).
+    pub(super) fn note_edge(&mut self, id: EdgeId, tier: Tier, tag: [u8; 32]) {
+        if let Some(t) = self.tracked.as_mut() {
+            t.edges.insert(id, (tier, tag));
+        }
+    }
+
+    /// Notes a readable row's set-hash element (when tracking).
+    pub(super) fn note_element(&mut self, kind: RowKind, id: [u8; 16], element: [u8; 32]) {
+        if let Some(t) = self.tracked.as_mut() {
+            t.elements.insert((kind, id), element);
+        }
+    }
+
+    /// Adds what another tally (the edge half, on its own thread) noted.
+    pub(super) fn absorb(&mut self, other: VerifiedNodes) {
+        for (a, b) in self.edges.iter_mut().zip(other.edges) {
+            *a += b;
+        }
+        self.nodes.extend(other.nodes);
+        if let (Some(mine), Some(theirs)) = (self.tracked.as_mut(), other.tracked) {
+            mine.edges.extend(theirs.edges);
+            mine.elements.extend(theirs.elements);
+        }
+    }
+
     /// Drops rows a commit of this session replaced or removed.
     pub(super) fn forget(&mut self, rows: &[RowKey]) {
         for r in rows {
-            match r {
-                RowKey::Node { id, .. } => {
-                    self.nodes.remove(id);
-                }
-                RowKey::Edge { tier, .. } => {
+            let was = match r {
+                RowKey::Node { id, .. } => self.nodes.remove(id).map(|(tier, _, tag)| (tier, tag)),
+                RowKey::Edge { id, tier, .. } => {
                     let n = &mut self.edges[tier.code() as usize];
                     *n = n.saturating_sub(1);
+                    self.tracked.as_mut().and_then(|t| t.edges.remove(id))
                 }
+            };
+            if let Some(t) = self.tracked.as_mut() {
+                if let Some((tier, tag)) = was {
+                    t.totals.count(tier, &tag, -1);
+                }
+                t.drop_element(RowKind::of(r), r.id_bytes());
             }
         }
     }
@@ -61,30 +104,27 @@ impl VerifiedNodes {
         Ok(())
     }
 
-    /// Adds rows a commit of this session wrote.
-    pub(super) fn record(&mut self, keys: &Keyring, rows: &[RowKey]) {
-        if let Some(seal) = keys.seal() {
-            let t = SealTagger::new(seal.mac_key());
-            for r in rows {
-                match r {
-                    RowKey::Node { id, tier, version, .. } => {
-                        self.nodes.insert(*id, (*tier, *version, t.row(r)));
-                    }
-                    RowKey::Edge { tier, .. } => self.edges[tier.code() as usize] += 1,
-                }
-            }
-            return;
-        }
-        let taggers = taggers(keys);
+    /// Adds rows a commit of this session (or, through `delta`, of
+    /// another process) wrote, as `tags` tags them.
+    pub(super) fn record(&mut self, tags: &Tags, rows: &[RowKey]) {
         for r in rows {
-            let Some((_, t)) = tagger_of(&taggers, r.tier()) else {
+            let Some(tag) = tags.tag(r) else {
                 continue;
             };
             match r {
                 RowKey::Node { id, tier, version, .. } => {
-                    self.nodes.insert(*id, (*tier, *version, t.tag(r)));
+                    self.nodes.insert(*id, (*tier, *version, tag));
                 }
-                RowKey::Edge { tier, .. } => self.edges[tier.code() as usize] += 1,
+                RowKey::Edge { id, tier, .. } => {
+                    self.edges[tier.code() as usize] += 1;
+                    self.note_edge(*id, *tier, tag);
+                }
+            }
+            if let Some(t) = self.tracked.as_mut() {
+                t.totals.count(r.tier(), &tag, 1);
+                if let Some(e) = tags.element(r) {
+                    t.put_element(RowKind::of(r), r.id_bytes(), e);
+                }
             }
         }
     }

@@ -446,7 +446,8 @@ impl Store {
         self.seen_seq = seq;
         self.note_fresh();
         self.verified.forget(&before);
-        self.verified.record(&self.keys, &after);
+        let tags = super::verified::Tags::new(&self.keys, self.verified.tracked.as_deref());
+        self.verified.record(&tags, &after);
         drop(after);
 
         let raised = plan

@@ -1,0 +1,166 @@
+//! Another process's commits applied row by row (`delta`): a tracking
+//! session ends up with exactly what a fresh open sees, at every level,
+//! without reading everything again; what does not check out is read in
+//! full and named.
+
+use std::path::Path;
+
+use super::tests::{creds, edge, new_store, node, open_at};
+use super::*;
+use crate::model::NodePatch;
+
+/// What a session serves from its catalog, in a fixed order.
+fn view(s: &Store) -> (Vec<String>, Vec<String>) {
+    let mut nodes: Vec<String> = s.catalog().nodes().map(|n| format!("{n:?}")).collect();
+    let mut edges: Vec<String> = s.catalog().edges().map(|e| format!("{e:?}")).collect();
+    nodes.sort();
+    edges.sort();
+    (nodes, edges)
+}
+
+/// Runs `change` in a writer of its own, then checks that the tracking
+/// `reader` applies it row by row and matches a fresh open.
+fn after(root: &Path, reader: &mut Store, level: Level, what: &str, change: impl FnOnce(&mut Store)) {
+    let mut writer = open_at(root, Level::Human);
+    change(&mut writer);
+    drop(writer);
+    let loads = reader.full_loads;
+    assert!(reader.refresh().unwrap(), "{what}: the commit is seen");
+    assert_eq!(reader.full_loads, loads, "{what}: applied row by row, not reloaded");
+    assert_eq!(view(reader), view(&open_at(root, level)), "{what} at {level}");
+}
+
+#[test]
+fn commits_of_another_process_are_applied_row_by_row_at_every_level() {
+    for level in [Level::Master, Level::Human, Level::Agent] {
+        let (_dir, root) = new_store();
+        let _ = creds(Level::Agent, &root);
+        let mut reader = open_at(&root, level);
+        reader.track_changes().unwrap();
+        after(&root, &mut reader, level, "adds", |w| {
+            w.add_node(node("gateway", Tier::Public, "entry")).unwrap();
+            w.add_node(node("orders", Tier::AgentReadable, "orders")).unwrap();
+            w.add_node(node("vault", Tier::AgentRestricted, "keys")).unwrap();
+            w.add_node(node("payroll", Tier::HumanOnly, "salaries")).unwrap();
+        });
+        after(&root, &mut reader, level, "links", |w| {
+            w.link(edge("gateway", "calls", "orders")).unwrap();
+            w.link(edge("orders", "depends-on", "vault")).unwrap();
+        });
+        after(&root, &mut reader, level, "an update", |w| {
+            let patch = NodePatch {
+                description: Some("orders, second words".into()),
+                ..NodePatch::default()
+            };
+            w.update_node("orders", &patch).unwrap();
+        });
+        after(&root, &mut reader, level, "a tier raise", |w| {
+            let patch = NodePatch {
+                tier: Some(Tier::AgentRestricted),
+                ..NodePatch::default()
+            };
+            w.update_node("orders", &patch).unwrap();
+        });
+        after(&root, &mut reader, level, "an unlink", |w| {
+            w.unlink("gateway", "calls", "orders").unwrap();
+        });
+        after(&root, &mut reader, level, "an undo that removes a node", |w| {
+            w.add_node(node("scratch", Tier::Public, "to be undone")).unwrap();
+            w.undo().unwrap();
+        });
+        // The reader's reads check against the rows it took.
+        if level >= Level::Master {
+            assert!(reader.node("vault").is_ok());
+        }
+        assert!(reader.node("gateway").is_ok());
+    }
+}
+
+#[test]
+fn the_sessions_own_writes_keep_it_ready_for_the_next_delta() {
+    let (_dir, root) = new_store();
+    let mut reader = open_at(&root, Level::Master);
+    reader.track_changes().unwrap();
+    reader.add_node(node("own", Tier::Public, "mine")).unwrap();
+    reader
+        .add_node(node("also-own", Tier::AgentRestricted, "mine"))
+        .unwrap();
+    reader.link(edge("own", "calls", "also-own")).unwrap();
+    after(
+        &root,
+        &mut reader,
+        Level::Master,
+        "a commit after the session's own",
+        |w| {
+            w.add_node(node("theirs", Tier::AgentReadable, "another process"))
+                .unwrap();
+            w.link(edge("theirs", "calls", "own")).unwrap();
+        },
+    );
+}
+
+/// A commit, then a row it wrote altered outside Graphex: the delta does
+/// not check out, and the full check names the damage.
+#[test]
+fn a_row_altered_after_a_commit_is_named_by_the_full_check() {
+    for level in [Level::Master, Level::Agent] {
+        let (_dir, root) = new_store();
+        let _ = creds(Level::Agent, &root);
+        let mut reader = open_at(&root, level);
+        reader.track_changes().unwrap();
+        let mut writer = open_at(&root, Level::Master);
+        writer.add_node(node("orders", Tier::AgentReadable, "orders")).unwrap();
+        drop(writer);
+        let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+        conn.execute("UPDATE nodes SET version = version + 1", []).unwrap();
+        drop(conn);
+        let loads = reader.full_loads;
+        let err = reader.refresh().unwrap_err();
+        assert!(matches!(err, Error::Integrity { .. }), "{level}: {err}");
+        assert!(reader.full_loads > loads, "{level}: read in full to name it");
+    }
+}
+
+/// A row deleted with no timeline entry naming it, alongside a real commit:
+/// the manifest still vouches for it, so the delta checks out and the
+/// session goes on serving the row as it verified it; the full check it
+/// runs when idle names the deletion.
+#[test]
+fn a_row_deleted_beside_a_commit_is_caught_by_the_idle_check() {
+    let (_dir, root) = new_store();
+    let mut writer = open_at(&root, Level::Master);
+    writer.add_node(node("gateway", Tier::Public, "entry")).unwrap();
+    writer.add_node(node("orders", Tier::Public, "orders")).unwrap();
+    writer.link(edge("gateway", "calls", "orders")).unwrap();
+    drop(writer);
+    let mut reader = open_at(&root, Level::Master);
+    reader.track_changes().unwrap();
+    let mut writer = open_at(&root, Level::Master);
+    writer.add_node(node("billing", Tier::Public, "bills")).unwrap();
+    drop(writer);
+    let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+    assert_eq!(conn.execute("DELETE FROM edges", []).unwrap(), 1);
+    drop(conn);
+    assert!(reader.refresh().unwrap());
+    assert_eq!(reader.catalog().edge_count(), 1, "still the edge it verified");
+    assert!(reader.partly_checked());
+    let err = reader.check_in_full().unwrap_err();
+    assert!(matches!(err, Error::Integrity { .. }), "{err}");
+}
+
+/// A write that moved no commit is never applied row by row.
+#[test]
+fn a_write_without_a_commit_is_read_in_full() {
+    let (_dir, root) = new_store();
+    let mut writer = open_at(&root, Level::Master);
+    writer.add_node(node("gateway", Tier::Public, "entry")).unwrap();
+    drop(writer);
+    let mut reader = open_at(&root, Level::Master);
+    reader.track_changes().unwrap();
+    let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+    conn.execute("UPDATE nodes SET version = version + 1", []).unwrap();
+    drop(conn);
+    let loads = reader.full_loads;
+    assert!(reader.refresh().is_err());
+    assert_eq!(reader.full_loads, loads + 1);
+}
