@@ -45,6 +45,8 @@ struct Found {
     edges: Vec<Result<Edge, EdgeId>>,
     /// The totals after the delta, checked.
     totals: Totals,
+    /// The newest time of the new timeline rows.
+    newest_at: Option<i64>,
 }
 
 impl Store {
@@ -65,11 +67,17 @@ impl Store {
         let Ok(Some((seq, found))) = self.read_delta(&tags, tracked) else {
             return false;
         };
+        if found.totals.master {
+            let before: Vec<RowKey> = found.gone.iter().chain(&found.replaced).cloned().collect();
+            self.move_counts(self.seen_seq, seq, &before, &found.written, found.newest_at);
+        } else {
+            // Rows of groups it cannot key are not known to it.
+            *self.counted.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+        }
         self.take(&tags, found);
         self.seen_seq = seq;
         self.data_version = version;
         self.deltas += 1;
-        *self.counted.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
         true
     }
 
@@ -138,7 +146,7 @@ impl Store {
             }
         }
         let mut totals = tracked.totals.clone();
-        let (gone, timeline) = self.gone(&tx, tracked, &found.written)?;
+        let (gone, timeline, newest_at) = self.gone(&tx, tracked, &found.written)?;
         let replaced: Vec<RowKey> = found.written.iter().filter_map(|r| self.held(tracked, r)).collect();
         for row in gone.iter().chain(&replaced) {
             self.count_out(tracked, &mut totals, row);
@@ -155,26 +163,28 @@ impl Store {
         if !self.totals_match(&tx, seq, &totals)? {
             return Ok(None);
         }
-        (found.gone, found.replaced) = (gone, replaced);
+        (found.gone, found.replaced, found.newest_at) = (gone, replaced, newest_at);
         found.totals = totals;
         Ok(Some((seq, found)))
     }
 
     /// The rows this session holds that the timeline entries since name and
-    /// the index no longer has (removed by an unlink or an undo), and the
-    /// newest timeline row. The timeline is only a hint here: a row removed
-    /// without an entry leaves a count the manifest does not match.
-    fn gone(&self, tx: &Connection, tracked: &Tracked, written: &[RowKey]) -> Result<(Vec<RowKey>, i64)> {
+    /// the index no longer has (removed by an unlink or an undo), the newest
+    /// timeline row and its time. The timeline is only a hint here: a row
+    /// removed without an entry leaves a count the manifest does not match.
+    fn gone(&self, tx: &Connection, tracked: &Tracked, written: &[RowKey]) -> Result<(Vec<RowKey>, i64, Option<i64>)> {
         let rewritten: std::collections::HashSet<(RowKind, [u8; 16])> =
             written.iter().map(|r| (RowKind::of(r), r.id_bytes())).collect();
-        let mut named = tx.prepare("SELECT seq, node_id, edge_id FROM timeline WHERE seq > ?1 ORDER BY seq")?;
+        let mut named = tx.prepare("SELECT seq, node_id, edge_id, at FROM timeline WHERE seq > ?1 ORDER BY seq")?;
         let mut rows = named.query([tracked.totals.timeline])?;
         let mut newest = tracked.totals.timeline;
+        let mut newest_at: Option<i64> = None;
         let mut out: Vec<RowKey> = Vec::new();
         let mut node_there = tx.prepare("SELECT 1 FROM nodes WHERE id = ?1")?;
         let mut edge_there = tx.prepare("SELECT 1 FROM edges WHERE id = ?1")?;
         while let Some(r) = rows.next()? {
             newest = newest.max(r.get(0)?);
+            newest_at = newest_at.max(r.get(3)?);
             if let Some(bytes) = r.get_ref(1)?.as_blob_or_null().ok().flatten()
                 && let Ok(id) = row_node_id(bytes)
                 && !rewritten.contains(&(RowKind::Node, *id.as_bytes()))
@@ -194,7 +204,7 @@ impl Store {
                 out.push(removed_edge(id, *tier));
             }
         }
-        Ok((out, newest))
+        Ok((out, newest, newest_at))
     }
 
     /// The row this session holds under `row`'s id (its id and tier), if any.

@@ -18,16 +18,26 @@ fn view(s: &Store) -> (Vec<String>, Vec<String>) {
     (nodes, edges)
 }
 
+/// What `status` says of the index.
+fn counts(s: &Store) -> (Vec<TierCount>, Option<String>) {
+    let r = s.status().unwrap();
+    (r.tiers, r.last_update)
+}
+
 /// Runs `change` in a writer of its own, then checks that the tracking
-/// `reader` applies it row by row and matches a fresh open.
+/// `reader` applies it row by row and matches a fresh open, its counts too
+/// (taken before the change, then moved by the rows).
 fn after(root: &Path, reader: &mut Store, level: Level, what: &str, change: impl FnOnce(&mut Store)) {
+    let _ = counts(reader);
     let mut writer = open_at(root, Level::Human);
     change(&mut writer);
     drop(writer);
     let loads = reader.full_loads;
     assert!(reader.refresh().unwrap(), "{what}: the commit is seen");
     assert_eq!(reader.full_loads, loads, "{what}: applied row by row, not reloaded");
-    assert_eq!(view(reader), view(&open_at(root, level)), "{what} at {level}");
+    let fresh = open_at(root, level);
+    assert_eq!(view(reader), view(&fresh), "{what} at {level}");
+    assert_eq!(counts(reader), counts(&fresh), "{what}: status at {level}");
 }
 
 #[test]
@@ -85,7 +95,13 @@ fn the_sessions_own_writes_keep_it_ready_for_the_next_delta() {
     reader
         .add_node(node("also-own", Tier::AgentRestricted, "mine"))
         .unwrap();
+    let _ = counts(&reader);
     reader.link(edge("own", "calls", "also-own")).unwrap();
+    assert_eq!(
+        counts(&reader),
+        counts(&open_at(&root, Level::Master)),
+        "moved by its own commit"
+    );
     after(
         &root,
         &mut reader,

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use rusqlite::OptionalExtension;
 use serde::Serialize;
 
+use super::manifest::RowKey;
 use super::{Store, row_tier};
 use crate::error::Result;
 use crate::keys::Level;
@@ -82,6 +83,30 @@ impl Store {
         };
         *memo = Some(c.clone());
         Ok(c)
+    }
+
+    /// Moves counts taken at commit `from` to commit `seq` by the rows the
+    /// commits in between replaced or removed (`before`, as they were) and
+    /// wrote (`after`), and the newest timeline time they added. Only a
+    /// session that knows every row of those commits (the master) calls
+    /// it; counts taken at another commit are dropped (taken again).
+    pub(crate) fn move_counts(&self, from: u64, seq: u64, before: &[RowKey], after: &[RowKey], at: Option<i64>) {
+        let mut memo = self.counted.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(c) = memo.as_mut().filter(|c| c.seq == from) else {
+            *memo = None;
+            return;
+        };
+        for (row, added) in before.iter().map(|r| (r, false)).chain(after.iter().map(|r| (r, true))) {
+            let (nodes, edges) = &mut c.per_tier[row.tier().code() as usize];
+            let n = if matches!(row, RowKey::Node { .. }) {
+                nodes
+            } else {
+                edges
+            };
+            *n = if added { *n + 1 } else { n.saturating_sub(1) };
+        }
+        c.last = c.last.max(at);
+        c.seq = seq;
     }
 
     /// Builds the status report for this session.

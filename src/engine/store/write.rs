@@ -291,6 +291,8 @@ impl Store {
         // (re-sealed ones too), one record per edge (kept ones too) and per decision.
         let mut sealings = [0u64; 4];
         let now = Timestamp::now().0;
+        // Whether the commit wrote timeline rows (stamped `now`).
+        let stamped;
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -358,6 +360,7 @@ impl Store {
                 remove_node.execute([id.as_bytes().as_slice()])?;
             }
             let actor = plan.actor.as_deref().unwrap_or("human");
+            stamped = !plan.entries.is_empty();
             let entries = std::mem::take(&mut plan.entries);
             super::commit_rows::insert_timeline(
                 &tx,
@@ -443,6 +446,7 @@ impl Store {
         // after the commit; recorded in it, so a crash cannot leave them.
         super::wipe::owe(&tx, dropped_snapshots.iter().chain(reseals.iter().map(|r| &r.old_hash)))?;
         tx.commit()?;
+        self.move_counts(self.seen_seq, seq, &before, &after, stamped.then_some(now));
         self.seen_seq = seq;
         self.note_fresh();
         self.verified.forget(&before);
