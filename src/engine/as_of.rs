@@ -112,7 +112,7 @@ impl Store {
             .cloned()
             .collect();
         Ok(PastCatalog {
-            catalog: Catalog::build(Vec::new(), Snapshot { nodes, edges }),
+            catalog: Catalog::build(Vec::new(), Snapshot::new(nodes, edges)),
             commit,
             at: Some(at),
         })

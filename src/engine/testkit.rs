@@ -64,7 +64,7 @@ pub fn sample() -> Catalog {
         edge(&nodes, "currency-utils", "supersedes", "old-money"),
     ];
     edges[3].confidence = 0.5;
-    Catalog::build(Vec::new(), Snapshot { nodes, edges })
+    Catalog::build(Vec::new(), Snapshot::new(nodes, edges))
 }
 
 /// The catalog as a session that reads only up to `max` would hold it.
@@ -72,5 +72,5 @@ pub fn visible(max: Tier) -> Catalog {
     let full = sample();
     let nodes = full.nodes().filter(|n| n.tier <= max).cloned().collect();
     let edges = full.edges().filter(|e| e.tier <= max).cloned().collect();
-    Catalog::build(Vec::new(), Snapshot { nodes, edges })
+    Catalog::build(Vec::new(), Snapshot::new(nodes, edges))
 }

@@ -172,6 +172,8 @@ fn open_and_listen(root: PathBuf, level: UnlockArg) -> Result<(Session, UnixList
             graphex_engine::store::rollback_text(&root, rb)
         );
     }
+    // Loaded once, before the first projection asks for it.
+    graphex_engine::config::Counter::Bpe.warm();
     let socket = paths::socket_for(&root)?;
     let listener = bind(&socket)?;
     let mut session = Session::new(root, socket, store, creds)?;

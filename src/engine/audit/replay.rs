@@ -89,7 +89,7 @@ impl Store {
                 Some(crate::model::Edge { tier: t, ..e.clone() })
             })
             .collect();
-        let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+        let c = Catalog::build(Vec::new(), Snapshot::new(nodes, edges));
         let center = match record
             .center
             .strip_prefix("node:")

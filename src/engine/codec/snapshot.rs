@@ -9,7 +9,7 @@
 //! Plaintext: `node count u32 | edge count u32 | (u32 length + summary)* |
 //! (edge id + u32 length + edge)*`.
 
-use super::bytes::{Reader, Writer};
+use super::bytes::Writer;
 use super::interner::Interner;
 use super::{associated_data, edge_bytes, strip_format, summary_bytes};
 use crate::error::{Error, Result};
@@ -24,8 +24,19 @@ const ZSTD_LEVEL: i32 = 1;
 /// A tier's content as of `seq`.
 #[derive(Debug, Default, PartialEq)]
 pub struct Snapshot {
-    pub nodes: Vec<NodeSummary>,
+    /// Shared from the start: the catalog keeps each as it is decoded.
+    pub nodes: Vec<std::sync::Arc<NodeSummary>>,
     pub edges: Vec<Edge>,
+}
+
+impl Snapshot {
+    /// A snapshot of these nodes and edges (each node shared).
+    pub fn new(nodes: Vec<NodeSummary>, edges: Vec<Edge>) -> Self {
+        Snapshot {
+            nodes: nodes.into_iter().map(std::sync::Arc::new).collect(),
+            edges,
+        }
+    }
 }
 
 fn ad(tier: Tier, seq: u64) -> Vec<u8> {
@@ -121,34 +132,97 @@ pub fn open_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Resu
             .open(&ad(tier, seq), body)
             .map_err(|_| Error::integrity(what(), "failed authentication (altered, swapped or replayed)"))?,
     );
-    // Authenticated above, so the frame is ours; its size is still read from the stream.
-    let plain = zeroize::Zeroizing::new(
-        zstd::stream::decode_all(&packed[..]).map_err(|e| Error::integrity(what(), format!("decompression ({e})")))?,
+    // Authenticated above, so the frame is ours. Decompressed a record at a
+    // time: the whole plaintext is never held (a large tier's would be tens
+    // of megabytes beside the records decoded from it).
+    let mut z = Records::new(&packed, &what)?;
+    let head: [u8; 8] = z.array()?;
+    let (n_nodes, n_edges) = (
+        u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize,
+        u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize,
     );
-    let mut r = Reader::new(&plain, &what);
-    let (n_nodes, n_edges) = (r.u32()? as usize, r.u32()? as usize);
     let mut terms = Interner::default();
+    // Every record takes at least a few bytes of the compressed stream's
+    // output; the counts are only trusted as far as the stream's size.
+    let room = packed.len().saturating_mul(16) / 40;
     let mut snap = Snapshot {
-        nodes: Vec::with_capacity(n_nodes.min(plain.len() / 40)),
-        edges: Vec::with_capacity(n_edges.min(plain.len() / 40)),
+        nodes: Vec::with_capacity(n_nodes.min(room)),
+        edges: Vec::with_capacity(n_edges.min(room)),
     };
     for _ in 0..n_nodes {
-        let s = summary_bytes::decode(r.long_bytes()?, &mut terms)?;
+        let s = summary_bytes::decode(z.record()?, &mut terms)?;
         if s.tier != tier {
             return Err(Error::integrity(what(), "holds a node of another tier"));
         }
-        snap.nodes.push(s);
+        snap.nodes.push(std::sync::Arc::new(s));
     }
     for _ in 0..n_edges {
-        let id = EdgeId(edge_bytes::uuid(r.array()?));
-        let e = edge_bytes::decode(id, r.long_bytes()?, &mut terms)?;
+        let id = EdgeId(edge_bytes::uuid(z.array()?));
+        let e = edge_bytes::decode(id, z.record()?, &mut terms)?;
         if e.tier != tier {
             return Err(Error::integrity(what(), "holds an edge of another tier"));
         }
         snap.edges.push(e);
     }
-    if !r.is_empty() {
-        return Err(Error::integrity(what(), "trailing bytes"));
-    }
+    z.end()?;
     Ok(snap)
+}
+
+/// Longer than any summary or edge record can be (a description and the
+/// properties are bounded far below it).
+const MAX_RECORD: usize = 16 << 20;
+
+/// A snapshot's plaintext read from its compressed stream a record at a
+/// time, each record in one buffer that is wiped as it is reused and freed.
+struct Records<'a, W: Fn() -> String> {
+    z: zstd::stream::read::Decoder<'a, &'a [u8]>,
+    record: zeroize::Zeroizing<Vec<u8>>,
+    what: &'a W,
+}
+
+impl<'a, W: Fn() -> String> Records<'a, W> {
+    fn new(packed: &'a [u8], what: &'a W) -> Result<Self> {
+        let z = zstd::stream::read::Decoder::with_buffer(packed).map_err(|e| Records::failed(what, &e))?;
+        Ok(Records {
+            z,
+            record: zeroize::Zeroizing::new(Vec::with_capacity(512)),
+            what,
+        })
+    }
+
+    fn failed(what: &W, e: &std::io::Error) -> Error {
+        Error::integrity(what(), format!("decompression ({e})"))
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut out = [0u8; N];
+        std::io::Read::read_exact(&mut self.z, &mut out).map_err(|e| Records::failed(self.what, &e))?;
+        Ok(out)
+    }
+
+    /// The next length-prefixed record.
+    fn record(&mut self) -> Result<&[u8]> {
+        let n = u32::from_le_bytes(self.array()?) as usize;
+        if n > MAX_RECORD {
+            return Err(Error::integrity((self.what)(), "a record longer than any node or edge"));
+        }
+        if n > self.record.capacity() {
+            // Grown by hand, so the smaller buffer is wiped as it goes.
+            self.record = zeroize::Zeroizing::new(Vec::with_capacity(n));
+        }
+        self.record.clear();
+        self.record.resize(n, 0);
+        std::io::Read::read_exact(&mut self.z, &mut self.record[..]).map_err(|e| Records::failed(self.what, &e))?;
+        Ok(&self.record[..])
+    }
+
+    /// Refuses bytes after the last record.
+    fn end(mut self) -> Result<()> {
+        let mut one = [0u8; 1];
+        match std::io::Read::read(&mut self.z, &mut one) {
+            Ok(0) => Ok(()),
+            Ok(_) => Err(Error::integrity((self.what)(), "trailing bytes")),
+            Err(e) => Err(Records::failed(self.what, &e)),
+        }
+    }
 }

@@ -57,8 +57,9 @@ pub(crate) fn decode(b: &[u8], terms: &mut Interner) -> Result<NodeSummary> {
     let name = Name::new(name)?;
     let node_type = terms.node_type(r.short_bytes()?)?;
     let description = r.string()?;
-    let mut properties = std::collections::BTreeMap::new();
-    for _ in 0..r.u16()? {
+    let count = r.u16()?;
+    let mut properties = crate::model::Properties::with_capacity(usize::from(count));
+    for _ in 0..count {
         let key = std::str::from_utf8(r.short_bytes()?).map_err(|_| Error::integrity(what(), "key is not UTF-8"))?;
         properties.insert(key.to_owned(), r.string()?);
     }

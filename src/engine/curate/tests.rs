@@ -47,7 +47,7 @@ fn catalog(max: Tier) -> Catalog {
     edges[2].bidirectional = true;
     let nodes = nodes.into_iter().filter(|n| n.tier <= max).collect();
     let edges = edges.into_iter().filter(|e| e.tier <= max).collect();
-    Catalog::build(Vec::new(), Snapshot { nodes, edges })
+    Catalog::build(Vec::new(), Snapshot::new(nodes, edges))
 }
 
 fn spec(types: &[&str]) -> ListSpec {

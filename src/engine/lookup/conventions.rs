@@ -48,7 +48,7 @@ pub fn conventions_within(c: &Catalog, target: &str, max: Tier) -> Vec<Applicabl
                     && (n.name.as_str() == target
                         || PATH_KEYS
                             .iter()
-                            .any(|k| n.properties.get(*k).is_some_and(|v| covers(v, target))))
+                            .any(|k| n.properties.get(k).is_some_and(|v| covers(v, target))))
             })
         })
         .collect();

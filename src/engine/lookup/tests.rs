@@ -32,7 +32,7 @@ fn catalog() -> Catalog {
         edge(&nodes, "orders-service", "uses", "error-code-format"),
         edge(&nodes, "orders-service", "uses", "old-rounding"),
     ];
-    Catalog::build(Vec::new(), Snapshot { nodes, edges })
+    Catalog::build(Vec::new(), Snapshot::new(nodes, edges))
 }
 
 #[test]
@@ -138,7 +138,7 @@ fn conventions_within_a_tier_ignore_edges_and_nodes_above_it() {
     ];
     // A link between two public nodes that is itself sealed higher.
     edges[0].tier = Tier::AgentReadable;
-    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let c = Catalog::build(Vec::new(), Snapshot::new(nodes, edges));
     let names = |max: Tier| {
         conventions_within(&c, "src/currency/x.rs", max)
             .into_iter()

@@ -6,6 +6,7 @@ mod edge;
 mod ids;
 mod name;
 mod node;
+mod properties;
 mod provenance;
 mod status;
 mod tier;
@@ -21,6 +22,7 @@ pub use node::{
     NodePatch, NodeSummary, federated_origin, parse_property, validate_confidence, validate_description,
     validate_properties, validate_weight,
 };
+pub use properties::Properties;
 pub use provenance::Provenance;
 pub use status::{Status, set_status};
 pub use tier::Tier;

@@ -242,7 +242,7 @@ pub struct NodeSummary {
     #[serde(rename = "type")]
     pub node_type: NodeType,
     pub description: String,
-    pub properties: BTreeMap<String, String>,
+    pub properties: super::Properties,
     pub tier: Tier,
     pub status: Status,
     pub confidence: f64,
@@ -258,7 +258,7 @@ impl From<&Node> for NodeSummary {
             name: n.name.clone(),
             node_type: n.node_type.clone(),
             description: n.description.clone(),
-            properties: n.properties.clone(),
+            properties: super::Properties::from(&n.properties),
             tier: n.tier,
             status: n.status,
             confidence: n.confidence,

@@ -52,7 +52,7 @@ fn spec_graph() -> Catalog {
     ] {
         edges.push(edge(&nodes, f, r, t));
     }
-    Catalog::build(Vec::new(), Snapshot { nodes, edges })
+    Catalog::build(Vec::new(), Snapshot::new(nodes, edges))
 }
 
 fn req(access: Access, budget: usize) -> Request {
@@ -272,13 +272,7 @@ fn trust_scores_choose_the_tier() {
 fn secrets_are_scrubbed_and_counted() {
     let mut nodes = vec![node("svc", "service", Tier::Public, Status::Active)];
     nodes[0].description = "uses key AKIAABCDEFGHIJKLMNOP and ERR-1234".into();
-    let c = Catalog::build(
-        Vec::new(),
-        Snapshot {
-            nodes,
-            edges: Vec::new(),
-        },
-    );
+    let c = Catalog::build(Vec::new(), Snapshot::new(nodes, Vec::new()));
     let s = Settings {
         scrubber: Scrubber::new(&["ERR-[0-9]{4}".into()]).unwrap(),
         ..Settings::default()
@@ -341,7 +335,7 @@ fn nothing_reachable_only_through_hidden_content_is_projected() {
         edge(&nodes, "front", "uses", "vault"),
         edge(&nodes, "vault", "uses", "back-office"),
     ];
-    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let c = Catalog::build(Vec::new(), Snapshot::new(nodes, edges));
     let at = |center: Center| Request {
         center,
         agent: "a".into(),
@@ -409,7 +403,7 @@ fn agent_text_cannot_forge_structure_in_a_projection() {
     nodes[7].description = forged.into();
     nodes[9].description = format!("# {forged}");
     nodes[0].properties.insert("note".into(), format!("- {forged}"));
-    c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    c = Catalog::build(Vec::new(), Snapshot::new(nodes, edges));
     let honest = project(
         &spec_graph(),
         &req(Access::Tier(Tier::Public), 100_000),
@@ -473,7 +467,7 @@ proptest! {
                 edges.push(e);
             }
         }
-        let c = Catalog::build(Vec::new(), Snapshot { nodes: nodes.clone(), edges: edges.clone() });
+        let c = Catalog::build(Vec::new(), Snapshot::new(nodes.clone(), edges.clone()));
         let tier = TIERS[max];
         let r = Request { center: Center::Node { name: "node0canary".into(), depth: 3 }, agent: "a".into(), access: Access::Tier(tier), budget: 100_000, at: None };
         let p = project(&c, &r, &Settings::default()).unwrap();
@@ -606,7 +600,7 @@ fn a_heavier_edge_ranks_its_end_higher() {
     ];
     edges[0].weight = 0.2;
     edges[1].weight = 0.9;
-    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let c = Catalog::build(Vec::new(), Snapshot::new(nodes, edges));
     let r = Request {
         center: Center::Node {
             name: "svc".into(),
@@ -644,13 +638,7 @@ fn both_sides_of_an_unresolved_contradiction_are_flagged_disputed() {
         },
         ..req(Access::Tier(Tier::Public), 4000)
     };
-    let c = Catalog::build(
-        Vec::new(),
-        Snapshot {
-            nodes: nodes.clone(),
-            edges: edges.clone(),
-        },
-    );
+    let c = Catalog::build(Vec::new(), Snapshot::new(nodes.clone(), edges.clone()));
     let p = project(&c, &r, &Settings::default()).unwrap();
     assert!(
         p.text.contains("- money in cents (disputed: contradicts floats)"),
@@ -669,7 +657,7 @@ fn both_sides_of_an_unresolved_contradiction_are_flagged_disputed() {
     );
     // Keeping one (the other deprecated) resolves it: no flag, no entry.
     nodes[2].status = Status::Deprecated;
-    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let c = Catalog::build(Vec::new(), Snapshot::new(nodes, edges));
     let p = project(&c, &r, &Settings::default()).unwrap();
     assert!(!p.text.contains("disputed"), "{}", p.text);
     assert!(crate::curate::contradictions(&c, Tier::Public).is_empty());

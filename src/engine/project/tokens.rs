@@ -14,6 +14,12 @@ impl Counter {
             Counter::Estimate => text.chars().count().div_ceil(4),
         }
     }
+
+    /// Loads the vocabulary now rather than at the first count (a session
+    /// that lives across commands, before it answers the first).
+    pub fn warm(self) {
+        let _ = self.count("warm");
+    }
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ fn graph() -> Catalog {
         edge(&nodes, "svc", "depends-on", "beta"),
         edge(&nodes, "alpha", "uses", "gamma"),
     ];
-    Catalog::build(Vec::new(), Snapshot { nodes, edges })
+    Catalog::build(Vec::new(), Snapshot::new(nodes, edges))
 }
 
 fn settings(toml: &str) -> crate::error::Result<Settings> {
@@ -158,7 +158,7 @@ fn a_key_that_names_no_type_or_relation_is_refused_at_approval_naming_the_known_
         edge(&nodes, "fix-it", "similar-to", "svc"),
     ];
     nodes[0].description = "the service".into();
-    let c = Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let c = Catalog::build(Vec::new(), Snapshot::new(nodes, edges));
     let check = |toml: &str| {
         Config::parse("c", toml)
             .unwrap()

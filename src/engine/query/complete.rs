@@ -420,13 +420,7 @@ mod tests {
                 edge(&nodes, &names[from], relations[i * 3 % relations.len()], &names[to])
             })
             .collect();
-        let c = Catalog::build(
-            Vec::new(),
-            crate::codec::Snapshot {
-                nodes: nodes.clone(),
-                edges,
-            },
-        );
+        let c = Catalog::build(Vec::new(), crate::codec::Snapshot::new(nodes.clone(), edges));
         let now = Timestamp::parse("2026-02-01").unwrap();
         let queries = [
             "",

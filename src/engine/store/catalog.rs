@@ -15,6 +15,14 @@ use crate::codec::Snapshot;
 
 use crate::model::{Edge, EdgeId, Name, NodeId, NodeSummary, Tier};
 
+/// A node's edge slots one way: most nodes have a few, kept inline (no
+/// allocation of their own).
+type Slots = smallvec::SmallVec<[u32; 4]>;
+
+// `Catalog::build` turns a snapshot's edge vector into its own in place:
+// that needs an optional edge to be an edge's size (its `Arc` gives the niche).
+const _: () = assert!(std::mem::size_of::<Option<Edge>>() == std::mem::size_of::<Edge>());
+
 /// Readable nodes and edges, indexed for lookups.
 #[derive(Default, Debug, Clone)]
 pub struct Catalog {
@@ -22,13 +30,13 @@ pub struct Catalog {
     nodes: Vec<Option<Arc<NodeSummary>>>,
     node_slot: FxHashMap<NodeId, u32>,
     by_name: FxHashMap<Name, u32>,
-    edges: Vec<Option<Edge>>,
+    edges: super::edge_table::EdgeTable,
     /// The node slots at each edge's ends, beside `edges`.
     ends: Vec<(u32, u32)>,
     /// Built on first use: opening a store never needs it.
     edge_slot: OnceCell<FxHashMap<EdgeId, u32>>,
-    out: Vec<Vec<u32>>,
-    inc: Vec<Vec<u32>>,
+    out: Vec<Slots>,
+    inc: Vec<Slots>,
     live_nodes: usize,
     live_edges: usize,
 }
@@ -46,7 +54,6 @@ impl Catalog {
         c.nodes.reserve(n_nodes);
         c.node_slot.reserve(n_nodes);
         c.by_name.reserve(n_nodes);
-        c.edges.reserve(n_edges);
         let mut part_edges = Vec::with_capacity(parts.len() + 1);
         for p in parts {
             for n in p.nodes {
@@ -62,17 +69,22 @@ impl Catalog {
         part_edges.push(later.edges);
         let last = part_edges.len() - 1;
         let mut ends: Vec<(u32, u32)> = Vec::with_capacity(n_edges);
-        for (i, edges) in part_edges.into_iter().enumerate() {
-            for e in edges {
-                if i != last && later_edges.contains(&e.id) {
-                    continue;
-                }
-                let (Some(&from), Some(&to)) = (c.node_slot.get(&e.from), c.node_slot.get(&e.to)) else {
-                    continue;
-                };
-                c.edges.push(Some(e));
-                ends.push((from, to));
+        let node_slot = &c.node_slot;
+        let mut keep = |i: usize, e: Edge| -> Option<Option<Edge>> {
+            if i != last && later_edges.contains(&e.id) {
+                return None;
             }
+            let (Some(&from), Some(&to)) = (node_slot.get(&e.from), node_slot.get(&e.to)) else {
+                return None;
+            };
+            ends.push((from, to));
+            Some(Some(e))
+        };
+        // Each part's vector becomes one of the catalog's, in place (an
+        // `Option<Edge>` is an `Edge`'s size): no edge is ever held twice.
+        for (i, part) in part_edges.into_iter().enumerate() {
+            let kept: Vec<Option<Edge>> = part.into_iter().filter_map(|e| keep(i, e)).collect();
+            c.edges.add_part(kept);
         }
         // Adjacency sized exactly: count degrees, then fill.
         let mut out_deg = vec![0usize; c.nodes.len()];
@@ -81,8 +93,8 @@ impl Catalog {
             out_deg[f as usize] += 1;
             in_deg[t as usize] += 1;
         }
-        c.out = out_deg.into_iter().map(Vec::with_capacity).collect();
-        c.inc = in_deg.into_iter().map(Vec::with_capacity).collect();
+        c.out = out_deg.into_iter().map(Slots::with_capacity).collect();
+        c.inc = in_deg.into_iter().map(Slots::with_capacity).collect();
         for (slot, &(f, t)) in ends.iter().enumerate() {
             c.out[f as usize].push(slot as u32);
             c.inc[t as usize].push(slot as u32);
@@ -95,7 +107,7 @@ impl Catalog {
     fn edge_slots(&self) -> &FxHashMap<EdgeId, u32> {
         self.edge_slot.get_or_init(|| {
             let mut map = FxHashMap::with_capacity_and_hasher(self.edges.len(), Default::default());
-            for (slot, e) in self.edges.iter().enumerate() {
+            for (slot, e) in self.edges.slots().enumerate() {
                 if let Some(e) = e {
                     map.insert(e.id, slot as u32);
                 }
@@ -112,7 +124,8 @@ impl Catalog {
     }
 
     /// Adds or replaces a node summary.
-    pub fn put_node(&mut self, s: NodeSummary) {
+    pub fn put_node(&mut self, s: impl Into<Arc<NodeSummary>>) {
+        let s: Arc<NodeSummary> = s.into();
         if let Some(&slot) = self.node_slot.get(&s.id) {
             if let Some(old) = &self.nodes[slot as usize]
                 && old.name != s.name
@@ -123,15 +136,15 @@ impl Catalog {
                 self.live_nodes += 1;
             }
             self.by_name.insert(s.name.clone(), slot);
-            self.nodes[slot as usize] = Some(Arc::new(s));
+            self.nodes[slot as usize] = Some(s);
             return;
         }
         let slot = self.nodes.len() as u32;
         self.node_slot.insert(s.id, slot);
         self.by_name.insert(s.name.clone(), slot);
-        self.nodes.push(Some(Arc::new(s)));
-        self.out.push(Vec::new());
-        self.inc.push(Vec::new());
+        self.nodes.push(Some(s));
+        self.out.push(Slots::new());
+        self.inc.push(Slots::new());
         self.live_nodes += 1;
     }
 
@@ -139,7 +152,9 @@ impl Catalog {
     /// (an edge is never less secret than its ends); otherwise it is ignored.
     pub fn put_edge(&mut self, e: Edge) {
         if let Some(&slot) = self.edge_slots().get(&e.id) {
-            self.edges[slot as usize] = Some(e);
+            if let Some(s) = self.edges.slot_mut(slot as usize) {
+                *s = Some(e);
+            }
             return;
         }
         let (Some(&from), Some(&to)) = (self.node_slot.get(&e.from), self.node_slot.get(&e.to)) else {
@@ -147,7 +162,7 @@ impl Catalog {
         };
         let slot = self.edges.len() as u32;
         let id = e.id;
-        self.edges.push(Some(e));
+        self.edges.push(e);
         self.ends.push((from, to));
         self.edge_slots_mut().insert(id, slot);
         self.out[from as usize].push(slot);
@@ -160,7 +175,7 @@ impl Catalog {
         let Some(slot) = self.edge_slots_mut().remove(id) else {
             return;
         };
-        if let Some(e) = self.edges[slot as usize].take() {
+        if let Some(e) = self.edges.slot_mut(slot as usize).and_then(Option::take) {
             for (lists, end) in [(&mut self.out, e.from), (&mut self.inc, e.to)] {
                 if let Some(&n) = self.node_slot.get(&end) {
                     lists[n as usize].retain(|x| *x != slot);
@@ -202,20 +217,20 @@ impl Catalog {
 
     /// All readable edges, in slot order.
     pub fn edges(&self) -> impl Iterator<Item = &Edge> {
-        self.edges.iter().flatten()
+        self.edges.slots().flatten()
     }
 
     /// The edge `id`, if readable.
     pub fn edge(&self, id: &EdgeId) -> Option<&Edge> {
-        self.edge_slots().get(id).and_then(|&s| self.edges[s as usize].as_ref())
+        self.edge_slots().get(id).and_then(|&s| self.edges.get(s as usize))
     }
 
-    fn adjacent<'a>(&'a self, lists: &'a [Vec<u32>], id: &NodeId) -> impl Iterator<Item = &'a Edge> + 'a {
+    fn adjacent<'a>(&'a self, lists: &'a [Slots], id: &NodeId) -> impl Iterator<Item = &'a Edge> + 'a {
         self.node_slot
             .get(id)
             .into_iter()
             .flat_map(move |&n| lists[n as usize].iter())
-            .filter_map(|&e| self.edges[e as usize].as_ref())
+            .filter_map(|&e| self.edges.get(e as usize))
     }
 
     /// Edges leaving `id`.
@@ -264,7 +279,7 @@ impl Catalog {
 
     /// The edge in `slot`, if it is live.
     pub fn edge_at(&self, slot: u32) -> Option<&Edge> {
-        self.edges.get(slot as usize).and_then(Option::as_ref)
+        self.edges.get(slot as usize)
     }
 
     /// The node slots at the ends of edge `slot` (from, to).
@@ -274,12 +289,12 @@ impl Catalog {
 
     /// Edge slots leaving node `slot` (some may be dead; check [`Catalog::edge_at`]).
     pub fn out_slots(&self, slot: u32) -> &[u32] {
-        self.out.get(slot as usize).map_or(&[], Vec::as_slice)
+        self.out.get(slot as usize).map_or(&[], |s| s.as_slice())
     }
 
     /// Edge slots arriving at node `slot`.
     pub fn in_slots(&self, slot: u32) -> &[u32] {
-        self.inc.get(slot as usize).map_or(&[], Vec::as_slice)
+        self.inc.get(slot as usize).map_or(&[], |s| s.as_slice())
     }
 
     /// Slots of all live nodes.

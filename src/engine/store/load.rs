@@ -73,14 +73,14 @@ impl Store {
                 let id = row_node_id(blob(row, 0)?)?;
                 let version = row_version(row.get(1)?)?;
                 super::manifest::check_digest(|| format!("index row of node {id}"), blob(row, 2)?, row.get_ref(3)?)?;
-                later.nodes.push(codec::open_summary(
+                later.nodes.push(std::sync::Arc::new(codec::open_summary(
                     &self.keys,
                     &id,
                     version,
                     tier,
                     blob(row, 2)?,
                     &mut terms,
-                )?);
+                )?));
             }
             let mut rows = edge_rows.query(params![tier.code(), after])?;
             while let Some(row) = rows.next()? {

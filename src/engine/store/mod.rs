@@ -47,6 +47,7 @@ mod commit_rows;
 mod commit_rows_tests;
 mod decisions;
 mod delta;
+mod edge_table;
 mod federated;
 mod fresh;
 pub(crate) mod kit;

@@ -126,7 +126,7 @@ fn the_strongest_path_prefers_heavier_edges_over_as_many_hops() {
     edges[1].weight = 0.1;
     edges[2].weight = 0.9;
     edges[3].weight = 0.8;
-    let c = crate::store::Catalog::build(Vec::new(), Snapshot { nodes, edges });
+    let c = crate::store::Catalog::build(Vec::new(), Snapshot::new(nodes, edges));
     let (steps, cost) = strongest_path(&c, "a", "d", false, &Filter::default())
         .unwrap()
         .unwrap();

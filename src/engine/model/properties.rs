@@ -1,0 +1,156 @@
+//! A node summary's properties. A node has a few, so they are a vector kept
+//! sorted by key rather than a tree: a `BTreeMap` allocates a whole node of
+//! eleven slots for its first entry, about half a kilobyte for every summary
+//! a session holds. Order, equality, `Debug` and the serialized form are a
+//! sorted map's.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Keys and values, sorted by key, each key once.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Properties(Vec<(String, String)>);
+
+/// What iterating borrowed properties yields, as a map's iterator does.
+pub type Iter<'a> =
+    std::iter::Map<std::slice::Iter<'a, (String, String)>, fn(&'a (String, String)) -> (&'a String, &'a String)>;
+
+fn pair(p: &(String, String)) -> (&String, &String) {
+    (&p.0, &p.1)
+}
+
+impl Properties {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Empty, with room for `n` (a decoder that knows the count).
+    pub fn with_capacity(n: usize) -> Self {
+        Properties(Vec::with_capacity(n))
+    }
+
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
+    pub fn get(&self, key: &str) -> Option<&String> {
+        self.find(key).ok().map(|i| &self.0[i].1)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.find(key).is_ok()
+    }
+
+    /// Sets `key`; returns the value it replaced.
+    pub fn insert(&mut self, key: String, value: String) -> Option<String> {
+        match self.find(&key) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
+            Err(i) => {
+                self.0.insert(i, (key, value));
+                None
+            }
+        }
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<String> {
+        self.find(key).ok().map(|i| self.0.remove(i).1)
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        self.0.iter().map(pair as fn(&(String, String)) -> (&String, &String))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The properties as a sorted map.
+    pub fn to_map(&self) -> BTreeMap<String, String> {
+        self.0.iter().cloned().collect()
+    }
+}
+
+impl<'a> IntoIterator for &'a Properties {
+    type Item = (&'a String, &'a String);
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl FromIterator<(String, String)> for Properties {
+    /// Later pairs win over earlier ones with the same key, as in a map.
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(pairs: I) -> Self {
+        let mut out = Properties::new();
+        for (k, v) in pairs {
+            out.insert(k, v);
+        }
+        out.0.shrink_to_fit();
+        out
+    }
+}
+
+impl From<&BTreeMap<String, String>> for Properties {
+    fn from(map: &BTreeMap<String, String>) -> Self {
+        // Already sorted and unique.
+        Properties(map.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+    }
+}
+
+impl std::fmt::Debug for Properties {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Properties {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Properties {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        BTreeMap::<String, String>::deserialize(d).map(|m| Properties::from(&m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn it_behaves_as_a_sorted_map() {
+        let pairs = [("b", "2"), ("a", "1"), ("c", "3"), ("a", "again")];
+        let props: Properties = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: BTreeMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        assert_eq!(props.to_map(), map);
+        assert_eq!(format!("{props:?}"), format!("{map:?}"));
+        assert_eq!(
+            serde_json::to_string(&props).unwrap(),
+            serde_json::to_string(&map).unwrap()
+        );
+        let back: Properties = serde_json::from_str(&serde_json::to_string(&map).unwrap()).unwrap();
+        assert_eq!(back, props);
+        let mut p = props.clone();
+        assert_eq!(p.insert("b".into(), "two".into()), Some("2".into()));
+        assert_eq!(p.remove("a"), Some("again".into()));
+        assert_eq!(p.get("b").map(String::as_str), Some("two"));
+        assert!(!p.contains_key("a") && p.len() == 2);
+        assert_eq!(p.keys().map(String::as_str).collect::<Vec<_>>(), ["b", "c"]);
+    }
+}
