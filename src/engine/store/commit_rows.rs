@@ -18,11 +18,17 @@ use crate::keys::Keyring;
 use crate::model::{Edge, NodeSummary};
 use crate::parallel;
 
-/// Seals each node's new version into its own blob file and returns the
-/// blob names, in order. Written [`Durability::Deferred`]: the caller makes
-/// them durable (see [`make_durable`]) before any index row names them.
-pub(super) fn write_node_blobs(keys: &Keyring, objects: &Objects, nodes: &[NodeWrite]) -> Result<Vec<String>> {
-    parallel::map(nodes, |w| {
+/// Seals each node's new version into its own blob file, on up to
+/// `threads` threads, and returns the blob names, in order. Written
+/// [`Durability::Deferred`]: the caller makes them durable (see
+/// [`make_durable`]) before any index row names them.
+pub(super) fn write_node_blobs(
+    keys: &Keyring,
+    objects: &Objects,
+    nodes: &[NodeWrite],
+    threads: usize,
+) -> Result<Vec<String>> {
+    parallel::map_on(threads, nodes, |w| {
         objects.write(&codec::encode_node(keys, &w.node)?, Durability::Deferred)
     })
 }

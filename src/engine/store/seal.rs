@@ -515,16 +515,28 @@ pub(crate) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
     check_audit(tx, &st)?;
     let tagger = SealTagger::new(seal.mac_key());
     let mut readable = stored_readable(tx, &st)?;
-    for (r, sign) in change
-        .rows_before
-        .iter()
-        .map(|r| (r, -1))
-        .chain(change.rows_after.iter().map(|r| (r, 1)))
-    {
-        st.rows.add(&tagger.row(r), sign);
+    // Sums whose order does not matter: a large commit's rows are tagged
+    // (and the readable ones hashed into the set) on every core.
+    let tag_into = |(rows, readable): &mut (Sum, LtHash), r: &RowKey, sign: i64| {
+        rows.add(&tagger.row(r), sign);
         if super::manifest::is_readable(r) {
             readable.add(&element(r), sign);
         }
+    };
+    let mut removed = (Sum::default(), LtHash::default());
+    change.rows_before.iter().for_each(|r| tag_into(&mut removed, r, -1));
+    let added = crate::parallel::fold(
+        change.rows_after,
+        || (Sum::default(), LtHash::default()),
+        |acc, r| tag_into(acc, r, 1),
+        |acc, (rows, set)| {
+            acc.0.merge(&rows);
+            acc.1.merge(&set);
+        },
+    )?;
+    for (rows, set) in [removed, added] {
+        st.rows.merge(&rows);
+        readable.merge(&set);
     }
     for (d, sign) in change
         .decisions_before
