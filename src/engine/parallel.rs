@@ -48,20 +48,26 @@ pub fn map_on<T: Sync, U: Send>(threads: usize, items: &[T], f: impl Fn(&T) -> R
     })
 }
 
-/// `f` applied to each of a few large items, each on its own thread, in
-/// order; the first error is returned.
+/// `f` applied to each of a few large items, each on its own thread, at
+/// most [`threads`] at once (so at most that many items' working memory
+/// at once), in order; the first error is returned.
 pub fn each<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Result<U> + Sync) -> Result<Vec<U>> {
-    if threads() < 2 || items.len() < 2 {
+    let threads = threads();
+    if threads < 2 || items.len() < 2 {
         return items.iter().map(f).collect();
     }
     let f = &f;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items.iter().map(|item| scope.spawn(move || f(item))).collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().map_err(|_| worker_failed())?)
-            .collect()
-    })
+    let mut out = Vec::with_capacity(items.len());
+    for batch in items.chunks(threads) {
+        std::thread::scope(|scope| -> Result<()> {
+            let handles: Vec<_> = batch.iter().map(|item| scope.spawn(move || f(item))).collect();
+            for h in handles {
+                out.push(h.join().map_err(|_| worker_failed())??);
+            }
+            Ok(())
+        })?;
+    }
+    Ok(out)
 }
 
 /// Folds every item into an accumulator made by `start`, on up to

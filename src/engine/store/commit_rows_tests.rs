@@ -113,3 +113,40 @@ fn a_store_created_in_process_opens_as_both_passphrases_open_it() {
     let ids: Vec<_> = s.catalog().nodes().map(|n| n.id).collect();
     assert_eq!(s.nodes_by_ids(&ids).unwrap().len(), 300);
 }
+
+#[test]
+fn the_seal_covers_a_bulk_commits_timeline_rows_as_a_full_scan_tags_them() {
+    use crate::model::{Name, NewEdge, NewNode, NodeType, Relation, Tier};
+    let (_dir, root) = new_store();
+    let mut s = open_at(&root, Level::Human);
+    // Rows tagged as they are inserted, twice (the second commit's rows
+    // follow the first's), then an ordinary commit that reads them back.
+    for round in 0..2 {
+        let mut batch = super::Batch::default();
+        let name = |i: usize| Name::new(&format!("n{round}-{i}")).unwrap();
+        for i in 0..300 {
+            let tier = Tier::ALL[i % 4];
+            batch.add_node(NewNode::new(
+                name(i),
+                NodeType::new("service").unwrap(),
+                format!("node {i}"),
+                tier,
+            ));
+        }
+        for i in 1..300 {
+            batch.link(NewEdge::new(name(i), Relation::new("uses").unwrap(), name(i - 1)));
+        }
+        s.apply_batch(batch, Durability::Deferred).unwrap();
+        s.check_timeline_sealed().unwrap();
+    }
+    s.add_node(NewNode::new(
+        Name::new("one-more").unwrap(),
+        NodeType::new("service").unwrap(),
+        "after the bulk commits",
+        Tier::Public,
+    ))
+    .unwrap();
+    s.check_timeline_sealed().unwrap();
+    drop(s);
+    open_at(&root, Level::Human).check_timeline_sealed().unwrap();
+}

@@ -503,6 +503,8 @@ pub(crate) struct Change<'a> {
     pub rows_after: &'a [RowKey],
     pub decisions_before: &'a [DecisionKey],
     pub decisions_after: &'a [DecisionKey],
+    /// The commit's timeline rows, tagged as they were inserted.
+    pub timeline: Option<&'a super::seal_timeline::Covered>,
 }
 
 /// Seals a commit inside its transaction, after the manifest is updated:
@@ -545,6 +547,9 @@ pub(crate) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
         .chain(change.decisions_after.iter().map(|d| (d, 1)))
     {
         st.decisions.add(&tagger.decision(d), sign);
+    }
+    if let Some(covered) = change.timeline {
+        super::seal_timeline::cover_known(tx, &tagger, &mut st, covered)?;
     }
     st.seq = change.seq;
     (st.audit_seq, st.audit_hash) = super::audit_head(tx)?;

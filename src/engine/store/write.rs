@@ -306,18 +306,20 @@ impl Store {
         let mut decisions_before = Vec::new();
         let mut after: Vec<RowKey> = Vec::with_capacity(plan.nodes.len() + plan.edges.len());
         // The node blobs are sealed, written and made durable (see
-        // `make_durable`) beside the rows that name no blob: the edges
-        // and the timeline. The rows that name them go in only after, and
-        // the transaction commits later still, so no index ever names a
-        // blob that is not on disk. Whether the commit wrote timeline rows
-        // (stamped `now`).
+        // `make_durable`) beside the rows that name no blob: the timeline
+        // (first, so its entries are freed before the edges' row keys
+        // grow) and the edges. The rows that name blobs go in only after,
+        // and the transaction commits later still, so no index ever names
+        // a blob that is not on disk.
         let (keys, objects, nodes) = (&self.keys, &self.objects, &plan.nodes);
         let actor = plan.actor.as_deref().unwrap_or("human");
+        // Whether the commit wrote timeline rows (stamped `now`).
         let stamped = !plan.entries.is_empty();
         let entries = std::mem::take(&mut plan.entries);
         let spread = durability == Durability::Deferred;
         let catalog = &self.catalog;
-        let (written, ()) = crate::parallel::beside(
+        let (proposal, edges) = (plan.proposal.as_deref(), &plan.edges);
+        let (written, timeline) = crate::parallel::beside(
             spread,
             |workers| {
                 let written = super::commit_rows::write_node_blobs(keys, objects, nodes, workers)?;
@@ -336,22 +338,12 @@ impl Store {
                     let gone: Option<String> = drop_snapshot.query_row([t.code()], |r| r.get(0)).optional()?;
                     dropped_snapshots.extend(gone);
                 }
-                super::commit_rows::insert_edges(&tx, keys, &plan.edges, seq, &mut after, &|e| {
-                    describe_edge(catalog, e)
-                })?;
-                super::commit_rows::insert_timeline(
-                    &tx,
-                    keys,
-                    &entries,
-                    actor,
-                    plan.proposal.as_deref(),
-                    now,
-                    row_seq,
-                )?;
-                Ok(())
+                let timeline = super::commit_rows::insert_timeline(&tx, keys, &entries, actor, proposal, now, row_seq)?;
+                drop(entries);
+                super::commit_rows::insert_edges(&tx, keys, edges, seq, &mut after, &|e| describe_edge(catalog, e))?;
+                Ok(timeline)
             },
         )?;
-        drop(entries);
         {
             super::commit_rows::insert_nodes(&tx, &self.keys, &plan.nodes, written, row_seq, &mut after)?;
             super::reseal::update_rows(&tx, &self.keys, &reseals)?;
@@ -434,6 +426,7 @@ impl Store {
                 rows_after: &after,
                 decisions_before: &decisions_before,
                 decisions_after: &decisions_after,
+                timeline: timeline.as_ref(),
             },
         )?;
         for t in plan
