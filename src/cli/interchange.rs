@@ -192,7 +192,6 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
     // Read as a stream; planning consumes it, so a retry (another process
     // committed meanwhile) reads the files again rather than keep a copy.
     let parse = || interchange::parse_files(format, &a.file, &files);
-    let mut mapped = Some(parse()?);
     let file_name = a
         .file
         .file_name()
@@ -205,7 +204,24 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
         provenance: Provenance::Inferred { source: actor.clone() },
     };
     let need = if a.as_proposal { Need::Read } else { Need::Write };
-    let mut store = ctx.open(need)?;
+    // The input is parsed on a second thread while the store opens (its
+    // passphrase KDF), unless the open asks for a passphrase: then a file
+    // that does not parse is named before anyone types one.
+    let (mapped, store) = if ctx.would_prompt(need) {
+        let mapped = parse()?;
+        (mapped, ctx.open(need)?)
+    } else {
+        std::thread::scope(|scope| -> Result<_> {
+            let parsing = scope.spawn(parse);
+            let store = ctx.open(need);
+            let mapped = parsing
+                .join()
+                .map_err(|_| anyhow::anyhow!("the thread parsing the input failed"))??;
+            Ok((mapped, store?))
+        })?
+    };
+    let mut mapped = Some(mapped);
+    let mut store = store;
     let view = |report: &ImportReport, proposal: Option<String>, dry_run: bool| -> Result<()> {
         let v = ImportView {
             file: a.file.display().to_string(),

@@ -133,6 +133,19 @@ impl Context {
         Ok((Store::open_to_seal(&root, &creds)?, creds))
     }
 
+    /// Whether opening for `need` would prompt for a passphrase (the
+    /// environment does not give what it needs, and no session holds the
+    /// store).
+    pub fn would_prompt(&self, need: Need) -> bool {
+        if self.held.is_some() {
+            return false;
+        }
+        let creds = Credentials::from_env();
+        let want_master = need == Need::Write || self.unlock.is_some();
+        (want_master && !creds.has_master())
+            || (self.unlock == Some(UnlockArg::Human) && creds.human_passphrase.is_none())
+    }
+
     /// The store's root and the credentials `need` asks for (prompting in a
     /// terminal for what the environment does not give).
     fn credentials(&self, need: Need) -> Result<(PathBuf, Credentials)> {

@@ -181,13 +181,8 @@ pub fn gen_store(ctx: &Context, a: &GenArgs) -> Result<()> {
     };
     let pass = env_or(ENV_PASSPHRASE, GEN_PASSPHRASE);
     let human = env_or(ENV_HUMAN_PASSPHRASE, GEN_HUMAN_PASSPHRASE);
-    Store::init(&root, &pass, &human, kdf_cost()?)?;
-    let creds = Credentials {
-        passphrase: Some(pass),
-        human_passphrase: Some(human),
-        ..Credentials::default()
-    };
-    let mut store = Store::open(&root, &creds)?;
+    // Opened with the keys just made: no second run of the passphrase KDFs.
+    let mut store = Store::create(&root, &pass, &human, kdf_cost()?)?;
     let started = Instant::now();
     let batch = generate(SynthSpec {
         nodes: a.nodes,

@@ -26,7 +26,11 @@ fn worker_failed() -> Error {
 /// `f` applied to every item, on up to [`threads`] threads, in order. The
 /// first error is returned (items after it may have been processed).
 pub fn map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Result<U> + Sync) -> Result<Vec<U>> {
-    let threads = threads();
+    map_on(threads(), items, f)
+}
+
+/// [`map`] on up to `threads` threads.
+pub fn map_on<T: Sync, U: Send>(threads: usize, items: &[T], f: impl Fn(&T) -> Result<U> + Sync) -> Result<Vec<U>> {
     if threads < 2 || items.len() < MIN_PARALLEL {
         return items.iter().map(f).collect();
     }
@@ -41,6 +45,86 @@ pub fn map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Result<U> + Sync) ->
             out.extend(h.join().map_err(|_| worker_failed())??);
         }
         Ok(out)
+    })
+}
+
+/// `f` applied to each of a few large items, each on its own thread, at
+/// most [`threads`] at once (so at most that many items' working memory
+/// at once), in order; the first error is returned.
+pub fn each<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Result<U> + Sync) -> Result<Vec<U>> {
+    let threads = threads();
+    if threads < 2 || items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    let f = &f;
+    let mut out = Vec::with_capacity(items.len());
+    for batch in items.chunks(threads) {
+        std::thread::scope(|scope| -> Result<()> {
+            let handles: Vec<_> = batch.iter().map(|item| scope.spawn(move || f(item))).collect();
+            for h in handles {
+                out.push(h.join().map_err(|_| worker_failed())??);
+            }
+            Ok(())
+        })?;
+    }
+    Ok(out)
+}
+
+/// Folds every item into an accumulator made by `start`, on up to
+/// [`threads`] threads (one accumulator per thread, over a run of the
+/// items), then `merge`s them into one: for sums whose order does not
+/// matter (XORs of tags, set hashes).
+pub fn fold<T: Sync, A: Send>(
+    items: &[T],
+    start: impl Fn() -> A + Sync,
+    step: impl Fn(&mut A, &T) + Sync,
+    merge: impl Fn(&mut A, A),
+) -> Result<A> {
+    let threads = threads();
+    let run = |chunk: &[T]| {
+        let mut acc = start();
+        chunk.iter().for_each(|item| step(&mut acc, item));
+        acc
+    };
+    if threads < 2 || items.len() < MIN_PARALLEL {
+        return Ok(run(items));
+    }
+    let run = &run;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(items.len().div_ceil(threads))
+            .map(|chunk| scope.spawn(move || run(chunk)))
+            .collect();
+        let mut total = start();
+        for h in handles {
+            merge(&mut total, h.join().map_err(|_| worker_failed())?);
+        }
+        Ok(total)
+    })
+}
+
+/// Runs `side` on a helper thread while `main` runs on this one (which may
+/// hold what cannot be shared, such as a database transaction), and
+/// returns both results; `side` is told how many threads it may use
+/// itself (the cores [`main`] leaves). Not `spread`: `side` runs first,
+/// on this thread with every core, then `main` (whose work would not pay
+/// for a thread). Either way both have finished when this returns; the
+/// error of `side` comes first, then that of `main`.
+pub fn beside<A: Send, B>(
+    spread: bool,
+    side: impl FnOnce(usize) -> Result<A> + Send,
+    main: impl FnOnce() -> Result<B>,
+) -> Result<(A, B)> {
+    let threads = threads();
+    if !spread || threads < 2 {
+        let a = side(threads)?;
+        return Ok((a, main()?));
+    }
+    std::thread::scope(|scope| {
+        let helper = scope.spawn(move || side(threads - 1));
+        let b = main();
+        let a = helper.join().map_err(|_| worker_failed())?;
+        Ok((a?, b?))
     })
 }
 
@@ -113,6 +197,31 @@ mod tests {
             }
         });
         assert!(matches!(failed, Err(Error::Integrity { .. })));
+    }
+
+    #[test]
+    fn fold_sums_every_item_once() {
+        let items: Vec<u64> = (0..5000).collect();
+        let sum = fold(&items, || 0u64, |a, i| *a += i, |a, b| *a += b).unwrap();
+        assert_eq!(sum, items.iter().sum::<u64>());
+        let few = fold(&items[..3], Vec::new, |a, i| a.push(*i), |a, b| a.extend(b)).unwrap();
+        assert_eq!(few, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn beside_runs_both_and_names_the_side_error_first() {
+        for spread in [false, true] {
+            let (a, b) = beside(spread, |threads| Ok(threads.max(1)), || Ok("main")).unwrap();
+            assert!(a >= 1 && b == "main");
+            let r: Result<((), ())> = beside(
+                spread,
+                |_| Err(Error::integrity("side", "failed")),
+                || Err(Error::integrity("main", "failed")),
+            );
+            assert!(matches!(r, Err(Error::Integrity { what, .. }) if what == "side"));
+            let r: Result<((), ())> = beside(spread, |_| Ok(()), || Err(Error::integrity("main", "failed")));
+            assert!(matches!(r, Err(Error::Integrity { what, .. }) if what == "main"));
+        }
     }
 
     #[test]

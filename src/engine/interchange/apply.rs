@@ -180,6 +180,8 @@ impl Store {
         let proposal = purpose == Purpose::Proposal;
         // The blind index of names is the master's.
         let names_checked = !proposal || self.level() >= Level::Master;
+        // An index without node rows has no name taken.
+        let names_checked = names_checked && self.holds_nodes()?;
         let now = Timestamp::now();
         let mut report = ImportReport::default();
         let Mapped {

@@ -70,7 +70,12 @@ impl std::fmt::Debug for Keyring {
 /// Generates every key of a new store and writes the key files into
 /// `paths.dir`. Returns a keyring holding the new tier keys (and nothing
 /// else: no master, no blind index), for the store's first records.
-pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString, cost: KdfCost) -> Result<Keyring> {
+pub fn create(
+    paths: &KeyPaths,
+    passphrase: &SecretString,
+    human: &SecretString,
+    cost: KdfCost,
+) -> Result<(Keyring, Created)> {
     std::fs::create_dir_all(&paths.dir).map_err(|e| Error::io(&paths.dir, e))?;
     let master = x25519::Identity::generate();
     let agent = x25519::Identity::generate();
@@ -122,7 +127,36 @@ pub fn create(paths: &KeyPaths, passphrase: &SecretString, human: &SecretString,
         ring.put(tier, key);
     }
     ring.set_seal(MasterSeal::derive(master_text.expose_secret().as_bytes()));
-    Ok(ring)
+    let [_, _, _, human_key] = keys;
+    Ok((
+        ring,
+        Created {
+            master,
+            human: human_key,
+        },
+    ))
+}
+
+/// The secrets of a store [`create`] just made, which its process may keep
+/// in memory to open the store at the human level without the passphrase
+/// KDFs ([`Keyring::unlock_created`]). Never written anywhere; zeroized
+/// on drop.
+pub struct Created {
+    master: x25519::Identity,
+    human: SymmetricKey,
+}
+
+impl std::fmt::Debug for Created {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Created(<redacted>)")
+    }
+}
+
+/// The human-only key, as a session presents it: the passphrase that
+/// opens its file, or the key itself ([`Created`]).
+enum Human<'a> {
+    Passphrase(&'a SecretString),
+    Key(&'a SymmetricKey),
 }
 
 /// The bytes of `tier`'s key file holding `key`: in the clear for public,
@@ -156,8 +190,31 @@ impl Keyring {
     /// their files are errors: a wrong passphrase is never silently ignored.
     /// Every key opened is checked against `keyring.auth` (see `auth`).
     pub fn unlock(paths: &KeyPaths, creds: &Credentials) -> Result<Self> {
-        let mut ring = Keyring::empty();
         let master = open_master(paths, creds)?;
+        let human = creds.human_passphrase.as_ref().map(Human::Passphrase);
+        Self::unlock_with(paths, master, human, creds)
+    }
+
+    /// The keyring of the store [`create`] just made, from the secrets it
+    /// kept in memory ([`Created`]): the same keys, checked against the
+    /// same files, as [`Keyring::unlock`] with both passphrases, without
+    /// running their KDFs again.
+    pub(crate) fn unlock_created(paths: &KeyPaths, created: &Created) -> Result<Self> {
+        Self::unlock_with(
+            paths,
+            Some(created.master.clone()),
+            Some(Human::Key(&created.human)),
+            &Credentials::none(),
+        )
+    }
+
+    fn unlock_with(
+        paths: &KeyPaths,
+        master: Option<x25519::Identity>,
+        human: Option<Human<'_>>,
+        creds: &Credentials,
+    ) -> Result<Self> {
+        let mut ring = Keyring::empty();
         let auth = match &master {
             Some(m) => {
                 let verified = super::auth::verify_master(paths, m)?;
@@ -178,19 +235,26 @@ impl Keyring {
             )));
             ring.set_seal(MasterSeal::derive(secret.expose_secret().as_bytes()));
             ring.level = Level::Master;
-            if let Some(human) = &creds.human_passphrase {
+            if let Some(human) = human {
                 let path = paths.tier(Tier::HumanOnly);
-                let outer = files::open_with(&path, &files::read(&path)?, &master, "master identity")?;
-                let scrypt = files::passphrase_identity(human);
-                let inner = files::open_with(&path, &outer, &scrypt, "human passphrase")?;
-                let key = files::decode_tier_key(&path, Tier::HumanOnly, &inner)?;
-                auth.check_key(&path, Tier::HumanOnly, &key)?;
-                ring.put(Tier::HumanOnly, &key);
+                let opened;
+                let key = match human {
+                    Human::Passphrase(pass) => {
+                        let outer = files::open_with(&path, &files::read(&path)?, &master, "master identity")?;
+                        let scrypt = files::passphrase_identity(pass);
+                        let inner = files::open_with(&path, &outer, &scrypt, "human passphrase")?;
+                        opened = files::decode_tier_key(&path, Tier::HumanOnly, &inner)?;
+                        &opened
+                    }
+                    Human::Key(key) => key,
+                };
+                auth.check_key(&path, Tier::HumanOnly, key)?;
+                ring.put(Tier::HumanOnly, key);
                 ring.level = Level::Human;
             }
             ring.master = Some(master);
             ring.auth = Some(auth);
-        } else if creds.human_passphrase.is_some() {
+        } else if human.is_some() {
             return Err(Error::MissingSecret(
                 "the human passphrase needs the master as well: set GRAPHEX_PASSPHRASE or GRAPHEX_IDENTITY".into(),
             ));

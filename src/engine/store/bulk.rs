@@ -53,12 +53,15 @@ impl Store {
         let now = Timestamp::now();
         let mut plan = Plan::default();
         let mut names: FxHashMap<String, (NodeId, Tier)> = FxHashMap::default();
+        let holds_nodes = self.holds_nodes()?;
         for new in batch.nodes {
             let name = new.name.to_string();
             if names.contains_key(&name) {
                 return Err(Error::NameTaken(name));
             }
-            self.check_name_free(&name)?;
+            if holds_nodes {
+                self.check_name_free(&name)?;
+            }
             self.keys.tier(new.tier)?;
             let node = Self::plan_node(new, now)?;
             names.insert(name, (node.id, node.tier));

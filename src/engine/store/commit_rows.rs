@@ -7,10 +7,12 @@
 
 use rusqlite::{Connection, params};
 
-use super::manifest::{self, RowKey};
+use super::manifest::{self, RowKey, Sum};
 use super::objects::{Durability, Objects};
 use super::plan::{Entry, NodeWrite};
 use super::rowmac;
+use super::seal::SealTagger;
+use super::seal_timeline::{self, Covered};
 use super::write::{edge_token, name_token, unique_violation};
 use crate::codec;
 use crate::error::{Error, Result};
@@ -18,11 +20,17 @@ use crate::keys::Keyring;
 use crate::model::{Edge, NodeSummary};
 use crate::parallel;
 
-/// Seals each node's new version into its own blob file and returns the
-/// blob names, in order. Written [`Durability::Deferred`]: the caller makes
-/// them durable (see [`make_durable`]) before any index row names them.
-pub(super) fn write_node_blobs(keys: &Keyring, objects: &Objects, nodes: &[NodeWrite]) -> Result<Vec<String>> {
-    parallel::map(nodes, |w| {
+/// Seals each node's new version into its own blob file, on up to
+/// `threads` threads, and returns the blob names, in order. Written
+/// [`Durability::Deferred`]: the caller makes them durable (see
+/// [`make_durable`]) before any index row names them.
+pub(super) fn write_node_blobs(
+    keys: &Keyring,
+    objects: &Objects,
+    nodes: &[NodeWrite],
+    threads: usize,
+) -> Result<Vec<String>> {
+    parallel::map_on(threads, nodes, |w| {
         objects.write(&codec::encode_node(keys, &w.node)?, Durability::Deferred)
     })
 }
@@ -200,6 +208,10 @@ pub(super) fn insert_edges(
 
 /// Inserts one commit's timeline rows, one per entry of `entries`, each
 /// with its MAC (made on the helper thread: it covers the row's place).
+/// The helper also tags each row for the master's seal, under the number
+/// the row is to get; when every row got it, the rows and the sum of their
+/// tags are returned, so the seal need not read them back (see
+/// `seal_timeline::cover_known`).
 pub(super) fn insert_timeline(
     tx: &Connection,
     keys: &Keyring,
@@ -208,9 +220,20 @@ pub(super) fn insert_timeline(
     proposal: Option<&str>,
     now: i64,
     row_seq: i64,
-) -> Result<()> {
+) -> Result<Option<Covered>> {
     let count = entries.len();
     let mut put = rowmac::timeline_insert(tx)?;
+    // The number before the first row's (AUTOINCREMENT: past every number
+    // ever used).
+    let base: i64 = tx.query_row(
+        "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'timeline'), 0),
+                    COALESCE((SELECT MAX(seq) FROM timeline), 0))",
+        [],
+        |r| r.get(0),
+    )?;
+    let tagger = keys.seal().map(|s| SealTagger::new(s.mac_key()));
+    let mut sum = Sum::default();
+    let mut numbered = true;
     parallel::pipeline(
         entries,
         |i, en| {
@@ -226,8 +249,22 @@ pub(super) fn insert_timeline(
                 commit: Some(row_seq),
             };
             let mac = rowmac::timeline_mac(keys, &row, i, count);
-            Ok((row, mac))
+            let seq = base + i as i64 + 1;
+            let tag = tagger.as_ref().map(|t| t.timeline(seq, &seal_timeline::fields(&row)));
+            Ok((row, mac, seq, tag))
         },
-        |_, (row, mac)| rowmac::put_timeline_row(&mut put, &row, mac),
-    )
+        |_, (row, mac, seq, tag)| {
+            rowmac::put_timeline_row(&mut put, &row, mac)?;
+            numbered &= tx.last_insert_rowid() == seq;
+            if let Some(tag) = tag {
+                sum.add(&tag, 1);
+            }
+            Ok(())
+        },
+    )?;
+    Ok((numbered && tagger.is_some() && count > 0).then_some(Covered {
+        first: base + 1,
+        last: base + count as i64,
+        sum,
+    }))
 }

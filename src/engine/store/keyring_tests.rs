@@ -9,6 +9,7 @@ use age::x25519;
 use super::tests::{creds, new_store};
 use super::*;
 use crate::crypto::SymmetricKey;
+use crate::keys::KdfCost;
 use crate::keys::{IdentityKind, files};
 
 /// What an attacker with write access to the repository can do: seal a key

@@ -505,20 +505,31 @@ pub(super) fn verify_with(
 /// Updates the manifest inside a commit's transaction: `removed` are the
 /// rows as they were before, `added` as they are after.
 pub(crate) fn apply(conn: &Connection, keys: &Keyring, removed: &[RowKey], added: &[RowKey]) -> Result<()> {
+    // The groups the rows fall in, each with its stored entry (checked),
+    // in the order the rows name them.
     let mut touched: Vec<(Group, Tagger, Sum)> = Vec::new();
-    for (row, sign) in removed.iter().map(|r| (r, -1)).chain(added.iter().map(|r| (r, 1))) {
+    for row in removed.iter().chain(added) {
         let g = Group::of(row.tier());
-        let i = match touched.iter().position(|(tg, _, _)| *tg == g) {
-            Some(i) => i,
-            None => {
-                let key = &keys.tier(g.key_tier())?.manifest;
-                touched.push((g, Tagger::new(key), stored(conn, key, g)?));
-                touched.len() - 1
-            }
-        };
-        let (_, tagger, sum) = &mut touched[i];
-        let tag = tagger.tag(row);
-        sum.add(&tag, sign);
+        if !touched.iter().any(|(tg, _, _)| *tg == g) {
+            let key = &keys.tier(g.key_tier())?.manifest;
+            touched.push((g, Tagger::new(key), stored(conn, key, g)?));
+        }
+    }
+    // The change to each group's entry: XORs and counts, so a large
+    // commit's rows are tagged on every core.
+    let tag_into = |sums: &mut [Sum; 3], row: &RowKey, sign: i64| {
+        let g = Group::of(row.tier());
+        if let Some((_, tagger, _)) = touched.iter().find(|(tg, _, _)| *tg == g) {
+            sums[g.index()].add(&tagger.tag(row), sign);
+        }
+    };
+    let merge = |a: &mut [Sum; 3], b: [Sum; 3]| a.iter_mut().zip(&b).for_each(|(a, b)| a.merge(b));
+    let mut change = [Sum::default(); 3];
+    removed.iter().for_each(|r| tag_into(&mut change, r, -1));
+    let added = crate::parallel::fold(added, || [Sum::default(); 3], |a, r| tag_into(a, r, 1), merge)?;
+    merge(&mut change, added);
+    for (g, _, sum) in &mut touched {
+        sum.merge(&change[g.index()]);
     }
     let mut put = conn.prepare_cached(
         "INSERT INTO manifest (grp, count, acc, mac) VALUES (?1, ?2, ?3, ?4)

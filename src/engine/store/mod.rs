@@ -45,6 +45,7 @@ mod catalog;
 mod commit_rows;
 #[cfg(test)]
 mod commit_rows_tests;
+mod create;
 mod decisions;
 mod delta;
 mod edge_table;
@@ -60,6 +61,7 @@ mod plan;
 mod policy;
 mod read_many;
 mod report;
+mod reseal;
 pub(crate) mod rotate;
 pub(crate) mod rowmac;
 mod saved;
@@ -109,8 +111,7 @@ mod wal_tests;
 
 use std::path::Path;
 
-use age::secrecy::SecretString;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension};
 
 pub use audit_chain::{AUDIT_DOMAIN, audit_chain_hash};
 pub use audit_head::{AUDIT_ZERO, audit_head};
@@ -136,8 +137,8 @@ pub use timeline::{HistoryVersion, TimelineChange, TimelineEntry};
 
 use crate::codec;
 use crate::error::{Error, Result};
-use crate::keys::{self, Credentials, KdfCost, Keyring, Level};
-use crate::model::{Edge, EdgeId, Node, NodeId, NodeSummary, Tier, Timestamp};
+use crate::keys::{Credentials, Keyring, Level};
+use crate::model::{Edge, EdgeId, Node, NodeId, NodeSummary, Tier};
 
 /// An open store.
 pub struct Store {
@@ -202,61 +203,28 @@ const FOREIGN_DB: &str = "not a Graphex store: it holds another tool's tables (g
      `graphex --repo DIR import FILE --format node-link --tier TIER` (README: Import and export)";
 
 impl Store {
-    /// Creates a new, empty store under `root` (`root/.gpp/graphex`), with a
-    /// fresh key hierarchy sealed to the two passphrases.
-    pub fn init(root: &Path, passphrase: &SecretString, human: &SecretString, cost: KdfCost) -> Result<Layout> {
-        let layout = Layout::new(root);
-        if layout.db().exists() {
-            return Err(Error::StoreExists(layout.graphex()));
-        }
-        for dir in [layout.graphex(), layout.pending(), layout.objects()] {
-            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-        }
-        layout::write_gitignore(&layout)?;
-        let new_keys = keys::create(&layout.keys(), passphrase, human, cost)?;
-        let mut conn = Connection::open(layout.db())?;
-        schema::configure(&conn)?;
-        schema::migrate(&mut conn)?;
-        // Every group starts with a MAC'd empty entry: a group whose rows and
-        // entry are later deleted together is then caught, not read as new.
-        manifest::init_empty(&conn, &new_keys)?;
-        // The settings a repository already has are approved by its owner
-        // creating the store; a file that cannot be used leaves defaults.
-        if let Ok(config) = crate::config::Config::load(&layout.gpp())
-            && config.projection_settings().is_ok()
-        {
-            policy::put(&conn, &config)?;
-        }
-        seal::rebuild(&conn, &new_keys, 0, &[])?;
-        conn.execute(
-            "INSERT INTO meta (key, value) VALUES ('store_id', ?1), ('created', ?2)",
-            params![uuid::Uuid::now_v7().to_string(), Timestamp::now().0.to_string()],
-        )?;
-        Ok(layout)
-    }
-
     /// Opens the store under `root` with whatever `creds` unlock.
     pub fn open(root: &Path, creds: &Credentials) -> Result<Store> {
-        Self::open_checked(root, creds, false, false)
+        Self::open_checked(root, Unlock::Creds(creds), false, false)
     }
 
     /// [`Store::open`] for a session that lives across commands and keeps
     /// what applying other processes' commits row by row needs (see
     /// [`Store::track_changes`]).
     pub fn open_tracking(root: &Path, creds: &Credentials) -> Result<Store> {
-        Self::open_checked(root, creds, false, true)
+        Self::open_checked(root, Unlock::Creds(creds), false, true)
     }
 
     /// Opens a store that has no master's seal (made by an earlier version,
     /// or its seal was removed) at the master level, checked against its
     /// manifest alone, for [`Store::seal`]. Nothing else should use it.
     pub fn open_to_seal(root: &Path, creds: &Credentials) -> Result<Store> {
-        let store = Self::open_checked(root, creds, true, false)?;
+        let store = Self::open_checked(root, Unlock::Creds(creds), true, false)?;
         store.require_writer("sealing the store")?;
         Ok(store)
     }
 
-    fn open_checked(root: &Path, creds: &Credentials, unsealed: bool, track: bool) -> Result<Store> {
+    fn open_checked(root: &Path, unlock: Unlock<'_>, unsealed: bool, track: bool) -> Result<Store> {
         let layout = Layout::new(root);
         if !layout.db().is_file() {
             return Err(Error::NoStore(root.to_owned()));
@@ -311,7 +279,7 @@ impl Store {
         };
         schema::configure(&conn).map_err(damaged)?;
         schema::migrate(&mut conn).map_err(damaged)?;
-        let keys = match unlock_current(&conn, &layout, creds) {
+        let keys = match unlock_current(&conn, &layout, unlock) {
             // A rotation in another process may be between its commit and
             // its renames: wait for it to finish, then look again. What
             // still fails is what it says.
@@ -319,7 +287,7 @@ impl Store {
                 match crate::keys::rotation::lock(&layout.keys(), true) {
                     Ok(lock) => {
                         drop(lock);
-                        unlock_current(&conn, &layout, creds)?
+                        unlock_current(&conn, &layout, unlock)?
                     }
                     Err(_) => return Err(e),
                 }
@@ -706,9 +674,12 @@ impl Store {
 
 /// Unlocks the keys as they are after any committed rotation: its key files
 /// are moved into place first, and a key the index has retired is refused.
-fn unlock_current(conn: &Connection, layout: &Layout, creds: &Credentials) -> Result<Keyring> {
+fn unlock_current(conn: &Connection, layout: &Layout, unlock: Unlock<'_>) -> Result<Keyring> {
     rotate::finish_files(conn, &layout.keys())?;
-    let keys = Keyring::unlock(&layout.keys(), creds)?;
+    let keys = match unlock {
+        Unlock::Creds(creds) => Keyring::unlock(&layout.keys(), creds)?,
+        Unlock::Created(created) => Keyring::unlock_created(&layout.keys(), created)?,
+    };
     rotate::clear_marker(conn, &keys, &layout.keys())?;
     if let Some(tier) = rotate::retired_key(conn, &keys)? {
         return Err(Error::KeyRetired {
@@ -718,6 +689,15 @@ fn unlock_current(conn: &Connection, layout: &Layout, creds: &Credentials) -> Re
         });
     }
     Ok(keys)
+}
+
+/// What a session unlocks the store with.
+#[derive(Clone, Copy)]
+enum Unlock<'a> {
+    /// What the user offered.
+    Creds(&'a Credentials),
+    /// The secrets of the store this process just created (`create`).
+    Created(&'a crate::keys::Created),
 }
 
 /// A file's identity: device and inode.

@@ -8,6 +8,7 @@ use age::secrecy::SecretString;
 use super::tests::{creds, open_at};
 use super::*;
 use crate::audit::Kind;
+use crate::keys::KdfCost;
 use crate::keys::rotation;
 use crate::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Tier};
 use crate::proposal::ProposalId;

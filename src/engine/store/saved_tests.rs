@@ -8,6 +8,7 @@ use super::seal::Statement;
 use super::seal_statement::STATEMENT_LEN_V3 as STATEMENT_LEN;
 use super::tests::{creds, files_containing, new_store, node, open_at};
 use super::*;
+use rusqlite::params;
 
 fn sql(root: &Path, statement: &str) {
     let conn = Connection::open(Layout::new(root).db()).unwrap();

@@ -503,6 +503,8 @@ pub(crate) struct Change<'a> {
     pub rows_after: &'a [RowKey],
     pub decisions_before: &'a [DecisionKey],
     pub decisions_after: &'a [DecisionKey],
+    /// The commit's timeline rows, tagged as they were inserted.
+    pub timeline: Option<&'a super::seal_timeline::Covered>,
 }
 
 /// Seals a commit inside its transaction, after the manifest is updated:
@@ -515,16 +517,28 @@ pub(crate) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
     check_audit(tx, &st)?;
     let tagger = SealTagger::new(seal.mac_key());
     let mut readable = stored_readable(tx, &st)?;
-    for (r, sign) in change
-        .rows_before
-        .iter()
-        .map(|r| (r, -1))
-        .chain(change.rows_after.iter().map(|r| (r, 1)))
-    {
-        st.rows.add(&tagger.row(r), sign);
+    // Sums whose order does not matter: a large commit's rows are tagged
+    // (and the readable ones hashed into the set) on every core.
+    let tag_into = |(rows, readable): &mut (Sum, LtHash), r: &RowKey, sign: i64| {
+        rows.add(&tagger.row(r), sign);
         if super::manifest::is_readable(r) {
             readable.add(&element(r), sign);
         }
+    };
+    let mut removed = (Sum::default(), LtHash::default());
+    change.rows_before.iter().for_each(|r| tag_into(&mut removed, r, -1));
+    let added = crate::parallel::fold(
+        change.rows_after,
+        || (Sum::default(), LtHash::default()),
+        |acc, r| tag_into(acc, r, 1),
+        |acc, (rows, set)| {
+            acc.0.merge(&rows);
+            acc.1.merge(&set);
+        },
+    )?;
+    for (rows, set) in [removed, added] {
+        st.rows.merge(&rows);
+        readable.merge(&set);
     }
     for (d, sign) in change
         .decisions_before
@@ -533,6 +547,9 @@ pub(crate) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
         .chain(change.decisions_after.iter().map(|d| (d, 1)))
     {
         st.decisions.add(&tagger.decision(d), sign);
+    }
+    if let Some(covered) = change.timeline {
+        super::seal_timeline::cover_known(tx, &tagger, &mut st, covered)?;
     }
     st.seq = change.seq;
     (st.audit_seq, st.audit_hash) = super::audit_head(tx)?;

@@ -47,6 +47,63 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, [u8; 32])> {
     Ok((r.get(0)?, h.finalize().into()))
 }
 
+/// Timeline rows a commit wrote, numbered `first..=last` one after the
+/// other, and the sum of their tags, made as they were inserted (what
+/// [`cover`] would read back and tag).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Covered {
+    pub first: i64,
+    pub last: i64,
+    pub sum: Sum,
+}
+
+/// The digest of a row's fields as [`cover`] reads them: every value is
+/// stored with the type it is bound with (the columns' affinities keep
+/// integers, text and blobs as they are).
+pub(crate) fn fields(r: &super::rowmac::TimelineRow) -> [u8; 32] {
+    use rusqlite::types::ValueRef;
+    let int = |v: Option<i64>| v.map_or(ValueRef::Null, ValueRef::Integer);
+    fn blob(v: &Option<Vec<u8>>) -> ValueRef<'_> {
+        v.as_deref().map_or(ValueRef::Null, ValueRef::Blob)
+    }
+    let mut h = Sha256::new();
+    for v in [
+        ValueRef::Integer(r.at),
+        ValueRef::Text(r.actor.as_bytes()),
+        ValueRef::Text(r.action.as_bytes()),
+        blob(&r.node),
+        blob(&r.edge),
+        int(r.before),
+        int(r.after),
+        r.proposal
+            .as_deref()
+            .map_or(ValueRef::Null, |p| ValueRef::Text(p.as_bytes())),
+        int(r.commit),
+    ] {
+        hash_value(&mut h, v);
+    }
+    h.finalize().into()
+}
+
+/// Extends `st` over the rows `covered` vouches for, reading only the rows
+/// written since `st` before them (any: the rest of [`cover`] reads those
+/// after them).
+pub(crate) fn cover_known(conn: &Connection, tagger: &SealTagger, st: &mut Statement, covered: &Covered) -> Result<()> {
+    let after = i64::try_from(st.timeline_seq).unwrap_or(i64::MAX);
+    if covered.first <= after {
+        return Ok(());
+    }
+    let mut stmt = conn.prepare_cached(&format!("{ROWS} WHERE seq > ?1 AND seq < ?2 ORDER BY seq"))?;
+    let mut rows = stmt.query([after, covered.first])?;
+    while let Some(r) = rows.next()? {
+        let (seq, fields) = row(r)?;
+        st.timeline.add(&tagger.timeline(seq, &fields), 1);
+    }
+    st.timeline.merge(&covered.sum);
+    st.timeline_seq = u64::try_from(covered.last).unwrap_or(0);
+    Ok(())
+}
+
 /// Extends `st` over the rows written since it was made.
 pub(crate) fn cover(conn: &Connection, tagger: &SealTagger, st: &mut Statement) -> Result<()> {
     let after = i64::try_from(st.timeline_seq).unwrap_or(i64::MAX);

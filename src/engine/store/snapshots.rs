@@ -33,7 +33,8 @@ impl Store {
         if seq != self.seen_seq {
             return Ok(());
         }
-        let mut replaced: Vec<String> = Vec::new();
+        // The tiers whose snapshot is due, with the one each replaces.
+        let mut due: Vec<(Tier, Option<String>)> = Vec::new();
         for tier in Tier::ALL.into_iter().filter(|t| self.keys.reads(*t)) {
             let snap: Option<(i64, String, i64, bool)> = tx
                 .query_row(
@@ -54,20 +55,36 @@ impl Store {
             if changed == 0 || (!force && changed < threshold) {
                 continue;
             }
-            let nodes: Vec<_> = self.catalog.nodes().filter(|n| n.tier == tier).collect();
-            let edges: Vec<_> = self.catalog.edges().filter(|e| e.tier == tier).collect();
+            due.push((tier, snap.map(|s| s.1)));
+        }
+        // Each sealed, signed and written on its own thread.
+        let (keys, objects) = (&self.keys, &self.objects);
+        let rows: Vec<_> = due
+            .iter()
+            .map(|(tier, _)| {
+                let nodes: Vec<_> = self.catalog.nodes().filter(|n| n.tier == *tier).collect();
+                let edges: Vec<_> = self.catalog.edges().filter(|e| e.tier == *tier).collect();
+                (*tier, nodes, edges)
+            })
+            .collect();
+        let built = crate::parallel::each(&rows, |(tier, nodes, edges)| {
+            let tier = *tier;
             let rows = (nodes.len() + edges.len()) as i64;
-            let sealed = codec::seal_snapshot(&self.keys, tier, seq, nodes.into_iter(), edges.into_iter())?;
-            let hash = self.objects.write(&sealed, Durability::Sync)?;
+            let sealed = codec::seal_snapshot(keys, tier, seq, nodes.iter().copied(), edges.iter().copied())?;
+            let hash = objects.write(&sealed, Durability::Sync)?;
+            Ok((rows, hash, super::snapshot_sign::snapshot_mac(keys, tier, seq, &sealed)))
+        })?;
+        drop(rows);
+        let mut replaced: Vec<String> = Vec::new();
+        for ((tier, old), (rows, hash, mac)) in due.into_iter().zip(built) {
             let mut one = [0u64; 4];
             one[tier.code() as usize] = 1;
             super::schema::count_sealings(&tx, one)?;
-            let mac = super::snapshot_sign::snapshot_mac(&self.keys, tier, seq, &sealed);
             tx.execute(
                 "INSERT OR REPLACE INTO snapshots (tier, seq, blob, rows, mac) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![tier.code(), super::sql_version(seq), hash, rows, mac],
             )?;
-            replaced.extend(snap.map(|s| s.1));
+            replaced.extend(old);
         }
         tx.commit()?;
         for hash in replaced {

@@ -7,10 +7,11 @@ use age::secrecy::SecretString;
 
 use super::*;
 use crate::keys::IdentityKind;
+use crate::keys::KdfCost;
 use crate::model::{Name, NewEdge, NewNode, NodePatch, NodeType, Relation, Status, Tier};
 
-const PASS: &str = "correct horse battery staple";
-const HUMAN: &str = "human only phrase";
+pub(crate) const PASS: &str = "correct horse battery staple";
+pub(crate) const HUMAN: &str = "human only phrase";
 
 /// A fresh store with a cheap KDF, plus its temp dir.
 pub(crate) fn new_store() -> (tempfile::TempDir, PathBuf) {

@@ -11,7 +11,7 @@ use super::manifest::{self, RowKey};
 use super::objects::Durability;
 use super::plan::{Entry, NodeWrite, Plan};
 use super::seal;
-use super::{Store, row_tier, row_version, sql_version};
+use super::{Store, sql_version};
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::model::{Edge, EdgeId, NewEdge, NewNode, Node, NodeId, NodePatch, NodeSummary, Status, Tier, Timestamp};
@@ -136,6 +136,15 @@ impl Store {
         self.catalog.by_name(name).is_none() && matches!(self.check_name_free(name), Err(Error::NameTakenHidden(_)))
     }
 
+    /// Whether the index holds any node row, readable or not: when it holds
+    /// none, no name is taken, and a batch's names need no look-up each
+    /// (the unique index on name tokens still refuses a name taken since).
+    pub(crate) fn holds_nodes(&self) -> Result<bool> {
+        Ok(self
+            .conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM nodes)", [], |r| r.get(0))?)
+    }
+
     /// Fails when `name` is taken, saying whether by a readable node.
     pub(crate) fn check_name_free(&self, name: &str) -> Result<()> {
         let token = self.name_token(name)?;
@@ -248,24 +257,8 @@ impl Store {
         if super::schema::commit_seq(&self.conn)? != self.seen_seq {
             return Err(Error::Stale);
         }
-        let written = super::commit_rows::write_node_blobs(&self.keys, &self.objects, &plan.nodes)?;
-        let mut reseals = Vec::new();
-        for w in &plan.nodes {
-            if let Some((_, old_tier)) = w.previous
-                && w.node.tier > old_tier
-            {
-                reseals.extend(self.reseal_versions(&w.node.id, w.node.tier)?);
-            }
-        }
-        // Every blob this commit names is durable before its transaction
-        // begins (see `make_durable`).
-        self.fault_point("blob-sync")?;
-        let new_hashes = written
-            .iter()
-            .map(String::as_str)
-            .chain(reseals.iter().map(|r| r.new_hash.as_str()));
-        super::commit_rows::make_durable(&self.objects, new_hashes, durability)?;
-        self.fault_point("after-blobs")?;
+        // Re-sealed old versions first: they are read through the index.
+        let reseals = self.reseals(&plan)?;
 
         // Snapshots of tiers that a node or edge enters or leaves are dropped.
         let mut stale_tiers: Vec<Tier> = Vec::new();
@@ -291,18 +284,17 @@ impl Store {
         // (re-sealed ones too), one record per edge (kept ones too) and per decision.
         let mut sealings = [0u64; 4];
         let now = Timestamp::now().0;
-        // Whether the commit wrote timeline rows (stamped `now`).
-        let stamped;
+        let faults = self.faults();
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         if super::schema::commit_seq(&tx)? != self.seen_seq {
-            // Another process committed while the blobs were written: this
-            // plan will not land (the caller may plan again), so its blobs,
+            // Another process committed since the plan was made: it will
+            // not land (the caller may plan again), so the re-sealed blobs,
             // named by nothing, go now rather than wait for `doctor`.
             drop(tx);
-            for hash in written.iter().chain(reseals.iter().map(|r| &r.new_hash)) {
-                let _ = self.objects.remove(hash);
+            for r in &reseals {
+                let _ = self.objects.remove(&r.new_hash);
             }
             return Err(Error::Stale);
         }
@@ -313,29 +305,48 @@ impl Store {
         self.verified.check_before(&self.keys, &before)?;
         let mut decisions_before = Vec::new();
         let mut after: Vec<RowKey> = Vec::with_capacity(plan.nodes.len() + plan.edges.len());
+        // The node blobs are sealed, written and made durable (see
+        // `make_durable`) beside the rows that name no blob: the timeline
+        // (first, so its entries are freed before the edges' row keys
+        // grow) and the edges. The rows that name blobs go in only after,
+        // and the transaction commits later still, so no index ever names
+        // a blob that is not on disk.
+        let (keys, objects, nodes) = (&self.keys, &self.objects, &plan.nodes);
+        let actor = plan.actor.as_deref().unwrap_or("human");
+        // Whether the commit wrote timeline rows (stamped `now`).
+        let stamped = !plan.entries.is_empty();
+        let entries = std::mem::take(&mut plan.entries);
+        let spread = durability == Durability::Deferred;
+        let catalog = &self.catalog;
+        let (proposal, edges) = (plan.proposal.as_deref(), &plan.edges);
+        let (written, timeline) = crate::parallel::beside(
+            spread,
+            |workers| {
+                let written = super::commit_rows::write_node_blobs(keys, objects, nodes, workers)?;
+                faults.at("blob-sync")?;
+                let new_hashes = written
+                    .iter()
+                    .map(String::as_str)
+                    .chain(reseals.iter().map(|r| r.new_hash.as_str()));
+                super::commit_rows::make_durable(objects, new_hashes, durability)?;
+                faults.at("after-blobs")?;
+                Ok(written)
+            },
+            || {
+                let mut drop_snapshot = tx.prepare_cached("DELETE FROM snapshots WHERE tier = ?1 RETURNING blob")?;
+                for t in &stale_tiers {
+                    let gone: Option<String> = drop_snapshot.query_row([t.code()], |r| r.get(0)).optional()?;
+                    dropped_snapshots.extend(gone);
+                }
+                let timeline = super::commit_rows::insert_timeline(&tx, keys, &entries, actor, proposal, now, row_seq)?;
+                drop(entries);
+                super::commit_rows::insert_edges(&tx, keys, edges, seq, &mut after, &|e| describe_edge(catalog, e))?;
+                Ok(timeline)
+            },
+        )?;
         {
-            let mut drop_snapshot = tx.prepare_cached("DELETE FROM snapshots WHERE tier = ?1 RETURNING blob")?;
-            for t in &stale_tiers {
-                let gone: Option<String> = drop_snapshot.query_row([t.code()], |r| r.get(0)).optional()?;
-                dropped_snapshots.extend(gone);
-            }
             super::commit_rows::insert_nodes(&tx, &self.keys, &plan.nodes, written, row_seq, &mut after)?;
-            let mut reseal = tx.prepare_cached(
-                "UPDATE node_versions SET tier = ?3, blob = ?4, mac = ?5 WHERE node_id = ?1 AND version = ?2",
-            )?;
-            for r in &reseals {
-                reseal.execute(params![
-                    r.node.as_bytes().as_slice(),
-                    sql_version(r.version),
-                    r.tier.code(),
-                    r.new_hash,
-                    super::rowmac::version_mac(&self.keys, &r.node, sql_version(r.version), r.tier, &r.new_hash)
-                ])?;
-            }
-            let catalog = &self.catalog;
-            super::commit_rows::insert_edges(&tx, &self.keys, &plan.edges, seq, &mut after, &|e| {
-                describe_edge(catalog, e)
-            })?;
+            super::reseal::update_rows(&tx, &self.keys, &reseals)?;
             let mut remove_edge = tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
             for (id, _) in &plan.removed_edges {
                 remove_edge.execute([id.as_bytes().as_slice()])?;
@@ -359,19 +370,6 @@ impl Store {
             for (id, _) in &plan.removed_nodes {
                 remove_node.execute([id.as_bytes().as_slice()])?;
             }
-            let actor = plan.actor.as_deref().unwrap_or("human");
-            stamped = !plan.entries.is_empty();
-            let entries = std::mem::take(&mut plan.entries);
-            super::commit_rows::insert_timeline(
-                &tx,
-                &self.keys,
-                &entries,
-                actor,
-                plan.proposal.as_deref(),
-                now,
-                row_seq,
-            )?;
-            drop(entries);
             for d in &plan.decisions {
                 let sig = seal::sign_decision(
                     &self.keys,
@@ -405,6 +403,7 @@ impl Store {
                 ));
             }
         }
+
         let after = manifest::last_per_row(after);
         manifest::apply(&tx, &self.keys, &before, &after)?;
         let decisions_after: Vec<seal::DecisionKey> = plan
@@ -427,6 +426,7 @@ impl Store {
                 rows_after: &after,
                 decisions_before: &decisions_before,
                 decisions_after: &decisions_after,
+                timeline: timeline.as_ref(),
             },
         )?;
         for t in plan
@@ -482,51 +482,20 @@ impl Store {
         Ok(raised)
     }
 
-    /// Re-encrypts every stored version of `id` below `tier` under `tier`.
-    fn reseal_versions(&self, id: &NodeId, tier: Tier) -> Result<Vec<Reseal>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT version, tier, blob FROM node_versions WHERE node_id = ?1 AND tier < ?2")?;
-        let rows = stmt
-            .query_map(params![id.as_bytes().as_slice(), tier.code()], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut out = Vec::with_capacity(rows.len());
-        for (version, old_tier, old_hash) in rows {
-            let (version, old_tier) = (row_version(version)?, row_tier(old_tier)?);
-            let mut node = codec::decode_node(&self.keys, id, version, old_tier, &self.objects.read(&old_hash)?)?;
-            node.tier = tier;
-            let new_hash = self
-                .objects
-                .write(&codec::encode_node(&self.keys, &node)?, Durability::Deferred)?;
-            out.push(Reseal {
-                node: *id,
-                version,
-                tier,
-                old_hash,
-                new_hash,
-            });
-        }
-        Ok(out)
-    }
-
     pub(crate) fn describe_edge(&self, e: &Edge) -> String {
         describe_edge(&self.catalog, e)
     }
 
-    #[cfg(test)]
     pub(crate) fn fault_point(&self, at: &'static str) -> Result<()> {
-        if self.fault == Some(at) {
-            Err(Error::InjectedFault(at))
-        } else {
-            Ok(())
-        }
+        self.faults().at(at)
     }
 
-    #[cfg(not(test))]
-    pub(crate) fn fault_point(&self, _at: &'static str) -> Result<()> {
-        Ok(())
+    /// Where the next commit fails, in tests (a copy a helper thread checks).
+    fn faults(&self) -> Faults {
+        Faults(
+            #[cfg(test)]
+            self.fault,
+        )
     }
 
     /// Makes the next commit fail at `at` (crash-safety tests).
@@ -536,13 +505,20 @@ impl Store {
     }
 }
 
-/// An old version re-encrypted under a higher tier.
-struct Reseal {
-    node: NodeId,
-    version: u64,
-    tier: Tier,
-    old_hash: String,
-    new_hash: String,
+/// Where a test makes a commit fail (crash-safety tests); nothing
+/// outside tests.
+#[derive(Clone, Copy)]
+struct Faults(#[cfg(test)] Option<&'static str>);
+
+impl Faults {
+    fn at(self, point: &'static str) -> Result<()> {
+        #[cfg(test)]
+        if self.0 == Some(point) {
+            return Err(Error::InjectedFault(point));
+        }
+        let _ = point;
+        Ok(())
+    }
 }
 
 /// The blind-index token of a node name.
