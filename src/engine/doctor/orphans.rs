@@ -149,7 +149,7 @@ pub(super) fn orphans(
         let name = entry.file_name().to_string_lossy().into_owned();
         // Only what Graphex writes here: blobs named by their hash, and the
         // temporary files of writes in progress. Anything else is not ours.
-        let is_blob = name.len() == 64 && name.bytes().all(|b| b.is_ascii_hexdigit());
+        let is_blob = crate::store::objects::is_blob_name(&name);
         if !(is_blob || name.starts_with(".tmp-")) || referenced.contains(&name) {
             continue;
         }

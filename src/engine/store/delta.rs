@@ -15,11 +15,12 @@
 
 use rusqlite::{Connection, params};
 
+use super::load::{open_edge_row, open_node_row};
 use super::manifest::{self, Group, RowKey, stored_digest, token};
 use super::schema::commit_seq;
 use super::verified::{RowKind, Tags, Totals, Tracked};
 use super::{Store, blob, row_edge_id, row_node_id, row_tier, row_version};
-use crate::codec::{self, Interner};
+use crate::codec::Interner;
 use crate::error::Result;
 use crate::model::{Edge, EdgeId, NodeId, NodeSummary, Tier};
 
@@ -109,19 +110,14 @@ impl Store {
                     digest,
                     token: token(r, 5)?.to_vec(),
                 };
-                if !fixed_blob_name(&row) {
+                if let RowKey::Node { blob, .. } = &row
+                    && !super::objects::is_blob_name(blob)
+                {
                     return Ok(None);
                 }
                 found.nodes.push(if self.keys.reads(tier) {
-                    manifest::check_digest(|| format!("index row of node {id}"), blob(r, 6)?, r.get_ref(4)?)?;
-                    Ok(codec::open_summary(
-                        &self.keys,
-                        &id,
-                        version,
-                        tier,
-                        blob(r, 6)?,
-                        &mut terms,
-                    )?)
+                    let sealed = (blob(r, 6)?, r.get_ref(4)?);
+                    Ok(open_node_row(&self.keys, &id, version, tier, sealed, &mut terms)?)
                 } else {
                     Err(id)
                 });
@@ -138,8 +134,8 @@ impl Store {
                     token: token(r, 4)?.to_vec(),
                 });
                 found.edges.push(if self.keys.reads(tier) {
-                    manifest::check_digest(|| format!("edge {id}"), blob(r, 5)?, r.get_ref(3)?)?;
-                    Ok(codec::open_edge(&self.keys, &id, tier, blob(r, 5)?, &mut terms)?)
+                    let sealed = (blob(r, 5)?, r.get_ref(3)?);
+                    Ok(open_edge_row(&self.keys, &id, tier, sealed, &mut terms)?)
                 } else {
                     Err(id)
                 });
@@ -173,7 +169,8 @@ impl Store {
     /// timeline row and its time. The timeline is only a hint here: a row
     /// removed without an entry leaves a count the manifest does not match.
     fn gone(&self, tx: &Connection, tracked: &Tracked, written: &[RowKey]) -> Result<(Vec<RowKey>, i64, Option<i64>)> {
-        let rewritten: std::collections::HashSet<(RowKind, [u8; 16])> =
+        // Each id is looked at once; the rewritten ones are not gone.
+        let mut looked: std::collections::HashSet<(RowKind, [u8; 16])> =
             written.iter().map(|r| (RowKind::of(r), r.id_bytes())).collect();
         let mut named = tx.prepare("SELECT seq, node_id, edge_id, at FROM timeline WHERE seq > ?1 ORDER BY seq")?;
         let mut rows = named.query([tracked.totals.timeline])?;
@@ -187,18 +184,16 @@ impl Store {
             newest_at = newest_at.max(r.get(3)?);
             if let Some(bytes) = r.get_ref(1)?.as_blob_or_null().ok().flatten()
                 && let Ok(id) = row_node_id(bytes)
-                && !rewritten.contains(&(RowKind::Node, *id.as_bytes()))
+                && looked.insert((RowKind::Node, *id.as_bytes()))
                 && let Some((tier, version, _)) = self.verified.nodes.get(&id)
-                && !out.iter().any(|o| matches!(o, RowKey::Node { id: i, .. } if *i == id))
                 && !node_there.exists([bytes])?
             {
                 out.push(removed_node(id, *tier, *version));
             }
             if let Some(bytes) = r.get_ref(2)?.as_blob_or_null().ok().flatten()
                 && let Ok(id) = row_edge_id(bytes)
-                && !rewritten.contains(&(RowKind::Edge, *id.as_bytes()))
+                && looked.insert((RowKind::Edge, *id.as_bytes()))
                 && let Some((tier, _)) = tracked.edges.get(&id)
-                && !out.iter().any(|o| matches!(o, RowKey::Edge { id: i, .. } if *i == id))
                 && !edge_there.exists([bytes])?
             {
                 out.push(removed_edge(id, *tier));
@@ -281,15 +276,6 @@ impl Store {
                 RowKey::Edge { id, .. } => self.catalog.drop_edge(id),
             }
         }
-    }
-}
-
-/// Whether a node row's blob name has the one form tags hash (a SHA-256 in
-/// hex); the full check names any other.
-fn fixed_blob_name(row: &RowKey) -> bool {
-    match row {
-        RowKey::Node { blob, .. } => blob.len() == 64 && blob.bytes().all(|b| b.is_ascii_hexdigit()),
-        RowKey::Edge { .. } => true,
     }
 }
 

@@ -72,23 +72,18 @@ impl Store {
             while let Some(row) = rows.next()? {
                 let id = row_node_id(blob(row, 0)?)?;
                 let version = row_version(row.get(1)?)?;
-                super::manifest::check_digest(|| format!("index row of node {id}"), blob(row, 2)?, row.get_ref(3)?)?;
-                later.nodes.push(std::sync::Arc::new(codec::open_summary(
-                    &self.keys,
-                    &id,
-                    version,
-                    tier,
-                    blob(row, 2)?,
-                    &mut terms,
+                let sealed = (blob(row, 2)?, row.get_ref(3)?);
+                later.nodes.push(std::sync::Arc::new(open_node_row(
+                    &self.keys, &id, version, tier, sealed, &mut terms,
                 )?));
             }
             let mut rows = edge_rows.query(params![tier.code(), after])?;
             while let Some(row) = rows.next()? {
                 let id = row_edge_id(blob(row, 0)?)?;
-                super::manifest::check_digest(|| format!("edge {id}"), blob(row, 1)?, row.get_ref(2)?)?;
+                let sealed = (blob(row, 1)?, row.get_ref(2)?);
                 later
                     .edges
-                    .push(codec::open_edge(&self.keys, &id, tier, blob(row, 1)?, &mut terms)?);
+                    .push(open_edge_row(&self.keys, &id, tier, sealed, &mut terms)?);
             }
         }
         Ok((Catalog::build(parts, later), seen))
@@ -114,6 +109,34 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// A sealed summary and its row's digest column.
+pub(super) type SealedRow<'r> = (&'r [u8], rusqlite::types::ValueRef<'r>);
+
+/// A node row's summary, opened once its digest is the row's.
+pub(super) fn open_node_row(
+    keys: &Keyring,
+    id: &crate::model::NodeId,
+    version: u64,
+    tier: Tier,
+    (sealed, digest): SealedRow<'_>,
+    terms: &mut Interner,
+) -> Result<crate::model::NodeSummary> {
+    super::manifest::check_digest(|| format!("index row of node {id}"), sealed, digest)?;
+    codec::open_summary(keys, id, version, tier, sealed, terms)
+}
+
+/// An edge row's record, opened once its digest is the row's.
+pub(super) fn open_edge_row(
+    keys: &Keyring,
+    id: &crate::model::EdgeId,
+    tier: Tier,
+    (sealed, digest): SealedRow<'_>,
+    terms: &mut Interner,
+) -> Result<crate::model::Edge> {
+    super::manifest::check_digest(|| format!("edge {id}"), sealed, digest)?;
+    codec::open_edge(keys, id, tier, sealed, terms)
 }
 
 fn open_one(keys: &Keyring, objects: &Objects, r: &SnapshotRef) -> Result<Snapshot> {

@@ -49,7 +49,7 @@ impl Objects {
     }
 
     fn path(&self, hash: &str) -> Result<PathBuf> {
-        if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !is_blob_name(hash) {
             return Err(Error::integrity("object name", format!("{hash:?} is not a blob hash")));
         }
         Ok(self.dir.join(hash))
@@ -177,6 +177,11 @@ impl Objects {
 }
 
 pub use crate::durable::sync_dir;
+
+/// Whether `name` has a blob's name's one form: a SHA-256 in hex.
+pub(crate) fn is_blob_name(name: &str) -> bool {
+    name.len() == 64 && name.bytes().all(|b| b.is_ascii_hexdigit())
+}
 
 #[cfg(test)]
 mod tests {

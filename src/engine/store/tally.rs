@@ -68,7 +68,7 @@ pub(super) fn tally(
             .map_err(|_| Error::integrity("index row", "a blob name is not text"))?;
         // Tags hash fixed-length fields only: a blob name is a SHA-256. (The
         // seal's tags decode it, and a malformed one matches nothing.)
-        if seal.is_none() && (name.len() != 64 || !name.bytes().all(|b| b.is_ascii_hexdigit())) {
+        if seal.is_none() && !super::objects::is_blob_name(name) {
             return Err(tampered(Group::of(tier), "a blob name is not a SHA-256"));
         }
         let digest = stored_digest(r.get_ref(4)?);

@@ -58,7 +58,7 @@ impl Store {
         let mut removed = 0;
         let mut left = false;
         for hash in list.split_whitespace() {
-            let valid = hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit());
+            let valid = super::objects::is_blob_name(hash);
             if !valid || (checked && named(&self.conn, hash)?) {
                 continue;
             }
