@@ -13,7 +13,7 @@ use std::process::{Child, ExitStatus};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Context as _, Result};
 
 /// The directory to remove if a signal ends the program.
 static CLEANUP: Mutex<Option<PathBuf>> = Mutex::new(None);
@@ -78,7 +78,14 @@ impl Scratch {
             {
                 let mut slot = lock(&EDITOR);
                 let Some(child) = slot.as_mut() else {
-                    bail!("the editor was stopped by a signal; nothing was accepted");
+                    // Only the signal thread takes the editor, and it ends
+                    // the process with the signal's status once the file
+                    // is gone: returning an error here would race it to
+                    // `exit` with status 1.
+                    drop(slot);
+                    loop {
+                        std::thread::park();
+                    }
                 };
                 if let Some(status) = child.try_wait().context("waiting for the editor")? {
                     *slot = None;
