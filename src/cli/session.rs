@@ -52,6 +52,17 @@ pub enum Opened<'a> {
     Lent(RefMut<'a, Store>),
 }
 
+/// A command's own store goes when the command's process is about to end:
+/// its catalog is left to the process's exit rather than freed object by
+/// object (tens of milliseconds at 100k nodes; freeing wipes nothing).
+impl Drop for Opened<'_> {
+    fn drop(&mut self) {
+        if let Opened::Own(s) = self {
+            s.leave_catalog_to_exit();
+        }
+    }
+}
+
 impl Deref for Opened<'_> {
     type Target = Store;
     fn deref(&self) -> &Store {

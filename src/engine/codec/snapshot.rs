@@ -124,18 +124,24 @@ pub(crate) fn seal_snapshot_packed(keys: &Keyring, tier: Tier, seq: u64, packed:
 
 /// Opens the snapshot of `tier` recorded at `seq`. CPU-heavy for large tiers.
 pub fn open_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Result<Snapshot> {
+    open_snapshot_in_place(keys, tier, seq, bytes.to_vec())
+}
+
+/// [`open_snapshot`] of a file's bytes read for it: decrypted where they
+/// lie, so a large tier's compressed plaintext is not held beside its
+/// ciphertext. The buffer is wiped when done, whatever the outcome.
+pub fn open_snapshot_in_place(keys: &Keyring, tier: Tier, seq: u64, bytes: Vec<u8>) -> Result<Snapshot> {
     let what = || format!("{tier} snapshot");
-    let body = strip_format(bytes, FORMAT, &what)?;
-    let packed = zeroize::Zeroizing::new(
-        keys.tier(tier)?
-            .index
-            .open(&ad(tier, seq), body)
-            .map_err(|_| Error::integrity(what(), "failed authentication (altered, swapped or replayed)"))?,
-    );
+    let mut bytes = zeroize::Zeroizing::new(bytes);
+    strip_format(&bytes, FORMAT, &what)?;
+    let sealer = &keys.tier(tier)?.index;
+    let packed = sealer
+        .open_in_place(&ad(tier, seq), &mut bytes[1..])
+        .map_err(|_| Error::integrity(what(), "failed authentication (altered, swapped or replayed)"))?;
     // Authenticated above, so the frame is ours. Decompressed a record at a
     // time: the whole plaintext is never held (a large tier's would be tens
     // of megabytes beside the records decoded from it).
-    let mut z = Records::new(&packed, &what)?;
+    let mut z = Records::new(packed, &what)?;
     let head: [u8; 8] = z.array()?;
     let (n_nodes, n_edges) = (
         u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize,

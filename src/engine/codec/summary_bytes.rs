@@ -58,11 +58,12 @@ pub(crate) fn decode(b: &[u8], terms: &mut Interner) -> Result<NodeSummary> {
     let node_type = terms.node_type(r.short_bytes()?)?;
     let description = r.string()?;
     let count = r.u16()?;
-    let mut properties = crate::model::Properties::with_capacity(usize::from(count));
+    let mut pairs = Vec::with_capacity(usize::from(count));
     for _ in 0..count {
         let key = std::str::from_utf8(r.short_bytes()?).map_err(|_| Error::integrity(what(), "key is not UTF-8"))?;
-        properties.insert(key.to_owned(), r.string()?);
+        pairs.push((key.to_owned(), r.string()?));
     }
+    let properties: crate::model::Properties = pairs.into_iter().collect();
     if !r.is_empty() {
         return Err(Error::integrity(what(), "trailing bytes"));
     }

@@ -1,7 +1,7 @@
 //! AES-256-GCM with random 96-bit nonces and caller-supplied associated data.
 //! Sealed layout: `nonce (12) || ciphertext || tag (16)`.
 
-use aes_gcm::aead::{Aead, KeyInit, Payload};
+use aes_gcm::aead::{Aead, AeadInOut, KeyInit, Payload};
 use aes_gcm::{Aes256Gcm, Nonce};
 
 use super::secret::{SymmetricKey, fill_random};
@@ -66,6 +66,24 @@ impl Sealer {
             .decrypt(&Nonce::from(nonce), Payload { msg: ct, aad: ad })
             .map_err(|_| OpenFailed)
     }
+
+    /// [`Sealer::open`] without a second buffer: the plaintext is decrypted
+    /// over the ciphertext and returned as that part of `sealed`. After a
+    /// failure `sealed` may hold unauthenticated bytes: the caller wipes it
+    /// either way, as it wipes the plaintext.
+    pub fn open_in_place<'a>(&self, ad: &[u8], sealed: &'a mut [u8]) -> Result<&'a [u8], OpenFailed> {
+        if sealed.len() < NONCE_LEN + TAG_LEN {
+            return Err(OpenFailed);
+        }
+        let (nonce, rest) = sealed.split_at_mut(NONCE_LEN);
+        let (ct, tag) = rest.split_at_mut(rest.len() - TAG_LEN);
+        let nonce: [u8; NONCE_LEN] = (&*nonce).try_into().map_err(|_| OpenFailed)?;
+        let tag: [u8; TAG_LEN] = (&*tag).try_into().map_err(|_| OpenFailed)?;
+        self.cipher
+            .decrypt_inout_detached(&Nonce::from(nonce), ad, ct.into(), &tag.into())
+            .map_err(|_| OpenFailed)?;
+        Ok(ct)
+    }
 }
 
 #[cfg(test)]
@@ -85,5 +103,27 @@ mod tests {
         assert_eq!(s.open(b"ad", &sealed[..10]), Err(OpenFailed));
         let other = Sealer::new(&SymmetricKey::random().unwrap());
         assert_eq!(other.open(b"ad", &sealed), Err(OpenFailed));
+    }
+
+    #[test]
+    fn opening_in_place_accepts_and_refuses_what_open_does() {
+        let key = SymmetricKey::random().unwrap();
+        let s = Sealer::new(&key);
+        let sealed = s.seal(b"ad", b"hello in place").unwrap();
+        let mut buf = sealed.clone();
+        assert_eq!(s.open_in_place(b"ad", &mut buf).unwrap(), b"hello in place");
+        assert_eq!(s.open_in_place(b"other", &mut sealed.clone()), Err(OpenFailed));
+        let mut flipped = sealed.clone();
+        flipped[NONCE_LEN + 3] ^= 1;
+        assert_eq!(s.open_in_place(b"ad", &mut flipped), Err(OpenFailed));
+        let mut tag_flipped = sealed.clone();
+        *tag_flipped.last_mut().unwrap() ^= 1;
+        assert_eq!(s.open_in_place(b"ad", &mut tag_flipped), Err(OpenFailed));
+        assert_eq!(
+            s.open_in_place(b"ad", &mut sealed[..NONCE_LEN + TAG_LEN - 1].to_vec()),
+            Err(OpenFailed)
+        );
+        let mut empty = s.seal(b"ad", b"").unwrap();
+        assert_eq!(s.open_in_place(b"ad", &mut empty).unwrap(), b"");
     }
 }

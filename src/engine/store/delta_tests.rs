@@ -24,6 +24,20 @@ fn counts(s: &Store) -> (Vec<TierCount>, Option<String>) {
     (r.tiers, r.last_update)
 }
 
+/// A master's counts come from its tally of every row, not from two scans:
+/// they must be the index's own, however the rows came.
+fn tallied_counts_are_the_index_s(s: &Store, level: Level, what: &str) {
+    let tallied = s.verified.rows_per_tier();
+    assert_eq!(tallied.is_some(), level >= Level::Master, "{what}: tallied at {level}");
+    if let Some(tallied) = tallied {
+        assert_eq!(
+            tallied,
+            s.count_rows().unwrap(),
+            "{what}: the tallied rows are the index's"
+        );
+    }
+}
+
 /// Runs `change` in a writer of its own, then checks that the tracking
 /// `reader` applies it row by row and matches a fresh open, its counts too
 /// (taken before the change, then moved by the rows).
@@ -38,6 +52,8 @@ fn after(root: &Path, reader: &mut Store, level: Level, what: &str, change: impl
     let fresh = open_at(root, level);
     assert_eq!(view(reader), view(&fresh), "{what} at {level}");
     assert_eq!(counts(reader), counts(&fresh), "{what}: status at {level}");
+    tallied_counts_are_the_index_s(reader, level, what);
+    tallied_counts_are_the_index_s(&fresh, level, what);
 }
 
 #[test]
@@ -102,6 +118,7 @@ fn the_sessions_own_writes_keep_it_ready_for_the_next_delta() {
         counts(&open_at(&root, Level::Master)),
         "moved by its own commit"
     );
+    tallied_counts_are_the_index_s(&reader, Level::Master, "its own commits");
     after(
         &root,
         &mut reader,

@@ -142,7 +142,7 @@ pub(super) fn open_edge_row(
 fn open_one(keys: &Keyring, objects: &Objects, r: &SnapshotRef) -> Result<Snapshot> {
     let bytes = objects.read_authenticated_later(&r.hash)?;
     super::snapshot_sign::check_snapshot(keys, r.tier, r.seq, &bytes, r.mac.as_deref())?;
-    codec::open_snapshot(keys, r.tier, r.seq, &bytes)
+    codec::open_snapshot_in_place(keys, r.tier, r.seq, bytes)
 }
 
 /// Reads and opens every snapshot, one thread each.

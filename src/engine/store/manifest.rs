@@ -490,6 +490,7 @@ pub(super) fn verify_with(
     if with_seal {
         super::seal::check(conn, keys, seq, &found)?;
     }
+    verified.every_row = seal.is_some();
     if let Some(t) = verified.tracked.as_mut() {
         t.totals = super::tracked::Totals {
             sums,

@@ -58,6 +58,27 @@ impl Store {
         if let Some(c) = memo.as_ref().filter(|c| c.seq == self.seen_seq) {
             return Ok(c.clone());
         }
+        // A master's open tallied every row already.
+        let per_tier = match self.verified.rows_per_tier() {
+            Some(counts) => counts,
+            None => self.count_rows()?,
+        };
+        let last: Option<i64> = self
+            .conn
+            .query_row("SELECT MAX(at) FROM timeline", [], |r| r.get(0))
+            .optional()?
+            .flatten();
+        let c = Counted {
+            seq: self.seen_seq,
+            per_tier,
+            last,
+        };
+        *memo = Some(c.clone());
+        Ok(c)
+    }
+
+    /// Node and edge rows per tier code, counted in the index.
+    pub(super) fn count_rows(&self) -> Result<Vec<(u64, u64)>> {
         let mut per_tier = vec![(0u64, 0u64); Tier::ALL.len()];
         for (table, is_node) in [("nodes", true), ("edges", false)] {
             let mut stmt = self
@@ -71,18 +92,7 @@ impl Store {
                 if is_node { slot.0 = count } else { slot.1 = count }
             }
         }
-        let last: Option<i64> = self
-            .conn
-            .query_row("SELECT MAX(at) FROM timeline", [], |r| r.get(0))
-            .optional()?
-            .flatten();
-        let c = Counted {
-            seq: self.seen_seq,
-            per_tier,
-            last,
-        };
-        *memo = Some(c.clone());
-        Ok(c)
+        Ok(per_tier)
     }
 
     /// Moves counts taken at commit `from` to commit `seq` by the rows the

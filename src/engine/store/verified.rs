@@ -18,6 +18,9 @@ use crate::model::{EdgeId, NodeId, Tier};
 pub(super) struct VerifiedNodes {
     pub(super) nodes: FxHashMap<NodeId, (Tier, u64, [u8; 32])>,
     pub(super) edges: [usize; 4],
+    /// Whether every row of every tier was tallied (by the master's seal),
+    /// so the counts above are the index's.
+    pub(super) every_row: bool,
     /// What a long-lived session keeps to apply another process's commits
     /// row by row (see `delta`); `None` in a one-command process.
     pub(super) tracked: Option<Box<Tracked>>,
@@ -34,6 +37,19 @@ impl VerifiedNodes {
             tracked: Some(Box::default()),
             ..Self::default()
         }
+    }
+
+    /// The index's node and edge rows per tier code, when every row was
+    /// tallied: what `status` would otherwise count with two scans.
+    pub(super) fn rows_per_tier(&self) -> Option<Vec<(u64, u64)>> {
+        if !self.every_row {
+            return None;
+        }
+        let mut per_tier: Vec<(u64, u64)> = self.edges.iter().map(|&e| (0, e as u64)).collect();
+        for (tier, _, _) in self.nodes.values() {
+            per_tier[tier.code() as usize].0 += 1;
+        }
+        Some(per_tier)
     }
 
     /// Notes an edge row's tag (when tracking).
