@@ -233,7 +233,7 @@ impl Session {
         let now = file_id(&db)?;
         let replaced = (now.dev, now.ino) != (self.db_file.dev, self.db_file.ino);
         if replaced || (!self.store.borrow_mut().refresh()? && now != self.db_file) {
-            let reopened = Store::open_tracking(&self.root, &self.creds)?;
+            let reopened = super::start::open_held(&self.root, &self.creds)?;
             *self.store.borrow_mut() = reopened;
         }
         self.db_file = file_id(&db)?;
@@ -253,7 +253,7 @@ impl Session {
     fn drop_human(&mut self) -> Flow {
         self.human = HumanHold::No;
         self.creds.human_passphrase = None;
-        match Store::open_tracking(&self.root, &self.creds) {
+        match super::start::open_held(&self.root, &self.creds) {
             Ok(store) => {
                 *self.store.borrow_mut() = store;
                 Flow::Go

@@ -165,7 +165,7 @@ fn open_and_listen(root: PathBuf, level: UnlockArg) -> Result<(Session, UnixList
     if !creds.has_master() {
         bail!("an unlock session needs the master key");
     }
-    let store = Store::open_tracking(&root, &creds)?;
+    let store = open_held(&root, &creds)?;
     if let Some(rb) = store.rolled_back() {
         bail!(
             "the store went back, so no session was started: {}",
@@ -226,4 +226,13 @@ mod tests {
         assert_eq!(session_of("9 (sh) S 0 1 0 0"), None);
         assert_eq!(session_of("garbage"), None);
     }
+}
+
+/// The store a session holds: it keeps what applying other processes'
+/// commits row by row needs, and syncs its own commits with the log it
+/// empties before each answer.
+pub(super) fn open_held(root: &std::path::Path, creds: &graphex_engine::Credentials) -> Result<Store> {
+    let store = Store::open_tracking(root, creds)?;
+    store.sync_commits_with_the_log()?;
+    Ok(store)
 }

@@ -54,6 +54,13 @@ macro_rules! vocabulary {
                 &self.0
             }
 
+            /// The identity of the shared text: values with equal ids are
+            /// equal (equal values may have different ids, when decoded
+            /// apart). For counting without comparing text.
+            pub fn shared_id(&self) -> usize {
+                std::sync::Arc::as_ptr(&self.0) as usize
+            }
+
             /// Whether this value is one of the spec's.
             pub fn is_known(&self) -> bool {
                 Self::KNOWN.contains(&self.as_str())

@@ -11,7 +11,8 @@ use super::manifest::RowKey;
 use super::{Store, row_tier};
 use crate::error::Result;
 use crate::keys::Level;
-use crate::model::{Tier, Timestamp};
+use crate::model::{Status, Tier, Timestamp};
+use rustc_hash::FxHashMap;
 
 /// Node and edge counts of one tier.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -134,14 +135,29 @@ impl Store {
                 }
             })
             .collect();
-        let mut by_status: BTreeMap<&str, u64> = BTreeMap::new();
-        let mut by_type: BTreeMap<&str, u64> = BTreeMap::new();
+        // Counted by status and by the shared text of each type (a few
+        // dozen), then named: no text is compared per node.
+        let mut statuses = [0u64; Status::ALL.len()];
+        let mut types: FxHashMap<usize, (&str, u64)> = FxHashMap::default();
         for n in self.catalog.nodes() {
-            *by_status.entry(n.status.as_str()).or_insert(0) += 1;
-            *by_type.entry(n.node_type.as_str()).or_insert(0) += 1;
+            if let Some(i) = Status::ALL.iter().position(|s| *s == n.status) {
+                statuses[i] += 1;
+            }
+            types
+                .entry(n.node_type.shared_id())
+                .or_insert((n.node_type.as_str(), 0))
+                .1 += 1;
         }
-        let owned = |m: BTreeMap<&str, u64>| m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-        let (by_status, by_type) = (owned(by_status), owned(by_type));
+        let by_status: BTreeMap<String, u64> = Status::ALL
+            .into_iter()
+            .zip(statuses)
+            .filter(|(_, count)| *count > 0)
+            .map(|(s, count)| (s.as_str().to_owned(), count))
+            .collect();
+        let mut by_type: BTreeMap<String, u64> = BTreeMap::new();
+        for (name, count) in types.into_values() {
+            *by_type.entry(name.to_owned()).or_insert(0) += count;
+        }
         let last = counted.last;
         Ok(StatusReport {
             store: self.layout.root().display().to_string(),

@@ -12,8 +12,19 @@ fn wal_len(root: &std::path::Path) -> u64 {
 
 #[test]
 fn a_long_lived_session_empties_its_log_and_graph_db_holds_its_commits() {
+    for synced_with_the_log in [false, true] {
+        log_emptied_and_graph_db_holds_the_commit(synced_with_the_log);
+    }
+}
+
+fn log_emptied_and_graph_db_holds_the_commit(synced_with_the_log: bool) {
     let (_dir, root) = new_store();
     let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    if synced_with_the_log {
+        s.sync_commits_with_the_log().unwrap();
+        let level: i64 = s.conn.query_row("PRAGMA synchronous", [], |r| r.get(0)).unwrap();
+        assert_eq!(level, 1, "NORMAL: commits are synced by the checkpoint");
+    }
     // Another session keeps the store open, so no close folds the log.
     let other = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     s.add_node(NewNode::new(
