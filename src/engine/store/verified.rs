@@ -202,8 +202,13 @@ pub(super) fn check_catalog(catalog: &super::Catalog, verified: &VerifiedNodes, 
     if seen != expected {
         return Err(stale(format!("{seen} nodes loaded where the index holds {expected}")));
     }
+    // One pass over the edges (hundreds of thousands), counted per tier.
+    let mut per_tier = [0usize; 4];
+    for e in catalog.edges() {
+        per_tier[e.tier.code() as usize] += 1;
+    }
     for tier in Tier::ALL.into_iter().filter(|t| covered(*t)) {
-        let loaded = catalog.edges().filter(|e| e.tier == tier).count();
+        let loaded = per_tier[tier.code() as usize];
         let rows = verified.edges[tier.code() as usize];
         if loaded != rows {
             return Err(stale(format!(
