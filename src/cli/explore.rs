@@ -14,7 +14,14 @@ use super::session::{Context, Need};
 use super::views::EdgeView;
 
 pub fn query(ctx: &Context, a: &QueryArgs) -> Result<()> {
-    let store = ctx.open(if a.saved.is_some() { Need::Write } else { Need::Read })?;
+    let format = if ctx.json { QueryFormat::Json } else { a.format };
+    // Text names nodes and their types; JSON and diagrams also describe them.
+    let need = match (&a.saved, format) {
+        (Some(_), _) => Need::Write,
+        (None, QueryFormat::Text) => Need::Names,
+        (None, _) => Need::Read,
+    };
+    let store = ctx.open(need)?;
     locked_note(ctx, &store);
     let text = match (&a.saved, &a.query) {
         (Some(name), _) => super::queries::saved_text(&store, name)?,
@@ -22,7 +29,6 @@ pub fn query(ctx: &Context, a: &QueryArgs) -> Result<()> {
         (None, None) => return Err(anyhow!("give a query, or --saved NAME")),
     } + &a.flags.text();
     let out = query::run(store.catalog(), &text).map_err(|e| anyhow!("{}", e.render(&text)))?;
-    let format = if ctx.json { QueryFormat::Json } else { a.format };
     match format {
         QueryFormat::Json => emit(true, &out.to_json(), |_| String::new()),
         QueryFormat::Text => emit(false, &(), |_| out.to_text()),
@@ -103,7 +109,7 @@ struct PathView {
 
 pub fn path(ctx: &Context, a: &PathArgs) -> Result<()> {
     let f = filter(&a.walk, &[])?;
-    let store = ctx.open(Need::Read)?;
+    let store = ctx.open(Need::Names)?;
     locked_note(ctx, &store);
     let (found, cost) = if a.weighted {
         let r = traverse::strongest_path(store.catalog(), &a.from, &a.to, a.undirected, &f);
@@ -182,7 +188,7 @@ pub fn neighbors(ctx: &Context, a: &NeighborsArgs) -> Result<()> {
     let f = filter(&a.walk, &a.types)?;
     let dir: Direction = a.direction.parse()?;
     check_depth(a.depth)?;
-    let store = ctx.open(Need::Read)?;
+    let store = ctx.open(Need::Names)?;
     locked_note(ctx, &store);
     let rings = hinted(&store, traverse::neighbors(store.catalog(), &a.name, a.depth, dir, &f))?;
     let view: Vec<RingView> = rings

@@ -21,6 +21,10 @@ use super::args::UnlockArg;
 pub enum Need {
     /// Read whatever the credentials give (public at least).
     Read,
+    /// [`Need::Read`] for a command that prints no description and no
+    /// property (`status`, `path`, `neighbors`, the text of `query`): the
+    /// store it opens itself decodes neither.
+    Names,
     /// Write: the master level.
     Write,
 }
@@ -129,7 +133,11 @@ impl Context {
     /// commands that seal new key files with a passphrase).
     pub fn open_with_credentials(&self, need: Need) -> Result<(Store, Credentials)> {
         let (root, creds) = self.credentials(need)?;
-        let store = Store::open(&root, &creds)?;
+        let store = if need == Need::Names {
+            Store::open_names_only(&root, &creds)?
+        } else {
+            Store::open(&root, &creds)?
+        };
         warn_rollback(&store);
         if need == Need::Write && store.level() < Level::Master {
             bail!("this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY");

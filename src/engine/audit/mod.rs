@@ -92,6 +92,7 @@ impl Store {
     /// or `None` for a preview identical to the newest record.
     pub fn audit_append(&mut self, record: &AuditRecord) -> Result<Option<u64>> {
         self.refuse_if_rolled_back("recording a projection in the audit log")?;
+        self.refuse_if_names_only("recording a projection in the audit log")?;
         let tier = self.level().max_tier();
         let (keys, conn) = self.keys_and_conn();
         let ciphers = keys.tier(tier)?;

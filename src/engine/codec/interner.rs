@@ -1,5 +1,6 @@
 //! Interning of node types and relations while decoding many records, so
-//! equal values share one allocation and are validated once.
+//! equal values share one allocation and are validated once; and whether
+//! those records' descriptions and properties are wanted at all.
 
 use rustc_hash::FxHashMap;
 
@@ -12,6 +13,7 @@ pub struct Interner {
     relations: FxHashMap<Box<[u8]>, Relation>,
     types: FxHashMap<Box<[u8]>, NodeType>,
     human: Option<std::sync::Arc<Provenance>>,
+    names_only: bool,
 }
 
 fn text(raw: &[u8]) -> Result<&str> {
@@ -19,6 +21,20 @@ fn text(raw: &[u8]) -> Result<&str> {
 }
 
 impl Interner {
+    /// For a read that prints no description or property: summaries are
+    /// decoded without them (left empty), which saves their allocations.
+    pub fn names_only(names_only: bool) -> Self {
+        Self {
+            names_only,
+            ..Self::default()
+        }
+    }
+
+    /// Whether descriptions and properties are skipped.
+    pub fn skips_text(&self) -> bool {
+        self.names_only
+    }
+
     /// The relation spelled `raw`.
     pub fn relation(&mut self, raw: &[u8]) -> Result<Relation> {
         if let Some(r) = self.relations.get(raw) {

@@ -124,13 +124,20 @@ pub(crate) fn seal_snapshot_packed(keys: &Keyring, tier: Tier, seq: u64, packed:
 
 /// Opens the snapshot of `tier` recorded at `seq`. CPU-heavy for large tiers.
 pub fn open_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Result<Snapshot> {
-    open_snapshot_in_place(keys, tier, seq, bytes.to_vec())
+    open_snapshot_in_place(keys, tier, seq, bytes.to_vec(), false)
 }
 
 /// [`open_snapshot`] of a file's bytes read for it: decrypted where they
 /// lie, so a large tier's compressed plaintext is not held beside its
-/// ciphertext. The buffer is wiped when done, whatever the outcome.
-pub fn open_snapshot_in_place(keys: &Keyring, tier: Tier, seq: u64, bytes: Vec<u8>) -> Result<Snapshot> {
+/// ciphertext. The buffer is wiped when done, whatever the outcome. With
+/// `names_only`, summaries come without descriptions and properties.
+pub fn open_snapshot_in_place(
+    keys: &Keyring,
+    tier: Tier,
+    seq: u64,
+    bytes: Vec<u8>,
+    names_only: bool,
+) -> Result<Snapshot> {
     let what = || format!("{tier} snapshot");
     let mut bytes = zeroize::Zeroizing::new(bytes);
     strip_format(&bytes, FORMAT, &what)?;
@@ -147,7 +154,7 @@ pub fn open_snapshot_in_place(keys: &Keyring, tier: Tier, seq: u64, bytes: Vec<u
         u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize,
         u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize,
     );
-    let mut terms = Interner::default();
+    let mut terms = Interner::names_only(names_only);
     // Every record takes at least a few bytes of the compressed stream's
     // output; the counts are only trusted as far as the stream's size.
     let room = packed.len().saturating_mul(16) / 40;

@@ -56,14 +56,25 @@ pub(crate) fn decode(b: &[u8], terms: &mut Interner) -> Result<NodeSummary> {
     let name = std::str::from_utf8(r.short_bytes()?).map_err(|_| Error::integrity(what(), "name is not UTF-8"))?;
     let name = Name::new(name)?;
     let node_type = terms.node_type(r.short_bytes()?)?;
-    let description = r.string()?;
-    let count = r.u16()?;
-    let mut pairs = Vec::with_capacity(usize::from(count));
-    for _ in 0..count {
-        let key = std::str::from_utf8(r.short_bytes()?).map_err(|_| Error::integrity(what(), "key is not UTF-8"))?;
-        pairs.push((key.to_owned(), r.string()?));
-    }
-    let properties: crate::model::Properties = pairs.into_iter().collect();
+    let (description, properties) = if terms.skips_text() {
+        // Read past, not decoded: the record was authenticated whole.
+        r.long_bytes()?;
+        for _ in 0..r.u16()? {
+            r.short_bytes()?;
+            r.long_bytes()?;
+        }
+        (String::new(), crate::model::Properties::default())
+    } else {
+        let description = r.string()?;
+        let count = r.u16()?;
+        let mut pairs = Vec::with_capacity(usize::from(count));
+        for _ in 0..count {
+            let key =
+                std::str::from_utf8(r.short_bytes()?).map_err(|_| Error::integrity(what(), "key is not UTF-8"))?;
+            pairs.push((key.to_owned(), r.string()?));
+        }
+        (description, pairs.into_iter().collect())
+    };
     if !r.is_empty() {
         return Err(Error::integrity(what(), "trailing bytes"));
     }

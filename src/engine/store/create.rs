@@ -27,7 +27,7 @@ impl Store {
     /// `init`, each checked on the way in as an open checks them.
     pub fn create(root: &Path, passphrase: &SecretString, human: &SecretString, cost: KdfCost) -> Result<Store> {
         let (_, created) = init_keys(root, passphrase, human, cost)?;
-        Self::open_checked(root, Unlock::Created(&created), false, false)
+        Self::open_checked(root, Unlock::Created(&created), super::Opening::default())
     }
 }
 

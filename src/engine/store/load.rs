@@ -59,10 +59,10 @@ impl Store {
         for r in &refs {
             since[r.tier.code() as usize] = i64::try_from(r.seq).unwrap_or(i64::MAX);
         }
-        let parts = open_all(&self.keys, &self.objects, refs)?;
+        let parts = open_all(&self.keys, &self.objects, refs, self.names_only)?;
 
         let mut later = Snapshot::default();
-        let mut terms = Interner::default();
+        let mut terms = Interner::names_only(self.names_only);
         let mut node_rows =
             tx.prepare("SELECT id, version, summary, digest FROM nodes WHERE tier = ?1 AND seq > ?2")?;
         let mut edge_rows = tx.prepare("SELECT id, sealed, digest FROM edges WHERE tier = ?1 AND seq > ?2")?;
@@ -139,21 +139,21 @@ pub(super) fn open_edge_row(
     codec::open_edge(keys, id, tier, sealed, terms)
 }
 
-fn open_one(keys: &Keyring, objects: &Objects, r: &SnapshotRef) -> Result<Snapshot> {
+fn open_one(keys: &Keyring, objects: &Objects, r: &SnapshotRef, names_only: bool) -> Result<Snapshot> {
     let bytes = objects.read_authenticated_later(&r.hash)?;
     super::snapshot_sign::check_snapshot(keys, r.tier, r.seq, &bytes, r.mac.as_deref())?;
-    codec::open_snapshot_in_place(keys, r.tier, r.seq, bytes)
+    codec::open_snapshot_in_place(keys, r.tier, r.seq, bytes, names_only)
 }
 
 /// Reads and opens every snapshot, one thread each.
-fn open_all(keys: &Keyring, objects: &Objects, refs: Vec<SnapshotRef>) -> Result<Vec<Snapshot>> {
+fn open_all(keys: &Keyring, objects: &Objects, refs: Vec<SnapshotRef>, names_only: bool) -> Result<Vec<Snapshot>> {
     if refs.len() <= 1 {
-        return refs.iter().map(|r| open_one(keys, objects, r)).collect();
+        return refs.iter().map(|r| open_one(keys, objects, r, names_only)).collect();
     }
     std::thread::scope(|scope| {
         let handles: Vec<_> = refs
             .iter()
-            .map(|r| scope.spawn(move || open_one(keys, objects, r)))
+            .map(|r| scope.spawn(move || open_one(keys, objects, r, names_only)))
             .collect();
         refs.iter()
             .zip(handles)

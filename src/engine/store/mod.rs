@@ -94,6 +94,8 @@ mod keyring_tests;
 #[cfg(test)]
 mod manifest_tests;
 #[cfg(test)]
+mod names_only_tests;
+#[cfg(test)]
 mod ops_tests;
 #[cfg(test)]
 mod rotate_tests;
@@ -171,6 +173,9 @@ pub struct Store {
     /// Whether this session keeps what applying another process's commits
     /// row by row needs ([`Store::track_changes`]).
     track: bool,
+    /// Opened by [`Store::open_names_only`]: the catalog's summaries have no
+    /// description or properties, and the store writes nothing.
+    names_only: bool,
     /// Commits applied row by row since the last full check.
     deltas: u32,
     /// Full loads of the catalog so far (tests of what a refresh read).
@@ -196,6 +201,17 @@ impl Drop for Store {
     }
 }
 
+/// How a store is opened (see the constructors).
+#[derive(Clone, Copy, Default)]
+struct Opening {
+    /// No seal yet: checked against the manifest alone ([`Store::open_to_seal`]).
+    unsealed: bool,
+    /// Keeps what applying other processes' commits row by row needs.
+    track: bool,
+    /// Summaries without descriptions and properties; no writes.
+    names_only: bool,
+}
+
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Store({}, {})", self.layout.root().display(), self.keys.level())
@@ -216,26 +232,47 @@ const FOREIGN_DB: &str = "not a Graphex store: it holds another tool's tables (g
 impl Store {
     /// Opens the store under `root` with whatever `creds` unlock.
     pub fn open(root: &Path, creds: &Credentials) -> Result<Store> {
-        Self::open_checked(root, Unlock::Creds(creds), false, false)
+        Self::open_checked(root, Unlock::Creds(creds), Opening::default())
+    }
+
+    /// [`Store::open`] for a command that prints no description and no
+    /// property (`status`, `path`, `neighbors`, the text of `query`): its
+    /// catalog's summaries keep names, types, tiers, status, confidence and
+    /// times, and leave descriptions and properties undecoded (empty). It is
+    /// verified as any open; it writes nothing.
+    pub fn open_names_only(root: &Path, creds: &Credentials) -> Result<Store> {
+        let how = Opening {
+            names_only: true,
+            ..Opening::default()
+        };
+        Self::open_checked(root, Unlock::Creds(creds), how)
     }
 
     /// [`Store::open`] for a session that lives across commands and keeps
     /// what applying other processes' commits row by row needs (see
     /// [`Store::track_changes`]).
     pub fn open_tracking(root: &Path, creds: &Credentials) -> Result<Store> {
-        Self::open_checked(root, Unlock::Creds(creds), false, true)
+        let how = Opening {
+            track: true,
+            ..Opening::default()
+        };
+        Self::open_checked(root, Unlock::Creds(creds), how)
     }
 
     /// Opens a store that has no master's seal (made by an earlier version,
     /// or its seal was removed) at the master level, checked against its
     /// manifest alone, for [`Store::seal`]. Nothing else should use it.
     pub fn open_to_seal(root: &Path, creds: &Credentials) -> Result<Store> {
-        let store = Self::open_checked(root, Unlock::Creds(creds), true, false)?;
+        let how = Opening {
+            unsealed: true,
+            ..Opening::default()
+        };
+        let store = Self::open_checked(root, Unlock::Creds(creds), how)?;
         store.require_writer("sealing the store")?;
         Ok(store)
     }
 
-    fn open_checked(root: &Path, unlock: Unlock<'_>, unsealed: bool, track: bool) -> Result<Store> {
+    fn open_checked(root: &Path, unlock: Unlock<'_>, how: Opening) -> Result<Store> {
         let layout = Layout::new(root);
         if !layout.db().is_file() {
             return Err(Error::NoStore(root.to_owned()));
@@ -316,10 +353,11 @@ impl Store {
             data_version: -1,
             verified: verified::VerifiedNodes::new(),
             db_file,
-            unsealed,
+            unsealed: how.unsealed,
             fresh: None,
             counted: std::sync::Mutex::default(),
-            track,
+            track: how.track,
+            names_only: how.names_only,
             deltas: 0,
             #[cfg(test)]
             full_loads: 0,
@@ -327,7 +365,7 @@ impl Store {
             fault: None,
         };
         store.load_verified()?;
-        if !unsealed && store.keys.verifier().is_some() {
+        if !how.unsealed && store.keys.verifier().is_some() {
             store.check_fresh();
         }
         // A tier raise that crashed after its commit left old copies.
@@ -533,11 +571,25 @@ impl Store {
 
     /// A `Locked` error unless this session can write (master level).
     pub(crate) fn require_writer(&self, action: &str) -> Result<()> {
+        self.refuse_if_names_only(action)?;
         if self.keys.level() >= Level::Master {
             self.refuse_if_rolled_back(action)
         } else {
             Err(self.keys.needs(Level::Master, action))
         }
+    }
+
+    /// A store opened for names and edges writes nothing: its catalog lacks
+    /// what a write may carry over (descriptions, properties).
+    pub(crate) fn refuse_if_names_only(&self, action: &str) -> Result<()> {
+        if self.names_only {
+            return Err(Error::invalid(
+                "write",
+                action,
+                "this store was opened to read names and edges only (Store::open_names_only)",
+            ));
+        }
+        Ok(())
     }
 
     /// Flushes the WAL into the database and truncates it to zero bytes, so

@@ -226,6 +226,7 @@ impl Store {
     /// catalog; then the clean-up (old copies, snapshots), once everything
     /// the commit held is freed (a large import's rows are not held twice).
     pub(crate) fn commit(&mut self, plan: Plan, durability: Durability) -> Result<()> {
+        self.refuse_if_names_only("a commit")?;
         let bulk = super::commit_rows::widen_cache(&self.conn, plan.nodes.len() + plan.edges.len())?;
         let raised = self.commit_plan(plan, durability);
         if bulk {

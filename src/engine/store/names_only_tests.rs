@@ -1,0 +1,56 @@
+//! A store opened for names and edges (`Store::open_names_only`): the same
+//! graph as a full open, from snapshots and from later rows alike, with
+//! descriptions and properties left undecoded, and no write through it.
+
+use super::tests::{creds, edge, new_store, node};
+use super::*;
+
+#[test]
+fn names_and_edges_are_a_full_open_s_without_descriptions_or_properties() {
+    let (_dir, root) = new_store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let mut owned = node("snapshotted", Tier::Public, "in a snapshot");
+    owned.properties.insert("owner".into(), "payments-team".into());
+    s.add_node(owned).unwrap();
+    s.add_node(node("restricted", Tier::AgentRestricted, "also in a snapshot"))
+        .unwrap();
+    s.link(edge("snapshotted", "calls", "restricted")).unwrap();
+    s.refresh_snapshots(true).unwrap();
+    let mut later = node("later-row", Tier::AgentReadable, "after the snapshot");
+    later.properties.insert("since".into(), "2025".into());
+    s.add_node(later).unwrap();
+    s.link(edge("later-row", "depends-on", "snapshotted")).unwrap();
+    drop(s);
+
+    for level in [Level::Master, Level::Agent, Level::Locked] {
+        let full = Store::open(&root, &creds(level, &root)).unwrap();
+        let names = Store::open_names_only(&root, &creds(level, &root)).unwrap();
+        let mut expected: Vec<NodeSummary> = full.catalog().nodes().map(|n| n.clone()).collect();
+        for n in &mut expected {
+            n.description = String::new();
+            n.properties = crate::model::Properties::default();
+        }
+        let got: Vec<NodeSummary> = names.catalog().nodes().map(|n| n.clone()).collect();
+        assert_eq!(got, expected, "at {level}");
+        let edges = |s: &Store| s.catalog().edges().map(|e| format!("{e:?}")).collect::<Vec<_>>();
+        assert_eq!(edges(&names), edges(&full), "at {level}");
+        assert_eq!(
+            names.status().unwrap().tiers,
+            full.status().unwrap().tiers,
+            "at {level}"
+        );
+        if level == Level::Master {
+            assert!(
+                full.catalog().nodes().any(|n| !n.properties.is_empty()),
+                "the fixture has properties"
+            );
+        }
+    }
+
+    let mut names = Store::open_names_only(&root, &creds(Level::Master, &root)).unwrap();
+    let refused = names.add_node(node("never", Tier::Public, "refused")).unwrap_err();
+    assert!(refused.to_string().contains("names and edges only"), "{refused}");
+    drop(names);
+    let full = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    assert!(full.catalog().by_name("never").is_none(), "nothing was written");
+}
