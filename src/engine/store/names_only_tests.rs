@@ -25,12 +25,12 @@ fn names_and_edges_are_a_full_open_s_without_descriptions_or_properties() {
     for level in [Level::Master, Level::Agent, Level::Locked] {
         let full = Store::open(&root, &creds(level, &root)).unwrap();
         let names = Store::open_names_only(&root, &creds(level, &root)).unwrap();
-        let mut expected: Vec<NodeSummary> = full.catalog().nodes().map(|n| n.clone()).collect();
+        let mut expected: Vec<NodeSummary> = full.catalog().nodes().cloned().collect();
         for n in &mut expected {
             n.description = String::new();
             n.properties = crate::model::Properties::default();
         }
-        let got: Vec<NodeSummary> = names.catalog().nodes().map(|n| n.clone()).collect();
+        let got: Vec<NodeSummary> = names.catalog().nodes().cloned().collect();
         assert_eq!(got, expected, "at {level}");
         let edges = |s: &Store| s.catalog().edges().map(|e| format!("{e:?}")).collect::<Vec<_>>();
         assert_eq!(edges(&names), edges(&full), "at {level}");
