@@ -213,6 +213,15 @@ fn lock_memory() -> String {
     }
 }
 
+/// The store a session holds: it keeps what applying other processes'
+/// commits row by row needs, and syncs its own commits with the log it
+/// empties before each answer.
+pub(super) fn open_held(root: &std::path::Path, creds: &graphex_engine::Credentials) -> Result<Store> {
+    let store = Store::open_tracking(root, creds)?;
+    store.sync_commits_with_the_log()?;
+    Ok(store)
+}
+
 #[cfg(test)]
 mod tests {
     use super::session_of;
@@ -226,13 +235,4 @@ mod tests {
         assert_eq!(session_of("9 (sh) S 0 1 0 0"), None);
         assert_eq!(session_of("garbage"), None);
     }
-}
-
-/// The store a session holds: it keeps what applying other processes'
-/// commits row by row needs, and syncs its own commits with the log it
-/// empties before each answer.
-pub(super) fn open_held(root: &std::path::Path, creds: &graphex_engine::Credentials) -> Result<Store> {
-    let store = Store::open_tracking(root, creds)?;
-    store.sync_commits_with_the_log()?;
-    Ok(store)
 }
