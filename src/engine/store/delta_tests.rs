@@ -18,10 +18,13 @@ fn view(s: &Store) -> (Vec<String>, Vec<String>) {
     (nodes, edges)
 }
 
-/// What `status` says of the index.
-fn counts(s: &Store) -> (Vec<TierCount>, Option<String>) {
+/// What `status` says of the index, and of the readable nodes.
+type Counts = (Vec<TierCount>, Option<String>, Vec<(String, u64)>);
+
+fn counts(s: &Store) -> Counts {
     let r = s.status().unwrap();
-    (r.tiers, r.last_update)
+    let breakdown = r.by_status.into_iter().chain(r.by_type).collect();
+    (r.tiers, r.last_update, breakdown)
 }
 
 /// A master's counts come from its tally of every row, not from two scans:
@@ -119,6 +122,12 @@ fn the_sessions_own_writes_keep_it_ready_for_the_next_delta() {
         "moved by its own commit"
     );
     tallied_counts_are_the_index_s(&reader, Level::Master, "its own commits");
+    reader.add_node(node("third", Tier::Public, "mine")).unwrap();
+    assert_eq!(
+        counts(&reader),
+        counts(&open_at(&root, Level::Master)),
+        "its own node counted by type and status"
+    );
     after(
         &root,
         &mut reader,

@@ -49,7 +49,12 @@ pub(crate) struct Counted {
     /// (nodes, edges) per tier code.
     per_tier: Vec<(u64, u64)>,
     last: Option<i64>,
+    /// Readable nodes by status and by type, once asked for at this commit.
+    breakdown: Option<Breakdown>,
 }
+
+/// Readable nodes by status and by type.
+type Breakdown = (BTreeMap<String, u64>, BTreeMap<String, u64>);
 
 impl Store {
     /// The counts of the index as of the commit this session has read: taken
@@ -73,6 +78,7 @@ impl Store {
             seq: self.seen_seq,
             per_tier,
             last,
+            breakdown: None,
         };
         *memo = Some(c.clone());
         Ok(c)
@@ -118,25 +124,30 @@ impl Store {
         }
         c.last = c.last.max(at);
         c.seq = seq;
+        c.breakdown = None;
     }
 
-    /// Builds the status report for this session.
-    pub fn status(&self) -> Result<StatusReport> {
-        let counted = self.counted()?;
-        let tiers: Vec<TierCount> = Tier::ALL
-            .iter()
-            .map(|&tier| {
-                let (nodes, edges) = counted.per_tier[tier.code() as usize];
-                TierCount {
-                    tier,
-                    nodes,
-                    edges,
-                    readable: self.keys.reads(tier),
-                }
-            })
-            .collect();
-        // Counted by status and by the shared text of each type (a few
-        // dozen), then named: no text is compared per node.
+    /// Readable nodes by status and by type, counted once per commit (a
+    /// session's `status` then answers without a pass over the catalog).
+    fn breakdown(&self) -> Breakdown {
+        let mut memo = self.counted.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(b) = memo
+            .as_ref()
+            .filter(|c| c.seq == self.seen_seq)
+            .and_then(|c| c.breakdown.clone())
+        {
+            return b;
+        }
+        let b = self.count_breakdown();
+        if let Some(c) = memo.as_mut().filter(|c| c.seq == self.seen_seq) {
+            c.breakdown = Some(b.clone());
+        }
+        b
+    }
+
+    fn count_breakdown(&self) -> Breakdown {
+        // By status, and by the shared text of each type (a few dozen),
+        // then named: no text is compared per node.
         let mut statuses = [0u64; Status::ALL.len()];
         let mut types: FxHashMap<usize, (&str, u64)> = FxHashMap::default();
         for n in self.catalog.nodes() {
@@ -158,6 +169,25 @@ impl Store {
         for (name, count) in types.into_values() {
             *by_type.entry(name.to_owned()).or_insert(0) += count;
         }
+        (by_status, by_type)
+    }
+
+    /// Builds the status report for this session.
+    pub fn status(&self) -> Result<StatusReport> {
+        let counted = self.counted()?;
+        let tiers: Vec<TierCount> = Tier::ALL
+            .iter()
+            .map(|&tier| {
+                let (nodes, edges) = counted.per_tier[tier.code() as usize];
+                TierCount {
+                    tier,
+                    nodes,
+                    edges,
+                    readable: self.keys.reads(tier),
+                }
+            })
+            .collect();
+        let (by_status, by_type) = self.breakdown();
         let last = counted.last;
         Ok(StatusReport {
             store: self.layout.root().display().to_string(),
