@@ -13,8 +13,16 @@ use crate::model::{EdgeId, NewEdge, NewNode, NodeId, Tier, Timestamp};
 #[derive(Default, Debug)]
 pub struct Batch {
     nodes: Vec<NewNode>,
-    edges: Vec<NewEdge>,
+    /// The queued edges in runs of at most [`EDGE_RUN`], each freed as soon
+    /// as it is planned: a large batch's edges are not all held beside
+    /// their plan.
+    edges: Vec<Vec<NewEdge>>,
+    edge_count: usize,
 }
+
+/// The queued edges of a run (a run grows as any `Vec` does, so it is
+/// full, not over-allocated, when the next one starts).
+const EDGE_RUN: usize = 1 << 16;
 
 /// What a batch created.
 #[derive(Debug, Default)]
@@ -31,7 +39,11 @@ impl Batch {
 
     /// Queues an edge.
     pub fn link(&mut self, e: NewEdge) {
-        self.edges.push(e);
+        match self.edges.last_mut() {
+            Some(run) if run.len() < EDGE_RUN => run.push(e),
+            _ => self.edges.push(vec![e]),
+        }
+        self.edge_count += 1;
     }
 
     /// Queued node count.
@@ -41,7 +53,7 @@ impl Batch {
 
     /// Queued edge count.
     pub fn edge_count(&self) -> usize {
-        self.edges.len()
+        self.edge_count
     }
 }
 
@@ -52,7 +64,12 @@ impl Store {
         self.require_writer("adding to the graph")?;
         let now = Timestamp::now();
         let mut plan = Plan::default();
-        let mut names: FxHashMap<String, (NodeId, Tier)> = FxHashMap::default();
+        // Sized once: a large batch's maps are not grown (a table and its
+        // successor held at once) while its plan grows beside them.
+        plan.nodes.reserve_exact(batch.nodes.len());
+        plan.edges.reserve_exact(batch.edge_count);
+        let mut names: FxHashMap<String, (NodeId, Tier)> =
+            FxHashMap::with_capacity_and_hasher(batch.nodes.len(), Default::default());
         let holds_nodes = self.holds_nodes()?;
         for new in batch.nodes {
             let name = new.name.to_string();
@@ -65,7 +82,6 @@ impl Store {
             self.keys.tier(new.tier)?;
             let node = Self::plan_node(new, now)?;
             names.insert(name, (node.id, node.tier));
-            plan.entries.push(Entry::node("add", node.id, None, Some(1)));
             plan.nodes.push(NodeWrite { node, previous: None });
         }
         let resolve = |n: &str| {
@@ -74,9 +90,9 @@ impl Store {
                 .copied()
                 .or_else(|| self.catalog.by_name(n).map(|s| (s.id, s.tier)))
         };
-        let mut triples = FxHashSet::default();
-        // Taken by value, so each queued edge is freed as it is planned.
-        for new in batch.edges {
+        let mut triples = FxHashSet::with_capacity_and_hasher(batch.edge_count, Default::default());
+        // Taken by value, so each run of queued edges is freed once planned.
+        for new in batch.edges.into_iter().flatten() {
             let edge = self.plan_edge(&new, &resolve)?;
             if !triples.insert((edge.from, edge.relation.clone(), edge.to)) {
                 return Err(Error::EdgeExists(format!(
@@ -84,17 +100,46 @@ impl Store {
                     new.from, new.relation, new.to
                 )));
             }
-            plan.entries.push(Entry::edge("link", edge.id));
             plan.edges.push(edge);
         }
-        let result = BatchResult {
-            nodes: plan.nodes.iter().map(|w| w.node.id).collect(),
-            edges: plan.edges.iter().map(|e| e.id).collect(),
-        };
         // Only the plan goes on into the commit: a large batch's lookups
         // are not held beside its sealed rows and the catalog.
         drop((triples, names));
-        self.commit(plan, durability)?;
+        // The timeline's entries, one per row in the order planned (nodes
+        // first), made only now: not held beside the batch and its lookups.
+        plan.entries = plan
+            .nodes
+            .iter()
+            .map(|w| Entry::node("add", w.node.id, None, Some(1)))
+            .chain(plan.edges.iter().map(|e| Entry::edge("link", e.id)))
+            .collect();
+        let mut result = BatchResult::default();
+        self.commit_listing(plan, durability, Some(&mut result))?;
         Ok(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Name, Relation};
+
+    #[test]
+    fn queued_edges_run_on_in_order_across_runs() {
+        let name = |i: usize| Name::new(&format!("n{i}")).unwrap();
+        let mut batch = Batch::default();
+        for i in 0..EDGE_RUN + 5 {
+            batch.link(NewEdge::new(name(i), Relation::new("uses").unwrap(), name(i + 1)));
+        }
+        assert_eq!(batch.edge_count(), EDGE_RUN + 5);
+        assert_eq!(batch.edges.iter().map(Vec::len).collect::<Vec<_>>(), [EDGE_RUN, 5]);
+        assert_eq!(batch.edges[0].capacity(), EDGE_RUN, "a full run is not over-allocated");
+        let order: Vec<usize> = batch
+            .edges
+            .into_iter()
+            .flatten()
+            .map(|e| e.from.as_str()[1..].parse().unwrap())
+            .collect();
+        assert_eq!(order, (0..EDGE_RUN + 5).collect::<Vec<_>>());
     }
 }

@@ -29,6 +29,10 @@ const _: () = assert!(std::mem::size_of::<Edge>() <= 96);
 // takes a 160-byte allocation, where 144 took 176.
 const _: () = assert!(std::mem::size_of::<NodeSummary>() <= 136);
 
+/// Edges a commit must add at least for [`Catalog::put_edges`] to take
+/// them as a part of their own (fewer go into the last part one by one).
+const IN_PLACE_EDGES: usize = 1024;
+
 /// Readable nodes and edges, indexed for lookups.
 #[derive(Default, Debug, Clone)]
 pub struct Catalog {
@@ -181,6 +185,64 @@ impl Catalog {
         self.out[from as usize].push(slot);
         self.inc[to as usize].push(slot);
         self.live_edges += 1;
+    }
+
+    /// Adds or replaces `edges` in order, those `readable` says and drops
+    /// the others, as [`put_edge`](Self::put_edge) and
+    /// [`drop_edge`](Self::drop_edge) would one by one. A large run of new
+    /// edges (none held yet, each once, all readable, both ends held)
+    /// becomes a part of the table in place: a bulk commit's edges are not
+    /// held twice while the catalog takes them.
+    pub fn put_edges(&mut self, edges: Vec<Edge>, readable: impl Fn(&Edge) -> bool) {
+        let Some(ends) = (edges.len() >= IN_PLACE_EDGES)
+            .then(|| self.fresh_ends(&edges, &readable))
+            .flatten()
+        else {
+            for e in edges {
+                if readable(&e) {
+                    self.put_edge(e);
+                } else {
+                    self.drop_edge(&e.id);
+                }
+            }
+            return;
+        };
+        let start = self.edges.len();
+        for (i, &(from, to)) in ends.iter().enumerate() {
+            let slot = (start + i) as u32;
+            self.out[from as usize].push(slot);
+            self.inc[to as usize].push(slot);
+        }
+        self.live_edges += ends.len();
+        self.ends.extend(ends);
+        // In place: an `Option<Edge>` is an `Edge`'s size.
+        self.edges.add_part(edges.into_iter().map(Some).collect());
+    }
+
+    /// The node slots at the ends of each of `edges`, their ids given the
+    /// next slots, when the run can be taken whole (see
+    /// [`put_edges`](Self::put_edges)); otherwise `None`, the ids' map as
+    /// it was.
+    fn fresh_ends(&mut self, edges: &[Edge], readable: &impl Fn(&Edge) -> bool) -> Option<Vec<(u32, u32)>> {
+        let node_slot = &self.node_slot;
+        let ends: Vec<(u32, u32)> = edges
+            .iter()
+            .map(|e| Some((*node_slot.get(&e.from)?, *node_slot.get(&e.to)?)).filter(|_| readable(e)))
+            .collect::<Option<_>>()?;
+        let start = self.edges.len();
+        let slots = self.edge_slots_mut();
+        slots.reserve(edges.len());
+        for (i, e) in edges.iter().enumerate() {
+            if slots.contains_key(&e.id) {
+                // Held already, or twice in the run: one by one instead.
+                for earlier in &edges[..i] {
+                    slots.remove(&earlier.id);
+                }
+                return None;
+            }
+            slots.insert(e.id, (start + i) as u32);
+        }
+        Some(ends)
     }
 
     /// Forgets an edge (it moved to a tier this session cannot read).
@@ -381,5 +443,84 @@ mod tests {
         c.drop_node(&b.id);
         assert_eq!((c.node_count(), c.edge_count(), c.outgoing(&a.id).count()), (1, 0, 0));
         assert!(c.by_name("b").is_none() && c.by_name("a").is_some());
+    }
+
+    /// What a catalog serves of its edges: every edge in slot order, each
+    /// node's both ways, each edge by id, the count.
+    fn served(c: &Catalog, nodes: &[NodeSummary], ids: &[EdgeId]) -> Vec<String> {
+        let mut out = vec![format!("{} edges", c.edge_count())];
+        out.extend(c.edges().map(|e| format!("{} {}", e.id, e.weight)));
+        for n in nodes {
+            let ways = c.outgoing(&n.id).chain(c.incoming(&n.id));
+            out.push(ways.map(|e| e.id.to_string()).collect::<Vec<_>>().join(","));
+        }
+        out.extend(ids.iter().map(|id| format!("{:?}", c.edge(id).map(|e| e.weight))));
+        out
+    }
+
+    #[test]
+    fn a_run_of_edges_goes_in_as_one_by_one() {
+        let nodes: Vec<NodeSummary> = (0..40).map(|i| summary(&format!("n{i}"), Tier::Public)).collect();
+        let ghost = summary("ghost", Tier::Public);
+        let mut held = Catalog::default();
+        for n in &nodes {
+            held.put_node(n.clone());
+        }
+        let old: Vec<Edge> = (0..5).map(|i| edge(&nodes[i], &nodes[i + 1])).collect();
+        for e in &old {
+            held.put_edge(e.clone());
+        }
+        let fresh =
+            |k: usize| -> Vec<Edge> { (0..k).map(|i| edge(&nodes[i % 40], &nodes[(i * 7 + 1) % 40])).collect() };
+        let readable = |e: &Edge| e.tier != Tier::HumanOnly;
+        // New edges only (taken whole); then runs with one edge each that
+        // must go one by one: held already, twice in the run, unreadable
+        // (and held: dropped), an end missing.
+        let mut twice = fresh(IN_PLACE_EDGES);
+        twice.push(Edge {
+            weight: 0.5,
+            ..twice[3].clone()
+        });
+        let mut unreadable = fresh(IN_PLACE_EDGES);
+        unreadable.push(Edge {
+            tier: Tier::HumanOnly,
+            ..old[1].clone()
+        });
+        let mut missing = fresh(IN_PLACE_EDGES);
+        missing.insert(9, edge(&nodes[2], &ghost));
+        let mut replaced = fresh(IN_PLACE_EDGES);
+        replaced.push(Edge {
+            weight: 0.25,
+            ..old[0].clone()
+        });
+        for run in [
+            fresh(IN_PLACE_EDGES + 3),
+            twice,
+            unreadable,
+            missing,
+            replaced,
+            fresh(3),
+        ] {
+            let (mut bulk, mut each) = (held.clone(), held.clone());
+            let ids: Vec<EdgeId> = run.iter().chain(&old).map(|e| e.id).collect();
+            bulk.put_edges(run.clone(), readable);
+            for e in run {
+                if readable(&e) {
+                    each.put_edge(e);
+                } else {
+                    each.drop_edge(&e.id);
+                }
+            }
+            assert_eq!(served(&bulk, &nodes, &ids), served(&each, &nodes, &ids));
+            for e in bulk.edges() {
+                assert!(bulk.outgoing(&e.from).any(|x| x.id == e.id) && bulk.incoming(&e.to).any(|x| x.id == e.id));
+            }
+            // Later puts and drops find every slot.
+            for c in [&mut bulk, &mut each] {
+                c.drop_edge(&ids[1]);
+                c.put_edge(edge(&nodes[5], &nodes[6]));
+            }
+            assert_eq!(bulk.edge_count(), each.edge_count());
+        }
     }
 }

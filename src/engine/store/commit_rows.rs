@@ -7,7 +7,7 @@
 
 use rusqlite::{Connection, params};
 
-use super::manifest::{self, RowKey, Sum};
+use super::manifest::{self, RowKey, RowToken, Sum};
 use super::objects::{Durability, Objects};
 use super::plan::{Entry, NodeWrite};
 use super::rowmac;
@@ -137,9 +137,9 @@ pub(super) fn insert_nodes(
                 id: n.id,
                 tier: n.tier,
                 version: n.version,
-                blob: hash.clone(),
+                blob: hash.as_str().into(),
                 digest: sealed.digest,
-                token: sealed.token,
+                token: RowToken::of(&sealed.token),
             });
             Ok(())
         },
@@ -199,7 +199,7 @@ pub(super) fn insert_edges(
                 tier: e.tier,
                 seq,
                 digest: row.digest,
-                token: row.token,
+                token: RowToken::of(&row.token),
             });
             Ok(())
         },

@@ -16,7 +16,7 @@
 use rusqlite::{Connection, params};
 
 use super::load::{open_edge_row, open_node_row};
-use super::manifest::{self, Group, RowKey, stored_digest, token};
+use super::manifest::{self, Group, RowKey, RowToken, stored_digest, token};
 use super::schema::commit_seq;
 use super::verified::{RowKind, Tags, Totals, Tracked};
 use super::{Store, blob, row_edge_id, row_node_id, row_tier, row_version};
@@ -106,9 +106,9 @@ impl Store {
                     id,
                     tier: row_tier(r.get(1)?)?,
                     version,
-                    blob: r.get(3)?,
+                    blob: r.get::<_, String>(3)?.into_boxed_str(),
                     digest,
-                    token: token(r, 5)?.to_vec(),
+                    token: RowToken::of(token(r, 5)?),
                 };
                 if let RowKey::Node { blob, .. } = &row
                     && !super::objects::is_blob_name(blob)
@@ -131,7 +131,7 @@ impl Store {
                     tier: row_tier(r.get(1)?)?,
                     seq: row_version(r.get(2)?)?,
                     digest: stored_digest(r.get_ref(3)?),
-                    token: token(r, 4)?.to_vec(),
+                    token: RowToken::of(token(r, 4)?),
                 });
                 found.edges.push(if self.keys.reads(tier) {
                     let sealed = (blob(r, 5)?, r.get_ref(3)?);
@@ -286,9 +286,9 @@ fn removed_node(id: NodeId, tier: Tier, version: u64) -> RowKey {
         id,
         tier,
         version,
-        blob: String::new(),
+        blob: Box::default(),
         digest: [0; 16],
-        token: Vec::new(),
+        token: RowToken::absent(),
     }
 }
 
@@ -298,6 +298,6 @@ fn removed_edge(id: EdgeId, tier: Tier) -> RowKey {
         tier,
         seq: 0,
         digest: [0; 16],
-        token: Vec::new(),
+        token: RowToken::absent(),
     }
 }

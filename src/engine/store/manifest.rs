@@ -102,11 +102,13 @@ pub(crate) enum RowKey {
         id: NodeId,
         tier: Tier,
         version: u64,
-        blob: String,
+        /// The blob's name (boxed: the key of every row of a bulk commit
+        /// is as large as a node's).
+        blob: Box<str>,
         /// [`digest`] of the sealed summary.
         digest: [u8; 16],
         /// The name's blind-index token (covered by the master's seal).
-        token: Vec<u8>,
+        token: RowToken,
     },
     Edge {
         id: EdgeId,
@@ -115,8 +117,36 @@ pub(crate) enum RowKey {
         /// [`digest`] of the sealed record.
         digest: [u8; 16],
         /// The edge's blind-index token (covered by the master's seal).
-        token: Vec<u8>,
+        token: RowToken,
     },
+}
+
+/// A row's blind-index token as the master's seal covers it, held inline
+/// (a bulk commit keeps a row key per row, and a token on the heap was an
+/// allocation each): a token as Graphex writes it is its 32 bytes; any
+/// other column (absent, empty, or not written by Graphex) is held as the
+/// digest the seal's tag puts in its place (see `seal::fixed`), so a row's
+/// tag is the one its column gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RowToken([u8; 32]);
+
+impl RowToken {
+    /// The token column `raw` as the seal covers it.
+    pub(crate) fn of(raw: &[u8]) -> Self {
+        RowToken(super::seal::fixed(raw, false))
+    }
+
+    /// No token: what an empty column is to the seal (a row kept for its
+    /// id and tier only, or one the manifest tags, which reads no token).
+    pub(crate) fn absent() -> Self {
+        static ABSENT: std::sync::LazyLock<RowToken> = std::sync::LazyLock::new(|| RowToken::of(&[]));
+        *ABSENT
+    }
+
+    /// The 32 bytes the seal's tag hashes.
+    pub(crate) fn fixed(&self) -> &[u8; 32] {
+        &self.0
+    }
 }
 
 impl RowKey {
@@ -224,15 +254,17 @@ impl Tagger {
             } => self.node(id, *tier, *version, blob, digest),
             RowKey::Edge {
                 id, tier, seq, digest, ..
-            } => {
-                let mut h = self.0.clone();
-                h.update([b'e', tier.code()]);
-                h.update(id.as_bytes());
-                h.update(seq.to_le_bytes());
-                h.update(digest);
-                h.finalize().into()
-            }
+            } => self.edge(id, *tier, *seq, digest),
         }
+    }
+
+    pub(crate) fn edge(&self, id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16]) -> [u8; 32] {
+        let mut h = self.0.clone();
+        h.update([b'e', tier.code()]);
+        h.update(id.as_bytes());
+        h.update(seq.to_le_bytes());
+        h.update(digest);
+        h.finalize().into()
     }
 
     pub(crate) fn node(&self, id: &NodeId, tier: Tier, version: u64, blob: &str, digest: &[u8; 16]) -> [u8; 32] {
@@ -553,9 +585,9 @@ pub(crate) fn node_row(conn: &Connection, id: &NodeId) -> Result<Option<RowKey>>
         id: *id,
         tier: row_tier(r.get(0)?)?,
         version: row_version(r.get(1)?)?,
-        blob: r.get(2)?,
+        blob: r.get::<_, String>(2)?.into_boxed_str(),
         digest: stored_digest(r.get_ref(3)?),
-        token: token(r, 4)?.to_vec(),
+        token: RowToken::of(token(r, 4)?),
     }))
 }
 
@@ -569,7 +601,7 @@ pub(crate) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>>
         tier: row_tier(r.get(0)?)?,
         seq: row_version(r.get(1)?)?,
         digest: stored_digest(r.get_ref(2)?),
-        token: token(r, 3)?.to_vec(),
+        token: RowToken::of(token(r, 3)?),
     }))
 }
 

@@ -276,17 +276,58 @@ fn a_commit_keeps_the_last_row_written_for_each_id_in_order() {
         id,
         tier: Tier::Public,
         version,
-        blob: format!("{version}"),
+        blob: format!("{version}").into(),
         digest: [0; 16],
-        token: Vec::new(),
+        token: super::manifest::RowToken::absent(),
     };
     let edge = |seq: u64| RowKey::Edge {
         id: e,
         tier: Tier::Public,
         seq,
         digest: [0; 16],
-        token: Vec::new(),
+        token: super::manifest::RowToken::absent(),
     };
     let kept = last_per_row(vec![node(a, 1), edge(1), node(b, 1), node(a, 2), edge(2)]);
     assert_eq!(kept, vec![node(b, 1), node(a, 2), edge(2)]);
+}
+
+#[test]
+fn a_row_keys_inline_token_tags_as_its_column_does() {
+    use super::manifest::{RowKey, RowToken};
+    use super::seal::SealTagger;
+    let seal = SealTagger::new(&crate::crypto::SymmetricKey::from_bytes([3; 32]));
+    let (id, e) = (NodeId::generate(), crate::model::EdgeId::generate());
+    let blob = "ab".repeat(32);
+    // A token as Graphex writes it, none, and columns it never writes.
+    let columns: [&[u8]; 5] = [&[7; 32], &[], &[7; 31], &[7; 33], &[0; 32]];
+    let mut tags = Vec::new();
+    for raw in columns {
+        let token = RowToken::of(raw);
+        let node = RowKey::Node {
+            id,
+            tier: Tier::AgentReadable,
+            version: 2,
+            blob: blob.as_str().into(),
+            digest: [5; 16],
+            token,
+        };
+        let edge = RowKey::Edge {
+            id: e,
+            tier: Tier::HumanOnly,
+            seq: 3,
+            digest: [6; 16],
+            token,
+        };
+        let by_column = seal.node(&id, Tier::AgentReadable, 2, &blob, &[5; 16], raw);
+        assert_eq!(seal.row(&node), by_column, "node row, a {}-byte token", raw.len());
+        assert_eq!(seal.row(&edge), seal.edge(&e, Tier::HumanOnly, 3, &[6; 16], raw));
+        tags.push(by_column);
+    }
+    assert_eq!(RowToken::absent(), RowToken::of(&[]), "no token is an empty column");
+    tags.sort_unstable();
+    tags.dedup();
+    assert_eq!(tags.len(), columns.len(), "every column has a tag of its own");
+    // A bulk commit holds one key per row: no larger than it was, and no
+    // allocation for the token.
+    assert!(std::mem::size_of::<RowKey>() <= 96, "{}", std::mem::size_of::<RowKey>());
 }

@@ -35,7 +35,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::manifest::{RowKey, Sum, digest};
+use super::manifest::{RowKey, RowToken, Sum, digest};
 use crate::crypto::{LtHash, MasterSeal, SymmetricKey};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
@@ -110,24 +110,40 @@ impl SealTagger {
         digest: &[u8; 16],
         token: &[u8],
     ) -> [u8; 32] {
+        self.node_row(id, tier, version, blob, digest, &RowToken::of(token))
+    }
+
+    fn node_row(
+        &self,
+        id: &NodeId,
+        tier: Tier,
+        version: u64,
+        blob: &str,
+        digest: &[u8; 16],
+        token: &RowToken,
+    ) -> [u8; 32] {
         let mut h = self.0.clone();
         h.update([b'n', tier.code()]);
         h.update(id.as_bytes());
         h.update(version.to_le_bytes());
         h.update(fixed(blob.as_bytes(), true));
         h.update(digest);
-        h.update(fixed(token, false));
+        h.update(token.fixed());
         h.finalize().into()
     }
 
     /// An edge row's tag.
     pub(crate) fn edge(&self, id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16], token: &[u8]) -> [u8; 32] {
+        self.edge_row(id, tier, seq, digest, &RowToken::of(token))
+    }
+
+    fn edge_row(&self, id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16], token: &RowToken) -> [u8; 32] {
         let mut h = self.0.clone();
         h.update([b'e', tier.code()]);
         h.update(id.as_bytes());
         h.update(seq.to_le_bytes());
         h.update(digest);
-        h.update(fixed(token, false));
+        h.update(token.fixed());
         h.finalize().into()
     }
 
@@ -140,14 +156,14 @@ impl SealTagger {
                 blob,
                 digest,
                 token,
-            } => self.node(id, *tier, *version, blob, digest, token),
+            } => self.node_row(id, *tier, *version, blob, digest, token),
             RowKey::Edge {
                 id,
                 tier,
                 seq,
                 digest,
                 token,
-            } => self.edge(id, *tier, *seq, digest, token),
+            } => self.edge_row(id, *tier, *seq, digest, token),
         }
     }
 
@@ -188,7 +204,7 @@ impl SealTagger {
 /// token as it is. Anything else (never written by Graphex) is hashed,
 /// under a prefix no well-formed field can produce, so it still gets a tag
 /// of its own, which matches nothing the master sealed.
-fn fixed(field: &[u8], hex: bool) -> [u8; 32] {
+pub(super) fn fixed(field: &[u8], hex: bool) -> [u8; 32] {
     let mut out = [0u8; 32];
     // Lowercase only: Graphex writes no other, and an upper-case twin
     // would name another file.

@@ -118,9 +118,9 @@ fn an_agent_level_writer_cannot_add_a_public_node_even_without_a_new_commit() {
             id: forged.id,
             tier: Tier::Public,
             version: forged.version,
-            blob: blob.clone(),
+            blob: blob.as_str().into(),
             digest: digest(&sealed),
-            token: vec![7; 32],
+            token: manifest::RowToken::of(&[7; 32]),
         };
         let write = |tx: &rusqlite::Connection| {
             tx.execute(

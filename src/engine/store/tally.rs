@@ -5,7 +5,7 @@
 
 use rusqlite::Connection;
 
-use super::manifest::{Group, RowKey, Sum, Tagger, stored_digest, tagger_of, tampered, token};
+use super::manifest::{Group, Sum, Tagger, stored_digest, tagger_of, tampered, token};
 use super::seal::SealTagger;
 use super::verified::{RowKind, VerifiedNodes};
 use super::{blob, row_edge_id, row_node_id, row_tier, row_version};
@@ -137,14 +137,7 @@ fn tally_edges(
             verified.edges[tier.code() as usize] += 1;
             verified.note_edge(id, tier, tag);
         } else if let Some((g, t)) = group {
-            let key = RowKey::Edge {
-                id,
-                tier,
-                seq,
-                digest,
-                token: Vec::new(),
-            };
-            let tag = t.tag(&key);
+            let tag = t.edge(&id, tier, seq, &digest);
             sums[g.index()].add(&tag, 1);
             verified.edges[tier.code() as usize] += 1;
             verified.note_edge(id, tier, tag);

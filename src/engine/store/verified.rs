@@ -123,6 +123,10 @@ impl VerifiedNodes {
     /// Adds rows a commit of this session (or, through `delta`, of
     /// another process) wrote, as `tags` tags them.
     pub(super) fn record(&mut self, tags: &Tags, rows: &[RowKey]) {
+        // Sized once: a bulk commit's table is not grown (a table and its
+        // successor held at once) beside its rows.
+        self.nodes
+            .reserve(rows.iter().filter(|r| matches!(r, RowKey::Node { .. })).count());
         for r in rows {
             let Some(tag) = tags.tag(r) else {
                 continue;

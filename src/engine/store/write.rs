@@ -226,10 +226,23 @@ impl Store {
     /// catalog; then the clean-up (old copies, snapshots), once everything
     /// the commit held is freed (a large import's rows are not held twice).
     pub(crate) fn commit(&mut self, plan: Plan, durability: Durability) -> Result<()> {
+        self.commit_listing(plan, durability, None)
+    }
+
+    /// [`commit`](Self::commit), noting in `ids` the ids of the nodes and
+    /// edges written, in the plan's order, as the catalog takes them (a
+    /// large batch's ids are not held through its commit).
+    pub(crate) fn commit_listing(
+        &mut self,
+        plan: Plan,
+        durability: Durability,
+        ids: Option<&mut super::BatchResult>,
+    ) -> Result<()> {
         self.refuse_if_names_only("a commit")?;
         let bulk = super::commit_rows::widen_cache(&self.conn, plan.nodes.len() + plan.edges.len())?;
-        let raised = self.commit_plan(plan, durability);
-        if bulk {
+        let raised = self.commit_plan(plan, durability, bulk, ids);
+        // A commit that failed before its transaction did left it wide.
+        if bulk && raised.is_err() {
             super::commit_rows::restore_cache(&self.conn);
         }
         let raised = raised?;
@@ -251,7 +264,13 @@ impl Store {
     }
 
     /// The commit itself, up to the catalog; true when a node's tier rose.
-    fn commit_plan(&mut self, mut plan: Plan, durability: Durability) -> Result<bool> {
+    fn commit_plan(
+        &mut self,
+        mut plan: Plan,
+        durability: Durability,
+        bulk: bool,
+        ids: Option<&mut super::BatchResult>,
+    ) -> Result<bool> {
         // The plan was made from this session's catalog: if another process
         // wrote since, tiers and edges may have moved and the plan could seal
         // something under too low a key. Refuse rather than guess.
@@ -447,6 +466,11 @@ impl Store {
         // after the commit; recorded in it, so a crash cannot leave them.
         super::wipe::owe(&tx, dropped_snapshots.iter().chain(reseals.iter().map(|r| &r.old_hash)))?;
         tx.commit()?;
+        // The wide page cache is freed before the session's maps and the
+        // catalog take the commit's rows (nothing below can fail).
+        if bulk {
+            super::commit_rows::restore_cache(&self.conn);
+        }
         self.move_counts(self.seen_seq, seq, &before, &after, stamped.then_some(now));
         self.seen_seq = seq;
         self.note_fresh();
@@ -459,6 +483,10 @@ impl Store {
             .nodes
             .iter()
             .any(|w| w.previous.is_some_and(|(_, t)| w.node.tier > t));
+        if let Some(ids) = ids {
+            ids.nodes = plan.nodes.iter().map(|w| w.node.id).collect();
+            ids.edges = plan.edges.iter().map(|e| e.id).collect();
+        }
         for w in plan.nodes {
             if self.keys.reads(w.node.tier) {
                 self.catalog.put_node(NodeSummary::from(&w.node));
@@ -466,13 +494,8 @@ impl Store {
                 self.catalog.drop_node(&w.node.id);
             }
         }
-        for e in plan.edges {
-            if self.keys.reads(e.tier) {
-                self.catalog.put_edge(e);
-            } else {
-                self.catalog.drop_edge(&e.id);
-            }
-        }
+        let keys = &self.keys;
+        self.catalog.put_edges(plan.edges, |e| keys.reads(e.tier));
         // Removals last, so nothing above can bring a removed row back.
         for (id, _) in &plan.removed_edges {
             self.catalog.drop_edge(id);
