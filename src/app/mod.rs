@@ -57,6 +57,9 @@ use worker::Request;
 pub struct Options {
     pub root: PathBuf,
     pub creds: Credentials,
+    /// The unlock session that hosts the worker (its keys stay there);
+    /// `None`: the console opens the store itself with `creds`.
+    pub session: Option<std::os::unix::net::UnixStream>,
 }
 
 /// True when `NO_COLOR` asks for no colour.
@@ -114,7 +117,12 @@ async fn waiting_event(events: &mut EventStream) -> Option<std::io::Result<Event
 /// console closes, so quitting never leaves a batch half applied.
 async fn event_loop(term: &mut ratatui::DefaultTerminal, opts: Options, config: ConsoleConfig) -> Result<()> {
     let (reply_tx, replies) = tokio::sync::mpsc::unbounded_channel();
-    let worker = worker::spawn(opts.root.clone(), opts.creds, reply_tx);
+    let worker = match opts.session {
+        Some(stream) => {
+            worker::remote::remote(stream, opts.root.clone(), reply_tx).context("cannot talk to the unlock session")?
+        }
+        None => worker::spawn(opts.root.clone(), opts.creds, reply_tx),
+    };
     let result = serve(term, &opts.root, config, &worker.tx, replies).await;
     let _ = worker.tx.send(Request::Shutdown);
     drop(worker.tx);

@@ -20,7 +20,7 @@ pub fn item(id: &str, agent: &str, session: &str) -> QueueItem {
         trust: 90.0,
         session: session.into(),
         created_ms: 0,
-        source: "cli",
+        source: "cli".into(),
         position: (1, 1),
         rationale: format!("why {id}"),
         changes: vec![ChangeView::AddNode {

@@ -391,14 +391,14 @@ pub enum Command {
     Federation(super::io_args::FederationCommand),
     /// Start an unlock session for this store (or say which one runs): a process of yours that
     /// asks the passphrase once, opens and verifies the store once, and answers the read
-    /// commands that follow (status, query, project, …) from memory. The keys never leave it; it
-    /// answers only your user, over a socket in $XDG_RUNTIME_DIR (0600). It ends with `graphex
+    /// commands that follow (status, query, project, …) from memory; the console started with no
+    /// key runs its engine on the session's keys. The keys never leave it; it answers only your user, over a socket in $XDG_RUNTIME_DIR (0600). It ends with `graphex
     /// lock`, after the idle time, when your login session ends, or when the store no longer
     /// verifies. Like ssh-agent, every process running as you may use it while it lives.
     Unlock(super::unlock_args::UnlockArgs),
     /// End this store's unlock session: it wipes what it held and exits.
     Lock,
-    /// What this store's unlock session holds: level, since when, idle time left.
+    /// What this store's unlock session holds: level, since when, idle time left, consoles served.
     Session,
     #[command(hide = true)]
     SessionServe(super::unlock_args::ServeArgs),

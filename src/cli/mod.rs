@@ -161,11 +161,20 @@ pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
     }
 }
 
-/// `graphex` alone: the console on the discovered store, with the
+/// `graphex` alone: the console on the discovered store, through its
+/// unlock session when one runs and no key is named, else with the
 /// environment's credentials (and a prompt first for `--unlock`).
 fn console(ctx: &Context) -> Result<()> {
     crate::app::terminal::require_tty()?;
     let root = ctx.root()?;
-    let creds = session::console_credentials(ctx)?;
-    crate::app::run(crate::app::Options { root, creds })
+    let session = if ctx.unlock.is_none() {
+        hold::client::console(&root)
+    } else {
+        None
+    };
+    let creds = match session {
+        Some(_) => graphex_engine::Credentials::none(),
+        None => session::console_credentials(ctx)?,
+    };
+    crate::app::run(crate::app::Options { root, creds, session })
 }

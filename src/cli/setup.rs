@@ -129,7 +129,11 @@ pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
         passphrase: Some(SecretString::from(DEMO_PASSPHRASE)),
         ..Credentials::default()
     };
-    crate::app::run(crate::app::Options { root, creds })
+    crate::app::run(crate::app::Options {
+        root,
+        creds,
+        session: None,
+    })
 }
 
 fn tour(root: &Path) -> String {

@@ -107,7 +107,7 @@ pub fn session(ctx: &Context) -> Result<()> {
             root.display()
         ),
         Some(i) => format!(
-            "store      {}\nlevel      {}\nprocess    {}\nsince      {}\nidle left  {} of {}\ncommit     {}\nnodes      {}\ncommands   {}\nmemory     {}\n",
+            "store      {}\nlevel      {}\nprocess    {}\nsince      {}\nidle left  {} of {}\ncommit     {}\nnodes      {}\ncommands   {}\nconsoles   {}\nmemory     {}\n",
             i.root.display(),
             i.level,
             i.pid,
@@ -117,6 +117,7 @@ pub fn session(ctx: &Context) -> Result<()> {
             i.commit,
             i.nodes,
             i.requests,
+            i.consoles,
             i.memory
         ),
     })

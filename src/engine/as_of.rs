@@ -45,7 +45,7 @@ use crate::model::{EdgeId, NodeId, NodeSummary, Timestamp};
 use crate::store::{Catalog, Store, row_edge_id, row_node_id, row_version};
 
 /// A point of the timeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AsOf {
     /// Just after commit `n` (the timeline's commit numbers).
     Commit(u64),

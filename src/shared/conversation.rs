@@ -11,7 +11,7 @@ use graphex_engine::proposal::{Outcome, Round, StoredProposal, edit_text};
 use similar::{ChangeTag, TextDiff};
 
 /// What a line of the conversation is, for its colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     Heading,
     /// The card's own words.

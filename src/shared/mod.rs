@@ -8,3 +8,5 @@ pub mod conversation;
 pub mod demo;
 mod demo_proposals;
 pub mod external_edit;
+pub mod frames;
+pub mod secret_text;

@@ -9,6 +9,7 @@ mod console;
 mod console_graph;
 mod console_projection;
 mod console_query;
+mod console_session;
 mod doctor;
 mod explore;
 mod federation;

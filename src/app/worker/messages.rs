@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use graphex_engine::Level;
 use graphex_engine::age_secret::SecretString;
+use serde::{Deserialize, Serialize};
 
 use crate::app::panes::graph::Place;
 use crate::app::panes::graph::curate::Write;
@@ -19,7 +20,7 @@ use crate::app::panes::query::work::{Completion, ErrorView, Format as QueryForma
 use crate::app::panes::queue::data::{ImpactView, ItemLints, QueueSnapshot};
 
 /// What the UI asks of the engine.
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub enum Request {
     /// Open the store with the credentials given at start.
     Open,
@@ -182,6 +183,7 @@ pub enum Request {
     },
     Unlock {
         human: bool,
+        #[serde(with = "crate::shared::secret_text")]
         passphrase: SecretString,
     },
     Lock,
@@ -211,7 +213,7 @@ impl Request {
 }
 
 /// What the engine answers.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Reply {
     Opened {
         level: Level,

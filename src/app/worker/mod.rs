@@ -632,11 +632,15 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
 pub(crate) mod bodies;
 mod decisions;
 pub mod graph;
+pub mod hosted;
 #[cfg(test)]
 mod key_count_tests;
 pub mod memory;
 mod messages;
 mod redo;
+pub mod remote;
+#[cfg(test)]
+mod remote_tests;
 pub use messages::{Reply, Request};
 mod projection;
 pub mod query;

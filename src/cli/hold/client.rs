@@ -134,6 +134,32 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
     }
 }
 
+/// The store's session, ready to host the console's worker: `None` (the
+/// console opens the store itself) when there is none, when the
+/// environment names a key or `GRAPHEX_NO_SESSION` is set, or when the
+/// session declines (another store, a store that no longer verifies: then
+/// it says why).
+pub fn console(root: &Path) -> Option<UnixStream> {
+    if set(ENV_NO_SESSION) || uses_session_plainly(&Credentials::from_env()).is_none() {
+        return None;
+    }
+    let root = root.canonicalize().ok()?;
+    let socket = paths::existing_socket(&root)?;
+    paths::check_private_socket(&socket).ok()?;
+    let mut stream = UnixStream::connect(&socket).ok()?;
+    wire::send(&mut stream, &Request::Console { root }).ok()?;
+    match wire::receive(&mut stream, MAX_ANSWER).ok()? {
+        Answer::Console => Some(stream),
+        Answer::Declined(why) => {
+            if why.starts_with("the unlock session ended") {
+                crate::cli::output::note(&why);
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
 /// Debug builds, for running the CLI tests through sessions: see
 /// [`uses_session`].
 pub const ENV_TEST_VIA: &str = "GRAPHEX_TEST_VIA_SESSION";
@@ -146,11 +172,17 @@ pub const ENV_TEST_VIA: &str = "GRAPHEX_TEST_VIA_SESSION";
 /// commands holding the master key alone go through a session.
 fn uses_session(c: &Credentials) -> Option<bool> {
     let master_only = c.has_master() && c.human_passphrase.is_none() && c.agent_identity_file.is_none();
-    let names_a_key = c.has_master() || c.human_passphrase.is_some() || c.agent_identity_file.is_some();
     match cfg!(debug_assertions) && set(ENV_TEST_VIA) {
         true => master_only.then_some(true),
-        false => (!names_a_key).then_some(false),
+        false => uses_session_plainly(c),
     }
+}
+
+/// Outside test runs: a command asks a session only when its environment
+/// names no key.
+fn uses_session_plainly(c: &Credentials) -> Option<bool> {
+    let names_a_key = c.has_master() || c.human_passphrase.is_some() || c.agent_identity_file.is_some();
+    (!names_a_key).then_some(false)
 }
 
 /// Whether `var` is set to something.

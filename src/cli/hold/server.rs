@@ -19,6 +19,7 @@ use graphex_engine::{Credentials, Level, Store};
 
 use super::peer;
 use super::wire::{self, Answer, Info, MAX_REQUEST, Request};
+use crate::app::worker::hosted::{self, Hosted};
 use crate::cli::{Cli, Context, Held};
 
 /// Set in tests: the session dies after running a command, before answering.
@@ -48,6 +49,8 @@ pub struct Session {
     last: Instant,
     requests: u64,
     db_file: FileId,
+    /// The consoles whose workers this session runs.
+    consoles: Vec<Hosted>,
 }
 
 /// How long a session unlocked at the human level keeps human-only.
@@ -86,6 +89,7 @@ impl Session {
             last: Instant::now(),
             requests: 0,
             db_file,
+            consoles: Vec::new(),
         })
     }
 
@@ -93,6 +97,12 @@ impl Session {
     /// removes its socket. Returns why it ended.
     pub fn serve(mut self, listener: &UnixListener) -> Result<String> {
         let why = loop {
+            // A console is in use while it is open: the idle time counts
+            // from when the last one closed.
+            self.consoles.retain(|c| !c.finished());
+            if !self.consoles.is_empty() {
+                self.last = Instant::now();
+            }
             let left = self.idle.saturating_sub(self.last.elapsed());
             if left.is_zero() {
                 break format!("idle for {}s", self.idle.as_secs());
@@ -131,6 +141,9 @@ impl Session {
             }
         };
         let _ = std::fs::remove_file(&self.socket);
+        for console in self.consoles.drain(..) {
+            console.end();
+        }
         Ok(why)
     }
 
@@ -149,6 +162,7 @@ impl Session {
         let (answer, flow) = match request {
             Request::Status => (Answer::Status(self.info()), Flow::Go),
             Request::Lock => (Answer::Locked, Flow::Stop("locked".into())),
+            Request::Console { root } => return self.console(stream, &root),
             Request::Run { argv, cwd, root } => self.run(argv, &cwd, &root),
         };
         if matches!(answer, Answer::Ran { .. }) {
@@ -224,6 +238,37 @@ impl Session {
         (Answer::Ran { code, stdout, stderr }, Flow::Go)
     }
 
+    /// Hosts a console's worker: the console reads and decides with this
+    /// session's keys (never at the human level: the console asks for that
+    /// passphrase itself), which stay here.
+    fn console(&mut self, mut stream: UnixStream, root: &Path) -> Flow {
+        if !same_path(root, &self.root) {
+            let why = format!("this session holds {}", self.root.display());
+            let _ = wire::send(&mut stream, &Answer::Declined(why));
+            return Flow::Go;
+        }
+        if let Err(e) = self.make_current() {
+            let why = format!("the unlock session ended: the store no longer verifies ({e:#})");
+            let _ = wire::send(&mut stream, &Answer::Declined(why.clone()));
+            return Flow::Stop(why);
+        }
+        if wire::send(&mut stream, &Answer::Console).is_err() {
+            return Flow::Go;
+        }
+        let creds = Credentials {
+            passphrase: self.creds.passphrase.clone(),
+            identity_file: self.creds.identity_file.clone(),
+            human_passphrase: None,
+            agent_identity_file: None,
+        };
+        if let Ok(console) = hosted::host(stream, self.root.clone(), creds) {
+            self.consoles.push(console);
+        }
+        self.last = Instant::now();
+        self.requests += 1;
+        Flow::Go
+    }
+
     /// The store as it is on disk now: opened again (and verified, and
     /// checked for a rollback, as any open) when the file was replaced (a
     /// checkout) or rewritten behind SQLite's back (an older copy put back in
@@ -282,6 +327,7 @@ impl Session {
             commit: store.seen_seq(),
             nodes: store.catalog().node_count(),
             requests: self.requests,
+            consoles: self.consoles.iter().filter(|c| !c.finished()).count(),
             memory: self.memory.clone(),
         }
     }

@@ -1,12 +1,14 @@
 //! What a client and the session say to each other: one request and one
-//! answer per connection, each a length-prefixed JSON frame. Requests are
-//! small; a frame over the limit is refused before it is read.
+//! answer per connection, each a length-prefixed JSON frame
+//! ([`crate::shared::frames`]). Requests are small; a frame over the limit
+//! is refused before it is read. A console's connection goes on after the
+//! answer: its worker's requests and replies, a frame each.
 
-use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context as _, Result, bail};
 use serde::{Deserialize, Serialize};
+
+pub use crate::shared::frames::{receive, send};
 
 /// The largest request the session reads.
 pub const MAX_REQUEST: usize = 1 << 20;
@@ -25,6 +27,10 @@ pub enum Request {
     },
     /// What the session holds.
     Status,
+    /// Host a console's engine worker on the store at `root`: after
+    /// [`Answer::Console`] the connection carries the worker's requests and
+    /// replies until the console closes it.
+    Console { root: PathBuf },
     /// End the session now.
     Lock,
 }
@@ -40,6 +46,8 @@ pub enum Answer {
     },
     Status(Info),
     Locked,
+    /// The session hosts the console's worker from here on.
+    Console,
     /// The session will not run it (the client runs it itself), and why.
     Declined(String),
 }
@@ -57,31 +65,11 @@ pub struct Info {
     pub commit: u64,
     pub nodes: usize,
     pub requests: u64,
+    /// The consoles running on this session's keys.
+    #[serde(default)]
+    pub consoles: usize,
     /// Whether the session's memory is locked against swapping, and if not why.
     pub memory: String,
-}
-
-/// Writes one frame.
-pub fn send<T: Serialize>(w: &mut impl Write, value: &T) -> Result<()> {
-    let body = serde_json::to_vec(value)?;
-    let len = u32::try_from(body.len()).context("a frame over 4 GiB")?;
-    w.write_all(&len.to_be_bytes())?;
-    w.write_all(&body)?;
-    w.flush()?;
-    Ok(())
-}
-
-/// Reads one frame of at most `max` bytes.
-pub fn receive<T: for<'de> Deserialize<'de>>(r: &mut impl Read, max: usize) -> Result<T> {
-    let mut len = [0u8; 4];
-    r.read_exact(&mut len).context("the other end closed the connection")?;
-    let len = usize::try_from(u32::from_be_bytes(len))?;
-    if len > max {
-        bail!("a frame of {len} bytes (the limit is {max})");
-    }
-    let mut body = vec![0u8; len];
-    r.read_exact(&mut body).context("the frame ended early")?;
-    serde_json::from_slice(&body).context("the frame does not parse")
 }
 
 #[cfg(test)]

@@ -59,7 +59,7 @@ pub use contradictions::{Contradiction, DISPUTED, contradictions, disputed_with}
 pub use rows::sort_rows;
 
 /// What a curator list sorts by; ties go by name, ascending.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SortBy {
     #[default]

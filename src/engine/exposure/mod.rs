@@ -56,7 +56,7 @@ pub enum Finding {
 /// whole text (once more secret) to a lower tier; a mention puts a secret
 /// name in lower-tier text; an edge from a public node shows only that a
 /// higher node exists and how it relates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FindingKind {
     LoweredTier,

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::model::Tier;
 
 /// How far a session is unlocked. Each level reads its tiers and all below.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Level {
     /// No keys: public content only.

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::Node;
 
 /// One field that differs; `None` means absent on that side.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct FieldDiff {
     /// `description`, `tier`, `property owner`, ...
     pub field: String,

@@ -26,7 +26,7 @@ pub struct Edge {
 }
 
 /// The fields a caller supplies to link two nodes (by name).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NewEdge {
     pub from: super::Name,
     pub relation: Relation,

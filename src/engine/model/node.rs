@@ -135,7 +135,7 @@ pub fn parse_property(raw: &str) -> Result<(String, String)> {
 }
 
 /// The fields a caller supplies to create a node; the store fills in the rest.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NewNode {
     pub name: Name,
     pub node_type: NodeType,
@@ -169,7 +169,7 @@ impl NewNode {
 }
 
 /// A field-level change to a node. `None` leaves a field as it is.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NodePatch {
     pub description: Option<String>,
     pub body: Option<Option<String>>,

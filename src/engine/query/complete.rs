@@ -107,7 +107,7 @@ pub fn context(src: &str, cursor: usize) -> Context {
 }
 
 /// One thing the completion offers.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Candidate {
     /// What replaces the word.
     pub text: String,

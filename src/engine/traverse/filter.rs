@@ -9,7 +9,7 @@ use crate::query::StatusFilter;
 use crate::store::Catalog;
 
 /// Which way edges are followed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Direction {
     /// From source to target (bidirectional edges both ways).
     Out,

@@ -14,7 +14,7 @@ use graphex_engine::store::{Catalog, Store};
 pub type Counts = Vec<(String, usize)>;
 
 /// A change the Graph pane writes.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Write {
     Add(Box<NewNode>),
     Update {

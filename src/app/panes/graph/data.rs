@@ -18,7 +18,7 @@ use graphex_engine::traverse::{Direction, Filter, Reached, Ring, neighbors, shor
 pub const GROUP_OVER: usize = 24;
 
 /// Which way an edge points, seen from the node that reached it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Arrow {
     /// `→`: from the inner node outwards.
     Out,
@@ -44,7 +44,7 @@ const BODY_LINES: usize = 400;
 /// The centre node as the inspector shows it. Free text (description,
 /// properties, body, an agent's id) is escaped on the worker by the
 /// engine's hygiene, so it can never look like the pane's own structure.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Inspector {
     pub name: String,
     pub node_type: String,
@@ -93,7 +93,7 @@ impl From<&Node> for Inspector {
 }
 
 /// One neighbour.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RingRow {
     pub name: String,
     pub node_type: String,
@@ -107,7 +107,7 @@ pub struct RingRow {
 }
 
 /// A line of a ring: a neighbour, or a group of them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum RingEntry {
     Node(RingRow),
     Group {
@@ -119,7 +119,7 @@ pub enum RingEntry {
 }
 
 /// The neighbours at one distance.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RingView {
     pub distance: u32,
     /// How many nodes the ring holds (grouped or not).
@@ -130,14 +130,14 @@ pub struct RingView {
 /// What the pickers offer: each type and relation met in the
 /// neighbourhood (walked without the type and relation filters), with
 /// how many nodes or edges have it, most first.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Facets {
     pub types: Vec<(String, usize)>,
     pub relations: Vec<(String, usize)>,
 }
 
 /// What the pane draws for one centre.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Neighbourhood {
     pub inspector: Inspector,
     pub rings: Vec<RingView>,
@@ -151,7 +151,7 @@ pub struct Neighbourhood {
 }
 
 /// A node a pending proposal would link to the centre.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ProposedRow {
     pub name: String,
     pub node_type: String,
@@ -193,7 +193,7 @@ impl Neighbourhood {
 
 /// A path from the mark to the centre: each node, and the edge that led to
 /// it from the one before.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PathView {
     pub from: String,
     pub to: String,

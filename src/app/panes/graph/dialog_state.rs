@@ -138,7 +138,7 @@ pub enum PromptThen {
 pub const SORTS: [SortBy; 4] = [SortBy::Name, SortBy::LastChange, SortBy::Scope, SortBy::Links];
 
 /// One row of the table.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EntryView {
     pub name: String,
     pub node_type: String,
@@ -151,7 +151,7 @@ pub struct EntryView {
 }
 
 /// A list as the dialog draws it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ListView {
     pub rows: Vec<EntryView>,
     /// (term, the node mentioning it without a link).

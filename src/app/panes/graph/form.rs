@@ -42,7 +42,7 @@ impl Field {
 }
 
 /// The values a form holds, comparable for an edit's diff.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Values {
     pub node_type: String,
     pub name: String,

@@ -11,7 +11,7 @@ use crate::widgets::word_diff::word_diff;
 use crate::widgets::{RichLine, Tone};
 
 /// One version as the history lists it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VersionView {
     pub version: u64,
     pub tier: String,
@@ -27,7 +27,7 @@ pub struct VersionView {
 }
 
 /// Every version of a node, oldest first.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HistoryView {
     pub name: String,
     pub versions: Vec<VersionView>,

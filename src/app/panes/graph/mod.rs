@@ -46,7 +46,7 @@ pub const MAX_DEPTH: u32 = 6;
 
 /// What the pane shows: a centre and how its neighbourhood is walked. Back
 /// and forward restore all of it, filters included.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Place {
     pub centre: String,
     pub depth: u32,

@@ -23,7 +23,7 @@ use super::data::{Inspector, Neighbourhood, PathView, neighbourhood, neighbourho
 pub const JUMP_HITS: usize = 50;
 
 /// One node the jump offers.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JumpHit {
     pub name: String,
     pub node_type: String,

@@ -10,7 +10,7 @@ use graphex_engine::project::Settings;
 use graphex_engine::store::Store;
 
 /// What each tier holds and adds, and the findings.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ExposureView {
     pub covers_up_to: String,
     /// (tier, nodes, edges, the names it adds over the tier below).
@@ -20,7 +20,7 @@ pub struct ExposureView {
 }
 
 /// One finding as the view lists it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FindingRow {
     pub kind: FindingKind,
     /// The finding in words, its lint left to the group's heading, made
@@ -31,7 +31,7 @@ pub struct FindingRow {
 }
 
 /// One audit record as the browser lists it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AuditRow {
     pub seq: u64,
     pub at: String,
@@ -47,7 +47,7 @@ pub struct AuditRow {
 }
 
 /// The audit log as the browser shows it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AuditView {
     /// The chain verifies: (ok, records, problems).
     pub verify: (bool, u64, Vec<String>),
@@ -58,7 +58,7 @@ pub struct AuditView {
 
 /// A record rebuilt: its text from that time's node versions, and whether
 /// it hashes as recorded.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ReplayView {
     pub seq: u64,
     pub at: String,

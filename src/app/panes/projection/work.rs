@@ -15,7 +15,7 @@ use graphex_engine::store::Store;
 pub const TIERS: [Tier; 3] = [Tier::Public, Tier::AgentReadable, Tier::AgentRestricted];
 
 /// What is projected.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Subject {
     Node {
         name: String,
@@ -57,7 +57,7 @@ impl Subject {
 }
 
 /// A preview asked for: the subject, the agent and its budget.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Spec {
     pub subject: Subject,
     pub agent: String,
@@ -65,7 +65,7 @@ pub struct Spec {
 }
 
 /// One node's verdict, in words.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Verdict {
     pub name: String,
     pub included: bool,
@@ -73,7 +73,7 @@ pub struct Verdict {
 }
 
 /// What one tier receives.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TierView {
     pub tier: Tier,
     /// The projection's text, exactly as an agent receives it.
@@ -112,7 +112,7 @@ impl TierView {
 }
 
 /// Every tier's projection of one subject.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PreviewView {
     pub label: String,
     pub tiers: Vec<TierView>,

@@ -15,7 +15,7 @@ use graphex_engine::store::Store;
 pub const COMPLETIONS: usize = 12;
 
 /// One edge of a result path, seen along the path.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Step {
     pub relation: String,
     pub confidence: f64,
@@ -25,14 +25,14 @@ pub struct Step {
 }
 
 /// One result path: its nodes (name, type) and the edges between them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PathRow {
     pub nodes: Vec<(String, String)>,
     pub steps: Vec<Step>,
 }
 
 /// A query's results as the pane shows them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ResultsView {
     pub paths: Vec<PathRow>,
     pub total: usize,
@@ -42,7 +42,7 @@ pub struct ResultsView {
 }
 
 /// What is wrong with the query, where, and what might be meant.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ErrorView {
     pub message: String,
     /// Byte span in the query text.
@@ -100,7 +100,7 @@ pub fn evaluate(store: &Store, text: &str) -> Result<ResultsView, ErrorView> {
 
 /// What the completion offers at byte `cursor` of `text`: the candidates,
 /// the bytes a choice replaces, and the help of the flag there.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Completion {
     pub items: Vec<Candidate>,
     pub replace: (usize, usize),
@@ -119,7 +119,7 @@ pub fn complete(store: &Store, text: &str, cursor: usize, now: Timestamp) -> Com
 }
 
 /// The formats results are copied or exported in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     Json,
     Mermaid,

@@ -11,7 +11,7 @@ use graphex_engine::model::{Node, NodePatch, Status};
 use graphex_engine::store::Store;
 
 /// One side of a contradiction, ready to draw.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Side {
     pub name: String,
     pub node_type: String,
@@ -29,7 +29,7 @@ pub struct Side {
 }
 
 /// A contradiction to resolve: `left` is the node the edge leaves.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ContradictionItem {
     pub left: Side,
     pub right: Side,
@@ -47,7 +47,7 @@ impl ContradictionItem {
 }
 
 /// How a reviewer resolves a contradiction.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Resolution {
     /// Keep `kept`: `deprecated` is deprecated with `reason`.
     Keep {

@@ -6,7 +6,7 @@ use graphex_engine::model::FieldDiff;
 use graphex_engine::proposal::{Card, Change, Group, Lint, Source, TierImpact};
 
 /// One pending proposal, ready to draw.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct QueueItem {
     pub id: String,
     pub short: String,
@@ -15,7 +15,7 @@ pub struct QueueItem {
     pub session: String,
     /// Milliseconds since the epoch.
     pub created_ms: i64,
-    pub source: &'static str,
+    pub source: String,
     /// Position within its session, 1-based, and the session's size.
     pub position: (usize, usize),
     pub rationale: String,
@@ -39,7 +39,7 @@ pub struct QueueItem {
 }
 
 /// One change of a proposal.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ChangeView {
     AddNode {
         name: String,
@@ -69,7 +69,7 @@ pub enum ChangeView {
         unreadable: Option<String>,
     },
     Lifecycle {
-        verb: &'static str,
+        verb: String,
         name: String,
         reason: Option<String>,
         /// The node as it stands, in one line.
@@ -137,7 +137,7 @@ impl QueueItem {
 }
 
 /// The queue as the worker last read it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct QueueSnapshot {
     pub items: Vec<QueueItem>,
     /// Files moved to quarantine by this read, with their reasons.
@@ -147,7 +147,7 @@ pub struct QueueSnapshot {
 }
 
 /// How one agent tier's projections would change on accept.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ImpactView {
     pub tier: String,
     pub centres_changed: usize,
@@ -218,11 +218,11 @@ fn linked(store: &Store, name: &str) -> Vec<String> {
 }
 
 /// A proposal's lints as the console shows them: (code, explanation).
-pub type ItemLints = Vec<(&'static str, String)>;
+pub type ItemLints = Vec<(String, String)>;
 
 /// The lints of a linted card.
 pub fn lints_of(lints: &[Lint]) -> ItemLints {
-    lints.iter().map(|l| (l.code(), l.explain())).collect()
+    lints.iter().map(|l| (l.code().to_owned(), l.explain())).collect()
 }
 
 /// The queue's items; `linted` says whether the cards carry their lints.
@@ -249,7 +249,7 @@ fn item(store: &Store, c: &Card, groups: &[Group], linted: bool) -> QueueItem {
         trust: s.trust,
         session: s.session.clone(),
         created_ms: c.proposal.created.0,
-        source: source(c.proposal.source),
+        source: source(c.proposal.source).to_owned(),
         position: c.position,
         rationale: s.rationale.clone(),
         changes,
@@ -325,7 +325,8 @@ fn change(store: &Store, ch: &Change) -> ChangeView {
                     Change::Archive { .. } => "archive",
                     Change::Restore { .. } => "restore",
                     _ => "deprecate",
-                },
+                }
+                .to_owned(),
                 name: name.to_string(),
                 reason: reason.clone(),
                 affected: summary(store, name.as_str()),

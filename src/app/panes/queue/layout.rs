@@ -20,8 +20,8 @@ pub fn lint_tone(code: &str) -> Tone {
 }
 
 /// Each lint code once, in order.
-fn lint_codes(lints: &[(&'static str, String)]) -> BTreeSet<&'static str> {
-    lints.iter().map(|(c, _)| *c).collect()
+fn lint_codes(lints: &[(String, String)]) -> BTreeSet<&str> {
+    lints.iter().map(|(c, _)| c.as_str()).collect()
 }
 
 /// A flag as a list row shows it: a few letters (the card names it whole;

@@ -70,7 +70,7 @@ pub fn reason_candidates(q: &Queue, ids: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for item in q.items.iter().filter(|i| ids.contains(&i.id)) {
         for (code, text) in item.lints.iter().flatten() {
-            let reason = match *code {
+            let reason = match code.as_str() {
                 "credential" => "contains a credential".to_owned(),
                 "near-duplicate" | "name-taken" | "tier-lowered" | "cross-tier" | "mentions-higher" => {
                     format!("{code}: {text}")

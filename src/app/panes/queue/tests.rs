@@ -81,9 +81,9 @@ fn a_flagged_accept_takes_a_second_key_on_a_confirmation_naming_the_flags() {
     let mut s = three();
     let first = s.queue.items[0].id.clone();
     s.queue.items[0].lints = Some(vec![
-        ("tier-lowered", "lowers x".into()),
-        ("dangling", "d".into()),
-        ("credential", "c".into()),
+        ("tier-lowered".into(), "lowers x".into()),
+        ("dangling".into(), "d".into()),
+        ("credential".into(), "c".into()),
     ]);
     s.queue.items[0].stale = vec!["x moved".into()];
     // The cursor left on it: `a` alone decides nothing.
@@ -113,7 +113,7 @@ fn a_flagged_accept_takes_a_second_key_on_a_confirmation_naming_the_flags() {
 fn a_batch_accept_names_each_proposal_and_leaves_the_flagged_ones_out() {
     let mut s = three();
     let ids: Vec<String> = s.queue.items[..2].iter().map(|i| i.id.clone()).collect();
-    s.queue.items[1].lints = Some(vec![("near-duplicate", "close to y".into())]);
+    s.queue.items[1].lints = Some(vec![("near-duplicate".into(), "close to y".into())]);
     assert!(requests(ch(&mut s, 'A')).is_empty());
     match s.popups.last() {
         Some(Popup::Confirm {
@@ -137,7 +137,7 @@ fn a_batch_accept_names_each_proposal_and_leaves_the_flagged_ones_out() {
     // A batch of flagged ones only decides nothing.
     let mut s = three();
     for i in 0..2 {
-        s.queue.items[i].lints = Some(vec![("credential", "k".into())]);
+        s.queue.items[i].lints = Some(vec![("credential".into(), "k".into())]);
     }
     assert!(requests(ch(&mut s, 'A')).is_empty());
     assert!(s.popups.is_empty());
@@ -389,7 +389,10 @@ fn accepting_waits_for_the_lints_to_show() {
     let id = s.queue.items[0].id.clone();
     update(
         &mut s,
-        Msg::Reply(Reply::Lints(vec![(id.clone(), vec![("credential", "a key".into())])])),
+        Msg::Reply(Reply::Lints(vec![(
+            id.clone(),
+            vec![("credential".into(), "a key".into())],
+        )])),
     );
     assert_eq!(s.queue.items[0].lints.as_ref().unwrap()[0].0, "credential");
     // A credential is a flag: the accept is confirmed with a second key.
@@ -531,7 +534,7 @@ fn a_merge_proposal_shows_its_three_versions_with_agent_text_escaped() {
 fn a_restore_is_drawn_as_a_node_coming_back_not_a_removal() {
     let mut it = item("a", "claude", "s1");
     let lifecycle = |verb: &'static str| ChangeView::Lifecycle {
-        verb,
+        verb: verb.to_owned(),
         name: "orders-v1".into(),
         reason: None,
         affected: None,
@@ -555,7 +558,7 @@ fn the_reject_dialog_recalls_earlier_reasons_and_offers_lint_reasons() {
     // The next proposal carries a credential lint.
     update(&mut s, Msg::Reply(Reply::Done("rejected".into())));
     let second = s.queue.items[1].id.clone();
-    s.queue.items[1].lints = Some(vec![("credential", "an AWS access key".into())]);
+    s.queue.items[1].lints = Some(vec![("credential".into(), "an AWS access key".into())]);
     s.queue.selected = 1;
     ch(&mut s, 'r');
     let input = |s: &crate::app::state::AppState| match s.popups.last() {

@@ -123,7 +123,7 @@ const SECURITY_FLAGS: [&str; 5] = [
 ];
 
 /// What `item` is flagged with: stale, and each security-relevant lint.
-pub(crate) fn flags(item: &QueueItem) -> Vec<&'static str> {
+pub(crate) fn flags(item: &QueueItem) -> Vec<&str> {
     let mut out = Vec::new();
     if !item.stale.is_empty() {
         out.push("stale");
@@ -132,8 +132,8 @@ pub(crate) fn flags(item: &QueueItem) -> Vec<&'static str> {
         out.push("revision-problem");
     }
     for (code, _) in item.lints.iter().flatten() {
-        if SECURITY_FLAGS.contains(code) && !out.contains(code) {
-            out.push(*code);
+        if SECURITY_FLAGS.contains(&code.as_str()) && !out.contains(&code.as_str()) {
+            out.push(code.as_str());
         }
     }
     out

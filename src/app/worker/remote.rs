@@ -1,0 +1,119 @@
+//! The console's end of a worker hosted by the unlock session: requests go
+//! to the session as frames and its replies come back, so the console
+//! reads and decides with the session's keys without ever holding them.
+//! When the session ends under it (locked, idle, a store that no longer
+//! verifies), the console says so and goes on with a worker of its own
+//! that holds no keys, as after `Lock`: unlocking asks for a passphrase.
+
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use graphex_engine::Credentials;
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::{Handle, Reply, Request};
+use crate::shared::frames;
+
+/// The largest reply read from the session (a queue of large proposals).
+const MAX_REPLY: usize = 1 << 31;
+
+/// What the console says when the session ends under it.
+pub const SESSION_ENDED: &str = "the unlock session ended (locked, idle, or the store no longer verifies): the \
+                                 console holds no keys now; a decision sent just before may or may not have been \
+                                 made (the timeline shows); unlock to go on";
+
+/// Said once the session hosts the worker.
+pub const THROUGH_SESSION: &str = "through the unlock session: its keys stay in the session";
+
+/// The worker that took over when the session ended.
+type Fallback = Arc<Mutex<Option<Handle>>>;
+
+/// A worker hosted by the session at the other end of `stream` (which has
+/// already accepted the console); replies go to `reply`. `root` is where
+/// a worker of the console's own opens the store if the session ends.
+pub fn remote(stream: UnixStream, root: PathBuf, reply: UnboundedSender<Reply>) -> std::io::Result<Handle> {
+    let (tx, rx) = channel();
+    let reading = stream.try_clone()?;
+    let fallback: Fallback = Arc::new(Mutex::new(None));
+    let closing = Arc::new(AtomicBool::new(false));
+    let _ = reply.send(Reply::Done(THROUGH_SESSION.into()));
+    let reader = {
+        let (fallback, closing) = (Arc::clone(&fallback), Arc::clone(&closing));
+        std::thread::Builder::new()
+            .name("graphex-session-replies".into())
+            .spawn(move || read_replies(reading, &reply, &fallback, &closing, root))?
+    };
+    let thread = std::thread::Builder::new()
+        .name("graphex-session-requests".into())
+        .spawn(move || {
+            forward(&rx, stream, &fallback, &closing);
+            // The session finishes the decisions already sent, then closes.
+            let _ = reader.join();
+            let own = fallback.lock().unwrap_or_else(PoisonError::into_inner).take();
+            if let Some(own) = own {
+                drop(own.tx);
+                let _ = own.thread.join();
+            }
+        })?;
+    Ok(Handle { tx, thread })
+}
+
+/// Sends each request to the session, or to the console's own worker once
+/// the session has ended.
+fn forward(rx: &Receiver<Request>, mut stream: UnixStream, fallback: &Fallback, closing: &AtomicBool) {
+    let cwd = std::env::current_dir().ok();
+    for mut req in rx {
+        if matches!(req, Request::Shutdown) {
+            closing.store(true, Ordering::SeqCst);
+        }
+        // A file named here is the console's, not the session's directory's.
+        if let (Request::Export { file, .. } | Request::ExportQuery { file, .. }, Some(cwd)) = (&mut req, &cwd)
+            && file.is_relative()
+        {
+            *file = cwd.join(&*file);
+        }
+        let own = fallback.lock().unwrap_or_else(PoisonError::into_inner);
+        match own.as_ref() {
+            Some(own) => {
+                let _ = own.tx.send(req);
+            }
+            // A session gone mid-write: the reader says so and takes over.
+            None => {
+                let _ = frames::send(&mut stream, &req);
+            }
+        }
+    }
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+}
+
+/// Passes the session's replies on; when it ends while the console still
+/// runs, starts a worker of the console's own with no keys.
+fn read_replies(
+    mut stream: UnixStream,
+    reply: &UnboundedSender<Reply>,
+    fallback: &Fallback,
+    closing: &AtomicBool,
+    root: PathBuf,
+) {
+    loop {
+        match frames::receive::<Reply>(&mut stream, MAX_REPLY) {
+            Ok(r) => {
+                if reply.send(r).is_err() {
+                    return;
+                }
+            }
+            Err(_) if closing.load(Ordering::SeqCst) => return,
+            Err(_) => {
+                let mut own = fallback.lock().unwrap_or_else(PoisonError::into_inner);
+                let _ = reply.send(Reply::Failed(SESSION_ENDED.into()));
+                let handle = super::spawn(root, Credentials::none(), reply.clone());
+                let _ = handle.tx.send(Request::Open);
+                *own = Some(handle);
+                return;
+            }
+        }
+    }
+}

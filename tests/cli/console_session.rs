@@ -1,0 +1,74 @@
+//! The console through an unlock session: started without a key, it reads
+//! at the session's level (the keys stay in the session), and the session
+//! counts it while it runs.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::harness::{Repo, state_dir};
+use crate::pty::Console;
+
+/// Locks the session when dropped (a failing test leaves none running).
+struct Locks<'a>(&'a Repo);
+
+impl Drop for Locks<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.locked().arg("lock").output();
+    }
+}
+
+fn consoles(repo: &Repo) -> serde_json::Value {
+    let out = repo.locked().args(["--json", "session"]).output().unwrap();
+    let info: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    info["consoles"].clone()
+}
+
+#[test]
+fn the_console_without_a_key_reads_through_the_session_at_its_level() {
+    let repo = Repo::new();
+    repo.master().args(["unlock", "--idle", "10m"]).assert().success();
+    let _locks = Locks(&repo);
+    let state = state_dir();
+    let env = [
+        ("GRAPHEX_TEST_KDF_LOG_N", "4"),
+        ("GRAPHEX_STATE_DIR", state.to_str().unwrap()),
+    ];
+    let mut c = console(&repo, &env);
+    // No key in its environment, yet the master level: the session's.
+    c.wait_for("master: all but human-only");
+    assert_eq!(consoles(&repo), 1);
+    c.send("q");
+    c.wait_exit();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while consoles(&repo) != 0 {
+        assert!(Instant::now() < deadline, "the session still counts the console");
+        std::thread::yield_now();
+    }
+    // With GRAPHEX_NO_SESSION the same console opens on its own, keyless.
+    let mut own = env.to_vec();
+    own.push(("GRAPHEX_NO_SESSION", "1"));
+    let mut c = console(&repo, &own);
+    c.wait_for("locked: public only");
+    c.send("q");
+    c.wait_exit();
+    // Locked under a running console: it says so and goes on with no key.
+    let mut c = console(&repo, &env);
+    c.wait_for("master: all but human-only");
+    repo.locked().arg("lock").assert().success();
+    c.wait_for("locked: public only");
+    c.wait_for("the unlock session ended");
+    c.send("q");
+    c.wait_exit();
+}
+
+fn console(repo: &Repo, env: &[(&str, &str)]) -> Console {
+    let root = repo.root().to_str().unwrap();
+    Console::start(
+        Path::new(env!("CARGO_BIN_EXE_graphex")),
+        repo.root(),
+        &["--store", root],
+        env,
+        120,
+        36,
+    )
+}
