@@ -333,7 +333,9 @@ pub enum Command {
     /// Serve MCP on stdio for an agent: projections at its trust tier, proposals, glossary, conventions.
     ///
     /// Runs with the agent identity (GRAPHEX_AGENT_IDENTITY) and refuses master credentials unless
-    /// --local. The agent id, trust and session are fixed here; callers cannot change them.
+    /// --local. The agent id, trust and session are fixed here; callers cannot change them. With
+    /// --local and no key in the environment, the store's unlock session (if one runs) serves it on
+    /// its keys and this process relays the protocol.
     Mcp(McpArgs),
     /// Create the demo store (the spec's orders-service example), then open the console on it, unlocked at the master level.
     Demo {

@@ -112,9 +112,8 @@ pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
         Command::Deprecate(a) => write::lifecycle(ctx, a, Status::Deprecated),
         Command::Archive(a) => write::lifecycle(ctx, a, Status::Archived),
         Command::Restore(a) => write::lifecycle(ctx, a, Status::Active),
-        Command::Mcp(a) => crate::mcp::serve(
-            ctx.root()?,
-            crate::mcp::AgentConfig {
+        Command::Mcp(a) => {
+            let agent = crate::mcp::AgentConfig {
                 agent: a.agent.clone(),
                 trust: a.trust,
                 session: a
@@ -123,8 +122,13 @@ pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
                     .unwrap_or_else(|| format!("mcp-{}", graphex_engine::model::Timestamp::now().0)),
                 local: a.local,
                 max_message: usize::try_from(a.max_message)?,
-            },
-        ),
+            };
+            let root = ctx.root()?;
+            match hold::client::mcp(&root, &agent) {
+                Some(relayed) => relayed,
+                None => crate::mcp::serve(root, agent),
+            }
+        }
         Command::Infer { path, dry_run } => proposals::infer(ctx, path.as_deref(), *dry_run),
         Command::Propose { schema: true, .. } => output::say(graphex_engine::proposal::SCHEMA),
         Command::Propose { file, .. } => proposals::propose(ctx, file.as_deref().unwrap_or(std::path::Path::new("-"))),

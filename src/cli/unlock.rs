@@ -107,7 +107,7 @@ pub fn session(ctx: &Context) -> Result<()> {
             root.display()
         ),
         Some(i) => format!(
-            "store      {}\nlevel      {}\nprocess    {}\nsince      {}\nidle left  {} of {}\ncommit     {}\nnodes      {}\ncommands   {}\nconsoles   {}\nmemory     {}\n",
+            "store      {}\nlevel      {}\nprocess    {}\nsince      {}\nidle left  {} of {}\ncommit     {}\nnodes      {}\ncommands   {}\nconsoles   {}\nmcp        {}\nmemory     {}\n",
             i.root.display(),
             i.level,
             i.pid,
@@ -118,6 +118,7 @@ pub fn session(ctx: &Context) -> Result<()> {
             i.nodes,
             i.requests,
             i.consoles,
+            i.mcp_servers,
             i.memory
         ),
     })

@@ -8,6 +8,7 @@
 //! nowhere.
 
 mod head_id;
+pub mod hosted;
 mod server;
 mod transport;
 
@@ -20,7 +21,7 @@ pub use server::GraphexServer;
 pub use transport::DEFAULT_MAX_MESSAGE;
 
 /// Who the server speaks for.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct AgentConfig {
     pub agent: String,
     pub trust: f64,
@@ -34,6 +35,21 @@ pub struct AgentConfig {
 /// Opens the store for the server and serves MCP on stdio until the client
 /// disconnects.
 pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
+    let store = open_for_agents(&root, &Credentials::from_env(), &agent)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let served = runtime.block_on(server::run(store, agent));
+    // The reader may still wait on stdin, which cannot be cancelled.
+    runtime.shutdown_background();
+    served
+}
+
+/// Checks the server's configuration and opens the store it serves from
+/// with `creds`: never at the human level, above the agent level only for
+/// a trusted local runtime, never from a graph that went back.
+pub fn open_for_agents(root: &std::path::Path, creds: &Credentials, agent: &AgentConfig) -> Result<Store> {
     if !(0.0..=100.0).contains(&agent.trust) {
         bail!("--trust must be from 0 to 100 (it is {})", agent.trust);
     }
@@ -49,8 +65,7 @@ pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
         }],
     }
     .validate()?;
-    let creds = Credentials::from_env();
-    let store = Store::open(&root, &creds)?;
+    let store = Store::open(root, creds)?;
     // Agents are served nothing from a graph that went back: what they
     // receive would silently be an older policy.
     if let Some(rb) = store.rolled_back() {
@@ -76,12 +91,5 @@ pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
              without GRAPHEX_AGENT_IDENTITY (its file pins the master key)"
         );
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    let served = runtime.block_on(server::run(store, agent));
-    // The reader may still wait on stdin, which cannot be cancelled.
-    runtime.shutdown_background();
-    served
+    Ok(store)
 }

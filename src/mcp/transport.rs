@@ -36,7 +36,8 @@ impl BoundedStdio {
         Self::over(tokio::io::stdin(), tokio::io::stdout(), max)
     }
 
-    fn over(
+    /// Serves on `input` and `output` (a session's socket).
+    pub fn over(
         input: impl tokio::io::AsyncRead + Send + Unpin + 'static,
         output: impl AsyncWrite + Send + Unpin + 'static,
         max: usize,

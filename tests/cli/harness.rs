@@ -140,18 +140,22 @@ pub fn state_dir() -> PathBuf {
     dir
 }
 
+/// What a test run of the binary never inherits: a store, keys, how it
+/// finds a session.
+pub const INHERITED: [&str; 7] = [
+    "GRAPHEX_STORE",
+    "GRAPHEX_PASSPHRASE",
+    "GRAPHEX_IDENTITY",
+    "GRAPHEX_HUMAN_PASSPHRASE",
+    "GRAPHEX_AGENT_IDENTITY",
+    "GRAPHEX_NO_SESSION",
+    "XDG_RUNTIME_DIR",
+];
+
 /// The binary with every GRAPHEX_* variable cleared and a cheap KDF.
 pub fn bare(cwd: &Path) -> Command {
     let mut c = Command::cargo_bin("graphex").unwrap();
-    for var in [
-        "GRAPHEX_STORE",
-        "GRAPHEX_PASSPHRASE",
-        "GRAPHEX_IDENTITY",
-        "GRAPHEX_HUMAN_PASSPHRASE",
-        "GRAPHEX_AGENT_IDENTITY",
-        "GRAPHEX_NO_SESSION",
-        "XDG_RUNTIME_DIR",
-    ] {
+    for var in INHERITED {
         c.env_remove(var);
     }
     c.env("GRAPHEX_TEST_KDF_LOG_N", "4")

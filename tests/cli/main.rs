@@ -26,6 +26,7 @@ mod layers;
 mod lifecycle;
 mod mcp;
 mod mcp_limits;
+mod mcp_session;
 mod mcp_tools;
 mod projection;
 mod proposals;

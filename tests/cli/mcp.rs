@@ -41,6 +41,14 @@ pub(crate) fn server_on(root: &std::path::Path, identity: &std::path::Path, sess
     cmd
 }
 
+/// A runtime for one test's MCP clients.
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 pub(crate) async fn call(c: &Client, tool: &'static str, args: Value) -> CallToolResult {
     c.call_tool(CallToolRequestParams::new(tool).with_arguments(object(args)))
         .await
@@ -60,10 +68,7 @@ pub(crate) fn text(r: &CallToolResult) -> String {
 fn agents_query_propose_and_follow_up_over_mcp() {
     let repo = Repo::new().with_four_tiers();
     repo.ok(&["link", "agent-readable", "uses", "agent-restricted"]);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let cmd = server(&repo, &[]).configure(|_| {});
         let client: Client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();

@@ -160,6 +160,53 @@ pub fn console(root: &Path) -> Option<UnixStream> {
     }
 }
 
+/// `graphex mcp --local` with no key in its environment: served by the
+/// store's session on its keys, this process relaying the protocol between
+/// its stdio and the session. `None`: it serves on its own (no session, a
+/// key named, not `--local`, or the session declined, which is said on
+/// stderr, the runtime's log).
+pub fn mcp(root: &Path, agent: &crate::mcp::AgentConfig) -> Option<Result<()>> {
+    if !agent.local || set(ENV_NO_SESSION) || uses_session_plainly(&Credentials::from_env()).is_none() {
+        return None;
+    }
+    let root = root.canonicalize().ok()?;
+    let socket = paths::existing_socket(&root)?;
+    paths::check_private_socket(&socket).ok()?;
+    let mut stream = UnixStream::connect(&socket).ok()?;
+    let agent = agent.clone();
+    wire::send(&mut stream, &Request::Mcp { root, agent }).ok()?;
+    match wire::receive(&mut stream, MAX_ANSWER).ok()? {
+        Answer::Mcp => Some(relay(stream)),
+        Answer::Declined(why) => {
+            eprintln!("graphex mcp: not served by the unlock session ({why}); serving on its own");
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Copies stdin to the session and the session's lines to stdout until
+/// the session closes the connection (after stdin ended, or when it ends).
+fn relay(stream: UnixStream) -> Result<()> {
+    use std::io::Read as _;
+    let mut up = stream.try_clone()?;
+    std::thread::spawn(move || {
+        let _ = std::io::copy(&mut std::io::stdin().lock(), &mut up);
+        let _ = up.shutdown(std::net::Shutdown::Write);
+    });
+    let mut down = stream;
+    let mut out = std::io::stdout().lock();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = down.read(&mut buf)?;
+        if n == 0 {
+            return Ok(());
+        }
+        out.write_all(&buf[..n])?;
+        out.flush()?;
+    }
+}
+
 /// Debug builds, for running the CLI tests through sessions: see
 /// [`uses_session`].
 pub const ENV_TEST_VIA: &str = "GRAPHEX_TEST_VIA_SESSION";

@@ -21,6 +21,7 @@ use super::peer;
 use super::wire::{self, Answer, Info, MAX_REQUEST, Request};
 use crate::app::worker::hosted::{self, Hosted};
 use crate::cli::{Cli, Context, Held};
+use crate::mcp::hosted::HostedMcp;
 
 /// Set in tests: the session dies after running a command, before answering.
 pub const ENV_TEST_DIE: &str = "GRAPHEX_TEST_SESSION_DIES";
@@ -51,6 +52,8 @@ pub struct Session {
     db_file: FileId,
     /// The consoles whose workers this session runs.
     consoles: Vec<Hosted>,
+    /// The MCP servers it runs for trusted local runtimes.
+    mcp_servers: Vec<HostedMcp>,
 }
 
 /// How long a session unlocked at the human level keeps human-only.
@@ -90,6 +93,7 @@ impl Session {
             requests: 0,
             db_file,
             consoles: Vec::new(),
+            mcp_servers: Vec::new(),
         })
     }
 
@@ -100,7 +104,8 @@ impl Session {
             // A console is in use while it is open: the idle time counts
             // from when the last one closed.
             self.consoles.retain(|c| !c.finished());
-            if !self.consoles.is_empty() {
+            self.mcp_servers.retain(|m| !m.finished());
+            if !self.consoles.is_empty() || !self.mcp_servers.is_empty() {
                 self.last = Instant::now();
             }
             let left = self.idle.saturating_sub(self.last.elapsed());
@@ -144,6 +149,9 @@ impl Session {
         for console in self.consoles.drain(..) {
             console.end();
         }
+        for server in self.mcp_servers.drain(..) {
+            server.end();
+        }
         Ok(why)
     }
 
@@ -163,6 +171,7 @@ impl Session {
             Request::Status => (Answer::Status(self.info()), Flow::Go),
             Request::Lock => (Answer::Locked, Flow::Stop("locked".into())),
             Request::Console { root } => return self.console(stream, &root),
+            Request::Mcp { root, agent } => return self.mcp(stream, &root, agent),
             Request::Run { argv, cwd, root } => self.run(argv, &cwd, &root),
         };
         if matches!(answer, Answer::Ran { .. }) {
@@ -242,31 +251,76 @@ impl Session {
     /// session's keys (never at the human level: the console asks for that
     /// passphrase itself), which stay here.
     fn console(&mut self, mut stream: UnixStream, root: &Path) -> Flow {
-        if !same_path(root, &self.root) {
-            let why = format!("this session holds {}", self.root.display());
-            let _ = wire::send(&mut stream, &Answer::Declined(why));
-            return Flow::Go;
-        }
-        if let Err(e) = self.make_current() {
-            let why = format!("the unlock session ended: the store no longer verifies ({e:#})");
-            let _ = wire::send(&mut stream, &Answer::Declined(why.clone()));
-            return Flow::Stop(why);
+        if let Err(flow) = self.may_host(&mut stream, root) {
+            return flow;
         }
         if wire::send(&mut stream, &Answer::Console).is_err() {
             return Flow::Go;
         }
-        let creds = Credentials {
-            passphrase: self.creds.passphrase.clone(),
-            identity_file: self.creds.identity_file.clone(),
-            human_passphrase: None,
-            agent_identity_file: None,
-        };
-        if let Ok(console) = hosted::host(stream, self.root.clone(), creds) {
+        if let Ok(console) = hosted::host(stream, self.root.clone(), self.master_creds()) {
             self.consoles.push(console);
         }
         self.last = Instant::now();
         self.requests += 1;
         Flow::Go
+    }
+
+    /// Serves MCP for a trusted local runtime (`graphex mcp --local`, which
+    /// may hold the master key) on the session's keys; an agent's own
+    /// server holds the agent identity alone, never a session's reach.
+    fn mcp(&mut self, mut stream: UnixStream, root: &Path, agent: crate::mcp::AgentConfig) -> Flow {
+        if !agent.local {
+            let why = "an MCP server without --local holds the agent identity alone (GRAPHEX_AGENT_IDENTITY)";
+            let _ = wire::send(&mut stream, &Answer::Declined(why.into()));
+            return Flow::Go;
+        }
+        if let Err(flow) = self.may_host(&mut stream, root) {
+            return flow;
+        }
+        let store = match crate::mcp::open_for_agents(&self.root, &self.master_creds(), &agent) {
+            Ok(store) => store,
+            Err(e) => {
+                let _ = wire::send(&mut stream, &Answer::Declined(format!("{e:#}")));
+                return Flow::Go;
+            }
+        };
+        if wire::send(&mut stream, &Answer::Mcp).is_err() {
+            return Flow::Go;
+        }
+        if let Ok(server) = crate::mcp::hosted::host(stream, store, agent) {
+            self.mcp_servers.push(server);
+        }
+        self.last = Instant::now();
+        self.requests += 1;
+        Flow::Go
+    }
+
+    /// Whether this session may host a client of the store at `root` (its
+    /// own store, current and verified); if not, the client was told why.
+    fn may_host(&mut self, stream: &mut UnixStream, root: &Path) -> Result<(), Flow> {
+        if !same_path(root, &self.root) {
+            let why = format!("this session holds {}", self.root.display());
+            let _ = wire::send(stream, &Answer::Declined(why));
+            return Err(Flow::Go);
+        }
+        if let Err(e) = self.make_current() {
+            let why = format!("the unlock session ended: the store no longer verifies ({e:#})");
+            let _ = wire::send(stream, &Answer::Declined(why.clone()));
+            return Err(Flow::Stop(why));
+        }
+        Ok(())
+    }
+
+    /// The session's master key, without human-only: what it lends a
+    /// console or a local MCP server to open the store with, in this
+    /// process.
+    fn master_creds(&self) -> Credentials {
+        Credentials {
+            passphrase: self.creds.passphrase.clone(),
+            identity_file: self.creds.identity_file.clone(),
+            human_passphrase: None,
+            agent_identity_file: None,
+        }
     }
 
     /// The store as it is on disk now: opened again (and verified, and
@@ -328,6 +382,7 @@ impl Session {
             nodes: store.catalog().node_count(),
             requests: self.requests,
             consoles: self.consoles.iter().filter(|c| !c.finished()).count(),
+            mcp_servers: self.mcp_servers.iter().filter(|m| !m.finished()).count(),
             memory: self.memory.clone(),
         }
     }

@@ -31,6 +31,12 @@ pub enum Request {
     /// [`Answer::Console`] the connection carries the worker's requests and
     /// replies until the console closes it.
     Console { root: PathBuf },
+    /// Serve MCP for `agent` (a `--local` server) from the store at `root`:
+    /// after [`Answer::Mcp`] the connection carries the protocol's lines.
+    Mcp {
+        root: PathBuf,
+        agent: crate::mcp::AgentConfig,
+    },
     /// End the session now.
     Lock,
 }
@@ -48,6 +54,8 @@ pub enum Answer {
     Locked,
     /// The session hosts the console's worker from here on.
     Console,
+    /// The session serves MCP on this connection from here on.
+    Mcp,
     /// The session will not run it (the client runs it itself), and why.
     Declined(String),
 }
@@ -68,6 +76,9 @@ pub struct Info {
     /// The consoles running on this session's keys.
     #[serde(default)]
     pub consoles: usize,
+    /// The MCP servers (`graphex mcp --local`) it runs.
+    #[serde(default)]
+    pub mcp_servers: usize,
     /// Whether the session's memory is locked against swapping, and if not why.
     pub memory: String,
 }

@@ -154,9 +154,14 @@ impl ServerHandler for GraphexServer {
     }
 }
 
-/// Serves until the client disconnects.
+/// Serves on stdio until the client disconnects.
 pub async fn run(store: Store, agent: AgentConfig) -> anyhow::Result<()> {
     let transport = super::transport::BoundedStdio::new(agent.max_message);
+    run_on(store, agent, transport).await
+}
+
+/// Serves on `transport` until the client disconnects.
+pub async fn run_on(store: Store, agent: AgentConfig, transport: super::transport::BoundedStdio) -> anyhow::Result<()> {
     let service = GraphexServer::new(store, agent).serve(transport).await?;
     service.waiting().await?;
     Ok(())
