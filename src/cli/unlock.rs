@@ -8,22 +8,21 @@ use graphex_engine::Credentials;
 use serde::Serialize;
 
 use super::Context;
-use super::args::UnlockArg;
 use super::hold::wire::Info;
 use super::hold::{client, paths, start};
 use super::output::{emit, note};
 use super::session::prompt_secret;
-use super::unlock_args::{ServeArgs, UnlockArgs};
+use super::unlock_args::{HoldLevel, ServeArgs, UnlockArgs};
 use graphex_engine::keys::{ENV_HUMAN_PASSPHRASE, ENV_PASSPHRASE};
 
 /// `graphex unlock`.
 pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
-    if a.human_for.is_some() && a.level != UnlockArg::Human {
+    if a.human_for.is_some() && a.level != HoldLevel::Human {
         anyhow::bail!("--human-for needs --level human");
     }
     let root = ctx.root()?.canonicalize()?;
     if let Some((socket, info)) = running(&root) {
-        let human_asked = a.level == UnlockArg::Human;
+        let human_asked = a.level == HoldLevel::Human;
         if !human_asked {
             note(&format!(
                 "an unlock session already holds {} at the {} level (process {}); `graphex lock` ends it",
@@ -37,14 +36,25 @@ pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
         client::lock(&socket)?;
     }
     let mut creds = Credentials::from_env();
-    creds.agent_identity_file = None;
-    if !creds.has_master() {
+    if a.level == HoldLevel::Agent {
+        let Some(identity) = creds.agent_identity_file.take() else {
+            anyhow::bail!(
+                "the agent level needs the agent identity: set GRAPHEX_AGENT_IDENTITY (`graphex keys export-agent FILE` writes it)"
+            );
+        };
+        creds = Credentials {
+            agent_identity_file: Some(identity),
+            ..Credentials::none()
+        };
+    }
+    creds.agent_identity_file = creds.agent_identity_file.filter(|_| a.level == HoldLevel::Agent);
+    if a.level != HoldLevel::Agent && !creds.has_master() {
         creds.passphrase = Some(prompt_secret(
             "Master passphrase: ",
             &format!("unlock needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY, or run in a terminal"),
         )?);
     }
-    if a.level == UnlockArg::Human && creds.human_passphrase.is_none() {
+    if a.level == HoldLevel::Human && creds.human_passphrase.is_none() {
         creds.human_passphrase = Some(prompt_secret(
             "Human-only passphrase: ",
             &format!("the human level needs {ENV_HUMAN_PASSPHRASE}, or run in a terminal"),
@@ -60,9 +70,10 @@ pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
         "unlocked {} at the {} level (session process {pid}); it ends after {} without a command, or with `graphex lock`",
         root.display(),
         match (a.level, a.human_for) {
-            (UnlockArg::Master, _) => "master".to_owned(),
-            (UnlockArg::Human, None) => "human (for the next command only, then master)".to_owned(),
-            (UnlockArg::Human, Some(h)) => format!("human (for {}, then master)", idle_text(h)),
+            (HoldLevel::Agent, _) => "agent".to_owned(),
+            (HoldLevel::Master, _) => "master".to_owned(),
+            (HoldLevel::Human, None) => "human (for the next command only, then master)".to_owned(),
+            (HoldLevel::Human, Some(h)) => format!("human (for {}, then master)", idle_text(h)),
         },
         idle_text(a.idle)
     ));

@@ -4,15 +4,23 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::args::UnlockArg;
+/// The level an unlock session holds.
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+pub enum HoldLevel {
+    /// The agent identity alone (GRAPHEX_AGENT_IDENTITY): what an agent's own MCP server reads.
+    Agent,
+    Master,
+    Human,
+}
 
 /// `graphex unlock`'s options.
 #[derive(Debug, Args)]
 pub struct UnlockArgs {
-    /// The level the session holds: master (everything but human-only, and writes) or human
-    /// (human-only as well, for the next command only; then the session holds the master level).
+    /// The level the session holds: master (everything but human-only, and writes), human
+    /// (human-only as well, for the next command only; then the session holds the master level) or
+    /// agent (the agent identity alone, from GRAPHEX_AGENT_IDENTITY: for agents' MCP servers).
     #[arg(long, value_enum, default_value = "master")]
-    pub level: UnlockArg,
+    pub level: HoldLevel,
     /// End the session after this long without a command: 30s, 15m, 2h.
     #[arg(long, value_name = "TIME", default_value = "15m", value_parser = parse_duration)]
     pub idle: Duration,
@@ -26,7 +34,7 @@ pub struct UnlockArgs {
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     #[arg(long, value_enum)]
-    pub level: UnlockArg,
+    pub level: HoldLevel,
     #[arg(long)]
     pub idle_secs: u64,
     /// The login session (its leader's process id) the session ends with.

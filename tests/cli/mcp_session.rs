@@ -93,3 +93,32 @@ fn the_session_counts_its_servers_and_never_serves_one_without_local() {
     }
     repo.locked().arg("lock").assert().success();
 }
+
+#[test]
+fn an_agents_own_server_with_no_key_is_run_by_an_agent_level_session() {
+    let repo = Repo::new().with_four_tiers();
+    repo.ok(&["link", "agent-readable", "uses", "agent-restricted"]);
+    let identity = repo.agent_identity_once();
+    let identity = identity.to_str().unwrap();
+    let runtime = runtime();
+    let direct = runtime.block_on(answers(server(&repo, false, &[("GRAPHEX_AGENT_IDENTITY", identity)])));
+    assert!(direct[2].contains("agent-readable words"), "{direct:?}");
+    // A session holding the agent identity alone (none other runs).
+    repo.locked().arg("lock").assert().success();
+    let refused = repo.locked().args(["unlock", "--level", "agent"]).output().unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("GRAPHEX_AGENT_IDENTITY"));
+    let mut unlock = repo.locked();
+    unlock.env_remove("GRAPHEX_TEST_VIA_SESSION");
+    unlock.env("GRAPHEX_AGENT_IDENTITY", identity);
+    unlock
+        .args(["unlock", "--level", "agent", "--idle", "10m"])
+        .assert()
+        .success();
+    let info = repo.locked().args(["--json", "session"]).output().unwrap();
+    let info: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    assert_eq!(info["level"], "agent");
+    let served = runtime.block_on(answers(server(&repo, false, &[])));
+    repo.locked().arg("lock").assert().success();
+    assert_eq!(direct, served);
+}

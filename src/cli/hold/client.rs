@@ -92,7 +92,7 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
     if test_run && paths::existing_socket(&root).is_none_or(|s| status(&s).is_err()) {
         let idle = std::time::Duration::from_secs(20);
         let terms = super::start::Terms {
-            level: crate::cli::args::UnlockArg::Master,
+            level: crate::cli::unlock_args::HoldLevel::Master,
             idle,
             human_for: None,
         };
@@ -160,13 +160,14 @@ pub fn console(root: &Path) -> Option<UnixStream> {
     }
 }
 
-/// `graphex mcp --local` with no key in its environment: served by the
-/// store's session on its keys, this process relaying the protocol between
-/// its stdio and the session. `None`: it serves on its own (no session, a
-/// key named, not `--local`, or the session declined, which is said on
-/// stderr, the runtime's log).
+/// `graphex mcp` with no key in its environment: served by the store's
+/// session on its key (a `--local` server by any session, an agent's own
+/// by an agent-level one), this process relaying the protocol between its
+/// stdio and the session. `None`: it serves on its own (no session, a key
+/// named, or the session declined, which is said on stderr, the runtime's
+/// log).
 pub fn mcp(root: &Path, agent: &crate::mcp::AgentConfig) -> Option<Result<()>> {
-    if !agent.local || set(ENV_NO_SESSION) || uses_session_plainly(&Credentials::from_env()).is_none() {
+    if set(ENV_NO_SESSION) || uses_session_plainly(&Credentials::from_env()).is_none() {
         return None;
     }
     let root = root.canonicalize().ok()?;

@@ -257,7 +257,7 @@ impl Session {
         if wire::send(&mut stream, &Answer::Console).is_err() {
             return Flow::Go;
         }
-        if let Ok(console) = hosted::host(stream, self.root.clone(), self.master_creds()) {
+        if let Ok(console) = hosted::host(stream, self.root.clone(), self.lent_creds()) {
             self.consoles.push(console);
         }
         self.last = Instant::now();
@@ -265,19 +265,25 @@ impl Session {
         Flow::Go
     }
 
-    /// Serves MCP for a trusted local runtime (`graphex mcp --local`, which
-    /// may hold the master key) on the session's keys; an agent's own
-    /// server holds the agent identity alone, never a session's reach.
+    /// Serves MCP on the session's key: a trusted local runtime's server
+    /// (`--local`, which may hold the master key) at any level; an agent's
+    /// own server, which holds the agent identity alone, only from a
+    /// session holding just that (`unlock --level agent`), never with a
+    /// master session's reach.
     fn mcp(&mut self, mut stream: UnixStream, root: &Path, agent: crate::mcp::AgentConfig) -> Flow {
-        if !agent.local {
-            let why = "an MCP server without --local holds the agent identity alone (GRAPHEX_AGENT_IDENTITY)";
-            let _ = wire::send(&mut stream, &Answer::Declined(why.into()));
+        let level = self.store.borrow().level();
+        if !agent.local && level > Level::Agent {
+            let why = format!(
+                "this session holds the {level} level; an agent's own server (without --local) holds the agent \
+                 identity alone: `graphex unlock --level agent` holds just that"
+            );
+            let _ = wire::send(&mut stream, &Answer::Declined(why));
             return Flow::Go;
         }
         if let Err(flow) = self.may_host(&mut stream, root) {
             return flow;
         }
-        let store = match crate::mcp::open_for_agents(&self.root, &self.master_creds(), &agent) {
+        let store = match crate::mcp::open_for_agents(&self.root, &self.lent_creds(), &agent) {
             Ok(store) => store,
             Err(e) => {
                 let _ = wire::send(&mut stream, &Answer::Declined(format!("{e:#}")));
@@ -311,15 +317,15 @@ impl Session {
         Ok(())
     }
 
-    /// The session's master key, without human-only: what it lends a
-    /// console or a local MCP server to open the store with, in this
-    /// process.
-    fn master_creds(&self) -> Credentials {
+    /// The session's key (the master's, or the agent identity), without
+    /// human-only: what it lends a console or an MCP server to open the
+    /// store with, in this process.
+    fn lent_creds(&self) -> Credentials {
         Credentials {
             passphrase: self.creds.passphrase.clone(),
             identity_file: self.creds.identity_file.clone(),
             human_passphrase: None,
-            agent_identity_file: None,
+            agent_identity_file: self.creds.agent_identity_file.clone(),
         }
     }
 

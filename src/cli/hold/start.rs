@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use zeroize::Zeroize;
 
 use super::{client, paths};
-use crate::cli::args::UnlockArg;
 use crate::cli::hold::server::{HumanHold, Session};
+use crate::cli::unlock_args::HoldLevel;
 
 /// The passphrases the session process reads from its stdin.
 #[derive(Default, Serialize, Deserialize)]
@@ -29,7 +29,7 @@ struct Secrets {
 /// What a session is asked to hold, and for how long.
 #[derive(Clone, Copy, Debug)]
 pub struct Terms {
-    pub level: UnlockArg,
+    pub level: HoldLevel,
     /// Ends after this long without a command.
     pub idle: Duration,
     /// At the human level: human-only for this long (else for the next command).
@@ -42,8 +42,9 @@ pub fn spawn(root: &Path, terms: Terms, creds: &Credentials) -> Result<u32> {
     let Terms { level, idle, human_for } = terms;
     let exe = std::env::current_exe().context("cannot find this program to start the session")?;
     let level_word = match level {
-        UnlockArg::Master => "master",
-        UnlockArg::Human => "human",
+        HoldLevel::Agent => "agent",
+        HoldLevel::Master => "master",
+        HoldLevel::Human => "human",
     };
     let mut cmd = Command::new(exe);
     cmd.arg("--store")
@@ -137,7 +138,7 @@ pub fn serve(root: PathBuf, terms: Terms, login: Option<i32>) -> Result<()> {
     }
 }
 
-fn open_and_listen(root: PathBuf, level: UnlockArg) -> Result<(Session, UnixListener)> {
+fn open_and_listen(root: PathBuf, level: HoldLevel) -> Result<(Session, UnixListener)> {
     let mut raw = String::new();
     std::io::stdin()
         .lock()
@@ -156,14 +157,23 @@ fn open_and_listen(root: PathBuf, level: UnlockArg) -> Result<(Session, UnixList
         creds.passphrase = Some(SecretString::from(p));
     }
     match (level, secrets.human) {
-        (UnlockArg::Human, Some(h)) => creds.human_passphrase = Some(SecretString::from(h)),
-        (UnlockArg::Human, None) if creds.human_passphrase.is_some() => {}
-        (UnlockArg::Human, None) => bail!("the human level needs the human-only passphrase"),
-        (UnlockArg::Master, _) => creds.human_passphrase = None,
+        (HoldLevel::Human, Some(h)) => creds.human_passphrase = Some(SecretString::from(h)),
+        (HoldLevel::Human, None) if creds.human_passphrase.is_some() => {}
+        (HoldLevel::Human, None) => bail!("the human level needs the human-only passphrase"),
+        (HoldLevel::Master | HoldLevel::Agent, _) => creds.human_passphrase = None,
     }
-    creds.agent_identity_file = None;
-    if !creds.has_master() {
-        bail!("an unlock session needs the master key");
+    if level == HoldLevel::Agent {
+        // The agent identity alone, as an agent's own server holds it.
+        creds.passphrase = None;
+        creds.identity_file = None;
+        if creds.agent_identity_file.is_none() {
+            bail!("the agent level needs the agent identity (GRAPHEX_AGENT_IDENTITY)");
+        }
+    } else {
+        creds.agent_identity_file = None;
+        if !creds.has_master() {
+            bail!("an unlock session needs the master key");
+        }
     }
     let store = open_held(&root, &creds)?;
     if let Some(rb) = store.rolled_back() {
