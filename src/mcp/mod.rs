@@ -35,7 +35,7 @@ pub struct AgentConfig {
 /// Opens the store for the server and serves MCP on stdio until the client
 /// disconnects.
 pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
-    let store = open_for_agents(&root, &Credentials::from_env(), &agent)?;
+    let store = open_for_agents(&Credentials::from_env(), &agent, |creds| Store::open(&root, creds))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -47,9 +47,13 @@ pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
 }
 
 /// Checks the server's configuration and opens the store it serves from
-/// with `creds`: never at the human level, above the agent level only for
-/// a trusted local runtime, never from a graph that went back.
-pub fn open_for_agents(root: &std::path::Path, creds: &Credentials, agent: &AgentConfig) -> Result<Store> {
+/// (`open` with `creds`): never at the human level, above the agent level
+/// only for a trusted local runtime, never from a graph that went back.
+pub fn open_for_agents(
+    creds: &Credentials,
+    agent: &AgentConfig,
+    open: impl FnOnce(&Credentials) -> graphex_engine::Result<Store>,
+) -> Result<Store> {
     if !(0.0..=100.0).contains(&agent.trust) {
         bail!("--trust must be from 0 to 100 (it is {})", agent.trust);
     }
@@ -65,7 +69,7 @@ pub fn open_for_agents(root: &std::path::Path, creds: &Credentials, agent: &Agen
         }],
     }
     .validate()?;
-    let store = Store::open(root, creds)?;
+    let store = open(creds)?;
     // Agents are served nothing from a graph that went back: what they
     // receive would silently be an older policy.
     if let Some(rb) = store.rolled_back() {

@@ -26,13 +26,19 @@ pub struct Hosted {
 }
 
 /// Hosts a worker for the console at the other end of `stream`, opening
-/// the store at `root` with `creds`.
-pub fn host(stream: UnixStream, root: PathBuf, creds: Credentials) -> std::io::Result<Hosted> {
+/// the store at `root` with the session's `lent` master key (no KDF), else
+/// with `creds`.
+pub fn host(
+    stream: UnixStream,
+    root: PathBuf,
+    creds: Credentials,
+    lent: Option<graphex_engine::keys::LentKey>,
+) -> std::io::Result<Hosted> {
     stream.set_read_timeout(None)?;
     let mut reading = stream.try_clone()?;
     let mut writing = stream.try_clone()?;
     let (reply_tx, mut replies) = tokio::sync::mpsc::unbounded_channel();
-    let worker = super::spawn(root, creds, reply_tx);
+    let worker = super::spawn_lent(root, creds, lent, reply_tx);
     let tx = worker.tx.clone();
     let reader = std::thread::Builder::new()
         .name("graphex-console-requests".into())

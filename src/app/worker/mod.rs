@@ -28,10 +28,25 @@ pub struct Handle {
 
 /// Starts the worker on `root`; replies go to `reply`.
 pub fn spawn(root: PathBuf, creds: Credentials, reply: UnboundedSender<Reply>) -> Handle {
+    spawn_lent(root, creds, None, reply)
+}
+
+/// [`spawn`], opening the store with a master key lent in this process
+/// (an unlock session's), without its passphrase's KDF.
+pub fn spawn_lent(
+    root: PathBuf,
+    creds: Credentials,
+    lent: Option<graphex_engine::keys::LentKey>,
+    reply: UnboundedSender<Reply>,
+) -> Handle {
     let (tx, rx) = channel();
     let thread = std::thread::Builder::new()
         .name("graphex-engine".into())
-        .spawn(move || Worker::new(root, creds, reply).run(&rx))
+        .spawn(move || {
+            let mut worker = Worker::new(root, creds, reply);
+            worker.lent = lent;
+            worker.run(&rx);
+        })
         .unwrap_or_else(|e| panic!("cannot start the engine thread: {e}"));
     Handle { tx, thread }
 }
@@ -39,6 +54,9 @@ pub fn spawn(root: PathBuf, creds: Credentials, reply: UnboundedSender<Reply>) -
 struct Worker {
     root: PathBuf,
     creds: Credentials,
+    /// The master key an unlock session lent this worker (it runs in the
+    /// session's process): opens without the passphrase's KDF.
+    lent: Option<graphex_engine::keys::LentKey>,
     store: Option<Store>,
     settings: Option<Settings>,
     reply: UnboundedSender<Reply>,
@@ -77,6 +95,7 @@ impl Worker {
         Self {
             root,
             creds,
+            lent: None,
             store: None,
             settings: None,
             reply,
@@ -273,6 +292,7 @@ impl Worker {
             Request::Unlock { human, passphrase } => self.unlock(human, passphrase),
             Request::Lock => {
                 self.creds = Credentials::none();
+                self.lent = None;
                 self.store = None;
                 // Lints quote proposal text: they go with the keys.
                 self.lints = LintCache::default();
@@ -287,8 +307,20 @@ impl Worker {
         }
     }
 
+    /// Opens with the key the session lent when there is one (and
+    /// human-only is not asked for), else with the credentials.
+    fn open_store(&self) -> graphex_engine::Result<Store> {
+        if let Some(key) = &self.lent
+            && self.creds.human_passphrase.is_none()
+            && let Ok(store) = Store::open_lent(&self.root, key)
+        {
+            return Ok(store);
+        }
+        Store::open(&self.root, &self.creds)
+    }
+
     fn open(&mut self) {
-        match Store::open(&self.root, &self.creds) {
+        match self.open_store() {
             Ok(store) => self.opened(store),
             Err(e) => self.send(Reply::OpenFailed(format!(
                 "cannot open the store at {}: {e}",
@@ -381,7 +413,7 @@ impl Worker {
     /// Opens the store again with this session's credentials after another
     /// process rotated a key it holds: they open the new key files.
     fn reopen_after_rotation(&mut self, tier: graphex_engine::Tier) -> graphex_engine::Result<()> {
-        let store = Store::open(&self.root, &self.creds)?;
+        let store = self.open_store()?;
         self.opened(store);
         self.send(Reply::Done(format!(
             "the {tier} key was rotated by another process; unlocked again with the new key"
@@ -393,7 +425,7 @@ impl Worker {
     /// checkout or restore replaced graph.db: verified, and checked for a
     /// rollback, as any open.
     fn reopen_after_replace(&mut self) -> graphex_engine::Result<()> {
-        let store = Store::open(&self.root, &self.creds)?;
+        let store = self.open_store()?;
         self.opened(store);
         self.send(Reply::Done(
             "graph.db was replaced (a checkout?); opened again and verified".to_owned(),

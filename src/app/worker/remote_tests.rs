@@ -6,6 +6,7 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 
 use graphex_engine::age_secret::SecretString;
+use graphex_engine::keys::LentKey;
 use graphex_engine::project::TrustPolicy;
 use graphex_engine::proposal::{Source, Submission, submit};
 use graphex_engine::{Credentials, KdfCost, Level, Store};
@@ -40,10 +41,15 @@ fn new_store() -> tempfile::TempDir {
     dir
 }
 
-/// A session's worker on the master key and a console talking to it.
-fn connect(root: &Path) -> (hosted::Hosted, Handle, UnboundedReceiver<Reply>) {
+/// A session's worker (on `creds`, or the `lent` key) and a console
+/// talking to it.
+fn connect(
+    root: &Path,
+    creds: Credentials,
+    lent: Option<LentKey>,
+) -> (hosted::Hosted, Handle, UnboundedReceiver<Reply>) {
     let (console_end, session_end) = UnixStream::pair().unwrap();
-    let session = hosted::host(session_end, root.to_path_buf(), master()).unwrap();
+    let session = hosted::host(session_end, root.to_path_buf(), creds, lent).unwrap();
     let (reply_tx, rx) = tokio::sync::mpsc::unbounded_channel();
     let console = remote::remote(console_end, root.to_path_buf(), reply_tx).unwrap();
     (session, console, rx)
@@ -62,8 +68,10 @@ fn a_console_through_the_session_decides_with_its_keys_and_goes_on_without_them_
             .unwrap()
             .to_string()
     };
-    // The console holds no key: only the session does.
-    let (session, console, mut rx) = connect(dir.path());
+    // The console holds no key: only the session does, and lends its
+    // worker the master key it holds (no passphrase, no KDF).
+    let lent = Store::open(dir.path(), &master()).unwrap().lend_key();
+    let (session, console, mut rx) = connect(dir.path(), Credentials::none(), lent);
     console.tx.send(Request::Open).unwrap();
     assert_eq!(rx.blocking_recv(), Some(Reply::Done(THROUGH_SESSION.into())));
     let level = next(&mut rx, |r| match r {
@@ -109,9 +117,13 @@ fn a_console_through_the_session_decides_with_its_keys_and_goes_on_without_them_
 #[test]
 fn a_closed_console_stops_its_worker_in_the_session() {
     let dir = new_store();
-    let (session, console, mut rx) = connect(dir.path());
+    let (session, console, mut rx) = connect(dir.path(), master(), None);
     console.tx.send(Request::Open).unwrap();
-    next(&mut rx, |r| matches!(r, Reply::Opened { .. }).then_some(()));
+    let level = next(&mut rx, |r| match r {
+        Reply::Opened { level, .. } => Some(level),
+        _ => None,
+    });
+    assert_eq!(level, Level::Master, "opened with the session's credentials");
     console.tx.send(Request::Shutdown).unwrap();
     drop(console.tx);
     console.thread.join().unwrap();

@@ -257,7 +257,8 @@ impl Session {
         if wire::send(&mut stream, &Answer::Console).is_err() {
             return Flow::Go;
         }
-        if let Ok(console) = hosted::host(stream, self.root.clone(), self.lent_creds()) {
+        let lent = self.store.borrow().lend_key();
+        if let Ok(console) = hosted::host(stream, self.root.clone(), self.lent_creds(), lent) {
             self.consoles.push(console);
         }
         self.last = Instant::now();
@@ -283,7 +284,12 @@ impl Session {
         if let Err(flow) = self.may_host(&mut stream, root) {
             return flow;
         }
-        let store = match crate::mcp::open_for_agents(&self.root, &self.lent_creds(), &agent) {
+        let lent = self.store.borrow().lend_key();
+        let opened = |creds: &Credentials| match &lent {
+            Some(key) => Store::open_lent(&self.root, key),
+            None => Store::open(&self.root, creds),
+        };
+        let store = match crate::mcp::open_for_agents(&self.lent_creds(), &agent, opened) {
             Ok(store) => store,
             Err(e) => {
                 let _ = wire::send(&mut stream, &Answer::Declined(format!("{e:#}")));

@@ -152,6 +152,22 @@ impl std::fmt::Debug for Created {
     }
 }
 
+/// A master key lent by an open store to another open of the same store in
+/// the same process (an unlock session's console or MCP server): the same
+/// key, checked against the same files at that open, without running the
+/// passphrase's KDF again. Never written anywhere, never sent; human-only
+/// is not lent.
+#[derive(Clone)]
+pub struct LentKey {
+    master: x25519::Identity,
+}
+
+impl std::fmt::Debug for LentKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LentKey(..)")
+    }
+}
+
 /// The human-only key, as a session presents it: the passphrase that
 /// opens its file, or the key itself ([`Created`]).
 enum Human<'a> {
@@ -206,6 +222,17 @@ impl Keyring {
             Some(Human::Key(&created.human)),
             &Credentials::none(),
         )
+    }
+
+    /// The master key this keyring holds, to lend ([`LentKey`]).
+    pub fn lend(&self) -> Option<LentKey> {
+        self.master.clone().map(|master| LentKey { master })
+    }
+
+    /// The keyring a [`LentKey`] opens: the master level, checked against
+    /// the key files as an unlock by passphrase is.
+    pub(crate) fn unlock_lent(paths: &KeyPaths, lent: &LentKey) -> Result<Self> {
+        Self::unlock_with(paths, Some(lent.master.clone()), None, &Credentials::none())
     }
 
     fn unlock_with(

@@ -10,7 +10,7 @@ pub(crate) mod rotation;
 
 pub use credentials::{Credentials, ENV_AGENT_IDENTITY, ENV_HUMAN_PASSPHRASE, ENV_IDENTITY, ENV_PASSPHRASE};
 pub use files::{KdfCost, KeyPaths, master_recipient};
-pub use keyring::{Created, IdentityKind, Keyring, TierCiphers, create};
+pub use keyring::{Created, IdentityKind, Keyring, LentKey, TierCiphers, create};
 pub use level::Level;
 pub use rotation::staged_files;
 

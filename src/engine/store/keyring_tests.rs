@@ -272,3 +272,30 @@ fn a_replaced_master_pub_is_refused_at_the_master_level() {
     std::fs::write(paths.master_pub(), &genuine).unwrap();
     assert!(Store::open(&root, &creds(Level::Master, &root)).is_ok());
 }
+
+/// A master key lent by one open opens the store again at the master level
+/// with no passphrase; lent to another store it opens nothing (its key
+/// files are checked as a passphrase's are), and below the master level
+/// there is nothing to lend.
+#[test]
+fn a_lent_master_key_opens_its_store_and_no_other() {
+    let (_dir, root) = new_store();
+    let held = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    let key = held.lend_key().expect("a master-level open lends its key");
+    let again = Store::open_lent(&root, &key).unwrap();
+    assert_eq!(again.level(), Level::Master);
+    assert_eq!(again.seen_seq(), held.seen_seq());
+    let human = Store::open(&root, &creds(Level::Human, &root)).unwrap();
+    assert_eq!(
+        Store::open_lent(&root, &human.lend_key().unwrap()).unwrap().level(),
+        Level::Master
+    );
+    let (_other_dir, other) = new_store();
+    let err = Store::open_lent(&other, &key).expect_err("another store's key");
+    assert!(
+        matches!(err, Error::KeyringForged { .. } | Error::WrongSecret(..)),
+        "{err}"
+    );
+    let locked = Store::open(&root, &creds(Level::Locked, &root)).unwrap();
+    assert!(locked.lend_key().is_none());
+}

@@ -259,6 +259,20 @@ impl Store {
         Self::open_checked(root, Unlock::Creds(creds), how)
     }
 
+    /// Opens the store with a master key another open of it in this
+    /// process lent ([`Store::lend_key`]): at the master level (human-only
+    /// is never lent), read and verified as any open, without the
+    /// passphrase's KDF.
+    pub fn open_lent(root: &Path, key: &crate::keys::LentKey) -> Result<Store> {
+        Self::open_checked(root, Unlock::Lent(key), Opening::default())
+    }
+
+    /// The master key this store was opened with, for [`Store::open_lent`]
+    /// in this process; `None` below the master level.
+    pub fn lend_key(&self) -> Option<crate::keys::LentKey> {
+        self.keys.lend()
+    }
+
     /// Opens a store that has no master's seal (made by an earlier version,
     /// or its seal was removed) at the master level, checked against its
     /// manifest alone, for [`Store::seal`]. Nothing else should use it.
@@ -668,6 +682,7 @@ fn unlock_current(conn: &Connection, layout: &Layout, unlock: Unlock<'_>) -> Res
     let keys = match unlock {
         Unlock::Creds(creds) => Keyring::unlock(&layout.keys(), creds)?,
         Unlock::Created(created) => Keyring::unlock_created(&layout.keys(), created)?,
+        Unlock::Lent(key) => Keyring::unlock_lent(&layout.keys(), key)?,
     };
     rotate::clear_marker(conn, &keys, &layout.keys())?;
     if let Some(tier) = rotate::retired_key(conn, &keys)? {
@@ -687,6 +702,8 @@ enum Unlock<'a> {
     Creds(&'a Credentials),
     /// The secrets of the store this process just created (`create`).
     Created(&'a crate::keys::Created),
+    /// A master key another open lent ([`Store::lend_key`]).
+    Lent(&'a crate::keys::LentKey),
 }
 
 /// A file's identity: device and inode.
