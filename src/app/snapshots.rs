@@ -144,6 +144,7 @@ fn locked_the_queue_is_sealed() {
         Msg::Reply(Reply::Sealed {
             pending: 9,
             contradictions: Vec::new(),
+            contradictions_total: 0,
         }),
     );
     s.level = Some(Level::Locked);

@@ -327,6 +327,7 @@ fn the_unlock_dialog() {
         Msg::Reply(Reply::Sealed {
             pending: 9,
             contradictions: Vec::new(),
+            contradictions_total: 0,
         }),
     );
     s.level = Some(Level::Locked);

@@ -59,6 +59,7 @@ pub fn console(items: Vec<QueueItem>) -> AppState {
             items,
             quarantined: Vec::new(),
             contradictions: Vec::new(),
+            contradictions_total: 0,
         })),
     );
     s

@@ -69,7 +69,7 @@ pub fn draw(frame: &mut Frame, state: &AppState, styles: &ToneStyles) {
 /// The tabs' titles, the queue's with its counts (proposals, then
 /// contradictions marked `≠`); the mouse hit-tests them.
 pub(crate) fn tab_titles(state: &AppState) -> Vec<String> {
-    let contradictions = state.queue.contradictions.len();
+    let contradictions = state.queue.contradiction_count();
     Pane::ALL
         .iter()
         .enumerate()
@@ -114,7 +114,7 @@ fn status(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles: &ToneStyl
         level(true),
         (format!("{} pending", state.pending), Tone::Normal),
     ];
-    match state.queue.contradictions.len() {
+    match state.queue.contradiction_count() {
         0 => {}
         1 => segs.push(("1 contradiction".to_owned(), Tone::Warn)),
         n => segs.push((format!("{n} contradictions"), Tone::Warn)),

@@ -232,6 +232,9 @@ pub enum Reply {
         pending: usize,
         /// The open contradictions this level reads (shown read-only).
         contradictions: Vec<crate::app::panes::queue::contradiction::ContradictionItem>,
+        /// How many are open in all (more than listed on a large graph).
+        #[serde(default)]
+        contradictions_total: usize,
     },
     Impact {
         generation: u64,

@@ -96,7 +96,8 @@ impl Component for QueueComponent {
             Reply::Sealed {
                 pending,
                 contradictions,
-            } => update::sealed(state, pending, contradictions),
+                contradictions_total,
+            } => update::sealed(state, pending, contradictions, contradictions_total),
             Reply::Queue(snapshot) => update::loaded(state, snapshot, fx),
             Reply::Lints(found) => update::lints(state, found),
             Reply::Impact { generation, id, result } => update::impact(state, generation, id, result),

@@ -81,16 +81,27 @@ pub fn keep_reason(kept: &Side, deprecated: &Side) -> String {
     }
 }
 
-/// Every open contradiction this store reads, each pair once.
-pub fn contradictions(store: &Store) -> Vec<ContradictionItem> {
+/// How many contradictions the queue lists with their cards (the first by
+/// name); `graphex contradictions` lists them all. A generated or merged
+/// graph can hold tens of thousands, and each card reads both nodes.
+pub const LISTED: usize = 100;
+
+/// The open contradictions this store reads, each pair once: the first
+/// [`LISTED`] by name with their cards, and how many there are in all.
+pub fn contradictions(store: &Store) -> (Vec<ContradictionItem>, usize) {
     let catalog = store.catalog();
-    let mut seen: Vec<(String, String)> = Vec::new();
-    let mut out = Vec::new();
+    let mut seen: std::collections::HashSet<(String, String)> = std::collections::HashSet::new();
+    let mut open = Vec::new();
     for c in engine_contradictions(catalog, store.level().max_tier()) {
         if c.acknowledged || seen.contains(&(c.to.clone(), c.from.clone())) {
             continue;
         }
-        seen.push((c.from.clone(), c.to.clone()));
+        seen.insert((c.from.clone(), c.to.clone()));
+        open.push(c);
+    }
+    let total = open.len();
+    let mut out = Vec::new();
+    for c in open.into_iter().take(LISTED) {
         let (Ok(a), Ok(b)) = (store.node(&c.from), store.node(&c.to)) else {
             continue;
         };
@@ -110,7 +121,7 @@ pub fn contradictions(store: &Store) -> Vec<ContradictionItem> {
             right: side(store, &b),
         });
     }
-    out
+    (out, total)
 }
 
 fn side(store: &Store, n: &Node) -> Side {

@@ -193,3 +193,50 @@ fn a_reason_never_names_a_more_secret_node_to_the_deprecated_nodes_readers() {
     );
     assert_eq!(r.store.node(RIGHT).unwrap().status, Status::Active);
 }
+
+/// A graph with more open contradictions than the queue lists (a generated
+/// 100k store has tens of thousands): the first are listed with their
+/// cards, every count says how many there are, and the header says where
+/// the rest are.
+#[test]
+fn past_the_listed_ones_contradictions_are_counted_not_read() {
+    use crate::app::panes::queue::contradiction::LISTED;
+    use graphex_engine::model::{Name, NodeType, Relation};
+    use graphex_engine::{NewEdge, NewNode, Tier};
+    let mut r = open_contradiction();
+    let mut batch = graphex_engine::store::Batch::default();
+    let name = |i: usize| Name::new(&format!("claim-{i:03}")).unwrap();
+    for i in 0..=LISTED + 1 {
+        batch.add_node(NewNode::new(
+            name(i),
+            NodeType::new("concept").unwrap(),
+            "a claim",
+            Tier::Public,
+        ));
+    }
+    for i in 0..=LISTED {
+        batch.link(NewEdge::new(
+            name(i),
+            Relation::new("contradicts").unwrap(),
+            name(i + 1),
+        ));
+    }
+    r.store
+        .apply_batch(batch, graphex_engine::store::Durability::Sync)
+        .unwrap();
+    let total = LISTED + 2;
+    let Reply::Queue(q) = read_queue_unlinted(&r.store).0 else {
+        panic!("the master level reads the queue");
+    };
+    assert_eq!((q.contradictions.len(), q.contradictions_total), (LISTED, total));
+    r.load_queue();
+    assert_eq!(r.s.queue.contradiction_count(), total);
+    let text = r.screen();
+    assert!(text.contains(&format!("{total} contradictions")), "{text}");
+    r.press("g");
+    let text = r.screen();
+    assert!(
+        text.contains(&format!("contradictions ({LISTED} of {total})")),
+        "{text}"
+    );
+}

@@ -142,8 +142,12 @@ pub struct QueueSnapshot {
     pub items: Vec<QueueItem>,
     /// Files moved to quarantine by this read, with their reasons.
     pub quarantined: Vec<String>,
-    /// The open contradictions, listed after the proposals.
+    /// The open contradictions, listed after the proposals (at most
+    /// [`super::contradiction::LISTED`]).
     pub contradictions: Vec<super::contradiction::ContradictionItem>,
+    /// How many are open in all.
+    #[serde(default)]
+    pub contradictions_total: usize,
 }
 
 /// How one agent tier's projections would change on accept.

@@ -153,7 +153,10 @@ fn contradiction_rows(state: &AppState, rows: &mut Vec<Row>) {
     if q.sealed && state.pending > 0 {
         rows.push(Row::Header(format!("{} proposal(s) sealed: U unlocks", state.pending)));
     }
-    rows.push(Row::Header(format!("contradictions ({})", q.contradictions.len())));
+    rows.push(Row::Header(match q.contradiction_count() {
+        n if n > q.contradictions.len() => format!("contradictions ({} of {n})", q.contradictions.len()),
+        n => format!("contradictions ({n})"),
+    }));
     let sep = " ≠ ";
     let room = usize::from(list_width(state.size)).saturating_sub(2 + sep.chars().count());
     for c in &q.contradictions {

@@ -43,6 +43,8 @@ pub struct Queue {
     /// The open contradictions, listed after the proposals (the only
     /// items below the master level, read-only there).
     pub contradictions: Vec<ContradictionItem>,
+    /// How many contradictions are open in all (the list holds the first).
+    pub contradictions_total: usize,
     /// Over the proposals, then the contradictions.
     pub selected: usize,
     pub marked: BTreeSet<String>,
@@ -110,11 +112,17 @@ impl Queue {
         self.len() == 0
     }
 
+    /// How many contradictions are open (listed or not).
+    pub fn contradiction_count(&self) -> usize {
+        self.contradictions_total.max(self.contradictions.len())
+    }
+
     /// Drops every decrypted proposal (lock, or a level that cannot read
     /// them): the queue reads as sealed until it is read again.
     pub fn wipe(&mut self) {
         self.items.clear();
         self.contradictions.clear();
+        self.contradictions_total = 0;
         self.impact = None;
         self.marked.clear();
         self.skipped.clear();

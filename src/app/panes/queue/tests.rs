@@ -32,6 +32,7 @@ fn accept_sends_one_request_and_waits_for_its_outcome() {
             items: rest,
             quarantined: Vec::new(),
             contradictions: Vec::new(),
+            contradictions_total: 0,
         })),
     );
     update(&mut s, Msg::Reply(Reply::Done("accepted".into())));
@@ -218,6 +219,7 @@ fn below_master_the_queue_is_sealed_and_decisions_are_refused() {
         Msg::Reply(Reply::Sealed {
             pending: 3,
             contradictions: Vec::new(),
+            contradictions_total: 0,
         }),
     );
     assert!(s.queue.items.is_empty());
@@ -346,6 +348,7 @@ fn selection_follows_the_proposal_when_the_queue_reloads() {
             items,
             quarantined: Vec::new(),
             contradictions: Vec::new(),
+            contradictions_total: 0,
         })),
     );
     assert_eq!(s.queue.current().unwrap().id, chosen);

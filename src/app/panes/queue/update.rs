@@ -335,6 +335,7 @@ pub(crate) fn loaded(state: &mut AppState, snapshot: QueueSnapshot, fx: &mut Vec
         .unwrap_or(q.selected);
     q.items = items;
     q.contradictions = snapshot.contradictions;
+    q.contradictions_total = snapshot.contradictions_total;
     reselect(q, keep_contradiction);
     q.sealed = false;
     q.loaded = true;
@@ -358,11 +359,12 @@ pub(crate) fn loaded(state: &mut AppState, snapshot: QueueSnapshot, fx: &mut Vec
 
 /// Below the master level: only the number of proposals waiting, and
 /// the contradictions this level reads (read-only).
-pub(crate) fn sealed(state: &mut AppState, pending: usize, contradictions: Vec<ContradictionItem>) {
+pub(crate) fn sealed(state: &mut AppState, pending: usize, contradictions: Vec<ContradictionItem>, total: usize) {
     let keep = contradiction_key(state);
     state.pending = pending;
     state.queue.wipe();
     state.queue.contradictions = contradictions;
+    state.queue.contradictions_total = total;
     reselect(&mut state.queue, keep);
     state.queue.loaded = true;
     state.busy = None;

@@ -16,7 +16,7 @@ pub(crate) fn queue(buf: &mut ratatui::buffer::Buffer, state: &AppState, styles:
     let title = format!(
         "Pending {}{}{}",
         if q.sealed { state.pending } else { q.items.len() },
-        match q.contradictions.len() {
+        match q.contradiction_count() {
             0 => String::new(),
             1 => " · 1 contradiction".to_owned(),
             n => format!(" · {n} contradictions"),

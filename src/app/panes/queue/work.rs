@@ -22,11 +22,12 @@ pub fn read_queue_unlinted(store: &Store) -> (Reply, Vec<Card>) {
 pub fn read_queue_unlinted_from(store: &Store, pending: &mut PendingScans) -> (Reply, Vec<Card>) {
     if store.level() < Level::Master {
         let pending = store.pending_count().unwrap_or(0);
-        let contradictions = contradiction::contradictions(store);
+        let (contradictions, contradictions_total) = contradiction::contradictions(store);
         return (
             Reply::Sealed {
                 pending,
                 contradictions,
+                contradictions_total,
             },
             Vec::new(),
         );
@@ -39,10 +40,12 @@ pub fn read_queue_unlinted_from(store: &Store, pending: &mut PendingScans) -> (R
                 .iter()
                 .map(|q| format!("{}: {}", q.file, q.reason))
                 .collect();
+            let (contradictions, contradictions_total) = contradiction::contradictions(store);
             let reply = Reply::Queue(QueueSnapshot {
                 items: queue_data::items(store, &cards, &groups, false),
                 quarantined,
-                contradictions: contradiction::contradictions(store),
+                contradictions,
+                contradictions_total,
             });
             (reply, cards)
         }
