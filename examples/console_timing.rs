@@ -67,12 +67,12 @@ fn main() -> Result<()> {
     Ok(())
 }
 
-/// The number in the tab title "Queue (N)".
+/// The number of proposals in the tab title "Queue (N)" or "Queue (N · M≠)".
 fn pending(screen: &str) -> usize {
     screen
         .split_once("Queue (")
-        .and_then(|(_, rest)| rest.split_once(')'))
-        .and_then(|(n, _)| n.parse().ok())
+        .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
         .unwrap_or(0)
 }
 
