@@ -7,9 +7,10 @@ use std::io::{Read, Write};
 use anyhow::{Context as _, Result, bail};
 use serde::{Deserialize, Serialize};
 
-/// Writes one frame.
+/// Writes one frame. Its bytes are wiped once written (a frame may hold a
+/// passphrase on its way to the session).
 pub fn send<T: Serialize>(w: &mut impl Write, value: &T) -> Result<()> {
-    let body = serde_json::to_vec(value)?;
+    let body = zeroize::Zeroizing::new(serde_json::to_vec(value)?);
     let len = u32::try_from(body.len()).context("a frame over 4 GiB")?;
     w.write_all(&len.to_be_bytes())?;
     w.write_all(&body)?;
@@ -17,7 +18,8 @@ pub fn send<T: Serialize>(w: &mut impl Write, value: &T) -> Result<()> {
     Ok(())
 }
 
-/// Reads one frame of at most `max` bytes.
+/// Reads one frame of at most `max` bytes, its buffer growing with what
+/// arrives (a header alone reserves nothing) and wiped once parsed.
 pub fn receive<T: for<'de> Deserialize<'de>>(r: &mut impl Read, max: usize) -> Result<T> {
     let mut len = [0u8; 4];
     r.read_exact(&mut len).context("the other end closed the connection")?;
@@ -25,7 +27,10 @@ pub fn receive<T: for<'de> Deserialize<'de>>(r: &mut impl Read, max: usize) -> R
     if len > max {
         bail!("a frame of {len} bytes (the limit is {max})");
     }
-    let mut body = vec![0u8; len];
-    r.read_exact(&mut body).context("the frame ended early")?;
+    let mut body = zeroize::Zeroizing::new(Vec::new());
+    r.take(u64::try_from(len)?).read_to_end(&mut body)?;
+    if body.len() < len {
+        bail!("the frame ended early");
+    }
     serde_json::from_slice(&body).context("the frame does not parse")
 }

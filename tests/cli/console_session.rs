@@ -17,6 +17,22 @@ impl Drop for Locks<'_> {
     }
 }
 
+/// A session on `repo` ending after `idle`, locked when the guard drops.
+fn unlocked<'a>(repo: &'a Repo, idle: &str) -> Locks<'a> {
+    let mut unlock = repo.master();
+    unlock.env_remove("GRAPHEX_TEST_VIA_SESSION");
+    unlock.args(["unlock", "--idle", idle]).assert().success();
+    Locks(repo)
+}
+
+/// A console's environment with no key, finding sessions in `state`.
+fn keyless(state: &Path) -> [(&'static str, &str); 2] {
+    [
+        ("GRAPHEX_TEST_KDF_LOG_N", "4"),
+        ("GRAPHEX_STATE_DIR", state.to_str().unwrap()),
+    ]
+}
+
 fn consoles(repo: &Repo) -> serde_json::Value {
     let out = repo.locked().args(["--json", "session"]).output().unwrap();
     let info: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -26,13 +42,9 @@ fn consoles(repo: &Repo) -> serde_json::Value {
 #[test]
 fn the_console_without_a_key_reads_through_the_session_at_its_level() {
     let repo = Repo::new();
-    repo.master().args(["unlock", "--idle", "10m"]).assert().success();
-    let _locks = Locks(&repo);
+    let _locks = unlocked(&repo, "10m");
     let state = state_dir();
-    let env = [
-        ("GRAPHEX_TEST_KDF_LOG_N", "4"),
-        ("GRAPHEX_STATE_DIR", state.to_str().unwrap()),
-    ];
+    let env = keyless(&state);
     let mut c = console(&repo, &env);
     // No key in its environment, yet the master level: the session's.
     c.wait_for("master: all but human-only");
@@ -71,4 +83,20 @@ fn console(repo: &Repo, env: &[(&str, &str)]) -> Console {
         120,
         36,
     )
+}
+
+#[test]
+fn an_idle_console_does_not_keep_the_session() {
+    let repo = Repo::new();
+    let _locks = unlocked(&repo, "2s");
+    let state = state_dir();
+    let env = keyless(&state);
+    let mut c = console(&repo, &env);
+    c.wait_for("master: all but human-only");
+    // Nothing asked: the session ends after its idle time, and the console
+    // goes on with no key.
+    c.wait_for("locked: public only");
+    c.wait_for("the unlock session ended");
+    c.send("q");
+    c.wait_exit();
 }

@@ -53,7 +53,7 @@ impl Worker {
             });
             match r {
                 Ok(_) => ok += 1,
-                Err(e) => failed.push(format!("{}: {e}", &id[..id.len().min(12)])),
+                Err(e) => failed.push(format!("{}: {e}", id.chars().take(12).collect::<String>())),
             }
         }
         report("accepted", ok, &failed)
@@ -68,7 +68,7 @@ impl Worker {
             });
             match r {
                 Ok(()) => ok += 1,
-                Err(e) => failed.push(format!("{}: {e}", &id[..id.len().min(12)])),
+                Err(e) => failed.push(format!("{}: {e}", id.chars().take(12).collect::<String>())),
             }
         }
         report("rejected", ok, &failed)

@@ -8,11 +8,13 @@ use std::net::Shutdown;
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use graphex_engine::Credentials;
 
-use super::Request;
+use super::{Reply, Request};
 use crate::shared::frames;
 
 /// The largest request read from a console (an edited proposal's text).
@@ -23,6 +25,7 @@ pub struct Hosted {
     tx: Sender<Request>,
     stream: UnixStream,
     threads: Vec<JoinHandle<()>>,
+    last_request: Arc<Mutex<Instant>>,
 }
 
 /// Hosts a worker for the console at the other end of `stream`, opening
@@ -35,17 +38,26 @@ pub fn host(
     lent: Option<graphex_engine::keys::LentKey>,
 ) -> std::io::Result<Hosted> {
     stream.set_read_timeout(None)?;
+    stream.set_write_timeout(None)?;
     let mut reading = stream.try_clone()?;
     let mut writing = stream.try_clone()?;
     let (reply_tx, mut replies) = tokio::sync::mpsc::unbounded_channel();
+    let refusals = reply_tx.clone();
     let worker = super::spawn_lent(root, creds, lent, reply_tx);
     let tx = worker.tx.clone();
+    let last_request = Arc::new(Mutex::new(Instant::now()));
+    let touched = Arc::clone(&last_request);
     let reader = std::thread::Builder::new()
         .name("graphex-console-requests".into())
         .spawn(move || {
             loop {
                 match frames::receive::<Request>(&mut reading, MAX_REQUEST) {
                     Ok(req) => {
+                        *touched.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+                        if let Some(why) = refused(&req) {
+                            let _ = refusals.send(Reply::Failed(why));
+                            continue;
+                        }
                         if tx.send(req).is_err() {
                             return;
                         }
@@ -71,13 +83,32 @@ pub fn host(
         tx: worker.tx,
         stream,
         threads: vec![reader, worker.thread, writer],
+        last_request,
     })
+}
+
+/// Why the session does not run `req` for a console: a file to write must
+/// be named whole (the console resolves it against its own directory; the
+/// session's is another).
+fn refused(req: &Request) -> Option<String> {
+    match req {
+        Request::Export { file, .. } | Request::ExportQuery { file, .. } if file.is_relative() => Some(format!(
+            "not written: {} is not a whole path (through the unlock session a file is named from /)",
+            file.display()
+        )),
+        _ => None,
+    }
 }
 
 impl Hosted {
     /// Whether the console has gone and its worker stopped.
     pub fn finished(&self) -> bool {
         self.threads.iter().all(JoinHandle::is_finished)
+    }
+
+    /// When the console last asked something (or connected).
+    pub fn last_request(&self) -> Instant {
+        *self.last_request.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Stops the worker (after the decisions already asked for) and cuts
@@ -89,5 +120,22 @@ impl Hosted {
         for t in self.threads {
             let _ = t.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_named_in_part_is_refused_and_a_whole_path_is_not() {
+        let export = |file: &str| Request::ExportQuery {
+            text: "x -> *".into(),
+            file: file.into(),
+        };
+        let why = refused(&export("out.json")).expect("relative");
+        assert!(why.contains("out.json") && why.contains("not a whole path"), "{why}");
+        assert_eq!(refused(&export("/tmp/out.json")), None);
+        assert_eq!(refused(&Request::LoadQueue), None);
     }
 }

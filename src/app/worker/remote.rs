@@ -7,7 +7,6 @@
 
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -28,8 +27,14 @@ pub const SESSION_ENDED: &str = "the unlock session ended (locked, idle, or the 
 /// Said once the session hosts the worker.
 pub const THROUGH_SESSION: &str = "through the unlock session: its keys stay in the session";
 
-/// The worker that took over when the session ended.
-type Fallback = Arc<Mutex<Option<Handle>>>;
+/// What the two threads share, under one lock: whether the console is
+/// closing (then the session's end is expected), and the worker that took
+/// over when the session ended.
+#[derive(Default)]
+struct Shared {
+    closing: bool,
+    own: Option<Handle>,
+}
 
 /// A worker hosted by the session at the other end of `stream` (which has
 /// already accepted the console); replies go to `reply`. `root` is where
@@ -37,22 +42,21 @@ type Fallback = Arc<Mutex<Option<Handle>>>;
 pub fn remote(stream: UnixStream, root: PathBuf, reply: UnboundedSender<Reply>) -> std::io::Result<Handle> {
     let (tx, rx) = channel();
     let reading = stream.try_clone()?;
-    let fallback: Fallback = Arc::new(Mutex::new(None));
-    let closing = Arc::new(AtomicBool::new(false));
+    let shared = Arc::new(Mutex::new(Shared::default()));
     let _ = reply.send(Reply::Done(THROUGH_SESSION.into()));
     let reader = {
-        let (fallback, closing) = (Arc::clone(&fallback), Arc::clone(&closing));
+        let (shared, reply) = (Arc::clone(&shared), reply.clone());
         std::thread::Builder::new()
             .name("graphex-session-replies".into())
-            .spawn(move || read_replies(reading, &reply, &fallback, &closing, root))?
+            .spawn(move || read_replies(reading, &reply, &shared, root))?
     };
     let thread = std::thread::Builder::new()
         .name("graphex-session-requests".into())
         .spawn(move || {
-            forward(&rx, stream, &fallback, &closing);
+            forward(&rx, stream, &shared, &reply);
             // The session finishes the decisions already sent, then closes.
             let _ = reader.join();
-            let own = fallback.lock().unwrap_or_else(PoisonError::into_inner).take();
+            let own = lock(&shared).own.take();
             if let Some(own) = own {
                 drop(own.tx);
                 let _ = own.thread.join();
@@ -61,28 +65,37 @@ pub fn remote(stream: UnixStream, root: PathBuf, reply: UnboundedSender<Reply>) 
     Ok(Handle { tx, thread })
 }
 
+fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Sends each request to the session, or to the console's own worker once
-/// the session has ended.
-fn forward(rx: &Receiver<Request>, mut stream: UnixStream, fallback: &Fallback, closing: &AtomicBool) {
+/// the session has ended; a request the session can no longer take is
+/// answered as failed.
+fn forward(rx: &Receiver<Request>, mut stream: UnixStream, shared: &Mutex<Shared>, reply: &UnboundedSender<Reply>) {
     let cwd = std::env::current_dir().ok();
     for mut req in rx {
-        if matches!(req, Request::Shutdown) {
-            closing.store(true, Ordering::SeqCst);
-        }
         // A file named here is the console's, not the session's directory's.
         if let (Request::Export { file, .. } | Request::ExportQuery { file, .. }, Some(cwd)) = (&mut req, &cwd)
             && file.is_relative()
         {
             *file = cwd.join(&*file);
         }
-        let own = fallback.lock().unwrap_or_else(PoisonError::into_inner);
-        match own.as_ref() {
+        let mut shared = lock(shared);
+        if matches!(req, Request::Shutdown) {
+            shared.closing = true;
+        }
+        match shared.own.as_ref() {
             Some(own) => {
                 let _ = own.tx.send(req);
             }
-            // A session gone mid-write: the reader says so and takes over.
             None => {
-                let _ = frames::send(&mut stream, &req);
+                if frames::send(&mut stream, &req).is_err() && !shared.closing {
+                    let _ = reply.send(Reply::Failed(format!(
+                        "not done ({}): the unlock session is gone",
+                        super::request_kind(&req)
+                    )));
+                }
             }
         }
     }
@@ -91,13 +104,7 @@ fn forward(rx: &Receiver<Request>, mut stream: UnixStream, fallback: &Fallback, 
 
 /// Passes the session's replies on; when it ends while the console still
 /// runs, starts a worker of the console's own with no keys.
-fn read_replies(
-    mut stream: UnixStream,
-    reply: &UnboundedSender<Reply>,
-    fallback: &Fallback,
-    closing: &AtomicBool,
-    root: PathBuf,
-) {
+fn read_replies(mut stream: UnixStream, reply: &UnboundedSender<Reply>, shared: &Mutex<Shared>, root: PathBuf) {
     loop {
         match frames::receive::<Reply>(&mut stream, MAX_REPLY) {
             Ok(r) => {
@@ -105,13 +112,15 @@ fn read_replies(
                     return;
                 }
             }
-            Err(_) if closing.load(Ordering::SeqCst) => return,
             Err(_) => {
-                let mut own = fallback.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut shared = lock(shared);
+                if shared.closing {
+                    return;
+                }
                 let _ = reply.send(Reply::Failed(SESSION_ENDED.into()));
                 let handle = super::spawn(root, Credentials::none(), reply.clone());
                 let _ = handle.tx.send(Request::Open);
-                *own = Some(handle);
+                shared.own = Some(handle);
                 return;
             }
         }

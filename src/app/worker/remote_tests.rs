@@ -134,3 +134,30 @@ fn a_closed_console_stops_its_worker_in_the_session() {
     // The session's side stops on its own: its threads end.
     session.end();
 }
+
+/// An id sent over the socket is anything: one cut inside a character is
+/// named, never a panic of the session's worker.
+#[test]
+fn a_failed_decision_names_any_id_whole_characters() {
+    let dir = new_store();
+    let (session, console, mut rx) = connect(dir.path(), master(), None);
+    console.tx.send(Request::Open).unwrap();
+    next(&mut rx, |r| matches!(r, Reply::Opened { .. }).then_some(()));
+    let id = "a\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}";
+    console
+        .tx
+        .send(Request::Reject {
+            ids: vec![id.into()],
+            reason: "no".into(),
+        })
+        .unwrap();
+    let said = next(&mut rx, |r| match r {
+        Reply::Failed(text) | Reply::Done(text) if text.contains("reject") => Some(text),
+        _ => None,
+    });
+    assert!(said.contains("a\u{e9}\u{e9}"), "{said}");
+    console.tx.send(Request::Shutdown).unwrap();
+    drop(console.tx);
+    console.thread.join().unwrap();
+    session.end();
+}

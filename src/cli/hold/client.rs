@@ -148,7 +148,7 @@ pub fn console(root: &Path) -> Option<UnixStream> {
     paths::check_private_socket(&socket).ok()?;
     let mut stream = UnixStream::connect(&socket).ok()?;
     wire::send(&mut stream, &Request::Console { root }).ok()?;
-    match wire::receive(&mut stream, MAX_ANSWER).ok()? {
+    match handshake(&stream)? {
         Answer::Console => Some(stream),
         Answer::Declined(why) => {
             if why.starts_with("the unlock session ended") {
@@ -176,7 +176,7 @@ pub fn mcp(root: &Path, agent: &crate::mcp::AgentConfig) -> Option<Result<()>> {
     let mut stream = UnixStream::connect(&socket).ok()?;
     let agent = agent.clone();
     wire::send(&mut stream, &Request::Mcp { root, agent }).ok()?;
-    match wire::receive(&mut stream, MAX_ANSWER).ok()? {
+    match handshake(&stream)? {
         Answer::Mcp => Some(relay(stream)),
         Answer::Declined(why) => {
             eprintln!("graphex mcp: not served by the unlock session ({why}); serving on its own");
@@ -184,6 +184,16 @@ pub fn mcp(root: &Path, agent: &crate::mcp::AgentConfig) -> Option<Result<()>> {
         }
         _ => None,
     }
+}
+
+/// The session's answer to a console or an MCP server asking to be hosted
+/// (it may first open the store: a minute at most), the connection then
+/// left without a timeout.
+fn handshake(mut stream: &UnixStream) -> Option<Answer> {
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(60))).ok()?;
+    let answer = wire::receive(&mut stream, MAX_ANSWER).ok()?;
+    stream.set_read_timeout(None).ok()?;
+    Some(answer)
 }
 
 /// Copies stdin to the session and the session's lines to stdout until

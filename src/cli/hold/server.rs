@@ -19,9 +19,9 @@ use graphex_engine::{Credentials, Level, Store};
 
 use super::peer;
 use super::wire::{self, Answer, Info, MAX_REQUEST, Request};
-use crate::app::worker::hosted::{self, Hosted};
 use crate::cli::{Cli, Context, Held};
-use crate::mcp::hosted::HostedMcp;
+
+mod guests;
 
 /// Set in tests: the session dies after running a command, before answering.
 pub const ENV_TEST_DIE: &str = "GRAPHEX_TEST_SESSION_DIES";
@@ -50,10 +50,8 @@ pub struct Session {
     last: Instant,
     requests: u64,
     db_file: FileId,
-    /// The consoles whose workers this session runs.
-    consoles: Vec<Hosted>,
-    /// The MCP servers it runs for trusted local runtimes.
-    mcp_servers: Vec<HostedMcp>,
+    /// The consoles and MCP servers it hosts.
+    guests: guests::Guests,
 }
 
 /// How long a session unlocked at the human level keeps human-only.
@@ -92,8 +90,7 @@ impl Session {
             last: Instant::now(),
             requests: 0,
             db_file,
-            consoles: Vec::new(),
-            mcp_servers: Vec::new(),
+            guests: guests::Guests::default(),
         })
     }
 
@@ -101,12 +98,11 @@ impl Session {
     /// removes its socket. Returns why it ended.
     pub fn serve(mut self, listener: &UnixListener) -> Result<String> {
         let why = loop {
-            // A console is in use while it is open: the idle time counts
-            // from when the last one closed.
-            self.consoles.retain(|c| !c.finished());
-            self.mcp_servers.retain(|m| !m.finished());
-            if !self.consoles.is_empty() || !self.mcp_servers.is_empty() {
-                self.last = Instant::now();
+            // A hosted console's or MCP server's requests are use; an open
+            // connection that asks nothing is not.
+            self.guests.prune();
+            if let Some(t) = self.guests.last_request() {
+                self.last = self.last.max(t);
             }
             let left = self.idle.saturating_sub(self.last.elapsed());
             if left.is_zero() {
@@ -146,12 +142,7 @@ impl Session {
             }
         };
         let _ = std::fs::remove_file(&self.socket);
-        for console in self.consoles.drain(..) {
-            console.end();
-        }
-        for server in self.mcp_servers.drain(..) {
-            server.end();
-        }
+        self.guests.end_all();
         Ok(why)
     }
 
@@ -161,7 +152,10 @@ impl Session {
         if refused {
             return Flow::Go;
         }
-        if stream.set_read_timeout(Some(REQUEST_TIMEOUT)).is_err() {
+        // A client that neither sends nor reads never holds the session.
+        if stream.set_read_timeout(Some(REQUEST_TIMEOUT)).is_err()
+            || stream.set_write_timeout(Some(REQUEST_TIMEOUT)).is_err()
+        {
             return Flow::Go;
         }
         let Ok(request) = wire::receive::<Request>(&mut stream, MAX_REQUEST) else {
@@ -185,8 +179,10 @@ impl Session {
         }
         if matches!(flow, Flow::Stop(_)) {
             // Gone before the client hears back: `lock` returning (or the
-            // session's last answer) means no new client can reach it.
+            // session's last answer) means no new client can reach it, and
+            // the consoles and servers it hosted hold the key no more.
             let _ = std::fs::remove_file(&self.socket);
+            self.guests.end_all();
         }
         let _ = wire::send(&mut stream, &answer);
         drop(stream);
@@ -247,94 +243,6 @@ impl Session {
         (Answer::Ran { code, stdout, stderr }, Flow::Go)
     }
 
-    /// Hosts a console's worker: the console reads and decides with this
-    /// session's keys (never at the human level: the console asks for that
-    /// passphrase itself), which stay here.
-    fn console(&mut self, mut stream: UnixStream, root: &Path) -> Flow {
-        if let Err(flow) = self.may_host(&mut stream, root) {
-            return flow;
-        }
-        if wire::send(&mut stream, &Answer::Console).is_err() {
-            return Flow::Go;
-        }
-        let lent = self.store.borrow().lend_key();
-        if let Ok(console) = hosted::host(stream, self.root.clone(), self.lent_creds(), lent) {
-            self.consoles.push(console);
-        }
-        self.last = Instant::now();
-        self.requests += 1;
-        Flow::Go
-    }
-
-    /// Serves MCP on the session's key: a trusted local runtime's server
-    /// (`--local`, which may hold the master key) at any level; an agent's
-    /// own server, which holds the agent identity alone, only from a
-    /// session holding just that (`unlock --level agent`), never with a
-    /// master session's reach.
-    fn mcp(&mut self, mut stream: UnixStream, root: &Path, agent: crate::mcp::AgentConfig) -> Flow {
-        let level = self.store.borrow().level();
-        if !agent.local && level > Level::Agent {
-            let why = format!(
-                "this session holds the {level} level; an agent's own server (without --local) holds the agent \
-                 identity alone: `graphex unlock --level agent` holds just that"
-            );
-            let _ = wire::send(&mut stream, &Answer::Declined(why));
-            return Flow::Go;
-        }
-        if let Err(flow) = self.may_host(&mut stream, root) {
-            return flow;
-        }
-        let lent = self.store.borrow().lend_key();
-        let opened = |creds: &Credentials| match &lent {
-            Some(key) => Store::open_lent(&self.root, key),
-            None => Store::open(&self.root, creds),
-        };
-        let store = match crate::mcp::open_for_agents(&self.lent_creds(), &agent, opened) {
-            Ok(store) => store,
-            Err(e) => {
-                let _ = wire::send(&mut stream, &Answer::Declined(format!("{e:#}")));
-                return Flow::Go;
-            }
-        };
-        if wire::send(&mut stream, &Answer::Mcp).is_err() {
-            return Flow::Go;
-        }
-        if let Ok(server) = crate::mcp::hosted::host(stream, store, agent) {
-            self.mcp_servers.push(server);
-        }
-        self.last = Instant::now();
-        self.requests += 1;
-        Flow::Go
-    }
-
-    /// Whether this session may host a client of the store at `root` (its
-    /// own store, current and verified); if not, the client was told why.
-    fn may_host(&mut self, stream: &mut UnixStream, root: &Path) -> Result<(), Flow> {
-        if !same_path(root, &self.root) {
-            let why = format!("this session holds {}", self.root.display());
-            let _ = wire::send(stream, &Answer::Declined(why));
-            return Err(Flow::Go);
-        }
-        if let Err(e) = self.make_current() {
-            let why = format!("the unlock session ended: the store no longer verifies ({e:#})");
-            let _ = wire::send(stream, &Answer::Declined(why.clone()));
-            return Err(Flow::Stop(why));
-        }
-        Ok(())
-    }
-
-    /// The session's key (the master's, or the agent identity), without
-    /// human-only: what it lends a console or an MCP server to open the
-    /// store with, in this process.
-    fn lent_creds(&self) -> Credentials {
-        Credentials {
-            passphrase: self.creds.passphrase.clone(),
-            identity_file: self.creds.identity_file.clone(),
-            human_passphrase: None,
-            agent_identity_file: self.creds.agent_identity_file.clone(),
-        }
-    }
-
     /// The store as it is on disk now: opened again (and verified, and
     /// checked for a rollback, as any open) when the file was replaced (a
     /// checkout) or rewritten behind SQLite's back (an older copy put back in
@@ -393,8 +301,8 @@ impl Session {
             commit: store.seen_seq(),
             nodes: store.catalog().node_count(),
             requests: self.requests,
-            consoles: self.consoles.iter().filter(|c| !c.finished()).count(),
-            mcp_servers: self.mcp_servers.iter().filter(|m| !m.finished()).count(),
+            consoles: self.guests.counts().0,
+            mcp_servers: self.guests.counts().1,
             memory: self.memory.clone(),
         }
     }

@@ -162,6 +162,14 @@ fn open_and_listen(root: PathBuf, level: HoldLevel) -> Result<(Session, UnixList
         (HoldLevel::Human, None) => bail!("the human level needs the human-only passphrase"),
         (HoldLevel::Master | HoldLevel::Agent, _) => creds.human_passphrase = None,
     }
+    // Key files named from where `unlock` ran: each command the session runs
+    // moves it to that command's directory.
+    for file in [&mut creds.identity_file, &mut creds.agent_identity_file]
+        .into_iter()
+        .flatten()
+    {
+        *file = std::path::absolute(&*file).with_context(|| format!("cannot find {}", file.display()))?;
+    }
     if level == HoldLevel::Agent {
         // The agent identity alone, as an agent's own server holds it.
         creds.passphrase = None;

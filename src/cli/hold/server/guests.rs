@@ -1,0 +1,205 @@
+//! The clients a session hosts for longer than one command: consoles,
+//! whose engine worker runs here, and MCP servers. Each gets the session's
+//! key (never human-only) inside this process only. Their requests count
+//! as use of the session; an open connection that asks nothing does not
+//! keep it from ending for idleness.
+
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::time::Instant;
+
+use graphex_engine::{Credentials, Level, Store};
+
+use super::{Flow, Session, same_path};
+use crate::app::worker::hosted::{self, Hosted};
+use crate::cli::hold::wire::{self, Answer};
+use crate::mcp::AgentConfig;
+use crate::mcp::hosted::HostedMcp;
+
+/// The most consoles, and the most MCP servers, one session hosts.
+pub const MAX_HOSTED: usize = 16;
+
+/// The largest message an MCP client may configure (as `--max-message`).
+const MAX_MESSAGE: std::ops::RangeInclusive<usize> = 1024..=256 * 1024 * 1024;
+
+/// What a session hosts.
+#[derive(Default)]
+pub struct Guests {
+    consoles: Vec<Hosted>,
+    mcp: Vec<HostedMcp>,
+}
+
+impl Guests {
+    /// Forgets the ones that have ended.
+    pub fn prune(&mut self) {
+        self.consoles.retain(|c| !c.finished());
+        self.mcp.retain(|m| !m.finished());
+    }
+
+    /// When a hosted client last sent a request, if any did.
+    pub fn last_request(&self) -> Option<Instant> {
+        let consoles = self.consoles.iter().map(Hosted::last_request);
+        consoles.chain(self.mcp.iter().map(HostedMcp::last_request)).max()
+    }
+
+    /// The consoles and MCP servers still running.
+    pub fn counts(&self) -> (usize, usize) {
+        (
+            self.consoles.iter().filter(|c| !c.finished()).count(),
+            self.mcp.iter().filter(|m| !m.finished()).count(),
+        )
+    }
+
+    /// Cuts every client off and waits for each to stop.
+    pub fn end_all(&mut self) {
+        for console in self.consoles.drain(..) {
+            console.end();
+        }
+        for server in self.mcp.drain(..) {
+            server.end();
+        }
+    }
+}
+
+/// Why a session does not serve `agent` at `level`, if it does not: an
+/// agent's own server (without `--local`) holds the agent identity alone,
+/// so only a session holding just that serves it; a message cap outside
+/// what `graphex mcp` accepts is refused.
+pub fn mcp_refusal(agent: &AgentConfig, level: Level) -> Option<String> {
+    if !MAX_MESSAGE.contains(&agent.max_message) {
+        return Some(format!(
+            "a message cap of {} bytes (it must be from {} to {})",
+            agent.max_message,
+            MAX_MESSAGE.start(),
+            MAX_MESSAGE.end()
+        ));
+    }
+    (!agent.local && level > Level::Agent).then(|| {
+        format!(
+            "this session holds the {level} level; an agent's own server (without --local) holds the agent identity \
+             alone: `graphex unlock --level agent` holds just that"
+        )
+    })
+}
+
+impl Session {
+    /// Hosts a console's worker: the console reads and decides with this
+    /// session's key (never at the human level: the console asks for that
+    /// passphrase itself), which stays here.
+    pub(super) fn console(&mut self, mut stream: UnixStream, root: &Path) -> Flow {
+        if self.guests.counts().0 >= MAX_HOSTED {
+            let why = format!("this session already hosts {MAX_HOSTED} consoles");
+            let _ = wire::send(&mut stream, &Answer::Declined(why));
+            return Flow::Go;
+        }
+        if let Err(flow) = self.may_host(&mut stream, root) {
+            return flow;
+        }
+        if wire::send(&mut stream, &Answer::Console).is_err() {
+            return Flow::Go;
+        }
+        let lent = self.store.borrow().lend_key();
+        if let Ok(console) = hosted::host(stream, self.root.clone(), self.lent_creds(), lent) {
+            self.guests.consoles.push(console);
+        }
+        self.last = Instant::now();
+        Flow::Go
+    }
+
+    /// Serves MCP on the session's key: a trusted local runtime's server
+    /// (`--local`, which may hold the master key) at any level; an agent's
+    /// own server only from a session holding the agent identity alone.
+    /// (Any process running as the owner may ask for either: the policy is
+    /// about what a configuration asks for, not a wall between processes.)
+    pub(super) fn mcp(&mut self, mut stream: UnixStream, root: &Path, agent: AgentConfig) -> Flow {
+        let level = self.store.borrow().level();
+        let refusal = mcp_refusal(&agent, level).or_else(|| {
+            (self.guests.counts().1 >= MAX_HOSTED)
+                .then(|| format!("this session already runs {MAX_HOSTED} MCP servers"))
+        });
+        if let Some(why) = refusal {
+            let _ = wire::send(&mut stream, &Answer::Declined(why));
+            return Flow::Go;
+        }
+        if let Err(flow) = self.may_host(&mut stream, root) {
+            return flow;
+        }
+        let lent = self.store.borrow().lend_key();
+        let opened = |creds: &Credentials| match &lent {
+            Some(key) => Store::open_lent(&self.root, key),
+            None => Store::open(&self.root, creds),
+        };
+        let store = match crate::mcp::open_for_agents(&self.lent_creds(), &agent, opened) {
+            Ok(store) => store,
+            Err(e) => {
+                let _ = wire::send(&mut stream, &Answer::Declined(format!("{e:#}")));
+                return Flow::Go;
+            }
+        };
+        if wire::send(&mut stream, &Answer::Mcp).is_err() {
+            return Flow::Go;
+        }
+        if let Ok(server) = crate::mcp::hosted::host(stream, store, agent) {
+            self.guests.mcp.push(server);
+        }
+        self.last = Instant::now();
+        Flow::Go
+    }
+
+    /// Whether this session may host a client of the store at `root` (its
+    /// own store, current and verified); if not, the client was told why.
+    fn may_host(&mut self, stream: &mut UnixStream, root: &Path) -> Result<(), Flow> {
+        if !same_path(root, &self.root) {
+            let why = format!("this session holds {}", self.root.display());
+            let _ = wire::send(stream, &Answer::Declined(why));
+            return Err(Flow::Go);
+        }
+        if let Err(e) = self.make_current() {
+            let why = format!("the unlock session ended: the store no longer verifies ({e:#})");
+            let _ = wire::send(stream, &Answer::Declined(why.clone()));
+            return Err(Flow::Stop(why));
+        }
+        Ok(())
+    }
+
+    /// The session's key (the master's, or the agent identity), without
+    /// human-only: what it lends a console or an MCP server to open the
+    /// store with, in this process.
+    fn lent_creds(&self) -> Credentials {
+        Credentials {
+            passphrase: self.creds.passphrase.clone(),
+            identity_file: self.creds.identity_file.clone(),
+            human_passphrase: None,
+            agent_identity_file: self.creds.agent_identity_file.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(local: bool, max_message: usize) -> AgentConfig {
+        AgentConfig {
+            agent: "a".into(),
+            trust: 50.0,
+            session: "s".into(),
+            local,
+            max_message,
+        }
+    }
+
+    #[test]
+    fn an_agents_own_server_is_served_only_at_the_agent_level_and_the_cap_is_bounded() {
+        let cap = crate::mcp::DEFAULT_MAX_MESSAGE;
+        assert_eq!(mcp_refusal(&agent(false, cap), Level::Agent), None);
+        assert_eq!(mcp_refusal(&agent(true, cap), Level::Master), None);
+        let own = mcp_refusal(&agent(false, cap), Level::Master).expect("refused");
+        assert!(own.contains("--level agent"), "{own}");
+        assert!(mcp_refusal(&agent(false, cap), Level::Human).is_some());
+        for bad in [0, 1023, usize::MAX] {
+            let why = mcp_refusal(&agent(true, bad), Level::Master).expect("refused");
+            assert!(why.contains("message cap"), "{why}");
+        }
+    }
+}
