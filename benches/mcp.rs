@@ -11,6 +11,11 @@
 //! three outgoing edges (printed); the path runs from it to the far end of
 //! its first two-hop walk.
 //!
+//! With `GRAPHEX_BENCH_MCP_VIA_SESSION=1` the server is an agent-level
+//! unlock session's (`graphex unlock --level agent` with the identity, then
+//! `graphex mcp` with no key, relaying its stdio to the session), so the
+//! figures include the relay's hop.
+//!
 //! `graphex_propose_node` writes a proposal each iteration (a new name
 //! each time; the files are removed after the run); the rest read (the
 //! reads an agent's projection makes are recorded in the audit log, as in
@@ -157,6 +162,17 @@ fn bench(c: &mut Criterion) {
         .build()
         .expect("mcp bench");
     let state = tempfile::tempdir().expect("mcp bench");
+    let via_session = std::env::var_os("GRAPHEX_BENCH_MCP_VIA_SESSION").is_some_and(|v| !v.is_empty());
+    if via_session {
+        let unlocked = graphex(&s.root)
+            .args(["unlock", "--level", "agent", "--idle", "30m"])
+            .env("GRAPHEX_AGENT_IDENTITY", &s.agent_id)
+            .env("GRAPHEX_STATE_DIR", state.path())
+            .env_remove("XDG_RUNTIME_DIR")
+            .status()
+            .expect("mcp bench");
+        assert!(unlocked.success(), "graphex unlock --level agent failed");
+    }
     let client: Client = rt.block_on(async {
         let mut cmd = tokio::process::Command::new(BIN);
         for var in [
@@ -170,8 +186,13 @@ fn bench(c: &mut Criterion) {
         cmd.arg("--store")
             .arg(&s.root)
             .args(["mcp", "--agent", "bench-agent", "--trust", "94", "--session", "bench"])
-            .env("GRAPHEX_AGENT_IDENTITY", &s.agent_id)
-            .env("GRAPHEX_STATE_DIR", state.path());
+            .env("GRAPHEX_STATE_DIR", state.path())
+            .env_remove("XDG_RUNTIME_DIR");
+        if via_session {
+            cmd.env_remove("GRAPHEX_AGENT_IDENTITY");
+        } else {
+            cmd.env("GRAPHEX_AGENT_IDENTITY", &s.agent_id);
+        }
         ().serve(TokioChildProcess::new(cmd.configure(|_| {})).expect("mcp bench"))
             .await
             .expect("mcp bench")
@@ -209,7 +230,8 @@ fn bench(c: &mut Criterion) {
         ),
         ("review_list", json!({})),
     ];
-    let mut g = c.benchmark_group(format!("mcp {}", s.label));
+    let through = if via_session { ", through an agent session" } else { "" };
+    let mut g = c.benchmark_group(format!("mcp {}{through}", s.label));
     g.sample_size(20);
     for (tool, args) in &reads {
         // Warm once (the search index of bodies is built on first use).
@@ -227,6 +249,12 @@ fn bench(c: &mut Criterion) {
     });
     g.finish();
     rt.block_on(client.cancel()).expect("mcp bench");
+    if via_session {
+        let _ = graphex(&s.root)
+            .arg("lock")
+            .env("GRAPHEX_STATE_DIR", state.path())
+            .status();
+    }
     // The bench's proposals leave the store as they came.
     for made in pending_files(&s.root).difference(&before) {
         let _ = std::fs::remove_file(made);
