@@ -37,6 +37,7 @@ pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
     }
     let mut creds = Credentials::from_env();
     if a.level == HoldLevel::Agent {
+        // The agent identity alone, whatever else the environment holds.
         let Some(identity) = creds.agent_identity_file.take() else {
             anyhow::bail!(
                 "the agent level needs the agent identity: set GRAPHEX_AGENT_IDENTITY (`graphex keys export-agent FILE` writes it)"
@@ -46,13 +47,14 @@ pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
             agent_identity_file: Some(identity),
             ..Credentials::none()
         };
-    }
-    creds.agent_identity_file = creds.agent_identity_file.filter(|_| a.level == HoldLevel::Agent);
-    if a.level != HoldLevel::Agent && !creds.has_master() {
-        creds.passphrase = Some(prompt_secret(
-            "Master passphrase: ",
-            &format!("unlock needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY, or run in a terminal"),
-        )?);
+    } else {
+        creds.agent_identity_file = None;
+        if !creds.has_master() {
+            creds.passphrase = Some(prompt_secret(
+                "Master passphrase: ",
+                &format!("unlock needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY, or run in a terminal"),
+            )?);
+        }
     }
     if a.level == HoldLevel::Human && creds.human_passphrase.is_none() {
         creds.human_passphrase = Some(prompt_secret(

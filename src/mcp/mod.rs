@@ -35,7 +35,7 @@ pub struct AgentConfig {
 /// Opens the store for the server and serves MCP on stdio until the client
 /// disconnects.
 pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
-    let store = open_for_agents(&Credentials::from_env(), &agent, |creds| Store::open(&root, creds))?;
+    let store = open_for_agents(&agent, || Store::open(&root, &Credentials::from_env()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -47,13 +47,9 @@ pub fn serve(root: PathBuf, agent: AgentConfig) -> Result<()> {
 }
 
 /// Checks the server's configuration and opens the store it serves from
-/// (`open` with `creds`): never at the human level, above the agent level
-/// only for a trusted local runtime, never from a graph that went back.
-pub fn open_for_agents(
-    creds: &Credentials,
-    agent: &AgentConfig,
-    open: impl FnOnce(&Credentials) -> graphex_engine::Result<Store>,
-) -> Result<Store> {
+/// with `open`: never at the human level, above the agent level only for a
+/// trusted local runtime, never from a graph that went back.
+pub fn open_for_agents(agent: &AgentConfig, open: impl FnOnce() -> graphex_engine::Result<Store>) -> Result<Store> {
     if !(0.0..=100.0).contains(&agent.trust) {
         bail!("--trust must be from 0 to 100 (it is {})", agent.trust);
     }
@@ -69,7 +65,7 @@ pub fn open_for_agents(
         }],
     }
     .validate()?;
-    let store = open(creds)?;
+    let store = open()?;
     // Agents are served nothing from a graph that went back: what they
     // receive would silently be an older policy.
     if let Some(rb) = store.rolled_back() {

@@ -140,14 +140,7 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
 /// session declines (another store, a store that no longer verifies: then
 /// it says why).
 pub fn console(root: &Path) -> Option<UnixStream> {
-    if set(ENV_NO_SESSION) || uses_session_plainly(&Credentials::from_env()).is_none() {
-        return None;
-    }
-    let root = root.canonicalize().ok()?;
-    let socket = paths::existing_socket(&root)?;
-    paths::check_private_socket(&socket).ok()?;
-    let mut stream = UnixStream::connect(&socket).ok()?;
-    wire::send(&mut stream, &Request::Console { root }).ok()?;
+    let stream = ask_to_host(root, |root| Request::Console { root })?;
     match handshake(&stream)? {
         Answer::Console => Some(stream),
         Answer::Declined(why) => {
@@ -167,15 +160,8 @@ pub fn console(root: &Path) -> Option<UnixStream> {
 /// named, or the session declined, which is said on stderr, the runtime's
 /// log).
 pub fn mcp(root: &Path, agent: &crate::mcp::AgentConfig) -> Option<Result<()>> {
-    if set(ENV_NO_SESSION) || uses_session_plainly(&Credentials::from_env()).is_none() {
-        return None;
-    }
-    let root = root.canonicalize().ok()?;
-    let socket = paths::existing_socket(&root)?;
-    paths::check_private_socket(&socket).ok()?;
-    let mut stream = UnixStream::connect(&socket).ok()?;
     let agent = agent.clone();
-    wire::send(&mut stream, &Request::Mcp { root, agent }).ok()?;
+    let stream = ask_to_host(root, |root| Request::Mcp { root, agent })?;
     match handshake(&stream)? {
         Answer::Mcp => Some(relay(stream)),
         Answer::Declined(why) => {
@@ -184,6 +170,21 @@ pub fn mcp(root: &Path, agent: &crate::mcp::AgentConfig) -> Option<Result<()>> {
         }
         _ => None,
     }
+}
+
+/// Connects to the session for the store at `root` and sends it `request`
+/// (made from the canonical root): `None` when the environment names a
+/// key, `GRAPHEX_NO_SESSION` is set, or no private socket answers.
+fn ask_to_host(root: &Path, request: impl FnOnce(std::path::PathBuf) -> Request) -> Option<UnixStream> {
+    if set(ENV_NO_SESSION) || uses_session_plainly(&Credentials::from_env()).is_none() {
+        return None;
+    }
+    let root = root.canonicalize().ok()?;
+    let socket = paths::existing_socket(&root)?;
+    paths::check_private_socket(&socket).ok()?;
+    let mut stream = UnixStream::connect(&socket).ok()?;
+    wire::send(&mut stream, &request(root)).ok()?;
+    Some(stream)
 }
 
 /// The session's answer to a console or an MCP server asking to be hosted

@@ -283,6 +283,7 @@ impl Session {
 
     fn info(&self) -> Info {
         let store = self.store.borrow();
+        let (consoles, mcp_servers) = self.guests.counts();
         let level = match (store.level(), self.human) {
             (Level::Human, HumanHold::NextCommand) => "human (for the next command, then master)".to_owned(),
             (Level::Human, HumanHold::Until(t)) => format!(
@@ -301,8 +302,8 @@ impl Session {
             commit: store.seen_seq(),
             nodes: store.catalog().node_count(),
             requests: self.requests,
-            consoles: self.guests.counts().0,
-            mcp_servers: self.guests.counts().1,
+            consoles,
+            mcp_servers,
             memory: self.memory.clone(),
         }
     }

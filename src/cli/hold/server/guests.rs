@@ -125,11 +125,11 @@ impl Session {
             return flow;
         }
         let lent = self.store.borrow().lend_key();
-        let opened = |creds: &Credentials| match &lent {
+        let opened = || match &lent {
             Some(key) => Store::open_lent(&self.root, key),
-            None => Store::open(&self.root, creds),
+            None => Store::open(&self.root, &self.lent_creds()),
         };
-        let store = match crate::mcp::open_for_agents(&self.lent_creds(), &agent, opened) {
+        let store = match crate::mcp::open_for_agents(&agent, opened) {
             Ok(store) => store,
             Err(e) => {
                 let _ = wire::send(&mut stream, &Answer::Declined(format!("{e:#}")));
