@@ -173,7 +173,7 @@ pub fn list(ctx: &Context, args: &ListArgs) -> Result<()> {
 }
 
 pub fn status(ctx: &Context) -> Result<()> {
-    let store = ctx.open(Need::Names)?;
+    let store = ctx.open(Need::NodeNames)?;
     let report = store.status()?;
     emit(ctx.json, &report, status_text)
 }

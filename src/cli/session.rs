@@ -25,6 +25,10 @@ pub enum Need {
     /// property (`status`, `path`, `neighbors`, the text of `query`): the
     /// store it opens itself decodes neither.
     Names,
+    /// [`Need::Names`] for a command that prints no edge either (`status`):
+    /// the store it opens itself decodes no edge (it still counts and
+    /// verifies every edge row).
+    NodeNames,
     /// Write: the master level.
     Write,
 }
@@ -133,10 +137,10 @@ impl Context {
     /// commands that seal new key files with a passphrase).
     pub fn open_with_credentials(&self, need: Need) -> Result<(Store, Credentials)> {
         let (root, creds) = self.credentials(need)?;
-        let store = if need == Need::Names {
-            Store::open_names_only(&root, &creds)?
-        } else {
-            Store::open(&root, &creds)?
+        let store = match need {
+            Need::Names => Store::open_names_only(&root, &creds)?,
+            Need::NodeNames => Store::open_node_names(&root, &creds)?,
+            Need::Read | Need::Write => Store::open(&root, &creds)?,
         };
         warn_rollback(&store);
         if need == Need::Write && store.level() < Level::Master {

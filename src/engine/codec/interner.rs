@@ -7,6 +7,32 @@ use rustc_hash::FxHashMap;
 use crate::error::{Error, Result};
 use crate::model::{NodeType, Provenance, Relation};
 
+/// How much of a tier's records an open decodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Decode {
+    /// Every field of every summary and edge.
+    #[default]
+    Whole,
+    /// Summaries without descriptions and properties (left empty); edges
+    /// whole.
+    Names,
+    /// Summaries as [`Decode::Names`] has them, and no edge at all: for a
+    /// read that prints counts and node names only (`status`).
+    NodeNames,
+}
+
+impl Decode {
+    /// Whether descriptions and properties are left undecoded.
+    pub fn skips_text(self) -> bool {
+        self != Decode::Whole
+    }
+
+    /// Whether edges are decoded.
+    pub fn edges(self) -> bool {
+        self != Decode::NodeNames
+    }
+}
+
 /// Caches of decoded vocabulary terms.
 #[derive(Default)]
 pub struct Interner {
@@ -21,11 +47,12 @@ fn text(raw: &[u8]) -> Result<&str> {
 }
 
 impl Interner {
-    /// For a read that prints no description or property: summaries are
-    /// decoded without them (left empty), which saves their allocations.
-    pub fn names_only(names_only: bool) -> Self {
+    /// For the records of an open that decodes `what`: without
+    /// descriptions and properties (left empty) where it skips them, which
+    /// saves their allocations.
+    pub fn for_decode(what: Decode) -> Self {
         Self {
-            names_only,
+            names_only: what.skips_text(),
             ..Self::default()
         }
     }

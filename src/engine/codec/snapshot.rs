@@ -124,23 +124,52 @@ pub(crate) fn seal_snapshot_packed(keys: &Keyring, tier: Tier, seq: u64, packed:
 
 /// Opens the snapshot of `tier` recorded at `seq`. CPU-heavy for large tiers.
 pub fn open_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Result<Snapshot> {
-    open_snapshot_in_place(keys, tier, seq, bytes.to_vec(), false)
+    open_snapshot_in_place(keys, tier, seq, bytes.to_vec(), super::Decode::Whole)
 }
 
 /// [`open_snapshot`] of a file's bytes read for it: decrypted where they
 /// lie, so a large tier's compressed plaintext is not held beside its
-/// ciphertext. The buffer is wiped when done, whatever the outcome. With
-/// `names_only`, summaries come without descriptions and properties.
+/// ciphertext. The buffer is wiped when done, whatever the outcome. `what`
+/// says how much is decoded: summaries without descriptions and
+/// properties, or no edge at all (the snapshot is authenticated whole
+/// either way).
 pub fn open_snapshot_in_place(
     keys: &Keyring,
     tier: Tier,
     seq: u64,
     bytes: Vec<u8>,
-    names_only: bool,
+    what: super::Decode,
 ) -> Result<Snapshot> {
+    let mut bytes = bytes;
+    open_snapshot_in_buffer(keys, tier, seq, &mut bytes, what)
+}
+
+/// [`open_snapshot_in_place`] of bytes in a buffer the caller reuses: the
+/// buffer is wiped (its whole capacity) when done, whatever the outcome, and
+/// keeps its allocation for the next read.
+pub fn open_snapshot_in_buffer(
+    keys: &Keyring,
+    tier: Tier,
+    seq: u64,
+    bytes: &mut Vec<u8>,
+    what: super::Decode,
+) -> Result<Snapshot> {
+    let bytes = Wiped(bytes);
+    open_buffer(keys, tier, seq, &mut bytes.0[..], what)
+}
+
+/// Wipes a buffer when dropped.
+struct Wiped<'a>(&'a mut Vec<u8>);
+
+impl Drop for Wiped<'_> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(self.0);
+    }
+}
+
+fn open_buffer(keys: &Keyring, tier: Tier, seq: u64, bytes: &mut [u8], wanted: super::Decode) -> Result<Snapshot> {
     let what = || format!("{tier} snapshot");
-    let mut bytes = zeroize::Zeroizing::new(bytes);
-    strip_format(&bytes, FORMAT, &what)?;
+    strip_format(bytes, FORMAT, &what)?;
     let sealer = &keys.tier(tier)?.index;
     let packed = sealer
         .open_in_place(&ad(tier, seq), &mut bytes[1..])
@@ -154,13 +183,13 @@ pub fn open_snapshot_in_place(
         u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize,
         u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize,
     );
-    let mut terms = Interner::names_only(names_only);
+    let mut terms = Interner::for_decode(wanted);
     // Every record takes at least a few bytes of the compressed stream's
     // output; the counts are only trusted as far as the stream's size.
     let room = packed.len().saturating_mul(16) / 40;
     let mut snap = Snapshot {
         nodes: Vec::with_capacity(n_nodes.min(room)),
-        edges: Vec::with_capacity(n_edges.min(room)),
+        edges: Vec::with_capacity(if wanted.edges() { n_edges.min(room) } else { 0 }),
     };
     for _ in 0..n_nodes {
         let s = summary_bytes::decode(z.record()?, &mut terms)?;
@@ -168,6 +197,10 @@ pub fn open_snapshot_in_place(
             return Err(Error::integrity(what(), "holds a node of another tier"));
         }
         snap.nodes.push(std::sync::Arc::new(s));
+    }
+    if !wanted.edges() {
+        // Authenticated whole above; what is not wanted is not decoded.
+        return Ok(snap);
     }
     for _ in 0..n_edges {
         let id = EdgeId(edge_bytes::uuid(z.array()?));
@@ -185,11 +218,19 @@ pub fn open_snapshot_in_place(
 /// properties are bounded far below it).
 const MAX_RECORD: usize = 16 << 20;
 
-/// A snapshot's plaintext read from its compressed stream a record at a
-/// time, each record in one buffer that is wiped as it is reused and freed.
+/// What [`Records`] decompresses at a time: large enough that the
+/// decompressor is called a few hundred times for a large tier, not once per
+/// field (over a million calls at 100k nodes).
+const CHUNK: usize = 128 << 10;
+
+/// A snapshot's plaintext read from its compressed stream a chunk at a time
+/// and cut into records there; the chunk is wiped when it is freed (and a
+/// record longer than it grows it by hand, the smaller one wiped).
 struct Records<'a, W: Fn() -> String> {
     z: zstd::stream::read::Decoder<'a, &'a [u8]>,
-    record: zeroize::Zeroizing<Vec<u8>>,
+    /// Decompressed bytes; those before `at` are read.
+    chunk: zeroize::Zeroizing<Vec<u8>>,
+    at: usize,
     what: &'a W,
 }
 
@@ -198,7 +239,8 @@ impl<'a, W: Fn() -> String> Records<'a, W> {
         let z = zstd::stream::read::Decoder::with_buffer(packed).map_err(|e| Records::failed(what, &e))?;
         Ok(Records {
             z,
-            record: zeroize::Zeroizing::new(Vec::with_capacity(512)),
+            chunk: zeroize::Zeroizing::new(Vec::with_capacity(CHUNK)),
+            at: 0,
             what,
         })
     }
@@ -207,9 +249,52 @@ impl<'a, W: Fn() -> String> Records<'a, W> {
         Error::integrity(what(), format!("decompression ({e})"))
     }
 
+    /// Makes the next `n` bytes available at `at`.
+    fn fill(&mut self, n: usize) -> Result<()> {
+        if self.chunk.len() - self.at >= n {
+            return Ok(());
+        }
+        let left = self.chunk.len() - self.at;
+        self.chunk.copy_within(self.at.., 0);
+        self.chunk.truncate(left);
+        self.at = 0;
+        if n > self.chunk.capacity() {
+            let mut grown = Vec::with_capacity(n);
+            grown.extend_from_slice(&self.chunk);
+            // The old chunk is zeroed as it is replaced (`Zeroizing` drop).
+            self.chunk = zeroize::Zeroizing::new(grown);
+        }
+        while self.chunk.len() < n {
+            let filled = self.chunk.len();
+            let room = self.chunk.capacity();
+            self.chunk.resize(room, 0);
+            let read = std::io::Read::read(&mut self.z, &mut self.chunk[filled..]);
+            let got = match read {
+                Ok(got) => got,
+                Err(e) => {
+                    self.chunk.truncate(filled);
+                    return Err(Records::failed(self.what, &e));
+                }
+            };
+            self.chunk.truncate(filled + got);
+            if got == 0 {
+                return Err(Error::integrity((self.what)(), "ends inside a record"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The next `n` bytes.
+    fn take(&mut self, n: usize) -> Result<&[u8]> {
+        self.fill(n)?;
+        let start = self.at;
+        self.at += n;
+        Ok(&self.chunk[start..start + n])
+    }
+
     fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
         let mut out = [0u8; N];
-        std::io::Read::read_exact(&mut self.z, &mut out).map_err(|e| Records::failed(self.what, &e))?;
+        out.copy_from_slice(self.take(N)?);
         Ok(out)
     }
 
@@ -219,18 +304,14 @@ impl<'a, W: Fn() -> String> Records<'a, W> {
         if n > MAX_RECORD {
             return Err(Error::integrity((self.what)(), "a record longer than any node or edge"));
         }
-        if n > self.record.capacity() {
-            // Grown by hand, so the smaller buffer is wiped as it goes.
-            self.record = zeroize::Zeroizing::new(Vec::with_capacity(n));
-        }
-        self.record.clear();
-        self.record.resize(n, 0);
-        std::io::Read::read_exact(&mut self.z, &mut self.record[..]).map_err(|e| Records::failed(self.what, &e))?;
-        Ok(&self.record[..])
+        self.take(n)
     }
 
     /// Refuses bytes after the last record.
     fn end(mut self) -> Result<()> {
+        if self.at < self.chunk.len() {
+            return Err(Error::integrity((self.what)(), "trailing bytes"));
+        }
         let mut one = [0u8; 1];
         match std::io::Read::read(&mut self.z, &mut one) {
             Ok(0) => Ok(()),

@@ -6,8 +6,8 @@
 //! `u32` vectors; ids map to slots through fast hash maps. Freed slots stay
 //! empty until the next open (removals are rare: only tier changes).
 
-use std::cell::OnceCell;
 use std::sync::Arc;
+use std::sync::OnceLock;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -44,7 +44,7 @@ pub struct Catalog {
     /// The node slots at each edge's ends, beside `edges`.
     ends: Vec<(u32, u32)>,
     /// Built on first use: opening a store never needs it.
-    edge_slot: OnceCell<FxHashMap<EdgeId, u32>>,
+    edge_slot: OnceLock<FxHashMap<EdgeId, u32>>,
     out: Vec<Slots>,
     inc: Vec<Slots>,
     live_nodes: usize,

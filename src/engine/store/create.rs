@@ -48,6 +48,7 @@ fn init_keys(
     layout::write_gitignore(&layout)?;
     let (new_keys, created) = keys::create(&layout.keys(), passphrase, human, cost)?;
     let mut conn = Connection::open(layout.db())?;
+    schema::new_file(&conn)?;
     schema::configure(&conn)?;
     schema::migrate(&mut conn)?;
     // Every group starts with a MAC'd empty entry: a group whose rows and

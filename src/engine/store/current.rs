@@ -79,7 +79,7 @@ impl Store {
         }
         let mut attempt = || -> Result<()> {
             let (catalog, seq, verified) = self.load_catalog(true)?;
-            verified::check_catalog(&catalog, &verified, &self.keys)?;
+            verified::check_catalog(&catalog, &verified, &self.keys, self.decode.edges())?;
             (self.catalog, self.seen_seq, self.verified) = (catalog, seq, verified);
             self.deltas = 0;
             self.data_version = version;

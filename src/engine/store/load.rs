@@ -8,7 +8,7 @@ use super::objects::Objects;
 use super::schema::commit_seq;
 use super::verified::VerifiedNodes;
 use super::{Store, blob, row_edge_id, row_node_id, row_version};
-use crate::codec::{self, Interner, Snapshot};
+use crate::codec::{self, Decode, Interner, Snapshot};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::Tier;
@@ -59,10 +59,10 @@ impl Store {
         for r in &refs {
             since[r.tier.code() as usize] = i64::try_from(r.seq).unwrap_or(i64::MAX);
         }
-        let parts = open_all(&self.keys, &self.objects, refs, self.names_only)?;
+        let parts = open_all(&self.keys, &self.objects, refs, self.decode)?;
 
         let mut later = Snapshot::default();
-        let mut terms = Interner::names_only(self.names_only);
+        let mut terms = Interner::for_decode(self.decode);
         let mut node_rows =
             tx.prepare("SELECT id, version, summary, digest FROM nodes WHERE tier = ?1 AND seq > ?2")?;
         let mut edge_rows = tx.prepare("SELECT id, sealed, digest FROM edges WHERE tier = ?1 AND seq > ?2")?;
@@ -76,6 +76,9 @@ impl Store {
                 later.nodes.push(std::sync::Arc::new(open_node_row(
                     &self.keys, &id, version, tier, sealed, &mut terms,
                 )?));
+            }
+            if !self.decode.edges() {
+                continue;
             }
             let mut rows = edge_rows.query(params![tier.code(), after])?;
             while let Some(row) = rows.next()? {
@@ -139,30 +142,53 @@ pub(super) fn open_edge_row(
     codec::open_edge(keys, id, tier, sealed, terms)
 }
 
-fn open_one(keys: &Keyring, objects: &Objects, r: &SnapshotRef, names_only: bool) -> Result<Snapshot> {
-    let bytes = objects.read_authenticated_later(&r.hash)?;
-    super::snapshot_sign::check_snapshot(keys, r.tier, r.seq, &bytes, r.mac.as_deref())?;
-    codec::open_snapshot_in_place(keys, r.tier, r.seq, bytes, names_only)
+fn open_one(keys: &Keyring, objects: &Objects, r: &SnapshotRef, what: Decode, buf: &mut Vec<u8>) -> Result<Snapshot> {
+    objects.read_authenticated_later_into(&r.hash, buf)?;
+    super::snapshot_sign::check_snapshot(keys, r.tier, r.seq, buf, r.mac.as_deref())?;
+    codec::open_snapshot_in_buffer(keys, r.tier, r.seq, buf, what)
 }
 
-/// Reads and opens every snapshot, one thread each.
-fn open_all(keys: &Keyring, objects: &Objects, refs: Vec<SnapshotRef>, names_only: bool) -> Result<Vec<Snapshot>> {
-    if refs.len() <= 1 {
-        return refs.iter().map(|r| open_one(keys, objects, r, names_only)).collect();
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = refs
+/// Reads and opens every snapshot on two threads, each reading its share
+/// one after another through one buffer (wiped after each): the manifest
+/// check runs beside them, so more threads would only compete for the
+/// cores, and a buffer per tier was as many megabytes of fresh pages, each
+/// a page fault. The snapshots come back in `refs`' order.
+fn open_all(keys: &Keyring, objects: &Objects, refs: Vec<SnapshotRef>, what: Decode) -> Result<Vec<Snapshot>> {
+    let in_turn = |share: &[usize]| -> Result<Vec<(usize, Snapshot)>> {
+        let mut buf = Vec::new();
+        share
             .iter()
-            .map(|r| scope.spawn(move || open_one(keys, objects, r, names_only)))
-            .collect();
-        refs.iter()
-            .zip(handles)
-            .map(|(r, h)| {
-                h.join()
-                    .map_err(|_| Error::integrity(format!("{} snapshot", r.tier), "decoder thread failed"))?
-            })
+            .map(|&i| Ok((i, open_one(keys, objects, &refs[i], what, &mut buf)?)))
             .collect()
-    })
+    };
+    // Shares of about equal bytes: each file, largest first, to the lighter.
+    let mut by_size: Vec<(u64, usize)> = refs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (objects.size(&r.hash).unwrap_or(0), i))
+        .collect();
+    by_size.sort_unstable_by(|a, b| b.cmp(a));
+    let (mut shares, mut loads): ([Vec<usize>; 2], [u64; 2]) = Default::default();
+    for (size, i) in by_size {
+        let lighter = usize::from(loads[1] < loads[0]);
+        loads[lighter] += size;
+        shares[lighter].push(i);
+    }
+    let [mine, theirs] = &shares;
+    let opened = std::thread::scope(|scope| -> Result<Vec<(usize, Snapshot)>> {
+        let other = (!theirs.is_empty()).then(|| scope.spawn(|| in_turn(theirs)));
+        let mut opened = in_turn(mine)?;
+        if let Some(h) = other {
+            let theirs = h
+                .join()
+                .map_err(|_| Error::integrity("a tier snapshot", "its decoding thread failed"))??;
+            opened.extend(theirs);
+        }
+        Ok(opened)
+    })?;
+    let mut in_order = opened;
+    in_order.sort_unstable_by_key(|(i, _)| *i);
+    Ok(in_order.into_iter().map(|(_, s)| s).collect())
 }
 
 /// Checks the manifest in a read transaction of its own; returns the commit

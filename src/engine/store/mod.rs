@@ -178,9 +178,10 @@ pub struct Store {
     /// Whether this session keeps what applying another process's commits
     /// row by row needs ([`Store::track_changes`]).
     track: bool,
-    /// Opened by [`Store::open_names_only`]: the catalog's summaries have no
-    /// description or properties, and the store writes nothing.
-    names_only: bool,
+    /// How much of each record the catalog holds: short of the whole
+    /// ([`Store::open_names_only`], [`Store::open_node_names`]), the store
+    /// writes nothing.
+    decode: crate::codec::Decode,
     /// Commits applied row by row since the last full check.
     deltas: u32,
     /// Full loads of the catalog so far (tests of what a refresh read).
@@ -414,17 +415,19 @@ impl Store {
         }
     }
 
-    /// A store opened for names and edges writes nothing: its catalog lacks
-    /// what a write may carry over (descriptions, properties).
+    /// A store opened for names (and edges) writes nothing: its catalog
+    /// lacks what a write may carry over (descriptions, properties, edges).
     pub(crate) fn refuse_if_names_only(&self, action: &str) -> Result<()> {
-        if self.names_only {
-            return Err(Error::invalid(
-                "write",
-                action,
-                "this store was opened to read names and edges only (Store::open_names_only)",
-            ));
-        }
-        Ok(())
+        let opened = match self.decode {
+            crate::codec::Decode::Whole => return Ok(()),
+            crate::codec::Decode::Names => "names and edges only (Store::open_names_only)",
+            crate::codec::Decode::NodeNames => "node names only (Store::open_node_names)",
+        };
+        Err(Error::invalid(
+            "write",
+            action,
+            format!("this store was opened to read {opened}"),
+        ))
     }
 
     /// Flushes the WAL into the database and truncates it to zero bytes, so

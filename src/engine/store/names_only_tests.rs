@@ -54,3 +54,37 @@ fn names_and_edges_are_a_full_open_s_without_descriptions_or_properties() {
     let full = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     assert!(full.catalog().by_name("never").is_none(), "nothing was written");
 }
+
+#[test]
+fn node_names_are_the_names_open_s_nodes_with_no_edge_and_the_same_status() {
+    let (_dir, root) = new_store();
+    let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
+    s.add_node(node("snapshotted", Tier::Public, "in a snapshot")).unwrap();
+    s.add_node(node("restricted", Tier::AgentRestricted, "also in a snapshot"))
+        .unwrap();
+    s.link(edge("snapshotted", "calls", "restricted")).unwrap();
+    s.refresh_snapshots(true).unwrap();
+    s.add_node(node("later-row", Tier::AgentReadable, "after the snapshot"))
+        .unwrap();
+    s.link(edge("later-row", "depends-on", "snapshotted")).unwrap();
+    drop(s);
+
+    for level in [Level::Master, Level::Agent, Level::Locked] {
+        let names = Store::open_names_only(&root, &creds(level, &root)).unwrap();
+        let nodes = Store::open_node_names(&root, &creds(level, &root)).unwrap();
+        let list = |s: &Store| s.catalog().nodes().cloned().collect::<Vec<NodeSummary>>();
+        assert_eq!(list(&nodes), list(&names), "at {level}");
+        assert_eq!(nodes.catalog().edges().count(), 0, "at {level}: no edge decoded");
+        let (a, b) = (nodes.status().unwrap(), names.status().unwrap());
+        assert_eq!(a.tiers, b.tiers, "at {level}");
+        assert_eq!((a.by_status, a.by_type), (b.by_status, b.by_type), "at {level}");
+        assert_eq!(a.last_update, b.last_update, "at {level}");
+        if level != Level::Locked {
+            assert!(a.total_edges > 0, "at {level}: edges are counted from the index");
+        }
+    }
+
+    let mut nodes = Store::open_node_names(&root, &creds(Level::Master, &root)).unwrap();
+    let refused = nodes.add_node(node("never", Tier::Public, "refused")).unwrap_err();
+    assert!(refused.to_string().contains("node names only"), "{refused}");
+}

@@ -114,11 +114,33 @@ impl Objects {
     /// Reads the blob `hash` without re-hashing it: only for objects whose
     /// content is authenticated by AEAD anyway (large snapshots).
     pub fn read_authenticated_later(&self, hash: &str) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.read_authenticated_later_into(hash, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Objects::read_authenticated_later`] into `buf` (emptied first), so
+    /// one buffer serves several reads: memory a process touches for the
+    /// first time costs a page fault per page. `buf` should hold nothing
+    /// secret when it may grow (its old allocation is freed as it is).
+    pub fn read_authenticated_later_into(&self, hash: &str, buf: &mut Vec<u8>) -> Result<()> {
         let path = self.path(hash)?;
-        fs::read(&path).map_err(|e| match e.kind() {
+        buf.clear();
+        let read = fs::File::open(&path).and_then(|mut f| {
+            let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+            buf.reserve(usize::try_from(len).unwrap_or(0));
+            std::io::Read::read_to_end(&mut f, buf)
+        });
+        read.map(|_| ()).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::integrity(format!("object {hash}"), "missing from .gpp/objects"),
             _ => Error::io(&path, e),
         })
+    }
+
+    /// The size of the blob `hash`, in bytes.
+    pub fn size(&self, hash: &str) -> Result<u64> {
+        let path = self.path(hash)?;
+        fs::metadata(&path).map(|m| m.len()).map_err(|e| Error::io(&path, e))
     }
 
     /// Whether the blob `hash` is present.

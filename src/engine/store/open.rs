@@ -8,6 +8,7 @@ use std::path::Path;
 use rusqlite::Connection;
 
 use super::{Catalog, Layout, Objects, Store, file_id, rotate, schema, verified};
+use crate::codec::Decode;
 use crate::error::{Error, Result};
 use crate::keys::{Credentials, Keyring};
 
@@ -18,8 +19,9 @@ pub(super) struct Opening {
     pub(super) unsealed: bool,
     /// Keeps what applying other processes' commits row by row needs.
     pub(super) track: bool,
-    /// Summaries without descriptions and properties; no writes.
-    pub(super) names_only: bool,
+    /// How much of each record is decoded (anything short of the whole:
+    /// no writes).
+    pub(super) decode: Decode,
 }
 
 /// Why another tool's `graph.db` is refused, and how to move its graph:
@@ -46,7 +48,20 @@ impl Store {
     /// verified as any open; it writes nothing.
     pub fn open_names_only(root: &Path, creds: &Credentials) -> Result<Store> {
         let how = Opening {
-            names_only: true,
+            decode: Decode::Names,
+            ..Opening::default()
+        };
+        Self::open_checked(root, Unlock::Creds(creds), how)
+    }
+
+    /// [`Store::open_names_only`] for a command that prints counts and node
+    /// names but no edge (`status`): its catalog holds no edge at all (the
+    /// index's edge rows are still read, counted and verified, and every
+    /// snapshot authenticated whole). Nothing that follows edges may use
+    /// it; it writes nothing.
+    pub fn open_node_names(root: &Path, creds: &Credentials) -> Result<Store> {
+        let how = Opening {
+            decode: Decode::NodeNames,
             ..Opening::default()
         };
         Self::open_checked(root, Unlock::Creds(creds), how)
@@ -175,7 +190,7 @@ impl Store {
             fresh: None,
             counted: std::sync::Mutex::default(),
             track: how.track,
-            names_only: how.names_only,
+            decode: how.decode,
             deltas: 0,
             #[cfg(test)]
             full_loads: 0,

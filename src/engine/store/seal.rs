@@ -206,25 +206,18 @@ impl SealTagger {
 /// of its own, which matches nothing the master sealed.
 pub(super) fn fixed(field: &[u8], hex: bool) -> [u8; 32] {
     let mut out = [0u8; 32];
-    // Lowercase only: Graphex writes no other, and an upper-case twin
-    // would name another file.
-    let nibble = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        _ => None,
-    };
     let well_formed = if hex {
-        field.len() == 64
-            && out
-                .iter_mut()
-                .zip(field.chunks_exact(2))
-                .all(|(o, pair)| match (nibble(pair[0]), nibble(pair[1])) {
-                    (Some(hi), Some(lo)) => {
-                        *o = hi << 4 | lo;
-                        true
-                    }
-                    _ => false,
-                })
+        // Every row's blob name at open: decoded without a branch a digit,
+        // any digit outside the table marking the whole field.
+        let mut marks = 0u8;
+        if field.len() == 64 {
+            for (o, pair) in out.iter_mut().zip(field.chunks_exact(2)) {
+                let (hi, lo) = (NIBBLE[usize::from(pair[0])], NIBBLE[usize::from(pair[1])]);
+                marks |= hi | lo;
+                *o = hi << 4 | lo;
+            }
+        }
+        field.len() == 64 && marks < 16
     } else if field.len() == 32 {
         out.copy_from_slice(field);
         true
@@ -241,6 +234,24 @@ pub(super) fn fixed(field: &[u8], hex: bool) -> [u8; 32] {
             .into()
     }
 }
+
+/// Each byte's value as a hex digit; 0xFF for any other byte. Lowercase
+/// only: Graphex writes no other, and an upper-case twin would name
+/// another file.
+const NIBBLE: [u8; 256] = {
+    let mut table = [0xFF; 256];
+    let mut c = 0;
+    while c < 10 {
+        table[b'0' as usize + c] = c as u8;
+        c += 1;
+    }
+    let mut c = 0;
+    while c < 6 {
+        table[b'a' as usize + c] = 10 + c as u8;
+        c += 1;
+    }
+    table
+};
 
 /// What identifies a `decisions` row for the seal.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -603,3 +603,27 @@ fn an_agent_cannot_forge_the_decision_another_agent_reads() {
     let err = agent.decision(&id).unwrap_err().to_string();
     assert!(err.contains("signature"), "{err}");
 }
+
+#[test]
+fn a_blob_name_is_its_32_bytes_and_anything_else_a_tag_of_its_own() {
+    use super::seal::fixed;
+    let bytes: Vec<u8> = (0u8..32).map(|b| b.wrapping_mul(37)).collect();
+    let name: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(fixed(name.as_bytes(), true).to_vec(), bytes);
+    let malformed = [
+        name.to_uppercase(),
+        format!("{}g", &name[..63]),
+        format!("{}/", &name[..63]),
+        name[..62].to_owned(),
+        format!("{name}00"),
+    ];
+    for other in &malformed {
+        let tag = fixed(other.as_bytes(), true);
+        assert_ne!(tag.to_vec(), bytes, "{other}");
+        assert_eq!(tag, fixed(other.as_bytes(), true), "the same field, the same tag");
+    }
+    let a = fixed(malformed[0].as_bytes(), true);
+    let b = fixed(malformed[1].as_bytes(), true);
+    assert_ne!(a, b, "two malformed names do not share a tag");
+    assert_eq!(fixed(&bytes, false).to_vec(), bytes, "a token is its 32 bytes");
+}

@@ -185,10 +185,53 @@ pub(super) fn check_read(
 
 /// Checks the catalog built from snapshots and later rows against the
 /// verified rows: an older snapshot put back would bring back removed nodes
-/// and edges, or old versions.
-pub(super) fn check_catalog(catalog: &super::Catalog, verified: &VerifiedNodes, keys: &Keyring) -> Result<()> {
+/// and edges, or old versions. Nodes and edges are checked on two threads
+/// (the open waits for this check and nothing else). Without `edges`, the
+/// catalog holds none (see `Store::open_node_names`) and only its nodes are
+/// checked.
+pub(super) fn check_catalog(
+    catalog: &super::Catalog,
+    verified: &VerifiedNodes,
+    keys: &Keyring,
+    edges: bool,
+) -> Result<()> {
     let covered = |tier: Tier| keys.reads(tier) && keys.reads(Group::of(tier).key_tier());
-    let stale = |what: String| Error::integrity("a tier snapshot", format!("{what}: an older snapshot was put back"));
+    if !edges {
+        return check_nodes(catalog, verified, &covered);
+    }
+    std::thread::scope(|scope| {
+        let nodes = scope.spawn(|| check_nodes(catalog, verified, &covered));
+        // One pass over the edges (hundreds of thousands), counted per tier.
+        let mut per_tier = [0usize; 4];
+        for e in catalog.edges() {
+            per_tier[e.tier.code() as usize] += 1;
+        }
+        nodes
+            .join()
+            .map_err(|_| Error::integrity("a tier snapshot", "its checking thread failed"))??;
+        for tier in Tier::ALL.into_iter().filter(|t| covered(*t)) {
+            let loaded = per_tier[tier.code() as usize];
+            let rows = verified.edges[tier.code() as usize];
+            if loaded != rows {
+                return Err(stale(format!(
+                    "{loaded} {tier} edges loaded where the index holds {rows}"
+                )));
+            }
+        }
+        Ok(())
+    })
+}
+
+fn stale(what: String) -> Error {
+    Error::integrity("a tier snapshot", format!("{what}: an older snapshot was put back"))
+}
+
+/// The node half of [`check_catalog`].
+fn check_nodes(
+    catalog: &super::Catalog,
+    verified: &VerifiedNodes,
+    covered: &(impl Fn(Tier) -> bool + Sync),
+) -> Result<()> {
     let mut seen = 0usize;
     for n in catalog.nodes().filter(|n| covered(n.tier)) {
         seen += 1;
@@ -205,20 +248,6 @@ pub(super) fn check_catalog(catalog: &super::Catalog, verified: &VerifiedNodes, 
     let expected = verified.nodes.values().filter(|(t, _, _)| covered(*t)).count();
     if seen != expected {
         return Err(stale(format!("{seen} nodes loaded where the index holds {expected}")));
-    }
-    // One pass over the edges (hundreds of thousands), counted per tier.
-    let mut per_tier = [0usize; 4];
-    for e in catalog.edges() {
-        per_tier[e.tier.code() as usize] += 1;
-    }
-    for tier in Tier::ALL.into_iter().filter(|t| covered(*t)) {
-        let loaded = per_tier[tier.code() as usize];
-        let rows = verified.edges[tier.code() as usize];
-        if loaded != rows {
-            return Err(stale(format!(
-                "{loaded} {tier} edges loaded where the index holds {rows}"
-            )));
-        }
     }
     Ok(())
 }
