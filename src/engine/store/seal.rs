@@ -122,13 +122,17 @@ impl SealTagger {
         digest: &[u8; 16],
         token: &RowToken,
     ) -> [u8; 32] {
+        // One update of the fields laid end to end: the same hash as one
+        // update a field, without the bookkeeping of six calls a row.
+        let mut fields = [0u8; 106];
+        fields[..2].copy_from_slice(&[b'n', tier.code()]);
+        fields[2..18].copy_from_slice(id.as_bytes());
+        fields[18..26].copy_from_slice(&version.to_le_bytes());
+        fields[26..58].copy_from_slice(&fixed(blob.as_bytes(), true));
+        fields[58..74].copy_from_slice(digest);
+        fields[74..].copy_from_slice(token.fixed());
         let mut h = self.0.clone();
-        h.update([b'n', tier.code()]);
-        h.update(id.as_bytes());
-        h.update(version.to_le_bytes());
-        h.update(fixed(blob.as_bytes(), true));
-        h.update(digest);
-        h.update(token.fixed());
+        h.update(fields);
         h.finalize().into()
     }
 
@@ -138,12 +142,14 @@ impl SealTagger {
     }
 
     fn edge_row(&self, id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16], token: &RowToken) -> [u8; 32] {
+        let mut fields = [0u8; 74];
+        fields[..2].copy_from_slice(&[b'e', tier.code()]);
+        fields[2..18].copy_from_slice(id.as_bytes());
+        fields[18..26].copy_from_slice(&seq.to_le_bytes());
+        fields[26..42].copy_from_slice(digest);
+        fields[42..].copy_from_slice(token.fixed());
         let mut h = self.0.clone();
-        h.update([b'e', tier.code()]);
-        h.update(id.as_bytes());
-        h.update(seq.to_le_bytes());
-        h.update(digest);
-        h.update(token.fixed());
+        h.update(fields);
         h.finalize().into()
     }
 
