@@ -33,6 +33,20 @@ const _: () = assert!(std::mem::size_of::<NodeSummary>() <= 136);
 /// them as a part of their own (fewer go into the last part one by one).
 const IN_PLACE_EDGES: usize = 1024;
 
+/// Each node slot's edge slots one way (`end` picks the node slot from an
+/// edge's ends), sized exactly.
+fn adjacency(nodes: usize, ends: &[(u32, u32)], end: impl Fn(&(u32, u32)) -> u32) -> Vec<Slots> {
+    let mut degree = vec![0u32; nodes];
+    for e in ends {
+        degree[end(e) as usize] += 1;
+    }
+    let mut slots: Vec<Slots> = degree.into_iter().map(|d| Slots::with_capacity(d as usize)).collect();
+    for (slot, e) in ends.iter().enumerate() {
+        slots[end(e) as usize].push(slot as u32);
+    }
+    slots
+}
+
 /// Readable nodes and edges, indexed for lookups.
 #[derive(Default, Debug, Clone)]
 pub struct Catalog {
@@ -78,37 +92,51 @@ impl Catalog {
         }
         part_edges.push(later.edges);
         let last = part_edges.len() - 1;
-        let mut ends: Vec<(u32, u32)> = Vec::with_capacity(n_edges);
         let node_slot = &c.node_slot;
-        let mut keep = |i: usize, e: Edge| -> Option<Option<Edge>> {
-            if i != last && later_edges.contains(&e.id) {
-                return None;
-            }
-            let (Some(&from), Some(&to)) = (node_slot.get(&e.from), node_slot.get(&e.to)) else {
-                return None;
-            };
-            ends.push((from, to));
-            Some(Some(e))
-        };
         // Each part's vector becomes one of the catalog's, in place (an
         // `Option<Edge>` is an `Edge`'s size): no edge is ever held twice.
-        for (i, part) in part_edges.into_iter().enumerate() {
-            let kept: Vec<Option<Edge>> = part.into_iter().filter_map(|e| keep(i, e)).collect();
-            c.edges.add_part(kept);
+        let keep_part = |i: usize, part: Vec<Edge>| -> (Vec<Option<Edge>>, Vec<(u32, u32)>) {
+            let mut ends = Vec::with_capacity(part.len());
+            let kept = part
+                .into_iter()
+                .filter_map(|e| {
+                    if i != last && later_edges.contains(&e.id) {
+                        return None;
+                    }
+                    let (Some(&from), Some(&to)) = (node_slot.get(&e.from), node_slot.get(&e.to)) else {
+                        return None;
+                    };
+                    ends.push((from, to));
+                    Some(Some(e))
+                })
+                .collect();
+            (kept, ends)
+        };
+        // The parts on two threads (the open waits for this): every other
+        // part to a helper, in order, and joined in order.
+        let (mine, theirs): (Vec<_>, Vec<_>) = part_edges.into_iter().enumerate().partition(|(i, _)| i % 2 == 0);
+        let (mut mine, mut theirs) = std::thread::scope(|scope| {
+            let helper = scope.spawn(|| theirs.into_iter().map(|(i, p)| keep_part(i, p)).collect::<Vec<_>>());
+            let mine: Vec<_> = mine.into_iter().map(|(i, p)| keep_part(i, p)).collect();
+            let theirs = helper.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            (mine.into_iter(), theirs.into_iter())
+        });
+        let mut ends: Vec<(u32, u32)> = Vec::with_capacity(n_edges);
+        for i in 0..=last {
+            let next = if i % 2 == 0 { mine.next() } else { theirs.next() };
+            if let Some((kept, part_ends)) = next {
+                c.edges.add_part(kept);
+                ends.extend(part_ends);
+            }
         }
-        // Adjacency sized exactly: count degrees, then fill.
-        let mut out_deg = vec![0u32; c.nodes.len()];
-        let mut in_deg = vec![0u32; c.nodes.len()];
-        for &(f, t) in &ends {
-            out_deg[f as usize] += 1;
-            in_deg[t as usize] += 1;
-        }
-        c.out = out_deg.into_iter().map(|d| Slots::with_capacity(d as usize)).collect();
-        c.inc = in_deg.into_iter().map(|d| Slots::with_capacity(d as usize)).collect();
-        for (slot, &(f, t)) in ends.iter().enumerate() {
-            c.out[f as usize].push(slot as u32);
-            c.inc[t as usize].push(slot as u32);
-        }
+        // Adjacency sized exactly: count degrees, then fill; the two
+        // directions on two threads.
+        let nodes = c.nodes.len();
+        (c.out, c.inc) = std::thread::scope(|scope| {
+            let out = scope.spawn(|| adjacency(nodes, &ends, |&(f, _)| f));
+            let inc = adjacency(nodes, &ends, |&(_, t)| t);
+            (out.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), inc)
+        });
         c.live_edges = ends.len();
         c.ends = ends;
         c
@@ -456,6 +484,60 @@ mod tests {
         }
         out.extend(ids.iter().map(|id| format!("{:?}", c.edge(id).map(|e| e.weight))));
         out
+    }
+
+    #[test]
+    fn a_build_from_parts_serves_what_putting_them_in_turn_does() {
+        let nodes: Vec<NodeSummary> = (0..30).map(|i| summary(&format!("n{i}"), Tier::Public)).collect();
+        let ghost = summary("ghost", Tier::Public);
+        let part_edges = |p: usize| -> Vec<Edge> {
+            (0..20)
+                .map(|i| edge(&nodes[(i + p) % 30], &nodes[(i * 7 + p) % 30]))
+                .collect()
+        };
+        let parts: Vec<(Vec<NodeSummary>, Vec<Edge>)> = (0..5)
+            .map(|p| {
+                let mut edges = part_edges(p);
+                edges.insert(3, edge(&nodes[p], &ghost));
+                (nodes[p * 6..p * 6 + 6].to_vec(), edges)
+            })
+            .collect();
+        // Later rows: a node of part 1 again (renamed), an edge of part 2
+        // again (reweighted), and a new one.
+        let renamed = NodeSummary {
+            name: Name::new("n7-renamed").unwrap(),
+            ..nodes[7].clone()
+        };
+        let reweighted = Edge {
+            weight: 0.25,
+            ..parts[2].1[5].clone()
+        };
+        let later = (vec![renamed.clone()], vec![reweighted, edge(&nodes[0], &nodes[29])]);
+        let snapshot = |(n, e): &(Vec<NodeSummary>, Vec<Edge>)| Snapshot::new(n.clone(), e.clone());
+        let built = Catalog::build(parts.iter().map(snapshot).collect(), snapshot(&later));
+
+        let mut held = Catalog::default();
+        for (n, _) in &parts {
+            n.iter()
+                .filter(|n| n.id != renamed.id)
+                .for_each(|n| held.put_node(n.clone()));
+        }
+        held.put_node(renamed.clone());
+        for (_, e) in &parts {
+            e.iter()
+                .filter(|e| e.id != later.1[0].id)
+                .for_each(|e| held.put_edge(e.clone()));
+        }
+        later.1.iter().for_each(|e| held.put_edge(e.clone()));
+        let ids: Vec<EdgeId> = parts.iter().flat_map(|(_, e)| e.iter().map(|e| e.id)).collect();
+        assert_eq!(served(&built, &nodes, &ids), served(&held, &nodes, &ids));
+        assert_eq!(
+            built.edge_count(),
+            5 * 20 + 1,
+            "the edges to a missing node are left out"
+        );
+        assert_eq!(built.by_name("n7-renamed").map(|n| n.id), Some(renamed.id));
+        assert!(built.by_name("n7").is_none());
     }
 
     #[test]
