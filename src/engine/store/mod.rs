@@ -73,6 +73,7 @@ pub(crate) mod seal_log;
 mod seal_repair;
 mod seal_restore;
 mod seal_statement;
+mod seal_tags;
 pub(crate) mod seal_timeline;
 mod snapshot_sign;
 mod snapshots;
