@@ -128,6 +128,21 @@ pub fn beside<A: Send, B>(
     })
 }
 
+/// [`beside`] for work that cannot fail: `side` on a helper thread while
+/// `main` runs on this one when `spread` (and the machine has two cores),
+/// else `side` then `main` here. A panic in `side` goes on in this thread.
+pub fn both<A: Send, B>(spread: bool, side: impl FnOnce() -> A + Send, main: impl FnOnce() -> B) -> (A, B) {
+    if !spread || threads() < 2 {
+        let a = side();
+        return (a, main());
+    }
+    std::thread::scope(|scope| {
+        let helper = scope.spawn(side);
+        let b = main();
+        (helper.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), b)
+    })
+}
+
 /// Runs `produce` on every item (and its place) on a helper thread, a chunk ahead, while
 /// this thread hands each result, in order, to `consume` (which may hold
 /// what cannot be shared, such as a database transaction). At most two
@@ -206,6 +221,20 @@ mod tests {
         assert_eq!(sum, items.iter().sum::<u64>());
         let few = fold(&items[..3], Vec::new, |a, i| a.push(*i), |a, b| a.extend(b)).unwrap();
         assert_eq!(few, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn both_runs_both_and_a_side_that_panics_panics_here() {
+        for spread in [false, true] {
+            let here = std::thread::current().id();
+            let (a, b) = both(spread, || (std::thread::current().id(), 1), || 2);
+            assert_eq!((a.1, b), (1, 2));
+            if threads() >= 2 {
+                assert_eq!(a.0 == here, !spread, "a helper thread only when spread");
+            }
+            let caught = std::panic::catch_unwind(|| both(spread, || panic!("side"), || 0));
+            assert!(caught.is_err());
+        }
     }
 
     #[test]

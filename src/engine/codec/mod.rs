@@ -13,7 +13,7 @@ pub(crate) use blob::{AUTH_PREFIX, authenticates_as, claimed};
 pub use blob::{BLOB_FORMAT, MAX_PLAINTEXT, decode_node, encode_node};
 pub use interner::{Decode, Interner};
 pub use record::{DECISION_TIER, open_decision, open_edge, open_summary, seal_decision, seal_edge, seal_summary};
-pub use snapshot::{Snapshot, open_snapshot, open_snapshot_in_buffer, open_snapshot_in_place, seal_snapshot};
+pub use snapshot::{Snapshot, open_snapshot, open_snapshot_in_buffer, seal_snapshot};
 pub(crate) use {
     blob::rewrap,
     record::{decision_ad, edge_ad, reseal, summary_ad},

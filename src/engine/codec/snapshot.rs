@@ -124,29 +124,16 @@ pub(crate) fn seal_snapshot_packed(keys: &Keyring, tier: Tier, seq: u64, packed:
 
 /// Opens the snapshot of `tier` recorded at `seq`. CPU-heavy for large tiers.
 pub fn open_snapshot(keys: &Keyring, tier: Tier, seq: u64, bytes: &[u8]) -> Result<Snapshot> {
-    open_snapshot_in_place(keys, tier, seq, bytes.to_vec(), super::Decode::Whole)
+    open_snapshot_in_buffer(keys, tier, seq, &mut bytes.to_vec(), super::Decode::Whole)
 }
 
-/// [`open_snapshot`] of a file's bytes read for it: decrypted where they
-/// lie, so a large tier's compressed plaintext is not held beside its
-/// ciphertext. The buffer is wiped when done, whatever the outcome. `what`
-/// says how much is decoded: summaries without descriptions and
-/// properties, or no edge at all (the snapshot is authenticated whole
+/// [`open_snapshot`] of a file's bytes in a buffer the caller reuses:
+/// decrypted where they lie, so a large tier's compressed plaintext is not
+/// held beside its ciphertext. The buffer is wiped (its whole capacity)
+/// when done, whatever the outcome, and keeps its allocation for the next
+/// read. `what` says how much is decoded: summaries without descriptions
+/// and properties, or no edge at all (the snapshot is authenticated whole
 /// either way).
-pub fn open_snapshot_in_place(
-    keys: &Keyring,
-    tier: Tier,
-    seq: u64,
-    bytes: Vec<u8>,
-    what: super::Decode,
-) -> Result<Snapshot> {
-    let mut bytes = bytes;
-    open_snapshot_in_buffer(keys, tier, seq, &mut bytes, what)
-}
-
-/// [`open_snapshot_in_place`] of bytes in a buffer the caller reuses: the
-/// buffer is wiped (its whole capacity) when done, whatever the outcome, and
-/// keeps its allocation for the next read.
 pub fn open_snapshot_in_buffer(
     keys: &Keyring,
     tier: Tier,

@@ -33,6 +33,10 @@ const _: () = assert!(std::mem::size_of::<NodeSummary>() <= 136);
 /// them as a part of their own (fewer go into the last part one by one).
 const IN_PLACE_EDGES: usize = 1024;
 
+/// Edges a build must hold at least for its work to go on two threads
+/// (fewer cost less than a thread).
+pub(super) const THREADED_EDGES: usize = 1 << 14;
+
 /// Each node slot's edge slots one way (`end` picks the node slot from an
 /// edge's ends), sized exactly.
 fn adjacency(nodes: usize, ends: &[(u32, u32)], end: impl Fn(&(u32, u32)) -> u32) -> Vec<Slots> {
@@ -114,13 +118,12 @@ impl Catalog {
         };
         // The parts on two threads (the open waits for this): every other
         // part to a helper, in order, and joined in order.
+        let spread = n_edges >= THREADED_EDGES;
         let (mine, theirs): (Vec<_>, Vec<_>) = part_edges.into_iter().enumerate().partition(|(i, _)| i % 2 == 0);
-        let (mut mine, mut theirs) = std::thread::scope(|scope| {
-            let helper = scope.spawn(|| theirs.into_iter().map(|(i, p)| keep_part(i, p)).collect::<Vec<_>>());
-            let mine: Vec<_> = mine.into_iter().map(|(i, p)| keep_part(i, p)).collect();
-            let theirs = helper.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            (mine.into_iter(), theirs.into_iter())
-        });
+        let keep_all =
+            |parts: Vec<(usize, Vec<Edge>)>| parts.into_iter().map(|(i, p)| keep_part(i, p)).collect::<Vec<_>>();
+        let (theirs, mine) = crate::parallel::both(spread, || keep_all(theirs), || keep_all(mine));
+        let (mut mine, mut theirs) = (mine.into_iter(), theirs.into_iter());
         let mut ends: Vec<(u32, u32)> = Vec::with_capacity(n_edges);
         for i in 0..=last {
             let next = if i % 2 == 0 { mine.next() } else { theirs.next() };
@@ -132,11 +135,11 @@ impl Catalog {
         // Adjacency sized exactly: count degrees, then fill; the two
         // directions on two threads.
         let nodes = c.nodes.len();
-        (c.out, c.inc) = std::thread::scope(|scope| {
-            let out = scope.spawn(|| adjacency(nodes, &ends, |&(f, _)| f));
-            let inc = adjacency(nodes, &ends, |&(_, t)| t);
-            (out.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), inc)
-        });
+        (c.out, c.inc) = crate::parallel::both(
+            spread,
+            || adjacency(nodes, &ends, |&(f, _)| f),
+            || adjacency(nodes, &ends, |&(_, t)| t),
+        );
         c.live_edges = ends.len();
         c.ends = ends;
         c

@@ -175,18 +175,9 @@ fn open_all(keys: &Keyring, objects: &Objects, refs: Vec<SnapshotRef>, what: Dec
         shares[lighter].push(i);
     }
     let [mine, theirs] = &shares;
-    let opened = std::thread::scope(|scope| -> Result<Vec<(usize, Snapshot)>> {
-        let other = (!theirs.is_empty()).then(|| scope.spawn(|| in_turn(theirs)));
-        let mut opened = in_turn(mine)?;
-        if let Some(h) = other {
-            let theirs = h
-                .join()
-                .map_err(|_| Error::integrity("a tier snapshot", "its decoding thread failed"))??;
-            opened.extend(theirs);
-        }
-        Ok(opened)
-    })?;
-    let mut in_order = opened;
+    let (theirs, mine) = crate::parallel::beside(!theirs.is_empty(), |_| in_turn(theirs), || in_turn(mine))?;
+    let mut in_order = mine;
+    in_order.extend(theirs);
     in_order.sort_unstable_by_key(|(i, _)| *i);
     Ok(in_order.into_iter().map(|(_, s)| s).collect())
 }

@@ -111,18 +111,12 @@ impl Objects {
         Ok(bytes)
     }
 
-    /// Reads the blob `hash` without re-hashing it: only for objects whose
-    /// content is authenticated by AEAD anyway (large snapshots).
-    pub fn read_authenticated_later(&self, hash: &str) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
-        self.read_authenticated_later_into(hash, &mut out)?;
-        Ok(out)
-    }
-
-    /// [`Objects::read_authenticated_later`] into `buf` (emptied first), so
-    /// one buffer serves several reads: memory a process touches for the
-    /// first time costs a page fault per page. `buf` should hold nothing
-    /// secret when it may grow (its old allocation is freed as it is).
+    /// Reads the blob `hash` into `buf` (emptied first) without re-hashing
+    /// it: only for objects whose content is authenticated by AEAD anyway
+    /// (large snapshots). One buffer serves several reads: memory a process
+    /// touches for the first time costs a page fault per page. `buf` should
+    /// hold nothing secret when it may grow (its old allocation is freed as
+    /// it is).
     pub fn read_authenticated_later_into(&self, hash: &str, buf: &mut Vec<u8>) -> Result<()> {
         let path = self.path(hash)?;
         buf.clear();

@@ -199,27 +199,27 @@ pub(super) fn check_catalog(
     if !edges {
         return check_nodes(catalog, verified, &covered);
     }
-    std::thread::scope(|scope| {
-        let nodes = scope.spawn(|| check_nodes(catalog, verified, &covered));
+    let spread = catalog.edge_count() >= super::catalog::THREADED_EDGES;
+    let count_edges = || {
         // One pass over the edges (hundreds of thousands), counted per tier.
         let mut per_tier = [0usize; 4];
         for e in catalog.edges() {
             per_tier[e.tier.code() as usize] += 1;
         }
-        nodes
-            .join()
-            .map_err(|_| Error::integrity("a tier snapshot", "its checking thread failed"))??;
-        for tier in Tier::ALL.into_iter().filter(|t| covered(*t)) {
-            let loaded = per_tier[tier.code() as usize];
-            let rows = verified.edges[tier.code() as usize];
-            if loaded != rows {
-                return Err(stale(format!(
-                    "{loaded} {tier} edges loaded where the index holds {rows}"
-                )));
-            }
+        Ok(per_tier)
+    };
+    let (per_tier, ()) =
+        crate::parallel::beside(spread, |_| count_edges(), || check_nodes(catalog, verified, &covered))?;
+    for tier in Tier::ALL.into_iter().filter(|t| covered(*t)) {
+        let loaded = per_tier[tier.code() as usize];
+        let rows = verified.edges[tier.code() as usize];
+        if loaded != rows {
+            return Err(stale(format!(
+                "{loaded} {tier} edges loaded where the index holds {rows}"
+            )));
         }
-        Ok(())
-    })
+    }
+    Ok(())
 }
 
 fn stale(what: String) -> Error {
