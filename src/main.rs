@@ -15,7 +15,7 @@ fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = Cli::parse_from(&argv);
     // The store's unlock session runs the command when it holds the store.
-    if let Some(code) = graphex::cli::hold::client::forward(&cli, argv.get(1..).unwrap_or_default()) {
+    if let Some(code) = graphex::cli::hold::client::forward(&cli) {
         return code;
     }
     match run(cli) {

@@ -59,7 +59,7 @@ pub struct Options {
     pub creds: Credentials,
     /// The unlock session that hosts the worker (its keys stay there);
     /// `None`: the console opens the store itself with `creds`.
-    pub session: Option<std::os::unix::net::UnixStream>,
+    pub session: Option<crate::shared::frames::Channel>,
 }
 
 /// True when `NO_COLOR` asks for no colour.

@@ -407,13 +407,13 @@ pub enum Command {
 }
 
 /// Output formats of `query`.
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ProjectFormat {
     Md,
     Json,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 #[command(group(clap::ArgGroup::new("access").required(true).args(["tier", "trust"])))]
 #[command(group(clap::ArgGroup::new("centre").required(true).args(["query", "node"])))]
 pub struct ProjectArgs {
@@ -521,7 +521,7 @@ pub enum ConfigCommand {
     },
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct AddArgs {
     /// Node type: service, module, concept, convention, external-system, person, team, policy,
     /// schema, glossary, decision, database, or a custom lowercase word.
@@ -547,7 +547,7 @@ pub struct AddArgs {
     pub confidence: f64,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct UpdateArgs {
     /// Node name.
     pub name: String,
@@ -571,7 +571,7 @@ pub struct UpdateArgs {
     pub confidence: Option<f64>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct LinkArgs {
     /// Source node name.
     pub from: String,
@@ -607,7 +607,7 @@ pub struct LinkArgs {
     pub bidirectional: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct ListArgs {
     /// Only this type.
     #[arg(long = "type", short = 't', value_name = "TYPE")]
@@ -647,7 +647,7 @@ pub struct McpArgs {
     pub max_message: u64,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct LifecycleArgs {
     /// Node name.
     pub name: String,

@@ -3,7 +3,7 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum QueryFormat {
     Text,
     Json,
@@ -11,7 +11,7 @@ pub enum QueryFormat {
     Dot,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct QueryArgs {
     /// The query, quoted as one argument.
     #[arg(required_unless_present = "saved", conflicts_with = "saved")]
@@ -30,7 +30,7 @@ pub struct QueryArgs {
 
 /// `--depth --type --tier --since --confidence --status --limit` given as
 /// command-line options rather than inside the query text.
-#[derive(Debug, Args, Default)]
+#[derive(Debug, Args, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct QueryFlags {
     /// Follow a single hop's relation up to N times (1–10).
     #[arg(long)]
@@ -96,7 +96,7 @@ pub enum QueriesCommand {
 }
 
 /// Filters shared by `path` and `neighbors`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct WalkArgs {
     /// Follow only this relation (repeatable).
     #[arg(long = "relation", short = 'r', value_name = "RELATION")]
@@ -110,7 +110,7 @@ pub struct WalkArgs {
     pub status: Option<String>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct PathArgs {
     /// Start node.
     pub from: String,
@@ -127,7 +127,7 @@ pub struct PathArgs {
     pub walk: WalkArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct NeighborsArgs {
     /// Centre node.
     pub name: String,
@@ -145,7 +145,7 @@ pub struct NeighborsArgs {
 }
 
 /// Output formats of `project`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct SubgraphArgs {
     /// Centre node.
     pub center: String,

@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct AcceptArgs {
     /// Proposal id (at least 4 leading hex digits); or use --session.
     #[arg(required_unless_present = "session", conflicts_with = "session")]
@@ -23,7 +23,7 @@ pub struct AcceptArgs {
     pub batch: Option<String>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RejectArgs {
     /// Proposal id (at least 4 leading hex digits); or use --session.
     #[arg(required_unless_present = "session", conflicts_with = "session")]
@@ -39,7 +39,7 @@ pub struct RejectArgs {
     pub batch: Option<String>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RequestChangesArgs {
     /// Proposal id (at least 4 leading hex digits).
     pub id: String,

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::Context;
 use super::hold::wire::Info;
+use super::hold::terminal::Terminal;
 use super::hold::{client, paths, start};
 use super::output::{emit, note};
 use super::session::prompt_secret;
@@ -21,7 +22,7 @@ pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
         anyhow::bail!("--human-for needs --level human");
     }
     let root = ctx.root()?.canonicalize()?;
-    if let Some((socket, info)) = running(&root) {
+    if let Some((socket, info)) = running(&root)? {
         let human_asked = a.level == HoldLevel::Human;
         if !human_asked {
             note(&format!(
@@ -33,7 +34,7 @@ pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
             return Ok(());
         }
         // Human-only is asked for again: a new session replaces this one.
-        client::lock(&socket)?;
+        client::lock(&socket, &root)?;
     }
     let mut creds = Credentials::from_env();
     if a.level == HoldLevel::Agent {
@@ -66,10 +67,22 @@ pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
         level: a.level,
         idle: a.idle,
         human_for: a.human_for,
+        any_terminal: a.any_terminal,
     };
     let pid = start::spawn(&root, terms, &creds)?;
+    let serves = match (a.level, a.any_terminal) {
+        (HoldLevel::Agent, _) => "any process of yours (it holds the agent identity alone)".to_owned(),
+        (_, true) => "EVERY process of yours, in any terminal (--any-terminal): a coding agent running as you can \
+                      read and decide at its level"
+            .to_owned(),
+        (_, false) => format!(
+            "this terminal only ({}); a coding agent started in it shares it, as with sudo",
+            Terminal::own().map_or_else(|| "?".to_owned(), |t| t.describe())
+        ),
+    };
     note(&format!(
-        "unlocked {} at the {} level (session process {pid}); it ends after {} without a command, or with `graphex lock`",
+        "unlocked {} at the {} level (session process {pid}), serving {serves}; it ends after {} without a command, \
+         or with `graphex lock`",
         root.display(),
         match (a.level, a.human_for) {
             (HoldLevel::Agent, _) => "agent".to_owned(),
@@ -85,10 +98,10 @@ pub fn unlock(ctx: &Context, a: &UnlockArgs) -> Result<()> {
 /// `graphex lock`.
 pub fn lock(ctx: &Context) -> Result<()> {
     let root = ctx.root()?.canonicalize()?;
-    match running(&root) {
+    match running(&root)? {
         None => note(&format!("no unlock session holds {}", root.display())),
         Some((socket, info)) => {
-            client::lock(&socket)?;
+            client::lock(&socket, &root)?;
             note(&format!(
                 "locked: the session for {} (process {}) ended and wiped what it held",
                 root.display(),
@@ -109,7 +122,7 @@ struct Shown {
 /// `graphex session`.
 pub fn session(ctx: &Context) -> Result<()> {
     let root = ctx.root()?.canonicalize()?;
-    let info = running(&root).map(|(_, info)| info);
+    let info = running(&root)?.map(|(_, info)| info);
     let shown = Shown {
         running: info.is_some(),
         info,
@@ -120,9 +133,10 @@ pub fn session(ctx: &Context) -> Result<()> {
             root.display()
         ),
         Some(i) => format!(
-            "store      {}\nlevel      {}\nprocess    {}\nsince      {}\nidle left  {} of {}\ncommit     {}\nnodes      {}\ncommands   {}\nconsoles   {}\nmcp        {}\nmemory     {}\n",
+            "store      {}\nlevel      {}\nserves     {}\nprocess    {}\nsince      {}\nidle left  {} of {}\ncommit     {}\nnodes      {}\ncommands   {}\nconsoles   {}\nmcp        {}\nmemory     {}\n",
             i.root.display(),
             i.level,
+            i.terminal.as_deref().unwrap_or("any process of yours"),
             i.pid,
             i.since,
             idle_text(Duration::from_secs(i.idle_left_secs)),
@@ -143,15 +157,30 @@ pub fn serve(ctx: &Context, a: &ServeArgs) -> Result<()> {
         level: a.level,
         idle: Duration::from_secs(a.idle_secs),
         human_for: a.human_secs.map(Duration::from_secs),
+        any_terminal: a.any_terminal,
     };
     start::serve(ctx.root()?, terms, a.login)
 }
 
-/// The session holding `root`, if one answers.
-fn running(root: &std::path::Path) -> Option<(std::path::PathBuf, Info)> {
-    let socket = paths::existing_socket(root)?;
-    let info = client::status(&socket).ok()?;
-    Some((socket, info))
+/// The session holding `root`, if one answers and proves it holds the
+/// store's key. A socket left by a session that crashed is removed (and
+/// said); one where something else listens is an error naming it.
+fn running(root: &std::path::Path) -> Result<Option<(std::path::PathBuf, Info)>> {
+    let Some(socket) = paths::existing_socket(root) else {
+        return Ok(None);
+    };
+    match client::status(&socket, root) {
+        Ok(info) => Ok(Some((socket, info))),
+        Err(e) if e.downcast_ref::<client::Stale>().is_some() => {
+            note(&format!("{e}"));
+            Ok(None)
+        }
+        Err(e) if e.downcast_ref::<client::NotTheSession>().is_some() => Err(e.context(format!(
+            "refused: nothing was sent to it; find what listens there (`ss -xlp | grep {}`), end it and remove the socket",
+            socket.display()
+        ))),
+        Err(e) => Err(e.context(format!("the unlock session at {} does not answer", socket.display()))),
+    }
 }
 
 fn idle_text(d: Duration) -> String {

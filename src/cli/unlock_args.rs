@@ -28,6 +28,11 @@ pub struct UnlockArgs {
     /// command only.
     #[arg(long, value_name = "TIME", value_parser = parse_duration)]
     pub human_for: Option<Duration>,
+    /// Serve every process of yours, not only this terminal's: another tab, a script started
+    /// elsewhere, and a coding agent running as you may then read and decide at the session's
+    /// level. Without it a master session answers only processes of the terminal that unlocked.
+    #[arg(long)]
+    pub any_terminal: bool,
 }
 
 /// The hidden command `unlock` runs as the detached session process.
@@ -42,6 +47,8 @@ pub struct ServeArgs {
     pub login: Option<i32>,
     #[arg(long)]
     pub human_secs: Option<u64>,
+    #[arg(long)]
+    pub any_terminal: bool,
 }
 
 /// `30s`, `15m`, `2h` or a number of seconds.

@@ -15,7 +15,7 @@ use std::time::Instant;
 use graphex_engine::Credentials;
 
 use super::{Reply, Request};
-use crate::shared::frames;
+use crate::shared::frames::Channel;
 
 /// The largest request read from a console (an edited proposal's text).
 const MAX_REQUEST: usize = 64 << 20;
@@ -32,11 +32,16 @@ pub struct Hosted {
 /// the store at `root` with the session's `lent` master key (no KDF), else
 /// with `creds`.
 pub fn host(
-    stream: UnixStream,
+    channel: Channel,
     root: PathBuf,
     creds: Credentials,
     lent: Option<graphex_engine::keys::LentKey>,
 ) -> std::io::Result<Hosted> {
+    let Channel {
+        stream,
+        mut sending,
+        mut receiving,
+    } = channel;
     stream.set_read_timeout(None)?;
     stream.set_write_timeout(None)?;
     let mut reading = stream.try_clone()?;
@@ -51,7 +56,7 @@ pub fn host(
         .name("graphex-console-requests".into())
         .spawn(move || {
             loop {
-                match frames::receive::<Request>(&mut reading, MAX_REQUEST) {
+                match receiving.receive::<Request>(&mut reading, MAX_REQUEST) {
                     Ok(req) => {
                         *touched.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
                         if let Some(why) = refused(&req) {
@@ -62,7 +67,8 @@ pub fn host(
                             return;
                         }
                     }
-                    // The console closed (or sent what is not a request).
+                    // The console closed (or sent what is not a request,
+                    // or a frame without the channel's tag).
                     Err(_) => {
                         let _ = tx.send(Request::Shutdown);
                         return;
@@ -75,7 +81,7 @@ pub fn host(
         .spawn(move || {
             // Until the worker stops; a console gone away reads nothing more.
             while let Some(reply) = replies.blocking_recv() {
-                let _ = frames::send(&mut writing, &reply);
+                let _ = sending.send(&mut writing, &reply);
             }
             let _ = writing.shutdown(Shutdown::Both);
         })?;
@@ -87,15 +93,17 @@ pub fn host(
     })
 }
 
-/// Why the session does not run `req` for a console: a file to write must
-/// be named whole (the console resolves it against its own directory; the
-/// session's is another).
+/// Why the session does not run `req` for a console: it never writes
+/// decrypted content to a path, and never takes a passphrase (the console
+/// unlocks in its own process).
 fn refused(req: &Request) -> Option<String> {
     match req {
-        Request::Export { file, .. } | Request::ExportQuery { file, .. } if file.is_relative() => Some(format!(
-            "not written: {} is not a whole path (through the unlock session a file is named from /)",
+        Request::Export { file, .. } | Request::ExportQuery { file, .. } => Some(format!(
+            "not written: {}: the unlock session never writes decrypted content to a file; lock the console (L) \
+             and unlock it with your own key (U), or run `graphex export` with it",
             file.display()
         )),
+        Request::Unlock { .. } => Some("the unlock session takes no passphrase: the console unlocks itself".into()),
         _ => None,
     }
 }
@@ -128,14 +136,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_file_named_in_part_is_refused_and_a_whole_path_is_not() {
+    fn no_file_is_written_and_no_passphrase_taken_for_a_console() {
         let export = |file: &str| Request::ExportQuery {
             text: "x -> *".into(),
             file: file.into(),
         };
-        let why = refused(&export("out.json")).expect("relative");
-        assert!(why.contains("out.json") && why.contains("not a whole path"), "{why}");
-        assert_eq!(refused(&export("/tmp/out.json")), None);
+        for file in ["out.json", "/tmp/out.json"] {
+            let why = refused(&export(file)).expect("never written");
+            assert!(why.contains(file) && why.contains("never writes decrypted content"), "{why}");
+        }
+        let unlock = Request::Unlock {
+            human: true,
+            passphrase: graphex_engine::age_secret::SecretString::from("x"),
+        };
+        assert!(refused(&unlock).expect("refused").contains("takes no passphrase"));
         assert_eq!(refused(&Request::LoadQueue), None);
     }
 }

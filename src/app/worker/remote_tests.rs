@@ -2,7 +2,6 @@
 //! the console reads and decides with keys only the session holds, and
 //! goes on without them when the session ends.
 
-use std::os::unix::net::UnixStream;
 use std::path::Path;
 
 use graphex_engine::age_secret::SecretString;
@@ -48,7 +47,7 @@ fn connect(
     creds: Credentials,
     lent: Option<LentKey>,
 ) -> (hosted::Hosted, Handle, UnboundedReceiver<Reply>) {
-    let (console_end, session_end) = UnixStream::pair().unwrap();
+    let (console_end, session_end) = crate::shared::frames::Channel::pair().unwrap();
     let session = hosted::host(session_end, root.to_path_buf(), creds, lent).unwrap();
     let (reply_tx, rx) = tokio::sync::mpsc::unbounded_channel();
     let console = remote::remote(console_end, root.to_path_buf(), reply_tx).unwrap();

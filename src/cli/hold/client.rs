@@ -3,85 +3,34 @@
 //! when it names its own key, or when the command is not one the session
 //! runs.
 
-use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Result, bail};
-use graphex_engine::Credentials;
+use graphex_engine::keys::channel::{Direction, Hello};
+use graphex_engine::{Credentials, Level};
 
+use super::ops::Op;
 use super::paths;
-use super::wire::{self, Answer, Info, MAX_ANSWER, Request};
-use crate::cli::args::Command;
+use super::wire::{Answer, Info, MAX_ANSWER, Opening, Request};
 use crate::cli::{Cli, Context};
+use crate::shared::frames::{self, Tagged};
 
 /// Set to run a command on its own even when a session is open.
 pub const ENV_NO_SESSION: &str = "GRAPHEX_NO_SESSION";
 
-/// Whether the session runs `command`: the reads and the writes that
-/// neither prompt, nor read stdin, nor start an editor.
-pub fn served(command: &Command) -> bool {
-    reads(command) || writes(command)
-}
-
-/// The writes the session runs (the same transaction, seal and audit
-/// record as a process of its own would write).
-pub fn writes(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Add(_)
-            | Command::Update(_)
-            | Command::Link(_)
-            | Command::Unlink { .. }
-            | Command::Supersede { .. }
-            | Command::Deprecate(_)
-            | Command::Archive(_)
-            | Command::Restore(_)
-            | Command::Accept(_)
-            | Command::Reject(_)
-            | Command::RequestChanges(_)
-            | Command::Undo
-    ) || matches!(command, Command::History { revert: true, .. })
-        || matches!(command, Command::Propose { file: Some(f), schema: false } if f.as_os_str() != "-")
-}
-
-fn reads(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Show { .. }
-            | Command::List(_)
-            | Command::Status
-            | Command::Query(_)
-            | Command::Path(_)
-            | Command::Neighbors(_)
-            | Command::Subgraph(_)
-            | Command::Project(_)
-            | Command::Search { .. }
-            | Command::Contradictions { .. }
-            | Command::Glossary { .. }
-            | Command::Conventions { .. }
-            | Command::Timeline { .. }
-            | Command::Exposure { .. }
-            | Command::Pending { .. }
-            | Command::ProposalStatus { .. }
-    ) || matches!(command, Command::History { revert: false, .. })
-}
-
-/// Runs `argv` (without the program name) through the store's session when
-/// one serves it; `None`: the caller runs it itself.
-pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
-    let command = cli.command.as_ref()?;
-    if !served(command) || cli.unlock.is_some() || set(ENV_NO_SESSION) {
+/// Runs the command line's operation through the store's session when one
+/// serves it; `None`: the caller runs it itself.
+pub fn forward(cli: &Cli) -> Option<ExitCode> {
+    let op = Op::of(cli.command.as_ref()?)?;
+    if cli.unlock.is_some() || set(ENV_NO_SESSION) {
         return None;
     }
     let creds = Credentials::from_env();
     let test_run = uses_session(&creds)?;
-    let argv: Vec<String> = argv
-        .iter()
-        .map(|a| a.to_str().map(str::to_owned))
-        .collect::<Option<_>>()?;
     let ctx = Context {
         store: cli.store.clone(),
         json: cli.json,
@@ -89,12 +38,13 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
         held: None,
     };
     let root = ctx.root().ok()?.canonicalize().ok()?;
-    if test_run && paths::existing_socket(&root).is_none_or(|s| status(&s).is_err()) {
+    if test_run && paths::existing_socket(&root).is_none_or(|s| status(&s, &root).is_err()) {
         let idle = std::time::Duration::from_secs(20);
         let terms = super::start::Terms {
             level: crate::cli::unlock_args::HoldLevel::Master,
             idle,
             human_for: None,
+            any_terminal: super::terminal::Terminal::own().is_none(),
         };
         super::start::spawn(&root, terms, &creds).ok()?;
     }
@@ -103,11 +53,25 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
         return None;
     }
     let cwd = std::env::current_dir().ok()?;
-    let answer = match ask(&socket, &Request::Run { argv, cwd, root }) {
+    let writes = op.writes();
+    let request = Request::Op {
+        op,
+        json: cli.json,
+        cwd,
+        root: root.clone(),
+    };
+    let mut connection = match Connection::open(&socket, &root, None) {
+        Ok(c) => c,
+        Err(e) => {
+            warn_if_impostor(&e);
+            return None;
+        }
+    };
+    let answer = match connection.ask(&request) {
         Ok(answer) => answer,
         // A read is simply run here; a write may have been committed
         // before the session went away, so it is not run twice.
-        Err(_) if !writes(command) => return None,
+        Err(_) if !writes => return None,
         Err(e) => {
             crate::cli::output::note(&format!(
                 "error: the unlock session ended before it answered ({e:#}); the change may or may not have been \
@@ -125,7 +89,7 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
             Some(ExitCode::from(code))
         }
         Answer::Declined(why) => {
-            if why.starts_with("the unlock session ended") {
+            if why.starts_with("the unlock session ended") || why.starts_with(OTHER_TERMINAL) {
                 crate::cli::output::note(&why);
             }
             None
@@ -134,17 +98,132 @@ pub fn forward(cli: &Cli, argv: &[OsString]) -> Option<ExitCode> {
     }
 }
 
+/// Said by the session to a process of another terminal.
+pub const OTHER_TERMINAL: &str = "no unlock session for this terminal";
+
+/// Says on stderr that what listens on the session's socket is not the
+/// session (the caller goes on without it).
+fn warn_if_impostor(e: &anyhow::Error) {
+    if let Some(not) = e.downcast_ref::<NotTheSession>() {
+        crate::cli::output::note(&format!("warning: {not}; going on without it"));
+    }
+}
+
+/// What listens on a session's socket but cannot prove it holds the
+/// store's key: never believed, never sent a request.
+#[derive(Debug)]
+pub struct NotTheSession(pub std::path::PathBuf);
+
+impl std::fmt::Display for NotTheSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is not this store's unlock session: what answers there cannot prove it holds the store's key (a \
+             process of yours took the session's place?)",
+            self.0.display()
+        )
+    }
+}
+
+impl std::error::Error for NotTheSession {}
+
+/// A socket nothing listened on any more (a session that crashed); it was
+/// removed.
+#[derive(Debug)]
+pub struct Stale(pub std::path::PathBuf);
+
+impl std::fmt::Display for Stale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "removed {}: the unlock session that listened there has ended",
+            self.0.display()
+        )
+    }
+}
+
+impl std::error::Error for Stale {}
+
+/// A connection to the store's session that proved it holds the store's
+/// key: every frame each way is tagged under the channel key.
+pub struct Connection {
+    pub stream: UnixStream,
+    /// The key the session proved: master (at master or human level) or agent.
+    pub level: Level,
+    pub from_session: Tagged,
+    pub to_session: Tagged,
+}
+
+impl Connection {
+    /// Connects to `socket` and has the session prove it holds a key of the
+    /// store at `root` before anything is asked (`wait`: how long the proof
+    /// may take; `None`, as long as it takes).
+    pub fn open(socket: &Path, root: &Path, wait: Option<std::time::Duration>) -> Result<Connection> {
+        let hello = Hello::new()?;
+        let opening = serde_json::to_vec(&Opening {
+            hello: graphex_engine::crypto::hex(&hello.public()),
+        })?;
+        let keys = hello.keys_for(&graphex_engine::store::Layout::new(root).keys(), &opening)?;
+        let mut stream = match UnixStream::connect(socket) {
+            Ok(stream) => stream,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
+                // Nothing listens: a session that crashed left its socket.
+                let _ = std::fs::remove_file(socket);
+                bail!(Stale(socket.to_owned()));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        stream.set_read_timeout(wait)?;
+        frames::send_bytes(&mut stream, &opening)?;
+        let (body, tag) = frames::receive_with_tag(&mut stream, MAX_ANSWER)
+            .map_err(|e| anyhow::Error::new(NotTheSession(socket.to_owned())).context(format!("{e:#}")))?;
+        let proven = keys
+            .into_iter()
+            .find(|(_, k)| k.verifies(Direction::ToClient, 0, &body, &tag));
+        let Some((level, key)) = proven else {
+            bail!(NotTheSession(socket.to_owned()));
+        };
+        if !matches!(serde_json::from_slice(&body)?, Answer::Ready) {
+            bail!(NotTheSession(socket.to_owned()));
+        }
+        stream.set_read_timeout(None)?;
+        let key = Arc::new(key);
+        Ok(Connection {
+            stream,
+            level,
+            from_session: Tagged::new(Arc::clone(&key), Direction::ToClient, 1),
+            to_session: Tagged::new(key, Direction::ToSession, 0),
+        })
+    }
+
+    /// The connection as a console's worker uses it.
+    pub fn into_channel(self) -> frames::Channel {
+        frames::Channel {
+            stream: self.stream,
+            sending: self.to_session,
+            receiving: self.from_session,
+        }
+    }
+
+    /// Sends `request` and reads the answer.
+    pub fn ask(&mut self, request: &Request) -> Result<Answer> {
+        self.to_session.send(&mut self.stream, request)?;
+        self.from_session.receive(&mut self.stream, MAX_ANSWER)
+    }
+}
+
 /// The store's session, ready to host the console's worker: `None` (the
 /// console opens the store itself) when there is none, when the
-/// environment names a key or `GRAPHEX_NO_SESSION` is set, or when the
-/// session declines (another store, a store that no longer verifies: then
-/// it says why).
-pub fn console(root: &Path) -> Option<UnixStream> {
-    let stream = ask_to_host(root, |root| Request::Console { root })?;
-    match handshake(&stream)? {
-        Answer::Console => Some(stream),
+/// environment names a key or `GRAPHEX_NO_SESSION` is set, when what
+/// listens cannot prove it holds the store's key, or when the session
+/// declines (another store or terminal, a store that no longer verifies:
+/// then it says why).
+pub fn console(root: &Path) -> Option<frames::Channel> {
+    let (connection, answer) = ask_to_host(root, |root| Request::Console { root })?;
+    match answer {
+        Answer::Console => Some(connection.into_channel()),
         Answer::Declined(why) => {
-            if why.starts_with("the unlock session ended") {
+            if why.starts_with("the unlock session ended") || why.starts_with(OTHER_TERMINAL) {
                 crate::cli::output::note(&why);
             }
             None
@@ -154,16 +233,16 @@ pub fn console(root: &Path) -> Option<UnixStream> {
 }
 
 /// `graphex mcp` with no key in its environment: served by the store's
-/// session on its key (a `--local` server by any session, an agent's own
-/// by an agent-level one), this process relaying the protocol between its
+/// agent-level session on the agent identity it holds (a master session
+/// serves no MCP server), this process relaying the protocol between its
 /// stdio and the session. `None`: it serves on its own (no session, a key
 /// named, or the session declined, which is said on stderr, the runtime's
 /// log).
 pub fn mcp(root: &Path, agent: &crate::mcp::AgentConfig) -> Option<Result<()>> {
     let agent = agent.clone();
-    let stream = ask_to_host(root, |root| Request::Mcp { root, agent })?;
-    match handshake(&stream)? {
-        Answer::Mcp => Some(relay(stream)),
+    let (connection, answer) = ask_to_host(root, |root| Request::Mcp { root, agent })?;
+    match answer {
+        Answer::Mcp if connection.level == Level::Agent => Some(relay(connection.stream)),
         Answer::Declined(why) => {
             eprintln!("graphex mcp: not served by the unlock session ({why}); serving on its own");
             None
@@ -172,29 +251,30 @@ pub fn mcp(root: &Path, agent: &crate::mcp::AgentConfig) -> Option<Result<()>> {
     }
 }
 
-/// Connects to the session for the store at `root` and sends it `request`
-/// (made from the canonical root): `None` when the environment names a
-/// key, `GRAPHEX_NO_SESSION` is set, or no private socket answers.
-fn ask_to_host(root: &Path, request: impl FnOnce(std::path::PathBuf) -> Request) -> Option<UnixStream> {
+/// Connects to the session for the store at `root`, has it prove itself,
+/// and sends it `request` (made from the canonical root): `None` when the
+/// environment names a key, `GRAPHEX_NO_SESSION` is set, or no private
+/// socket answers with the store's key (said on stderr). The session may
+/// first open the store: a minute at most.
+fn ask_to_host(root: &Path, request: impl FnOnce(std::path::PathBuf) -> Request) -> Option<(Connection, Answer)> {
     if set(ENV_NO_SESSION) || uses_session_plainly(&Credentials::from_env()).is_none() {
         return None;
     }
     let root = root.canonicalize().ok()?;
     let socket = paths::existing_socket(&root)?;
     paths::check_private_socket(&socket).ok()?;
-    let mut stream = UnixStream::connect(&socket).ok()?;
-    wire::send(&mut stream, &request(root)).ok()?;
-    Some(stream)
-}
-
-/// The session's answer to a console or an MCP server asking to be hosted
-/// (it may first open the store: a minute at most), the connection then
-/// left without a timeout.
-fn handshake(mut stream: &UnixStream) -> Option<Answer> {
-    stream.set_read_timeout(Some(std::time::Duration::from_secs(60))).ok()?;
-    let answer = wire::receive(&mut stream, MAX_ANSWER).ok()?;
-    stream.set_read_timeout(None).ok()?;
-    Some(answer)
+    let wait = Some(std::time::Duration::from_secs(60));
+    let mut connection = match Connection::open(&socket, &root, wait) {
+        Ok(c) => c,
+        Err(e) => {
+            warn_if_impostor(&e);
+            return None;
+        }
+    };
+    connection.stream.set_read_timeout(wait).ok()?;
+    let answer = connection.ask(&request(root)).ok()?;
+    connection.stream.set_read_timeout(None).ok()?;
+    Some((connection, answer))
 }
 
 /// Copies stdin to the session and the session's lines to stdout until
@@ -249,24 +329,23 @@ fn set(var: &str) -> bool {
     std::env::var_os(var).is_some_and(|v| !v.is_empty())
 }
 
-/// What the session at `socket` holds.
-pub fn status(socket: &Path) -> Result<Info> {
-    match ask(socket, &Request::Status)? {
+/// What the session at `socket` holds, once it proved it holds a key of
+/// the store at `root`.
+pub fn status(socket: &Path, root: &Path) -> Result<Info> {
+    match ask(socket, root, &Request::Status)? {
         Answer::Status(info) => Ok(info),
         other => bail!("the session answered {other:?}"),
     }
 }
 
 /// Ends the session at `socket`.
-pub fn lock(socket: &Path) -> Result<()> {
-    match ask(socket, &Request::Lock)? {
+pub fn lock(socket: &Path, root: &Path) -> Result<()> {
+    match ask(socket, root, &Request::Lock)? {
         Answer::Locked => Ok(()),
         other => bail!("the session answered {other:?}"),
     }
 }
 
-fn ask(socket: &Path, request: &Request) -> Result<Answer> {
-    let mut stream = UnixStream::connect(socket)?;
-    wire::send(&mut stream, request)?;
-    wire::receive(&mut stream, MAX_ANSWER)
+fn ask(socket: &Path, root: &Path, request: &Request) -> Result<Answer> {
+    Connection::open(socket, root, Some(std::time::Duration::from_secs(60)))?.ask(request)
 }

@@ -13,14 +13,18 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
-use clap::Parser as _;
+use graphex_engine::keys::channel::Direction;
 use graphex_engine::model::Timestamp;
 use graphex_engine::{Credentials, Level, Store};
 
+use super::ops::Op;
 use super::peer;
+use super::terminal::Terminal;
 use super::wire::{self, Answer, Info, MAX_REQUEST, Request};
-use crate::cli::{Cli, Context, Held};
+use crate::cli::{Context, Held};
+use crate::shared::frames::Tagged;
 
+mod decisions;
 mod guests;
 
 /// Set in tests: the session dies after running a command, before answering.
@@ -52,6 +56,30 @@ pub struct Session {
     db_file: FileId,
     /// The consoles and MCP servers it hosts.
     guests: guests::Guests,
+    /// The terminal it serves at the master level (`None`: any process of
+    /// the owner, `--any-terminal`).
+    pub terminal: Option<Terminal>,
+}
+
+/// One client's connection once the session proved itself: every frame
+/// each way is tagged under the channel key.
+pub(super) struct Client {
+    stream: UnixStream,
+    to_client: Tagged,
+    from_client: Tagged,
+    peer: peer::Peer,
+}
+
+impl Client {
+    /// Sends `answer`.
+    pub(super) fn say(&mut self, answer: &Answer) -> Result<()> {
+        self.to_client.send(&mut self.stream, answer)
+    }
+
+    /// Reads the client's next request.
+    fn hear<T: for<'de> serde::Deserialize<'de>>(&mut self) -> Result<T> {
+        self.from_client.receive(&mut self.stream, MAX_REQUEST)
+    }
 }
 
 /// How long a session unlocked at the human level keeps human-only.
@@ -91,6 +119,7 @@ impl Session {
             requests: 0,
             db_file,
             guests: guests::Guests::default(),
+            terminal: None,
         })
     }
 
@@ -146,10 +175,12 @@ impl Session {
         Ok(why)
     }
 
-    fn answer(&mut self, mut stream: UnixStream) -> Flow {
+    fn answer(&mut self, stream: UnixStream) -> Flow {
         let owner = rustix::process::getuid().as_raw();
-        let refused = peer::of(&stream).map_or(true, |p| peer::check(p, owner).is_err());
-        if refused {
+        let Ok(peer) = peer::of(&stream) else {
+            return Flow::Go;
+        };
+        if peer::check(peer, owner).is_err() {
             return Flow::Go;
         }
         // A client that neither sends nor reads never holds the session.
@@ -158,15 +189,21 @@ impl Session {
         {
             return Flow::Go;
         }
-        let Ok(request) = wire::receive::<Request>(&mut stream, MAX_REQUEST) else {
+        let Some(mut client) = self.prove(stream, peer) else {
+            return Flow::Go;
+        };
+        let Ok(request) = client.hear::<Request>() else {
             return Flow::Go;
         };
         let (answer, flow) = match request {
             Request::Status => (Answer::Status(self.info()), Flow::Go),
             Request::Lock => (Answer::Locked, Flow::Stop("locked".into())),
-            Request::Console { root } => return self.console(stream, &root),
-            Request::Mcp { root, agent } => return self.mcp(stream, &root, agent),
-            Request::Run { argv, cwd, root } => self.run(argv, &cwd, &root),
+            Request::Console { root } => return self.console(client, &root),
+            Request::Mcp { root, agent } => return self.mcp(client, &root, agent),
+            Request::Op { op, json, cwd, root } => match self.refuses(peer) {
+                Some(why) => (Answer::Declined(why), Flow::Go),
+                None => self.run(op, json, &cwd, &root, peer),
+            },
         };
         if matches!(answer, Answer::Ran { .. }) {
             // Before the client has its answer, as a process of its own
@@ -184,15 +221,50 @@ impl Session {
             let _ = std::fs::remove_file(&self.socket);
             self.guests.end_all();
         }
-        let _ = wire::send(&mut stream, &answer);
-        drop(stream);
+        let _ = client.say(&answer);
+        drop(client);
         if matches!(flow, Flow::Go) && self.human == HumanHold::NextCommand && self.requests > 0 {
             return self.drop_human();
         }
         flow
     }
 
-    fn run(&mut self, argv: Vec<String>, cwd: &Path, root: &Path) -> (Answer, Flow) {
+    /// Reads the client's hello and proves this session holds the store's
+    /// key before anything is asked (see [`wire::Opening`]).
+    fn prove(&self, mut stream: UnixStream, peer: peer::Peer) -> Option<Client> {
+        let opening = crate::shared::frames::receive_bytes(&mut stream, MAX_REQUEST).ok()?;
+        let hello: wire::Opening = serde_json::from_slice(&opening).ok()?;
+        let hello: [u8; 32] = graphex_engine::crypto::unhex(&hello.hello)?.try_into().ok()?;
+        let (_, key) = self.store.borrow().keys().channel_key(&hello, &opening)?;
+        let key = std::sync::Arc::new(key);
+        let mut client = Client {
+            stream,
+            to_client: Tagged::new(std::sync::Arc::clone(&key), Direction::ToClient, 0),
+            from_client: Tagged::new(key, Direction::ToSession, 0),
+            peer,
+        };
+        client.say(&Answer::Ready).ok()?;
+        Some(client)
+    }
+
+    /// Why this session does not serve the process `peer` (a master
+    /// session serves only the terminal that unlocked it, unless it was
+    /// started with `--any-terminal`; an agent-level one serves any).
+    pub(super) fn refuses(&self, peer: peer::Peer) -> Option<String> {
+        let terminal = self.terminal?;
+        if self.store.borrow().level() <= Level::Agent {
+            return None;
+        }
+        (Terminal::of(peer.pid) != Some(terminal)).then(|| {
+            format!(
+                "{}: the session for this store serves {} only (`graphex unlock` here starts one for this terminal)",
+                super::client::OTHER_TERMINAL,
+                terminal.describe()
+            )
+        })
+    }
+
+    fn run(&mut self, op: Op, json: bool, cwd: &Path, root: &Path, peer: peer::Peer) -> (Answer, Flow) {
         if !same_path(root, &self.root) {
             return (
                 Answer::Declined(format!("this session holds {}", self.root.display())),
@@ -209,16 +281,12 @@ impl Session {
                 Flow::Go,
             );
         }
-        let Ok(cli) = Cli::try_parse_from(std::iter::once("graphex".to_owned()).chain(argv)) else {
-            return (Answer::Declined("not a command line the session runs".into()), Flow::Go);
-        };
-        let Some(command) = cli.command else {
-            return (Answer::Declined("the console runs on its own".into()), Flow::Go);
-        };
+        let decides = op.decides();
+        let command = op.into_command();
         let ctx = Context {
             store: Some(self.root.clone()),
-            json: cli.json,
-            unlock: cli.unlock,
+            json,
+            unlock: None,
             held: Some(Held(Rc::clone(&self.store))),
         };
         let (result, out) = crate::cli::output::capture(|| crate::cli::dispatch(&ctx, &command));
@@ -239,6 +307,9 @@ impl Session {
                 1
             }
         };
+        if decides {
+            decisions::record(&self.root, &command, code, peer);
+        }
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         (Answer::Ran { code, stdout, stderr }, Flow::Go)
     }
@@ -304,6 +375,7 @@ impl Session {
             requests: self.requests,
             consoles,
             mcp_servers,
+            terminal: self.terminal.map(|t| t.describe()),
             memory: self.memory.clone(),
         }
     }
@@ -336,9 +408,15 @@ fn same_path(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Whether a process `pid` still exists.
+/// Whether a process `pid` still exists (one of another user, such as the
+/// login shell under `su` or `runuser`, answers "not permitted": it exists).
 fn alive(pid: i32) -> bool {
-    rustix::process::Pid::from_raw(pid).is_some_and(|p| rustix::process::test_kill_process(p).is_ok())
+    rustix::process::Pid::from_raw(pid).is_some_and(|p| {
+        matches!(
+            rustix::process::test_kill_process(p),
+            Ok(()) | Err(rustix::io::Errno::PERM)
+        )
+    })
 }
 
 /// Waits up to `wait` for a client; true when one is waiting.

@@ -11,10 +11,12 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
 use graphex_engine::age_secret::{ExposeSecret, SecretString};
+use graphex_engine::keys::{ENV_HUMAN_PASSPHRASE, ENV_PASSPHRASE};
 use graphex_engine::{Credentials, Store};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroize;
 
+use super::terminal::Terminal;
 use super::{client, paths};
 use crate::cli::hold::server::{HumanHold, Session};
 use crate::cli::unlock_args::HoldLevel;
@@ -34,12 +36,19 @@ pub struct Terms {
     pub idle: Duration,
     /// At the human level: human-only for this long (else for the next command).
     pub human_for: Option<Duration>,
+    /// Serve any process of the user, not only the terminal that unlocked.
+    pub any_terminal: bool,
 }
 
 /// Starts the session process for the store at `root` and waits until it
 /// answers; returns its process id.
 pub fn spawn(root: &Path, terms: Terms, creds: &Credentials) -> Result<u32> {
-    let Terms { level, idle, human_for } = terms;
+    let Terms {
+        level,
+        idle,
+        human_for,
+        any_terminal,
+    } = terms;
     let exe = std::env::current_exe().context("cannot find this program to start the session")?;
     let level_word = match level {
         HoldLevel::Agent => "agent",
@@ -54,6 +63,14 @@ pub fn spawn(root: &Path, terms: Terms, creds: &Credentials) -> Result<u32> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
+    // The passphrases go over the pipe below, never in the session's
+    // environment (nor its children's).
+    for var in [ENV_PASSPHRASE, ENV_HUMAN_PASSPHRASE] {
+        cmd.env_remove(var);
+    }
+    if any_terminal {
+        cmd.arg("--any-terminal");
+    }
     if let Some(h) = human_for {
         cmd.arg("--human-secs").arg(h.as_secs().to_string());
     }
@@ -116,7 +133,7 @@ fn session_of(stat: &str) -> Option<i32> {
 /// the store, listens, says `ready` and serves until it ends.
 pub fn serve(root: PathBuf, terms: Terms, login: Option<i32>) -> Result<()> {
     let mut out = std::io::stdout();
-    match open_and_listen(root, terms.level) {
+    match open_and_listen(root, terms) {
         Ok((mut session, listener)) => {
             session.idle = terms.idle;
             session.login = login;
@@ -138,7 +155,8 @@ pub fn serve(root: PathBuf, terms: Terms, login: Option<i32>) -> Result<()> {
     }
 }
 
-fn open_and_listen(root: PathBuf, level: HoldLevel) -> Result<(Session, UnixListener)> {
+fn open_and_listen(root: PathBuf, terms: Terms) -> Result<(Session, UnixListener)> {
+    let level = terms.level;
     let mut raw = String::new();
     std::io::stdin()
         .lock()
@@ -148,9 +166,21 @@ fn open_and_listen(root: PathBuf, level: HoldLevel) -> Result<(Session, UnixList
     let parsed: Result<Secrets, _> = serde_json::from_str(&raw);
     raw.zeroize();
     let secrets = parsed.context("the passphrase line does not parse")?;
+    // The terminal that unlocked (this process is still in its session).
+    let terminal = match (terms.any_terminal, Terminal::own()) {
+        (true, _) => None,
+        (false, Some(t)) => Some(t),
+        (false, None) => bail!(
+            "cannot tell which terminal this is (its session leader is not visible here): give --any-terminal to \
+             let every process of yours use the session"
+        ),
+    };
     // Out of the terminal's session: closing the terminal does not end
     // this process (the login-session check does, if it is asked).
     let _ = rustix::process::setsid();
+    // Not traced, not dumped: another process of the user cannot read the
+    // keys out of this one's memory.
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
     let memory = lock_memory();
     let mut creds = Credentials::from_env();
     if let Some(p) = secrets.passphrase {
@@ -193,20 +223,23 @@ fn open_and_listen(root: PathBuf, level: HoldLevel) -> Result<(Session, UnixList
     // Loaded once, before the first projection asks for it.
     graphex_engine::config::Counter::Bpe.warm();
     let socket = paths::socket_for(&root)?;
-    let listener = bind(&socket)?;
+    let listener = bind(&socket, &root)?;
     let mut session = Session::new(root, socket, store, creds)?;
     session.memory = memory;
+    session.terminal = terminal;
     Ok((session, listener))
 }
 
-/// Listens on `socket`: a session already answering there is an error; a
+/// Listens on `socket`: a session already answering there is an error, and
+/// so is anything else that listens there (it is never replaced unseen); a
 /// socket left by one that died is replaced.
-fn bind(socket: &Path) -> Result<UnixListener> {
+fn bind(socket: &Path, root: &Path) -> Result<UnixListener> {
     if socket.exists() {
-        if client::status(socket).is_ok() {
-            bail!("a session already runs for this store (`graphex lock` ends it)");
+        match client::status(socket, root) {
+            Ok(_) => bail!("a session already runs for this store (`graphex lock` ends it)"),
+            Err(e) if e.downcast_ref::<client::Stale>().is_some() => {}
+            Err(e) => bail!("{e:#}: no session was started"),
         }
-        std::fs::remove_file(socket).with_context(|| format!("cannot remove the stale {}", socket.display()))?;
     }
     let listener = UnixListener::bind(socket).with_context(|| format!("cannot listen on {}", socket.display()))?;
     paths::make_private(socket)?;

@@ -3,6 +3,14 @@
 //! ([`crate::shared::frames`]). Requests are small; a frame over the limit
 //! is refused before it is read. A console's connection goes on after the
 //! answer: its worker's requests and replies, a frame each.
+//!
+//! The first frame is an [`Opening`]: the client's hello (a fresh X25519
+//! public key). Every frame after it carries a tag under the channel key
+//! only the holder of the store's master or agent key derives from that
+//! hello ([`graphex_engine::keys::channel`]). The session proves itself
+//! first ([`Answer::Ready`]); the client sends its request only then, so a
+//! process without the key that sits on the session's socket learns
+//! nothing of it, and a client believes nothing it says.
 
 use std::path::PathBuf;
 
@@ -15,13 +23,23 @@ pub const MAX_REQUEST: usize = 1 << 20;
 /// The largest answer a client reads (an export of a large store).
 pub const MAX_ANSWER: usize = 1 << 31;
 
+/// A connection's first frame, sent before anything else: the session
+/// answers it with [`Answer::Ready`] under the channel key, and only then
+/// does the client send its request (tagged too).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Opening {
+    /// The client's X25519 public key for this connection, hex.
+    pub hello: String,
+}
+
 /// What a client asks.
 #[derive(Debug, Serialize, Deserialize)]
 pub enum Request {
-    /// Run one command line (`argv` without the program name) in `cwd` on
-    /// the store at `root`.
-    Run {
-        argv: Vec<String>,
+    /// Run one operation in `cwd` on the store at `root` (`json`: the
+    /// global `--json`).
+    Op {
+        op: super::ops::Op,
+        json: bool,
         cwd: PathBuf,
         root: PathBuf,
     },
@@ -31,7 +49,7 @@ pub enum Request {
     /// [`Answer::Console`] the connection carries the worker's requests and
     /// replies until the console closes it.
     Console { root: PathBuf },
-    /// Serve MCP for `agent` (a `--local` server) from the store at `root`:
+    /// Serve MCP for `agent` from the store at `root` (an agent-level session only):
     /// after [`Answer::Mcp`] the connection carries the protocol's lines.
     Mcp {
         root: PathBuf,
@@ -44,6 +62,8 @@ pub enum Request {
 /// What the session answers.
 #[derive(Debug, Serialize, Deserialize)]
 pub enum Answer {
+    /// The session holds the store's key (the tag says which): ask.
+    Ready,
     /// The command ran: its exit status and what it printed.
     Ran {
         code: u8,
@@ -76,9 +96,12 @@ pub struct Info {
     /// The consoles running on this session's keys.
     #[serde(default)]
     pub consoles: usize,
-    /// The MCP servers (`graphex mcp --local`) it runs.
+    /// The MCP servers (`graphex mcp`) it runs.
     #[serde(default)]
     pub mcp_servers: usize,
+    /// The terminal it serves (`None`: any process of the user).
+    #[serde(default)]
+    pub terminal: Option<String>,
     /// Whether the session's memory is locked against swapping, and if not why.
     pub memory: String,
 }

@@ -47,6 +47,9 @@ pub enum Purpose {
     FederationSigning,
     /// Seals the federation state kept in the index (from the master identity).
     FederationState,
+    /// Authenticates what an unlock session and one client say to each
+    /// other (from an X25519 shared secret and the client's first request).
+    SessionChannel,
 }
 
 impl Purpose {
@@ -65,6 +68,7 @@ impl Purpose {
             Purpose::TierQueryHistory => b"graphex/v1/tier-query-history",
             Purpose::FederationSigning => b"graphex/v1/federation-signing",
             Purpose::FederationState => b"graphex/v1/federation-state",
+            Purpose::SessionChannel => b"graphex/v1/session-channel",
         }
     }
 }

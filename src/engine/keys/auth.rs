@@ -222,6 +222,28 @@ pub(crate) fn parse(path: &Path, text: &[u8]) -> Result<Parsed> {
     })
 }
 
+/// The master and agent recipients the keyring file names, unchecked (what
+/// a client with no key knows of the store's keys).
+pub(crate) fn named_recipients(paths: &KeyPaths) -> Result<(x25519::Recipient, x25519::Recipient)> {
+    let p = read(paths)?;
+    let path = paths.auth();
+    let parse = |text: &str, what: &str| {
+        text.parse::<x25519::Recipient>()
+            .map_err(|e| forged(&path, &format!("its {what} line is malformed ({e})")))
+    };
+    Ok((parse(&p.master, "master")?, parse(&p.agent, "agent")?))
+}
+
+/// The 32 bytes of an X25519 secret, for a Diffie-Hellman with it.
+pub(crate) fn identity_secret(identity: &x25519::Identity) -> Result<Zeroizing<[u8; 32]>> {
+    secret_bytes(identity)
+}
+
+/// The 32 bytes of an X25519 recipient.
+pub(crate) fn recipient_bytes(recipient: &x25519::Recipient) -> Result<[u8; 32]> {
+    public_bytes(recipient)
+}
+
 fn read(paths: &KeyPaths) -> Result<Parsed> {
     let path = paths.auth();
     let bytes = files::read(&path).map_err(|e| match e {

@@ -48,6 +48,9 @@ pub struct Keyring {
     tiers: [Option<TierCiphers>; 4],
     blind: Option<BlindIndex>,
     master: Option<x25519::Identity>,
+    /// An agent session's own identity (what proves an agent-level unlock
+    /// session to its clients; see `channel`).
+    agent: Option<x25519::Identity>,
     /// An agent session's master recipient, as pinned in its identity file.
     pinned_master: Option<x25519::Recipient>,
     /// The keyring file as this session verified it (master and agent).
@@ -308,6 +311,7 @@ impl Keyring {
             ring.put(Tier::AgentReadable, &key);
             ring.level = Level::Agent;
             ring.auth = Some(auth);
+            ring.agent = Some(agent);
         }
         Ok(ring)
     }
@@ -339,6 +343,7 @@ impl Keyring {
             tiers: [None, None, None, None],
             blind: None,
             master: None,
+            agent: None,
             pinned_master: None,
             auth: None,
             commits: [None, None, None, None],
@@ -435,6 +440,16 @@ impl Keyring {
     }
 
     /// The master identity (master level and above).
+    /// The identity this keyring proves itself with over a session's
+    /// channel: the master's (master and human levels), else an agent's.
+    pub(crate) fn channel_identity(&self) -> Option<(Level, &x25519::Identity)> {
+        match (&self.master, &self.agent) {
+            (Some(m), _) => Some((Level::Master, m)),
+            (None, Some(a)) => Some((Level::Agent, a)),
+            (None, None) => None,
+        }
+    }
+
     pub fn master(&self) -> Result<&x25519::Identity> {
         self.master.as_ref().ok_or_else(|| self.needs(Level::Master, "this"))
     }

@@ -2,6 +2,7 @@
 //! session holds once unlocked.
 
 pub(crate) mod auth;
+pub mod channel;
 mod credentials;
 pub mod files;
 mod keyring;

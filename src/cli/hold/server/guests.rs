@@ -4,15 +4,14 @@
 //! as use of the session; an open connection that asks nothing does not
 //! keep it from ending for idleness.
 
-use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::time::Instant;
 
 use graphex_engine::{Credentials, Level, Store};
 
-use super::{Flow, Session, same_path};
+use super::{Client, Flow, Session, same_path};
 use crate::app::worker::hosted::{self, Hosted};
-use crate::cli::hold::wire::{self, Answer};
+use crate::cli::hold::wire::Answer;
 use crate::mcp::AgentConfig;
 use crate::mcp::hosted::HostedMcp;
 
@@ -61,10 +60,10 @@ impl Guests {
     }
 }
 
-/// Why a session does not serve `agent` at `level`, if it does not: an
-/// agent's own server (without `--local`) holds the agent identity alone,
-/// so only a session holding just that serves it; a message cap outside
-/// what `graphex mcp` accepts is refused.
+/// Why a session does not serve `agent` at `level`, if it does not: only a
+/// session holding the agent identity alone serves an MCP server (a master
+/// session never does: any process of the user could ask it for one); a
+/// message cap outside what `graphex mcp` accepts is refused.
 pub fn mcp_refusal(agent: &AgentConfig, level: Level) -> Option<String> {
     if !MAX_MESSAGE.contains(&agent.max_message) {
         return Some(format!(
@@ -74,10 +73,11 @@ pub fn mcp_refusal(agent: &AgentConfig, level: Level) -> Option<String> {
             MAX_MESSAGE.end()
         ));
     }
-    (!agent.local && level > Level::Agent).then(|| {
+    (level > Level::Agent).then(|| {
         format!(
-            "this session holds the {level} level; an agent's own server (without --local) holds the agent identity \
-             alone: `graphex unlock --level agent` holds just that"
+            "this session holds the {level} level, and a master session serves no MCP server: an agent's server \
+             holds the agent identity alone (`graphex unlock --level agent` holds just that); a --local server holds \
+             its own key"
         )
     })
 }
@@ -86,42 +86,53 @@ impl Session {
     /// Hosts a console's worker: the console reads and decides with this
     /// session's key (never at the human level: the console asks for that
     /// passphrase itself), which stays here.
-    pub(super) fn console(&mut self, mut stream: UnixStream, root: &Path) -> Flow {
-        if self.guests.counts().0 >= MAX_HOSTED {
-            let why = format!("this session already hosts {MAX_HOSTED} consoles");
-            let _ = wire::send(&mut stream, &Answer::Declined(why));
+    pub(super) fn console(&mut self, mut client: Client, root: &Path) -> Flow {
+        let refusal = self.refuses(client.peer).or_else(|| {
+            (self.guests.counts().0 >= MAX_HOSTED).then(|| format!("this session already hosts {MAX_HOSTED} consoles"))
+        });
+        if let Some(why) = refusal {
+            let _ = client.say(&Answer::Declined(why));
             return Flow::Go;
         }
-        if let Err(flow) = self.may_host(&mut stream, root) {
+        if let Err(flow) = self.may_host(&mut client, root) {
             return flow;
         }
-        if wire::send(&mut stream, &Answer::Console).is_err() {
+        if client.say(&Answer::Console).is_err() {
             return Flow::Go;
         }
         let lent = self.store.borrow().lend_key();
-        if let Ok(console) = hosted::host(stream, self.root.clone(), self.lent_creds(), lent) {
+        let Client {
+            stream,
+            to_client,
+            from_client,
+            ..
+        } = client;
+        let channel = crate::shared::frames::Channel {
+            stream,
+            sending: to_client,
+            receiving: from_client,
+        };
+        if let Ok(console) = hosted::host(channel, self.root.clone(), self.lent_creds(), lent) {
             self.guests.consoles.push(console);
         }
         self.last = Instant::now();
         Flow::Go
     }
 
-    /// Serves MCP on the session's key: a trusted local runtime's server
-    /// (`--local`, which may hold the master key) at any level; an agent's
-    /// own server only from a session holding the agent identity alone.
-    /// (Any process running as the owner may ask for either: the policy is
-    /// about what a configuration asks for, not a wall between processes.)
-    pub(super) fn mcp(&mut self, mut stream: UnixStream, root: &Path, agent: AgentConfig) -> Flow {
+    /// Serves MCP on the session's key, from a session holding the agent
+    /// identity alone (to any process of the owner: it reads what any
+    /// holder of that identity reads).
+    pub(super) fn mcp(&mut self, mut client: Client, root: &Path, agent: AgentConfig) -> Flow {
         let level = self.store.borrow().level();
         let refusal = mcp_refusal(&agent, level).or_else(|| {
             (self.guests.counts().1 >= MAX_HOSTED)
                 .then(|| format!("this session already runs {MAX_HOSTED} MCP servers"))
         });
         if let Some(why) = refusal {
-            let _ = wire::send(&mut stream, &Answer::Declined(why));
+            let _ = client.say(&Answer::Declined(why));
             return Flow::Go;
         }
-        if let Err(flow) = self.may_host(&mut stream, root) {
+        if let Err(flow) = self.may_host(&mut client, root) {
             return flow;
         }
         let lent = self.store.borrow().lend_key();
@@ -132,14 +143,14 @@ impl Session {
         let store = match crate::mcp::open_for_agents(&agent, opened) {
             Ok(store) => store,
             Err(e) => {
-                let _ = wire::send(&mut stream, &Answer::Declined(format!("{e:#}")));
+                let _ = client.say(&Answer::Declined(format!("{e:#}")));
                 return Flow::Go;
             }
         };
-        if wire::send(&mut stream, &Answer::Mcp).is_err() {
+        if client.say(&Answer::Mcp).is_err() {
             return Flow::Go;
         }
-        if let Ok(server) = crate::mcp::hosted::host(stream, store, agent) {
+        if let Ok(server) = crate::mcp::hosted::host(client.stream, store, agent) {
             self.guests.mcp.push(server);
         }
         self.last = Instant::now();
@@ -148,15 +159,15 @@ impl Session {
 
     /// Whether this session may host a client of the store at `root` (its
     /// own store, current and verified); if not, the client was told why.
-    fn may_host(&mut self, stream: &mut UnixStream, root: &Path) -> Result<(), Flow> {
+    fn may_host(&mut self, client: &mut Client, root: &Path) -> Result<(), Flow> {
         if !same_path(root, &self.root) {
             let why = format!("this session holds {}", self.root.display());
-            let _ = wire::send(stream, &Answer::Declined(why));
+            let _ = client.say(&Answer::Declined(why));
             return Err(Flow::Go);
         }
         if let Err(e) = self.make_current() {
             let why = format!("the unlock session ended: the store no longer verifies ({e:#})");
-            let _ = wire::send(stream, &Answer::Declined(why.clone()));
+            let _ = client.say(&Answer::Declined(why.clone()));
             return Err(Flow::Stop(why));
         }
         Ok(())
@@ -190,15 +201,16 @@ mod tests {
     }
 
     #[test]
-    fn an_agents_own_server_is_served_only_at_the_agent_level_and_the_cap_is_bounded() {
+    fn only_an_agent_level_session_serves_mcp_and_the_cap_is_bounded() {
         let cap = crate::mcp::DEFAULT_MAX_MESSAGE;
         assert_eq!(mcp_refusal(&agent(false, cap), Level::Agent), None);
-        assert_eq!(mcp_refusal(&agent(true, cap), Level::Master), None);
-        let own = mcp_refusal(&agent(false, cap), Level::Master).expect("refused");
-        assert!(own.contains("--level agent"), "{own}");
-        assert!(mcp_refusal(&agent(false, cap), Level::Human).is_some());
+        for local in [false, true] {
+            let why = mcp_refusal(&agent(local, cap), Level::Master).expect("a master session serves none");
+            assert!(why.contains("--level agent"), "{why}");
+            assert!(mcp_refusal(&agent(local, cap), Level::Human).is_some());
+        }
         for bad in [0, 1023, usize::MAX] {
-            let why = mcp_refusal(&agent(true, bad), Level::Master).expect("refused");
+            let why = mcp_refusal(&agent(false, bad), Level::Agent).expect("refused");
             assert!(why.contains("message cap"), "{why}");
         }
     }
