@@ -8,8 +8,8 @@ use graphex_engine::Credentials;
 use serde::Serialize;
 
 use super::Context;
-use super::hold::wire::Info;
 use super::hold::terminal::Terminal;
+use super::hold::wire::Info;
 use super::hold::{client, paths, start};
 use super::output::{emit, note};
 use super::session::prompt_secret;

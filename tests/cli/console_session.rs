@@ -1,6 +1,8 @@
 //! The console through an unlock session: started without a key, it reads
 //! at the session's level (the keys stay in the session), and the session
-//! counts it while it runs.
+//! counts it while it runs. A console runs in a terminal of its own (the
+//! PTY), so these sessions serve any terminal; one that does not leaves the
+//! console keyless.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -17,12 +19,32 @@ impl Drop for Locks<'_> {
     }
 }
 
-/// A session on `repo` ending after `idle`, locked when the guard drops.
+/// A session on `repo` ending after `idle`, serving any terminal, locked
+/// when the guard drops.
 fn unlocked<'a>(repo: &'a Repo, idle: &str) -> Locks<'a> {
     let mut unlock = repo.master();
     unlock.env_remove("GRAPHEX_TEST_VIA_SESSION");
-    unlock.args(["unlock", "--idle", idle]).assert().success();
+    unlock
+        .args(["unlock", "--any-terminal", "--idle", idle])
+        .assert()
+        .success();
     Locks(repo)
+}
+
+#[test]
+fn a_master_session_does_not_serve_a_console_in_another_terminal() {
+    let repo = Repo::new();
+    let mut unlock = repo.master();
+    unlock.env_remove("GRAPHEX_TEST_VIA_SESSION");
+    unlock.args(["unlock", "--idle", "10m"]).assert().success();
+    let _locks = Locks(&repo);
+    let state = state_dir();
+    let mut c = console(&repo, &keyless(&state));
+    // The PTY is another terminal than the one that unlocked.
+    c.wait_for("locked: public only");
+    assert_eq!(consoles(&repo), 0);
+    c.send("q");
+    c.wait_exit();
 }
 
 /// A console's environment with no key, finding sessions in `state`.

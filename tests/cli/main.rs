@@ -37,6 +37,7 @@ mod review_conversation;
 mod rotation;
 mod saved_queries;
 mod semantics;
+mod session_attacks;
 mod setup;
 mod spellings;
 mod unlock_session;

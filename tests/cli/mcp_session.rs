@@ -1,7 +1,7 @@
-//! `graphex mcp --local` through an unlock session: with no key in its
-//! environment the server is run by the session on its keys and answers
-//! exactly as a server holding the master key; an agent's own server
-//! (without --local) is never served by a session.
+//! `graphex mcp` through an unlock session: a master session serves no MCP
+//! server (any process of the user could ask it for one); an agent-level
+//! session, holding the agent identity alone, runs an agent's server with
+//! no key in its environment, answering exactly as one holding it.
 
 use std::time::{Duration, Instant};
 
@@ -9,7 +9,7 @@ use rmcp::ServiceExt;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use serde_json::json;
 
-use crate::harness::{INHERITED, PASS, Repo, state_dir};
+use crate::harness::{INHERITED, Repo, state_dir};
 use crate::mcp::{Client, call, runtime, text};
 
 /// `graphex mcp` for agent `a` on `repo`, with `env` and nothing else of
@@ -52,45 +52,23 @@ fn mcp_servers(repo: &Repo) -> serde_json::Value {
 }
 
 #[test]
-fn a_local_server_with_no_key_is_run_by_the_session_and_answers_as_one_holding_it() {
-    let repo = Repo::new().with_four_tiers();
-    repo.ok(&["link", "agent-readable", "uses", "agent-restricted"]);
-    let runtime = runtime();
-    let direct = runtime.block_on(answers(server(&repo, true, &[("GRAPHEX_PASSPHRASE", PASS)])));
-    assert!(direct[1].contains("agent-restricted words"), "{direct:?}");
-    let mut unlock = repo.master();
-    unlock.env_remove("GRAPHEX_TEST_VIA_SESSION");
-    unlock.args(["unlock", "--idle", "10m"]).assert().success();
-    let served = runtime.block_on(answers(server(&repo, true, &[])));
-    let locked = repo.locked().arg("lock").output().unwrap();
-    assert_eq!(direct, served);
-    assert!(locked.status.success());
-}
-
-#[test]
-fn the_session_counts_its_servers_and_never_serves_one_without_local() {
+fn a_master_session_serves_no_mcp_server_local_or_not() {
     let repo = Repo::new().with_four_tiers();
     let mut unlock = repo.master();
     unlock.env_remove("GRAPHEX_TEST_VIA_SESSION");
-    unlock.args(["unlock", "--idle", "10m"]).assert().success();
+    unlock
+        .args(["unlock", "--any-terminal", "--idle", "10m"])
+        .assert()
+        .success();
     let runtime = runtime();
-    let agents_own = runtime.block_on(answers(server(&repo, false, &[])));
-    // Without --local and with no key, the server is its own and keyless:
-    // public content only.
-    assert!(!agents_own[1].contains("agent-restricted words"), "{agents_own:?}");
-    runtime.block_on(async {
-        let client: Client =
-            ().serve(TokioChildProcess::new(server(&repo, true, &[]).configure(|_| {})).unwrap())
-                .await
-                .unwrap();
-        assert_eq!(mcp_servers(&repo), 1);
-        client.cancel().await.unwrap();
-    });
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while mcp_servers(&repo) != 0 {
-        assert!(Instant::now() < deadline, "the session still counts the server");
-        std::thread::yield_now();
+    for local in [true, false] {
+        // With no key and declined by the session, the server is its own
+        // and keyless: public content only.
+        let served = runtime.block_on(answers(server(&repo, local, &[])));
+        assert!(!served[1].contains("agent-restricted words"), "{served:?}");
+        assert!(!served[2].contains("agent-readable words"), "{served:?}");
     }
+    assert_eq!(mcp_servers(&repo), 0);
     repo.locked().arg("lock").assert().success();
 }
 
@@ -119,6 +97,20 @@ fn an_agents_own_server_with_no_key_is_run_by_an_agent_level_session() {
     let info: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
     assert_eq!(info["level"], "agent");
     let served = runtime.block_on(answers(server(&repo, false, &[])));
-    repo.locked().arg("lock").assert().success();
     assert_eq!(direct, served);
+    // The session counts the servers it runs, and stops when they close.
+    runtime.block_on(async {
+        let client: Client =
+            ().serve(TokioChildProcess::new(server(&repo, false, &[]).configure(|_| {})).unwrap())
+                .await
+                .unwrap();
+        assert_eq!(mcp_servers(&repo), 1);
+        client.cancel().await.unwrap();
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while mcp_servers(&repo) != 0 {
+        assert!(Instant::now() < deadline, "the session still counts the server");
+        std::thread::yield_now();
+    }
+    repo.locked().arg("lock").assert().success();
 }

@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 use crate::harness::{Repo, state_dir};
 
 /// A session on `repo`, locked when dropped (a failing test leaves none).
-struct Unlocked<'a> {
+pub(crate) struct Unlocked<'a> {
     repo: &'a Repo,
 }
 
 impl<'a> Unlocked<'a> {
-    fn start(repo: &'a Repo, idle: &str) -> Self {
+    pub(crate) fn start(repo: &'a Repo, idle: &str) -> Self {
         let mut c = repo.master();
         c.env_remove("GRAPHEX_TEST_VIA_SESSION");
         c.args(["unlock", "--idle", idle]).assert().success();
@@ -35,12 +35,12 @@ impl Drop for Unlocked<'_> {
     }
 }
 
-fn socket_dir() -> PathBuf {
+pub(crate) fn socket_dir() -> PathBuf {
     state_dir().join("run")
 }
 
 /// The socket of this store's session, when it exists.
-fn socket_of(repo: &Repo) -> Option<PathBuf> {
+pub(crate) fn socket_of(repo: &Repo) -> Option<PathBuf> {
     let key = graphex_engine::freshness::work_tree_key(repo.root());
     Some(socket_dir().join(format!("{key}.sock"))).filter(|p| p.exists())
 }
@@ -60,7 +60,7 @@ fn gone(pid: u64) -> bool {
         || std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| s.contains(") Z "))
 }
 
-fn run(mut cmd: assert_cmd::Command, args: &[&str]) -> (String, String, i32) {
+pub(crate) fn run(mut cmd: assert_cmd::Command, args: &[&str]) -> (String, String, i32) {
     // These tests start their own sessions.
     cmd.env_remove("GRAPHEX_TEST_VIA_SESSION");
     let out = cmd.args(args).output().unwrap();
@@ -71,7 +71,7 @@ fn run(mut cmd: assert_cmd::Command, args: &[&str]) -> (String, String, i32) {
     )
 }
 
-fn with_content(repo: &Repo) {
+pub(crate) fn with_content(repo: &Repo) {
     let steps: [&[&str]; 3] = [
         &[
             "add",

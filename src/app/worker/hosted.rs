@@ -143,7 +143,10 @@ mod tests {
         };
         for file in ["out.json", "/tmp/out.json"] {
             let why = refused(&export(file)).expect("never written");
-            assert!(why.contains(file) && why.contains("never writes decrypted content"), "{why}");
+            assert!(
+                why.contains(file) && why.contains("never writes decrypted content"),
+                "{why}"
+            );
         }
         let unlock = Request::Unlock {
             human: true,

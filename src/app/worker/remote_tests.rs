@@ -160,3 +160,46 @@ fn a_failed_decision_names_any_id_whole_characters() {
     console.thread.join().unwrap();
     session.end();
 }
+
+/// `U` on a console the session hosts: the passphrase stays in the
+/// console's process, which leaves the session and unlocks its own worker.
+#[test]
+fn unlocking_leaves_the_session_and_no_passphrase_crosses_the_socket() {
+    let dir = new_store();
+    let (session, console, mut rx) = connect(dir.path(), master(), None);
+    console.tx.send(Request::Open).unwrap();
+    next(&mut rx, |r| matches!(r, Reply::Opened { .. }).then_some(()));
+    // The session's end sees every frame the console sends from here on.
+    console
+        .tx
+        .send(Request::Unlock {
+            human: false,
+            passphrase: SecretString::from("p"),
+        })
+        .unwrap();
+    let said = next(&mut rx, |r| match r {
+        Reply::Done(text) if text.contains("own process") => Some(text),
+        _ => None,
+    });
+    assert_eq!(said, super::remote::UNLOCKS_ITSELF);
+    // Its own worker opens keyless, then unlocks with the passphrase typed.
+    let level = next(&mut rx, |r| match r {
+        Reply::Unlocked(level) => Some(level),
+        Reply::UnlockFailed(e) => panic!("{e}"),
+        _ => None,
+    });
+    assert_eq!(level, Level::Master);
+    // The session's worker stopped: the console closed its connection
+    // before the passphrase went anywhere.
+    session.end();
+    console.tx.send(Request::Shutdown).unwrap();
+    drop(console.tx);
+    console.thread.join().unwrap();
+    while let Ok(r) = rx.try_recv() {
+        assert_ne!(
+            r,
+            Reply::Failed(SESSION_ENDED.into()),
+            "leaving is not the session ending"
+        );
+    }
+}

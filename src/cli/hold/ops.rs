@@ -11,9 +11,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cli::args::{
-    AddArgs, AuditCommand, Command, LifecycleArgs, LinkArgs, ListArgs, ProjectArgs, UpdateArgs,
-};
+use crate::cli::args::{AddArgs, AuditCommand, Command, LifecycleArgs, LinkArgs, ListArgs, ProjectArgs, UpdateArgs};
 use crate::cli::query_args::{NeighborsArgs, PathArgs, QueryArgs, SubgraphArgs};
 use crate::cli::review_args::{AcceptArgs, RejectArgs, RequestChangesArgs};
 
@@ -22,13 +20,19 @@ use crate::cli::review_args::{AcceptArgs, RejectArgs, RequestChangesArgs};
 pub enum Op {
     // Reads.
     Status,
-    Show { name: String, version: Option<u64> },
+    Show {
+        name: String,
+        version: Option<u64>,
+    },
     List(ListArgs),
     Query(QueryArgs),
     Path(PathArgs),
     Neighbors(NeighborsArgs),
     Subgraph(SubgraphArgs),
-    Search { text: String, limit: usize },
+    Search {
+        text: String,
+        limit: usize,
+    },
     Project(ProjectArgs),
     Exposure {
         limit: usize,
@@ -37,13 +41,28 @@ pub enum Op {
         query: Option<String>,
         depth: u32,
     },
-    Contradictions { check: bool },
-    Glossary { term: String },
-    Conventions { target: String },
-    Timeline { limit: usize },
-    History { name: String, version: Option<u64> },
-    Pending { session: Option<String> },
-    ProposalStatus { id: String },
+    Contradictions {
+        check: bool,
+    },
+    Glossary {
+        term: String,
+    },
+    Conventions {
+        target: String,
+    },
+    Timeline {
+        limit: usize,
+    },
+    History {
+        name: String,
+        version: Option<u64>,
+    },
+    Pending {
+        session: Option<String>,
+    },
+    ProposalStatus {
+        id: String,
+    },
     AuditList {
         agent: Option<String>,
         since: Option<String>,
@@ -53,7 +72,11 @@ pub enum Op {
     Add(AddArgs),
     Update(UpdateArgs),
     Link(LinkArgs),
-    Unlink { from: String, relation: String, to: String },
+    Unlink {
+        from: String,
+        relation: String,
+        to: String,
+    },
     Supersede {
         old: String,
         new: String,
@@ -63,11 +86,16 @@ pub enum Op {
     Deprecate(LifecycleArgs),
     Archive(LifecycleArgs),
     Restore(LifecycleArgs),
-    Revert { name: String, version: u64 },
+    Revert {
+        name: String,
+        version: u64,
+    },
     Undo,
     /// A proposal read from a file (a whole path: the session's directory
     /// is not the client's).
-    Propose { file: PathBuf },
+    Propose {
+        file: PathBuf,
+    },
     // Decisions.
     Accept(AcceptArgs),
     Reject(RejectArgs),
@@ -321,6 +349,9 @@ mod tests {
             assert_eq!(format!("{:?}", back.into_command()), format!("{:?}", op.into_command()));
         }
         let refused = serde_json::from_str::<Op>(r#"{"KeysExportMaster":{"file":"/tmp/m"}}"#);
-        assert!(refused.is_err(), "an operation the session does not serve does not parse");
+        assert!(
+            refused.is_err(),
+            "an operation the session does not serve does not parse"
+        );
     }
 }

@@ -159,7 +159,9 @@ mod tests {
         .expect("master");
         let hello = Hello::new().expect("random");
         let theirs = hello.keys_for(&paths, b"request").expect("named keys");
-        let (level, ours) = master.channel_key(&hello.public(), b"request").expect("master holds a key");
+        let (level, ours) = master
+            .channel_key(&hello.public(), b"request")
+            .expect("master holds a key");
         assert_eq!(level, Level::Master);
         let tag = ours.tag(Direction::ToClient, 0, b"answer");
         let matching: Vec<Level> = theirs
@@ -171,13 +173,23 @@ mod tests {
         let (_, mine) = &theirs[0];
         // Another request, counter, direction or body: no match.
         let (_, other) = master.channel_key(&hello.public(), b"another request").expect("key");
-        assert!(!mine.verifies(Direction::ToClient, 0, b"answer", &other.tag(Direction::ToClient, 0, b"answer")));
+        assert!(!mine.verifies(
+            Direction::ToClient,
+            0,
+            b"answer",
+            &other.tag(Direction::ToClient, 0, b"answer")
+        ));
         assert!(!mine.verifies(Direction::ToClient, 1, b"answer", &tag));
         assert!(!mine.verifies(Direction::ToSession, 0, b"answer", &tag));
         assert!(!mine.verifies(Direction::ToClient, 0, b"answeR", &tag));
         // A keyring holding no secret proves nothing; the public-tier ring
         // `create` returns holds none.
         assert!(ring.channel_key(&hello.public(), b"request").is_none());
-        assert!(Keyring::unlock(&paths, &Default::default()).expect("locked").channel_key(&hello.public(), b"request").is_none());
+        assert!(
+            Keyring::unlock(&paths, &Default::default())
+                .expect("locked")
+                .channel_key(&hello.public(), b"request")
+                .is_none()
+        );
     }
 }

@@ -1,0 +1,197 @@
+//! What a process of the user that is not the reviewer's terminal can do
+//! with an unlock session: nothing the session does not serve, nothing at
+//! all from another terminal, and nothing by taking the session's place.
+
+use std::io::{Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use graphex::cli::hold::client::Connection;
+use graphex::cli::hold::ops::Op;
+use graphex::cli::hold::wire::{Answer, Request};
+use graphex::shared::frames;
+use graphex_engine::Level;
+use serde_json::json;
+
+use crate::harness::{INHERITED, PASS, Repo, state_dir};
+use crate::unlock_session::{Unlocked, run, socket_dir, socket_of, with_content};
+
+const WAIT: Option<Duration> = Some(Duration::from_secs(60));
+
+#[test]
+fn a_raw_client_gets_nothing_the_session_does_not_serve() {
+    let repo = Repo::new();
+    let _session = Unlocked::start(&repo, "10m");
+    let socket = socket_of(&repo).expect("the session's socket");
+    let root = repo.root().canonicalize().unwrap();
+    let stolen = repo.root().join("master-identity.txt");
+    let run_argv = json!({"Run": {"argv": ["keys", "export-master", stolen], "cwd": root, "root": root}});
+    // A command line sent the old way, before the session proved anything.
+    let mut raw = UnixStream::connect(&socket).unwrap();
+    raw.set_read_timeout(WAIT).unwrap();
+    frames::send(&mut raw, &run_argv).unwrap();
+    let mut heard = Vec::new();
+    let _ = raw.read_to_end(&mut heard);
+    assert!(heard.is_empty(), "the session answered a request with no hello");
+    // After the proof: a command line, and operations it has no name for.
+    for request in [
+        run_argv.clone(),
+        json!({"Op": {"op": {"KeysExportMaster": {"file": stolen}}, "json": false, "cwd": root, "root": root}}),
+        json!({"Op": {"op": {"ConfigApprove": {"yes": "x"}}, "json": false, "cwd": root, "root": root}}),
+        json!({"Op": {"op": {"Export": {"output": stolen}}, "json": false, "cwd": root, "root": root}}),
+    ] {
+        let mut c = Connection::open(&socket, &root, WAIT).unwrap();
+        assert_eq!(c.level, Level::Master);
+        c.to_session.send(&mut c.stream, &request).unwrap();
+        let answer = c.from_session.receive::<Answer>(&mut c.stream, 1 << 20);
+        assert!(answer.is_err(), "{request} was answered: {answer:?}");
+    }
+    assert!(!stolen.exists(), "the master identity left the session");
+    // What it serves, it still serves.
+    let mut c = Connection::open(&socket, &root, WAIT).unwrap();
+    let status = Request::Op {
+        op: Op::Status,
+        json: true,
+        cwd: root.clone(),
+        root: root.clone(),
+    };
+    match c.ask(&status).unwrap() {
+        Answer::Ran { code, stdout, .. } => {
+            assert_eq!(code, 0);
+            assert!(stdout.contains("\"level\""), "{stdout}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// `graphex ARGS` on `repo` with no key, run by `setsid -w`: in a terminal
+/// session of its own.
+fn elsewhere(repo: &Repo, args: &[&str]) -> (String, String, i32) {
+    let mut cmd = std::process::Command::new("setsid");
+    cmd.arg("-w").arg(assert_cmd::cargo::cargo_bin("graphex"));
+    for var in INHERITED {
+        cmd.env_remove(var);
+    }
+    cmd.env_remove("GRAPHEX_TEST_VIA_SESSION")
+        .env("GRAPHEX_TEST_KDF_LOG_N", "4")
+        .env("GRAPHEX_STATE_DIR", state_dir())
+        .arg("--store")
+        .arg(repo.root())
+        .args(args);
+    let out = cmd.output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn a_master_session_answers_only_the_terminal_that_unlocked_it() {
+    let repo = Repo::new();
+    with_content(&repo);
+    {
+        let _session = Unlocked::start(&repo, "10m");
+        let (out, err, code) = run(repo.locked(), &["show", "ledger"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("keeps the books"), "{out}");
+        // Another terminal: refused, and on its own it reads public only.
+        let (out, err, code) = elsewhere(&repo, &["show", "ledger"]);
+        assert!(err.contains("no unlock session for this terminal"), "{err}");
+        assert!(!out.contains("keeps the books"), "{out}");
+        assert_ne!(code, 0);
+        let (_, err, code) = elsewhere(&repo, &["reject", "abcd", "--reason", "no"]);
+        assert_ne!(code, 0);
+        assert!(err.contains("no unlock session for this terminal"), "{err}");
+    }
+    // --any-terminal serves every process of the user, and says so.
+    let mut unlock = repo.master();
+    unlock.env_remove("GRAPHEX_TEST_VIA_SESSION");
+    let out = unlock
+        .args(["unlock", "--any-terminal", "--idle", "10m"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("EVERY process of yours"), "{said}");
+    let (out, err, code) = elsewhere(&repo, &["show", "ledger"]);
+    let _ = repo.locked().arg("lock").output();
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("keeps the books"), "{out}");
+}
+
+/// A process of the user listening on the session's socket path, keeping
+/// what it hears and answering with a forged proof.
+fn squat(repo: &Repo) -> (std::path::PathBuf, Arc<Mutex<Vec<u8>>>) {
+    let dir = socket_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let key = graphex_engine::freshness::work_tree_key(&repo.root().canonicalize().unwrap());
+    let socket = dir.join(format!("{key}.sock"));
+    let listener = UnixListener::bind(&socket).unwrap();
+    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let keep = Arc::clone(&heard);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let _ = stream.set_read_timeout(WAIT);
+            let mut len = [0u8; 4];
+            if stream.read_exact(&mut len).is_err() {
+                continue;
+            }
+            let mut body = vec![0u8; u32::from_be_bytes(len) as usize];
+            let _ = stream.read_exact(&mut body);
+            let _ = frames::send_bytes(&mut stream, b"\"Ready\"");
+            let _ = stream.write_all(&[7u8; 32]);
+            let mut rest = Vec::new();
+            let _ = stream.read_to_end(&mut rest);
+            let mut kept = keep.lock().unwrap();
+            kept.extend_from_slice(&body);
+            kept.extend_from_slice(&rest);
+        }
+    });
+    (socket, heard)
+}
+
+#[test]
+fn a_process_squatting_the_sockets_path_is_never_believed_nor_told_anything() {
+    let repo = Repo::new();
+    with_content(&repo);
+    let (socket, heard) = squat(&repo);
+    let (_, err, code) = run(repo.master(), &["unlock", "--idle", "10m"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("is not this store's unlock session"), "{err}");
+    assert!(socket.exists(), "the squatter's socket is left for the user to look at");
+    // A keyless command warns and runs on its own.
+    let (out, err, code) = run(repo.locked(), &["show", "orders"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("not this store's unlock session"), "{err}");
+    assert!(out.contains("takes orders"), "{out}");
+    let (_, err, _) = run(repo.locked(), &["session"]);
+    assert!(err.contains("not this store's unlock session"), "{err}");
+    let heard = String::from_utf8_lossy(&heard.lock().unwrap()).into_owned();
+    assert!(heard.contains("hello"), "the squatter heard the hellos: {heard}");
+    for secret in [PASS, "show", "orders", "Op", "Status"] {
+        assert!(!heard.contains(secret), "the squatter heard {secret:?}: {heard}");
+    }
+    std::fs::remove_file(&socket).unwrap();
+}
+
+#[test]
+fn a_crashed_sessions_socket_is_removed_and_said() {
+    let repo = Repo::new();
+    let dir = socket_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let key = graphex_engine::freshness::work_tree_key(&repo.root().canonicalize().unwrap());
+    let socket = dir.join(format!("{key}.sock"));
+    drop(UnixListener::bind(&socket).unwrap());
+    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let (_, err, code) = run(repo.master(), &["unlock", "--idle", "10m"]);
+    let _ = repo.locked().arg("lock").output();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("has ended"), "{err}");
+    assert!(err.contains("unlocked"), "{err}");
+}
