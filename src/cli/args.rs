@@ -59,11 +59,14 @@ pub struct Cli {
 /// `graphex seal`'s options.
 #[derive(Debug, Args)]
 pub struct SealArgs {
-    /// Accept one kind of difference from the trusted seal, as the store has it now:
-    /// commits, rows, decisions, audit, settings, queries, timeline, or no-reference (no trusted
-    /// seal was found). Settings, decisions, audit and queries not accepted are restored from the
-    /// trusted copy (after asking); the others must be accepted, or the whole copy restored.
-    #[arg(long, value_name = "KIND")]
+    /// Accept one kind of difference from the trusted seal, as the store has it now, named by
+    /// the digest `graphex seal` prints beside it after showing it (the settings it would put in
+    /// force are shown value by value): commits, rows, decisions, audit, settings, queries,
+    /// timeline, or no-reference (no trusted seal was found), as KIND=DIGEST. A digest that no
+    /// longer matches (the store or .gpp/config.toml changed since) is refused. Settings,
+    /// decisions, audit and queries not accepted are restored from the trusted copy (after
+    /// asking); the others must be accepted, or the whole copy restored.
+    #[arg(long, value_name = "KIND=DIGEST")]
     pub accept: Vec<String>,
     /// Restore the whole trusted copy instead (the store as it is now is moved aside, never
     /// deleted).
@@ -98,7 +101,7 @@ pub enum Command {
     /// freshness record, else the sealed graph.db in git's HEAD) and lists every difference:
     /// commits, rows, decisions, audit records, approved settings, saved queries, timeline rows.
     /// It refuses while any is unexplained: restore the trusted copy (--restore), or accept each
-    /// kind deliberately (--accept KIND, repeatable). History rows without a MAC beside rows that
+    /// kind deliberately (--accept KIND=DIGEST, repeatable). History rows without a MAC beside rows that
     /// carry one are never accepted. A store whose schema predates seals is sealed in one step.
     Seal(SealArgs),
     /// Show the settings in force, or approve `.gpp/config.toml` (master level). Settings

@@ -28,6 +28,15 @@ struct Shown {
     refused: Option<String>,
 }
 
+/// Settings in the file's own shape, ready to copy into it.
+pub(super) fn settings_text(config: &graphex_engine::config::Config) -> String {
+    let mut file = toml::Table::new();
+    if let Ok(toml::Value::Table(t)) = toml::Value::try_from(config) {
+        file.insert("graphex".into(), toml::Value::Table(t));
+    }
+    toml::to_string_pretty(&file).unwrap_or_default()
+}
+
 pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
     match cmd {
         ConfigCommand::Show => {
@@ -46,15 +55,7 @@ pub fn config(ctx: &Context, cmd: &ConfigCommand) -> Result<()> {
                 refused,
             };
             emit(ctx.json, &shown, |s| {
-                // In the file's own shape, ready to copy into it.
-                let mut file = toml::Table::new();
-                if let Ok(toml::Value::Table(t)) = toml::Value::try_from(&s.in_force) {
-                    file.insert("graphex".into(), toml::Value::Table(t));
-                }
-                let mut out = format!(
-                    "in force (approved by the master):\n{}\n",
-                    toml::to_string_pretty(&file).unwrap_or_default()
-                );
+                let mut out = format!("in force (approved by the master):\n{}\n", settings_text(&s.in_force));
                 if s.unapproved.is_empty() {
                     out.push_str(".gpp/config.toml matches.\n");
                 } else {

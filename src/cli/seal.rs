@@ -4,7 +4,7 @@
 
 use anyhow::{Result, bail};
 use graphex_engine::rollback;
-use graphex_engine::store::diff_kind;
+use graphex_engine::store::{Acceptance, DiffKind};
 
 use super::Context;
 use super::args::SealArgs;
@@ -13,12 +13,12 @@ use super::session::confirm;
 
 pub fn seal(ctx: &Context, args: &SealArgs) -> Result<()> {
     let mut accepted = Vec::new();
-    for name in &args.accept {
-        match diff_kind(name) {
-            Some(k) => accepted.push(k),
+    for given in &args.accept {
+        match Acceptance::parse(given) {
+            Some(a) => accepted.push(a),
             None => bail!(
-                "--accept {name:?}: not a kind of difference (commits, rows, decisions, audit, settings, queries, \
-                 timeline, no-reference)"
+                "--accept {given:?}: not a kind of difference (commits, rows, decisions, audit, settings, queries, \
+                 timeline, no-reference), followed by =DIGEST as `graphex seal` prints it"
             ),
         }
     }
@@ -34,6 +34,21 @@ pub fn seal(ctx: &Context, args: &SealArgs) -> Result<()> {
     }
     for d in &plan.differences {
         note(&format!("  {}: {}", d.kind.as_str(), d.detail));
+        if d.kind == DiffKind::Settings {
+            let from = match plan.settings_from_file {
+                true => ".gpp/config.toml, approved by accepting them",
+                false => "the settings this store holds as approved, unsealed",
+            };
+            note(&format!("    accepting them puts these in force ({from}):"));
+            for line in super::config::settings_text(&plan.settings).lines() {
+                note(&format!("      {line}"));
+            }
+        }
+        note(&format!(
+            "    to accept exactly this: --accept {}={}",
+            d.kind.as_str(),
+            d.digest
+        ));
     }
     if args.restore_all {
         let Some(trusted) = plan.trusted.clone() else {
@@ -63,8 +78,9 @@ pub fn seal(ctx: &Context, args: &SealArgs) -> Result<()> {
     }
     // Kinds that can be restored alone come back from the trusted copy,
     // unless accepted; the store as it is goes aside first.
+    let accepted_kinds: Vec<DiffKind> = accepted.iter().map(|a| a.kind).collect();
     let restorable: Vec<&str> = plan
-        .unexplained(&accepted)
+        .unexplained(&accepted_kinds)
         .iter()
         .filter(|d| d.kind.restorable())
         .map(|d| d.kind.as_str())

@@ -112,6 +112,50 @@ fn a_store_without_its_seal_is_refused_until_sealed_by_a_person() {
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("already sealed"));
 }
 
+#[test]
+fn seal_shows_the_settings_it_would_put_in_force_and_needs_their_digest() {
+    let repo = Repo::new().with_four_tiers();
+    // No key: the approved settings and the seal deleted, the thresholds in
+    // .gpp/config.toml lowered (trust 10 would read agent-readable).
+    let db = repo.root().join(".gpp/graphex/graph.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("DELETE FROM meta WHERE key = 'policy'", []).unwrap();
+    conn.execute("DELETE FROM seal", []).unwrap();
+    drop(conn);
+    write_config(&repo, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\n");
+    let seal = |args: &[&str]| {
+        let out = repo.master().arg("seal").args(args).output().unwrap();
+        (out.status.success(), String::from_utf8(out.stderr).unwrap())
+    };
+    // Named without a digest: the values are shown, nothing is sealed.
+    let (ok, err) = seal(&["--accept", "settings"]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains("low = 0.0") && err.contains("high = 0.0"),
+        "the values first: {err}"
+    );
+    let digest = err
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("to accept exactly this: --accept settings="))
+        .expect("the digest is printed")
+        .to_owned();
+    assert!(err.contains(&format!("--accept settings={digest}")), "{err}");
+    assert!(
+        repo.master().arg("status").output().unwrap().status.code() == Some(1),
+        "still unsealed"
+    );
+    // The file edited after it was shown: the digest names other settings.
+    write_config(&repo, "[graphex.projection]\nlow = 5.0\nhigh = 5.0\n");
+    let (ok, err) = seal(&["--accept", &format!("settings={digest}")]);
+    assert!(!ok, "{err}");
+    assert!(err.contains("changed since it was shown"), "{err}");
+    write_config(&repo, "[graphex.projection]\nlow = 0.0\nhigh = 0.0\n");
+    // As shown: accepted, and only then in force.
+    let (ok, err) = seal(&["--accept", &format!("settings={digest}")]);
+    assert!(ok, "{err}");
+    assert_eq!(projected_tier(&repo).0, "agent-readable");
+}
+
 /// `config approve` as run by a script, with `extra` arguments: its exit
 /// success and stderr.
 fn approve_without_a_terminal(repo: &Repo, extra: &[&str]) -> (bool, String) {

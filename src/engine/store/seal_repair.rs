@@ -13,6 +13,7 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension};
 
 use super::seal::{SealTagger, Statement, StatementId, verifies_mac};
+use super::seal_accept::{self, Acceptance};
 use super::seal_statement::statement_id;
 use super::{Store, policy, saved, schema, seal_timeline, tally};
 use crate::crypto::hex::{hex, unhex};
@@ -68,11 +69,13 @@ impl DiffKind {
     }
 }
 
-/// One difference, in words.
+/// One difference, in words, and the digest that accepts it as the store
+/// holds it now (`seal --accept KIND=DIGEST`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Difference {
     pub kind: DiffKind,
     pub detail: String,
+    pub digest: String,
 }
 
 /// Where the trusted seal came from.
@@ -108,6 +111,12 @@ pub struct SealPlan {
     /// master's: written outside Graphex, never accepted.
     pub mixed_macs: Option<String>,
     pub differences: Vec<Difference>,
+    /// The settings in force once sealed with the settings accepted: the
+    /// approved ones, or `.gpp/config.toml`'s when none were ever approved
+    /// (what `seal` shows before anyone accepts them).
+    pub settings: crate::config::Config,
+    /// Sealing with the settings accepted approves `.gpp/config.toml`.
+    pub settings_from_file: bool,
     /// The trusted statement's id, followed by the new seal.
     follows: Option<StatementId>,
     follows_bytes: Option<Vec<u8>>,
@@ -117,6 +126,20 @@ pub struct SealPlan {
 }
 
 impl SealPlan {
+    /// The acceptances of `kinds` as this plan shows them (their digests):
+    /// what a caller that showed the plan to a person passes to
+    /// [`Store::seal`].
+    pub fn accepting(&self, kinds: &[DiffKind]) -> Vec<Acceptance> {
+        self.differences
+            .iter()
+            .filter(|d| kinds.contains(&d.kind))
+            .map(|d| Acceptance {
+                kind: d.kind,
+                digest: d.digest.clone(),
+            })
+            .collect()
+    }
+
     /// The differences not in `accepted`.
     pub fn unexplained(&self, accepted: &[DiffKind]) -> Vec<&Difference> {
         self.differences
@@ -191,13 +214,28 @@ fn mixed_macs(conn: &Connection) -> Result<Option<String>> {
     }))
 }
 
+/// The tally of every decision row.
+pub(super) fn decisions_sum(conn: &Connection, tagger: &SealTagger) -> Result<super::manifest::Sum> {
+    let mut decisions = super::manifest::Sum::default();
+    for d in super::seal::decision_rows(conn, None)? {
+        decisions.add(&tagger.decision(&d), 1);
+    }
+    Ok(decisions)
+}
+
 fn compare(conn: &Connection, keys: &Keyring, t: &Statement) -> Result<Vec<Difference>> {
     let seal = keys
         .seal()
         .ok_or_else(|| keys.needs(crate::keys::Level::Master, "sealing the store"))?;
     let tagger = SealTagger::new(seal.mac_key());
     let mut out = Vec::new();
-    let mut diff = |kind, detail: String| out.push(Difference { kind, detail });
+    let mut diff = |kind, detail: String| {
+        out.push(Difference {
+            kind,
+            detail,
+            digest: String::new(),
+        })
+    };
     let seq = schema::commit_seq(conn)?;
     if seq != t.seq {
         diff(
@@ -215,10 +253,7 @@ fn compare(conn: &Connection, keys: &Keyring, t: &Statement) -> Result<Vec<Diffe
             ),
         );
     }
-    let mut decisions = super::manifest::Sum::default();
-    for d in super::seal::decision_rows(conn, None)? {
-        decisions.add(&tagger.decision(&d), 1);
-    }
+    let decisions = decisions_sum(conn, &tagger)?;
     if decisions != t.decisions {
         diff(
             DiffKind::Decisions,
@@ -291,14 +326,44 @@ impl Store {
                 detail: "no seal to compare with: this machine has no freshness record of the store, and git's HEAD \
                          holds no sealed copy of it; whatever the index holds now would be sealed unchecked"
                     .into(),
+                digest: String::new(),
             }],
         };
+        let file = crate::config::Config::load(&self.layout.gpp()).ok();
+        let (settings, settings_from_file) = seal_accept::settings_after(&self.conn, file)?;
+        // Settings never approved here would be taken from the file, which
+        // anyone who writes to the repository can edit: shown and accepted
+        // like any other difference, never approved in passing.
+        if settings_from_file
+            && settings != crate::config::Config::default()
+            && !differences.iter().any(|d| d.kind == DiffKind::Settings)
+        {
+            differences.push(Difference {
+                kind: DiffKind::Settings,
+                detail: "no settings were ever approved in this store: sealing with the settings accepted puts \
+                         .gpp/config.toml's in force"
+                    .into(),
+                digest: String::new(),
+            });
+        }
         differences.sort_by_key(|d| d.kind);
+        let follows = found.as_ref().map(|(_, b, ..)| statement_id(b));
+        let seal = self
+            .keys
+            .seal()
+            .ok_or_else(|| self.keys.needs(crate::keys::Level::Master, "sealing the store"))?;
+        let tagger = SealTagger::new(seal.mac_key());
+        for d in &mut differences {
+            let fingerprint = seal_accept::fingerprint(&self.conn, &tagger, d.kind, &settings)?;
+            d.digest = seal_accept::digest(d.kind, follows.as_ref(), &fingerprint);
+        }
         Ok(SealPlan {
+            settings,
+            settings_from_file,
             migrated,
             mixed_macs: mixed_macs(&self.conn)?,
             differences,
-            follows: found.as_ref().map(|(_, b, ..)| statement_id(b)),
+            follows,
             follows_bytes: found.as_ref().map(|(_, b, ..)| b.clone()),
             trusted: found.as_ref().map(|(.., r)| r.clone()),
             reference: found.map(|(r, ..)| r),
@@ -312,7 +377,7 @@ impl Store {
     /// trusted one. Approves `.gpp/config.toml` when nothing was approved
     /// and the settings are accepted (or the store predates seals).
     /// Returns false when the store was sealed already.
-    pub fn seal(&mut self, accepted: &[DiffKind]) -> Result<bool> {
+    pub fn seal(&mut self, accepted: &[Acceptance]) -> Result<bool> {
         self.seal_restoring(accepted, None)
     }
 
@@ -320,12 +385,13 @@ impl Store {
     /// whose seal is the trusted statement) every difference of a kind that
     /// can be restored alone and is not in `accepted`. The store as it was
     /// should be kept aside by the caller first.
-    pub fn seal_restoring(&mut self, accepted: &[DiffKind], copy: Option<&Path>) -> Result<bool> {
+    pub fn seal_restoring(&mut self, accepted: &[Acceptance], copy: Option<&Path>) -> Result<bool> {
         self.require_writer("sealing the store")?;
         if super::seal::exists(&self.conn)? {
             return Ok(false);
         }
         let plan = self.seal_plan()?;
+        let accepted = &seal_accept::checked(&plan.differences, accepted)?[..];
         if let Some(mixed) = &plan.mixed_macs {
             return Err(Error::Unexplained(format!(
                 "not sealed: {mixed}. Restore the trusted copy (`graphex seal --restore-all`)"
@@ -348,7 +414,10 @@ impl Store {
                 .iter()
                 .map(|d| format!("{}: {}", d.kind.as_str(), d.detail))
                 .collect();
-            let flags: Vec<String> = left.iter().map(|d| format!("--accept {}", d.kind.as_str())).collect();
+            let flags: Vec<String> = left
+                .iter()
+                .map(|d| format!("--accept {}={}", d.kind.as_str(), d.digest))
+                .collect();
             return Err(Error::Unexplained(format!(
                 "not sealed: the store differs from {}: {}. Restore the trusted copy (`graphex seal`, which \
                  restores settings, decisions, the audit log and saved queries alone, or `graphex seal \
@@ -360,7 +429,7 @@ impl Store {
                 flags.join(" ")
             )));
         }
-        let approve_file = plan.migrated || accepted.contains(&DiffKind::Settings) || plan.reference.is_none();
+        let approve_file = plan.settings_from_file && accepted.contains(&DiffKind::Settings);
         let attached = match (copy, &plan.follows) {
             (Some(copy), Some(want)) if !restoring.is_empty() => {
                 super::seal_restore::attach(&self.conn, copy, want)?;
@@ -405,12 +474,18 @@ impl Store {
                 ));
             }
         }
-        if approve_file
-            && !policy::is_set(&tx)?
-            && let Ok(config) = crate::config::Config::load(&self.layout.gpp())
-            && config.projection_settings().is_ok()
-        {
-            policy::put(&tx, &config)?;
+        if approve_file && !policy::is_set(&tx)? {
+            // Exactly the settings shown and accepted: a file edited since
+            // is refused.
+            match crate::config::Config::load(&self.layout.gpp()) {
+                Ok(config) if config == plan.settings => policy::put(&tx, &config)?,
+                _ => {
+                    return Err(Error::integrity(
+                        ".gpp/config.toml",
+                        "it changed since the settings were shown: nothing sealed; run `graphex seal` again",
+                    ));
+                }
+            }
         }
         super::rowmac::note_action(&tx, &self.keys, "seal".into(), None)?;
         super::rowmac::mac_all(&tx, &self.keys)?;

@@ -9,7 +9,8 @@ use super::*;
 
 fn seal_refusal(root: &std::path::Path, accepted: &[DiffKind]) -> String {
     let mut s = Store::open_to_seal(root, &creds(Level::Master, root)).unwrap();
-    match s.seal(accepted) {
+    let plan = s.seal_plan().unwrap();
+    match s.seal(&plan.accepting(accepted)) {
         Err(e @ Error::Unexplained(_)) => e.to_string(),
         other => panic!("expected a refusal, got {other:?}"),
     }
@@ -40,10 +41,33 @@ fn deleted_settings_and_an_edited_config_are_not_approved_by_seal() {
     assert!(msg.contains("settings:") && msg.contains("--accept settings"), "{msg}");
     // Nothing changed in force: still unsealed, so still refused.
     assert!(Store::open(&root, &creds(Level::Master, &root)).is_err());
-    // Accepted deliberately: then, and only then, the file is approved.
+    // The plan shows the settings accepting would put in force: the file's.
     let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
-    assert!(s.seal(&[DiffKind::Settings]).unwrap());
+    let plan = s.seal_plan().unwrap();
+    assert!(plan.settings_from_file);
+    assert_eq!(plan.settings.projection_settings().unwrap().policy.low, 0.0);
+    // Named without its digest, or with another's: refused, nothing sealed.
+    for digest in ["", "0123456789abcdef"] {
+        let blind = [Acceptance {
+            kind: DiffKind::Settings,
+            digest: digest.into(),
+        }];
+        let err = s.seal(&blind).unwrap_err().to_string();
+        assert!(err.contains("--accept"), "{err}");
+        assert!(!super::seal::exists(s.conn()).unwrap());
+    }
+    // The file edited after it was shown: the digest shown no longer
+    // names what the store would take.
+    let shown = plan.accepting(&[DiffKind::Settings]);
+    std::fs::write(&config, "[graphex.projection]\nlow = 1.0\nhigh = 2.0\n").unwrap();
+    let err = s.seal(&shown).unwrap_err().to_string();
+    assert!(err.contains("changed since it was shown"), "{err}");
+    assert!(!super::seal::exists(s.conn()).unwrap());
+    // Accepted deliberately, as shown: then, and only then, the file is approved.
+    let plan = s.seal_plan().unwrap();
+    assert!(s.seal(&plan.accepting(&[DiffKind::Settings])).unwrap());
     drop(s);
+    assert_eq!(approved_low(&root), 1.0);
     assert_ne!(approved_low(&root), before);
 }
 
@@ -90,7 +114,7 @@ fn forged_rows_beside_mac_carrying_ones_are_never_sealed() {
     let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
     let plan = s.seal_plan().unwrap();
     assert!(plan.mixed_macs.is_some(), "{plan:?}");
-    let every: Vec<DiffKind> = DiffKind::ALL.to_vec();
+    let every = plan.accepting(&DiffKind::ALL);
     let err = s.seal(&every).unwrap_err().to_string();
     assert!(err.contains("no MAC") && err.contains("--restore"), "{err}");
 }
@@ -125,7 +149,8 @@ fn with_no_trusted_seal_anywhere_sealing_needs_its_own_flag() {
     let msg = seal_refusal(&root, &[]);
     assert!(msg.contains("no-reference"), "{msg}");
     let mut s = Store::open_to_seal(&root, &creds(Level::Master, &root)).unwrap();
-    assert!(s.seal(&[DiffKind::NoReference]).unwrap());
+    let plan = s.seal_plan().unwrap();
+    assert!(s.seal(&plan.accepting(&[DiffKind::NoReference])).unwrap());
 }
 
 #[test]
