@@ -66,3 +66,35 @@ fn every_tier_key_opens_with_stock_age_and_the_master_identity() {
     found.dedup();
     assert_eq!(found.len(), 4, "four different tier keys");
 }
+
+/// An older graph.db written over the file in place (`cp old graph.db`,
+/// the same inode): the copy this machine keeps is a real copy, so the
+/// newer graph comes back from it and nothing is lost.
+#[test]
+fn an_in_place_rollback_is_restored_from_the_kept_copy() {
+    let repo = crate::harness::Repo::new();
+    repo.ok(&["add", "-t", "concept", "--name", "older", "--description", "first"]);
+    let db = repo.root().join(".gpp/graphex/graph.db");
+    let old = std::fs::read(&db).unwrap();
+    repo.ok(&[
+        "add",
+        "-t",
+        "concept",
+        "--name",
+        "newer",
+        "--description",
+        "never in git",
+    ]);
+    use std::os::unix::fs::MetadataExt as _;
+    let inode = std::fs::metadata(&db).unwrap().ino();
+    std::fs::write(&db, &old).unwrap();
+    assert_eq!(std::fs::metadata(&db).unwrap().ino(), inode, "written in place");
+    let out = repo.master().args(["show", "newer"]).output().unwrap();
+    assert!(!out.status.success(), "the newer node is gone from the file");
+    let out = repo.master().args(["freshness", "restore", "--yes"]).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("backup"), "restored from this machine's copy: {said}");
+    let shown = repo.ok(&["show", "newer"]);
+    assert!(shown.contains("never in git"), "{shown}");
+}

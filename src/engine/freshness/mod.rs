@@ -29,7 +29,7 @@ mod decide;
 pub mod git;
 mod record;
 
-pub use backup::{aside_path, backup_path, keep_backup};
+pub use backup::{aside_path, backup_holds, backup_path, keep_backup};
 pub use decide::{Current, Rollback, Verdict, decide};
 pub use record::{Kind, Record, RecordFile, state_dir, work_tree_key};
 pub(crate) use record::{private_dir, write_private};

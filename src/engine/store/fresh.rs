@@ -76,9 +76,9 @@ impl Store {
                 .fresh_verdict(file)
                 .unwrap_or_else(|e| (Verdict::First, Some(format!("the freshness check failed: {e}")))),
         };
-        let backup = match (&verdict, freshness::state_dir()) {
-            (Verdict::RolledBack(_), _) | (_, None) => false,
-            (_, Some(state)) => freshness::keep_backup(&state, self.layout.root(), &self.layout.db()),
+        let backup = match verdict {
+            Verdict::RolledBack(_) => false,
+            _ => self.keep_backup(),
         };
         self.fresh = Some(Freshness {
             file,
@@ -102,6 +102,18 @@ impl Store {
                 problem,
                 backup: false,
             });
+        }
+    }
+
+    /// A copy of the store as it is now in the state directory, at the
+    /// master level (what a restore needs); see `freshness::backup`.
+    fn keep_backup(&self) -> bool {
+        let (Some(state), Kind::Master) = (freshness::state_dir(), kind_of(self)) else {
+            return false;
+        };
+        match self.current_record() {
+            Ok(Some((_, now))) => freshness::keep_backup(&state, self.layout.root(), &self.conn, &now.statement),
+            _ => false,
         }
     }
 
@@ -136,6 +148,10 @@ impl Store {
                 ..now
             })
         })();
+        let kept = self.keep_backup();
+        if let Some(f) = &mut self.fresh {
+            f.backup = kept;
+        }
     }
 
     /// What the open found of the store's freshness (`None` for a session
