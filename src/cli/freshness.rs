@@ -1,5 +1,6 @@
-//! `graphex freshness show|restore|accept`: what this machine last saw of
-//! the store, and the two ways out of a rollback (see the engine's
+//! `graphex freshness show|restore|accept|trust`: what this machine last
+//! saw of the store on the branch checked out, the two ways out of a
+//! rollback, and trusting a named revision's graph (see the engine's
 //! `freshness` and `rollback` modules).
 
 use anyhow::{Result, bail};
@@ -18,6 +19,31 @@ pub fn freshness(ctx: &Context, cmd: Option<&FreshnessCommand>) -> Result<()> {
         None | Some(FreshnessCommand::Show) => show(ctx),
         Some(FreshnessCommand::Restore { yes }) => restore(ctx, *yes),
         Some(FreshnessCommand::Accept { yes }) => accept(ctx, *yes),
+        Some(FreshnessCommand::Trust { rev }) => trust(ctx, rev),
+    }
+}
+
+fn trust(ctx: &Context, rev: &str) -> Result<()> {
+    let (mut store, _) = ctx.open_with_credentials(Need::Read)?;
+    let record = store.trust_revision(rev)?;
+    let on = record_scope(&store);
+    note(&format!("trusted {} as the newest graph of {on}", describe(&record)));
+    match store.rolled_back() {
+        Some(rb) => note(&format!("warning: {}", rollback_text(store.layout().root(), rb))),
+        None => note("the store as it is is that graph, or descends from it: fresh"),
+    }
+    Ok(())
+}
+
+/// The line of history the store's record is kept for, in words.
+fn record_scope(store: &graphex_engine::Store) -> String {
+    let scope = store.freshness().and_then(|f| f.file.as_ref()).and_then(|f| f.scope());
+    match scope {
+        Some(s) => match s.strip_prefix("refs/heads/") {
+            Some(branch) => format!("branch {branch}"),
+            None => s.to_owned(),
+        },
+        None => "this work tree".to_owned(),
     }
 }
 
@@ -53,9 +79,17 @@ fn show(ctx: &Context) -> Result<()> {
     };
     let last = f.file.as_ref().and_then(|file| file.load().ok().flatten());
     let verdict = match &f.verdict {
-        Verdict::First => "first open here: the record starts now".to_owned(),
-        Verdict::Fresh { .. } => "fresh: the store is the newest this machine saw, or descends from it".to_owned(),
-        Verdict::Followed { .. } => "git moved to another branch or commit: the record follows it".to_owned(),
+        Verdict::First => format!(
+            "first sight of {} here: the graph as it is is trusted, and the record starts now",
+            record_scope(&store)
+        ),
+        Verdict::Fresh { .. } => format!(
+            "fresh: the store is the newest this machine saw on {}, or descends from it",
+            record_scope(&store)
+        ),
+        Verdict::Followed { .. } => {
+            "git moved to another branch or commit: the record (from an earlier version) follows it".to_owned()
+        }
         Verdict::RolledBack(_) => "ROLLED BACK: read-only".to_owned(),
     };
     let seen = Seen {
@@ -79,7 +113,7 @@ fn show(ctx: &Context) -> Result<()> {
         out.push_str(&format!(
             "backup     {}\n",
             if s.backup {
-                "kept (a link to graph.db in the state directory)"
+                "kept (a copy of the newest graph.db in the state directory)"
             } else {
                 "none (restoring relies on git)"
             }

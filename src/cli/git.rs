@@ -173,6 +173,8 @@ fn refresh(ctx: &Context) -> Result<()> {
         return Ok(());
     }
     let mut store = Store::open(&ctx.root()?, &creds)?;
+    // After a checkout of a branch never seen here, the hook says what it trusts.
+    super::session::note_first_sight(&store);
     store.refresh_snapshots(false)?;
     Ok(())
 }

@@ -57,6 +57,14 @@ pub enum FreshnessCommand {
         #[arg(long)]
         yes: bool,
     },
+    /// Trust the graph a git revision holds (`main`, `origin/main`, a commit) as the newest this
+    /// machine has seen on the branch checked out: for a fresh clone, a deleted record, or a
+    /// first sight that trusted the wrong graph. Its seal must verify with the master key; the
+    /// store as it is is then checked against it (read-only if it does not descend from it).
+    Trust {
+        /// The revision whose graph to trust.
+        rev: String,
+    },
 }
 
 /// `graphex merge-driver BASE OURS THEIRS PATH`: run by git, not by hand.

@@ -142,6 +142,7 @@ impl Context {
             Need::NodeNames => Store::open_node_names(&root, &creds)?,
             Need::Read | Need::Write => Store::open(&root, &creds)?,
         };
+        note_first_sight(&store);
         warn_rollback(&store);
         if need == Need::Write && store.level() < Level::Master {
             bail!("this needs the master key: set {ENV_PASSPHRASE} or GRAPHEX_IDENTITY");
@@ -188,6 +189,14 @@ impl Context {
             )?);
         }
         Ok((root, creds))
+    }
+}
+
+/// Says on stderr what the first sight of a branch trusts (once: the open
+/// that made its record).
+pub fn note_first_sight(store: &Store) {
+    if let Some(text) = store.freshness().and_then(graphex_engine::store::first_sight_text) {
+        super::output::note(&text);
     }
 }
 

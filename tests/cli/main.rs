@@ -14,6 +14,7 @@ mod doctor;
 mod explore;
 mod federation;
 mod git;
+mod git_branches;
 mod git_rollback;
 mod golden;
 mod graph_ops;

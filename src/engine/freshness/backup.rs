@@ -15,20 +15,21 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 
-use super::record::{private_dir, work_tree_key, write_private};
+use super::record::{private_dir, scoped_key, work_tree_key, write_private};
 
 fn dir(state: &Path) -> PathBuf {
     state.join("freshness")
 }
 
-/// The backup of the work tree at `root`.
+/// The backup of the work tree at `root`, for the line of history checked
+/// out (each branch keeps its own newest graph).
 pub fn backup_path(state: &Path, root: &Path) -> PathBuf {
-    dir(state).join(format!("{}-graph.db", work_tree_key(root)))
+    dir(state).join(format!("{}-graph.db", scoped_key(root)))
 }
 
 /// The file naming the seal the backup holds.
 fn holds_path(state: &Path, root: &Path) -> PathBuf {
-    dir(state).join(format!("{}-graph.db.seal", work_tree_key(root)))
+    dir(state).join(format!("{}-graph.db.seal", scoped_key(root)))
 }
 
 /// Where a store set aside by a restore goes: never deleted.

@@ -93,8 +93,12 @@ pub fn decide(
     Ok(match (r.commit.as_deref(), head) {
         (Some(c), Some(h)) if c != h => match is_ancestor(c, h) {
             Some(true) => rolled_back(true),
-            // Another branch, an older commit, or a commit git no longer
-            // has (rewritten): the store of what is checked out now.
+            // A record of this branch: whatever moved it (a rebase, a reset,
+            // a force push), its graph must only move forward.
+            _ if r.scope.is_some() => rolled_back(false),
+            // A record from before records were kept per branch: another
+            // branch, an older commit, or a commit git no longer has
+            // (rewritten): the store of what is checked out now.
             Some(false) | None => Verdict::Followed { was: r.clone() },
         },
         // The file changed while git did not move, or there is no git.
@@ -186,6 +190,28 @@ mod tests {
             run(Some(&outside), &current("s0"), None, false, None),
             Verdict::RolledBack(_)
         ));
+    }
+
+    #[test]
+    fn on_a_branchs_own_record_a_rewritten_or_reset_branch_never_follows() {
+        let r = Record {
+            scope: Some("refs/heads/main".into()),
+            ..record("s1", Some("c1"))
+        };
+        // A rebase, a reset to an older commit, a force push: git did not
+        // move forward, and the graph does not descend.
+        for ancestor in [Some(false), None] {
+            let v = run(Some(&r), &current("s0"), Some("c0"), false, ancestor);
+            assert!(
+                matches!(v, Verdict::RolledBack(Rollback { git_forward: false, .. })),
+                "{v:?}"
+            );
+        }
+        // A graph that descends is fresh whatever git did.
+        assert_eq!(
+            run(Some(&r), &current("s2"), Some("c0"), true, Some(false)),
+            Verdict::Fresh { moved: true }
+        );
     }
 
     #[test]

@@ -56,6 +56,36 @@ pub fn head(root: &Path) -> Option<String> {
     None
 }
 
+/// The ref `HEAD` names in the work tree holding `root` (`refs/heads/main`),
+/// with or without a commit on it yet; `None` outside git or detached.
+pub fn branch(root: &Path) -> Option<String> {
+    let (gitdir, _) = git_dirs(root)?;
+    let text = std::fs::read_to_string(gitdir.join("HEAD")).ok()?;
+    let target = text.trim().strip_prefix("ref:")?.trim();
+    (!target.contains("..")).then(|| target.to_owned())
+}
+
+/// The commit a revision names (`main`, `HEAD~3`, a hash), as git says.
+pub fn resolve(root: &Path, rev: &str) -> Option<String> {
+    if rev.starts_with('-') {
+        return None;
+    }
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args([
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            &format!("{rev}^{{commit}}"),
+        ])
+        .output()
+        .ok()?;
+    let name = String::from_utf8(out.stdout).ok()?.trim().to_ascii_lowercase();
+    (out.status.success() && is_object_name(&name)).then_some(name)
+}
+
 fn packed(common: &Path, target: &str) -> Option<String> {
     std::fs::read_to_string(common.join("packed-refs"))
         .ok()?
@@ -174,7 +204,11 @@ mod tests {
         std::fs::write(own.join("commondir"), "../..\n").unwrap();
         std::fs::write(own.join("HEAD"), "ref: refs/heads/main\n").unwrap();
         assert_eq!(head(&linked), Some(b));
+        assert_eq!(branch(&linked).as_deref(), Some("refs/heads/main"));
         std::fs::write(own.join("HEAD"), "ref: ../../../etc/passwd\n").unwrap();
         assert_eq!(head(&linked), None);
+        assert_eq!(branch(&linked), None);
+        std::fs::write(git.join("HEAD"), format!("{a}\n")).unwrap();
+        assert_eq!(branch(dir.path()), None, "detached");
     }
 }

@@ -77,12 +77,44 @@ pub struct Record {
     /// The highest bundle sequence pulled per federation source.
     #[serde(default)]
     pub federation: BTreeMap<String, u64>,
+    /// The line of history it is kept for: the branch checked out
+    /// (`refs/heads/main`), or `detached <commit>`; `None` outside git and
+    /// in records made before records were kept per branch.
+    #[serde(default)]
+    pub scope: Option<String>,
 }
 
-/// The record file of one work tree and kind.
+/// The record file of one work tree, line of history and kind.
 #[derive(Clone, Debug)]
 pub struct RecordFile {
     path: PathBuf,
+    /// The work tree's record from before records were kept per branch:
+    /// read (once) where the branch has none yet.
+    legacy: Option<PathBuf>,
+    scope: Option<String>,
+}
+
+/// The line of history checked out in the work tree at `root`: its branch
+/// (`refs/heads/main`), else `detached <commit>`; `None` outside git.
+pub fn scope_of(root: &Path) -> Option<String> {
+    if let Some(branch) = super::git::branch(root) {
+        return Some(branch);
+    }
+    super::git::head(root).map(|c| format!("detached {c}"))
+}
+
+/// The work tree's key, with the line of history checked out when in git:
+/// what names its records and its backup.
+pub fn scoped_key(root: &Path) -> String {
+    let key = work_tree_key(root);
+    match scope_of(root) {
+        Some(scope) => {
+            let digest = Sha256::digest(scope.as_bytes());
+            let short: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+            format!("{key}-{short}")
+        }
+        None => key,
+    }
 }
 
 /// A short, stable name for a work tree: its canonical path hashed.
@@ -95,11 +127,19 @@ pub fn work_tree_key(root: &Path) -> String {
 impl RecordFile {
     /// The record of the store at `root` for `kind`, under `state`.
     pub fn new(state: &Path, root: &Path, kind: Kind) -> RecordFile {
+        let dir = state.join("freshness");
+        let scope = scope_of(root);
+        let legacy = dir.join(format!("{}-{}.json", work_tree_key(root), kind.as_str()));
         RecordFile {
-            path: state
-                .join("freshness")
-                .join(format!("{}-{}.json", work_tree_key(root), kind.as_str())),
+            path: dir.join(format!("{}-{}.json", scoped_key(root), kind.as_str())),
+            legacy: scope.is_some().then_some(legacy),
+            scope,
         }
+    }
+
+    /// The line of history this record is for (`None` outside git).
+    pub fn scope(&self) -> Option<&str> {
+        self.scope.as_deref()
     }
 
     /// The record of the store at `root` under the user's state directory.
@@ -114,15 +154,25 @@ impl RecordFile {
     /// The record, `None` when there is none. A file that does not parse
     /// is an error naming it (never silently a fresh start).
     pub fn load(&self) -> Result<Option<Record>> {
-        match std::fs::read(&self.path) {
+        match Self::load_from(&self.path)? {
+            Some(r) => Ok(Some(r)),
+            None => match &self.legacy {
+                Some(legacy) => Self::load_from(legacy),
+                None => Ok(None),
+            },
+        }
+    }
+
+    fn load_from(path: &Path) -> Result<Option<Record>> {
+        match std::fs::read(path) {
             Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| {
                 Error::integrity(
-                    self.path.display().to_string(),
+                    path.display().to_string(),
                     format!("the freshness record does not parse ({e}); delete it to start a new one"),
                 )
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::io(&self.path, e)),
+            Err(e) => Err(Error::io(path, e)),
         }
     }
 
@@ -130,7 +180,11 @@ impl RecordFile {
     pub fn save(&self, record: &Record) -> Result<()> {
         let dir = self.path.parent().unwrap_or(Path::new("."));
         private_dir(dir)?;
-        let bytes = serde_json::to_vec_pretty(record).map_err(|e| Error::io(&self.path, std::io::Error::other(e)))?;
+        let record = Record {
+            scope: self.scope.clone(),
+            ..record.clone()
+        };
+        let bytes = serde_json::to_vec_pretty(&record).map_err(|e| Error::io(&self.path, std::io::Error::other(e)))?;
         write_private(&self.path, &bytes)
     }
 }

@@ -236,6 +236,7 @@ fn current_record(conn: &Connection, root: &Path, keys: Option<&Keyring>) -> Res
         commit: freshness::git::head(root),
         at: Timestamp::now().0,
         federation: Default::default(),
+        scope: freshness::scope_of(root),
     };
     Ok(Some((bytes, record)))
 }
@@ -327,6 +328,32 @@ pub fn check_without_keys(root: &Path, rewrites: &[(String, String)]) -> Result<
     Ok(out)
 }
 
+/// What an open that found no record for the line of history checked out
+/// says, once: what it now trusts (`None`: not a first sight in git).
+pub fn first_sight_text(f: &Freshness) -> Option<String> {
+    if !matches!(f.verdict, Verdict::First) || f.problem.is_some() {
+        return None;
+    }
+    let file = f.file.as_ref()?;
+    let scope = file.scope()?;
+    let r = file.load().ok().flatten()?;
+    let commit = r.commit.as_deref().map_or_else(
+        || "no git commit yet".to_owned(),
+        |c| format!("git commit {}", c.get(..12).unwrap_or(c)),
+    );
+    let what = match scope.strip_prefix("refs/heads/") {
+        Some(branch) => format!("branch {branch}"),
+        None => scope.to_owned(),
+    };
+    Some(format!(
+        "first sight of this store on this machine ({what}): trusting graph commit {} (seal {}) from {commit}; if \
+         that is not the graph you expect, `graphex freshness trust REV` trusts the one of a revision \
+         you name instead",
+        r.seq,
+        short(&r.statement)
+    ))
+}
+
 /// A short hex form of a statement id.
 pub fn short(statement: &str) -> &str {
     statement.get(..12).unwrap_or(statement)
@@ -341,17 +368,32 @@ fn date(ms: i64) -> String {
 /// and the commands that resolve it.
 pub fn rollback_text(root: &std::path::Path, rb: &Rollback) -> String {
     let r = &rb.recorded;
+    let commit = |c: Option<&str>| c.map_or("?", |c| c.get(..12).unwrap_or(c)).to_owned();
     let how = if rb.git_forward {
         format!(
             "git moved forward (from commit {} to {}) but the graph went back",
-            r.commit.as_deref().map_or("?", |c| c.get(..12).unwrap_or(c)),
-            rb.head.as_deref().map_or("?", |c| c.get(..12).unwrap_or(c)),
+            commit(r.commit.as_deref()),
+            commit(rb.head.as_deref()),
+        )
+    } else if r.commit.is_some() && rb.head.is_some() && r.commit != rb.head {
+        format!(
+            "git moved from commit {} to {}, which does not descend from it (a rebase, a reset or a force \
+             push), and the graph went back",
+            commit(r.commit.as_deref()),
+            commit(rb.head.as_deref()),
         )
     } else {
         "the graph's file was replaced by one that does not descend from it".to_owned()
     };
+    let branch = match r.scope.as_deref() {
+        Some(s) => match s.strip_prefix("refs/heads/") {
+            Some(b) => format!(" (branch {b})"),
+            None => format!(" ({s})"),
+        },
+        None => String::new(),
+    };
     format!(
-        "the graph at {} is not the newest this machine saw: {how}. This machine last saw graph commit {} \
+        "the graph at {}{branch} is not the newest this machine saw: {how}. This machine last saw graph commit {} \
          (seal {}, seen {}); the store now holds graph commit {} (seal {}, last written {}), which does \
          not descend from it. Writes are refused. Restore the newer graph with `graphex freshness restore`, or accept this one \
          deliberately with `graphex freshness accept`",

@@ -166,8 +166,21 @@ fn reference(root: &Path, keys: &Keyring) -> Option<(Reference, Vec<u8>, Stateme
         return Some((Reference::Record(file.path().display().to_string()), bytes, st, r));
     }
     let commit = crate::freshness::git::head(root)?;
+    let (bytes, _, st) = sealed_in_git(root, &commit, keys)?;
+    let record = Record {
+        statement: hex(&statement_id(&bytes)),
+        seq: st.seq,
+        commit: Some(commit.clone()),
+        ..Record::default()
+    };
+    Some((Reference::GitHead(commit), bytes, st, record))
+}
+
+/// The master's seal on the graph.db git holds at `commit`, when this
+/// session's key authenticates it: its bytes, MAC and statement.
+pub(super) fn sealed_in_git(root: &Path, commit: &str, keys: &Keyring) -> Option<(Vec<u8>, Vec<u8>, Statement)> {
     let path = crate::freshness::git::index_path_in_repo(root)?;
-    let copy = crate::freshness::git::show(root, &commit, &path)?;
+    let copy = crate::freshness::git::show(root, commit, &path)?;
     let tmp = tempfile::NamedTempFile::new().ok()?;
     std::fs::write(tmp.path(), copy).ok()?;
     let conn = Connection::open(tmp.path()).ok()?;
@@ -179,13 +192,7 @@ fn reference(root: &Path, keys: &Keyring) -> Option<(Reference, Vec<u8>, Stateme
         .optional()
         .ok()??;
     let st = trusted(keys, &bytes, &mac)?;
-    let record = Record {
-        statement: hex(&statement_id(&bytes)),
-        seq: st.seq,
-        commit: Some(commit.clone()),
-        ..Record::default()
-    };
-    Some((Reference::GitHead(commit), bytes, st, record))
+    Some((bytes, mac, st))
 }
 
 fn counts(conn: &Connection, table: &str) -> Result<(i64, i64)> {
