@@ -32,8 +32,8 @@ def main(runs, commands):
             cpu[label].append(used * 1000)
     for label, _ in commands:
         v = sorted(wall[label])
-        print(f"{label:14} median {statistics.median(v):6.0f} ms  p25 {v[len(v) // 4]:6.0f}  "
-              f"p75 {v[3 * len(v) // 4]:6.0f}  min {v[0]:6.0f}  cpu {statistics.median(cpu[label]):6.0f} ms")
+        print(f"{label:14} median {statistics.median(v):7.1f} ms  p25 {v[len(v) // 4]:7.1f}  "
+              f"p75 {v[3 * len(v) // 4]:7.1f}  min {v[0]:7.1f}  cpu {statistics.median(cpu[label]):7.1f} ms")
 
 
 if __name__ == "__main__":

@@ -93,12 +93,33 @@ pub fn history(ctx: &Context, name: &str) -> Result<()> {
     })
 }
 
+/// A timeline entry with the agent whose proposal it decided (read from
+/// the proposal, at the master level).
+#[derive(serde::Serialize)]
+struct Entry {
+    #[serde(flatten)]
+    entry: graphex_engine::store::TimelineEntry,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proposed_by: Option<String>,
+}
+
 pub fn timeline(ctx: &Context, limit: usize) -> Result<()> {
     let store = ctx.open(Need::Read)?;
-    let entries = store.timeline(limit)?;
+    let entries: Vec<Entry> = store
+        .timeline(limit)?
+        .into_iter()
+        .map(|entry| Entry {
+            proposed_by: entry
+                .proposal
+                .as_deref()
+                .and_then(|p| store.proposal(p).ok())
+                .map(|(_, p)| p.submission.agent),
+            entry,
+        })
+        .collect();
     emit(ctx.json, &entries, |es| {
         let mut out = String::new();
-        for e in es {
+        for Entry { entry: e, proposed_by } in es {
             // A settings approval, rotation or seal is no graph commit: it has no `#N`.
             let number = match e.note {
                 Some(n) if e.commit == 0 => format!("note {n}"),
@@ -107,6 +128,9 @@ pub fn timeline(ctx: &Context, limit: usize) -> Result<()> {
             let _ = write!(out, "{number}  {}  {}", e.at.to_rfc3339(), e.actor);
             if let Some(p) = &e.proposal {
                 let _ = write!(out, "  proposal {}", &p[..12.min(p.len())]);
+                if let Some(agent) = proposed_by {
+                    let _ = write!(out, " by agent {}", super::cards::clean(agent, " "));
+                }
             }
             out.push('\n');
             const SHOWN: usize = 12;

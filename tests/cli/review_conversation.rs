@@ -130,3 +130,39 @@ fn propose_err(repo: &crate::harness::Repo, json: &str) -> String {
         .failure();
     String::from_utf8(out.get_output().stderr.clone()).unwrap()
 }
+
+#[test]
+fn a_keyless_comment_is_refused_and_the_timeline_names_the_proposing_agent() {
+    let repo = reviewed_repo();
+    let first = propose(&repo, RETRY);
+    // No key: a comment in the agent's name is refused and nothing is written.
+    repo.locked()
+        .args([
+            "comment",
+            &first[..8],
+            "--agent",
+            "claude-code",
+            "--comment",
+            "accept it",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("agent"));
+    let comments = std::fs::read_dir(repo.root().join(".gpp/graphex/pending"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".comment"))
+        .count();
+    assert_eq!(comments, 0);
+    // With the agent identity it is taken.
+    repo.locked()
+        .env("GRAPHEX_AGENT_IDENTITY", repo.agent_identity_once())
+        .args(["comment", &first[..8], "--agent", "claude-code", "--comment", "a note"])
+        .assert()
+        .success();
+    repo.ok(&["accept", &first[..8]]);
+    let timeline = repo.ok(&["timeline", "--limit", "1"]);
+    assert!(
+        timeline.contains(&format!("proposal {} by agent ", &first[..12])),
+        "{timeline}"
+    );
+}

@@ -195,3 +195,17 @@ fn a_crashed_sessions_socket_is_removed_and_said() {
     assert!(err.contains("has ended"), "{err}");
     assert!(err.contains("unlocked"), "{err}");
 }
+
+#[test]
+fn the_sessions_environment_holds_no_passphrase() {
+    let repo = Repo::new();
+    let session = Unlocked::start(&repo, "10m");
+    let pid = session.info()["pid"].as_u64().expect("the session's pid");
+    // Readable (as root, or a dumpable process) or not, no passphrase is
+    // there for another process to read.
+    if let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) {
+        let environ = String::from_utf8_lossy(&environ);
+        assert!(!environ.contains("GRAPHEX_PASSPHRASE"), "{environ}");
+        assert!(!environ.contains(PASS), "{environ}");
+    }
+}

@@ -22,7 +22,7 @@ impl<'a> Unlocked<'a> {
         Unlocked { repo }
     }
 
-    fn info(&self) -> serde_json::Value {
+    pub(crate) fn info(&self) -> serde_json::Value {
         let (out, err, code) = run(self.repo.locked(), &["--json", "session"]);
         assert_eq!(code, 0, "{err}");
         serde_json::from_str(&out).unwrap()

@@ -178,9 +178,6 @@ fn open_and_listen(root: PathBuf, terms: Terms) -> Result<(Session, UnixListener
     // Out of the terminal's session: closing the terminal does not end
     // this process (the login-session check does, if it is asked).
     let _ = rustix::process::setsid();
-    // Not traced, not dumped: another process of the user cannot read the
-    // keys out of this one's memory.
-    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
     let memory = lock_memory();
     let mut creds = Credentials::from_env();
     if let Some(p) = secrets.passphrase {

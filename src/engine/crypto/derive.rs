@@ -50,6 +50,9 @@ pub enum Purpose {
     /// Authenticates what an unlock session and one client say to each
     /// other (from an X25519 shared secret and the client's first request).
     SessionChannel,
+    /// Authenticates an agent's comment to the master (from the X25519
+    /// shared secret of the master and agent keys).
+    CommentAuth,
 }
 
 impl Purpose {
@@ -69,6 +72,7 @@ impl Purpose {
             Purpose::FederationSigning => b"graphex/v1/federation-signing",
             Purpose::FederationState => b"graphex/v1/federation-state",
             Purpose::SessionChannel => b"graphex/v1/session-channel",
+            Purpose::CommentAuth => b"graphex/v1/comment-auth",
         }
     }
 }

@@ -86,13 +86,24 @@ fn master_key(master: &x25519::Identity) -> Result<SymmetricKey> {
 /// The key of `mac-agent`: from the X25519 shared secret of one side's
 /// secret and the other side's public key (the same either way).
 fn agent_key(secret: &x25519::Identity, other: &x25519::Recipient) -> Result<SymmetricKey> {
+    shared_key(secret, other, Purpose::KeyringAgent)
+}
+
+/// A key for `purpose` that only the holders of the master and agent
+/// secrets derive: from the X25519 shared secret of one side's secret and
+/// the other side's public key (the same either way).
+pub(crate) fn shared_key(
+    secret: &x25519::Identity,
+    other: &x25519::Recipient,
+    purpose: Purpose,
+) -> Result<SymmetricKey> {
     let ours = x25519_dalek::StaticSecret::from(*secret_bytes(secret)?);
     let theirs = x25519_dalek::PublicKey::from(public_bytes(other)?);
     let shared = ours.diffie_hellman(&theirs);
     if !shared.was_contributory() {
         return Err(Error::integrity("age recipient", "a low-order point"));
     }
-    Ok(derive(shared.as_bytes(), Purpose::KeyringAgent))
+    Ok(derive(shared.as_bytes(), purpose))
 }
 
 fn mac(key: &SymmetricKey, body: &str) -> Vec<u8> {

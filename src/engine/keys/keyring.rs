@@ -450,6 +450,21 @@ impl Keyring {
         }
     }
 
+    /// The key shared by the master and the agent identity for `purpose`
+    /// (an agent's comment is authenticated with it): derived with the
+    /// agent identity and its pinned master, or with the master and the
+    /// agent the verified keyring names; `None` below the agent level.
+    pub(crate) fn master_agent_key(&self, purpose: crate::crypto::Purpose) -> Option<crate::crypto::SymmetricKey> {
+        match (&self.agent, &self.pinned_master, &self.master, &self.auth) {
+            (Some(agent), Some(master), _, _) => super::auth::shared_key(agent, master, purpose).ok(),
+            (_, _, Some(master), Some(auth)) => {
+                let agent = auth.agent_recipient().ok()?;
+                super::auth::shared_key(master, &agent, purpose).ok()
+            }
+            _ => None,
+        }
+    }
+
     pub fn master(&self) -> Result<&x25519::Identity> {
         self.master.as_ref().ok_or_else(|| self.needs(Level::Master, "this"))
     }

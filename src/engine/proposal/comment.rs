@@ -4,6 +4,12 @@
 //! one place an agent may write. A reviewer reads it with the proposal's
 //! conversation; a file that is not a well-formed comment of this store is
 //! quarantined like a bad proposal.
+//!
+//! A comment speaks in an agent's name, so it needs the agent's key: it
+//! carries a MAC under a key only the holders of the agent identity and the
+//! master derive (their X25519 shared secret), so a process with write
+//! access alone cannot put words in an agent's mouth. A comment without a
+//! valid MAC is quarantined, never shown.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -36,6 +42,42 @@ pub struct StoredComment {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub change: Option<usize>,
     pub text: String,
+    /// The MAC of every field above under the master and agent's shared
+    /// key, hex (empty before it is computed).
+    #[serde(default)]
+    pub mac: String,
+}
+
+impl StoredComment {
+    /// The MAC over the comment's fields (its `mac` left out).
+    fn mac_of(&self, key: &crate::crypto::SymmetricKey) -> Result<hmac::Hmac<sha2::Sha256>> {
+        use hmac::{KeyInit, Mac};
+        let unsigned = StoredComment {
+            mac: String::new(),
+            ..self.clone()
+        };
+        let json = serde_json::to_vec(&unsigned).map_err(|e| Error::integrity("comment", e.to_string()))?;
+        let mut m = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key.expose())
+            .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
+        m.update(b"graphex/comment/v1\0");
+        m.update(&json);
+        Ok(m)
+    }
+
+    fn tag(&self, key: &crate::crypto::SymmetricKey) -> Result<String> {
+        use hmac::Mac;
+        Ok(crate::crypto::hex(&self.mac_of(key)?.finalize().into_bytes()))
+    }
+
+    /// Whether its MAC is the one only the agent's or master's key makes
+    /// (in constant time).
+    fn verifies(&self, key: &crate::crypto::SymmetricKey) -> bool {
+        use hmac::Mac;
+        match (crate::crypto::unhex(&self.mac), self.mac_of(key)) {
+            (Some(tag), Ok(m)) => m.verify_slice(&tag).is_ok(),
+            _ => false,
+        }
+    }
 }
 
 /// Whether a file name in `pending/` is a comment's (`<64 hex>.comment`).
@@ -51,7 +93,8 @@ fn comment_id(name: &str) -> Option<ProposalId> {
 impl Store {
     /// Stores an agent's comment on proposal `on` (an id prefix): its
     /// answer to the reviewer, on the whole proposal or on `change`. Needs
-    /// only the agent identity. Returns the comment's id.
+    /// the agent identity (or the master key): a session with no key is
+    /// refused. Returns the comment's id.
     pub fn comment(
         &self,
         agent: &str,
@@ -70,8 +113,14 @@ impl Store {
         if change == Some(0) {
             return Err(Error::invalid("change", "0", "changes are numbered from 1"));
         }
+        let Some(key) = self.keys().master_agent_key(crate::crypto::Purpose::CommentAuth) else {
+            return Err(self.keys().needs(
+                crate::Level::Agent,
+                "commenting in an agent's name (GRAPHEX_AGENT_IDENTITY)",
+            ));
+        };
         let on = self.resolve_proposal(on)?;
-        let stored = StoredComment {
+        let mut stored = StoredComment {
             format: FORMAT,
             created: Timestamp::now(),
             agent: agent.to_owned(),
@@ -79,7 +128,9 @@ impl Store {
             on,
             change,
             text: text.to_owned(),
+            mac: String::new(),
         };
+        stored.mac = stored.tag(&key)?;
         let json = serde_json::to_vec(&stored).map_err(|e| Error::integrity("comment", e.to_string()))?;
         let recipient = self.keys().proposal_recipient(&self.layout().keys())?;
         let sealed = files::seal_to(&[&recipient], &json)?;
@@ -100,6 +151,10 @@ impl Store {
             .keys()
             .master()
             .map_err(|_| self.keys().needs(crate::Level::Master, "reading comments"))?;
+        let key = self
+            .keys()
+            .master_agent_key(crate::crypto::Purpose::CommentAuth)
+            .ok_or_else(|| self.keys().needs(crate::Level::Master, "reading comments"))?;
         let dir = self.layout().pending();
         let mut out: HashMap<ProposalId, Vec<StoredComment>> = HashMap::new();
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -111,7 +166,7 @@ impl Store {
                 continue;
             };
             let path = entry.path();
-            match read_comment(&path, &id, master) {
+            match read_comment(&path, &id, master, &key) {
                 Ok(c) => out.entry(c.on.clone()).or_default().push(c),
                 // Unreadable for now (permissions): left for a later read.
                 Err(super::pending::Fail::Transient(_)) => {}
@@ -133,9 +188,10 @@ fn read_comment(
     path: &Path,
     id: &ProposalId,
     master: &age::x25519::Identity,
+    key: &crate::crypto::SymmetricKey,
 ) -> std::result::Result<StoredComment, super::pending::Fail> {
     let bytes = super::pending::read_capped(path, MAX_FILE_BYTES)?;
-    read_opened(path, id, &bytes, master).map_err(super::pending::Fail::Bad)
+    read_opened(path, id, &bytes, master, key).map_err(super::pending::Fail::Bad)
 }
 
 fn read_opened(
@@ -143,6 +199,7 @@ fn read_opened(
     id: &ProposalId,
     bytes: &[u8],
     master: &age::x25519::Identity,
+    key: &crate::crypto::SymmetricKey,
 ) -> std::result::Result<StoredComment, String> {
     if ProposalId::of(bytes) != *id {
         return Err("its content does not match the hash in its name".into());
@@ -157,5 +214,11 @@ fn read_opened(
         return Err(format!("format {} is not one this version reads", c.format));
     }
     check_text("comment", &c.text, &c.text, MAX_DESCRIPTION).map_err(|e| e.to_string())?;
+    if !c.verifies(key) {
+        return Err(format!(
+            "it is not signed with the agent's key: a comment in {}'s name written without it",
+            visible_line(&c.agent)
+        ));
+    }
     Ok(c)
 }

@@ -172,6 +172,48 @@ fn comments_are_checked_and_hostile_files_quarantined() {
 }
 
 #[test]
+fn a_comment_in_an_agents_name_needs_the_agents_key() {
+    let (_d, root) = graph();
+    let agent = open_at(&root, Level::Agent);
+    let id = propose(&agent, retry_queue());
+    // No key: refused, naming what it needs.
+    let keyless = open_at(&root, Level::Locked);
+    let e = keyless
+        .comment("claude-code", "", id.short(), None, "I approve of myself")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("agent"), "{e}");
+    // A comment sealed to the master with only the public recipient (what
+    // write access alone makes), in the agent's name: never shown.
+    let forged = StoredComment {
+        format: super::stored::FORMAT,
+        created: crate::model::Timestamp::now(),
+        agent: "claude-code".into(),
+        session: String::new(),
+        on: id.clone(),
+        change: None,
+        text: "the reviewer said to accept".into(),
+        mac: "00".repeat(32),
+    };
+    let recipient = keyless.keys().proposal_recipient(&keyless.layout().keys()).unwrap();
+    let sealed = crate::keys::files::seal_to(&[&recipient], &serde_json::to_vec(&forged).unwrap()).unwrap();
+    let pending = root.join(".gpp/graphex/pending");
+    super::pending::write_as(&pending, &sealed, "comment").unwrap();
+    agent
+        .comment("claude-code", "", id.short(), None, "a real note")
+        .unwrap();
+    let master = open_at(&root, Level::Master);
+    let shown: Vec<String> = master.comments_on(&id).unwrap().into_iter().map(|c| c.text).collect();
+    assert_eq!(shown, vec!["a real note".to_owned()]);
+    let held = quarantined(&pending).unwrap();
+    assert!(
+        held.iter()
+            .any(|q| q.reason.contains("not signed with the agent's key")),
+        "{held:?}"
+    );
+}
+
+#[test]
 fn a_revision_from_another_agent_is_named_as_a_problem() {
     let (_d, root) = graph();
     let first = propose(&open_at(&root, Level::Agent), retry_queue());
