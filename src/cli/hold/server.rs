@@ -54,6 +54,10 @@ pub struct Session {
     last: Instant,
     requests: u64,
     db_file: FileId,
+    /// This machine's freshness record for the store, as last seen: one
+    /// changed by another process (`freshness accept`, `trust`) is read
+    /// again, as an open would.
+    record_file: Option<FileId>,
     /// The consoles and MCP servers it hosts.
     guests: guests::Guests,
     /// The terminal it serves at the master level (`None`: any process of
@@ -101,7 +105,9 @@ impl Session {
     /// A session over `store`, opened from `root` with `creds`.
     pub fn new(root: PathBuf, socket: PathBuf, store: Store, creds: Credentials) -> Result<Session> {
         let db_file = file_id(&store.layout().db())?;
+        let record_file = record_id(&store);
         Ok(Session {
+            record_file,
             root,
             socket,
             human: if store.level() == Level::Human {
@@ -316,26 +322,36 @@ impl Session {
 
     /// The store as it is on disk now: opened again (and verified, and
     /// checked for a rollback, as any open) when the file was replaced (a
-    /// checkout) or rewritten behind SQLite's back (an older copy put back in
-    /// place); reloaded when another process committed.
+    /// checkout), when another branch was checked out, or when it was
+    /// rewritten behind SQLite's back (an older copy put back in place);
+    /// reloaded when another process committed.
     fn make_current(&mut self) -> Result<()> {
         let db = self.store.borrow().layout().db();
         let now = file_id(&db)?;
         let replaced = (now.dev, now.ino) != (self.db_file.dev, self.db_file.ino);
-        if replaced || (!self.store.borrow_mut().refresh()? && now != self.db_file) {
+        // Another branch checked out: its record decides (git may have left
+        // graph.db untouched when both branches hold the same file).
+        let moved = self.store.borrow().scope_changed();
+        if replaced || moved || (!self.store.borrow_mut().refresh()? && now != self.db_file) {
             let reopened = super::start::open_held(&self.root, &self.creds)?;
             *self.store.borrow_mut() = reopened;
+        } else if record_id(&self.store.borrow()) != self.record_file {
+            // The record moved under it (`freshness accept` or `trust`, or
+            // another process's commit): the verdict is taken again.
+            self.store.borrow_mut().check_freshness_again();
         }
         self.db_file = file_id(&db)?;
+        self.record_file = record_id(&self.store.borrow());
         Ok(())
     }
 
-    /// Notes the file as this session's own command left it.
+    /// Notes the file (and the record) as this session's own command left it.
     fn note_own_writes(&mut self) {
         let db = self.store.borrow().layout().db();
         if let Ok(id) = file_id(&db) {
             self.db_file = id;
         }
+        self.record_file = record_id(&self.store.borrow());
     }
 
     /// After the one command human-only was unlocked for: the human-only
@@ -399,6 +415,12 @@ fn file_id(path: &Path) -> Result<FileId> {
         len: m.len(),
         mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
     })
+}
+
+/// The freshness record the store was checked against, as a file.
+fn record_id(store: &Store) -> Option<FileId> {
+    let file = store.freshness()?.file.as_ref()?;
+    file_id(file.path()).ok()
 }
 
 fn same_path(a: &Path, b: &Path) -> bool {

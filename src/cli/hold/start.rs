@@ -99,7 +99,12 @@ pub fn spawn(root: &Path, terms: Terms, creds: &Credentials) -> Result<u32> {
         .read_line(&mut answer)
         .context("cannot hear from the session process")?;
     match answer.trim_end().strip_prefix("ready") {
-        Some(_) => Ok(child.id()),
+        Some(said) => {
+            if !said.trim().is_empty() {
+                crate::cli::output::note(said.trim());
+            }
+            Ok(child.id())
+        }
         None => {
             let _ = child.wait();
             match answer.trim_end() {
@@ -140,7 +145,16 @@ pub fn serve(root: PathBuf, terms: Terms, login: Option<i32>) -> Result<()> {
             if let (Some(h), HumanHold::NextCommand) = (terms.human_for, session.human) {
                 session.human = HumanHold::Until(std::time::Instant::now() + h);
             }
-            writeln!(out, "ready")?;
+            // What a first sight of the branch trusts is said by `unlock`.
+            let first = session
+                .store
+                .borrow()
+                .freshness()
+                .and_then(graphex_engine::store::first_sight_text);
+            match first {
+                Some(text) => writeln!(out, "ready {}", text.replace('\n', " "))?,
+                None => writeln!(out, "ready")?,
+            }
             out.flush()?;
             // Nothing more goes to the parent: stdin and stdout are closed.
             let null = std::fs::File::options().read(true).write(true).open("/dev/null")?;

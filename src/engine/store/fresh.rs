@@ -124,6 +124,12 @@ impl Store {
     /// Moves the record to the statement just committed (after a commit of
     /// this session). A record another process moved further is left.
     pub(crate) fn note_fresh(&mut self) {
+        // Another branch checked out under a long-lived session (git left
+        // graph.db as it was): the record of that branch is the one to move.
+        if self.scope_changed() {
+            self.check_fresh();
+            return;
+        }
         let Some(f) = &self.fresh else {
             return;
         };
@@ -152,6 +158,25 @@ impl Store {
         if let Some(f) = &mut self.fresh {
             f.backup = kept;
         }
+    }
+
+    /// Compares the store with this machine's record again (a long-lived
+    /// session, after another process moved the record: `freshness
+    /// accept` or `trust`, or its own commit).
+    pub fn check_freshness_again(&mut self) {
+        if self.fresh.is_some() {
+            self.check_fresh();
+        }
+    }
+
+    /// Whether the line of history checked out (the branch, or the commit
+    /// of a detached `HEAD`) is no longer the one this session's record was
+    /// chosen for: a long-lived session then checks the store again.
+    pub fn scope_changed(&self) -> bool {
+        self.fresh
+            .as_ref()
+            .and_then(|f| f.file.as_ref())
+            .is_some_and(|file| file.scope().map(str::to_owned) != freshness::scope_of(self.layout.root()))
     }
 
     /// What the open found of the store's freshness (`None` for a session
