@@ -336,9 +336,10 @@ pub enum Command {
     /// Serve MCP on stdio for an agent: projections at its trust tier, proposals, glossary, conventions.
     ///
     /// Runs with the agent identity (GRAPHEX_AGENT_IDENTITY) and refuses master credentials unless
-    /// --local. The agent id, trust and session are fixed here; callers cannot change them. With
-    /// --local and no key in the environment, the store's unlock session (if one runs) serves it on
-    /// its keys and this process relays the protocol.
+    /// --local. The agent id, trust and session are fixed here; callers cannot change them. With no
+    /// key in the environment, an agent-level unlock session (`graphex unlock --level agent`), if
+    /// one runs, serves it on the agent identity and this process relays the protocol; a master
+    /// session never serves one.
     Mcp(McpArgs),
     /// Create the demo store (the spec's orders-service example), then open the console on it, unlocked at the master level.
     Demo {
@@ -395,11 +396,14 @@ pub enum Command {
     #[command(subcommand)]
     Federation(super::io_args::FederationCommand),
     /// Start an unlock session for this store (or say which one runs): a process of yours that
-    /// asks the passphrase once, opens and verifies the store once, and answers the read
-    /// commands that follow (status, query, project, …) from memory; the console started with no
-    /// key runs its engine on the session's keys. The keys never leave it; it answers only your user, over a socket in $XDG_RUNTIME_DIR (0600). It ends with `graphex
-    /// lock`, after the idle time, when your login session ends, or when the store no longer
-    /// verifies. Like ssh-agent, every process running as you may use it while it lives.
+    /// asks the passphrase once, opens and verifies the store once, and serves the reads,
+    /// curation and decisions that follow (status, query, project, accept, …) from memory, to
+    /// this terminal only (--any-terminal: to every process of yours); the console started with
+    /// no key runs its engine on the session's keys. The keys never leave it: it serves typed
+    /// operations, never key export, rotation, approvals, repairs or exports to a file, over a
+    /// socket in $XDG_RUNTIME_DIR (0600), and proves it holds the store's key before a client
+    /// sends anything. It ends with `graphex lock`, after the idle time, when your login session
+    /// ends, or when the store no longer verifies.
     Unlock(super::unlock_args::UnlockArgs),
     /// End this store's unlock session: it wipes what it held and exits.
     Lock,
