@@ -113,7 +113,7 @@ fn show(ctx: &Context) -> Result<()> {
         out.push_str(&format!(
             "backup     {}\n",
             if s.backup {
-                "kept (a copy of the newest graph.db in the state directory)"
+                "kept (a copy of the newest graph.db in the state directory; for a graph.db over 64 MiB, a link until an idle unlock session copies it)"
             } else {
                 "none (restoring relies on git)"
             }

@@ -160,12 +160,18 @@ impl Session {
                 wait = wait.min(human_left);
             }
             let check_owed = self.store.borrow().partly_checked();
-            if check_owed {
+            // A large store's backup is a link after a commit; its copy is
+            // made here, when no client is waiting.
+            let copy_owed = self.store.borrow().backup_copy_owed();
+            if check_owed || copy_owed {
                 wait = wait.min(FULL_CHECK_AFTER);
             }
             if !readable(listener, wait)? {
                 if check_owed && let Err(e) = self.store.borrow_mut().check_in_full() {
                     break format!("the store no longer verifies ({e:#})");
+                }
+                if copy_owed {
+                    self.store.borrow_mut().copy_backup();
                 }
                 continue;
             }

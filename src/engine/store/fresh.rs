@@ -26,7 +26,8 @@ pub struct Freshness {
     pub verdict: Verdict,
     /// Why the protection is lost or weakened, if it is.
     pub problem: Option<String>,
-    /// Whether a backup of the newest store is kept (a hard link).
+    /// Whether a backup of the newest store is kept (a copy, or for a large
+    /// store a link until an idle unlock session copies it).
     pub backup: bool,
 }
 
@@ -78,7 +79,7 @@ impl Store {
         };
         let backup = match verdict {
             Verdict::RolledBack(_) => false,
-            _ => self.keep_backup(),
+            _ => self.keep_backup(false),
         };
         self.fresh = Some(Freshness {
             file,
@@ -107,13 +108,40 @@ impl Store {
 
     /// A copy of the store as it is now in the state directory, at the
     /// master level (what a restore needs); see `freshness::backup`.
-    fn keep_backup(&self) -> bool {
+    fn keep_backup(&self, copy: bool) -> bool {
         let (Some(state), Kind::Master) = (freshness::state_dir(), kind_of(self)) else {
             return false;
         };
         match self.current_record() {
-            Ok(Some((_, now))) => freshness::keep_backup(&state, self.layout.root(), &self.conn, &now.statement),
+            Ok(Some((_, now))) => freshness::keep_backup(
+                &state,
+                self.layout.root(),
+                &self.conn,
+                &self.layout.db(),
+                &now.statement,
+                copy,
+            ),
             _ => false,
+        }
+    }
+
+    /// Whether the backup of the store as it is is still owed a copy (a
+    /// large store's is a link until then): what an idle unlock session
+    /// makes with [`Store::copy_backup`].
+    pub fn backup_copy_owed(&self) -> bool {
+        let fresh = self.fresh.as_ref().is_some_and(|f| f.rollback().is_none());
+        let (true, Some(state), Kind::Master) = (fresh, freshness::state_dir(), kind_of(self)) else {
+            return false;
+        };
+        matches!(self.current_record(), Ok(Some((_, now))) if freshness::copy_owed(&state, self.layout.root(), &now.statement))
+    }
+
+    /// Copies the store to its backup now, whatever its size (an idle
+    /// unlock session).
+    pub fn copy_backup(&mut self) {
+        let kept = self.keep_backup(true);
+        if let Some(f) = &mut self.fresh {
+            f.backup = kept;
         }
     }
 
@@ -154,7 +182,7 @@ impl Store {
                 ..now
             })
         })();
-        let kept = self.keep_backup();
+        let kept = self.keep_backup(false);
         if let Some(f) = &mut self.fresh {
             f.backup = kept;
         }
