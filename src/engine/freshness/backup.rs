@@ -104,10 +104,11 @@ fn link(state: &Path, root: &Path, db: &Path) -> bool {
     if std::fs::hard_link(db, &tmp).is_err() {
         return false;
     }
-    std::fs::rename(&tmp, &path).is_ok() || {
-        let _ = std::fs::remove_file(&tmp);
-        false
-    }
+    // Renaming one link of a file over another link of it does nothing:
+    // the temporary name goes in any case.
+    let linked = std::fs::rename(&tmp, &path).is_ok();
+    let _ = std::fs::remove_file(&tmp);
+    linked
 }
 
 /// SQLite's online backup of `conn` into a new 0600 file at `to`.
@@ -143,10 +144,17 @@ mod tests {
             .unwrap();
         let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
         let backup = backup_path(&state, &root);
-        // Large (over the limit): a link at once, a copy still owed.
+        // Large (over the limit): a link at once, a copy still owed; linked
+        // again, nothing is left beside it.
+        assert!(keep_within(&state, &root, &conn, &db, "s1", false, 1));
         assert!(keep_within(&state, &root, &conn, &db, "s1", false, 1));
         assert_eq!(ino(&backup), ino(&db));
         assert!(copy_owed(&state, &root, "s1"));
+        assert_eq!(
+            std::fs::read_dir(state.join("freshness")).unwrap().count(),
+            1,
+            "the link alone"
+        );
         // Copied when asked (an idle session): no longer the same file.
         assert!(keep_within(&state, &root, &conn, &db, "s1", true, 1));
         assert_ne!(ino(&backup), ino(&db));
