@@ -82,7 +82,8 @@ pub fn history(ctx: &Context, name: &str) -> Result<()> {
                 let _ = write!(out, " by {a}");
             }
             if let Some(p) = &v.proposal {
-                let _ = write!(out, " (proposal {})", &p[..12.min(p.len())]);
+                let by = proposer(&store, p).map_or(String::new(), |a| format!(" by agent {a}"));
+                let _ = write!(out, " (proposal {}{by})", &p[..12.min(p.len())]);
             }
             out.push('\n');
             for d in &v.changes {
@@ -91,6 +92,13 @@ pub fn history(ctx: &Context, name: &str) -> Result<()> {
         }
         out
     })
+}
+
+/// The agent that made proposal `id` (master level: proposals are sealed
+/// to the master), as it may be shown.
+fn proposer(store: &graphex_engine::Store, id: &str) -> Option<String> {
+    let (_, p) = store.proposal(id).ok()?;
+    Some(super::cards::clean(&p.submission.agent, " "))
 }
 
 /// A timeline entry with the agent whose proposal it decided (read from
@@ -109,11 +117,7 @@ pub fn timeline(ctx: &Context, limit: usize) -> Result<()> {
         .timeline(limit)?
         .into_iter()
         .map(|entry| Entry {
-            proposed_by: entry
-                .proposal
-                .as_deref()
-                .and_then(|p| store.proposal(p).ok())
-                .map(|(_, p)| p.submission.agent),
+            proposed_by: entry.proposal.as_deref().and_then(|p| proposer(&store, p)),
             entry,
         })
         .collect();
@@ -129,7 +133,7 @@ pub fn timeline(ctx: &Context, limit: usize) -> Result<()> {
             if let Some(p) = &e.proposal {
                 let _ = write!(out, "  proposal {}", &p[..12.min(p.len())]);
                 if let Some(agent) = proposed_by {
-                    let _ = write!(out, " by agent {}", super::cards::clean(agent, " "));
+                    let _ = write!(out, " by agent {agent}");
                 }
             }
             out.push('\n');

@@ -162,7 +162,11 @@ fn a_keyless_comment_is_refused_and_the_timeline_names_the_proposing_agent() {
     repo.ok(&["accept", &first[..8]]);
     let timeline = repo.ok(&["timeline", "--limit", "1"]);
     assert!(
-        timeline.contains(&format!("proposal {} by agent ", &first[..12])),
+        timeline.contains(&format!("proposal {} by agent claude-code", &first[..12])),
         "{timeline}"
     );
+    let history = repo.ok(&["history", "retry-queue"]);
+    assert!(history.contains("by agent claude-code"), "{history}");
+    let json = repo.json(repo.master(), &["timeline", "--limit", "1"]);
+    assert_eq!(json[0]["proposed_by"], "claude-code", "{json}");
 }
