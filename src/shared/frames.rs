@@ -64,10 +64,9 @@ pub fn send_bytes(w: &mut impl Write, body: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// One direction of a connection whose frames carry a tag under the
-/// channel key ([`graphex_engine::keys::channel`]): each frame is followed
-/// by its 32-byte tag, counted from 0, so a frame that was forged,
-/// replayed, dropped or reordered is refused.
+/// One direction of a connection whose frames are encrypted under the
+/// channel key ([`graphex_engine::keys::channel`]), numbered from 0, so a
+/// frame that was read, forged, replayed, dropped or reordered is refused.
 pub struct Tagged {
     key: Arc<ChannelKey>,
     direction: Direction,
@@ -84,40 +83,28 @@ impl Tagged {
         }
     }
 
-    /// Writes `value` and its tag.
+    /// Writes `value`, encrypted.
     pub fn send<T: Serialize>(&mut self, w: &mut impl Write, value: &T) -> Result<()> {
         let body = Zeroizing::new(serde_json::to_vec(value)?);
-        let tag = self.key.tag(self.direction, self.counter, &body);
-        let len = u32::try_from(body.len()).context("a frame over 4 GiB")?;
-        w.write_all(&len.to_be_bytes())?;
-        w.write_all(&body)?;
-        w.write_all(&tag)?;
-        w.flush()?;
+        let sealed = self.key.seal(self.direction, self.counter, &body)?;
+        send_bytes(w, &sealed)?;
         self.counter += 1;
         Ok(())
     }
 
-    /// Reads a frame and its tag, refusing one whose tag does not verify.
+    /// Reads a frame, refusing one the channel key does not open.
     pub fn receive<T: for<'de> Deserialize<'de>>(&mut self, r: &mut impl Read, max: usize) -> Result<T> {
-        let (body, tag) = receive_with_tag(r, max)?;
-        if !self.key.verifies(self.direction, self.counter, &body, &tag) {
-            bail!("a frame that does not carry the channel's tag (forged, replayed or out of order)");
-        }
+        let sealed = receive_bytes(r, max)?;
+        let Some(body) = self.key.open(self.direction, self.counter, &sealed) else {
+            bail!("a frame the channel key does not open (forged, replayed or out of order)");
+        };
         self.counter += 1;
         serde_json::from_slice(&body).context("the frame does not parse")
     }
 }
 
-/// Reads a frame and the tag after it, unchecked.
-pub fn receive_with_tag(r: &mut impl Read, max: usize) -> Result<(Zeroizing<Vec<u8>>, [u8; 32])> {
-    let body = receive_bytes(r, max)?;
-    let mut tag = [0u8; 32];
-    r.read_exact(&mut tag).context("the frame's tag is missing")?;
-    Ok((body, tag))
-}
-
-/// A connection whose frames are tagged both ways: the session's end of a
-/// console's connection, or the console's.
+/// A connection whose frames are encrypted both ways: the session's end of
+/// a console's connection, or the console's.
 pub struct Channel {
     pub stream: std::os::unix::net::UnixStream,
     pub sending: Tagged,

@@ -20,6 +20,13 @@ use crate::unlock_session::{Unlocked, run, socket_dir, socket_of, with_content};
 
 const WAIT: Option<Duration> = Some(Duration::from_secs(60));
 
+/// The master keys the tests' state directory pinned for the store.
+fn pinned(root: &std::path::Path) -> Vec<String> {
+    let found = graphex_engine::freshness::pinned_signers_in(&state_dir(), root);
+    assert!(!found.is_empty(), "the session's open recorded the master key");
+    found
+}
+
 #[test]
 fn a_raw_client_gets_nothing_the_session_does_not_serve() {
     let repo = Repo::new();
@@ -42,15 +49,18 @@ fn a_raw_client_gets_nothing_the_session_does_not_serve() {
         json!({"Op": {"op": {"ConfigApprove": {"yes": "x"}}, "json": false, "cwd": root, "root": root}}),
         json!({"Op": {"op": {"Export": {"output": stolen}}, "json": false, "cwd": root, "root": root}}),
     ] {
-        let mut c = Connection::open(&socket, &root, WAIT).unwrap();
+        let mut c = Connection::open_pinned(&socket, &root, WAIT, &pinned(&root)).unwrap();
         assert_eq!(c.level, Level::Master);
         c.to_session.send(&mut c.stream, &request).unwrap();
         let answer = c.from_session.receive::<Answer>(&mut c.stream, 1 << 20);
         assert!(answer.is_err(), "{request} was answered: {answer:?}");
     }
     assert!(!stolen.exists(), "the master identity left the session");
+    // A master key other than the one this machine pinned: not believed.
+    let other = vec!["11".repeat(32)];
+    assert!(Connection::open_pinned(&socket, &root, WAIT, &other).is_err());
     // What it serves, it still serves.
-    let mut c = Connection::open(&socket, &root, WAIT).unwrap();
+    let mut c = Connection::open_pinned(&socket, &root, WAIT, &pinned(&root)).unwrap();
     let status = Request::Op {
         op: Op::Status,
         json: true,
@@ -208,4 +218,25 @@ fn the_sessions_environment_holds_no_passphrase() {
         assert!(!environ.contains("GRAPHEX_PASSPHRASE"), "{environ}");
         assert!(!environ.contains(PASS), "{environ}");
     }
+}
+
+#[test]
+fn a_keyless_command_never_asks_an_agent_level_session() {
+    let repo = Repo::new().with_four_tiers();
+    let identity = repo.agent_identity_once();
+    let mut unlock = repo.locked();
+    unlock.env_remove("GRAPHEX_TEST_VIA_SESSION");
+    unlock.env("GRAPHEX_AGENT_IDENTITY", &identity);
+    unlock
+        .args(["unlock", "--level", "agent", "--idle", "10m"])
+        .assert()
+        .success();
+    // Anyone holding the agent identity could pose as such a session: a
+    // keyless command asks it nothing and runs on its own (public only).
+    let (out, err, code) = run(repo.locked(), &["show", "agent-readable"]);
+    let (_, _, locked) = run(repo.locked(), &["lock"]);
+    assert_eq!(locked, 0);
+    assert_ne!(code, 0, "{out}");
+    assert!(!out.contains("agent-readable words"), "{out}");
+    assert!(err.contains("no node named"), "{err}");
 }

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
-use graphex_engine::keys::channel::{Direction, Hello};
+use graphex_engine::keys::channel::{self, Direction, Hello};
 use graphex_engine::{Credentials, Level};
 
 use super::ops::Op;
@@ -67,6 +67,12 @@ pub fn forward(cli: &Cli) -> Option<ExitCode> {
             return None;
         }
     };
+    // A keyless command runs at the master level through a session, or on
+    // its own: an agent-level session (which any holder of the agent
+    // identity could pose as) is for MCP servers only, and hears nothing.
+    if connection.level != Level::Master {
+        return None;
+    }
     let answer = match connection.ask(&request) {
         Ok(answer) => answer,
         // A read is simply run here; a write may have been committed
@@ -159,6 +165,17 @@ impl Connection {
     /// store at `root` before anything is asked (`wait`: how long the proof
     /// may take; `None`, as long as it takes).
     pub fn open(socket: &Path, root: &Path, wait: Option<std::time::Duration>) -> Result<Connection> {
+        Self::open_pinned(socket, root, wait, &graphex_engine::freshness::pinned_signers(root))
+    }
+
+    /// [`Connection::open`], checking a master session's signature with
+    /// the master keys `pinned` (hex) rather than this machine's records.
+    pub fn open_pinned(
+        socket: &Path,
+        root: &Path,
+        wait: Option<std::time::Duration>,
+        pinned: &[String],
+    ) -> Result<Connection> {
         let hello = Hello::new()?;
         let opening = serde_json::to_vec(&Opening {
             hello: graphex_engine::crypto::hex(&hello.public()),
@@ -175,23 +192,39 @@ impl Connection {
         };
         stream.set_read_timeout(wait)?;
         frames::send_bytes(&mut stream, &opening)?;
-        let (body, tag) = frames::receive_with_tag(&mut stream, MAX_ANSWER)
-            .map_err(|e| anyhow::Error::new(NotTheSession(socket.to_owned())).context(format!("{e:#}")))?;
+        let not_it = || anyhow::Error::new(NotTheSession(socket.to_owned()));
+        let sealed = frames::receive_bytes(&mut stream, MAX_ANSWER).map_err(|e| not_it().context(format!("{e:#}")))?;
         let proven = keys
             .into_iter()
-            .find(|(_, k)| k.verifies(Direction::ToClient, 0, &body, &tag));
-        let Some((level, key)) = proven else {
-            bail!(NotTheSession(socket.to_owned()));
+            .find_map(|(level, k)| k.open(Direction::ToClient, 0, &sealed).map(|body| (level, k, body)));
+        let Some((level, key, body)) = proven else {
+            return Err(not_it());
         };
-        if !matches!(serde_json::from_slice(&body)?, Answer::Ready) {
-            bail!(NotTheSession(socket.to_owned()));
+        let Ok(Answer::Ready { nonce, signature }) = serde_json::from_slice(&body) else {
+            return Err(not_it());
+        };
+        let nonce: [u8; 32] = graphex_engine::crypto::unhex(&nonce)
+            .and_then(|n| n.try_into().ok())
+            .ok_or_else(not_it)?;
+        // The master's key is checked against the one this machine pinned,
+        // not against keyring.auth, which anyone who writes to the
+        // repository can rewrite.
+        if level == Level::Master {
+            let message = channel::ready_message(&opening, &key, &nonce);
+            let signed = signature
+                .as_deref()
+                .and_then(graphex_engine::crypto::unhex)
+                .is_some_and(|sig| channel::master_signed(pinned, &message, &sig));
+            if !signed {
+                return Err(not_it());
+            }
         }
         stream.set_read_timeout(None)?;
-        let key = Arc::new(key);
+        let key = Arc::new(key.rekey(&nonce));
         Ok(Connection {
             stream,
             level,
-            from_session: Tagged::new(Arc::clone(&key), Direction::ToClient, 1),
+            from_session: Tagged::new(Arc::clone(&key), Direction::ToClient, 0),
             to_session: Tagged::new(key, Direction::ToSession, 0),
         })
     }
@@ -219,7 +252,7 @@ impl Connection {
 /// declines (another store or terminal, a store that no longer verifies:
 /// then it says why).
 pub fn console(root: &Path) -> Option<frames::Channel> {
-    let (connection, answer) = ask_to_host(root, |root| Request::Console { root })?;
+    let (connection, answer) = ask_to_host(root, Level::Master, |root| Request::Console { root })?;
     match answer {
         Answer::Console => Some(connection.into_channel()),
         Answer::Declined(why) => {
@@ -240,9 +273,9 @@ pub fn console(root: &Path) -> Option<frames::Channel> {
 /// log).
 pub fn mcp(root: &Path, agent: &crate::mcp::AgentConfig) -> Option<Result<()>> {
     let agent = agent.clone();
-    let (connection, answer) = ask_to_host(root, |root| Request::Mcp { root, agent })?;
+    let (connection, answer) = ask_to_host(root, Level::Agent, |root| Request::Mcp { root, agent })?;
     match answer {
-        Answer::Mcp if connection.level == Level::Agent => Some(relay(connection.stream)),
+        Answer::Mcp => Some(relay(connection.stream)),
         Answer::Declined(why) => {
             eprintln!("graphex mcp: not served by the unlock session ({why}); serving on its own");
             None
@@ -251,12 +284,17 @@ pub fn mcp(root: &Path, agent: &crate::mcp::AgentConfig) -> Option<Result<()>> {
     }
 }
 
-/// Connects to the session for the store at `root`, has it prove itself,
-/// and sends it `request` (made from the canonical root): `None` when the
-/// environment names a key, `GRAPHEX_NO_SESSION` is set, or no private
-/// socket answers with the store's key (said on stderr). The session may
-/// first open the store: a minute at most.
-fn ask_to_host(root: &Path, request: impl FnOnce(std::path::PathBuf) -> Request) -> Option<(Connection, Answer)> {
+/// Connects to the session for the store at `root`, has it prove it holds
+/// the key of `level`, and sends it `request` (made from the canonical
+/// root): `None` when the environment names a key, `GRAPHEX_NO_SESSION` is
+/// set, or no private socket answers with that key (said on stderr; a
+/// session of another level is asked nothing). The session may first open
+/// the store: a minute at most.
+fn ask_to_host(
+    root: &Path,
+    level: Level,
+    request: impl FnOnce(std::path::PathBuf) -> Request,
+) -> Option<(Connection, Answer)> {
     if set(ENV_NO_SESSION) || uses_session_plainly(&Credentials::from_env()).is_none() {
         return None;
     }
@@ -271,6 +309,9 @@ fn ask_to_host(root: &Path, request: impl FnOnce(std::path::PathBuf) -> Request)
             return None;
         }
     };
+    if connection.level != level {
+        return None;
+    }
     connection.stream.set_read_timeout(wait).ok()?;
     let answer = connection.ask(&request(root)).ok()?;
     connection.stream.set_read_timeout(None).ok()?;
@@ -330,10 +371,17 @@ fn set(var: &str) -> bool {
 }
 
 /// What the session at `socket` holds, once it proved it holds a key of
-/// the store at `root`.
+/// the store at `root`; its level is the one it proved.
 pub fn status(socket: &Path, root: &Path) -> Result<Info> {
-    match ask(socket, root, &Request::Status)? {
-        Answer::Status(info) => Ok(info),
+    let mut connection = Connection::open(socket, root, Some(std::time::Duration::from_secs(60)))?;
+    let proven = connection.level;
+    match connection.ask(&Request::Status)? {
+        Answer::Status(mut info) => {
+            if proven < Level::Master {
+                info.level = proven.to_string();
+            }
+            Ok(info)
+        }
         other => bail!("the session answered {other:?}"),
     }
 }

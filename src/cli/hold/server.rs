@@ -13,7 +13,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
-use graphex_engine::keys::channel::Direction;
+use graphex_engine::keys::channel::{self, Direction};
 use graphex_engine::model::Timestamp;
 use graphex_engine::{Credentials, Level, Store};
 
@@ -58,6 +58,9 @@ pub struct Session {
     /// changed by another process (`freshness accept`, `trust`) is read
     /// again, as an open would.
     record_file: Option<FileId>,
+    /// What a reopen on a branch seen for the first time trusted, for the
+    /// next command to say.
+    first_sight: Option<String>,
     /// The consoles and MCP servers it hosts.
     guests: guests::Guests,
     /// The terminal it serves at the master level (`None`: any process of
@@ -71,7 +74,8 @@ pub(super) struct Client {
     stream: UnixStream,
     to_client: Tagged,
     from_client: Tagged,
-    peer: peer::Peer,
+    /// The peer's terminal, as read when it connected.
+    terminal: Option<Terminal>,
 }
 
 impl Client {
@@ -108,6 +112,7 @@ impl Session {
         let record_file = record_id(&store);
         Ok(Session {
             record_file,
+            first_sight: None,
             root,
             socket,
             human: if store.level() == Level::Human {
@@ -195,13 +200,16 @@ impl Session {
         if peer::check(peer, owner).is_err() {
             return Flow::Go;
         }
+        // Which terminal the peer is in, read at once: its process id cannot
+        // have been reused by another process yet.
+        let terminal = Terminal::of(peer.pid);
         // A client that neither sends nor reads never holds the session.
         if stream.set_read_timeout(Some(REQUEST_TIMEOUT)).is_err()
             || stream.set_write_timeout(Some(REQUEST_TIMEOUT)).is_err()
         {
             return Flow::Go;
         }
-        let Some(mut client) = self.prove(stream, peer) else {
+        let Some(mut client) = self.prove(stream, terminal) else {
             return Flow::Go;
         };
         let Ok(request) = client.hear::<Request>() else {
@@ -212,9 +220,9 @@ impl Session {
             Request::Lock => (Answer::Locked, Flow::Stop("locked".into())),
             Request::Console { root } => return self.console(client, &root),
             Request::Mcp { root, agent } => return self.mcp(client, &root, agent),
-            Request::Op { op, json, cwd, root } => match self.refuses(peer) {
+            Request::Op { op, json, cwd, root } => match self.refuses(client.terminal) {
                 Some(why) => (Answer::Declined(why), Flow::Go),
-                None => self.run(op, json, &cwd, &root, peer),
+                None => self.run(op, json, &cwd, &root, peer, client.terminal),
             },
         };
         if matches!(answer, Answer::Ran { .. }) {
@@ -242,32 +250,52 @@ impl Session {
     }
 
     /// Reads the client's hello and proves this session holds the store's
-    /// key before anything is asked (see [`wire::Opening`]).
-    fn prove(&self, mut stream: UnixStream, peer: peer::Peer) -> Option<Client> {
+    /// key before anything is asked (see [`wire::Opening`]): the first
+    /// frame, under the key the hello makes, carries a fresh nonce that
+    /// rekeys the rest of the connection and, at the master level, the
+    /// master's signature of the exchange.
+    fn prove(&self, mut stream: UnixStream, terminal: Option<Terminal>) -> Option<Client> {
         let opening = crate::shared::frames::receive_bytes(&mut stream, MAX_REQUEST).ok()?;
         let hello: wire::Opening = serde_json::from_slice(&opening).ok()?;
         let hello: [u8; 32] = graphex_engine::crypto::unhex(&hello.hello)?.try_into().ok()?;
-        let (_, key) = self.store.borrow().keys().channel_key(&hello, &opening)?;
-        let key = std::sync::Arc::new(key);
-        let mut client = Client {
-            stream,
-            to_client: Tagged::new(std::sync::Arc::clone(&key), Direction::ToClient, 0),
-            from_client: Tagged::new(key, Direction::ToSession, 0),
-            peer,
+        let store = self.store.borrow();
+        let (level, key) = store.keys().channel_key(&hello, &opening)?;
+        let mut nonce = [0u8; 32];
+        graphex_engine::crypto::fill_random(&mut nonce).ok()?;
+        let signature = match level {
+            Level::Agent => None,
+            _ => {
+                let message = channel::ready_message(&opening, &key, &nonce);
+                Some(graphex_engine::crypto::hex(&store.keys().session_signature(&message)?))
+            }
         };
-        client.say(&Answer::Ready).ok()?;
-        Some(client)
+        drop(store);
+        let ready = Answer::Ready {
+            nonce: graphex_engine::crypto::hex(&nonce),
+            signature,
+        };
+        let first = std::sync::Arc::new(key);
+        Tagged::new(std::sync::Arc::clone(&first), Direction::ToClient, 0)
+            .send(&mut stream, &ready)
+            .ok()?;
+        let rest = std::sync::Arc::new(first.rekey(&nonce));
+        Some(Client {
+            stream,
+            to_client: Tagged::new(std::sync::Arc::clone(&rest), Direction::ToClient, 0),
+            from_client: Tagged::new(rest, Direction::ToSession, 0),
+            terminal,
+        })
     }
 
-    /// Why this session does not serve the process `peer` (a master
-    /// session serves only the terminal that unlocked it, unless it was
-    /// started with `--any-terminal`; an agent-level one serves any).
-    pub(super) fn refuses(&self, peer: peer::Peer) -> Option<String> {
+    /// Why this session does not serve a process in terminal `theirs` (a
+    /// master session serves only the terminal that unlocked it, unless it
+    /// was started with `--any-terminal`; an agent-level one serves any).
+    pub(super) fn refuses(&self, theirs: Option<Terminal>) -> Option<String> {
         let terminal = self.terminal?;
         if self.store.borrow().level() <= Level::Agent {
             return None;
         }
-        (Terminal::of(peer.pid) != Some(terminal)).then(|| {
+        (theirs != Some(terminal)).then(|| {
             format!(
                 "{}: the session for this store serves {} only (`graphex unlock` here starts one for this terminal)",
                 super::client::OTHER_TERMINAL,
@@ -276,7 +304,15 @@ impl Session {
         })
     }
 
-    fn run(&mut self, op: Op, json: bool, cwd: &Path, root: &Path, peer: peer::Peer) -> (Answer, Flow) {
+    fn run(
+        &mut self,
+        op: Op,
+        json: bool,
+        cwd: &Path,
+        root: &Path,
+        peer: peer::Peer,
+        terminal: Option<Terminal>,
+    ) -> (Answer, Flow) {
         if !same_path(root, &self.root) {
             return (
                 Answer::Declined(format!("this session holds {}", self.root.display())),
@@ -310,7 +346,8 @@ impl Session {
         }
         self.last = Instant::now();
         self.requests += 1;
-        let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let mut stderr = self.first_sight.take().map_or_else(String::new, |t| format!("{t}\n"));
+        stderr.push_str(&String::from_utf8_lossy(&out.stderr));
         let code = match result {
             Ok(()) => 0,
             Err(e) if crate::cli::output::broken_pipe(&e) => 0,
@@ -320,7 +357,7 @@ impl Session {
             }
         };
         if decides {
-            decisions::record(&self.root, &command, code, peer);
+            decisions::record(&self.root, &command, code, peer, terminal);
         }
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         (Answer::Ran { code, stdout, stderr }, Flow::Go)
@@ -340,6 +377,9 @@ impl Session {
         let moved = self.store.borrow().scope_changed();
         if replaced || moved || (!self.store.borrow_mut().refresh()? && now != self.db_file) {
             let reopened = super::start::open_held(&self.root, &self.creds)?;
+            // A branch seen for the first time is trusted: the next client
+            // is told, as a process of its own would say it.
+            self.first_sight = reopened.freshness().and_then(graphex_engine::store::first_sight_text);
             *self.store.borrow_mut() = reopened;
         } else if record_id(&self.store.borrow()) != self.record_file {
             // The record moved under it (`freshness accept` or `trust`, or

@@ -5,10 +5,11 @@
 //! answer: its worker's requests and replies, a frame each.
 //!
 //! The first frame is an [`Opening`]: the client's hello (a fresh X25519
-//! public key). Every frame after it carries a tag under the channel key
+//! public key). Every frame after it is encrypted under the channel key
 //! only the holder of the store's master or agent key derives from that
 //! hello ([`graphex_engine::keys::channel`]). The session proves itself
-//! first ([`Answer::Ready`]); the client sends its request only then, so a
+//! first ([`Answer::Ready`]: its nonce, and at the master level the
+//! master's signature); the client sends its request only then, so a
 //! process without the key that sits on the session's socket learns
 //! nothing of it, and a client believes nothing it says.
 
@@ -62,8 +63,15 @@ pub enum Request {
 /// What the session answers.
 #[derive(Debug, Serialize, Deserialize)]
 pub enum Answer {
-    /// The session holds the store's key (the tag says which): ask.
-    Ready,
+    /// The session holds the store's key (the key that opens this frame
+    /// says which): ask. `nonce` (hex) is mixed into the key for the rest
+    /// of the connection; `signature` (hex) is the master's over the
+    /// exchange ([`graphex_engine::keys::channel::ready_message`]), from a
+    /// master session.
+    Ready {
+        nonce: String,
+        signature: Option<String>,
+    },
     /// The command ran: its exit status and what it printed.
     Ran {
         code: u8,

@@ -36,5 +36,7 @@ mod record;
 
 pub use backup::{COPY_WITHIN, aside_path, backup_holds, backup_path, copy_owed, keep_backup};
 pub use decide::{Current, Rollback, Verdict, decide};
-pub use record::{Kind, Record, RecordFile, scope_of, scoped_key, state_dir, work_tree_key};
+pub use record::{
+    Kind, Record, RecordFile, pinned_signers, pinned_signers_in, scope_of, scoped_key, state_dir, work_tree_key,
+};
 pub(crate) use record::{private_dir, write_private};

@@ -84,6 +84,36 @@ pub struct Record {
     pub scope: Option<String>,
 }
 
+/// The master keys (their public signing halves, hex) this machine
+/// recorded for the store in the work tree at `root`, from its master
+/// records on every branch: what a client checks an unlock session's
+/// signature with. Empty when none was ever recorded here.
+pub fn pinned_signers(root: &Path) -> Vec<String> {
+    state_dir().map_or_else(Vec::new, |state| pinned_signers_in(&state, root))
+}
+
+/// [`pinned_signers`] from the state directory `state`.
+pub fn pinned_signers_in(state: &Path, root: &Path) -> Vec<String> {
+    let key = work_tree_key(root);
+    let Ok(entries) = std::fs::read_dir(state.join("freshness")) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with(&key) && name.ends_with("-master.json")
+        })
+        .filter_map(|e| RecordFile::load_from(&e.path()).ok().flatten())
+        .map(|r| r.signer)
+        .filter(|s| !s.is_empty())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// The record file of one work tree, line of history and kind.
 #[derive(Clone, Debug)]
 pub struct RecordFile {

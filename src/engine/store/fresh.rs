@@ -77,9 +77,12 @@ impl Store {
                 .fresh_verdict(file)
                 .unwrap_or_else(|e| (Verdict::First, Some(format!("the freshness check failed: {e}")))),
         };
-        let backup = match verdict {
-            Verdict::RolledBack(_) => false,
-            _ => self.keep_backup(false),
+        // Only a store this machine trusts replaces the newest copy: not one
+        // that went back, not one an older record merely followed, and not
+        // a first sight that came from a failed check.
+        let backup = match (&verdict, &problem) {
+            (Verdict::Fresh { .. }, _) | (Verdict::First, None) => self.keep_backup(false),
+            _ => false,
         };
         self.fresh = Some(Freshness {
             file,

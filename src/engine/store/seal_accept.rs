@@ -13,7 +13,6 @@ use super::seal_repair::{DiffKind, decisions_sum};
 use super::seal_statement::StatementId;
 use super::{policy, saved, schema, seal_timeline, tally};
 use crate::config::Config;
-use crate::crypto::sha256_hex;
 use crate::error::{Error, Result};
 
 /// How many hex digits name an acceptance: 64 bits, as an approval's.
@@ -77,17 +76,27 @@ pub(super) fn fingerprint(
 }
 
 /// The digest of accepting `kind` with this `fingerprint`, after the trusted
-/// seal `follows` (none when there is no reference).
-pub(super) fn digest(kind: DiffKind, follows: Option<&StatementId>, fingerprint: &[u8]) -> String {
-    let mut named = b"graphex/seal-accept/v1\0".to_vec();
-    named.extend_from_slice(kind.as_str().as_bytes());
-    named.push(0);
+/// seal `follows` (none when there is no reference): a MAC under the
+/// master's seal key, so only `graphex seal` itself can show one (nobody
+/// without the key can hand a person a digest to paste).
+pub(super) fn digest(
+    key: &crate::crypto::SymmetricKey,
+    kind: DiffKind,
+    follows: Option<&StatementId>,
+    fingerprint: &[u8],
+) -> String {
+    use hmac::{KeyInit, Mac};
+    let mut m = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key.expose())
+        .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
+    m.update(b"graphex/seal-accept/v1\0");
+    m.update(kind.as_str().as_bytes());
+    m.update(&[0]);
     if let Some(id) = follows {
-        named.extend_from_slice(id);
+        m.update(id);
     }
-    named.push(0);
-    named.extend_from_slice(fingerprint);
-    sha256_hex(&named)[..DIGEST_HEX].to_owned()
+    m.update(&[0]);
+    m.update(fingerprint);
+    crate::crypto::hex(&m.finalize().into_bytes())[..DIGEST_HEX].to_owned()
 }
 
 /// What sealing would leave in force: the approved settings, or, when none
@@ -153,10 +162,13 @@ mod tests {
         );
         assert_eq!(Acceptance::parse("rows").map(|a| a.digest), Some(String::new()));
         assert_eq!(Acceptance::parse("everything=1"), None);
-        let d = digest(DiffKind::Rows, None, b"x");
+        let key = crate::crypto::SymmetricKey::from_bytes([7; 32]);
+        let d = digest(&key, DiffKind::Rows, None, b"x");
         assert_eq!(d.len(), DIGEST_HEX);
-        assert_ne!(d, digest(DiffKind::Rows, None, b"y"));
-        assert_ne!(d, digest(DiffKind::Rows, Some(&[1; 32]), b"x"));
-        assert_ne!(d, digest(DiffKind::Audit, None, b"x"));
+        assert_ne!(d, digest(&key, DiffKind::Rows, None, b"y"));
+        assert_ne!(d, digest(&key, DiffKind::Rows, Some(&[1; 32]), b"x"));
+        assert_ne!(d, digest(&key, DiffKind::Audit, None, b"x"));
+        let other = crate::crypto::SymmetricKey::from_bytes([8; 32]);
+        assert_ne!(d, digest(&other, DiffKind::Rows, None, b"x"), "no key, no digest");
     }
 }

@@ -362,7 +362,7 @@ impl Store {
         let tagger = SealTagger::new(seal.mac_key());
         for d in &mut differences {
             let fingerprint = seal_accept::fingerprint(&self.conn, &tagger, d.kind, &settings)?;
-            d.digest = seal_accept::digest(d.kind, follows.as_ref(), &fingerprint);
+            d.digest = seal_accept::digest(seal.mac_key(), d.kind, follows.as_ref(), &fingerprint);
         }
         Ok(SealPlan {
             settings,

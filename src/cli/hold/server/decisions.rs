@@ -42,12 +42,12 @@ pub fn line(root: &Path, command: &Command, code: u8, peer: Peer, terminal: Opti
 
 /// Appends the line for a decision (best effort: a log that cannot be
 /// written never undoes a decision made).
-pub fn record(root: &Path, command: &Command, code: u8, peer: Peer) {
+pub fn record(root: &Path, command: &Command, code: u8, peer: Peer, terminal: Option<Terminal>) {
     let Some(path) = path() else { return };
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let text = line(root, command, code, peer, Terminal::of(peer.pid));
+    let text = line(root, command, code, peer, terminal);
     if let Ok(mut f) = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

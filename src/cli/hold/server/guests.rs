@@ -87,7 +87,7 @@ impl Session {
     /// session's key (never at the human level: the console asks for that
     /// passphrase itself), which stays here.
     pub(super) fn console(&mut self, mut client: Client, root: &Path) -> Flow {
-        let refusal = self.refuses(client.peer).or_else(|| {
+        let refusal = self.refuses(client.terminal).or_else(|| {
             (self.guests.counts().0 >= MAX_HOSTED).then(|| format!("this session already hosts {MAX_HOSTED} consoles"))
         });
         if let Some(why) = refusal {
