@@ -123,7 +123,10 @@ fn stale_base_shows_three_versions_and_force_applies() {
     repo.master().args(["accept", &id[..8], "--force"]).assert().success();
     let history = repo.ok(&["history", "orders-service"]);
     assert!(history.contains("v3"), "{history}");
-    assert!(history.contains(&format!("(proposal {})", &id[..12])), "{history}");
+    assert!(
+        history.contains(&format!("(proposal {} by agent claude-code)", &id[..12])),
+        "{history}"
+    );
 }
 
 #[test]
