@@ -224,6 +224,9 @@ fn the_sessions_environment_holds_no_passphrase() {
 fn a_keyless_command_never_asks_an_agent_level_session() {
     let repo = Repo::new().with_four_tiers();
     let identity = repo.agent_identity_once();
+    // No other session (a run through sessions starts a master one).
+    let (_, _, locked) = run(repo.locked(), &["lock"]);
+    assert_eq!(locked, 0);
     let mut unlock = repo.locked();
     unlock.env_remove("GRAPHEX_TEST_VIA_SESSION");
     unlock.env("GRAPHEX_AGENT_IDENTITY", &identity);
