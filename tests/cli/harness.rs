@@ -152,8 +152,21 @@ pub const INHERITED: [&str; 7] = [
     "XDG_RUNTIME_DIR",
 ];
 
+/// Makes this test process the leader of a session of its own, once, before
+/// it starts any command: a terminal, as an unlock session tells terminals
+/// apart. Where the runner's own session leader is not visible (a container's
+/// pid namespace), `graphex unlock` could not tell which terminal it runs in.
+/// Fails harmlessly when the process already leads a group.
+pub fn own_session() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rustix::process::setsid();
+    });
+}
+
 /// The binary with every GRAPHEX_* variable cleared and a cheap KDF.
 pub fn bare(cwd: &Path) -> Command {
+    own_session();
     let mut c = Command::cargo_bin("graphex").unwrap();
     for var in INHERITED {
         c.env_remove(var);

@@ -88,33 +88,70 @@ mod tests {
         assert_eq!(session_and_tty("garbage"), None);
     }
 
-    #[test]
-    fn a_process_is_in_its_own_terminal_and_a_new_session_is_another() {
-        let own = Terminal::own().expect("this process's session");
-        assert_eq!(Terminal::of(i32::try_from(std::process::id()).expect("pid")), Some(own));
-        // `setsid` starts a new session: another terminal for the session.
-        // The shell says its pid once it runs in it.
+    /// Runs `script` as the leader of a new session (`setsid`); the script
+    /// prints pids, one per line, which are read back.
+    fn in_new_session(script: &str, lines: usize) -> (std::process::Child, Vec<i32>) {
         let mut child = std::process::Command::new("setsid")
-            .args(["sh", "-c", "echo $$; exec sleep 30"])
+            .args(["sh", "-c", script])
             .stdout(std::process::Stdio::piped())
             .spawn()
             .expect("setsid sh");
-        let mut line = String::new();
-        std::io::BufRead::read_line(
-            &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
-            &mut line,
-        )
-        .expect("the shell's pid");
-        let pid: i32 = line.trim().parse().expect("a pid");
-        let other = Terminal::of(pid);
-        let _ = rustix::process::kill_process(
-            rustix::process::Pid::from_raw(pid).expect("pid"),
-            rustix::process::Signal::TERM,
-        );
+        let mut out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        let pids = (0..lines)
+            .map(|_| {
+                let mut line = String::new();
+                std::io::BufRead::read_line(&mut out, &mut line).expect("a pid");
+                line.trim().parse().expect("a pid")
+            })
+            .collect();
+        (child, pids)
+    }
+
+    fn end(mut child: std::process::Child, pids: &[i32]) {
+        for &pid in pids {
+            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+            }
+        }
         let _ = child.wait();
-        let other = other.expect("the shell leads a session of its own");
-        assert_eq!(other.sid, pid);
-        assert_ne!(other, own);
-        assert_eq!(Terminal { tty: 34816 + 3, ..own }.describe(), "/dev/pts/3");
+    }
+
+    #[test]
+    fn a_process_is_in_its_leader_s_terminal_and_a_new_session_is_another() {
+        // Two sessions of their own (this test's own may have a leader it
+        // cannot see, as in a container): a leader and a process it starts
+        // share a terminal; the other session is another.
+        let (a, a_pids) = in_new_session("sleep 30 & echo $!; echo $$; exec sleep 30", 2);
+        let (b, b_pids) = in_new_session("echo $$; exec sleep 30", 1);
+        let (member, leader, other) = (
+            Terminal::of(a_pids[0]),
+            Terminal::of(a_pids[1]),
+            Terminal::of(b_pids[0]),
+        );
+        end(a, &a_pids);
+        end(b, &b_pids);
+        let leader = leader.expect("the shell leads a session of its own");
+        assert_eq!(leader.sid, a_pids[1]);
+        assert_eq!(
+            member,
+            Some(leader),
+            "a process started by the leader is in its terminal"
+        );
+        let other = other.expect("the other shell leads a session too");
+        assert_eq!(other.sid, b_pids[0]);
+        assert_ne!(other, leader);
+        // Where this process's leader is visible, it is told the same way.
+        if let Some(own) = Terminal::own() {
+            assert_eq!(Terminal::of(i32::try_from(std::process::id()).expect("pid")), Some(own));
+            assert_ne!(own, leader);
+        }
+        assert_eq!(
+            Terminal {
+                tty: 34816 + 3,
+                ..leader
+            }
+            .describe(),
+            "/dev/pts/3"
+        );
     }
 }
