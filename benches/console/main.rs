@@ -145,7 +145,7 @@ fn identity(path: Option<PathBuf>) -> Credentials {
 
 /// Twenty pending proposals on existing nodes, so the 100k queue is not empty.
 fn seed_proposals(root: &Path, creds: &Credentials) {
-    let store = Store::open(root, creds).expect("open");
+    let mut store = Store::open(root, creds).expect("open");
     if store.pending_count().unwrap_or(0) >= 20 {
         return;
     }
@@ -157,7 +157,7 @@ fn seed_proposals(root: &Path, creds: &Credentials) {
                 {"op": "add_node", "name": format!("bench-console-{i}"), "type": "module",
                  "description": "Proposed for the console bench", "tier": "public"}]});
         let sub = Submission::from_json(doc.to_string().as_bytes()).expect("submission");
-        submit(&store, &TrustPolicy::default(), sub, Source::Cli).expect("submit");
+        submit(&mut store, &TrustPolicy::default(), sub, Source::Cli).expect("submit");
     }
 }
 

@@ -3,7 +3,7 @@
 //! every age is fixed, so the screens are stable.
 
 use graphex_engine::config::Config;
-use graphex_engine::{Credentials, KdfCost, Level, Store};
+use graphex_engine::{Credentials, Level, Store};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -21,7 +21,7 @@ pub(super) struct Demo {
 
 pub(super) fn demo() -> Demo {
     let dir = tempfile::tempdir().unwrap();
-    crate::shared::demo::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
+    crate::shared::demo::demo_copy(dir.path());
     let creds = Credentials {
         passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
         ..Credentials::default()
@@ -179,14 +179,14 @@ fn every_size_draws_without_panicking() {
 fn deprecations_list_what_links_to_the_node() {
     use graphex_engine::project::TrustPolicy;
     use graphex_engine::proposal::{Source, Submission, submit};
-    let d = demo();
+    let mut d = demo();
     let doc = serde_json::json!({"agent": "curator", "trust": 95, "session": "tidy",
         "rationale": "retire the old queue", "changes": [
             {"op": "deprecate", "name": "retry-queue", "reason": "replaced"},
             {"op": "supersede", "old": "batch-processor", "new": "retry-queue"},
             {"op": "update_node", "name": "no-such-node", "set": {"description": "x"}}]});
     let sub = Submission::from_json(doc.to_string().as_bytes()).unwrap();
-    submit(&d.store, &TrustPolicy::default(), sub, Source::Cli).unwrap();
+    submit(&mut d.store, &TrustPolicy::default(), sub, Source::Cli).unwrap();
     let mut s = console(&d, (120, 48));
     press(&mut s, 'G');
     show_impact(&d, &mut s);
@@ -204,7 +204,7 @@ fn deprecations_list_what_links_to_the_node() {
 fn a_hostile_proposal_cannot_spoof_the_card() {
     use graphex_engine::project::TrustPolicy;
     use graphex_engine::proposal::{Source, Submission, submit};
-    let d = demo();
+    let mut d = demo();
     let rationale =
         "\n".repeat(120) + "Lints: none\n1. + [convention] always-trust-me (public)\n" + &" ".repeat(300) + "end";
     let description = "Retries\u{202e}exe.txt\u{200b} token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\n\n\n\n"
@@ -214,7 +214,7 @@ fn a_hostile_proposal_cannot_spoof_the_card() {
     let doc = serde_json::json!({"agent": "mallory", "trust": 95, "session": "zz-spoof", "rationale": rationale,
         "changes": [{"op": "add_node", "name": "spoof-queue", "type": "module", "description": description}]});
     let sub = Submission::from_json(doc.to_string().as_bytes()).unwrap();
-    submit(&d.store, &TrustPolicy::default(), sub, Source::Cli).unwrap();
+    submit(&mut d.store, &TrustPolicy::default(), sub, Source::Cli).unwrap();
     let mut s = console(&d, (120, 40));
     press(&mut s, 'G');
     let text = screen(&s);

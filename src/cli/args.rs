@@ -433,7 +433,8 @@ pub struct ProjectArgs {
     #[arg(long, default_value_t = 2, requires = "node")]
     pub depth: u32,
     /// The tier the agent may read: public, agent-readable or agent-restricted (human-only is
-    /// never projected and is refused, exit status 2).
+    /// never projected and is refused, exit status 2). Without --tier or --trust:
+    /// agent-readable, as the spec's examples project.
     #[arg(long, value_parser = projectable_tier)]
     pub tier: Option<String>,
     /// The agent's trust score, mapped to a tier by the store's thresholds.
@@ -472,9 +473,11 @@ fn projectable_tier(s: &str) -> Result<String, String> {
 
 #[derive(Debug, Subcommand)]
 pub enum AuditCommand {
-    /// Records, newest first (content shown only for tiers this session reads).
+    /// Records, newest first: what agents received (projections, tool reads, previews,
+    /// costs) and did (proposals, comments, decisions on them, failed reads); content
+    /// shown only for tiers this session reads.
     List {
-        /// Only records for this agent.
+        /// Only records for this agent: its whole activity, reads and writes.
         #[arg(long)]
         agent: Option<String>,
         /// Only records on or after this date (YYYY-MM-DD or RFC 3339).
@@ -645,6 +648,10 @@ pub struct McpArgs {
     /// A trusted local runtime: may receive agent-restricted content (and may run with the master key).
     #[arg(long)]
     pub local: bool,
+    /// Serve public content only, knowingly. Without it, a server whose keys cannot decrypt
+    /// every tier the agent's trust allows (no GRAPHEX_AGENT_IDENTITY) refuses to start.
+    #[arg(long)]
+    pub public_only: bool,
     /// The largest message read, in bytes (1 KiB to 256 MiB; default 16 MiB). A longer line is
     /// dropped unread and answered with a JSON-RPC error (-32600) naming the cap; the server
     /// reads on.

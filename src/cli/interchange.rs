@@ -265,7 +265,7 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
         };
         let settings = super::output::config_in_force(&store)?.projection_settings()?;
         super::proposals::warn_unauthenticated_recipient(&store);
-        let id = proposal::submit(&store, &settings.policy, sub, proposal::Source::Cli)?;
+        let id = proposal::submit(&mut store, &settings.policy, sub, proposal::Source::Cli)?;
         return view(&plan.report, Some(id.short().to_string()), false);
     }
     let mut refused = None;

@@ -3,6 +3,7 @@
 //! command here; every read command has `--json`.
 
 pub mod args;
+mod audit_list;
 mod config;
 mod doctor;
 mod edit_file;
@@ -121,6 +122,7 @@ pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
                     .clone()
                     .unwrap_or_else(|| format!("mcp-{}", graphex_engine::model::Timestamp::now().0)),
                 local: a.local,
+                public_only: a.public_only,
                 max_message: usize::try_from(a.max_message)?,
             };
             let root = ctx.root()?;

@@ -16,7 +16,7 @@ pub fn project(ctx: &Context, a: &ProjectArgs) -> Result<()> {
         (Some(t), _) => Access::Tier(t.parse::<Tier>()?),
         (None, Some(score)) if (0.0..=100.0).contains(&score) => Access::Trust { score, local: a.local },
         (None, Some(score)) => bail!("--trust must be from 0 to 100 (it is {score})"),
-        (None, None) => bail!("give --tier or --trust"),
+        (None, None) => Access::Tier(Tier::AgentReadable),
     };
     let center = match (&a.query, &a.node) {
         (Some(q), _) => Center::Query(q.clone()),
@@ -115,50 +115,7 @@ pub fn audit(ctx: &Context, cmd: &AuditCommand) -> Result<()> {
         AuditCommand::List { agent, since, limit } => {
             let since = since.as_deref().map(Timestamp::parse).transpose()?;
             let entries = store.audit_list(agent.as_deref(), since, (*limit).max(1))?;
-            emit(ctx.json, &entries, |entries| {
-                let mut s = String::new();
-                for e in entries {
-                    match &e.record {
-                        Some(r) if r.cost.is_some() => {
-                            let c = r.cost.unwrap_or_default();
-                            s.push_str(&format!(
-                                "{:>5}  {}  {:<10}  {:<16}  {:<16}  spent {} in ({} cached), {} out  on {}  {}\n",
-                                e.seq,
-                                e.at,
-                                e.kind,
-                                r.agent,
-                                r.tier,
-                                c.input,
-                                c.cached,
-                                c.output,
-                                &r.projection_hash[..12],
-                                r.center
-                            ))
-                        }
-                        Some(r) => s.push_str(&format!(
-                            "{:>5}  {}  {:<10}  {:<16}  {:<16}  {} node(s), {}/{} tokens  {}  {}\n",
-                            e.seq,
-                            e.at,
-                            e.kind,
-                            r.agent,
-                            r.tier,
-                            r.emitted.len(),
-                            r.tokens,
-                            r.budget,
-                            &r.projection_hash[..12],
-                            r.center
-                        )),
-                        None => s.push_str(&format!(
-                            "{:>5}  {}  {:<10}  (sealed at {})\n",
-                            e.seq, e.at, e.kind, e.sealed_at
-                        )),
-                    }
-                }
-                if s.is_empty() {
-                    s.push_str("no audit records\n");
-                }
-                s
-            })
+            emit(ctx.json, &entries, |entries| super::audit_list::text(entries))
         }
     }
 }

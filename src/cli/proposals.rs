@@ -44,11 +44,11 @@ struct Proposed {
 
 pub fn propose(ctx: &Context, file: &Path) -> Result<()> {
     let sub = read_submission(file)?;
-    let store = ctx.open(Need::Read)?;
+    let mut store = ctx.open(Need::Read)?;
     let settings = super::output::config_in_force(&store)?.projection_settings()?;
     let changes = sub.changes.len();
     warn_unauthenticated_recipient(&store);
-    let id = proposal::submit(&store, &settings.policy, sub.clone(), Source::Cli)?;
+    let id = proposal::submit(&mut store, &settings.policy, sub.clone(), Source::Cli)?;
     remember(&store, &id, &sub);
     emit(
         ctx.json,
@@ -94,7 +94,7 @@ pub(super) fn warn_unauthenticated_recipient(store: &graphex_engine::Store) {
 }
 
 pub fn infer(ctx: &Context, path: Option<&Path>, dry_run: bool) -> Result<()> {
-    let store = ctx.open(Need::Read)?;
+    let mut store = ctx.open(Need::Read)?;
     let root = match path {
         Some(p) => p.to_path_buf(),
         None => store.layout().root().to_path_buf(),
@@ -152,7 +152,7 @@ pub fn infer(ctx: &Context, path: Option<&Path>, dry_run: bool) -> Result<()> {
     let settings = super::output::config_in_force(&store)?.projection_settings()?;
     let n = sub.changes.len();
     warn_unauthenticated_recipient(&store);
-    let id = proposal::submit(&store, &settings.policy, sub, Source::Infer)?;
+    let id = proposal::submit(&mut store, &settings.policy, sub, Source::Infer)?;
     emit(
         ctx.json,
         &Proposed {
@@ -316,7 +316,7 @@ fn session_ids(store: &Store, session: &str, batch: Option<&str>) -> Result<Vec<
 pub fn accept(ctx: &Context, a: &AcceptArgs) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
     let ids = match (&a.id, &a.session) {
-        (Some(id), _) => vec![store.resolve_proposal(id)?],
+        (Some(id), _) => vec![store.resolve_proposal_or_node(id)?],
         (None, Some(session)) => session_ids(&store, session, a.batch.as_deref())?,
         (None, None) => bail!("give a proposal id or --session"),
     };
@@ -371,7 +371,7 @@ fn numbers(list: &[usize]) -> String {
 pub fn reject(ctx: &Context, a: &RejectArgs) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
     let ids = match (&a.id, &a.session) {
-        (Some(id), _) => vec![store.resolve_proposal(id)?],
+        (Some(id), _) => vec![store.resolve_proposal_or_node(id)?],
         (None, Some(session)) => session_ids(&store, session, a.batch.as_deref())?,
         (None, None) => bail!("give a proposal id or --session"),
     };

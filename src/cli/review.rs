@@ -20,7 +20,7 @@ struct Sent {
 
 pub fn request_changes(ctx: &Context, a: &RequestChangesArgs) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
-    let id = store.resolve_proposal(&a.id)?;
+    let id = store.resolve_proposal_or_node(&a.id)?;
     store.retrying(|s| s.request_changes(&id, &a.comment, a.change))?;
     if !ctx.json {
         note(&format!(
@@ -48,7 +48,7 @@ struct Commented {
 }
 
 pub fn comment(ctx: &Context, a: &CommentArgs) -> Result<()> {
-    let store = ctx.open(Need::Read)?;
+    let mut store = ctx.open(Need::Read)?;
     let on = store.resolve_proposal(&a.id)?;
     let id = store.comment(&a.agent, &a.session, on.as_str(), a.change, &a.comment)?;
     emit(

@@ -6,7 +6,8 @@ use clap::Args;
 
 #[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct AcceptArgs {
-    /// Proposal id (at least 4 leading hex digits); or use --session.
+    /// Proposal id (at least 4 leading hex digits), or the name of the node the one pending
+    /// proposal that touches it adds or changes; or use --session.
     #[arg(required_unless_present = "session", conflicts_with = "session")]
     pub id: Option<String>,
     /// Apply only these changes (1-based numbers as `pending` shows them), e.g. `1,3`.
@@ -25,7 +26,8 @@ pub struct AcceptArgs {
 
 #[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RejectArgs {
-    /// Proposal id (at least 4 leading hex digits); or use --session.
+    /// Proposal id (at least 4 leading hex digits), or the name of the node the one pending
+    /// proposal that touches it adds or changes; or use --session.
     #[arg(required_unless_present = "session", conflicts_with = "session")]
     pub id: Option<String>,
     /// Why: the proposing agent reads this.
@@ -41,7 +43,8 @@ pub struct RejectArgs {
 
 #[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RequestChangesArgs {
-    /// Proposal id (at least 4 leading hex digits).
+    /// Proposal id (at least 4 leading hex digits), or the name of the node the one pending
+    /// proposal that touches it adds or changes.
     pub id: String,
     /// What should change: the proposing agent reads this.
     #[arg(long)]

@@ -111,7 +111,7 @@ fn the_timeline_within_a_tier_leaves_out_what_touches_above_it() {
     assert_eq!(s.timeline_within(2, Tier::AgentReadable, usize::MAX).unwrap().len(), 2);
     // A commit of several changes: one named per entry, the others counted.
     let mut m = open_at(&root, Level::Master);
-    let id = crate::proposal::tests::propose(&m, crate::proposal::tests::retry_queue());
+    let id = crate::proposal::tests::propose(&mut m, crate::proposal::tests::retry_queue());
     let (_, p) = m.proposal(id.as_str()).unwrap();
     m.accept(&id, &p, &crate::proposal::AcceptOptions::default()).unwrap();
     let s = open_at(&root, Level::Master);

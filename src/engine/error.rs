@@ -188,9 +188,27 @@ pub enum Error {
 
     #[error("injected fault: {0}")]
     InjectedFault(&'static str),
+
+    /// A query names a node this session may not read (absent, or above
+    /// the tier it reads for): the query drawn with the name marked.
+    #[error("invalid query {query:?}: {rendered}")]
+    QueryUnknownNode {
+        query: String,
+        name: String,
+        rendered: String,
+    },
 }
 
 impl Error {
+    /// The name a read asked for and found no node it may read under, when
+    /// that is what this error says.
+    pub fn missing_node(&self) -> Option<&str> {
+        match self {
+            Error::NotFound(name) | Error::QueryUnknownNode { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+
     pub(crate) fn invalid(what: &'static str, value: impl Into<String>, reason: impl Into<String>) -> Self {
         Self::Invalid {
             what,

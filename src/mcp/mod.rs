@@ -28,6 +28,9 @@ pub struct AgentConfig {
     pub session: String,
     /// A trusted local runtime: may receive agent-restricted content.
     pub local: bool,
+    /// Serves public content only, knowingly (`--public-only`).
+    #[serde(default)]
+    pub public_only: bool,
     /// The largest incoming message, in bytes; a longer one gets an error.
     pub max_message: usize,
 }
@@ -82,6 +85,28 @@ pub fn open_for_agents(agent: &AgentConfig, open: impl FnOnce() -> graphex_engin
             "the MCP server runs with the agent identity only, but this environment unlocks the {} level; \
              unset GRAPHEX_PASSPHRASE / GRAPHEX_IDENTITY and set GRAPHEX_AGENT_IDENTITY, or pass --local for a trusted local runtime",
             store.level()
+        );
+    }
+    // Never a server that says one tier and reads another: the tier the
+    // agent's trust allows must be one its keys decrypt, or be given up.
+    let allowed =
+        store
+            .config()?
+            .config
+            .projection_settings()?
+            .policy
+            .max_tier(graphex_engine::project::Access::Trust {
+                score: agent.trust,
+                local: agent.local,
+            });
+    let readable = store.level().max_tier();
+    if allowed > readable && !agent.public_only {
+        bail!(
+            "agent {} with trust {} may read up to the {allowed} tier, but this server can decrypt only {readable}: \
+             set GRAPHEX_AGENT_IDENTITY (`graphex keys export-agent FILE` writes it), or pass --public-only to serve \
+             public content knowingly",
+            agent.agent,
+            agent.trust
         );
     }
     if !store.keys().proposal_recipient_authenticated() {

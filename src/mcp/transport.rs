@@ -97,6 +97,7 @@ async fn read_messages(
     tx: mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
     out: Out,
 ) {
+    let mut gate = Gate::default();
     loop {
         let frame = match next_frame(&mut input, max).await {
             Ok(Some(f)) => f,
@@ -106,16 +107,20 @@ async fn read_messages(
                 return;
             }
         };
-        let answer = match frame {
+        let (id, problem) = match frame {
             Frame::Line(line) => match parse(&line) {
-                Parsed::Message(m) => {
-                    if tx.send(*m).await.is_err() {
-                        return;
+                Parsed::Message(m) => match gate.admit(&m) {
+                    Admit::Forward => {
+                        if tx.send(m.message).await.is_err() {
+                            return;
+                        }
+                        continue;
                     }
-                    continue;
-                }
+                    Admit::Drop => continue,
+                    Admit::Refuse(problem) => (m.id, problem),
+                },
                 Parsed::Ignored => continue,
-                Parsed::Invalid { id, problem } => error(ErrorData::invalid_request(problem, None), id),
+                Parsed::Refused { id, problem } => (id, problem),
             },
             Frame::Oversized { read, id } => {
                 tracing::warn!("mcp: a message of {read} bytes was dropped (cap {max})");
@@ -123,17 +128,72 @@ async fn read_messages(
                     "message too large: {read} bytes; this server reads at most {max} bytes a message \
                      (--max-message); the message was dropped"
                 );
-                error(ErrorData::invalid_request(problem, None), id)
+                (id, problem)
             }
         };
-        if write(&out, &answer).await.is_err() {
+        if write_line(&out, &refusal(id, problem)).await.is_err() {
             return;
         }
     }
 }
 
-fn error(e: ErrorData, id: Option<RequestId>) -> TxJsonRpcMessage<RoleServer> {
-    TxJsonRpcMessage::<RoleServer>::error(e, id)
+/// An Invalid Request error answering `id`, or with `"id": null` when the
+/// request's id could not be read (as JSON-RPC 2.0 requires: an error
+/// always has an id member).
+fn refusal(id: Option<RequestId>, problem: String) -> serde_json::Value {
+    serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": ErrorData::invalid_request(problem, None),
+    })
+}
+
+/// Writes one JSON value as a line, whole, under the lock.
+async fn write_line(out: &Out, value: &serde_json::Value) -> std::io::Result<()> {
+    let mut line = serde_json::to_vec(value)?;
+    line.push(b'\n');
+    let mut out = out.lock().await;
+    out.write_all(&line).await?;
+    out.flush().await
+}
+
+/// What the server accepts before the client's `initialize`: `initialize`
+/// itself, `ping` (the spec allows it), and requests that carry their own
+/// protocol metadata (the stateless lifecycle). Any other request is
+/// answered "initialize first"; a notification is dropped (one reaching
+/// the service before `initialize` would end it).
+#[derive(Default)]
+struct Gate {
+    initialized: bool,
+}
+
+enum Admit {
+    Forward,
+    Drop,
+    Refuse(String),
+}
+
+impl Gate {
+    fn admit(&mut self, m: &Message) -> Admit {
+        if self.initialized {
+            return Admit::Forward;
+        }
+        match (m.method.as_deref(), &m.id) {
+            (Some("initialize"), Some(_)) => {
+                self.initialized = true;
+                Admit::Forward
+            }
+            (Some("ping"), Some(_)) => Admit::Forward,
+            (Some(_), Some(_)) if m.inline_metadata => Admit::Forward,
+            (Some(method), Some(_)) => {
+                Admit::Refuse(format!("initialize first: send an initialize request before {method}"))
+            }
+            _ => {
+                tracing::debug!("mcp: dropping a notification or response sent before initialize");
+                Admit::Drop
+            }
+        }
+    }
 }
 
 /// The next line (without its `\n` and a `\r` before it), or `None` at the
@@ -189,39 +249,82 @@ async fn skip_line(input: &mut (impl AsyncBufRead + Unpin), mut head: Vec<u8>) -
     })
 }
 
+/// A message with what the gate needs to know of it.
+struct Message {
+    message: RxJsonRpcMessage<RoleServer>,
+    method: Option<String>,
+    /// The request's id (`None`: a notification or a response's absent id).
+    id: Option<RequestId>,
+    /// It carries the protocol version in its `_meta`.
+    inline_metadata: bool,
+}
+
 enum Parsed {
-    Message(Box<RxJsonRpcMessage<RoleServer>>),
+    Message(Box<Message>),
     Ignored,
-    Invalid { id: Option<RequestId>, problem: String },
+    /// Answered with an Invalid Request error (`id: None` is sent as null).
+    Refused {
+        id: Option<RequestId>,
+        problem: String,
+    },
 }
 
 /// A line as a message. Not JSON at all, or a notification this server
-/// does not know: ignored. JSON that is no message: an Invalid Request
-/// error, with its id when it has one.
+/// does not know: ignored. A batch, an id that is neither a string nor an
+/// integer, or JSON that is no message: an Invalid Request error, with the
+/// id when it could be read.
 fn parse(line: &[u8]) -> Parsed {
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return Parsed::Ignored;
     }
-    let e = match serde_json::from_slice(line) {
-        Ok(m) => return Parsed::Message(Box::new(m)),
-        Err(e) => e,
+    let value: serde_json::Value = match serde_json::from_slice(line) {
+        Ok(v) => v,
+        Err(e) => {
+            tracing::debug!("mcp: ignoring a line that is not JSON: {e}");
+            return Parsed::Ignored;
+        }
     };
-    if !matches!(e.classify(), serde_json::error::Category::Data) {
-        tracing::debug!("mcp: ignoring a line that is not JSON: {e}");
-        return Parsed::Ignored;
+    if value.is_array() {
+        return Parsed::Refused {
+            id: None,
+            problem: "a batch is not served: send each request as a line of its own".into(),
+        };
     }
-    let value: serde_json::Value = serde_json::from_slice(line).unwrap_or_default();
-    let id = value
-        .get("id")
-        .and_then(|i| serde_json::from_value::<RequestId>(i.clone()).ok());
-    if id.is_none() && value.get("method").is_some() {
-        tracing::debug!("mcp: ignoring an unknown notification: {e}");
-        return Parsed::Ignored;
-    }
-    Parsed::Invalid {
-        id,
-        problem: format!("not a request this server understands: {e}"),
+    let method = value
+        .get("method")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned);
+    let id = match value.get("id") {
+        None => None,
+        Some(raw) => match serde_json::from_value::<RequestId>(raw.clone()) {
+            Ok(id) => Some(id),
+            Err(_) => {
+                return Parsed::Refused {
+                    id: None,
+                    problem: format!("the id {raw} is neither a string nor an integer"),
+                };
+            }
+        },
+    };
+    let inline_metadata = value
+        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+        .is_some();
+    match serde_json::from_value(value) {
+        Ok(message) => Parsed::Message(Box::new(Message {
+            message,
+            method,
+            id,
+            inline_metadata,
+        })),
+        Err(e) if id.is_none() && method.is_some() => {
+            tracing::debug!("mcp: ignoring an unknown notification: {e}");
+            Parsed::Ignored
+        }
+        Err(e) => Parsed::Refused {
+            id,
+            problem: format!("not a request this server understands: {e}"),
+        },
     }
 }
 
@@ -261,7 +364,7 @@ mod tests {
         ));
         assert!(matches!(
             parse(br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":3}"#),
-            Parsed::Invalid {
+            Parsed::Refused {
                 id: Some(RequestId::Number(4)),
                 ..
             }
@@ -270,5 +373,40 @@ mod tests {
             parse(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
             Parsed::Message(_)
         ));
+        // An id that is no id, and a batch: refused, answered with a null id.
+        for bad in [
+            &br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#[..],
+            br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+        ] {
+            match parse(bad) {
+                Parsed::Refused { id: None, problem } => {
+                    let answer = refusal(None, problem).to_string();
+                    assert!(answer.contains(r#""id":null"#), "{answer}");
+                }
+                _ => panic!("{} was not refused", String::from_utf8_lossy(bad)),
+            }
+        }
+    }
+
+    #[test]
+    fn before_initialize_only_initialize_and_ping_pass_and_requests_are_told_why() {
+        let message = |line: &[u8]| match parse(line) {
+            Parsed::Message(m) => m,
+            _ => panic!("{}", String::from_utf8_lossy(line)),
+        };
+        let mut gate = Gate::default();
+        let call = message(br#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"x"}}"#);
+        assert!(matches!(gate.admit(&call), Admit::Refuse(p) if p.starts_with("initialize first")));
+        let note = message(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        assert!(matches!(gate.admit(&note), Admit::Drop));
+        let ping = message(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+        assert!(matches!(gate.admit(&ping), Admit::Forward));
+        let init = message(
+            br#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+        );
+        assert!(matches!(gate.admit(&init), Admit::Forward));
+        assert!(matches!(gate.admit(&call), Admit::Forward));
+        assert!(matches!(gate.admit(&note), Admit::Forward));
     }
 }

@@ -80,6 +80,7 @@ fn audit_record(
         cut: p.cut.iter().filter_map(|x| by_name(&x.name)).collect(),
         projection_hash: p.hash.clone(),
         cost: None,
+        activity: None,
     }
 }
 
@@ -129,7 +130,38 @@ pub fn record_read(
         cut: Vec::new(),
         projection_hash: project::text_hash(text),
         cost: None,
+        activity: None,
     };
     store.audit_append(&record)?;
+    Ok(())
+}
+
+/// Records a read by `reader` that found no node it may read named `name`
+/// (absent or above its tier: the record does not say which, as the
+/// agent's own session reads it). `tool` names the interface and tool.
+pub fn record_failed_read(
+    store: &mut graphex_engine::Store,
+    reader: &Reader,
+    session: &str,
+    tool: &str,
+    name: &str,
+) -> Result<()> {
+    use graphex_engine::audit::{Action, Activity, Step};
+    let trust = match reader.access {
+        Access::Trust { score, .. } => Some(score),
+        Access::Tier(_) => None,
+    };
+    store.audit_activity(Step {
+        agent: reader.agent,
+        trust,
+        tier: reader.tier,
+        activity: Activity {
+            action: Action::NoSuchNode,
+            session: session.to_owned(),
+            proposal: None,
+            asked: Some(name.to_owned()),
+            detail: tool.to_owned(),
+        },
+    })?;
     Ok(())
 }

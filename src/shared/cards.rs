@@ -210,10 +210,24 @@ pub fn describe(store: &Store, n: usize, change: &Change) -> String {
             );
         }
         Change::Supersede { old, new } => {
-            let _ = writeln!(out, "  {n}. ⇢ {new} supersedes {old} ({old} becomes deprecated)");
+            let (effect, _) = supersede_effect(store, old.as_str());
+            let _ = writeln!(out, "  {n}. ⇢ {new} supersedes {old} ({effect})");
         }
     }
     out
+}
+
+/// What accepting a supersede does to `old`, as accept will do it: it
+/// becomes deprecated, or (already deprecated or archived) the change fails.
+/// The flag says it fails. The card never promises what accept will not do.
+pub fn supersede_effect(store: &Store, old: &str) -> (String, bool) {
+    use graphex_engine::model::Status;
+    match store.catalog().by_name(old).map(|n| n.status) {
+        Some(status @ (Status::Deprecated | Status::Archived)) => {
+            (format!("{old} is already {status}: accepting this change fails"), true)
+        }
+        _ => (format!("{old} becomes deprecated"), false),
+    }
 }
 
 fn reason_suffix(reason: Option<&str>) -> String {

@@ -38,3 +38,35 @@ pub fn create_demo(root: &Path, cost: KdfCost) -> Result<()> {
     super::demo_proposals::add(&mut store)?;
     Ok(())
 }
+
+/// A copy of the demo store at `root` (KDF cost 4), made from one built
+/// once per test process: tests share the fixture instead of each building
+/// the demo again.
+#[cfg(test)]
+pub fn demo_copy(root: &Path) {
+    use std::sync::OnceLock;
+    static TEMPLATE: OnceLock<tempfile::TempDir> = OnceLock::new();
+    let template = TEMPLATE.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        create_demo(dir.path(), KdfCost(Some(4))).expect("the demo store");
+        dir
+    });
+    copy_tree(template.path(), root).expect("a copy of the demo store");
+}
+
+/// Copies directory `from` into `to` (created), modes kept.
+#[cfg(test)]
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    std::fs::set_permissions(to, std::fs::metadata(from)?.permissions())?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}

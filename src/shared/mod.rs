@@ -3,6 +3,7 @@
 //! Neither front end reaches into the other; both use this.
 
 pub mod audit_log;
+pub mod audit_text;
 pub mod cards;
 pub mod conversation;
 pub mod demo;

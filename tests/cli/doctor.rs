@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use crate::harness::{Repo, bare};
+use crate::harness::Repo;
 
 /// The doctor's JSON report and exit code, at master level.
 fn doctor(repo: &Repo, extra: &[&str]) -> (serde_json::Value, i32) {
@@ -26,9 +26,10 @@ pub(crate) fn outcome<'a>(report: &'a serde_json::Value, name: &str) -> (&'a str
 
 /// A demo store (its light KDF is expected) with some content.
 fn demo() -> Repo {
-    let repo = Repo::new();
-    std::fs::remove_dir_all(repo.root().join(".gpp")).unwrap();
-    bare(repo.root()).args(["demo", ".", "--no-console"]).assert().success();
+    let repo = Repo {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    crate::harness::demo_into(repo.root());
     repo
 }
 
@@ -93,8 +94,15 @@ fn a_rolled_back_or_deleted_row_is_named_though_the_store_will_not_open() {
 fn a_substituted_key_file_is_named() {
     let repo = demo();
     let keys = repo.root().join(".gpp/graphex/keys");
-    // Any valid key file of another store is a substitute here.
-    let other = demo();
+    // Any valid key file of another store is a substitute here (a demo of
+    // its own: copies of the shared fixture hold the same keys).
+    let other = Repo {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    crate::harness::bare(other.root())
+        .args(["demo", ".", "--no-console"])
+        .assert()
+        .success();
     std::fs::copy(
         other.root().join(".gpp/graphex/keys/public.key"),
         keys.join("public.key"),

@@ -1,5 +1,6 @@
 //! Each branch's graph only moves forward: whatever moves a branch (pull,
-//! `pull --rebase`, a force push taken with `reset --hard`, revert), a graph
+//! `pull --rebase`, `rebase`, a force push taken with `reset --hard`,
+//! revert, cherry-pick), a graph
 //! that does not descend from the one this machine last saw on that branch
 //! opens read-only; a legitimate change through the same operation does
 //! not. Another branch, a detached commit and a linked work tree keep
@@ -158,6 +159,55 @@ fn a_force_push_taken_with_reset_hard_is_refused_and_a_plain_one_is_not() {
     git_ok(w.root(), &["fetch", "-q", "origin"]);
     git_ok(w.root(), &["reset", "-q", "--hard", "origin/main"]);
     assert!(!rolled_back(w.root()));
+}
+
+#[test]
+fn a_plain_rebase_onto_an_older_graph_is_refused_and_onto_a_newer_one_is_not() {
+    for older in [true, false] {
+        let w = world();
+        w.teammate_pushes(false, |mate| {
+            if older {
+                w.older_graph_commit(mate);
+            } else {
+                add(mate, "teammate-node", "built on the fix");
+                commit_all(mate, "teammate adds a node");
+            }
+        });
+        w.local_commit();
+        git_ok(w.root(), &["fetch", "-q", "origin"]);
+        let _ = git(w.root(), &["rebase", "-q", "origin/main"]);
+        assert!(
+            git_ok(w.root(), &["log", "-1", "--format=%s"]).contains("local notes"),
+            "rebased"
+        );
+        assert_eq!(rolled_back(w.root()), older, "older graph: {older}");
+        assert_eq!(write_refused(w.root()), older);
+    }
+}
+
+#[test]
+fn a_cherry_pick_of_an_older_graph_is_refused_and_of_code_is_not() {
+    let w = world();
+    // A teammate pushes a branch: a code commit, then one that puts the
+    // graph from before the fix back beside a code change.
+    let clone = tempfile::tempdir().unwrap();
+    let mate = clone.path().join("mate");
+    let remote = w.remote.path().to_str().unwrap();
+    git_ok(clone.path(), &["clone", "-q", remote, mate.to_str().unwrap()]);
+    git_ok(&mate, &["checkout", "-q", "-b", "other"]);
+    std::fs::write(mate.join("tidy.rs"), "fn tidy() {}\n").unwrap();
+    commit_all(&mate, "code only");
+    let code_only = head(&mate);
+    w.older_graph_commit(&mate);
+    let older_graph = head(&mate);
+    git_ok(&mate, &["push", "-q", "origin", "other"]);
+    git_ok(w.root(), &["fetch", "-q", "origin"]);
+    w.local_commit();
+    git_ok(w.root(), &["cherry-pick", &code_only]);
+    assert!(!rolled_back(w.root()), "a code commit picked leaves the graph");
+    git_ok(w.root(), &["cherry-pick", &older_graph]);
+    assert!(rolled_back(w.root()), "the older graph picked onto main");
+    assert!(write_refused(w.root()));
 }
 
 #[test]

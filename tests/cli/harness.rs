@@ -164,6 +164,36 @@ pub fn own_session() {
     });
 }
 
+/// Puts a copy of the demo store (as `graphex demo DIR --no-console` makes it)
+/// in `dest`: the demo is built once per test process and copied, modes
+/// kept, so the tests that only read it share the fixture.
+pub fn demo_into(dest: &Path) {
+    static TEMPLATE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let template = TEMPLATE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        bare(dir.path())
+            .args(["demo", "demo", "--no-console"])
+            .assert()
+            .success();
+        dir
+    });
+    copy_tree(&template.path().join("demo"), dest);
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    std::fs::set_permissions(to, std::fs::metadata(from).unwrap().permissions()).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
 /// The binary with every GRAPHEX_* variable cleared and a cheap KDF.
 pub fn bare(cwd: &Path) -> Command {
     own_session();

@@ -27,6 +27,7 @@ mod layers;
 mod lifecycle;
 mod mcp;
 mod mcp_limits;
+mod mcp_raw;
 mod mcp_session;
 mod mcp_tools;
 mod projection;

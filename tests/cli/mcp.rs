@@ -169,8 +169,9 @@ fn agents_query_propose_and_follow_up_over_mcp() {
             json!({"name": "x", "node_type": "module", "description": "d", "tier": "human-only"}),
         )
         .await;
+        // Human-only is not a tier the schema offers: refused, naming the ones it does.
         assert!(
-            text(&r).contains("may propose content up to the agent-readable tier"),
+            text(&r).contains("unknown variant `human-only`, expected one of `public`, `agent-readable`"),
             "{}",
             text(&r)
         );
@@ -226,4 +227,40 @@ fn the_server_refuses_master_credentials_unless_local() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("agent identity only"));
+}
+
+#[test]
+fn a_server_without_the_keys_its_trust_needs_refuses_unless_public_only_and_says_what_it_reads() {
+    let repo = Repo::new().with_four_tiers();
+    let keyless = |extra: &[&str]| {
+        let mut c = crate::harness::bare(repo.root());
+        c.arg("--store")
+            .arg(repo.root())
+            .args(["mcp", "--agent", "a", "--trust", "94"])
+            .args(extra);
+        c
+    };
+    let out = keyless(&[]).write_stdin("").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("may read up to the agent-readable tier, but this server can decrypt only public"),
+        "{said}"
+    );
+    assert!(said.contains("--public-only"), "{said}");
+    // Knowingly public: trust_status says what it reads and what it does not serve.
+    let mut s = crate::mcp_limits::Server::spawn_with(&repo, &["--public-only"], false);
+    s.send(
+        &serde_json::json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}),
+    );
+    assert_eq!(s.next()["id"], 1);
+    s.send(&serde_json::json!({"jsonrpc":"2.0","id":2,"method":"tools/call",
+        "params":{"name":"trust_status","arguments":{}}}));
+    let status = s.next();
+    let text: serde_json::Value =
+        serde_json::from_str(status["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text["reads"], serde_json::json!(["public"]), "{text}");
+    assert_eq!(text["trust_allows"], "agent-readable", "{text}");
+    assert_eq!(text["not_served"], serde_json::json!(["agent-readable"]), "{text}");
 }

@@ -13,20 +13,41 @@ use serde_json::{Value, json};
 use crate::harness::Repo;
 
 /// The server with piped stdio, and its stdout as a stream of parsed lines.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Value>,
 }
 
 impl Server {
-    fn start(repo: &Repo, extra: &[&str]) -> Self {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("graphex"))
+    /// The server, initialised as a client does.
+    pub(crate) fn start(repo: &Repo, extra: &[&str]) -> Self {
+        let mut s = Self::spawn(repo, extra);
+        s.send(&json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+            "protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}));
+        assert_eq!(s.next()["id"], 1, "initialised");
+        s.send(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+        s
+    }
+
+    /// The server, nothing sent yet.
+    pub(crate) fn spawn(repo: &Repo, extra: &[&str]) -> Self {
+        Self::spawn_with(repo, extra, true)
+    }
+
+    /// The server with the agent identity, or with no key at all.
+    pub(crate) fn spawn_with(repo: &Repo, extra: &[&str], identity: bool) -> Self {
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("graphex"));
+        if identity {
+            command.env("GRAPHEX_AGENT_IDENTITY", repo.agent_identity_once());
+        } else {
+            command.env_remove("GRAPHEX_AGENT_IDENTITY");
+        }
+        let mut child = command
             .env_remove("GRAPHEX_PASSPHRASE")
             .env_remove("GRAPHEX_IDENTITY")
             .env_remove("GRAPHEX_HUMAN_PASSPHRASE")
             .env_remove("GRAPHEX_MCP_MAX_MESSAGE")
-            .env("GRAPHEX_AGENT_IDENTITY", repo.agent_identity_once())
             .env("GRAPHEX_TEST_KDF_LOG_N", "4")
             .arg("--store")
             .arg(repo.root())
@@ -48,26 +69,21 @@ impl Server {
                 }
             }
         });
-        let mut s = Self { child, stdin, lines };
-        s.send(&json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
-            "protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}));
-        assert_eq!(s.next()["id"], 1, "initialised");
-        s.send(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
-        s
+        Self { child, stdin, lines }
     }
 
-    fn send(&mut self, v: &Value) {
+    pub(crate) fn send(&mut self, v: &Value) {
         self.raw(format!("{v}\n").as_bytes());
     }
 
-    fn raw(&mut self, bytes: &[u8]) {
+    pub(crate) fn raw(&mut self, bytes: &[u8]) {
         self.stdin.write_all(bytes).unwrap();
         self.stdin.flush().unwrap();
     }
 
     /// The next message the server writes (a generous bound, so a hang
     /// fails the test instead of stalling it).
-    fn next(&self) -> Value {
+    pub(crate) fn next(&self) -> Value {
         self.lines
             .recv_timeout(Duration::from_secs(60))
             .expect("the server answered")

@@ -63,8 +63,24 @@ fn a_master_session_serves_no_mcp_server_local_or_not() {
     let runtime = runtime();
     for local in [true, false] {
         // With no key and declined by the session, the server is its own
-        // and keyless: public content only.
-        let served = runtime.block_on(answers(server(&repo, local, &[])));
+        // and keyless: it refuses to start, as its trust needs a key...
+        let out = runtime
+            .block_on(async {
+                server(&repo, local, &[])
+                    .stdin(std::process::Stdio::null())
+                    .output()
+                    .await
+            })
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("can decrypt only public"),
+            "{out:?}"
+        );
+        // ...or serves public content only, when asked to.
+        let mut public = server(&repo, local, &[]);
+        public.arg("--public-only");
+        let served = runtime.block_on(answers(public));
         assert!(!served[1].contains("agent-restricted words"), "{served:?}");
         assert!(!served[2].contains("agent-readable words"), "{served:?}");
     }

@@ -87,9 +87,23 @@ fn explore_tools_never_name_what_is_above_the_agents_tier() {
         let absent = err(c, "graphex_inspect", json!({"name": "agent-restrictee"})).await;
         assert_eq!(hidden, absent.replace("agent-restrictee", "agent-restricted"));
     });
-    // Each read was recorded like a query.
-    let out = repo.master().args(["audit", "list"]).output().unwrap();
+    // Each read was recorded like a query, and each that found nothing as a
+    // failed read: the reviewer's listing says which name exists above the
+    // agent's tier.
+    let out = repo
+        .master()
+        .args(["audit", "list", "--agent", "claude-code"])
+        .output()
+        .unwrap();
     let list = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(list.matches("failed-read").count(), 4, "{list}");
+    assert_eq!(
+        list.matches("agent-restricted is agent-restricted: above the tier read at")
+            .count(),
+        2,
+        "{list}"
+    );
+    assert_eq!(list.matches("no node is named agent-restrictee").count(), 2, "{list}");
     for tool in [
         "tool:graphex_path",
         "tool:graphex_search",
@@ -215,6 +229,19 @@ fn governance_tools_estimate_report_and_check() {
         assert_eq!(v["ok"], json!(false));
         assert_eq!(v["paths"][0]["path"], json!("src/main.rs"));
         err(c, "policy_check", json!({})).await;
+        // Asked alone, a hidden name and an absent one get the same answer,
+        // word for word and in the same order.
+        let check_of = async |to: &str| {
+            let changes = json!([
+                {"op": "add_edge", "from": "public", "relation": "uses", "to": to},
+                {"op": "update_node", "name": to, "set": {"description": "more"}},
+                {"op": "add_node", "name": "fresh-one", "type": "service", "description": format!("uses {to}")}
+            ]);
+            ok(c, "policy_check", json!({"changes": changes})).await
+        };
+        let hidden = check_of("agent-restricted").await;
+        let absent = check_of("agent-restrictee").await;
+        assert_eq!(hidden, absent.replace("agent-restrictee", "agent-restricted"));
 
         // propose_update by id.
         let id = p["included_ids"][0].as_str().unwrap().to_owned();

@@ -486,3 +486,61 @@ fn a_remove_edge_proposal_is_reviewed_accepted_and_undone() {
     assert!(repo.ok(&["show", "orders-service"]).contains(edge));
     assert_eq!(repo.json(repo.master(), &["pending"])["proposals"][0]["id"], id);
 }
+
+#[test]
+fn a_card_never_promises_what_accept_will_not_do() {
+    let repo = reviewed_repo();
+    repo.ok(&[
+        "add",
+        "--type",
+        "service",
+        "--name",
+        "orders-v2",
+        "-d",
+        "Next",
+        "--tier",
+        "agent-readable",
+    ]);
+    repo.ok(&["deprecate", "orders-service", "--reason", "replaced"]);
+    propose(
+        &repo,
+        r#"{"agent": "claude-code", "trust": 94.2, "changes": [{"op": "supersede", "old": "orders-service", "new": "orders-v2"},
+            {"op": "add_edge", "from": "orders-v2", "relation": "uses", "to": "orders-v2"}]}"#,
+    );
+    let card = String::from_utf8(repo.master().args(["pending"]).output().unwrap().stdout).unwrap();
+    assert!(
+        card.contains("orders-service is already deprecated: accepting this change fails"),
+        "{card}"
+    );
+    assert!(!card.contains("becomes deprecated"), "{card}");
+    assert!(card.contains("links orders-v2 to itself"), "{card}");
+}
+
+#[test]
+fn accept_and_reject_take_the_name_of_the_node_a_proposal_adds_or_changes() {
+    let repo = reviewed_repo();
+    let retry = propose(&repo, RETRY);
+    let other = propose(
+        &repo,
+        r#"{"agent": "codex", "trust": 88, "changes": [{"op": "update_node", "name": "orders-service", "set": {"description": "Orders"}}]}"#,
+    );
+    // Two proposals change orders-service: the name is ambiguous and both are listed.
+    let out = repo
+        .master()
+        .args(["reject", "orders-service", "--reason", "no"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("2 pending proposals touch it"), "{said}");
+    assert!(said.contains(&retry[..12]) && said.contains(&other[..12]), "{said}");
+    // Only one adds retry-queue.
+    repo.master().args(["accept", "retry-queue"]).assert().success();
+    assert!(repo.ok(&["list"]).contains("retry-queue"));
+    // A name nothing pending touches says so.
+    let out = repo.master().args(["accept", "nothing-like-it"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no pending proposal"),
+        "{out:?}"
+    );
+}

@@ -3,7 +3,7 @@
 //! computes them (writes included), every frame kept as text.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use graphex_engine::{Credentials, KdfCost, Level, Store};
+use graphex_engine::{Credentials, Level, Store};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -40,7 +40,7 @@ pub struct Run {
 
 pub fn demo_at(level: Level) -> Run {
     let dir = tempfile::tempdir().unwrap();
-    crate::shared::demo::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
+    crate::shared::demo::demo_copy(dir.path());
     let mut creds = Credentials {
         passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
         ..Credentials::default()

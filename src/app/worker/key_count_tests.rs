@@ -72,7 +72,7 @@ impl Live {
     }
 }
 
-fn propose(store: &Store, name: &str, change: serde_json::Value) {
+fn propose(store: &mut Store, name: &str, change: serde_json::Value) {
     let doc = serde_json::json!({"agent": "claude-code", "trust": 90, "session": "triage",
         "rationale": format!("about {name}"), "changes": [change]});
     submit(
@@ -132,10 +132,14 @@ fn twenty_proposals_three_flagged_are_triaged_in_23_keys() {
             "dead-letters",
         ];
         for (i, name) in names.iter().enumerate() {
-            propose(&store, name, add(name, &format!("rule number {i} of the house style")));
+            propose(
+                &mut store,
+                name,
+                add(name, &format!("rule number {i} of the house style")),
+            );
         }
         propose(
-            &store,
+            &mut store,
             "deploy-token",
             add(
                 "deploy-token",
@@ -143,11 +147,15 @@ fn twenty_proposals_three_flagged_are_triaged_in_23_keys() {
             ),
         );
         propose(
-            &store,
+            &mut store,
             "ledger",
             serde_json::json!({"op": "update_node", "name": "ledger", "set": {"tier": "public"}}),
         );
-        propose(&store, "payment-service", add("payment-service", "handles payments"));
+        propose(
+            &mut store,
+            "payment-service",
+            add("payment-service", "handles payments"),
+        );
     }
     let mut live = Live::new(dir.path(), creds());
     assert_eq!(live.s.queue.items.len(), 20, "{}", live.screen());
@@ -185,7 +193,7 @@ fn twenty_proposals_three_flagged_are_triaged_in_23_keys() {
 #[test]
 fn the_tier_diff_around_the_demo_centre_takes_3_keys() {
     let dir = tempfile::tempdir().unwrap();
-    crate::shared::demo::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
+    crate::shared::demo::demo_copy(dir.path());
     let creds = Credentials {
         passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
         ..Credentials::default()

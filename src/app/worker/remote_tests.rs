@@ -58,12 +58,12 @@ fn connect(
 fn a_console_through_the_session_decides_with_its_keys_and_goes_on_without_them_when_it_ends() {
     let dir = new_store();
     let id = {
-        let store = Store::open(dir.path(), &master()).unwrap();
+        let mut store = Store::open(dir.path(), &master()).unwrap();
         let doc = serde_json::json!({"agent": "claude-code", "trust": 90, "session": "s", "rationale": "r",
             "changes": [{"op": "add_node", "name": "retry-budget", "type": "convention",
                 "description": "three retries", "tier": "public"}]});
         let s = Submission::from_json(doc.to_string().as_bytes()).unwrap();
-        submit(&store, &TrustPolicy::default(), s, Source::Cli)
+        submit(&mut store, &TrustPolicy::default(), s, Source::Cli)
             .unwrap()
             .to_string()
     };

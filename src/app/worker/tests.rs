@@ -92,10 +92,9 @@ fn a_key_rotated_elsewhere_is_picked_up_with_the_same_credentials() {
 
 #[test]
 fn a_rejection_undone_is_redone_with_its_reason_and_a_new_decision_ends_redo() {
-    use graphex_engine::KdfCost;
     use graphex_engine::proposal::{Outcome, ProposalStatus};
     let dir = tempfile::tempdir().unwrap();
-    crate::shared::demo::create_demo(dir.path(), KdfCost(Some(4))).unwrap();
+    crate::shared::demo::demo_copy(dir.path());
     let creds = || Credentials {
         passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
         ..Credentials::default()

@@ -63,6 +63,7 @@ impl Store {
             cut: Vec::new(),
             projection_hash: projection.projection_hash.clone(),
             cost: Some(cost),
+            activity: None,
         };
         let seq = self
             .audit_append(&record)?

@@ -2,19 +2,23 @@
 //! and per cost an agent reports for one of its projections; appended,
 //! never changed.
 //!
-//! Each record is sealed under the index key of the most secret tier the
-//! writing session holds (its query text may name any node that session can
-//! see, whatever tier it projects for) and chained: `hash = SHA-256(prev | seq | at | kind |
+//! Each projection record is sealed under the index key of the most secret
+//! tier the writing session holds (its query text may name any node that
+//! session can see, whatever tier it projects for); a step of an agent's
+//! work under agent-readable, so the agent reads its whole record (see
+//! [`AuditRecord::sealing_tier`]). Records are chained: `hash = SHA-256(prev | seq | at | kind |
 //! tier | sealed)`. `verify` needs no keys and finds an edited, deleted or
 //! reordered record; the log's head is also kept in `meta`, so losing the
 //! newest records shows too (an attacker who rewrites both is issue-7
 //! territory: a keyed manifest). A preview identical to the previous record is
 //! not written again, so a console previewing constantly does not flood it.
 
+mod activity;
 mod cost;
 mod record;
 mod replay;
 
+pub use activity::{Action, Activity, Step, failed_read_cause};
 pub use cost::CostReport;
 pub use record::{AuditRecord, Kind, NodeRef, TokenCost};
 pub use replay::{Replay, TOOL_READ};
@@ -38,10 +42,25 @@ pub struct Entry {
     /// The tier the record is sealed under (the writer's most secret).
     pub sealed_at: Tier,
     pub hash: String,
-    /// The record, when this session reads its tier.
+    /// The record, when this session reads its tier (its time in RFC 3339).
+    #[serde(serialize_with = "record_json")]
     pub record: Option<AuditRecord>,
+    /// For a failed read, why nothing was found, when this session reads
+    /// more tiers than the agent did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
     /// The record should be readable but fails authentication (run `audit verify`).
     pub corrupt: bool,
+}
+
+/// A record as JSON with its time in RFC 3339, as every time `audit list
+/// --json` prints (the record itself keeps milliseconds).
+fn record_json<S: serde::Serializer>(record: &Option<AuditRecord>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    let mut value = serde_json::to_value(record).map_err(serde::ser::Error::custom)?;
+    if let (Some(r), Some(at)) = (record, value.get_mut("at")) {
+        *at = serde_json::Value::String(r.at.to_rfc3339());
+    }
+    value.serialize(s)
 }
 
 /// What `verify` found.
@@ -93,7 +112,7 @@ impl Store {
     pub fn audit_append(&mut self, record: &AuditRecord) -> Result<Option<u64>> {
         self.refuse_if_rolled_back("recording a projection in the audit log")?;
         self.refuse_if_names_only("recording a projection in the audit log")?;
-        let tier = self.level().max_tier();
+        let tier = record.sealing_tier(self.level().max_tier());
         let (keys, conn) = self.keys_and_conn();
         let ciphers = keys.tier(tier)?;
         // Immediate: two appenders never read the same last record.
@@ -207,6 +226,9 @@ impl Store {
             if agent.is_some_and(|a| record.as_ref().is_none_or(|rec| rec.agent != a)) {
                 continue;
             }
+            let cause = record
+                .as_ref()
+                .and_then(|rec| failed_read_cause(self.catalog(), rec, self.level().max_tier()));
             out.push(Entry {
                 seq,
                 at: Timestamp(r.get(1)?).to_rfc3339(),
@@ -214,6 +236,7 @@ impl Store {
                 sealed_at: tier,
                 hash: r.get(5)?,
                 record,
+                cause,
                 corrupt,
             });
             if out.len() >= limit {

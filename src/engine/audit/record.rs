@@ -6,14 +6,20 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{NodeId, Tier, Timestamp};
 
-/// Projection for an agent, preview by a person, or the tokens an agent
-/// reports it spent on one of its projections.
+/// Projection for an agent, preview by a person, the tokens an agent
+/// reports it spent on one of its projections, or a step of an agent's
+/// work: a proposal or revision submitted, a comment, a reviewer's
+/// decision, a read that found nothing the agent may read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     Projection,
     Preview,
     Cost,
+    Proposal,
+    Comment,
+    Decision,
+    FailedRead,
 }
 
 impl Kind {
@@ -22,11 +28,29 @@ impl Kind {
             Kind::Projection => "projection",
             Kind::Preview => "preview",
             Kind::Cost => "cost",
+            Kind::Proposal => "proposal",
+            Kind::Comment => "comment",
+            Kind::Decision => "decision",
+            Kind::FailedRead => "failed-read",
         }
     }
 
     /// Every kind, for checks of a stored kind's name.
-    pub const ALL: [Kind; 3] = [Kind::Projection, Kind::Preview, Kind::Cost];
+    pub const ALL: [Kind; 7] = [
+        Kind::Projection,
+        Kind::Preview,
+        Kind::Cost,
+        Kind::Proposal,
+        Kind::Comment,
+        Kind::Decision,
+        Kind::FailedRead,
+    ];
+
+    /// Whether a record of this kind holds a text an agent received (or a
+    /// person previewed), which `audit replay` rebuilds.
+    pub fn is_text(self) -> bool {
+        matches!(self, Kind::Projection | Kind::Preview)
+    }
 
     /// Whether `s` names a kind.
     pub fn is_known(s: &str) -> bool {
@@ -65,6 +89,9 @@ pub struct AuditRecord {
     /// For a cost record: the tokens the agent reports it spent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<TokenCost>,
+    /// For a step of an agent's work: what was done.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activity: Option<super::Activity>,
 }
 
 /// Tokens an agent reports it spent on a projection, as its model counted them.
@@ -76,6 +103,19 @@ pub struct TokenCost {
 }
 
 impl AuditRecord {
+    /// The tier a session whose most secret tier is `most` seals this
+    /// record under: its most secret for what an agent received (a query
+    /// may name anything that session reads), agent-readable for a step of
+    /// an agent's work, which holds nothing an agent may not read (the
+    /// agent's own words, a proposal id, a reason checked to name nothing
+    /// above agent-readable), so the agent can list its whole record.
+    pub fn sealing_tier(&self, most: Tier) -> Tier {
+        match self.activity {
+            Some(_) => most.min(Tier::AgentReadable),
+            None => most,
+        }
+    }
+
     /// Whether two records describe the same projection (for preview dedup).
     pub fn same_as(&self, other: &AuditRecord) -> bool {
         self.agent == other.agent

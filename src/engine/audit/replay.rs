@@ -4,7 +4,7 @@
 use rustc_hash::FxHashSet;
 use serde::Serialize;
 
-use super::{AuditRecord, Kind};
+use super::AuditRecord;
 
 /// How the centre of a record of a tool's read (an MCP path, search or
 /// timeline answer, recorded like a projection) begins.
@@ -39,7 +39,7 @@ impl Store {
             .audit_list(None, None, usize::MAX)?
             .into_iter()
             .filter_map(|e| e.record.map(|r| (e.seq, r)))
-            .filter(|(_, r)| r.kind != Kind::Cost && r.projection_hash.starts_with(&prefix))
+            .filter(|(_, r)| r.kind.is_text() && r.projection_hash.starts_with(&prefix))
             .collect();
         let distinct: FxHashSet<&str> = found.iter().map(|(_, r)| r.projection_hash.as_str()).collect();
         if distinct.len() > 1 {

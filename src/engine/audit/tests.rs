@@ -23,6 +23,7 @@ pub(crate) fn record(kind: Kind, agent: &str, tier: Tier, hash: &str) -> AuditRe
         cut: Vec::new(),
         projection_hash: hash.into(),
         cost: None,
+        activity: None,
     }
 }
 

@@ -57,6 +57,7 @@ fn benches(c: &mut Criterion) {
                 cut: Vec::new(),
                 projection_hash: p.hash.clone(),
                 cost: None,
+                activity: None,
             };
             black_box(store.audit_append(&record).expect("audit"))
         })

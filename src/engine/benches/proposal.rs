@@ -47,8 +47,8 @@ fn bench(c: &mut Criterion) {
                 }
                 let doc = json!({"agent": "bench", "trust": 95, "session": "bench", "changes": changes});
                 let sub = Submission::from_json(doc.to_string().as_bytes()).expect("submission");
-                let s = store.borrow();
-                let id = submit(&s, &TrustPolicy::default(), sub, Source::Cli).expect("submit");
+                let mut s = store.borrow_mut();
+                let id = submit(&mut s, &TrustPolicy::default(), sub, Source::Cli).expect("submit");
                 let (_, p) = s.proposal(id.as_str()).expect("open proposal");
                 (id, p)
             },

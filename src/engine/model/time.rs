@@ -60,6 +60,13 @@ impl fmt::Display for Timestamp {
     }
 }
 
+/// Writes a time as RFC 3339 text, for the JSON people and agents read
+/// (`#[serde(serialize_with = "crate::model::rfc3339")]`); what is stored
+/// keeps milliseconds.
+pub fn rfc3339<S: serde::Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&t.to_rfc3339())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

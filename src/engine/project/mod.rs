@@ -4,6 +4,7 @@
 //! markdown sections, scrubbed, and cut to a token budget by relevance, whole
 //! items at a time. The result says what was cut and why.
 
+mod empty;
 mod explain;
 mod items;
 mod policy;
@@ -93,6 +94,9 @@ pub struct Projection {
     /// Every candidate, in then cut, with its scores (a context manifest),
     /// most relevant first.
     pub items: Vec<ItemScore>,
+    /// When no item is in the text: why (the text says it too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_because: Option<String>,
 }
 
 /// One candidate of a projection and why it is in or out.
@@ -124,6 +128,7 @@ pub fn project(c: &Catalog, req: &Request, s: &Settings) -> Result<Projection> {
 pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Projection, Vec<ItemWhy>)> {
     let tier = s.policy.max_tier(req.access);
     let (center_label, subject_slot, candidates) = candidates(c, &req.center, tier)?;
+    let candidate_count = candidates.len();
     let distance_of: rustc_hash::FxHashMap<u32, u32> = candidates.iter().copied().collect();
     let now = req.at.unwrap_or_else(Timestamp::now);
     let scope: rustc_hash::FxHashSet<u32> = candidates.iter().map(|(s, _)| *s).collect();
@@ -246,6 +251,21 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         }
     }
     let order = ordered(&pool, &chosen, subject);
+    // Never a header over nothing: say why, in the text and the JSON.
+    let empty_because = order.is_empty().then(|| {
+        let why = match &req.center {
+            Center::Query(q) if candidate_count == 0 => query::nothing_matches(c, q, Some(tier)),
+            _ => empty::nothing_projected(candidate_count, pool.len(), req.budget),
+        };
+        s.scrubber.scrub(&why).0
+    });
+    if let Some(why) = &empty_because {
+        let said = format!("{header}\nNothing to project: {why}.\n");
+        let said_tokens = s.counter.count(&said);
+        if said_tokens <= req.budget {
+            (text, tokens) = (said, said_tokens);
+        }
+    }
     let scrubbed = order.iter().map(|&i| pool[i].scrubbed).sum();
     // Names and the centre are scrubbed like the text: a pattern that hides a
     // codename hides it everywhere the projection reports.
@@ -297,6 +317,7 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
         })
         .collect();
     let p = Projection {
+        empty_because,
         center: s.scrubber.scrub(&center_label).0,
         agent: req.agent.clone(),
         tier,
@@ -344,7 +365,7 @@ fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<Candidates> {
             Ok((name.clone(), subject, slots))
         }
         Center::Query(q) => {
-            let out = query::run_capped(c, q, tier).map_err(|e| Error::invalid("query", q.as_str(), e.render(q)))?;
+            let out = query::run_capped(c, q, tier).map_err(|e| query_error(q, &e))?;
             let mut best: BTreeMap<u32, u32> = BTreeMap::new();
             for p in &out.paths {
                 for (d, n) in p.nodes.iter().enumerate() {
@@ -424,6 +445,19 @@ fn ordered(pool: &[items::Item], chosen: &[bool], subject: Option<usize>) -> Vec
         })
     });
     idx
+}
+
+/// A query's error as the engine's: a name it found no node under keeps
+/// the name, for the audit log's record of failed reads.
+fn query_error(q: &str, e: &crate::query::QueryError) -> Error {
+    match &e.kind {
+        crate::query::QueryErrorKind::UnknownNode(name) => Error::QueryUnknownNode {
+            query: q.to_owned(),
+            name: name.clone(),
+            rendered: e.render(q),
+        },
+        _ => Error::invalid("query", q, e.render(q)),
+    }
 }
 
 fn render(

@@ -662,3 +662,50 @@ fn both_sides_of_an_unresolved_contradiction_are_flagged_disputed() {
     assert!(!p.text.contains("disputed"), "{}", p.text);
     assert!(crate::curate::contradictions(&c, Tier::Public).is_empty());
 }
+
+#[test]
+fn a_projection_that_holds_nothing_says_why_and_names_only_readable_nodes() {
+    let c = spec_graph();
+    let query = |q: &str, tier: Tier| {
+        let r = Request {
+            center: Center::Query(q.into()),
+            ..req(Access::Tier(tier), 4000)
+        };
+        project(&c, &r, &Settings::default()).unwrap()
+    };
+    // orders-service only has outgoing edges: nothing points at it.
+    let p = query("* -> owned-by -> orders-service", Tier::Public);
+    assert!(p.included.is_empty());
+    let why = p.empty_because.clone().expect("a reason");
+    assert_eq!(
+        why,
+        "no path matches this query at the public tier; orders-service has 12 outgoing and 0 incoming edge(s) at \
+         this tier: try `orders-service -> * -> *`"
+    );
+    assert!(p.text.contains(&format!("Nothing to project: {why}.")), "{}", p.text);
+    // A name above the tier is refused as an absent one is, with its name
+    // kept for the audit log's record of failed reads.
+    let refused = |q: &str| {
+        let r = Request {
+            center: Center::Query(q.into()),
+            ..req(Access::Tier(Tier::Public), 4000)
+        };
+        let e = project(&c, &r, &Settings::default()).unwrap_err();
+        (e.missing_node().map(str::to_owned), e.to_string())
+    };
+    let (hidden_name, hidden) = refused("orders-service -> uses -> fraud-thresholds");
+    let (absent_name, absent) = refused("orders-service -> uses -> fraud-thresholdz");
+    assert_eq!(hidden_name.as_deref(), Some("fraud-thresholds"));
+    assert_eq!(absent_name.as_deref(), Some("fraud-thresholdz"));
+    assert_eq!(hidden, absent.replace("fraud-thresholdz", "fraud-thresholds"));
+    // The query's own answer says the same.
+    let out = crate::query::run_capped(&c, "* -> owned-by -> orders-service", Tier::Public).unwrap();
+    assert_eq!(out.empty_because.as_deref(), Some(why.as_str()));
+    assert!(out.to_text().starts_with(&format!("no results: {why}")));
+    // A projection with items has no reason.
+    assert!(
+        query("orders-service -> uses -> *", Tier::Public)
+            .empty_because
+            .is_none()
+    );
+}

@@ -36,6 +36,9 @@ pub fn check_with(
             other => other,
         })
         .filter(|l| !names_above(c, l, cap))
+        // Accept's own reasons may name anything the checking session
+        // reads: an agent is told only what the lints above say.
+        .filter(|l| !matches!(l, Lint::CannotApply { .. }))
         .collect();
     // What an absent name gets, for a name above the tier: dangling.
     let hidden = |name: &str| c.by_name(name).is_some_and(|n| n.tier > cap) || store.name_is_hidden(name);

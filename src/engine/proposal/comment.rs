@@ -94,9 +94,10 @@ impl Store {
     /// Stores an agent's comment on proposal `on` (an id prefix): its
     /// answer to the reviewer, on the whole proposal or on `change`. Needs
     /// the agent identity (or the master key): a session with no key is
-    /// refused. Returns the comment's id.
+    /// refused. The comment is recorded in the audit log. Returns the comment's
+    /// id.
     pub fn comment(
-        &self,
+        &mut self,
         agent: &str,
         session: &str,
         on: &str,
@@ -134,7 +135,9 @@ impl Store {
         let json = serde_json::to_vec(&stored).map_err(|e| Error::integrity("comment", e.to_string()))?;
         let recipient = self.keys().proposal_recipient(&self.layout().keys())?;
         let sealed = files::seal_to(&[&recipient], &json)?;
-        super::pending::write_as(&self.layout().pending(), &sealed, EXTENSION)
+        let id = super::pending::write_as(&self.layout().pending(), &sealed, EXTENSION)?;
+        self.record_commented(agent, session, &stored.on, &id)?;
+        Ok(id)
     }
 
     /// The agents' comments on proposal `on`, oldest first (master level).

@@ -90,7 +90,8 @@ impl Store {
                 at: Timestamp::now(),
             },
         )?);
-        self.commit(plan, Durability::Sync)
+        self.commit(plan, Durability::Sync)?;
+        self.record_decision(id, crate::audit::Action::ChangesRequested, comment.to_owned())
     }
 
     /// The rounds that led to proposal `id`, oldest first, ending with `id`

@@ -11,7 +11,7 @@ use crate::project::TrustPolicy;
 use crate::store::Store;
 use crate::store::tests::open_at;
 
-fn revision(s: &Store, revises: &ProposalId, changes: serde_json::Value) -> Result<ProposalId> {
+fn revision(s: &mut Store, revises: &ProposalId, changes: serde_json::Value) -> Result<ProposalId> {
     let sub = Submission::from_json(
         json!({"agent": "claude-code", "trust": 94.2, "session": "fix-orders-timeout",
                "rationale": "as asked", "changes": changes, "revises": revises.as_str()})
@@ -24,14 +24,14 @@ fn revision(s: &Store, revises: &ProposalId, changes: serde_json::Value) -> Resu
 #[test]
 fn a_request_for_changes_a_reply_and_a_revision_make_one_conversation() {
     let (_d, root) = graph();
-    let first = propose(&open_at(&root, Level::Agent), retry_queue());
+    let first = propose(&mut open_at(&root, Level::Agent), retry_queue());
     let mut master = open_at(&root, Level::Master);
     master
         .request_changes(&first, "name the owner team in the description", Some(1))
         .unwrap();
     // It left the queue; the agent reads the request with the status.
     assert!(master.pending().unwrap().pending.iter().all(|p| p.id != first));
-    let agent = open_at(&root, Level::Agent);
+    let mut agent = open_at(&root, Level::Agent);
     match agent.proposal_status(first.short()).unwrap() {
         ProposalStatus::Decided { decision, .. } => {
             assert_eq!(decision.outcome, Outcome::ChangesRequested);
@@ -55,7 +55,7 @@ fn a_request_for_changes_a_reply_and_a_revision_make_one_conversation() {
         .unwrap();
     let mut changes = retry_queue();
     changes[0]["description"] = json!("Exponential backoff retry queue, owned by orders-team");
-    let second = revision(&agent, &first, changes).unwrap();
+    let second = revision(&mut agent, &first, changes).unwrap();
     // The revision is in the queue, with the round before it.
     let master = open_at(&root, Level::Master);
     let queue = master.pending().unwrap().pending;
@@ -83,17 +83,17 @@ fn a_request_for_changes_a_reply_and_a_revision_make_one_conversation() {
 #[test]
 fn only_a_proposal_sent_back_can_be_revised() {
     let (_d, root) = graph();
-    let agent = open_at(&root, Level::Agent);
-    let first = propose(&agent, retry_queue());
-    let e = revision(&agent, &first, retry_queue()).unwrap_err().to_string();
+    let mut agent = open_at(&root, Level::Agent);
+    let first = propose(&mut agent, retry_queue());
+    let e = revision(&mut agent, &first, retry_queue()).unwrap_err().to_string();
     assert!(e.contains("still pending"), "{e}");
     let mut master = open_at(&root, Level::Master);
     master.reject(&first, "not needed").unwrap();
-    let e = revision(&agent, &first, retry_queue()).unwrap_err().to_string();
+    let e = revision(&mut agent, &first, retry_queue()).unwrap_err().to_string();
     assert!(e.contains("was rejected"), "{e}");
     let unknown = ProposalId::of(b"nothing");
     assert!(matches!(
-        revision(&agent, &unknown, retry_queue()),
+        revision(&mut agent, &unknown, retry_queue()),
         Err(Error::NoProposal(_))
     ));
 }
@@ -101,7 +101,7 @@ fn only_a_proposal_sent_back_can_be_revised() {
 #[test]
 fn a_request_is_checked_like_a_reason_and_can_be_undone() {
     let (_d, root) = graph();
-    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let id = propose(&mut open_at(&root, Level::Agent), retry_queue());
     let mut master = open_at(&root, Level::Master);
     let e = master.request_changes(&id, "  ", None).unwrap_err().to_string();
     assert!(e.contains("say what should change"), "{e}");
@@ -139,8 +139,8 @@ fn a_request_is_checked_like_a_reason_and_can_be_undone() {
 #[test]
 fn comments_are_checked_and_hostile_files_quarantined() {
     let (_d, root) = graph();
-    let agent = open_at(&root, Level::Agent);
-    let id = propose(&agent, retry_queue());
+    let mut agent = open_at(&root, Level::Agent);
+    let id = propose(&mut agent, retry_queue());
     let e = agent
         .comment("claude-code", "", id.short(), None, " ")
         .unwrap_err()
@@ -174,10 +174,10 @@ fn comments_are_checked_and_hostile_files_quarantined() {
 #[test]
 fn a_comment_in_an_agents_name_needs_the_agents_key() {
     let (_d, root) = graph();
-    let agent = open_at(&root, Level::Agent);
-    let id = propose(&agent, retry_queue());
+    let mut agent = open_at(&root, Level::Agent);
+    let id = propose(&mut agent, retry_queue());
     // No key: refused, naming what it needs.
-    let keyless = open_at(&root, Level::Locked);
+    let mut keyless = open_at(&root, Level::Locked);
     let e = keyless
         .comment("claude-code", "", id.short(), None, "I approve of myself")
         .unwrap_err()
@@ -216,7 +216,7 @@ fn a_comment_in_an_agents_name_needs_the_agents_key() {
 #[test]
 fn a_revision_from_another_agent_is_named_as_a_problem() {
     let (_d, root) = graph();
-    let first = propose(&open_at(&root, Level::Agent), retry_queue());
+    let first = propose(&mut open_at(&root, Level::Agent), retry_queue());
     let mut master = open_at(&root, Level::Master);
     master.request_changes(&first, "fix it", None).unwrap();
     let sub = Submission::from_json(
@@ -225,7 +225,13 @@ fn a_revision_from_another_agent_is_named_as_a_problem() {
             .as_bytes(),
     )
     .unwrap();
-    let second = submit(&open_at(&root, Level::Agent), &TrustPolicy::default(), sub, Source::Mcp).unwrap();
+    let second = submit(
+        &mut open_at(&root, Level::Agent),
+        &TrustPolicy::default(),
+        sub,
+        Source::Mcp,
+    )
+    .unwrap();
     let rounds = open_at(&root, Level::Master).conversation(&second).unwrap();
     let problems = conversation_problems(&rounds);
     assert_eq!(problems.len(), 1, "{problems:?}");
@@ -239,7 +245,7 @@ fn a_revision_from_another_agent_is_named_as_a_problem() {
 fn an_agent_lists_its_proposals_from_its_own_ledger() {
     use std::os::unix::fs::PermissionsExt as _;
     let (_d, root) = graph();
-    let agent = open_at(&root, Level::Agent);
+    let mut agent = open_at(&root, Level::Agent);
     let ledger = Ledger::for_store(&root, "claude-code").unwrap();
     assert!(!ledger.path().starts_with(&root), "never in the repository");
     let entry = |id: &ProposalId, revises: Option<&ProposalId>| LedgerEntry {
@@ -248,7 +254,7 @@ fn an_agent_lists_its_proposals_from_its_own_ledger() {
         summary: "add retry-queue".into(),
         revises: revises.cloned(),
     };
-    let first = propose(&agent, retry_queue());
+    let first = propose(&mut agent, retry_queue());
     ledger.record(entry(&first, None)).unwrap();
     let mode = std::fs::metadata(ledger.path()).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
@@ -261,7 +267,7 @@ fn an_agent_lists_its_proposals_from_its_own_ledger() {
     assert_eq!(listed[0].state, "changes-requested");
     assert_eq!(listed[0].comment.as_deref(), Some("name the owner"));
     assert_eq!(listed[0].change, Some(1));
-    let second = revision(&agent, &first, retry_queue()).unwrap();
+    let second = revision(&mut agent, &first, retry_queue()).unwrap();
     ledger.record(entry(&second, Some(&first))).unwrap();
     master.reject(&second, "not now").unwrap();
     let listed = agent.review_list(&ledger.entries().unwrap()).unwrap();
@@ -276,4 +282,40 @@ fn an_agent_lists_its_proposals_from_its_own_ledger() {
     std::fs::write(ledger.path(), "{").unwrap();
     let e = ledger.entries().unwrap_err().to_string();
     assert!(e.contains("does not parse"), "{e}");
+}
+
+#[test]
+fn a_second_revision_after_the_conversation_ended_says_which_revision_was_decided() {
+    let (_d, root) = graph();
+    let first = propose(&mut open_at(&root, Level::Agent), retry_queue());
+    let mut master = open_at(&root, Level::Master);
+    master.request_changes(&first, "fix it", None).unwrap();
+    let mut agent = open_at(&root, Level::Agent);
+    let one = revision(&mut agent, &first, retry_queue()).unwrap();
+    let two = revision(&mut agent, &first, json!([{"op": "deprecate", "name": "api-gateway"}])).unwrap();
+    let card_of = |id: &ProposalId| {
+        let s = open_at(&root, Level::Master);
+        let pending = s.pending().unwrap().pending;
+        let (cards, _) = cards_unlinted(&s, pending);
+        cards.into_iter().find(|c| c.id == *id).expect("in the queue")
+    };
+    // Both pending: each card names the other.
+    let problems = card_of(&two).revision_problems;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("another pending revision") && p.contains(one.short())),
+        "{problems:?}"
+    );
+    // The first is accepted: the conversation ended, and the second's card says by which.
+    let mut master = open_at(&root, Level::Master);
+    let (_, p) = master.proposal(one.as_str()).unwrap();
+    master.accept(&one, &p, &AcceptOptions::default()).unwrap();
+    let problems = card_of(&two).revision_problems;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("already ended") && p.contains(&format!("revision {} was accepted", one.short()))),
+        "{problems:?}"
+    );
 }

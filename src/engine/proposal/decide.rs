@@ -7,6 +7,7 @@ use std::collections::hash_map::Entry as Slot;
 use std::collections::{HashMap, HashSet};
 
 use super::{Change, Decision, Outcome, ProposalId, StoredProposal};
+use crate::audit::Action;
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::model::{Edge, NewEdge, NewNode, Node, NodeId, Provenance, Status, Timestamp};
@@ -58,6 +59,8 @@ impl Store {
             },
         )?);
         self.commit(plan, Durability::Sync)?;
+        let detail = format!("{} change(s) applied", accepted.applied.len());
+        self.record_decision(id, Action::Accepted, detail)?;
         Ok(accepted)
     }
 
@@ -98,6 +101,8 @@ impl Store {
             },
         )?);
         self.commit(plan, Durability::Sync)?;
+        let detail = format!("as edited by the reviewer ({})", edited_id.short());
+        self.record_decision(original, Action::Accepted, detail)?;
         Ok(accepted)
     }
 
@@ -134,7 +139,8 @@ impl Store {
                 at: Timestamp::now(),
             },
         )?);
-        self.commit(plan, Durability::Sync)
+        self.commit(plan, Durability::Sync)?;
+        self.record_decision(id, Action::Rejected, reason.to_owned())
     }
 
     /// The recorded decision on `id`, if any (readable at agent level):
@@ -201,6 +207,24 @@ impl Store {
         if self.decision(id)?.is_some() {
             return Err(Error::AlreadyDecided(id.short().to_owned()));
         }
+        let accepted = self.plan_changes(id.short(), p, opts, plan)?;
+        plan.proposal = Some(id.to_string());
+        Ok(accepted)
+    }
+
+    /// Whether accepting `p` whole would apply, as the graph stands (a stale
+    /// base aside: that is the reviewer's call): every check accept makes,
+    /// nothing written. The error says why not.
+    pub fn check_applies(&self, p: &StoredProposal) -> Result<()> {
+        let opts = AcceptOptions {
+            only: None,
+            force: true,
+        };
+        self.plan_changes("", p, &opts, &mut Plan::default()).map(|_| ())
+    }
+
+    /// The writes accepting the selected changes of `p` (proposal `short`) makes.
+    fn plan_changes(&self, short: &str, p: &StoredProposal, opts: &AcceptOptions, plan: &mut Plan) -> Result<Accepted> {
         let changes = &p.submission.changes;
         let selected: Vec<usize> = match &opts.only {
             None => (0..changes.len()).collect(),
@@ -226,7 +250,7 @@ impl Store {
             let stale = self.stale_names(p, &selected);
             if !stale.is_empty() {
                 return Err(Error::StaleBase {
-                    id: id.short().to_owned(),
+                    id: short.to_owned(),
                     names: stale.join(", "),
                 });
             }
@@ -385,7 +409,6 @@ impl Store {
             plan.edges.push(edge);
             result.edges_added += 1;
         }
-        plan.proposal = Some(id.to_string());
         Ok(result)
     }
 

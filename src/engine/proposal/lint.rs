@@ -85,6 +85,11 @@ pub enum Lint {
     },
     /// The same edge removed by an earlier change of the proposal.
     DuplicateRemoval { change: usize, edge: String, first: usize },
+    /// An edge from a node to itself: accepting it fails.
+    SelfLoop { change: usize, name: String },
+    /// Accepting the whole proposal fails, for a reason no other lint
+    /// names (found by running accept's checks without writing).
+    CannotApply { reason: String },
 }
 
 impl Lint {
@@ -105,7 +110,25 @@ impl Lint {
             Lint::UnreadableEdge { .. } => "unreadable-edge",
             Lint::DuplicateRemoval { .. } => "duplicate-removal",
             Lint::Federated { .. } => "federated",
+            Lint::SelfLoop { .. } => "self-loop",
+            Lint::CannotApply { .. } => "cannot-apply",
         }
+    }
+
+    /// Whether accepting the proposal as it is fails because of it.
+    pub fn accept_fails(&self) -> bool {
+        matches!(
+            self,
+            Lint::Dangling { .. }
+                | Lint::Hidden { .. }
+                | Lint::NameTaken { .. }
+                | Lint::Federated { .. }
+                | Lint::NoSuchEdge { .. }
+                | Lint::Lifecycle { .. }
+                | Lint::UnreadableEdge { .. }
+                | Lint::SelfLoop { .. }
+                | Lint::CannotApply { .. }
+        )
     }
 
     /// A sentence for people.
@@ -183,6 +206,12 @@ impl Lint {
             Lint::DuplicateRemoval { change, edge, first } => {
                 format!("change {change}: removes {edge} again (change {first} removes it already)")
             }
+            Lint::SelfLoop { change, name } => {
+                format!(
+                    "change {change}: links {name} to itself; a node cannot be linked to itself, so accepting this change fails"
+                )
+            }
+            Lint::CannotApply { reason } => format!("accepting this proposal fails: {reason}"),
         }
     }
 }
@@ -219,6 +248,14 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
                 change: n,
                 kind: kind.into(),
             });
+        }
+        for (from, _, to) in change.edges() {
+            if from == to {
+                out.push(Lint::SelfLoop {
+                    change: n,
+                    name: from.to_string(),
+                });
+            }
         }
         match change {
             Change::AddNode { name, tier, .. } => {
@@ -346,6 +383,14 @@ pub fn lint_with(store: &Store, mentions: &Mentions, p: &StoredProposal) -> Vec<
                 });
             }
         }
+    }
+    // Whatever else accept would refuse, found by running its checks
+    // (a session that can write only; nothing is written).
+    if !out.iter().any(Lint::accept_fails)
+        && store.require_writer("").is_ok()
+        && let Err(e) = store.check_applies(p)
+    {
+        out.push(Lint::CannotApply { reason: e.to_string() });
     }
     out
 }
@@ -552,7 +597,7 @@ mod tests {
             .map(|i| json!({"op": "add_node", "name": format!("filler-{i:02}-unique"), "type": "module", "description": "d"}))
             .collect();
         changes.push(json!({"op": "add_node", "name": "orders-servce", "type": "service", "description": "d"}));
-        let id = propose(&open_at(&root, Level::Agent), json!(changes));
+        let id = propose(&mut open_at(&root, Level::Agent), json!(changes));
         let human = open_at(&root, Level::Human);
         let (cards, _) = crate::proposal::cards(&human, human.pending().unwrap().pending);
         let card = cards.iter().find(|c| c.id == id).unwrap();

@@ -10,6 +10,7 @@
 //! Files in `pending/` that are not well-formed proposals of this store are
 //! moved to `pending/quarantine/` with a reason and never stop the queue.
 
+mod by_name;
 mod change;
 mod check;
 mod comment;
@@ -24,7 +25,9 @@ pub(crate) mod pending;
 mod pending_scans;
 mod proposed;
 mod queue;
+mod recorded;
 mod review;
+mod siblings;
 mod stored;
 mod strict_json;
 mod submission;
@@ -103,6 +106,8 @@ mod check_tests;
 mod conversation_tests;
 #[cfg(test)]
 mod quarantine_tests;
+#[cfg(test)]
+mod recorded_tests;
 #[cfg(test)]
 mod remove_edge_tests;
 #[cfg(test)]

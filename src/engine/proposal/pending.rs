@@ -52,12 +52,15 @@ pub struct ScanResult {
 /// Checks, seals and stores `sub`; returns its id. `bases` records the
 /// version of every mentioned node readable by `store`'s session; nothing
 /// about nodes it cannot read is revealed (a hidden name is simply `null`).
-pub fn submit(store: &Store, policy: &TrustPolicy, sub: Submission, source: Source) -> Result<ProposalId> {
+/// The submission is recorded in the audit log when the session holds a key.
+pub fn submit(store: &mut Store, policy: &TrustPolicy, sub: Submission, source: Source) -> Result<ProposalId> {
     let stored = prepare(store, policy, sub, source)?;
-    write(
+    let id = write(
         store.layout().pending().as_path(),
         &stored.seal(&store.keys().proposal_recipient(&store.layout().keys())?)?,
-    )
+    )?;
+    store.record_submitted(&id, &stored.submission)?;
+    Ok(id)
 }
 
 /// The checks [`submit`] makes, and the proposal it would store (nothing

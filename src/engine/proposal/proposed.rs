@@ -100,7 +100,7 @@ mod tests {
     #[test]
     fn a_proposed_node_hangs_off_the_nodes_its_edges_name() {
         let (_d, root) = graph();
-        propose(&open_at(&root, Level::Agent), retry_queue());
+        propose(&mut open_at(&root, Level::Agent), retry_queue());
         let scan = open_at(&root, Level::Master).pending().unwrap();
         // retry-queue -> depends-on -> api-gateway; orders-service -> depends-on -> retry-queue.
         let at = |centre: &str| -> Vec<(String, String, bool)> {

@@ -12,7 +12,7 @@ use crate::store::tests::open_at;
 #[test]
 fn hostile_pending_files_are_quarantined() {
     let (_dir, root) = graph();
-    let good = propose(&open_at(&root, Level::Agent), retry_queue());
+    let good = propose(&mut open_at(&root, Level::Agent), retry_queue());
     let dir = root.join(".gpp/graphex/pending");
     let fake = "ab".repeat(32);
     std::fs::write(dir.join(format!("{fake}.proposal")), b"not age at all").unwrap();
@@ -84,7 +84,7 @@ proptest::proptest! {
             1..8),
     ) {
         let (_dir, root) = graph();
-        let good = propose(&open_at(&root, Level::Agent), retry_queue());
+        let good = propose(&mut open_at(&root, Level::Agent), retry_queue());
         let dir = root.join(".gpp/graphex/pending");
         let mut written = 0;
         for (name, bytes) in &files {
@@ -112,7 +112,7 @@ proptest::proptest! {
 #[test]
 fn decoy_recipients_are_quarantined_before_any_key_is_tried() {
     let (_dir, root) = graph();
-    let good = propose(&open_at(&root, Level::Agent), retry_queue());
+    let good = propose(&mut open_at(&root, Level::Agent), retry_queue());
     let dir = root.join(".gpp/graphex/pending");
     let s = open_at(&root, Level::Master);
     let stored = s.pending().unwrap().pending.remove(0).proposal;

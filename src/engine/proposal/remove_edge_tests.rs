@@ -52,7 +52,7 @@ fn accepting_a_removal_unlinks_the_edge_and_undo_puts_it_back_exactly() {
     s.link(uses("orders-service", "api-gateway")).unwrap();
     let before = edge(&s, "orders-service", "api-gateway").unwrap();
     let id = propose(
-        &open_at(&root, Level::Agent),
+        &mut open_at(&root, Level::Agent),
         json!([remove("orders-service", "api-gateway")]),
     );
     let mut s = open_at(&root, Level::Master);
@@ -81,7 +81,7 @@ fn a_removal_of_an_edge_gone_since_is_flagged_and_refused_even_forced() {
     let mut s = open_at(&root, Level::Master);
     s.link(uses("orders-service", "api-gateway")).unwrap();
     let id = propose(
-        &open_at(&root, Level::Agent),
+        &mut open_at(&root, Level::Agent),
         json!([remove("orders-service", "api-gateway")]),
     );
     s.unlink("orders-service", "uses", "api-gateway").unwrap();
@@ -104,7 +104,7 @@ fn removals_repeated_or_of_edges_the_proposal_adds_are_caught() {
     let mut s = open_at(&root, Level::Master);
     s.link(uses("orders-service", "api-gateway")).unwrap();
     let id = propose(
-        &open_at(&root, Level::Agent),
+        &mut open_at(&root, Level::Agent),
         json!([
             remove("orders-service", "api-gateway"),
             remove("orders-service", "api-gateway")
@@ -153,7 +153,7 @@ fn an_edge_the_proposer_cannot_read_is_answered_as_absent() {
     ))
     .unwrap();
     s.link(uses("orders-service", "ledger")).unwrap();
-    let try_remove = |store: &Store, relation: &str| {
+    let try_remove = |store: &mut Store, relation: &str| {
         let change = json!({"op": "remove_edge", "from": "orders-service", "relation": relation, "to": "ledger"});
         let sub = Submission::single("claude-code", 94.0, "s", "", change).unwrap();
         submit(store, &TrustPolicy::default(), sub, Source::Cli)
@@ -161,9 +161,9 @@ fn an_edge_the_proposer_cannot_read_is_answered_as_absent() {
             .to_string()
     };
     // From the agent's own session and from a master session alike.
-    for store in [open_at(&root, Level::Agent), open_at(&root, Level::Master)] {
-        let hidden = try_remove(&store, "uses");
-        let absent = try_remove(&store, "owns");
+    for mut store in [open_at(&root, Level::Agent), open_at(&root, Level::Master)] {
+        let hidden = try_remove(&mut store, "uses");
+        let absent = try_remove(&mut store, "owns");
         assert!(hidden.contains("reads no such edge"), "{hidden}");
         assert_eq!(hidden, absent.replace("owns", "uses"));
     }
@@ -176,7 +176,7 @@ fn an_edge_raised_above_the_proposer_since_is_flagged_and_not_removed() {
     let mut s = open_at(&root, Level::Master);
     s.link(uses("orders-service", "api-gateway")).unwrap();
     let id = propose(
-        &open_at(&root, Level::Agent),
+        &mut open_at(&root, Level::Agent),
         json!([remove("orders-service", "api-gateway")]),
     );
     let raise = NodePatch {

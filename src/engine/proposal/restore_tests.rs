@@ -17,7 +17,7 @@ fn a_restore_brings_a_node_back_and_undo_takes_it_away_again() {
     s.set_status("orders-service", Status::Deprecated, Some("replaced"))
         .unwrap();
     let id = propose(
-        &s,
+        &mut s,
         json!([{"op": "restore", "name": "orders-service", "reason": "the replacement was dropped"}]),
     );
     let (pid, p) = s.proposal(id.as_str()).unwrap();
@@ -50,7 +50,7 @@ fn a_node_added_then_deprecated_or_superseded_by_one_proposal_is_accepted() {
     let (_dir, root) = graph();
     let mut s = open_at(&root, Level::Master);
     let id = propose(
-        &s,
+        &mut s,
         json!([{"op": "add_node", "name": "stopgap", "type": "module", "description": "for now"},
                {"op": "deprecate", "name": "stopgap", "reason": "already replaced"},
                {"op": "add_node", "name": "new-gateway", "type": "service", "description": "next"},
@@ -91,9 +91,9 @@ fn a_deprecated_node_is_superseded_only_with_force() {
 #[test]
 fn an_impossible_lifecycle_move_is_a_lint_before_accept() {
     let (_dir, root) = graph();
-    let s = open_at(&root, Level::Master);
+    let mut s = open_at(&root, Level::Master);
     let id = propose(
-        &s,
+        &mut s,
         json!([{"op": "archive", "name": "api-gateway"},
                {"op": "add_node", "name": "stopgap", "type": "module", "description": "for now"},
                {"op": "deprecate", "name": "stopgap", "reason": "replaced"},

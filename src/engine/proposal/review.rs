@@ -39,13 +39,18 @@ pub struct Card {
 
 /// A revision's earlier rounds and what does not hold in them; nothing
 /// for a proposal that revises none.
-fn earlier_rounds(store: &Store, p: &Pending) -> (Vec<super::Round>, Vec<String>) {
-    if p.proposal.submission.revises.is_none() {
+fn earlier_rounds(
+    store: &Store,
+    p: &Pending,
+    index: &super::siblings::RevisionIndex,
+) -> (Vec<super::Round>, Vec<String>) {
+    let Some(revises) = &p.proposal.submission.revises else {
         return (Vec::new(), Vec::new());
-    }
+    };
     match store.conversation(&p.id) {
         Ok(mut rounds) => {
-            let problems = super::conversation_problems(&rounds);
+            let mut problems = super::conversation_problems(&rounds);
+            problems.extend(store.sibling_problems(index, revises, &p.id));
             rounds.pop();
             (rounds, problems)
         }
@@ -99,6 +104,13 @@ pub fn cards_unlinted(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<G
         } else {
             HashMap::new()
         };
+    // Which proposals revise which, built once, and only for a queue that
+    // holds a revision.
+    let revisions = if pending.iter().any(|p| p.proposal.submission.revises.is_some()) {
+        store.revision_index().unwrap_or_default()
+    } else {
+        super::siblings::RevisionIndex::new()
+    };
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut cards: Vec<Card> = pending
         .into_iter()
@@ -117,7 +129,7 @@ pub fn cards_unlinted(store: &Store, pending: Vec<Pending>) -> (Vec<Card>, Vec<G
             }
             let all: Vec<usize> = (0..p.proposal.submission.changes.len()).collect();
             let merge = merges.remove(&p.id);
-            let (rounds, revision_problems) = earlier_rounds(store, &p);
+            let (rounds, revision_problems) = earlier_rounds(store, &p, &revisions);
             Card {
                 merge,
                 rounds,

@@ -27,7 +27,7 @@ fn sub(changes: serde_json::Value) -> Submission {
     .unwrap()
 }
 
-pub(crate) fn propose(s: &Store, changes: serde_json::Value) -> ProposalId {
+pub(crate) fn propose(s: &mut Store, changes: serde_json::Value) -> ProposalId {
     submit(s, &TrustPolicy::default(), sub(changes), Source::Cli).unwrap()
 }
 
@@ -110,8 +110,8 @@ fn submissions_are_strict() {
 #[test]
 fn agents_write_but_cannot_read_or_decide() {
     let (_dir, root) = graph();
-    let agent = open_at(&root, Level::Agent);
-    let id = propose(&agent, retry_queue());
+    let mut agent = open_at(&root, Level::Agent);
+    let id = propose(&mut agent, retry_queue());
     // The file is sealed to the master recipient only.
     let bytes = std::fs::read(root.join(".gpp/graphex/pending").join(id.file_name())).unwrap();
     assert!(!String::from_utf8_lossy(&bytes).contains("retry-queue"));
@@ -128,7 +128,7 @@ fn agents_write_but_cannot_read_or_decide() {
     // An agent above its tier is refused outright.
     let high =
         json!([{"op": "add_node", "name": "secret", "type": "module", "description": "d", "tier": "agent-restricted"}]);
-    let err = submit(&agent, &TrustPolicy::default(), sub(high), Source::Mcp).unwrap_err();
+    let err = submit(&mut agent, &TrustPolicy::default(), sub(high), Source::Mcp).unwrap_err();
     assert!(err.to_string().contains("up to the agent-readable tier"), "{err}");
 }
 
@@ -146,7 +146,7 @@ fn dummy() -> StoredProposal {
 #[test]
 fn accept_applies_everything_once_and_the_agent_reads_the_outcome() {
     let (_dir, root) = graph();
-    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let id = propose(&mut open_at(&root, Level::Agent), retry_queue());
     let mut s = open_at(&root, Level::Master);
     let queue = s.pending().unwrap();
     assert_eq!(queue.pending.len(), 1);
@@ -191,7 +191,7 @@ fn accept_applies_everything_once_and_the_agent_reads_the_outcome() {
 fn partial_accept_and_stale_base() {
     let (_dir, root) = graph();
     let id = propose(
-        &open_at(&root, Level::Agent),
+        &mut open_at(&root, Level::Agent),
         json!([{"op": "update_node", "name": "orders-service", "set": {"description": "new words"}},
                {"op": "add_edge", "from": "orders-service", "relation": "uses", "to": "api-gateway"}]),
     );
@@ -242,12 +242,12 @@ fn partial_accept_and_stale_base() {
 #[test]
 fn forced_stale_accept_reject_and_undo() {
     let (_dir, root) = graph();
-    let agent = open_at(&root, Level::Agent);
+    let mut agent = open_at(&root, Level::Agent);
     let upd = propose(
-        &agent,
+        &mut agent,
         json!([{"op": "update_node", "name": "orders-service", "set": {"description": "v2", "tier": "public"}}]),
     );
-    let add = propose(&agent, retry_queue());
+    let add = propose(&mut agent, retry_queue());
     let mut s = open_at(&root, Level::Master);
     let (_, p) = s.proposal(upd.short()).unwrap();
     let lints = lint(&s, &p);
@@ -303,7 +303,7 @@ fn forced_stale_accept_reject_and_undo() {
 fn undo_reverts_later_edits_first_then_the_decision() {
     let (_dir, root) = graph();
     let id = propose(
-        &open_at(&root, Level::Agent),
+        &mut open_at(&root, Level::Agent),
         json!([{"op": "deprecate", "name": "api-gateway", "reason": "replaced"}]),
     );
     let mut s = open_at(&root, Level::Master);
@@ -320,7 +320,7 @@ fn undo_reverts_later_edits_first_then_the_decision() {
 #[test]
 fn edit_then_accept_keeps_both_and_undo_restores_the_original() {
     let (_dir, root) = graph();
-    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let id = propose(&mut open_at(&root, Level::Agent), retry_queue());
     let mut s = open_at(&root, Level::Master);
     let (_, p) = s.proposal(id.short()).unwrap();
     let text = edit_text(&p).replace("Exponential backoff retry queue", "Retries failed upstream calls");
@@ -345,7 +345,7 @@ fn edit_then_accept_keeps_both_and_undo_restores_the_original() {
 #[test]
 fn crash_during_accept_leaves_it_pending() {
     let (_dir, root) = graph();
-    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let id = propose(&mut open_at(&root, Level::Agent), retry_queue());
     let mut s = open_at(&root, Level::Master);
     let (_, p) = s.proposal(id.short()).unwrap();
     s.inject_fault("after-blobs");
@@ -362,22 +362,22 @@ fn crash_during_accept_leaves_it_pending() {
 #[test]
 fn lints_and_groups() {
     let (_dir, root) = graph();
-    let agent = open_at(&root, Level::Agent);
+    let mut agent = open_at(&root, Level::Agent);
     let leak = propose(
-        &agent,
+        &mut agent,
         json!([{"op": "add_node", "name": "ci-config", "type": "module",
                 "description": "uses token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB"}]),
     );
     let near = propose(
-        &agent,
+        &mut agent,
         json!([{"op": "add_node", "name": "orders-servce", "type": "service", "description": "d",
                 "suggested_edges": [["orders-servce", "uses", "payroll"], ["orders-servce", "uses", "ghost"]]}]),
     );
     let a = propose(
-        &agent,
+        &mut agent,
         json!([{"op": "update_node", "name": "api-gateway", "set": {"description": "pays via Payroll."}}]),
     );
-    let b = propose(&agent, json!([{"op": "deprecate", "name": "api-gateway"}]));
+    let b = propose(&mut agent, json!([{"op": "deprecate", "name": "api-gateway"}]));
     let human = open_at(&root, Level::Human);
     let (cards, groups) = cards(&human, human.pending().unwrap().pending);
     let codes = |id: &ProposalId| {
@@ -415,7 +415,7 @@ fn lints_and_groups() {
 fn timeline_and_history_name_the_proposal_and_the_fields() {
     let (_dir, root) = graph();
     let id = propose(
-        &open_at(&root, Level::Agent),
+        &mut open_at(&root, Level::Agent),
         json!([{"op": "update_node", "name": "api-gateway",
                 "set": {"description": "routes requests", "properties": {"owner": "edge-team"}}}]),
     );
@@ -455,7 +455,7 @@ fn timeline_and_history_name_the_proposal_and_the_fields() {
 #[test]
 fn two_sessions_accepting_at_once_apply_it_once() {
     let (_dir, root) = graph();
-    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let id = propose(&mut open_at(&root, Level::Agent), retry_queue());
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
     let outcomes: Vec<Result<(), String>> = (0..2)
         .map(|_| {
@@ -572,7 +572,7 @@ fn edges_between_two_moved_nodes_take_both_final_tiers() {
 fn undo_of_a_tier_change_and_a_link_leaves_no_edge_behind() {
     let (_dir, root) = graph();
     let id = propose(
-        &open_at(&root, Level::Agent),
+        &mut open_at(&root, Level::Agent),
         json!([{"op": "update_node", "name": "orders-service", "set": {"tier": "public"}},
                {"op": "add_edge", "from": "orders-service", "relation": "uses", "to": "api-gateway"}]),
     );
@@ -593,7 +593,7 @@ fn undo_of_a_tier_change_and_a_link_leaves_no_edge_behind() {
 #[test]
 fn reasons_and_undos_respect_what_cannot_be_seen() {
     let (_dir, root) = graph();
-    let id = propose(&open_at(&root, Level::Agent), retry_queue());
+    let id = propose(&mut open_at(&root, Level::Agent), retry_queue());
     let mut h = open_at(&root, Level::Human);
     let err = h.reject(&id, "overlaps with Payroll work").unwrap_err().to_string();
     assert!(err.contains("names payroll (human-only)"), "{err}");
@@ -623,11 +623,11 @@ fn reasons_and_undos_respect_what_cannot_be_seen() {
 #[test]
 fn impact_counts_tokens_per_tier_without_writing() {
     let (_d, root) = graph();
-    let s = open_at(&root, Level::Master);
+    let mut s = open_at(&root, Level::Master);
     let settings = crate::config::Config::default().projection_settings().unwrap();
     // An agent-readable module linked to agent-readable services: public
     // projections do not change, agent-readable and agent-restricted do.
-    let id = propose(&s, retry_queue());
+    let id = propose(&mut s, retry_queue());
     let (_, p) = s.proposal(id.as_str()).unwrap();
     let before = (s.catalog().node_count(), s.catalog().edge_count());
     let tiers = impact(&s, &id, &p, &settings).unwrap();
@@ -660,9 +660,9 @@ fn impact_counts_tokens_per_tier_without_writing() {
 #[test]
 fn a_node_added_earlier_in_the_proposal_is_not_dangling() {
     let (_dir, root) = graph();
-    let agent = open_at(&root, Level::Agent);
+    let mut agent = open_at(&root, Level::Agent);
     let id = propose(
-        &agent,
+        &mut agent,
         json!([{"op": "add_node", "name": "old-cache", "type": "module", "description": "d"},
                {"op": "add_node", "name": "new-cache", "type": "module", "description": "d"},
                {"op": "deprecate", "name": "old-cache", "reason": "replaced"},
@@ -682,4 +682,47 @@ fn a_node_added_earlier_in_the_proposal_is_not_dangling() {
         "only the node neither in the graph nor added: {:?}",
         c.lints
     );
+}
+
+#[test]
+fn a_proposal_that_cannot_apply_is_flagged_before_review() {
+    let (_dir, root) = graph();
+    // A self-loop: flagged for the agent's policy check and the reviewer.
+    let mut agent = open_at(&root, Level::Agent);
+    let looped = propose(
+        &mut agent,
+        json!([{"op": "add_edge", "from": "orders-service", "relation": "uses", "to": "orders-service"}]),
+    );
+    let s = open_at(&root, Level::Master);
+    let (_, p) = s.proposal(looped.short()).unwrap();
+    let lints = lint(&s, &p);
+    assert_eq!(
+        lints.iter().map(Lint::code).collect::<Vec<_>>(),
+        ["self-loop"],
+        "{lints:?}"
+    );
+    assert!(lints[0].accept_fails());
+    assert!(s.check_applies(&p).is_err());
+    // Written outside `graphex propose`: human-only content a master
+    // reviewer cannot write. No other lint says accept fails; the dry run does.
+    let id = write_raw(
+        &root,
+        json!([{"op": "add_node", "name": "secret-plan", "type": "concept", "description": "d", "tier": "human-only"}]),
+    );
+    let (_, p) = s.proposal(id.short()).unwrap();
+    let lints = lint(&s, &p);
+    let failing: Vec<&Lint> = lints.iter().filter(|l| l.accept_fails()).collect();
+    assert!(
+        matches!(failing.as_slice(), [Lint::CannotApply { reason }] if reason.contains("human-only")),
+        "{lints:?}"
+    );
+    let mut s = s;
+    assert!(
+        s.accept(&id, &p, &AcceptOptions::default()).is_err(),
+        "the lint told the truth"
+    );
+    // A proposal that applies has no such lint.
+    let fine = write_raw(&root, json!([{"op": "deprecate", "name": "api-gateway"}]));
+    let (_, p) = s.proposal(fine.short()).unwrap();
+    assert!(!lint(&s, &p).iter().any(Lint::accept_fails));
 }

@@ -26,9 +26,19 @@ pub struct QueryOutput {
     pub paths: Vec<ResultPath>,
     pub total_results: usize,
     pub truncated: bool,
+    /// When nothing matches: why (see [`super::nothing_matches`]).
+    pub empty_because: Option<String>,
 }
 
 impl QueryOutput {
+    /// With the reason nothing matches, when nothing does, at `tier`.
+    pub fn explained(mut self, c: &Catalog, tier: Option<crate::model::Tier>) -> Self {
+        if self.total_results == 0 {
+            self.empty_because = Some(super::nothing_matches(c, &self.query, tier));
+        }
+        self
+    }
+
     /// Copies the matched nodes and edges out of the catalog.
     pub fn new(query: &str, m: Matches, c: &Catalog) -> Self {
         let paths = m
@@ -44,6 +54,7 @@ impl QueryOutput {
             paths,
             total_results: m.total,
             truncated: m.truncated,
+            empty_because: None,
         }
     }
 
@@ -54,6 +65,7 @@ impl QueryOutput {
             results: self.paths.iter().map(spec_result).collect(),
             total_results: self.total_results,
             truncated: self.truncated,
+            empty_because: self.empty_because.clone(),
         }
     }
 
@@ -66,7 +78,12 @@ impl QueryOutput {
         }
         let shown = self.paths.len();
         if self.total_results == 0 {
-            s.push_str("no results\n");
+            match &self.empty_because {
+                Some(why) => {
+                    let _ = writeln!(s, "no results: {why}");
+                }
+                None => s.push_str("no results\n"),
+            }
         } else if self.truncated {
             let _ = writeln!(s, "{shown} of {} results (raise --limit for more)", self.total_results);
         } else {
@@ -182,6 +199,9 @@ pub struct SpecResponse {
     pub results: Vec<SpecResult>,
     pub total_results: usize,
     pub truncated: bool,
+    /// When nothing matches: why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_because: Option<String>,
 }
 
 /// One result in the spec's shape: the path as names and relations, the

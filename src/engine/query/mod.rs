@@ -21,6 +21,7 @@ mod error;
 mod eval;
 mod format;
 mod lexer;
+mod nothing;
 mod parser;
 mod saved;
 mod suggest;
@@ -30,6 +31,7 @@ pub use edit_distance::{EditPattern, edit_distance};
 pub use error::{QueryError, QueryErrorKind, Span};
 pub use eval::{MAX_ENUMERATED, MAX_STEPS, Match, Matches};
 pub use format::{QueryOutput, ResultPath, SpecEdge, SpecNode, SpecResponse, SpecResult, dot, mermaid};
+pub use nothing::nothing_matches;
 pub use parser::{FLAGS, parse};
 pub use suggest::similar;
 
@@ -43,7 +45,7 @@ pub fn run_capped(catalog: &Catalog, src: &str, max: crate::model::Tier) -> Resu
     eval::resolve_in(&q, catalog, &active, &|e| e.tier <= max)?;
     q.flags.tier = Some(q.flags.tier.map_or(max, |t| t.min(max)));
     q.flags.status = StatusFilter::Only(crate::model::Status::Active);
-    Ok(QueryOutput::new(src, eval::evaluate(&q, catalog), catalog))
+    Ok(QueryOutput::new(src, eval::evaluate(&q, catalog), catalog).explained(catalog, Some(max)))
 }
 
 /// Parses, resolves and evaluates `src` against what `catalog` holds.
@@ -51,7 +53,7 @@ pub fn run_capped(catalog: &Catalog, src: &str, max: crate::model::Tier) -> Resu
 pub fn run(catalog: &Catalog, src: &str) -> Result<QueryOutput, QueryError> {
     let q = parse(src)?;
     eval::resolve(&q, catalog)?;
-    Ok(QueryOutput::new(src, eval::evaluate(&q, catalog), catalog))
+    Ok(QueryOutput::new(src, eval::evaluate(&q, catalog), catalog).explained(catalog, None))
 }
 
 #[cfg(test)]

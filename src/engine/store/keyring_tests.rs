@@ -214,7 +214,7 @@ fn a_replaced_master_pub_does_not_divert_proposals() {
     use crate::project::TrustPolicy;
     use crate::proposal::{Source, Submission, submit};
     let (_dir, root) = new_store();
-    let agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
+    let mut agent = Store::open(&root, &creds(Level::Agent, &root)).unwrap();
     // An attacker puts their own key in master.pub.
     let genuine = std::fs::read(Layout::new(&root).keys().master_pub()).unwrap();
     let theirs = x25519::Identity::generate();
@@ -227,7 +227,7 @@ fn a_replaced_master_pub_does_not_divert_proposals() {
         br#"{"agent":"a","trust":95,"rationale":"r","changes":[{"op":"add_node","name":"n","type":"service","description":"d"}]}"#,
     )
     .unwrap();
-    let id = submit(&agent, &TrustPolicy::default(), sub, Source::Mcp).unwrap();
+    let id = submit(&mut agent, &TrustPolicy::default(), sub, Source::Mcp).unwrap();
     assert!(agent.keys().proposal_recipient_authenticated());
     // Sealed to the master the agent's identity file pins: the owner reads it
     // once master.pub is put back (see the test below for the refusal).

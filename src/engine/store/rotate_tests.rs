@@ -64,7 +64,7 @@ fn fixture() -> (tempfile::TempDir, std::path::PathBuf, ProposalId) {
         .unwrap();
     }
     drop(s);
-    let id = crate::proposal::tests::propose(&open_at(&root, Level::Agent), crate::proposal::tests::retry_queue());
+    let id = crate::proposal::tests::propose(&mut open_at(&root, Level::Agent), crate::proposal::tests::retry_queue());
     open_at(&root, Level::Master).reject(&id, "not needed").unwrap();
     for level in [Level::Agent, Level::Master, Level::Human] {
         let r = crate::audit::tests::record(Kind::Projection, "a", Tier::Public, level.to_string().as_str());

@@ -18,7 +18,7 @@ fn accepted() -> (tempfile::TempDir, std::path::PathBuf) {
     let (dir, root) = crate::proposal::tests::graph();
     let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     let id = crate::proposal::tests::propose(
-        &s,
+        &mut s,
         serde_json::json!([
             {"op": "add_node", "name": "retry-budget", "type": "convention",
              "description": "retries share a budget", "tier": "agent-readable"},

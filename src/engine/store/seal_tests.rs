@@ -309,8 +309,8 @@ pub(super) fn decided() -> (tempfile::TempDir, std::path::PathBuf, String, Strin
         serde_json::json!([{"op": "add_node", "name": name, "type": "convention",
                             "description": "from an agent", "tier": "agent-readable"}])
     };
-    let pending = crate::proposal::tests::propose(&s, add("pending-one"));
-    let rejected = crate::proposal::tests::propose(&s, add("rejected-one"));
+    let pending = crate::proposal::tests::propose(&mut s, add("pending-one"));
+    let rejected = crate::proposal::tests::propose(&mut s, add("rejected-one"));
     s.reject(&rejected, "not needed").unwrap();
     (dir, root, pending.as_str().to_owned(), rejected.as_str().to_owned())
 }

@@ -17,16 +17,17 @@ macro_rules! with_filters {
             $($body)*
             /// Follow a single hop's relation up to this many times (1-10), as `--depth` in the query.
             #[serde(default)]
+            #[schemars(range(min = 1, max = 10))]
             pub depth: Option<u32>,
             /// Report only nodes of this type, as `--type`.
             #[serde(default, rename = "type")]
             pub node_type: Option<String>,
             /// Only content at or below this tier, as `--tier` (never above what this agent may read).
             #[serde(default)]
-            pub tier: Option<String>,
-            /// proposed, active, deprecated, archived or any, as `--status`.
+            pub tier: Option<TierArg>,
+            /// Which lifecycle statuses, as `--status`.
             #[serde(default)]
-            pub status: Option<String>,
+            pub status: Option<StatusArg>,
             /// Only what changed since this time (RFC 3339 or a date), as `--since`.
             #[serde(default)]
             pub since: Option<String>,
@@ -40,8 +41,8 @@ macro_rules! with_filters {
                 QueryFilters {
                     depth: self.depth,
                     node_type: self.node_type.clone(),
-                    tier: self.tier.clone(),
-                    status: self.status.clone(),
+                    tier: self.tier.map(|t| t.as_str().to_owned()),
+                    status: self.status.map(|s| s.as_str().to_owned()),
                     since: self.since.clone(),
                     confidence: self.confidence,
                 }
@@ -147,6 +148,9 @@ impl QueryFilters {
             out.push_str(&format!(" {flag} {v}"));
         }
         if let Some(d) = self.depth {
+            if !(1..=10).contains(&d) {
+                return Err(format!("depth must be from 1 to 10 (it is {d})"));
+            }
             out.push_str(&format!(" --depth {d}"));
         }
         if let Some(c) = self.confidence {
@@ -172,9 +176,9 @@ with_route! {
         /// Node type: service, module, concept, convention, glossary, decision, ...
         pub node_type: String,
         pub description: String,
-        /// public or agent-readable (default agent-readable; never above what this agent may read).
+        /// Default agent-readable; never above what this agent may read.
         #[serde(default)]
-        pub tier: Option<String>,
+        pub tier: Option<TierArg>,
         #[serde(default)]
         pub properties: Option<BTreeMap<String, String>>,
         /// Edges to create with the node: [from, relation, to], one end being the new node.
@@ -393,10 +397,63 @@ pub struct ProposeChangesetArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewListArgs {
-    /// Only proposals in this state: pending, accepted, rejected, edited, changes-requested, revised.
+    /// Only proposals in this state.
     #[serde(default)]
-    pub state: Option<String>,
+    pub state: Option<ReviewState>,
 }
+
+/// Declares an argument enum: its kebab-case words are its JSON schema's
+/// `enum`, and anything else is refused with the words allowed.
+macro_rules! word_enum {
+    ($(#[$m:meta])* $name:ident { $($variant:ident => $word:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+        pub enum $name {
+            $(#[serde(rename = $word)] $variant),+
+        }
+
+        impl $name {
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $word),+
+                }
+            }
+        }
+    };
+}
+
+word_enum!(
+    /// A tier an agent may be given (the most secret tier never is).
+    TierArg {
+        Public => "public",
+        AgentReadable => "agent-readable",
+        AgentRestricted => "agent-restricted",
+    }
+);
+
+word_enum!(
+    /// A lifecycle status, or `any`.
+    StatusArg {
+        Proposed => "proposed",
+        Active => "active",
+        Deprecated => "deprecated",
+        Archived => "archived",
+        Any => "any",
+    }
+);
+
+word_enum!(
+    /// Where one of the agent's proposals stands.
+    ReviewState {
+        Pending => "pending",
+        Accepted => "accepted",
+        Rejected => "rejected",
+        Edited => "edited",
+        ChangesRequested => "changes-requested",
+        Revised => "revised",
+        Quarantined => "quarantined",
+    }
+);
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -27,7 +27,7 @@ const MAX_ENTRIES: usize = 500;
 
 /// The reader of this agent's reads under `settings` (the tier it may
 /// receive, how its text is counted).
-fn reader<'a>(agent: &'a AgentConfig, settings: &Settings) -> Reader<'a> {
+pub(super) fn reader<'a>(agent: &'a AgentConfig, settings: &Settings) -> Reader<'a> {
     Reader {
         access: access(agent),
         agent: &agent.agent,

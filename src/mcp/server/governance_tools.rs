@@ -37,17 +37,28 @@ impl GraphexServer {
                 score: agent.trust,
                 local: false,
             });
-            let reads: Vec<Tier> = [Tier::Public, Tier::AgentReadable, Tier::AgentRestricted]
+            // What this server can decrypt, never more than its keys open.
+            let decrypts = store.level().max_tier();
+            let tiers = [Tier::Public, Tier::AgentReadable, Tier::AgentRestricted];
+            let reads: Vec<Tier> = tiers.into_iter().filter(|t| *t <= tier && *t <= decrypts).collect();
+            let trust_allows = policy.max_tier(project::Access::Trust {
+                score: agent.trust,
+                local: agent.local,
+            });
+            let not_served: Vec<Tier> = tiers
                 .into_iter()
-                .filter(|t| *t <= tier)
+                .filter(|t| *t <= trust_allows && !reads.contains(t))
                 .collect();
             Ok(pretty(&json!({
                 "agent": agent.agent,
                 "session": agent.session,
                 "trust": agent.trust,
                 "local_runtime": agent.local,
-                "tier": tier,
+                "tier": tier.min(decrypts),
                 "reads": reads,
+                "trust_allows": trust_allows,
+                "not_served": not_served,
+                "public_only": agent.public_only,
                 "may": {
                     "query": true,
                     "propose": true,

@@ -91,7 +91,13 @@ impl GraphexServer {
             }
             // Node text may hold terminal escapes; results are shown to people
             // by MCP clients, so they leave with every such character visible.
-            let result = f(&mut guard, &agent)
+            let outcome = f(&mut guard, &agent);
+            if let Err(e) = &outcome
+                && let Some(name) = e.missing_node()
+            {
+                record_failed_read(&mut guard, &agent, name);
+            }
+            let result = outcome
                 .map(|text| visible_text(&text).into_owned())
                 .map_err(|e| visible_text(&e.to_string()).into_owned());
             // What the call wrote (its audit record) goes into graph.db and
@@ -117,7 +123,22 @@ impl GraphexServer {
     }
 }
 
+/// Records that this agent asked for `name` and found no node it may
+/// read (best effort: the answer the agent gets is the same either way).
+fn record_failed_read(store: &mut Store, agent: &AgentConfig, name: &str) {
+    let Ok(settings) = GraphexServer::settings(store) else {
+        return;
+    };
+    let reader = explore_tools::reader(agent, &settings);
+    let _ = crate::shared::audit_log::record_failed_read(store, &reader, &agent.session, "mcp", name);
+}
+
+/// What this agent may receive: its trust's tier, or public only for a
+/// server started with `--public-only`.
 fn access(agent: &AgentConfig) -> Access {
+    if agent.public_only {
+        return Access::Tier(Tier::Public);
+    }
     Access::Trust {
         score: agent.trust,
         local: agent.local,

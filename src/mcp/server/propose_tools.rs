@@ -101,7 +101,7 @@ impl GraphexServer {
         let route = a.route();
         let mut change = json!({"op": "add_node", "name": a.name, "type": a.node_type, "description": a.description});
         if let Some(t) = a.tier {
-            change["tier"] = json!(t);
+            change["tier"] = json!(t.as_str());
         }
         if let Some(p) = a.properties {
             change["properties"] = json!(p);

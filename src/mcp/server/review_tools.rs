@@ -123,8 +123,8 @@ impl GraphexServer {
                 ));
             };
             let mut items = store.review_list(&ledger.entries()?)?;
-            if let Some(s) = &a.state {
-                items.retain(|i| i.state == *s);
+            if let Some(s) = a.state {
+                items.retain(|i| i.state == s.as_str());
             }
             Ok(pretty(&json!({"proposals": items})))
         })

@@ -183,7 +183,7 @@ fn recentring_reads_the_queue_again_only_when_it_changed() {
             {"op": "add_edge", "from": "cache-warmer", "relation": "uses", "to": "orders-service"}]});
     let sub = graphex_engine::proposal::Submission::from_json(doc.to_string().as_bytes()).unwrap();
     graphex_engine::proposal::submit(
-        &r.store,
+        &mut r.store,
         &graphex_engine::project::TrustPolicy::default(),
         sub,
         graphex_engine::proposal::Source::Cli,

@@ -119,13 +119,12 @@ pub fn audit(store: &Store, agent: Option<&str>, since: Option<Timestamp>) -> Re
                 centre: r
                     .map(|r| {
                         let centre = graphex_engine::hygiene::visible_line(&r.center);
-                        // A cost record says what the agent reports it spent, then on what.
-                        match r.cost {
-                            Some(c) => format!(
-                                "spent {} in ({} cached), {} out on {}",
-                                c.input, c.cached, c.output, centre
-                            ),
-                            None => centre.into_owned(),
+                        // A cost record says what the agent reports it
+                        // spent, then on what; a step of its work, what it did.
+                        match (&r.activity, &r.cost) {
+                            (Some(a), _) => crate::shared::audit_text::activity(a),
+                            (None, Some(c)) => crate::shared::audit_text::cost(c, &centre),
+                            (None, None) => centre.into_owned(),
                         }
                     })
                     .unwrap_or_default(),

@@ -237,6 +237,7 @@ fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
         ChangeView::Supersede {
             old,
             new,
+            effect: (effect, fails),
             old_now,
             new_now,
             linked,
@@ -246,7 +247,10 @@ fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
                 (one(new), Tone::Accent),
                 (" supersedes ".into(), Tone::Normal),
                 (one(old), Tone::Accent),
-                (format!(" ({} becomes deprecated)", one(old)), Tone::Dim),
+                (
+                    format!(" ({})", one(effect)),
+                    if *fails { Tone::Warn } else { Tone::Dim },
+                ),
             ]);
             for (label, now) in [("old", old_now), ("new", new_now)] {
                 out.push(vec![

@@ -81,6 +81,8 @@ pub enum ChangeView {
     Supersede {
         old: String,
         new: String,
+        /// What accepting does to `old`, and whether it fails.
+        effect: (String, bool),
         old_now: Option<String>,
         new_now: Option<String>,
         /// The nodes linked to the old node.
@@ -338,6 +340,7 @@ fn change(store: &Store, ch: &Change) -> ChangeView {
             }
         }
         Change::Supersede { old, new } => ChangeView::Supersede {
+            effect: crate::shared::cards::supersede_effect(store, old.as_str()),
             old: old.to_string(),
             new: new.to_string(),
             old_now: summary(store, old.as_str()),

@@ -42,6 +42,8 @@ pub fn flag_abbreviation(code: &str) -> &str {
         "unreadable-edge" => "unread",
         "duplicate-removal" => "dup-rm",
         "federated" => "fed",
+        "self-loop" => "loop",
+        "cannot-apply" => "fails",
         other => other,
     }
 }

@@ -196,6 +196,7 @@ mod tests {
             trust: 50.0,
             session: "s".into(),
             local,
+            public_only: false,
             max_message,
         }
     }

@@ -1,0 +1,81 @@
+//! Proposals, comments and decisions on the audit record (see
+//! [`crate::audit::Activity`]): who proposed, which session, what was
+//! decided and why. Each is recorded at agent-readable, the tier it is
+//! sealed under: the agent reads its whole record.
+
+use super::stored::ProposalId;
+use crate::audit::{Action, Activity, Step};
+use crate::error::Result;
+use crate::store::Store;
+
+impl Store {
+    /// Records `action` on proposal `id` (already committed) in the audit
+    /// log, naming the proposing agent and its session.
+    pub(crate) fn record_decision(&mut self, id: &ProposalId, action: Action, detail: String) -> Result<()> {
+        // A proposal file removed meanwhile still leaves its decision here.
+        let submission = self.proposal(id.as_str()).ok().map(|(_, p)| p.submission);
+        let tier = crate::model::Tier::AgentReadable;
+        self.audit_activity(Step {
+            agent: submission.as_ref().map_or("(proposal file gone)", |s| s.agent.as_str()),
+            trust: submission.as_ref().map(|s| s.trust),
+            tier,
+            activity: Activity {
+                action,
+                session: submission.as_ref().map(|s| s.session.clone()).unwrap_or_default(),
+                proposal: Some(id.to_string()),
+                asked: None,
+                detail,
+            },
+        })?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Records that `sub` was submitted as proposal `id` (a revision when
+    /// it names the proposal it revises). A keyless session records nothing.
+    pub fn record_submitted(&mut self, id: &ProposalId, sub: &super::Submission) -> Result<()> {
+        let (action, detail) = match &sub.revises {
+            Some(r) => (Action::Revised, format!("revises {}", r.short())),
+            None => (Action::Submitted, format!("{} change(s)", sub.changes.len())),
+        };
+        let tier = crate::model::Tier::AgentReadable;
+        self.audit_activity(Step {
+            agent: &sub.agent,
+            trust: Some(sub.trust),
+            tier,
+            activity: Activity {
+                action,
+                session: sub.session.clone(),
+                proposal: Some(id.to_string()),
+                asked: None,
+                detail,
+            },
+        })?;
+        Ok(())
+    }
+
+    /// Records `agent`'s comment `comment` on proposal `on`.
+    pub fn record_commented(
+        &mut self,
+        agent: &str,
+        session: &str,
+        on: &ProposalId,
+        comment: &ProposalId,
+    ) -> Result<()> {
+        let tier = crate::model::Tier::AgentReadable;
+        self.audit_activity(Step {
+            agent,
+            trust: None,
+            tier,
+            activity: Activity {
+                action: Action::Commented,
+                session: session.to_owned(),
+                proposal: Some(on.to_string()),
+                asked: None,
+                detail: format!("comment {}", comment.short()),
+            },
+        })?;
+        Ok(())
+    }
+}
