@@ -28,6 +28,13 @@ pub fn query(ctx: &Context, a: &QueryArgs) -> Result<()> {
         (None, Some(q)) => q.clone(),
         (None, None) => return Err(anyhow!("give a query, or --saved NAME")),
     } + &a.flags.text();
+    if let Ok(q) = query::parse(&text)
+        && q.flags.status == StatusFilter::Only(Status::Proposed)
+    {
+        // Proposals are read whole (a names-only open holds no proposal key).
+        let store = ctx.open(Need::Read)?;
+        return super::proposed_query::run(&store, &text, &q, ctx.json);
+    }
     let out = query::run(store.catalog(), &text).map_err(|e| anyhow!("{}", e.render(&text)))?;
     match format {
         QueryFormat::Json => emit(true, &out.to_json(), |_| String::new()),

@@ -25,6 +25,7 @@ mod io_args;
 pub mod output;
 pub(crate) mod projection;
 mod proposals;
+mod proposed_query;
 mod queries;
 mod query_args;
 mod read;

@@ -544,3 +544,39 @@ fn accept_and_reject_take_the_name_of_the_node_a_proposal_adds_or_changes() {
         "{out:?}"
     );
 }
+
+#[test]
+fn a_query_for_proposed_nodes_lists_them_with_their_proposal_for_a_reviewer_only() {
+    let repo = reviewed_repo();
+    let id = propose(&repo, RETRY);
+    let out = repo
+        .master()
+        .args(["query", "retry-* -> * -> *", "--status", "proposed"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let (said, note) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        said.contains(&format!(
+            "retry-queue (module, agent-readable, proposed in {} by claude-code)",
+            &id[..12]
+        )),
+        "{said}"
+    );
+    assert!(said.ends_with("1 proposed node(s)\n"), "{said}");
+    assert!(note.contains("no edge leads to or from one"), "{note}");
+    // Below the master key, proposals are sealed: it says so.
+    let out = repo
+        .locked()
+        .args(["query", "retry-queue -> * -> *", "--status", "proposed"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("sealed to the master key"),
+        "{out:?}"
+    );
+}

@@ -83,6 +83,24 @@ fn the_small_traps_are_closed() {
     assert!(none.contains("no results"), "{none}");
     // Times in JSON are RFC 3339, as everywhere.
     let pending = json(&dir, &["pending"]);
+    let rfc3339 = |v: &serde_json::Value| v.as_str().is_some_and(|s| s.ends_with('Z'));
+    assert!(
+        rfc3339(&pending["proposals"][0]["proposal"]["created"]),
+        "{}",
+        pending["proposals"][0]
+    );
+    let history = json(&dir, &["history", "orders-service"]);
+    let versions = history.as_array().or_else(|| history["versions"].as_array()).unwrap();
+    assert!(versions.iter().all(|v| rfc3339(&v["at"])), "{history}");
+    let audit = json(&dir, &["audit", "list"]);
+    assert!(
+        audit
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| rfc3339(&e["at"]) && rfc3339(&e["record"]["at"])),
+        "{audit}"
+    );
     let id = pending["proposals"][0]["id"].as_str().unwrap().to_owned();
     out(&dir, &["reject", &id, "--reason", "not now"]);
     let s = json(&dir, &["proposal-status", &id]);

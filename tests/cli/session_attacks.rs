@@ -243,3 +243,74 @@ fn a_keyless_command_never_asks_an_agent_level_session() {
     assert!(!out.contains("agent-readable words"), "{out}");
     assert!(err.contains("no node named"), "{err}");
 }
+
+/// Under `runuser` (as under `su`), the session starts and serves: the
+/// process it checks for may belong to root, which answers EPERM, not "gone".
+/// Run where the tests run as root (as in CI's container), else skipped.
+#[test]
+fn a_session_started_under_runuser_serves() {
+    use std::os::unix::fs::chown;
+    let runuser = std::path::Path::new("/usr/sbin/runuser");
+    if !rustix::process::geteuid().is_root() || !runuser.exists() {
+        eprintln!("skipped: needs root and runuser");
+        return;
+    }
+    crate::harness::own_session();
+    let dir = tempfile::tempdir().unwrap();
+    let nobody = 65534;
+    for sub in ["", "run", "state"] {
+        let d = dir.path().join(sub);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700)).unwrap();
+        chown(&d, Some(nobody), Some(nobody)).unwrap();
+    }
+    let exe = dir.path().join("graphex");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("graphex"), &exe).unwrap();
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let store = dir.path().join("store");
+    let as_nobody = |args: &[&str]| {
+        let mut c = std::process::Command::new(runuser);
+        c.args(["-u", "nobody", "--", "env", "-i"])
+            .arg(format!("HOME={}", dir.path().display()))
+            .arg(format!("XDG_RUNTIME_DIR={}", dir.path().join("run").display()))
+            .arg(format!("GRAPHEX_STATE_DIR={}", dir.path().join("state").display()))
+            .args([
+                "GRAPHEX_PASSPHRASE=pw",
+                "GRAPHEX_HUMAN_PASSPHRASE=hpw",
+                "GRAPHEX_TEST_KDF_LOG_N=4",
+            ])
+            .arg(&exe)
+            .args(args);
+        let out = c.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, said) = as_nobody(&["init", store.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{said}");
+    let at = store.to_str().unwrap();
+    let (code, said) = as_nobody(&["--store", at, "unlock", "--idle", "2m"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("unlocked"), "{said}");
+    let (code, said) = as_nobody(&["--store", at, "session"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("master"), "the session serves: {said}");
+    let (code, said) = as_nobody(&["--store", at, "lock"]);
+    assert_eq!(code, Some(0), "{said}");
+}
+
+#[test]
+fn a_client_that_stalls_does_not_hold_the_session() {
+    let repo = Repo::new();
+    let session = Unlocked::start(&repo, "10m");
+    let socket = socket_of(&repo).expect("the session's socket");
+    // Connects and sends nothing, and never reads.
+    let stalled = UnixStream::connect(&socket).unwrap();
+    // The next client is served all the same (once the stalled one's time is up).
+    let (out, err, code) = run(repo.locked(), &["--json", "status"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"level\": \"master\""), "served by the session: {out}");
+    assert!(session.info()["requests"].as_u64().unwrap() >= 1);
+    drop(stalled);
+}

@@ -43,7 +43,7 @@ pub struct Entry {
     pub sealed_at: Tier,
     pub hash: String,
     /// The record, when this session reads its tier (its time in RFC 3339).
-    #[serde(serialize_with = "record_json")]
+    #[serde(serialize_with = "crate::model::times_rfc3339")]
     pub record: Option<AuditRecord>,
     /// For a failed read, why nothing was found, when this session reads
     /// more tiers than the agent did.
@@ -51,16 +51,6 @@ pub struct Entry {
     pub cause: Option<String>,
     /// The record should be readable but fails authentication (run `audit verify`).
     pub corrupt: bool,
-}
-
-/// A record as JSON with its time in RFC 3339, as every time `audit list
-/// --json` prints (the record itself keeps milliseconds).
-fn record_json<S: serde::Serializer>(record: &Option<AuditRecord>, s: S) -> std::result::Result<S::Ok, S::Error> {
-    let mut value = serde_json::to_value(record).map_err(serde::ser::Error::custom)?;
-    if let (Some(r), Some(at)) = (record, value.get_mut("at")) {
-        *at = serde_json::Value::String(r.at.to_rfc3339());
-    }
-    value.serialize(s)
 }
 
 /// What `verify` found.

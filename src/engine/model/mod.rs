@@ -26,5 +26,5 @@ pub use properties::Properties;
 pub use provenance::Provenance;
 pub use status::{Status, set_status};
 pub use tier::Tier;
-pub use time::{Timestamp, rfc3339};
+pub use time::{Timestamp, times_rfc3339};
 pub use vocabulary::{NodeType, Relation};

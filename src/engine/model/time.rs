@@ -60,11 +60,35 @@ impl fmt::Display for Timestamp {
     }
 }
 
-/// Writes a time as RFC 3339 text, for the JSON people and agents read
-/// (`#[serde(serialize_with = "crate::model::rfc3339")]`); what is stored
-/// keeps milliseconds.
-pub fn rfc3339<S: serde::Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&t.to_rfc3339())
+/// For `#[serde(serialize_with)]` on a view field holding stored types
+/// (a proposal, a decision, a comment, an audit record): the value as JSON
+/// with each time in it (`created`, `updated`, `at`) written as RFC 3339, as
+/// every command prints times; what is stored keeps milliseconds.
+pub fn times_rfc3339<T: serde::Serialize, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    use serde::Serialize as _;
+    let mut value = serde_json::to_value(v).map_err(serde::ser::Error::custom)?;
+    times_in(&mut value);
+    value.serialize(s)
+}
+
+/// The keys the stored types name their times by.
+const TIME_KEYS: [&str; 3] = ["created", "updated", "at"];
+
+fn times_in(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(fields) => {
+            for (k, x) in fields.iter_mut() {
+                match x.as_i64() {
+                    Some(ms) if TIME_KEYS.contains(&k.as_str()) => {
+                        *x = serde_json::Value::String(Timestamp(ms).to_rfc3339());
+                    }
+                    _ => times_in(x),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(times_in),
+        _ => {}
+    }
 }
 
 #[cfg(test)]

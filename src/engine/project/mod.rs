@@ -365,7 +365,19 @@ fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<Candidates> {
             Ok((name.clone(), subject, slots))
         }
         Center::Query(q) => {
-            let out = query::run_capped(c, q, tier).map_err(|e| query_error(q, &e))?;
+            refuse_inactive_status(q)?;
+            let out = query::run_capped(c, q, tier).map_err(|e| match query_error(q, &e) {
+                // A name the agent reads but that is not active: flagged,
+                // with its successors, as a node centre is.
+                Error::QueryUnknownNode { name, .. }
+                    if c.by_name(&name)
+                        .is_some_and(|n| n.tier <= tier && !items::visible(n, tier)) =>
+                {
+                    c.by_name(&name)
+                        .map_or(Error::NotFound(name.clone()), |n| not_projected(c, n, tier))
+                }
+                other => other,
+            })?;
             let mut best: BTreeMap<u32, u32> = BTreeMap::new();
             for p in &out.paths {
                 for (d, n) in p.nodes.iter().enumerate() {
@@ -382,6 +394,36 @@ fn candidates(c: &Catalog, center: &Center, tier: Tier) -> Result<Candidates> {
             Ok((label, subject, best.into_iter().collect()))
         }
     }
+}
+
+/// Projections hold active nodes only (the spec: deprecated is visible but
+/// flagged, not projected): a `--status` asking for others is refused, named,
+/// rather than ignored.
+fn refuse_inactive_status(q: &str) -> Result<()> {
+    let Ok(parsed) = query::parse(q) else {
+        // run_capped reports the parse error with its place.
+        return Ok(());
+    };
+    use crate::model::Status;
+    let asked = match parsed.flags.status {
+        query::StatusFilter::Visible | query::StatusFilter::Only(Status::Active) => return Ok(()),
+        query::StatusFilter::Only(Status::Proposed) => {
+            return Err(Error::invalid(
+                "status",
+                "proposed",
+                "proposed nodes are in no graph yet and never projected; an agent's own pending proposals are in \
+                 its review list, and a reviewer lists them with `graphex query --status proposed`",
+            ));
+        }
+        query::StatusFilter::Only(other) => other.to_string(),
+        query::StatusFilter::Any => "any".to_owned(),
+    };
+    Err(Error::invalid(
+        "status",
+        asked,
+        "a projection holds active nodes only; ask for a deprecated or archived node by name to learn its \
+         successors, or list them with `graphex query --status` (people)",
+    ))
 }
 
 /// Why an inactive centre is not projected, naming its successors (the

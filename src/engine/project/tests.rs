@@ -709,3 +709,38 @@ fn a_projection_that_holds_nothing_says_why_and_names_only_readable_nodes() {
             .is_none()
     );
 }
+
+#[test]
+fn a_deprecated_node_asked_for_in_a_query_comes_back_flagged_with_its_successor() {
+    let nodes = vec![
+        node("float-money", "convention", Tier::Public, Status::Deprecated),
+        node("integer-money", "convention", Tier::Public, Status::Active),
+        node("orders-service", "service", Tier::Public, Status::Active),
+    ];
+    let edges = vec![
+        edge(&nodes, "integer-money", "supersedes", "float-money"),
+        edge(&nodes, "orders-service", "uses", "integer-money"),
+    ];
+    let c = Catalog::build(Vec::new(), Snapshot::new(nodes, edges));
+    let run = |q: &str| {
+        let r = Request {
+            center: Center::Query(q.into()),
+            ..req(Access::Tier(Tier::Public), 4000)
+        };
+        project(&c, &r, &Settings::default())
+    };
+    let e = run("float-money -> * -> *").unwrap_err().to_string();
+    assert!(
+        e.contains("\"float-money\" is deprecated") && e.contains("its successor is integer-money"),
+        "{e}"
+    );
+    // A status filter a projection cannot honour is refused, named.
+    for status in ["any", "deprecated", "archived"] {
+        let e = run(&format!("orders-service -> * -> * --status {status}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(&format!("invalid status \"{status}\"")), "{e}");
+        assert!(e.contains("active nodes only"), "{e}");
+    }
+    assert!(run("orders-service -> * -> * --status active").is_ok());
+}

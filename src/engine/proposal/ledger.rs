@@ -110,7 +110,7 @@ impl Ledger {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReviewItem {
     pub id: ProposalId,
-    #[serde(serialize_with = "crate::model::rfc3339")]
+    #[serde(serialize_with = "Timestamp::serialize_rfc3339")]
     pub submitted: Timestamp,
     pub summary: String,
     /// `pending`, `accepted`, `rejected`, `edited`, `changes-requested`,

@@ -17,9 +17,18 @@ use crate::store::Store;
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[serde(tag = "status", rename_all = "lowercase")]
 pub enum ProposalStatus {
-    Pending { id: ProposalId },
-    Decided { id: ProposalId, decision: Decision },
-    Quarantined { id: String, reason: String },
+    Pending {
+        id: ProposalId,
+    },
+    Decided {
+        id: ProposalId,
+        #[serde(serialize_with = "crate::model::times_rfc3339")]
+        decision: Decision,
+    },
+    Quarantined {
+        id: String,
+        reason: String,
+    },
 }
 
 impl Store {

@@ -16,6 +16,7 @@ use crate::store::Store;
 #[derive(Clone, Debug, Serialize)]
 pub struct Card {
     pub id: ProposalId,
+    #[serde(serialize_with = "crate::model::times_rfc3339")]
     pub proposal: StoredProposal,
     pub lints: Vec<Lint>,
     /// Nodes written by the proposal that changed since its base.
@@ -25,11 +26,17 @@ pub struct Card {
     /// 1-based position within its agent session, and the session's size.
     pub position: (usize, usize),
     /// A merge proposal's three versions (base, ours, theirs).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::model::times_rfc3339"
+    )]
     pub merge: Option<super::MergeSides>,
     /// For a revision: the rounds before it, oldest first (each proposal,
     /// the reviewer's request, the agent's replies).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "crate::model::times_rfc3339"
+    )]
     pub rounds: Vec<super::Round>,
     /// What does not hold in its conversation (see
     /// [`super::conversation_problems`]).

@@ -51,6 +51,7 @@ pub struct TimelineChange {
 pub struct HistoryVersion {
     pub version: u64,
     pub tier: Tier,
+    #[serde(serialize_with = "Timestamp::serialize_rfc3339")]
     pub at: Timestamp,
     pub action: Option<String>,
     pub actor: Option<String>,
