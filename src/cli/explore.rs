@@ -53,6 +53,7 @@ fn filter(w: &WalkArgs, types: &[String]) -> Result<Filter> {
     };
     Ok(Filter {
         relations: w.relations.iter().map(|r| Relation::new(r)).collect::<Result<_, _>>()?,
+        excluded: w.excluded.iter().map(|r| Relation::new(r)).collect::<Result<_, _>>()?,
         types: types.iter().map(|t| NodeType::new(t)).collect::<Result<_, _>>()?,
         max_tier: w.tier.as_deref().map(str::parse::<Tier>).transpose()?,
         status,
@@ -87,6 +88,9 @@ struct ViaView {
     /// `forward` when the edge points along the path, `backward` otherwise.
     direction: &'static str,
     tier: String,
+    /// The edge's weight (0 to 1) and confidence.
+    weight: f64,
+    confidence: f64,
 }
 
 fn via(e: &Edge, arrived_at: &graphex_engine::NodeSummary) -> ViaView {
@@ -99,6 +103,8 @@ fn via(e: &Edge, arrived_at: &graphex_engine::NodeSummary) -> ViaView {
             "backward"
         },
         tier: e.tier.to_string(),
+        weight: e.weight,
+        confidence: e.confidence,
     }
 }
 

@@ -101,6 +101,9 @@ pub struct WalkArgs {
     /// Follow only this relation (repeatable).
     #[arg(long = "relation", short = 'r', value_name = "RELATION")]
     pub relations: Vec<String>,
+    /// Never follow this relation (repeatable), e.g. `--exclude-relation supersedes`.
+    #[arg(long = "exclude-relation", value_name = "RELATION")]
+    pub excluded: Vec<String>,
     /// Walk only through nodes and edges at or below this tier.
     #[arg(long)]
     pub tier: Option<String>,

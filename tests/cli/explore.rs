@@ -202,6 +202,24 @@ fn path_and_neighbors() {
             .iter()
             .all(|n| n["type"] == "service" && n["via"]["direction"] == "backward")
     );
+    // Each step's edge carries its weight and confidence.
+    let via = &rings[0]["nodes"][0]["via"];
+    assert!(via["weight"].is_f64() && via["confidence"].is_f64(), "{via}");
+    // A relation excluded is never followed (as Ash's walk leaves out supersedes).
+    let names = |args: &[&str]| -> Vec<String> {
+        d.json("master", args)
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r["nodes"].as_array().unwrap().clone())
+            .map(|n| n["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let all = names(&["neighbors", "orders-service"]);
+    let without = names(&["neighbors", "orders-service", "--exclude-relation", "depends-on"]);
+    assert!(all.contains(&"currency-utils".to_owned()), "{all:?}");
+    assert!(!without.contains(&"currency-utils".to_owned()), "{without:?}");
+    assert!(!without.is_empty() && without.len() < all.len(), "{without:?}");
     d.cmd("master")
         .args(["neighbors", "currency-utils", "--direction", "up"])
         .assert()

@@ -89,6 +89,14 @@ pub fn plan_publish(store: &Store, fed: &FederationConfig, subgraph: &str) -> Re
             skipped_federated.push(n.name.to_string());
             continue;
         }
+        // Marked as staying here (Ash's `portable = false`).
+        if n.properties
+            .get("portable")
+            .is_some_and(|p| p.trim().eq_ignore_ascii_case("false"))
+        {
+            kept_home.push(n.name.to_string());
+            continue;
+        }
         ids.push(n.id);
     }
     skipped_federated.sort();

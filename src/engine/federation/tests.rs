@@ -602,3 +602,16 @@ fn an_import_never_sets_the_federated_marker_nor_touches_a_pulled_node() {
     let again = pull(&mut c, &source_for(&key), &bundle, false).unwrap();
     assert!(again.import.refused.is_empty(), "{again:?}");
 }
+
+#[test]
+fn a_node_marked_not_portable_stays_home() {
+    let (_d, root, fed) = publisher();
+    let mut s = open_at(&root, Level::Master);
+    let mut patch = crate::model::NodePatch::default();
+    patch.properties.insert("portable".into(), "false".into());
+    s.update_node("orders-api", &patch).unwrap();
+    let p = plan_publish(&s, &fed, "orders").unwrap();
+    assert!(!names(&p.bundle).contains(&"orders-api"), "{:?}", names(&p.bundle));
+    assert!(p.kept_home.contains(&"orders-api".to_owned()), "{:?}", p.kept_home);
+    assert!(names(&p.bundle).contains(&"orders-db"));
+}

@@ -223,7 +223,10 @@ impl Store {
             let asked = if lossless {
                 n.tier.unwrap_or(Tier::Public).max(opts.tier.unwrap_or(Tier::Public))
             } else {
-                opts.tier.unwrap_or(DEFAULT_IMPORT_TIER)
+                // A foreign format may ask for more (Ash's sensitivity), never less.
+                opts.tier
+                    .unwrap_or(DEFAULT_IMPORT_TIER)
+                    .max(n.tier.unwrap_or(Tier::Public))
             };
             let current = match self.catalog().by_name(n.name.as_str()) {
                 Some(s) => Some(self.node_by_id(&s.id)?),

@@ -115,6 +115,7 @@ pub(super) fn read(inputs: &mut [Input<'_>], m: &mut Mapped) -> Result<()> {
             Err(e) => m.refuse(file, p.item, e),
         }
     }
+    super::ash_meaning::apply(m);
     Ok(())
 }
 

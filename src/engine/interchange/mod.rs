@@ -25,6 +25,7 @@
 
 mod apply;
 mod ash;
+mod ash_meaning;
 mod export;
 mod foreign;
 mod input;
@@ -122,7 +123,8 @@ pub struct ImportNode {
     pub description: String,
     pub body: Option<String>,
     pub properties: BTreeMap<String, String>,
-    /// From our own export; foreign nodes take the import's tier.
+    /// From our own export; a foreign node takes the import's tier, or the
+    /// least its format asks for when that is more (Ash's `sensitivity`).
     pub tier: Option<Tier>,
     pub status: Option<Status>,
     pub status_reason: Option<String>,

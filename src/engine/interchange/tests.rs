@@ -423,3 +423,71 @@ fn graphml_escapes_every_text() {
     );
     assert!(g.contains("&lt;v&gt;") && !g.contains('\u{1b}'), "{g}");
 }
+
+#[test]
+fn ash_meanings_supersede_merge_sensitivity_and_portability() {
+    let memories = [
+        r#"{"id":"m1","content":"Tea at four","sensitivity":"PERSONAL"}"#,
+        r#"{"id":"m2","content":"Tea at five"}"#,
+        r#"{"id":"m3","content":"The safe code","sensitivity":"SENSITIVE","portable":false}"#,
+        r#"{"id":"m4","content":"Likes tea"}"#,
+        r#"{"id":"m5","content":"Tea lover"}"#,
+        r#"{"id":"m6","content":"Drinks tea daily"}"#,
+    ]
+    .join("\n");
+    let edges = [
+        r#"{"edge_type":"SUPERSEDES","source_type":"memory","source_id":"m2","target_type":"memory","target_id":"m1"}"#,
+        r#"{"edge_type":"MERGED_INTO","source_type":"memory","source_id":"m4","target_type":"memory","target_id":"m5"}"#,
+        r#"{"edge_type":"RELATED","source_type":"memory","source_id":"m6","target_type":"memory","target_id":"m4"}"#,
+    ]
+    .join("\n");
+    let m = parse(
+        ImportFormat::AshJsonl,
+        &[
+            Source {
+                file: "memories.jsonl",
+                bytes: memories.as_bytes(),
+            },
+            Source {
+                file: "edges.jsonl",
+                bytes: edges.as_bytes(),
+            },
+        ],
+    )
+    .unwrap();
+    let node = |name: &str| m.nodes.iter().find(|n| n.name.as_str() == name).unwrap();
+    // SUPERSEDES: the old memory is deprecated, naming its successor.
+    assert_eq!(node("memory-m1").status, Some(Status::Deprecated));
+    assert_eq!(
+        node("memory-m1").status_reason.as_deref(),
+        Some("superseded by memory-m2")
+    );
+    assert_eq!(node("memory-m2").status, None);
+    // MERGED_INTO: folded into the target, its edges moved there.
+    assert_eq!(node("memory-m4").status, Some(Status::Deprecated));
+    assert_eq!(
+        node("memory-m4").status_reason.as_deref(),
+        Some("merged into memory-m5")
+    );
+    let edges: Vec<String> = m
+        .edges
+        .iter()
+        .map(|e| format!("{} {} {}", e.from, e.relation, e.to))
+        .collect();
+    assert!(
+        edges.contains(&"memory-m5 supersedes memory-m4".to_owned()),
+        "{edges:?}"
+    );
+    assert!(edges.contains(&"memory-m6 related memory-m5".to_owned()), "{edges:?}");
+    assert!(
+        !edges
+            .iter()
+            .any(|e| e.contains("merged-into") || e == "memory-m6 related memory-m4"),
+        "{edges:?}"
+    );
+    // Sensitivity sets the least tier; portability is kept for federation.
+    assert_eq!(node("memory-m1").tier, Some(Tier::AgentRestricted));
+    assert_eq!(node("memory-m3").tier, Some(Tier::HumanOnly));
+    assert_eq!(node("memory-m2").tier, None);
+    assert_eq!(node("memory-m3").properties["portable"], "false");
+}

@@ -47,6 +47,9 @@ impl fmt::Display for Direction {
 #[derive(Clone, Debug)]
 pub struct Filter {
     pub relations: Vec<Relation>,
+    /// Relations never followed (`--exclude-relation supersedes`: a walk
+    /// that does not step from a memory to the ones it replaced).
+    pub excluded: Vec<Relation>,
     pub types: Vec<NodeType>,
     pub max_tier: Option<Tier>,
     pub status: StatusFilter,
@@ -56,6 +59,7 @@ impl Default for Filter {
     fn default() -> Self {
         Self {
             relations: Vec::new(),
+            excluded: Vec::new(),
             types: Vec::new(),
             max_tier: None,
             status: StatusFilter::Only(Status::Active),
@@ -70,7 +74,9 @@ impl Filter {
     }
 
     pub(crate) fn walks_edge(&self, e: &Edge) -> bool {
-        self.max_tier.is_none_or(|t| e.tier <= t) && (self.relations.is_empty() || self.relations.contains(&e.relation))
+        self.max_tier.is_none_or(|t| e.tier <= t)
+            && (self.relations.is_empty() || self.relations.contains(&e.relation))
+            && !self.excluded.contains(&e.relation)
     }
 
     pub(crate) fn reports(&self, n: &NodeSummary) -> bool {

@@ -43,6 +43,7 @@ pub fn filter(place: &Place) -> Result<Filter> {
             .iter()
             .map(|r| Relation::new(r))
             .collect::<Result<_>>()?,
+        excluded: Vec::new(),
         max_tier: None,
         status: if place.inactive {
             StatusFilter::Any
