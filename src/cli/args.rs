@@ -555,6 +555,12 @@ pub struct AddArgs {
     /// Confidence from 0 to 1.
     #[arg(long, default_value_t = 1.0)]
     pub confidence: f64,
+    /// How much this node matters in projections, from 0 to 1 (adds 20 × it to its relevance).
+    #[arg(long)]
+    pub importance: Option<f64>,
+    /// Tags, comma-separated lowercase words (kept as the `tags` property).
+    #[arg(long)]
+    pub tags: Option<String>,
 }
 
 #[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
@@ -579,6 +585,12 @@ pub struct UpdateArgs {
     /// New confidence from 0 to 1.
     #[arg(long)]
     pub confidence: Option<f64>,
+    /// New importance in projections, from 0 to 1.
+    #[arg(long)]
+    pub importance: Option<f64>,
+    /// New tags, comma-separated lowercase words (empty removes them).
+    #[arg(long)]
+    pub tags: Option<String>,
 }
 
 #[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]

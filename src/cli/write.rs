@@ -42,9 +42,37 @@ pub fn add(ctx: &Context, a: &AddArgs) -> Result<()> {
         let (k, v) = parse_property(p)?;
         node.properties.insert(k, v);
     }
+    node.properties.extend(
+        weighting(a.importance, a.tags.as_deref())?
+            .into_iter()
+            .filter(|(_, v)| !v.is_empty()),
+    );
     let mut store = ctx.open(Need::Write)?;
     let summary = store.retrying(|s| s.add_node(node.clone()))?;
     print_row(ctx, "added", &NodeRow::from(&summary))
+}
+
+/// `--importance` and `--tags` as the properties they are kept in (an empty
+/// `--tags` removes them).
+fn weighting(importance: Option<f64>, tags: Option<&str>) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if let Some(x) = importance {
+        if !(0.0..=1.0).contains(&x) {
+            anyhow::bail!("--importance must be from 0 to 1 (it is {x})");
+        }
+        out.push(("importance".to_owned(), x.to_string()));
+    }
+    if let Some(t) = tags {
+        let words: Vec<&str> = t.split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
+        if let Some(bad) = words.iter().find(|w| {
+            !w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        }) {
+            anyhow::bail!("--tags: {bad:?} is not a lowercase word (a-z, 0-9, '-')");
+        }
+        out.push(("tags".to_owned(), words.join(",")));
+    }
+    Ok(out)
 }
 
 pub fn update(ctx: &Context, a: &UpdateArgs) -> Result<()> {
@@ -63,6 +91,7 @@ pub fn update(ctx: &Context, a: &UpdateArgs) -> Result<()> {
         let (k, v) = parse_property(p)?;
         patch.properties.insert(k, v);
     }
+    patch.properties.extend(weighting(a.importance, a.tags.as_deref())?);
     let mut store = ctx.open(Need::Write)?;
     let r = store.retrying(|s| s.update_node(&a.name, &patch));
     let summary = with_hints(&store, r)?;

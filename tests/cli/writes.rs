@@ -217,3 +217,46 @@ fn link_validates_and_refuses_duplicates() {
         .collect();
     assert_eq!(tiers, ["agent-readable", "agent-restricted"]);
 }
+
+#[test]
+fn importance_and_tags_are_kept_per_node_and_checked() {
+    let repo = crate::harness::Repo::new();
+    repo.ok(&[
+        "add",
+        "-t",
+        "service",
+        "--name",
+        "orders",
+        "-d",
+        "Orders",
+        "--importance",
+        "0.8",
+        "--tags",
+        "core,payments",
+    ]);
+    let shown = repo.ok(&["--json", "show", "orders"]);
+    let v: serde_json::Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(v["properties"]["importance"], "0.8", "{v}");
+    assert_eq!(v["properties"]["tags"], "core,payments", "{v}");
+    let out = repo
+        .master()
+        .args(["update", "orders", "--importance", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--importance must be from 0 to 1"),
+        "{out:?}"
+    );
+    let out = repo
+        .master()
+        .args(["update", "orders", "--tags", "Core"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not a lowercase word"),
+        "{out:?}"
+    );
+    repo.ok(&["update", "orders", "--tags", ""]);
+    let v: serde_json::Value = serde_json::from_str(&repo.ok(&["--json", "show", "orders"])).unwrap();
+    assert!(v["properties"].get("tags").is_none(), "{v}");
+}

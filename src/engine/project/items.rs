@@ -242,7 +242,16 @@ fn relevance(n: &NodeSummary, distance: u32, date: Timestamp, now: Timestamp, w:
     } else {
         0.0
     };
-    nearness + 20.0 * n.confidence + kind + recency
+    nearness + 20.0 * n.confidence + kind + 20.0 * node_importance(n).unwrap_or(0.0) + recency
+}
+
+/// A node's own importance (Cortex's per-memory weight): its `importance`
+/// property, when it is a number from 0 to 1 (`graphex add --importance`).
+pub fn node_importance(n: &NodeSummary) -> Option<f64> {
+    n.properties
+        .get("importance")
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|x| (0.0..=1.0).contains(x))
 }
 
 #[cfg(test)]

@@ -113,6 +113,9 @@ pub struct ItemScore {
     /// "subject", "subject (one-line summary)", "within the budget" or "over the token budget".
     pub reason: &'static str,
     pub confidence: f64,
+    /// The node's own importance (0 to 1), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub importance: Option<f64>,
     /// Its last update, RFC 3339.
     pub updated: String,
 }
@@ -293,6 +296,7 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
                     (false, _, false) => "over the token budget",
                 },
                 confidence: n.map_or(0.0, |n| n.confidence),
+                importance: n.and_then(items::node_importance),
                 updated: n.map_or_else(String::new, |n| n.updated.to_rfc3339()),
             }
         })

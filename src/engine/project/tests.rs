@@ -744,3 +744,33 @@ fn a_deprecated_node_asked_for_in_a_query_comes_back_flagged_with_its_successor(
     }
     assert!(run("orders-service -> * -> * --status active").is_ok());
 }
+
+#[test]
+fn a_node_s_own_importance_raises_it_and_is_in_its_scores() {
+    let mut c = spec_graph();
+    let score = |c: &Catalog, name: &str| {
+        let p = project(c, &req(Access::Tier(Tier::Public), 4000), &Settings::default()).unwrap();
+        p.items.into_iter().find(|i| i.name == name).unwrap()
+    };
+    let before = score(&c, "soc2");
+    assert_eq!(before.importance, None);
+    let mut nodes: Vec<_> = c.nodes().cloned().collect();
+    let edges: Vec<_> = c.edges().cloned().collect();
+    for n in &mut nodes {
+        if n.name.as_str() == "soc2" {
+            n.properties.insert("importance".into(), "0.5".into());
+        }
+        if n.name.as_str() == "pci-dss" {
+            // Not a number from 0 to 1: ignored.
+            n.properties.insert("importance".into(), "high".into());
+        }
+    }
+    c = Catalog::build(Vec::new(), Snapshot::new(nodes, edges));
+    let after = score(&c, "soc2");
+    assert_eq!(after.importance, Some(0.5));
+    assert!(
+        (after.relevance - before.relevance - 10.0).abs() < 1e-9,
+        "{before:?} {after:?}"
+    );
+    assert_eq!(score(&c, "pci-dss").importance, None);
+}

@@ -4,8 +4,12 @@
 //!
 //! ```text
 //! relevance = carry × (100 / (1 + distance) + 20 × confidence + importance[type]
-//!                      + 10 × weight + 10 × e^(-age in days / recency_days))
+//!                      + 20 × importance(node) + 10 × weight
+//!                      + 10 × e^(-age in days / recency_days))
 //! ```
+//!
+//! `importance(node)` is the node's own `importance` property (0 to 1,
+//! `graphex add --importance`), 0 when it has none.
 //!
 //! The recency term is for decisions only. `carry` is 1 for the subject and,
 //! for a node one hop further out, the largest `carry(nearer) × decay[relation]`
