@@ -31,7 +31,9 @@ pub fn query(ctx: &Context, a: &QueryArgs) -> Result<()> {
     if let Ok(q) = query::parse(&text)
         && q.flags.status == StatusFilter::Only(Status::Proposed)
     {
-        // Proposals are read whole (a names-only open holds no proposal key).
+        // Proposals are read whole (a names-only open holds no proposal key);
+        // an unlock session lends one store at a time.
+        drop(store);
         let store = ctx.open(Need::Read)?;
         return super::proposed_query::run(&store, &text, &q, ctx.json);
     }
