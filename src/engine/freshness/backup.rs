@@ -8,11 +8,11 @@
 //! directory, then renamed over the last one. A file beside it names the
 //! seal it holds, so an open of an unchanged store copies nothing, and
 //! nothing written to graph.db reaches it. A copy costs about a second per
-//! 600 MB, so it is made after each master commit and at an open that
-//! finds the store fresh while graph.db is at most [`COPY_WITHIN`]; a
-//! larger store gets a hard link to graph.db at once (which keeps the newer
-//! file when git replaces it, but not when it is edited in place) and its
-//! copy when an unlock session holding it is idle ([`copy_owed`]).
+//! 600 MB. It is made after each master commit and at an open that finds
+//! the store fresh (once per seal). Only an unlock session, whose commits
+//! must stay fast, links a graph.db larger than [`COPY_WITHIN`] at once
+//! (a link keeps the newer file when git replaces it, but not when it is
+//! edited in place) and copies it when idle ([`copy_owed`]).
 
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};

@@ -81,7 +81,7 @@ impl Store {
         // that went back, not one an older record merely followed, and not
         // a first sight that came from a failed check.
         let backup = match (&verdict, &problem) {
-            (Verdict::Fresh { .. }, _) | (Verdict::First, None) => self.keep_backup(false),
+            (Verdict::Fresh { .. }, _) | (Verdict::First, None) => self.keep_backup(self.copies_at_once()),
             _ => false,
         };
         self.fresh = Some(Freshness {
@@ -185,10 +185,18 @@ impl Store {
                 ..now
             })
         })();
-        let kept = self.keep_backup(false);
+        let kept = self.keep_backup(self.copies_at_once());
         if let Some(f) = &mut self.fresh {
             f.backup = kept;
         }
+    }
+
+    /// Whether the backup is copied at once whatever the store's size: in
+    /// every process but an unlock session's, which links a large store
+    /// and copies it when idle ([`Store::copy_backup`]). A link alone would
+    /// let an edit of graph.db in place change the backup too.
+    fn copies_at_once(&self) -> bool {
+        !self.track
     }
 
     /// Compares the store with this machine's record again (a long-lived
