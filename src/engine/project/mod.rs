@@ -534,4 +534,6 @@ pub fn text_hash(text: &str) -> String {
 }
 
 #[cfg(test)]
+mod outcome_tests;
+#[cfg(test)]
 mod tests;

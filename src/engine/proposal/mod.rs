@@ -101,6 +101,8 @@ fn shorten(s: &str) -> String {
 }
 
 #[cfg(test)]
+mod apply_check_tests;
+#[cfg(test)]
 mod check_tests;
 #[cfg(test)]
 mod conversation_tests;
