@@ -19,7 +19,8 @@ use crate::store::{Layout, Store};
 /// Where a restorable copy comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
-    /// The hard-linked backup in the state directory.
+    /// The backup in the state directory (a verified copy, or an unlock
+    /// session's link to a large store it had not copied yet).
     Backup(PathBuf),
     /// The index as git holds it at a commit.
     Git(String),
@@ -112,13 +113,18 @@ pub fn find(root: &Path, recorded: &Record) -> Result<Candidate> {
         )
     };
     if let Some(state) = freshness::state_dir() {
-        let backup = freshness::backup_path(&state, root);
-        match std::fs::read(&backup) {
-            Ok(bytes) => match candidate(bytes, Source::Backup(backup.clone()))? {
-                Some(c) => return Ok(c),
-                None => looked.push(format!("the backup {} holds another graph", backup.display())),
-            },
-            Err(_) => looked.push(format!("no backup at {}", backup.display())),
+        // The verified copy, then an unlock session's link to a large store
+        // it had not copied yet (its graph is checked when it is opened).
+        let link = freshness::link_path(&state, root);
+        let places = std::iter::once(freshness::backup_path(&state, root)).chain(link.exists().then_some(link));
+        for backup in places {
+            match std::fs::read(&backup) {
+                Ok(bytes) => match candidate(bytes, Source::Backup(backup.clone()))? {
+                    Some(c) => return Ok(c),
+                    None => looked.push(format!("the backup {} holds another graph", backup.display())),
+                },
+                Err(_) => looked.push(format!("no backup at {}", backup.display())),
+            }
         }
     }
     match &recorded.commit {

@@ -5,14 +5,21 @@
 //!
 //! It is a real copy: made with SQLite's online backup (so it holds what
 //! the write-ahead log holds too) into a 0600 file in the private state
-//! directory, then renamed over the last one. A file beside it names the
-//! seal it holds, so an open of an unchanged store copies nothing, and
-//! nothing written to graph.db reaches it. A copy costs about a second per
-//! 600 MB. It is made after each master commit and at an open that finds
-//! the store fresh (once per seal). Only an unlock session, whose commits
-//! must stay fast, links a graph.db larger than [`COPY_WITHIN`] at once
-//! (a link keeps the newer file when git replaces it, but not when it is
-//! edited in place) and copies it when idle ([`copy_owed`]).
+//! directory, checked against the seal the process itself committed (every
+//! row's master tag, the audit head, the timeline: what a merge checks of a
+//! branch), and only then renamed over the last one. A file beside it names
+//! the seal it holds, so an open of an unchanged store copies nothing, and
+//! nothing written to graph.db reaches it. A copy that fails the check (the
+//! file was edited in place between the commit and the copy) is thrown
+//! away: the last verified copy stays, and the caller is told why.
+//!
+//! A copy costs about a second per 600 MB. It is made after each master
+//! commit and at an open that finds the store fresh (once per seal). Only
+//! an unlock session, whose commits must stay fast, links a graph.db larger
+//! than [`COPY_WITHIN`] at once, under a name of its own beside the copy (a
+//! link keeps the newer file when git replaces it, but not when it is
+//! edited in place), and copies it when idle ([`copy_owed`]); the verified
+//! copy is never replaced by the link.
 
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
@@ -29,6 +36,11 @@ fn dir(state: &Path) -> PathBuf {
 /// out (each branch keeps its own newest graph).
 pub fn backup_path(state: &Path, root: &Path) -> PathBuf {
     dir(state).join(format!("{}-graph.db", scoped_key(root)))
+}
+
+/// The link an unlock session keeps to a large graph.db until it copies it.
+pub fn link_path(state: &Path, root: &Path) -> PathBuf {
+    dir(state).join(format!("{}-graph.db.link", scoped_key(root)))
 }
 
 /// The file naming the seal the backup holds.
@@ -57,48 +69,117 @@ pub fn copy_owed(state: &Path, root: &Path, statement: &str) -> bool {
     !backup_holds(state, root, statement)
 }
 
+/// What keeping a backup did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// The backup holds the store as committed: a verified copy.
+    Copy,
+    /// A link to graph.db until a copy is made (an unlock session's large
+    /// store); the last verified copy is still there.
+    Link,
+    /// The copy failed its check: graph.db changed after the commit. The
+    /// last verified copy stays; why.
+    Refused(String),
+    /// No backup could be written (no state directory, a full disk).
+    Nothing,
+}
+
+impl Kept {
+    /// Whether a backup of the store as committed is kept.
+    pub fn holds(&self) -> bool {
+        matches!(self, Kept::Copy | Kept::Link)
+    }
+}
+
 /// Keeps a backup of the store open on `conn` at `db` (whose seal is
 /// `statement`, hex), unless the backup holds that seal already: a copy
-/// when graph.db is small or `force_copy` asks for one, else a link. Returns
-/// whether a backup of it is kept.
-pub fn keep_backup(state: &Path, root: &Path, conn: &Connection, db: &Path, statement: &str, force_copy: bool) -> bool {
-    keep_within(state, root, conn, db, statement, force_copy, COPY_WITHIN)
+/// when graph.db is small or `force_copy` asks for one, else a link. A copy
+/// replaces the last one only once `check` passes on it.
+pub fn keep_backup(
+    state: &Path,
+    root: &Path,
+    (conn, db): (&Connection, &Path),
+    statement: &str,
+    force_copy: bool,
+    check: &dyn Fn(&Connection) -> Result<(), String>,
+) -> Kept {
+    keep_within(state, root, (conn, db), statement, force_copy, check, copy_within())
+}
+
+#[cfg(test)]
+thread_local! {
+    /// A test's limit in place of [`COPY_WITHIN`] (a small store made large).
+    pub(crate) static TEST_COPY_WITHIN: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+fn copy_within() -> u64 {
+    #[cfg(test)]
+    if let Some(limit) = TEST_COPY_WITHIN.with(std::cell::Cell::get) {
+        return limit;
+    }
+    COPY_WITHIN
 }
 
 fn keep_within(
     state: &Path,
     root: &Path,
-    conn: &Connection,
-    db: &Path,
+    (conn, db): (&Connection, &Path),
     statement: &str,
     force_copy: bool,
+    check: &dyn Fn(&Connection) -> Result<(), String>,
     within: u64,
-) -> bool {
+) -> Kept {
     if backup_holds(state, root, statement) {
-        return true;
+        return Kept::Copy;
     }
     if private_dir(&dir(state)).is_err() {
-        return false;
+        return Kept::Nothing;
     }
     let small = std::fs::metadata(db).is_ok_and(|m| m.len() <= within);
     if !force_copy && !small {
-        return link(state, root, db);
+        return if link(state, root, db) {
+            Kept::Link
+        } else {
+            Kept::Nothing
+        };
     }
     let path = backup_path(state, root);
     let tmp = path.with_extension(format!("copy{}", std::process::id()));
-    let copied = copy(conn, &tmp).is_ok() && std::fs::rename(&tmp, &path).is_ok();
-    if !copied {
+    let checked = match copy(conn, &tmp) {
+        Ok(()) => verify(&tmp, check),
+        Err(_) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Kept::Nothing;
+        }
+    };
+    if let Err(why) = checked {
         let _ = std::fs::remove_file(&tmp);
-        return false;
+        return Kept::Refused(why);
     }
-    write_private(&holds_path(state, root), statement.as_bytes()).is_ok()
+    if std::fs::rename(&tmp, &path).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return Kept::Nothing;
+    }
+    let _ = std::fs::remove_file(link_path(state, root));
+    if write_private(&holds_path(state, root), statement.as_bytes()).is_ok() {
+        Kept::Copy
+    } else {
+        Kept::Nothing
+    }
 }
 
-/// Makes the backup a hard link to `db` (no seal file beside it: a copy
-/// is still owed).
+/// Runs `check` on the copy at `path`, opened on its own (no code of the
+/// file's runs).
+fn verify(path: &Path, check: &dyn Fn(&Connection) -> Result<(), String>) -> Result<(), String> {
+    let conn = Connection::open(path).map_err(|e| e.to_string())?;
+    crate::store::forbid_code(&conn).map_err(|e| e.to_string())?;
+    check(&conn)
+}
+
+/// Links graph.db under the link's name (the verified copy stays; its seal
+/// file too, so a copy is still owed).
 fn link(state: &Path, root: &Path, db: &Path) -> bool {
-    let path = backup_path(state, root);
-    let _ = std::fs::remove_file(holds_path(state, root));
+    let path = link_path(state, root);
     let tmp = path.with_extension(format!("link{}", std::process::id()));
     let _ = std::fs::remove_file(&tmp);
     if std::fs::hard_link(db, &tmp).is_err() {
@@ -133,41 +214,75 @@ mod tests {
 
     use super::*;
 
+    fn x(conn: &Connection) -> String {
+        conn.query_row("SELECT x FROM t", [], |r| r.get(0)).unwrap()
+    }
+
     #[test]
-    fn a_small_store_is_copied_a_large_one_linked_then_copied_and_an_edit_in_place_never_reaches_a_copy() {
+    fn a_large_store_is_linked_beside_the_verified_copy_and_a_copy_failing_its_check_never_replaces_it() {
         let dir = tempfile::tempdir().unwrap();
         let (state, root) = (dir.path().join("state"), dir.path().join("repo"));
         std::fs::create_dir_all(&root).unwrap();
         let db = root.join("graph.db");
         let conn = Connection::open(&db).unwrap();
-        conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES ('newer');")
+        conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES ('first');")
             .unwrap();
         let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
-        let backup = backup_path(&state, &root);
-        // Large (over the limit): a link at once, a copy still owed; linked
-        // again, nothing is left beside it.
-        assert!(keep_within(&state, &root, &conn, &db, "s1", false, 1));
-        assert!(keep_within(&state, &root, &conn, &db, "s1", false, 1));
-        assert_eq!(ino(&backup), ino(&db));
+        let (backup, linked) = (backup_path(&state, &root), link_path(&state, &root));
+        // The check stands for the seal: the copy must hold what was committed.
+        let holding = |want: &'static str| {
+            move |c: &Connection| -> Result<(), String> {
+                if x(c) == want {
+                    Ok(())
+                } else {
+                    Err(format!("holds {}", x(c)))
+                }
+            }
+        };
+        let keep = |statement: &str, copy: bool, want: &'static str, within: u64| {
+            keep_within(&state, &root, (&conn, &db), statement, copy, &holding(want), within)
+        };
+        // Large (over the limit): a link at once under its own name, a copy
+        // still owed.
+        assert_eq!(keep("s1", false, "first", 1), Kept::Link);
+        assert_eq!(keep("s1", false, "first", 1), Kept::Link);
+        assert_eq!(ino(&linked), ino(&db));
+        assert!(!backup.exists());
         assert!(copy_owed(&state, &root, "s1"));
-        assert_eq!(
-            std::fs::read_dir(state.join("freshness")).unwrap().count(),
-            1,
-            "the link alone"
-        );
-        // Copied when asked (an idle session): no longer the same file.
-        assert!(keep_within(&state, &root, &conn, &db, "s1", true, 1));
+        // Copied when asked (an idle session): checked, then the link goes.
+        assert_eq!(keep("s1", true, "first", 1), Kept::Copy);
         assert_ne!(ino(&backup), ino(&db));
+        assert!(!linked.exists());
         assert!(!copy_owed(&state, &root, "s1"));
+        assert_eq!(std::fs::metadata(&backup).unwrap().mode() & 0o777, 0o600);
+        // The next commit is linked; the verified copy of the first stays.
+        conn.execute("UPDATE t SET x = 'second'", []).unwrap();
+        assert_eq!(keep("s2", false, "second", 1), Kept::Link);
+        assert!(copy_owed(&state, &root, "s2"));
+        assert!(backup_holds(&state, &root, "s1"));
+        // graph.db edited in place before the copy: the link follows it, the
+        // copy fails its check and is thrown away, the verified copy stays.
+        conn.execute("UPDATE t SET x = 'tampered'", []).unwrap();
+        assert_eq!(x(&Connection::open(&linked).unwrap()), "tampered");
+        assert_eq!(keep("s2", true, "second", 1), Kept::Refused("holds tampered".into()));
+        assert_eq!(x(&Connection::open(&backup).unwrap()), "first");
+        assert!(backup_holds(&state, &root, "s1"));
+        let left: Vec<_> = std::fs::read_dir(state.join("freshness"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(
+            left.len(),
+            3,
+            "the copy, its seal and the link, no temporary file: {left:?}"
+        );
+        // Small: copied (and checked) at once.
+        conn.execute("UPDATE t SET x = 'third'", []).unwrap();
+        assert_eq!(keep("s3", false, "third", u64::MAX), Kept::Copy);
+        assert!(!copy_owed(&state, &root, "s3"));
+        assert_ne!(ino(&backup), ino(&db));
         // An edit in place of graph.db does not reach the copy.
         conn.execute("UPDATE t SET x = 'older'", []).unwrap();
-        let kept = Connection::open(&backup).unwrap();
-        let x: String = kept.query_row("SELECT x FROM t", [], |r| r.get(0)).unwrap();
-        assert_eq!(x, "newer");
-        assert_eq!(std::fs::metadata(&backup).unwrap().mode() & 0o777, 0o600);
-        // Small: copied at once.
-        assert!(keep_within(&state, &root, &conn, &db, "s2", false, u64::MAX));
-        assert!(!copy_owed(&state, &root, "s2"));
-        assert_ne!(ino(&backup), ino(&db));
+        assert_eq!(x(&Connection::open(&backup).unwrap()), "third");
     }
 }

@@ -30,11 +30,13 @@
 //! loses the protection (and `doctor` says so), never data.
 
 mod backup;
+#[cfg(test)]
+pub(crate) use backup::TEST_COPY_WITHIN;
 mod decide;
 pub mod git;
 mod record;
 
-pub use backup::{COPY_WITHIN, aside_path, backup_holds, backup_path, copy_owed, keep_backup};
+pub use backup::{COPY_WITHIN, Kept, aside_path, backup_holds, backup_path, copy_owed, keep_backup, link_path};
 pub use decide::{Current, Rollback, Verdict, decide};
 pub use record::{
     Kind, Record, RecordFile, pinned_signers, pinned_signers_in, scope_of, scoped_key, state_dir, work_tree_key,

@@ -29,6 +29,10 @@ pub struct Freshness {
     /// Whether a backup of the newest store is kept (a copy, or for a large
     /// store a link until an idle unlock session copies it).
     pub backup: bool,
+    /// The seal (statement id, hex) this process last committed or found
+    /// fresh at open: what a copy of graph.db must hold to become the
+    /// backup, whatever graph.db holds by then.
+    pub committed: Option<String>,
 }
 
 impl Freshness {
@@ -80,16 +84,21 @@ impl Store {
         // Only a store this machine trusts replaces the newest copy: not one
         // that went back, not one an older record merely followed, and not
         // a first sight that came from a failed check.
-        let backup = match (&verdict, &problem) {
-            (Verdict::Fresh { .. }, _) | (Verdict::First, None) => self.keep_backup(self.copies_at_once()),
-            _ => false,
-        };
+        let trusted = matches!(
+            (&verdict, &problem),
+            (Verdict::Fresh { .. }, _) | (Verdict::First, None)
+        );
+        let committed = trusted
+            .then(|| self.current_record().ok().flatten().map(|(_, now)| now.statement))
+            .flatten();
         self.fresh = Some(Freshness {
             file,
             verdict,
             problem,
-            backup,
+            backup: false,
+            committed,
         });
+        self.keep_backup(self.copies_at_once());
     }
 
     /// After a reload of a session that checked at open: a store that went
@@ -105,47 +114,77 @@ impl Store {
                 verdict,
                 problem,
                 backup: false,
+                committed: None,
             });
         }
     }
 
-    /// A copy of the store as it is now in the state directory, at the
-    /// master level (what a restore needs); see `freshness::backup`.
-    fn keep_backup(&self, copy: bool) -> bool {
+    /// Keeps a backup of the store as this process committed it (or found
+    /// it fresh) in the state directory, at the master level: what a
+    /// restore needs; see `freshness::backup`. A copy becomes the backup
+    /// only if it verifies as that commit; one that does not (graph.db was
+    /// edited after the commit) is thrown away and said in `problem`.
+    fn keep_backup(&mut self, copy: bool) {
         let (Some(state), Kind::Master) = (freshness::state_dir(), kind_of(self)) else {
-            return false;
+            return;
         };
-        match self.current_record() {
-            Ok(Some((_, now))) => freshness::keep_backup(
-                &state,
-                self.layout.root(),
-                &self.conn,
-                &self.layout.db(),
-                &now.statement,
-                copy,
-            ),
-            _ => false,
+        let Some(want) = self.fresh.as_ref().and_then(|f| f.committed.clone()) else {
+            return;
+        };
+        let keys = &self.keys;
+        let check = |c: &Connection| -> std::result::Result<(), String> {
+            let found = seal_log::current_bytes(c)
+                .map_err(|e| e.to_string())?
+                .map(|b| hex(&statement_id(&b)));
+            if found.as_deref() != Some(want.as_str()) {
+                return Err(format!(
+                    "its seal is {}, not the {} this process committed",
+                    found.as_deref().map_or("missing", short),
+                    short(&want)
+                ));
+            }
+            super::seal::verify_whole(c, keys).map_err(|e| e.to_string())
+        };
+        let kept = freshness::keep_backup(
+            &state,
+            self.layout.root(),
+            (&self.conn, &self.layout.db()),
+            &want,
+            copy,
+            &check,
+        );
+        if let Some(f) = &mut self.fresh {
+            f.backup = kept.holds();
+            if let freshness::Kept::Refused(why) = kept {
+                f.problem = Some(format!(
+                    "graph.db changed after this process wrote seal {} and before its backup was copied ({why}): \
+                     the copy was thrown away and the backup still holds the last verified graph; check the store \
+                     with `graphex doctor` and `graphex freshness show`",
+                    short(&want)
+                ));
+            }
         }
     }
 
-    /// Whether the backup of the store as it is is still owed a copy (a
-    /// large store's is a link until then): what an idle unlock session
-    /// makes with [`Store::copy_backup`].
+    /// Whether the backup of the store as this process committed it is
+    /// still owed a copy (a large store's is a link until then): what an
+    /// idle unlock session makes with [`Store::copy_backup`].
     pub fn backup_copy_owed(&self) -> bool {
-        let fresh = self.fresh.as_ref().is_some_and(|f| f.rollback().is_none());
-        let (true, Some(state), Kind::Master) = (fresh, freshness::state_dir(), kind_of(self)) else {
+        let Some(f) = &self.fresh else {
             return false;
         };
-        matches!(self.current_record(), Ok(Some((_, now))) if freshness::copy_owed(&state, self.layout.root(), &now.statement))
+        let (None, Some(want), Some(state), Kind::Master) =
+            (f.rollback(), &f.committed, freshness::state_dir(), kind_of(self))
+        else {
+            return false;
+        };
+        freshness::copy_owed(&state, self.layout.root(), want)
     }
 
     /// Copies the store to its backup now, whatever its size (an idle
-    /// unlock session).
+    /// unlock session), if the copy verifies as what this process committed.
     pub fn copy_backup(&mut self) {
-        let kept = self.keep_backup(true);
-        if let Some(f) = &mut self.fresh {
-            f.backup = kept;
-        }
+        self.keep_backup(true);
     }
 
     fn fresh_verdict(&self, file: &RecordFile) -> Result<(Verdict, Option<String>)> {
@@ -174,6 +213,9 @@ impl Store {
             let Some((bytes, now)) = self.current_record()? else {
                 return Ok(());
             };
+            if let Some(f) = &mut self.fresh {
+                f.committed = Some(now.statement.clone());
+            }
             let on_disk = file.load().ok().flatten();
             if let Some(r) = &on_disk
                 && (r.statement == now.statement || !self.descends_from(&bytes, &r.statement, r.seq)?)
@@ -185,10 +227,7 @@ impl Store {
                 ..now
             })
         })();
-        let kept = self.keep_backup(self.copies_at_once());
-        if let Some(f) = &mut self.fresh {
-            f.backup = kept;
-        }
+        self.keep_backup(self.copies_at_once());
     }
 
     /// Whether the backup is copied at once whatever the store's size: in

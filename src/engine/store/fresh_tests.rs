@@ -212,3 +212,53 @@ fn a_long_lived_session_is_told_when_graph_db_is_replaced() {
     let again = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     assert!(again.rolled_back().is_some());
 }
+
+#[test]
+fn an_edit_in_place_before_a_sessions_idle_copy_never_becomes_the_backup() {
+    let (_dir, root) = new_store();
+    add(&root, "retry-policy");
+    let state = crate::freshness::state_dir().unwrap();
+    let backup = crate::freshness::backup_path(&state, &root);
+    let node = |name: &str| {
+        NewNode::new(
+            Name::new(name).unwrap(),
+            NodeType::new("convention").unwrap(),
+            format!("{name} as written"),
+            Tier::AgentReadable,
+        )
+    };
+    // An unlock session on a store over the copy limit: its commits link
+    // graph.db and leave the copy for when it is idle.
+    crate::freshness::TEST_COPY_WITHIN.with(|c| c.set(Some(1)));
+    let mut session = Store::open_tracking(&root, &creds(Level::Master, &root)).unwrap();
+    session.add_node(node("security-fix")).unwrap();
+    assert!(session.backup_copy_owed());
+    session.copy_backup();
+    assert!(!session.backup_copy_owed(), "{:?}", session.freshness());
+    let verified = std::fs::read(&backup).unwrap();
+    // The next commit, then graph.db edited in place before the idle copy
+    // (a process with write access and no key, as `sqlite3` would).
+    session.add_node(node("audit-trail")).unwrap();
+    assert!(session.backup_copy_owed());
+    let raw = Connection::open(Layout::new(&root).db()).unwrap();
+    let gone = raw
+        .execute("DELETE FROM nodes WHERE rowid = (SELECT max(rowid) FROM nodes)", [])
+        .unwrap();
+    assert_eq!(gone, 1);
+    drop(raw);
+    session.copy_backup();
+    crate::freshness::TEST_COPY_WITHIN.with(|c| c.set(None));
+    // The copy failed its check: the backup is the last verified one, a
+    // copy is still owed, and the session says what happened.
+    assert!(session.backup_copy_owed());
+    assert_eq!(
+        std::fs::read(&backup).unwrap(),
+        verified,
+        "the verified copy is untouched"
+    );
+    let problem = session.freshness().unwrap().problem.clone().unwrap_or_default();
+    assert!(
+        problem.contains("graph.db changed after this process wrote seal") && problem.contains("thrown away"),
+        "{problem}"
+    );
+}
