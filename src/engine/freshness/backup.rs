@@ -5,9 +5,13 @@
 //!
 //! It is a real copy: made with SQLite's online backup (so it holds what
 //! the write-ahead log holds too) into a 0600 file in the private state
-//! directory, checked against the seal the process itself committed (every
-//! row's master tag, the audit head, the timeline: what a merge checks of a
-//! branch), and only then renamed over the last one. A file beside it names
+//! directory, checked against the seal the process itself committed, and
+//! only then renamed over the last one. A copy made at once after a commit,
+//! while graph.db and its write-ahead log are still the files the commit
+//! left (same inode, size and change time: a change time no process can
+//! set back), is checked by its seal id; a deferred copy, or one whose
+//! files changed, is checked whole, as a merge checks a branch (every
+//! row's master tag, the audit head, the timeline). A file beside it names
 //! the seal it holds, so an open of an unchanged store copies nothing, and
 //! nothing written to graph.db reaches it. A copy that fails the check (the
 //! file was edited in place between the commit and the copy) is thrown
@@ -21,7 +25,7 @@
 //! edited in place), and copies it when idle ([`copy_owed`]); the verified
 //! copy is never replaced by the link.
 
-use std::os::unix::fs::OpenOptionsExt as _;
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
@@ -91,19 +95,66 @@ impl Kept {
     }
 }
 
+/// What graph.db and its write-ahead log were when a commit ended: a copy
+/// made while they still are holds that commit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stamp([Option<FileStamp>; 2]);
+
+/// One file's identity, size and change time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileStamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    /// The files of the index at `db` as they are now.
+    pub fn of(db: &Path) -> Stamp {
+        let mut wal = db.as_os_str().to_owned();
+        wal.push("-wal");
+        let one = |p: &Path| {
+            std::fs::metadata(p).ok().map(|m| FileStamp {
+                dev: m.dev(),
+                ino: m.ino(),
+                size: m.size(),
+                ctime: (m.ctime(), m.ctime_nsec()),
+            })
+        };
+        Stamp([one(db), one(Path::new(&wal))])
+    }
+}
+
+/// How a copy is checked: `whole` asks for every row (the files changed
+/// since the commit), else the seal id alone.
+pub type Check<'a> = dyn Fn(&Connection, bool) -> Result<(), String> + 'a;
+
+/// When and how a backup is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// Right after a commit (or an open), a copy whatever the size.
+    Copy,
+    /// Right after an unlock session's commit: a copy of a small store, a
+    /// link to a large one.
+    CopyOrLink,
+    /// Later (an idle unlock session): a copy, checked whole.
+    Deferred,
+}
+
 /// Keeps a backup of the store open on `conn` at `db` (whose seal is
-/// `statement`, hex), unless the backup holds that seal already: a copy
-/// when graph.db is small or `force_copy` asks for one, else a link. A copy
-/// replaces the last one only once `check` passes on it.
+/// `statement`, hex; its files were `stamp` when it was committed), unless
+/// the backup holds that seal already. A copy replaces the last one only
+/// once `check` passes on it.
 pub fn keep_backup(
     state: &Path,
     root: &Path,
-    (conn, db): (&Connection, &Path),
+    (conn, db, stamp): (&Connection, &Path, &Stamp),
     statement: &str,
-    force_copy: bool,
-    check: &dyn Fn(&Connection) -> Result<(), String>,
+    how: How,
+    check: &Check<'_>,
 ) -> Kept {
-    keep_within(state, root, (conn, db), statement, force_copy, check, copy_within())
+    keep_within(state, root, (conn, db, stamp), statement, how, check, copy_within())
 }
 
 #[cfg(test)]
@@ -123,10 +174,10 @@ fn copy_within() -> u64 {
 fn keep_within(
     state: &Path,
     root: &Path,
-    (conn, db): (&Connection, &Path),
+    (conn, db, stamp): (&Connection, &Path, &Stamp),
     statement: &str,
-    force_copy: bool,
-    check: &dyn Fn(&Connection) -> Result<(), String>,
+    how: How,
+    check: &Check<'_>,
     within: u64,
 ) -> Kept {
     if backup_holds(state, root, statement) {
@@ -136,7 +187,7 @@ fn keep_within(
         return Kept::Nothing;
     }
     let small = std::fs::metadata(db).is_ok_and(|m| m.len() <= within);
-    if !force_copy && !small {
+    if how == How::CopyOrLink && !small {
         return if link(state, root, db) {
             Kept::Link
         } else {
@@ -146,7 +197,10 @@ fn keep_within(
     let path = backup_path(state, root);
     let tmp = path.with_extension(format!("copy{}", std::process::id()));
     let checked = match copy(conn, &tmp) {
-        Ok(()) => verify(&tmp, check),
+        // A deferred copy (an idle session's) is always checked whole: the
+        // files had seconds to change, and a change time is only as fine as
+        // the kernel's clock tick.
+        Ok(()) => verify(&tmp, check, how == How::Deferred || Stamp::of(db) != *stamp),
         Err(_) => {
             let _ = std::fs::remove_file(&tmp);
             return Kept::Nothing;
@@ -170,10 +224,10 @@ fn keep_within(
 
 /// Runs `check` on the copy at `path`, opened on its own (no code of the
 /// file's runs).
-fn verify(path: &Path, check: &dyn Fn(&Connection) -> Result<(), String>) -> Result<(), String> {
+fn verify(path: &Path, check: &Check<'_>, whole: bool) -> Result<(), String> {
     let conn = Connection::open(path).map_err(|e| e.to_string())?;
     crate::store::forbid_code(&conn).map_err(|e| e.to_string())?;
-    check(&conn)
+    check(&conn, whole)
 }
 
 /// Links graph.db under the link's name (the verified copy stays; its seal
@@ -210,8 +264,6 @@ fn copy(conn: &Connection, to: &Path) -> rusqlite::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use std::os::unix::fs::MetadataExt as _;
-
     use super::*;
 
     fn x(conn: &Connection) -> String {
@@ -230,8 +282,9 @@ mod tests {
         let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
         let (backup, linked) = (backup_path(&state, &root), link_path(&state, &root));
         // The check stands for the seal: the copy must hold what was committed.
+        // Every check in this test looks at the row (a whole check).
         let holding = |want: &'static str| {
-            move |c: &Connection| -> Result<(), String> {
+            move |c: &Connection, _whole: bool| -> Result<(), String> {
                 if x(c) == want {
                     Ok(())
                 } else {
@@ -239,32 +292,44 @@ mod tests {
                 }
             }
         };
-        let keep = |statement: &str, copy: bool, want: &'static str, within: u64| {
-            keep_within(&state, &root, (&conn, &db), statement, copy, &holding(want), within)
+        let keep = |statement: &str, how: How, want: &'static str, within: u64| {
+            let stamp = Stamp::of(&db);
+            keep_within(
+                &state,
+                &root,
+                (&conn, &db, &stamp),
+                statement,
+                how,
+                &holding(want),
+                within,
+            )
         };
         // Large (over the limit): a link at once under its own name, a copy
         // still owed.
-        assert_eq!(keep("s1", false, "first", 1), Kept::Link);
-        assert_eq!(keep("s1", false, "first", 1), Kept::Link);
+        assert_eq!(keep("s1", How::CopyOrLink, "first", 1), Kept::Link);
+        assert_eq!(keep("s1", How::CopyOrLink, "first", 1), Kept::Link);
         assert_eq!(ino(&linked), ino(&db));
         assert!(!backup.exists());
         assert!(copy_owed(&state, &root, "s1"));
         // Copied when asked (an idle session): checked, then the link goes.
-        assert_eq!(keep("s1", true, "first", 1), Kept::Copy);
+        assert_eq!(keep("s1", How::Deferred, "first", 1), Kept::Copy);
         assert_ne!(ino(&backup), ino(&db));
         assert!(!linked.exists());
         assert!(!copy_owed(&state, &root, "s1"));
         assert_eq!(std::fs::metadata(&backup).unwrap().mode() & 0o777, 0o600);
         // The next commit is linked; the verified copy of the first stays.
         conn.execute("UPDATE t SET x = 'second'", []).unwrap();
-        assert_eq!(keep("s2", false, "second", 1), Kept::Link);
+        assert_eq!(keep("s2", How::CopyOrLink, "second", 1), Kept::Link);
         assert!(copy_owed(&state, &root, "s2"));
         assert!(backup_holds(&state, &root, "s1"));
         // graph.db edited in place before the copy: the link follows it, the
         // copy fails its check and is thrown away, the verified copy stays.
         conn.execute("UPDATE t SET x = 'tampered'", []).unwrap();
         assert_eq!(x(&Connection::open(&linked).unwrap()), "tampered");
-        assert_eq!(keep("s2", true, "second", 1), Kept::Refused("holds tampered".into()));
+        assert_eq!(
+            keep("s2", How::Deferred, "second", 1),
+            Kept::Refused("holds tampered".into())
+        );
         assert_eq!(x(&Connection::open(&backup).unwrap()), "first");
         assert!(backup_holds(&state, &root, "s1"));
         let left: Vec<_> = std::fs::read_dir(state.join("freshness"))
@@ -276,9 +341,28 @@ mod tests {
             3,
             "the copy, its seal and the link, no temporary file: {left:?}"
         );
+        // Right after a commit: the seal alone while the files are as the
+        // commit left them, the whole copy once they changed.
+        let wholes = std::cell::RefCell::new(Vec::new());
+        let noting = |c: &Connection, whole: bool| -> Result<(), String> {
+            wholes.borrow_mut().push((x(c), whole));
+            Ok(())
+        };
+        let stamp = Stamp::of(&db);
+        let at_once = |statement: &str, stamp: &Stamp| {
+            keep_within(&state, &root, (&conn, &db, stamp), statement, How::Copy, &noting, 1)
+        };
+        assert_eq!(at_once("s2b", &stamp), Kept::Copy);
+        conn.execute("UPDATE t SET x = 'touched'", []).unwrap();
+        assert_ne!(Stamp::of(&db), stamp, "a write changes the stamp");
+        assert_eq!(at_once("s2c", &stamp), Kept::Copy);
+        assert_eq!(
+            *wholes.borrow(),
+            [("tampered".to_owned(), false), ("touched".to_owned(), true)]
+        );
         // Small: copied (and checked) at once.
         conn.execute("UPDATE t SET x = 'third'", []).unwrap();
-        assert_eq!(keep("s3", false, "third", u64::MAX), Kept::Copy);
+        assert_eq!(keep("s3", How::CopyOrLink, "third", u64::MAX), Kept::Copy);
         assert!(!copy_owed(&state, &root, "s3"));
         assert_ne!(ino(&backup), ino(&db));
         // An edit in place of graph.db does not reach the copy.

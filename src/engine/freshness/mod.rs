@@ -36,7 +36,9 @@ mod decide;
 pub mod git;
 mod record;
 
-pub use backup::{COPY_WITHIN, Kept, aside_path, backup_holds, backup_path, copy_owed, keep_backup, link_path};
+pub use backup::{
+    COPY_WITHIN, Check, How, Kept, Stamp, aside_path, backup_holds, backup_path, copy_owed, keep_backup, link_path,
+};
 pub use decide::{Current, Rollback, Verdict, decide};
 pub use record::{
     Kind, Record, RecordFile, pinned_signers, pinned_signers_in, scope_of, scoped_key, state_dir, work_tree_key,

@@ -30,9 +30,10 @@ pub struct Freshness {
     /// store a link until an idle unlock session copies it).
     pub backup: bool,
     /// The seal (statement id, hex) this process last committed or found
-    /// fresh at open: what a copy of graph.db must hold to become the
-    /// backup, whatever graph.db holds by then.
-    pub committed: Option<String>,
+    /// fresh at open, and its files as they were then: what a copy of
+    /// graph.db must hold to become the backup, whatever graph.db holds by
+    /// then.
+    pub committed: Option<(String, freshness::Stamp)>,
 }
 
 impl Freshness {
@@ -89,7 +90,7 @@ impl Store {
             (Verdict::Fresh { .. }, _) | (Verdict::First, None)
         );
         let committed = trusted
-            .then(|| self.current_record().ok().flatten().map(|(_, now)| now.statement))
+            .then(|| self.current_record().ok().flatten().map(|(_, now)| self.committed(now)))
             .flatten();
         self.fresh = Some(Freshness {
             file,
@@ -98,7 +99,7 @@ impl Store {
             backup: false,
             committed,
         });
-        self.keep_backup(self.copies_at_once());
+        self.keep_backup(self.backup_now());
     }
 
     /// After a reload of a session that checked at open: a store that went
@@ -124,15 +125,18 @@ impl Store {
     /// restore needs; see `freshness::backup`. A copy becomes the backup
     /// only if it verifies as that commit; one that does not (graph.db was
     /// edited after the commit) is thrown away and said in `problem`.
-    fn keep_backup(&mut self, copy: bool) {
+    fn keep_backup(&mut self, how: freshness::How) {
         let (Some(state), Kind::Master) = (freshness::state_dir(), kind_of(self)) else {
             return;
         };
-        let Some(want) = self.fresh.as_ref().and_then(|f| f.committed.clone()) else {
+        let Some((want, stamp)) = self.fresh.as_ref().and_then(|f| f.committed.clone()) else {
             return;
         };
+        if self.record_moved_past(&want) {
+            return;
+        }
         let keys = &self.keys;
-        let check = |c: &Connection| -> std::result::Result<(), String> {
+        let check = |c: &Connection, whole: bool| -> std::result::Result<(), String> {
             let found = seal_log::current_bytes(c)
                 .map_err(|e| e.to_string())?
                 .map(|b| hex(&statement_id(&b)));
@@ -143,14 +147,17 @@ impl Store {
                     short(&want)
                 ));
             }
-            super::seal::verify_whole(c, keys).map_err(|e| e.to_string())
+            if whole {
+                super::seal::verify_whole(c, keys).map_err(|e| e.to_string())?;
+            }
+            Ok(())
         };
         let kept = freshness::keep_backup(
             &state,
             self.layout.root(),
-            (&self.conn, &self.layout.db()),
+            (&self.conn, &self.layout.db(), &stamp),
             &want,
-            copy,
+            how,
             &check,
         );
         if let Some(f) = &mut self.fresh {
@@ -173,18 +180,32 @@ impl Store {
         let Some(f) = &self.fresh else {
             return false;
         };
-        let (None, Some(want), Some(state), Kind::Master) =
+        let (None, Some((want, _)), Some(state), Kind::Master) =
             (f.rollback(), &f.committed, freshness::state_dir(), kind_of(self))
         else {
             return false;
         };
-        freshness::copy_owed(&state, self.layout.root(), want)
+        freshness::copy_owed(&state, self.layout.root(), want) && !self.record_moved_past(want)
+    }
+
+    /// Whether this machine's record names another seal than `want`, the
+    /// one this process committed: another process committed since, and
+    /// keeps the backup of its own commit.
+    fn record_moved_past(&self, want: &str) -> bool {
+        let file = self.fresh.as_ref().and_then(|f| f.file.as_ref());
+        file.and_then(|f| f.load().ok().flatten())
+            .is_some_and(|r| r.statement != want)
+    }
+
+    /// The seal `now` records and the index's files as they are.
+    fn committed(&self, now: Record) -> (String, freshness::Stamp) {
+        (now.statement, freshness::Stamp::of(&self.layout.db()))
     }
 
     /// Copies the store to its backup now, whatever its size (an idle
     /// unlock session), if the copy verifies as what this process committed.
     pub fn copy_backup(&mut self) {
-        self.keep_backup(true);
+        self.keep_backup(freshness::How::Deferred);
     }
 
     fn fresh_verdict(&self, file: &RecordFile) -> Result<(Verdict, Option<String>)> {
@@ -213,8 +234,9 @@ impl Store {
             let Some((bytes, now)) = self.current_record()? else {
                 return Ok(());
             };
+            let committed = self.committed(now.clone());
             if let Some(f) = &mut self.fresh {
-                f.committed = Some(now.statement.clone());
+                f.committed = Some(committed);
             }
             let on_disk = file.load().ok().flatten();
             if let Some(r) = &on_disk
@@ -227,15 +249,18 @@ impl Store {
                 ..now
             })
         })();
-        self.keep_backup(self.copies_at_once());
+        self.keep_backup(self.backup_now());
     }
 
-    /// Whether the backup is copied at once whatever the store's size: in
-    /// every process but an unlock session's, which links a large store
-    /// and copies it when idle ([`Store::copy_backup`]). A link alone would
-    /// let an edit of graph.db in place change the backup too.
-    fn copies_at_once(&self) -> bool {
-        !self.track
+    /// How the backup is made right after a commit: a copy whatever the
+    /// store's size in every process but an unlock session's, which links
+    /// a large store and copies it when idle ([`Store::copy_backup`]).
+    fn backup_now(&self) -> freshness::How {
+        if self.track {
+            freshness::How::CopyOrLink
+        } else {
+            freshness::How::Copy
+        }
     }
 
     /// Compares the store with this machine's record again (a long-lived

@@ -262,3 +262,26 @@ fn an_edit_in_place_before_a_sessions_idle_copy_never_becomes_the_backup() {
         "{problem}"
     );
 }
+
+#[test]
+fn a_session_owes_no_copy_of_a_commit_another_process_has_gone_past() {
+    let (_dir, root) = new_store();
+    add(&root, "retry-policy");
+    crate::freshness::TEST_COPY_WITHIN.with(|c| c.set(Some(1)));
+    let mut session = Store::open_tracking(&root, &creds(Level::Master, &root)).unwrap();
+    session
+        .add_node(NewNode::new(
+            Name::new("security-fix").unwrap(),
+            NodeType::new("convention").unwrap(),
+            "security-fix as written",
+            Tier::AgentReadable,
+        ))
+        .unwrap();
+    crate::freshness::TEST_COPY_WITHIN.with(|c| c.set(None));
+    assert!(session.backup_copy_owed());
+    // A process of its own commits after it (and copies its backup).
+    add(&root, "audit-trail");
+    assert!(!session.backup_copy_owed());
+    session.copy_backup();
+    assert_eq!(session.freshness().unwrap().problem, None, "no false alarm");
+}
