@@ -256,10 +256,19 @@ pub enum Command {
         schema: bool,
     },
     /// The review queue: every pending proposal with its changes, lints and stale state (master level).
+    ///
+    /// In a terminal it asks `Accept? [y/n/edit]` after each card (y accepts, n rejects with a
+    /// reason, edit opens $EDITOR, s or Enter skips, q stops); piped, with --json or with
+    /// --no-ask it prints the queue.
     Pending {
+        /// Only this proposal (at least 4 leading hex digits of its id).
+        id: Option<String>,
         /// Only proposals of this agent session.
         #[arg(long)]
         session: Option<String>,
+        /// Print the queue and ask nothing, even in a terminal.
+        #[arg(long)]
+        no_ask: bool,
     },
     /// Accept a proposal (all its changes, or some) in one transaction.
     Accept(AcceptArgs),

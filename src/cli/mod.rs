@@ -23,6 +23,7 @@ pub mod hold;
 mod interchange;
 mod io_args;
 pub mod output;
+mod pending_ask;
 pub(crate) mod projection;
 mod proposals;
 mod proposed_query;
@@ -135,7 +136,10 @@ pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
         Command::Infer { path, dry_run } => proposals::infer(ctx, path.as_deref(), *dry_run),
         Command::Propose { schema: true, .. } => output::say(graphex_engine::proposal::SCHEMA),
         Command::Propose { file, .. } => proposals::propose(ctx, file.as_deref().unwrap_or(std::path::Path::new("-"))),
-        Command::Pending { session } => proposals::pending(ctx, session.as_deref()),
+        Command::Pending { session, id, .. } if !pending_ask::asks(command, ctx.json) => {
+            proposals::pending(ctx, session.as_deref(), id.as_deref())
+        }
+        Command::Pending { session, .. } => pending_ask::run(ctx, session.as_deref()),
         Command::Accept(a) => proposals::accept(ctx, a),
         Command::Reject(a) => proposals::reject(ctx, a),
         Command::Edit { id, force } => proposals::edit(ctx, id, *force),

@@ -229,9 +229,22 @@ fn queue(store: &Store, session: Option<&str>) -> Result<Queue> {
     })
 }
 
-pub fn pending(ctx: &Context, session: Option<&str>) -> Result<()> {
+/// The queue (or, with `id`, the card of that one pending proposal).
+pub fn pending(ctx: &Context, session: Option<&str>, id: Option<&str>) -> Result<()> {
     let store = ctx.open(Need::Write)?;
-    let q = queue(&store, session)?;
+    let mut q = queue(&store, session)?;
+    if let Some(prefix) = id {
+        let id = store.resolve_proposal(prefix)?;
+        q.proposals.retain(|c| c.id == id);
+        if q.proposals.is_empty() {
+            bail!(
+                "proposal {} is not pending (`graphex proposal-status {}` says where it stands)",
+                id.short(),
+                id.short()
+            );
+        }
+        q.sessions.clear();
+    }
     for held in &q.quarantined {
         note(&format!(
             "quarantined {}: {}",
@@ -261,11 +274,13 @@ pub fn pending(ctx: &Context, session: Option<&str>) -> Result<()> {
                 b.batch
             ));
         }
-        out.push_str(&format!(
-            "{} pending. Accept: graphex accept ID [--only N,..] (or --session S --batch B); \
-             reject: graphex reject ID --reason R; edit: graphex edit ID\n",
-            q.proposals.len()
-        ));
+        if id.is_none() {
+            out.push_str(&format!(
+                "{} pending. Accept: graphex accept ID [--only N,..] (or --session S --batch B); \
+                 reject: graphex reject ID --reason R; edit: graphex edit ID\n",
+                q.proposals.len()
+            ));
+        }
         out
     })
 }

@@ -30,6 +30,7 @@ mod mcp_limits;
 mod mcp_raw;
 mod mcp_session;
 mod mcp_tools;
+mod pending_walk;
 mod projection;
 mod proposals;
 mod pty;

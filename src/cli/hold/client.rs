@@ -23,17 +23,40 @@ use crate::shared::frames::{self, Tagged};
 pub const ENV_NO_SESSION: &str = "GRAPHEX_NO_SESSION";
 
 /// Runs the command line's operation through the store's session when one
-/// serves it; `None`: the caller runs it itself.
+/// serves it, and prints what it printed; `None`: the caller runs it itself.
 pub fn forward(cli: &Cli) -> Option<ExitCode> {
-    let op = Op::of(cli.command.as_ref()?)?;
-    if cli.unlock.is_some() || set(ENV_NO_SESSION) {
+    let command = cli.command.as_ref()?;
+    if cli.unlock.is_some() || crate::cli::pending_ask::asks(command, cli.json) {
+        return None;
+    }
+    let ran = forward_op(cli.store.clone(), Op::of(command)?, cli.json)?;
+    // A reader that went away has what it wanted.
+    let _ = std::io::stdout().lock().write_all(ran.stdout.as_bytes());
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().lock().write_all(ran.stderr.as_bytes());
+    Some(ExitCode::from(ran.code))
+}
+
+/// What an operation printed, and its exit status.
+#[derive(Debug, Default)]
+pub struct Ran {
+    pub code: u8,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs one operation through the session of the store at `store` (or the
+/// one found from here) when one serves it; `None`: the caller runs it
+/// itself.
+pub fn forward_op(store: Option<std::path::PathBuf>, op: Op, json: bool) -> Option<Ran> {
+    if set(ENV_NO_SESSION) {
         return None;
     }
     let creds = Credentials::from_env();
     let test_run = uses_session(&creds)?;
     let ctx = Context {
-        store: cli.store.clone(),
-        json: cli.json,
+        store,
+        json,
         unlock: None,
         held: None,
     };
@@ -56,7 +79,7 @@ pub fn forward(cli: &Cli) -> Option<ExitCode> {
     let writes = op.writes();
     let request = Request::Op {
         op,
-        json: cli.json,
+        json,
         cwd,
         root: root.clone(),
     };
@@ -79,21 +102,18 @@ pub fn forward(cli: &Cli) -> Option<ExitCode> {
         // before the session went away, so it is not run twice.
         Err(_) if !writes => return None,
         Err(e) => {
-            crate::cli::output::note(&format!(
-                "error: the unlock session ended before it answered ({e:#}); the change may or may not have been \
-                 made: `graphex timeline` shows the last ones"
-            ));
-            return Some(ExitCode::from(1));
+            return Some(Ran {
+                code: 1,
+                stdout: String::new(),
+                stderr: format!(
+                    "error: the unlock session ended before it answered ({e:#}); the change may or may not have \
+                     been made: `graphex timeline` shows the last ones\n"
+                ),
+            });
         }
     };
     match answer {
-        Answer::Ran { code, stdout, stderr } => {
-            // A reader that went away has what it wanted.
-            let _ = std::io::stdout().lock().write_all(stdout.as_bytes());
-            let _ = std::io::stdout().flush();
-            let _ = std::io::stderr().lock().write_all(stderr.as_bytes());
-            Some(ExitCode::from(code))
-        }
+        Answer::Ran { code, stdout, stderr } => Some(Ran { code, stdout, stderr }),
         Answer::Declined(why) => {
             if why.starts_with("the unlock session ended") || why.starts_with(OTHER_TERMINAL) {
                 crate::cli::output::note(&why);

@@ -59,6 +59,7 @@ pub enum Op {
     },
     Pending {
         session: Option<String>,
+        id: Option<String>,
     },
     ProposalStatus {
         id: String,
@@ -154,8 +155,9 @@ impl Op {
                 name: name.clone(),
                 version: *version,
             },
-            Command::Pending { session } => Op::Pending {
+            Command::Pending { session, id, .. } => Op::Pending {
                 session: session.clone(),
+                id: id.clone(),
             },
             Command::ProposalStatus { id } => Op::ProposalStatus { id: id.clone() },
             Command::Audit(AuditCommand::List { agent, since, limit }) => Op::AuditList {
@@ -266,7 +268,11 @@ impl Op {
                 version: Some(version),
                 revert: true,
             },
-            Op::Pending { session } => Command::Pending { session },
+            Op::Pending { session, id } => Command::Pending {
+                session,
+                id,
+                no_ask: true,
+            },
             Op::ProposalStatus { id } => Command::ProposalStatus { id },
             Op::AuditList { agent, since, limit } => Command::Audit(AuditCommand::List { agent, since, limit }),
             Op::Add(a) => Command::Add(a),
