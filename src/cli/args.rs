@@ -237,6 +237,12 @@ pub enum Command {
         /// A path such as services/orders/src/lib.rs, or a node name.
         target: String,
     },
+    /// Confirm a node still holds: a new version with `confirmed` set to now, so its recency
+    /// in projections is whole again and the curator's stale flag clears (master level).
+    Confirm {
+        /// The node's name.
+        name: String,
+    },
     /// Mark a node deprecated (still visible, flagged, not projected to agents).
     Deprecate(LifecycleArgs),
     /// Archive a node (soft delete: hidden, recoverable with restore).

@@ -191,7 +191,13 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
     let files = interchange::input_files(&a.file, format == ImportFormat::AshJsonl)?;
     // Read as a stream; planning consumes it, so a retry (another process
     // committed meanwhile) reads the files again rather than keep a copy.
-    let parse = || interchange::parse_files(format, &a.file, &files);
+    let labels = sensitivity_map(format, &a.sensitivity)?;
+    let parse = || {
+        interchange::parse_files(format, &a.file, &files).map(|mut m| {
+            interchange::ash_meaning::remap_sensitivity(&mut m, &labels);
+            m
+        })
+    };
     let file_name = a
         .file
         .file_name()
@@ -290,4 +296,28 @@ pub fn import(ctx: &Context, a: &ImportArgs) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// `--sensitivity LABEL=TIER`, each checked: for ash-jsonl only.
+fn sensitivity_map(format: ImportFormat, given: &[String]) -> Result<std::collections::BTreeMap<String, Tier>> {
+    if !given.is_empty() && format != ImportFormat::AshJsonl {
+        bail!("--sensitivity maps Ash's sensitivity labels: it applies to --format ash-jsonl only");
+    }
+    given
+        .iter()
+        .map(|pair| {
+            let (label, tier) = pair
+                .split_once('=')
+                .with_context(|| format!("--sensitivity {pair:?}: give LABEL=TIER, e.g. PERSONAL=human-only"))?;
+            let label = label.trim().to_ascii_uppercase();
+            if label.is_empty() {
+                bail!("--sensitivity {pair:?}: the label is empty");
+            }
+            let tier = tier
+                .trim()
+                .parse::<Tier>()
+                .with_context(|| format!("--sensitivity {pair:?}: {tier:?} is not a tier"))?;
+            Ok((label, tier))
+        })
+        .collect()
 }

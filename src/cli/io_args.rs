@@ -77,6 +77,10 @@ pub struct ImportArgs {
     /// Print what would be added, changed, left and refused; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// ash-jsonl: the least tier for a `sensitivity` label, in place of the built-in rule
+    /// (PERSONAL=agent-restricted, SENSITIVE=human-only, SECRET=human-only); repeatable.
+    #[arg(long, value_name = "LABEL=TIER")]
+    pub sensitivity: Vec<String>,
 }
 
 /// `graphex federation ...`

@@ -148,6 +148,7 @@ pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
         Command::Comment(a) => review::comment(ctx, a),
         Command::ReviewList { agent } => review::list(ctx, agent),
         Command::Undo => write::undo(ctx),
+        Command::Confirm { name } => write::confirm(ctx, name),
         Command::History {
             name, version: None, ..
         } => history::history(ctx, name),

@@ -135,6 +135,13 @@ pub fn lifecycle(ctx: &Context, a: &LifecycleArgs, to: Status) -> Result<()> {
     print_row(ctx, verb, &NodeRow::from(&summary))
 }
 
+pub fn confirm(ctx: &Context, name: &str) -> Result<()> {
+    let mut store = ctx.open(Need::Write)?;
+    let r = store.retrying(|s| s.confirm(name));
+    let summary = with_hints(&store, r)?;
+    print_row(ctx, "confirmed", &NodeRow::from(&summary))
+}
+
 pub fn unlink(ctx: &Context, from: &str, relation: &str, to: &str) -> Result<()> {
     let mut store = ctx.open(Need::Write)?;
     let r = store.retrying(|s| s.unlink(from, relation, to));

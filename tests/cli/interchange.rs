@@ -436,3 +436,48 @@ fn hostile_text_is_escaped_in_graphml_dot_and_mermaid() {
         "{m}"
     );
 }
+
+#[test]
+fn a_users_sensitivity_mapping_sets_the_tier_of_the_labels_it_names() {
+    let repo = Repo::new();
+    let tmp = tempfile::tempdir().unwrap();
+    let ash = tmp.path().join("ash");
+    std::fs::create_dir(&ash).unwrap();
+    write(
+        &ash,
+        "memories.jsonl",
+        "{\"id\":\"m1\",\"content\":\"Home address\",\"sensitivity\":\"personal\"}\n\
+         {\"id\":\"m2\",\"content\":\"Door code\",\"sensitivity\":\"SENSITIVE\"}\n",
+    );
+    import(&repo, &ash, "ash-jsonl", &["--sensitivity", "PERSONAL=human-only"]);
+    let tier = |name: &str| {
+        repo.json(repo.human(), &["show", name])["tier"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(tier("memory-m1"), "human-only", "the user's mapping");
+    assert_eq!(tier("memory-m2"), "human-only", "the built-in rule");
+    for (args, says) in [
+        (
+            &["--format", "ash-jsonl", "--sensitivity", "PERSONAL"][..],
+            "give LABEL=TIER",
+        ),
+        (
+            &["--format", "ash-jsonl", "--sensitivity", "PERSONAL=secretive"],
+            "is not a tier",
+        ),
+        (
+            &["--format", "node-link", "--sensitivity", "PERSONAL=public"],
+            "ash-jsonl only",
+        ),
+    ] {
+        repo.human()
+            .arg("import")
+            .arg(&ash)
+            .args(args)
+            .assert()
+            .code(1)
+            .stderr(predicates::str::contains(says));
+    }
+}

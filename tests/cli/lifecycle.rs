@@ -42,3 +42,43 @@ fn lifecycle_moves_and_list_hides_archived() {
         .code(1)
         .stderr(predicate::str::contains("no node named"));
 }
+
+#[test]
+fn confirm_writes_a_version_that_says_when_and_scores_show_the_recency_term() {
+    let repo = Repo::new();
+    repo.ok(&[
+        "add",
+        "--type",
+        "convention",
+        "--name",
+        "c",
+        "-d",
+        "rule",
+        "--tier",
+        "public",
+    ]);
+    repo.ok(&[
+        "add", "--type", "service", "--name", "s", "-d", "svc", "--tier", "public",
+    ]);
+    repo.ok(&["link", "s", "uses", "c", "--tier", "public"]);
+    let score = || {
+        let v = repo.json(
+            repo.master(),
+            &["project", "--node", "s", "--tier", "public", "--format", "json"],
+        );
+        let items = v["items"].as_array().unwrap().clone();
+        items.into_iter().find(|i| i["name"] == "c").unwrap()
+    };
+    assert_eq!(score()["freshness"].as_f64(), Some(10.0), "touched today");
+    repo.ok(&["confirm", "c"]);
+    let v = repo.json(repo.master(), &["show", "c"]);
+    assert_eq!(v["version"].as_u64(), Some(2));
+    let confirmed = v["properties"]["confirmed"].as_str().unwrap().to_owned();
+    assert!(confirmed.ends_with('Z') && confirmed.contains('T'), "{confirmed}");
+    assert_eq!(v["description"].as_str(), Some("rule"), "nothing else changed");
+    repo.master()
+        .args(["confirm", "nope"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("nope"));
+}

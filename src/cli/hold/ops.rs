@@ -84,6 +84,9 @@ pub enum Op {
         reason: Option<String>,
         force: bool,
     },
+    Confirm {
+        name: String,
+    },
     Deprecate(LifecycleArgs),
     Archive(LifecycleArgs),
     Restore(LifecycleArgs),
@@ -184,6 +187,7 @@ impl Op {
                 reason: reason.clone(),
                 force: *force,
             },
+            Command::Confirm { name } => Op::Confirm { name: name.clone() },
             Command::Deprecate(a) => Op::Deprecate(a.clone()),
             Command::Archive(a) => Op::Archive(a.clone()),
             Command::Restore(a) => Op::Restore(a.clone()),
@@ -211,6 +215,7 @@ impl Op {
                 | Op::Link(_)
                 | Op::Unlink { .. }
                 | Op::Supersede { .. }
+                | Op::Confirm { .. }
                 | Op::Deprecate(_)
                 | Op::Archive(_)
                 | Op::Restore(_)
@@ -290,6 +295,7 @@ impl Op {
                 reason,
                 force,
             },
+            Op::Confirm { name } => Command::Confirm { name },
             Op::Deprecate(a) => Command::Deprecate(a),
             Op::Archive(a) => Command::Archive(a),
             Op::Restore(a) => Command::Restore(a),
@@ -348,6 +354,8 @@ mod tests {
             &["history", "a", "--version", "2", "--revert"],
             &["accept", "abcd", "--only", "1,3"],
             &["audit", "list", "--limit", "5"],
+            &["confirm", "retry-policy"],
+            &["pending", "abcd", "--session", "s"],
         ] {
             let op = op(line).unwrap_or_else(|| panic!("{line:?} is served"));
             let wire = serde_json::to_string(&op).expect("serialise");

@@ -41,6 +41,7 @@
 //! for `all` on a 100k-node synthetic store, whose names differ by a
 //! number, w grows with n, so ask for one type at a time there).
 
+mod confirm;
 mod contradictions;
 mod mentions;
 mod rows;
@@ -55,6 +56,7 @@ use serde::Serialize;
 use crate::model::{Name, NodeType, Status, Tier, Timestamp};
 use crate::store::Catalog;
 
+pub use confirm::CONFIRMED;
 pub use contradictions::{Contradiction, DISPUTED, contradictions, disputed_with};
 pub use rows::sort_rows;
 

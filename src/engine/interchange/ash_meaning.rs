@@ -6,6 +6,8 @@
 //!   agent asking for the old one is sent to the new).
 //! - `sensitivity`: `PERSONAL` is agent-restricted, `SENSITIVE` (and
 //!   `SECRET`) human-only, at least; anything else takes the import's tier.
+//!   A user's own mapping ([`remap_sensitivity`], `import --sensitivity
+//!   LABEL=TIER`) replaces the built-in one for the labels it names.
 //! - `portable = false`: kept, and never federated (see
 //!   [`crate::federation`], which skips a node whose `portable` is `false`).
 
@@ -19,6 +21,22 @@ pub fn sensitivity_tier(sensitivity: &str) -> Option<Tier> {
         "SENSITIVE" | "SECRET" => Some(Tier::HumanOnly),
         _ => None,
     }
+}
+
+/// Sets the least tier of every mapped node whose `sensitivity` label
+/// (compared in capitals) `map` names, in place of the built-in rule;
+/// returns how many nodes it set. Ash lines carry no tier of their own, so
+/// the label's tier is the node's; the import's `--tier` still raises it.
+pub fn remap_sensitivity(m: &mut Mapped, map: &std::collections::BTreeMap<String, Tier>) -> usize {
+    let mut set = 0;
+    for n in &mut m.nodes {
+        let label = n.properties.get("sensitivity").map(|s| s.trim().to_ascii_uppercase());
+        if let Some(tier) = label.and_then(|l| map.get(&l)) {
+            n.tier = Some(*tier);
+            set += 1;
+        }
+    }
+    set
 }
 
 /// Applies the meanings above to what was mapped from Ash's files.

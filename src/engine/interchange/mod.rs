@@ -25,7 +25,7 @@
 
 mod apply;
 mod ash;
-mod ash_meaning;
+pub mod ash_meaning;
 mod export;
 mod foreign;
 mod input;

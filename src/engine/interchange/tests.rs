@@ -490,4 +490,13 @@ fn ash_meanings_supersede_merge_sensitivity_and_portability() {
     assert_eq!(node("memory-m3").tier, Some(Tier::HumanOnly));
     assert_eq!(node("memory-m2").tier, None);
     assert_eq!(node("memory-m3").properties["portable"], "false");
+    // A user's own mapping replaces the built-in one for the labels it
+    // names, in any case; the others keep the built-in rule.
+    let mut m = m;
+    let map = std::collections::BTreeMap::from([("PERSONAL".to_owned(), Tier::HumanOnly)]);
+    assert_eq!(super::ash_meaning::remap_sensitivity(&mut m, &map), 1);
+    let node = |name: &str| m.nodes.iter().find(|n| n.name.as_str() == name).unwrap();
+    assert_eq!(node("memory-m1").tier, Some(Tier::HumanOnly));
+    assert_eq!(node("memory-m3").tier, Some(Tier::HumanOnly));
+    assert_eq!(node("memory-m2").tier, None);
 }

@@ -231,18 +231,27 @@ pub struct Reach {
     pub carry: f64,
 }
 
-/// Nearer, surer, more important kinds, and more recent decisions rank higher
-/// (the formula is in `weights`).
+/// Nearer, surer, more important kinds, and fresher nodes rank higher (the
+/// formula is in `weights`).
 fn relevance(n: &NodeSummary, distance: u32, date: Timestamp, now: Timestamp, w: &super::Weights) -> f64 {
     let nearness = 100.0 / (1.0 + f64::from(distance));
     let kind = w.importance(n.node_type.as_str());
-    let age_days = ((now.0 - date.0).max(0) as f64) / 86_400_000.0;
-    let recency = if n.node_type.as_str() == "decision" {
-        10.0 * (-age_days / w.recency_days).exp()
+    nearness + 20.0 * n.confidence + kind + 20.0 * node_importance(n).unwrap_or(0.0) + freshness(n, date, now, w)
+}
+
+/// The recency term, 0 to 10: `10 × e^(-age / recency_days)`. A decision's
+/// age runs from its date (its `date` property, else its creation), in
+/// days; any other node's from its last reinforcement (its newest version:
+/// an edit, an accepted proposal that changed it, `graphex confirm`), in
+/// whole days, so nodes touched the same day rank as before.
+pub fn freshness(n: &NodeSummary, date: Timestamp, now: Timestamp, w: &super::Weights) -> f64 {
+    const DAY: f64 = 86_400_000.0;
+    let age_days = if n.node_type.as_str() == "decision" {
+        ((now.0 - date.0).max(0) as f64) / DAY
     } else {
-        0.0
+        (((now.0 - n.updated.0).max(0) as f64) / DAY).floor()
     };
-    nearness + 20.0 * n.confidence + kind + 20.0 * node_importance(n).unwrap_or(0.0) + recency
+    10.0 * (-age_days / w.recency_days).exp()
 }
 
 /// A node's own importance (Cortex's per-memory weight): its `importance`

@@ -116,8 +116,10 @@ pub struct ItemScore {
     /// The node's own importance (0 to 1), when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub importance: Option<f64>,
-    /// Its last update, RFC 3339.
+    /// Its last update (its last reinforcement), RFC 3339.
     pub updated: String,
+    /// The recency term in its relevance (0 to 10; see `weights`).
+    pub freshness: f64,
 }
 
 /// Builds the projection for `req` from what `catalog` holds.
@@ -298,6 +300,7 @@ pub(crate) fn build(c: &Catalog, req: &Request, s: &Settings) -> Result<(Project
                 confidence: n.map_or(0.0, |n| n.confidence),
                 importance: n.and_then(items::node_importance),
                 updated: n.map_or_else(String::new, |n| n.updated.to_rfc3339()),
+                freshness: n.map_or(0.0, |n| items::freshness(n, it.date, now, &s.weights)),
             }
         })
         .collect();

@@ -119,3 +119,37 @@ fn a_node_s_own_importance_raises_it_and_is_in_its_scores() {
     );
     assert_eq!(score(&c, "pci-dss").importance, None);
 }
+
+#[test]
+fn a_node_untouched_for_recency_days_keeps_1_over_e_of_its_freshness_and_a_new_version_restores_it() {
+    let base = spec_graph();
+    let score = |c: &Catalog, name: &str| {
+        let p = project(c, &req(Access::Tier(Tier::Public), 4000), &Settings::default()).unwrap();
+        p.items.into_iter().find(|i| i.name == name).unwrap()
+    };
+    let with_updated = |shift_days: i64| {
+        let mut nodes: Vec<_> = base.nodes().cloned().collect();
+        for n in &mut nodes {
+            if n.name.as_str() == "soc2" {
+                n.updated = crate::model::Timestamp(n.updated.0 + shift_days * 86_400_000);
+            }
+        }
+        Catalog::build(Vec::new(), Snapshot::new(nodes, base.edges().cloned().collect()))
+    };
+    let before = score(&base, "soc2");
+    assert!(before.freshness > 0.0 && before.freshness <= 10.0, "{before:?}");
+    // Untouched for another 180 days (recency_days): 1/e of it.
+    let aged = score(&with_updated(-180), "soc2");
+    assert!(
+        (aged.freshness - before.freshness / std::f64::consts::E).abs() < 1e-9,
+        "{before:?} {aged:?}"
+    );
+    assert!(
+        (before.relevance - aged.relevance - (before.freshness - aged.freshness)).abs() < 1e-9,
+        "only the recency term moved: {before:?} {aged:?}"
+    );
+    // A version newer than the projection's instant counts as today: the
+    // bound is 10, never more.
+    let touched = score(&with_updated(100_000), "soc2");
+    assert!((touched.freshness - 10.0).abs() < 1e-9, "{touched:?}");
+}

@@ -11,7 +11,10 @@
 //! `importance(node)` is the node's own `importance` property (0 to 1,
 //! `graphex add --importance`), 0 when it has none.
 //!
-//! The recency term is for decisions only. `carry` is 1 for the subject and,
+//! The recency term is 0 to 10 and decays with age: a decision's from its
+//! date, any other node's from its last reinforcement (its newest version:
+//! an edit, an accepted proposal that changed it, `graphex confirm`), in
+//! whole days. `carry` is 1 for the subject and,
 //! for a node one hop further out, the largest `carry(nearer) × decay[relation]`
 //! over the edges the agent may see between it and a candidate one hop nearer
 //! (so decays multiply along the path). Unconfigured, every importance is the
@@ -91,7 +94,7 @@ fn built_in(node_type: &str) -> Option<f64> {
 pub struct Weights {
     importance: BTreeMap<String, f64>,
     decay: BTreeMap<String, f64>,
-    /// Days for a decision's recency bonus to fall to 1/e of its value.
+    /// Days for a node's recency bonus to fall to 1/e of its value.
     pub recency_days: f64,
 }
 
