@@ -88,3 +88,60 @@ fn the_schemas_say_what_the_tools_take_and_other_values_are_refused() {
         assert!(refused, "{tool}: {answer}");
     }
 }
+
+/// The text of a tool call's answer.
+fn answer_text(v: &Value) -> String {
+    assert!(v["error"].is_null(), "{v}");
+    v["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn an_agent_queries_proposes_a_human_accepts_mid_session_and_the_record_holds_it_all() {
+    let repo = Repo::new().with_four_tiers();
+    let mut s = Server::spawn(&repo, &[]);
+    s.send(&init(json!(1)));
+    assert_eq!(s.next()["id"], 1);
+    // The agent reads, then proposes what it found missing.
+    s.send(&call(json!(2), "graphex_query", json!({"query": "public -> * -> *"})));
+    let before = answer_text(&s.next());
+    assert!(!before.contains("retry-queue"), "{before}");
+    s.send(&call(
+        json!(3),
+        "graphex_propose_node",
+        json!({"name": "retry-queue", "node_type": "module", "description": "Retries failed upstream calls",
+               "suggested_edges": [["public", "depends-on", "retry-queue"]], "rationale": "calls time out"}),
+    ));
+    let proposed = answer_text(&s.next());
+    let id = proposed.split_whitespace().nth(1).unwrap().to_owned();
+    // The human accepts from the CLI while the server runs.
+    repo.master().args(["accept", &id[..8]]).assert().success();
+    s.send(&call(json!(4), "graphex_proposal_status", json!({"id": &id[..8]})));
+    assert!(answer_text(&s.next()).contains("accepted"));
+    s.send(&call(json!(5), "graphex_query", json!({"query": "public -> * -> *"})));
+    let after = answer_text(&s.next());
+    assert!(after.contains("retry-queue"), "the agent sees it: {after}");
+    // The record: what it received, what it proposed, what was decided.
+    let audit = repo.json(
+        repo.master(),
+        &["audit", "list", "--agent", "claude-code", "--limit", "50"],
+    );
+    let kinds: Vec<String> = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    for kind in ["projection", "proposal", "decision"] {
+        assert!(kinds.iter().any(|k| k == kind), "no {kind} record: {audit}");
+    }
+    let decided = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "decision")
+        .unwrap();
+    assert!(decided.to_string().contains(&id[..12]), "{decided}");
+}

@@ -159,6 +159,30 @@ fn governance_tools_estimate_report_and_check() {
         )
         .await;
 
+        // Each filter works alike as an argument, in the query, and in the
+        // CLI's `project` at the same trust: one projection, one hash.
+        for (name, value, flag) in [
+            ("type", json!("service"), "--type service"),
+            ("since", json!("2000-01-01"), "--since 2000-01-01"),
+            ("confidence", json!(0.5), "--confidence 0.5"),
+            ("depth", json!(2), "--depth 2"),
+            ("tier", json!("public"), "--tier public"),
+            ("status", json!("active"), "--status active"),
+        ] {
+            let mut as_arg = json!({"query": "public -> * -> *", "format": "json"});
+            as_arg[name] = value;
+            let a: Value = serde_json::from_str(&ok(c, "graphex_query", as_arg).await).unwrap();
+            let query = format!("public -> * -> * {flag}");
+            let in_query = json!({"query": query, "format": "json"});
+            let q: Value = serde_json::from_str(&ok(c, "graphex_query", in_query).await).unwrap();
+            assert_eq!(a["hash"], q["hash"], "{name}: {a} vs {q}");
+            let cli = repo.json(
+                repo.master(),
+                &["project", &query, "--trust", "94", "--format", "json", "--preview"],
+            );
+            assert_eq!(a["hash"], cli["hash"], "{name}: MCP {a} vs CLI {cli}");
+        }
+
         // cost_report: on this agent's newest projection, or one it names.
         let hash = p["hash"].as_str().unwrap().to_owned();
         let t = ok(
