@@ -436,7 +436,7 @@ pub enum ProjectFormat {
 }
 
 #[derive(Debug, Args, Clone, serde::Serialize, serde::Deserialize)]
-#[command(group(clap::ArgGroup::new("access").required(true).args(["tier", "trust"])))]
+#[command(group(clap::ArgGroup::new("access").args(["tier", "trust"])))]
 #[command(group(clap::ArgGroup::new("centre").required(true).args(["query", "node"])))]
 pub struct ProjectArgs {
     /// The query whose paths' nodes form the context.

@@ -323,3 +323,15 @@ fn the_console_preview_is_the_clis_byte_for_byte() {
         assert_eq!(cli["hash"].as_str().unwrap(), t.hash, "{} hash", t.tier);
     }
 }
+
+#[test]
+fn project_without_tier_or_trust_is_the_agent_readable_projection() {
+    let repo = crate::harness::Repo::new().with_four_tiers();
+    let hash = |extra: &[&str]| {
+        let mut args = vec!["project", "public -> * -> *", "--format", "json", "--preview"];
+        args.extend(extra);
+        repo.json(repo.master(), &args)["hash"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(hash(&[]), hash(&["--tier", "agent-readable"]));
+    assert_ne!(hash(&[]), hash(&["--tier", "public"]), "the tier matters here");
+}
