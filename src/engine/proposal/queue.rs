@@ -69,18 +69,26 @@ impl Store {
                  show (`graphex proposal-status` gives its decision; `graphex undo` takes it back)",
             ));
         }
+        let p = self.open_proposal_file(&id, master)?;
+        Ok((id, p))
+    }
+
+    /// The proposal file of `id` in `pending/`, read (capped), checked
+    /// against its id and opened with the master key.
+    pub(super) fn open_proposal_file(&self, id: &ProposalId, master: &age::x25519::Identity) -> Result<StoredProposal> {
+        let path = self.layout().pending().join(id.file_name());
         let bytes = super::pending::read_capped(&path, super::MAX_FILE_BYTES).map_err(|f| match f {
             super::pending::Fail::Bad(reason) | super::pending::Fail::Transient(reason) => {
                 Error::integrity(format!("proposal {}", id.short()), reason)
             }
         })?;
-        if ProposalId::of(&bytes) != id {
+        if ProposalId::of(&bytes) != *id {
             return Err(Error::integrity(
                 format!("proposal {}", id.short()),
                 "its content does not match its id",
             ));
         }
-        Ok((id, StoredProposal::open(&path, &bytes, master)?))
+        StoredProposal::open(&path, &bytes, master)
     }
 
     /// The full id for `prefix`, among files in `pending/` and decisions.

@@ -21,14 +21,19 @@ impl Store {
     /// are left out: the queue's scan quarantines them.
     pub fn revision_index(&self) -> Result<RevisionIndex> {
         let mut index = RevisionIndex::new();
+        let master = self
+            .keys()
+            .master()
+            .map_err(|_| self.keys().needs(crate::Level::Master, "reading proposals"))?;
         let Ok(entries) = std::fs::read_dir(self.layout().pending()) else {
             return Ok(index);
         };
+        // Each file opened directly: one directory read in all.
         for id in entries
             .flatten()
             .filter_map(|e| e.file_name().to_str().and_then(ProposalId::from_file_name))
         {
-            if let Ok((id, p)) = self.proposal(id.as_str())
+            if let Ok(p) = self.open_proposal_file(&id, master)
                 && let Some(revises) = p.submission.revises
             {
                 index.entry(revises).or_default().push(id);
