@@ -142,7 +142,7 @@ impl Run {
             Request::Undo => {
                 return changed(match self.store.undo() {
                     Ok(u) => Reply::Done(format!("undid {u}")),
-                    Err(e) => Reply::Failed(format!("undo: {e}")),
+                    Err(e) => Reply::Failed(crate::app::worker::undo_failure(&e)),
                 });
             }
             _ => {}

@@ -240,7 +240,7 @@ impl Worker {
                             Reply::Done(format!("undid {u}"))
                         }
                     },
-                    Err(e) => Reply::Failed(format!("undo: {e}")),
+                    Err(e) => Reply::Failed(crate::app::worker::undo_failure(&e)),
                 };
                 self.decided(reply);
             }
@@ -678,3 +678,14 @@ mod projection;
 pub mod query;
 #[cfg(test)]
 mod tests;
+
+/// What the log says of an undo that failed: the engine's reason, which
+/// names the undo already ("cannot undo: …"), or the error after "undo: ".
+pub fn undo_failure(e: &graphex_engine::Error) -> String {
+    let text = e.to_string();
+    if text.starts_with("cannot undo") || text.starts_with("nothing to undo") {
+        text
+    } else {
+        format!("undo: {text}")
+    }
+}

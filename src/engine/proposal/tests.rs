@@ -607,9 +607,22 @@ fn reasons_and_undos_respect_what_cannot_be_seen() {
     h.link(uses("payroll", "api-gateway")).unwrap();
     let (_, p) = h.proposal(id.short()).unwrap();
     h.accept(&id, &p, &AcceptOptions::default()).unwrap();
-    // The master level cannot see the human-only edge, so it may not remove the node.
+    // The human-only edge was written before the node existed: it cannot
+    // touch it, and the master may undo the accept.
+    assert!(matches!(open_at(&root, Level::Master).undo().unwrap(), Undone::Decision { .. }));
+    let mut h = open_at(&root, Level::Human);
+    let (_, p) = h.proposal(id.short()).unwrap();
+    h.accept(&id, &p, &AcceptOptions::default()).unwrap();
+    // A rotation re-seals the human-only edges after the accept: the
+    // master can no longer tell, and refuses.
+    let passphrase = age::secrecy::SecretString::from(crate::store::tests::HUMAN);
+    h.rotate_key(Tier::HumanOnly, Some(&passphrase), crate::keys::KdfCost(Some(4)))
+        .unwrap();
     let err = open_at(&root, Level::Master).undo().unwrap_err().to_string();
-    assert!(err.contains("needs the human level"), "{err}");
+    assert!(
+        err.contains("needs the human level") && err.contains("written since it was added"),
+        "{err}"
+    );
     h.link(uses("retry-queue", "payroll")).unwrap();
     // The newest change is a human-only edge: not the master's to undo.
     let err = open_at(&root, Level::Master).undo().unwrap_err().to_string();

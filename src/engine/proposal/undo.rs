@@ -257,7 +257,7 @@ impl Store {
                 )));
             }
             if r.action == "add" {
-                self.check_no_unreadable_edges(&current.name)?;
+                self.check_no_unreadable_edges(&current.name, r.commit)?;
                 let later = self
                     .catalog()
                     .outgoing(&id)
@@ -337,18 +337,22 @@ impl Store {
     }
 
     /// Removing a node must not strand edges this session cannot see (they
-    /// could touch it): refuse when the index holds any above its level.
-    fn check_no_unreadable_edges(&self, name: &crate::model::Name) -> Result<()> {
+    /// could touch it). An edge is sealed whole, but its row says which
+    /// commit last wrote it: one last written before the node was added
+    /// (commit `added`) was made while the node did not exist, and cannot
+    /// touch it. So only unreadable edges written since count; a master
+    /// undoes its own accept unless a human-level change came after it.
+    fn check_no_unreadable_edges(&self, name: &crate::model::Name, added: Option<i64>) -> Result<()> {
         let readable = self.level().max_tier();
-        let hidden: i64 =
-            self.conn()
-                .query_row("SELECT COUNT(*) FROM edges WHERE tier > ?1", [readable.code()], |r| {
-                    r.get(0)
-                })?;
+        let hidden: i64 = self.conn().query_row(
+            "SELECT COUNT(*) FROM edges WHERE tier > ?1 AND seq >= ?2",
+            params![readable.code(), added.unwrap_or(0)],
+            |r| r.get(0),
+        )?;
         if hidden > 0 {
             return Err(Error::UndoBlocked(format!(
-                "removing {name} needs the human level: the store holds {hidden} edge(s) you cannot read, \
-                 and some could touch it"
+                "removing {name} needs the human level: {hidden} edge(s) you cannot read were written since it was \
+                 added (a human-level link, or a key rotation that re-sealed them), and some could touch it"
             )));
         }
         Ok(())
