@@ -218,17 +218,25 @@ impl Worker {
                 self.redo.clear();
                 self.decided(reply);
             }
-            Request::Redo => match self.redo.next() {
-                Some(again) => self.handle(again),
-                None => self.send(Reply::Failed(
-                    "redo: nothing to redo (a decision undone in this session, before any other change)".into(),
-                )),
-            },
+            Request::Redo => {
+                let now = self.current().map(|s| s.seen_seq()).unwrap_or(u64::MAX);
+                match self.redo.next(now) {
+                    Ok(again) => {
+                        self.handle(again);
+                        let after = self.current().map(|s| s.seen_seq()).unwrap_or(now);
+                        if after != now {
+                            self.redo.redone(after);
+                        }
+                    }
+                    Err(why) => self.send(Reply::Failed(why)),
+                }
+            }
             Request::Undo => {
                 let reply = match self.once(|s| s.undo()) {
                     Ok(u) => match &u {
                         graphex_engine::proposal::Undone::Decision { proposal, .. } => {
-                            let again = if self.redo.undone(proposal) {
+                            let left = self.current().map(|s| s.seen_seq()).unwrap_or(0);
+                            let again = if self.redo.undone(proposal, left) {
                                 " (ctrl-y redoes it)"
                             } else {
                                 ""

@@ -137,3 +137,50 @@ fn a_rejection_undone_is_redone_with_its_reason_and_a_new_decision_ends_redo() {
     assert!(said(&mut rx).iter().any(|r| r.contains("nothing to redo")));
     assert!(matches!(status(&mut w), ProposalStatus::Pending { .. }));
 }
+
+#[test]
+fn redo_is_the_exact_reverse_of_the_undos_and_never_skips_a_request_for_changes() {
+    use graphex_engine::proposal::ProposalStatus;
+    let dir = tempfile::tempdir().unwrap();
+    crate::shared::demo::demo_copy(dir.path());
+    let creds = Credentials {
+        passphrase: Some(crate::shared::demo::DEMO_PASSPHRASE.into()),
+        ..Credentials::default()
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut w = Worker::new(dir.path().to_path_buf(), creds, tx);
+    w.open();
+    let pending = w.current().unwrap().pending().unwrap().pending;
+    let (sent_back, accepted) = (pending[0].id.to_string(), pending[1].id.to_string());
+    let pending_now = |w: &mut Worker, id: &str| {
+        matches!(
+            w.current().unwrap().proposal_status(id).unwrap(),
+            ProposalStatus::Pending { .. }
+        )
+    };
+    w.handle(Request::RequestChanges {
+        id: sent_back.clone(),
+        comment: "name the budget".into(),
+        change: None,
+    });
+    w.handle(Request::Accept {
+        id: accepted.clone(),
+        force: false,
+    });
+    // u, ctrl-y, u: the accept undone, redone, undone.
+    w.handle(Request::Undo);
+    w.handle(Request::Redo);
+    assert!(!pending_now(&mut w, &accepted), "redone");
+    w.handle(Request::Undo);
+    assert!(pending_now(&mut w, &accepted));
+    // u: the request for changes undone, which redo cannot make again: so
+    // ctrl-y redoes nothing, and never the accept undone before it.
+    w.handle(Request::Undo);
+    while rx.try_recv().is_ok() {}
+    w.handle(Request::Redo);
+    let said: Vec<String> = std::iter::from_fn(|| rx.try_recv().ok())
+        .map(|r| format!("{r:?}"))
+        .collect();
+    assert!(said.iter().any(|r| r.contains("nothing to redo")), "{said:?}");
+    assert!(pending_now(&mut w, &accepted), "not accepted again out of order");
+}

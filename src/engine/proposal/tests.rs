@@ -609,7 +609,10 @@ fn reasons_and_undos_respect_what_cannot_be_seen() {
     h.accept(&id, &p, &AcceptOptions::default()).unwrap();
     // The human-only edge was written before the node existed: it cannot
     // touch it, and the master may undo the accept.
-    assert!(matches!(open_at(&root, Level::Master).undo().unwrap(), Undone::Decision { .. }));
+    assert!(matches!(
+        open_at(&root, Level::Master).undo().unwrap(),
+        Undone::Decision { .. }
+    ));
     let mut h = open_at(&root, Level::Human);
     let (_, p) = h.proposal(id.short()).unwrap();
     h.accept(&id, &p, &AcceptOptions::default()).unwrap();
