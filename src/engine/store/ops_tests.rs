@@ -119,6 +119,35 @@ fn supersede_links_and_deprecates_in_one_commit() {
 }
 
 #[test]
+fn a_new_successor_and_its_supersede_are_one_commit_or_none() {
+    let (_dir, root, mut s) = two_linked();
+    let seq = s.seen_seq();
+    let c = s
+        .supersede_by_new("b", node("c", Tier::AgentReadable, "c words"), Some("c does it better"))
+        .unwrap();
+    assert_eq!(c.name.as_str(), "c");
+    assert_eq!(s.seen_seq(), seq + 1, "one commit");
+    let b = s.node("b").unwrap();
+    assert_eq!(
+        (b.status, b.status_reason.as_deref()),
+        (Status::Deprecated, Some("c does it better"))
+    );
+    let t = &s.timeline(1).unwrap()[0];
+    let rows: Vec<_> = t.changes.iter().map(|c| c.action.as_str()).collect();
+    assert_eq!(rows, vec!["add", "supersede", "link"]);
+    // Refused (b is deprecated already): no orphan successor is left.
+    let err = s.supersede_by_new("b", node("d", Tier::AgentReadable, "d words"), None);
+    assert!(matches!(err, Err(Error::Transition { .. })), "{err:?}");
+    assert!(s.summary("d").is_err(), "nothing written");
+    // Undone as one change: both go.
+    s.undo().unwrap();
+    assert!(s.summary("c").is_err());
+    assert_eq!(s.node("b").unwrap().status, Status::Active);
+    let (master, _) = reopens(&root);
+    assert_eq!(state(&master), state(&s));
+}
+
+#[test]
 fn undo_walks_back_every_kind_of_change() {
     let (_dir, root) = new_store();
     let mut s = open_at(&root, Level::Master);

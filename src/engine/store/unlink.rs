@@ -6,7 +6,7 @@ use super::Store;
 use super::objects::Durability;
 use super::plan::{Entry, NodeWrite, Plan};
 use crate::error::{Error, Result};
-use crate::model::{Edge, NewEdge, Status, Timestamp};
+use crate::model::{Edge, NewEdge, NewNode, NodeSummary, Status, Timestamp};
 
 impl Store {
     /// Removes the edge `from -> relation -> to` (names). The edge is kept
@@ -98,6 +98,50 @@ impl Store {
             crate::model::Name::new(old)?,
         );
         self.plan_supersede(&edge, reason, !force)
+    }
+
+    /// In one commit: adds `new` and makes it supersede `old` (deprecated
+    /// with `reason`, default "superseded by NEW"), so a successor made for
+    /// a supersede never stands alone when the supersede is not made.
+    /// Returns the new node.
+    pub fn supersede_by_new(&mut self, old: &str, new: NewNode, reason: Option<&str>) -> Result<NodeSummary> {
+        self.require_writer("superseding a node")?;
+        self.refuse_federated(old)?;
+        Self::refuse_reserved(new.properties.keys())?;
+        self.check_name_free(new.name.as_str())?;
+        self.keys.tier(new.tier)?;
+        let node = Self::plan_node(new, Timestamp::now())?;
+        let (id, tier, name) = (node.id, node.tier, node.name.clone());
+        let link = NewEdge::new(
+            name.clone(),
+            crate::model::Relation::supersedes(),
+            crate::model::Name::new(old)?,
+        );
+        let resolve = |n: &str| {
+            if n == name.as_str() {
+                Some((id, tier))
+            } else {
+                self.catalog.by_name(n).map(|s| (s.id, s.tier))
+            }
+        };
+        let edge = self.plan_edge(&link, &resolve)?;
+        let current = self.node_by_id(&edge.to)?;
+        let mut next = current.clone();
+        let reason = reason.map_or_else(|| format!("superseded by {name}"), str::to_owned);
+        crate::model::set_status(&mut next, Status::Deprecated, Some(reason), Timestamp::now())?;
+        next.version = current.version + 1;
+        let mut plan = Plan::default();
+        plan.entries.push(Entry::node("add", id, None, Some(1)));
+        plan.nodes.push(NodeWrite { node, previous: None });
+        plan.entries.push(Entry::written("supersede", &current, &next));
+        plan.nodes.push(NodeWrite {
+            node: next,
+            previous: Some((current.version, current.tier)),
+        });
+        plan.entries.push(Entry::edge("link", edge.id));
+        plan.edges.push(edge);
+        self.commit(plan, Durability::Sync)?;
+        self.summary(name.as_str()).cloned()
     }
 
     /// `link` for a `supersedes` edge: the target is deprecated in the same

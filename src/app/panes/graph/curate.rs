@@ -37,6 +37,13 @@ pub enum Write {
         new: String,
         reason: Option<String>,
     },
+    /// A new node that supersedes `old`, both in one commit (a successor
+    /// made from the supersede picker).
+    SupersedeNew {
+        old: String,
+        node: Box<NewNode>,
+        reason: Option<String>,
+    },
     /// A write whose text names a more secret node, saved once the person
     /// who was told so confirmed it.
     Confirmed(Box<Write>),
@@ -52,6 +59,7 @@ impl Write {
             Write::Unlink { from, relation, to } => format!("unlinking {from} {relation} {to}"),
             Write::Status { name, to, .. } => format!("{} {name}", verb(*to)),
             Write::Supersede { old, new, .. } => format!("superseding {old} by {new}"),
+            Write::SupersedeNew { old, node, .. } => format!("adding {} to supersede {old}", node.name),
             Write::Confirmed(w) => w.doing(),
         }
     }
@@ -60,6 +68,7 @@ impl Write {
     pub fn opens(&self) -> Option<String> {
         match self {
             Write::Add(n) => Some(n.name.to_string()),
+            Write::SupersedeNew { node, .. } => Some(node.name.to_string()),
             Write::Confirmed(w) => w.opens(),
             _ => None,
         }
@@ -134,8 +143,40 @@ pub fn flags(store: &Store, w: &Write) -> Vec<String> {
             let default = format!("superseded by {new}");
             check(old, tier_of(old), &[reason.as_deref().unwrap_or(&default)])
         }
+        Write::SupersedeNew { old, node, reason } => {
+            let default = format!("superseded by {}", node.name);
+            let mut found = check(
+                node.name.as_str(),
+                Some(node.tier),
+                &[node.description.as_str(), node.body.as_deref().unwrap_or("")],
+            );
+            let text = reason.as_deref().unwrap_or(&default);
+            found.extend(check(old, tier_of(old), &[text]));
+            // The successor is not in the graph yet: its own name, above the
+            // old node's tier, is looked for here.
+            if let Some(tier) = tier_of(old)
+                && node.tier > tier
+                && names(text, node.name.as_str())
+            {
+                found.push(format!(
+                    "the text of {old} ({tier}) names {} ({}), so {tier} readers would learn of it",
+                    node.name, node.tier
+                ));
+            }
+            found
+        }
         Write::Status { reason: None, .. } | Write::Link(_) | Write::Unlink { .. } | Write::Confirmed(_) => Vec::new(),
     }
+}
+
+/// Whether `text` holds `name` as a word (not inside a longer name).
+fn names(text: &str, name: &str) -> bool {
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(part) && !after.is_some_and(part)
+    })
 }
 
 /// Runs `w` on the store: one commit, one timeline entry. Returns what to
@@ -166,6 +207,13 @@ pub fn apply(store: &mut Store, w: &Write) -> graphex_engine::Result<String> {
         Write::Supersede { old, new, reason } => {
             store.supersede(old, new, reason.as_deref())?;
             format!("{new} supersedes {old}; {old} is deprecated")
+        }
+        Write::SupersedeNew { old, node, reason } => {
+            let s = store.supersede_by_new(old, (**node).clone(), reason.as_deref())?;
+            format!(
+                "added {} ({}, {}), which supersedes {old}; {old} is deprecated",
+                s.name, s.node_type, s.tier
+            )
         }
     })
 }

@@ -442,15 +442,13 @@ fn a_federated_node_says_where_it_comes_from_and_the_edit_keys_refuse() {
 /// writes nothing, `y` writes it as it is.
 #[test]
 fn a_reason_naming_a_more_secret_node_is_flagged_before_saving() {
-    let supersede = |r: &mut Run| {
-        r.press("S");
-        type_text(r, "card-processor");
-        r.key(KeyCode::Enter);
-        assert!(matches!(r.s.popups.last(), Some(Popup::Prompt { .. })));
-        r.key(KeyCode::Enter);
-    };
     let mut r = graph_at(Level::Master, "error-code-format");
-    supersede(&mut r);
+    r.press("S");
+    type_text(&mut r, "card-processor");
+    r.key(KeyCode::Enter);
+    assert!(matches!(r.s.popups.last(), Some(Popup::Prompt { .. })));
+    type_text(&mut r, "use card-processor codes");
+    r.key(KeyCode::Enter);
     let Some(Popup::Confirm { text, .. }) = r.s.popups.last() else {
         panic!("no confirmation: {:?}", r.s.message)
     };
@@ -458,17 +456,28 @@ fn a_reason_naming_a_more_secret_node_is_flagged_before_saving() {
         text.contains("names card-processor (agent-restricted)") && text.contains("public readers"),
         "{text}"
     );
+    // `n` goes back to the reason, its text kept; nothing is written, and
+    // keys go to the prompt, not the Graph.
     r.press("n");
+    let Some(Popup::Prompt { input, error, .. }) = r.s.popups.last() else {
+        panic!("the reason prompt is gone: {:?}", r.s.message)
+    };
+    assert_eq!(input, "use card-processor codes");
+    assert!(
+        error.as_deref().is_some_and(|e| e.contains("not saved yet")),
+        "{error:?}"
+    );
     assert_eq!(
         r.store.node("error-code-format").unwrap().status,
         Status::Active,
         "nothing written"
     );
-    supersede(&mut r);
+    r.key(KeyCode::Enter);
     r.press("y");
+    assert!(r.s.popups.is_empty(), "done: {:?}", r.s.message);
     let old = r.store.node("error-code-format").unwrap();
     assert_eq!(old.status, Status::Deprecated, "{:?}", r.s.message);
-    assert_eq!(old.status_reason.as_deref(), Some("superseded by card-processor"));
+    assert_eq!(old.status_reason.as_deref(), Some("use card-processor codes"));
     // A reason that names nothing secret is written at once.
     let mut r = graph_at(Level::Master, "fifo-order-batches");
     r.press("S");
@@ -559,8 +568,10 @@ fn the_successor_can_be_made_in_place_from_the_supersede_picker() {
     assert_eq!(form(&r).values.node_type, "convention", "the old node's type");
     assert_eq!(form(&r).supersedes.as_deref(), Some("fifo-order-batches"));
     type_text(&mut r, "Batches close on fixed windows, in order.");
+    let before = r.store.seen_seq();
     ctrl_s(&mut r);
-    // Written, then the supersede's reason is asked, as for a chosen successor.
+    // Not written yet: the supersede's reason is asked first, and both go
+    // in one commit.
     let Some(Popup::Prompt { title, .. }) = r.s.popups.last() else {
         panic!("no reason prompt: {:?}", r.s.message)
     };
@@ -568,6 +579,7 @@ fn the_successor_can_be_made_in_place_from_the_supersede_picker() {
         title.contains("ordered-batch-windows supersedes fifo-order-batches"),
         "{title}"
     );
+    assert!(r.store.node("ordered-batch-windows").is_err(), "no successor yet");
     r.key(KeyCode::Enter);
     // The new node is agent-readable, the old one public: the default
     // reason would name it to public readers, so that is asked too.
@@ -575,7 +587,19 @@ fn the_successor_can_be_made_in_place_from_the_supersede_picker() {
         panic!("no confirmation: {:?}", r.s.message)
     };
     assert!(text.contains("names ordered-batch-windows (agent-readable)"), "{text}");
+    // `n`: back to the reason, no orphan successor written.
+    r.press("n");
+    assert!(matches!(r.s.popups.last(), Some(Popup::Prompt { .. })));
+    assert!(r.store.node("ordered-batch-windows").is_err(), "no orphan");
+    r.key(KeyCode::Enter);
     r.press("y");
+    assert!(
+        r.s.popups.is_empty(),
+        "the prompt and the form closed: {:?}",
+        r.s.message
+    );
+    assert_eq!(r.store.seen_seq(), before + 1, "one commit for both");
+    assert!(r.store.node("ordered-batch-windows").is_ok());
     let old = r.store.node("fifo-order-batches").unwrap();
     assert_eq!(old.status, Status::Deprecated, "{:?}", r.s.message);
     assert_eq!(

@@ -351,8 +351,15 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                         new: new.clone(),
                         reason: (!reason.is_empty()).then_some(reason),
                     },
+                    PromptThen::SupersedeNew { old, node } => Write::SupersedeNew {
+                        old: old.clone(),
+                        node: node.clone(),
+                        reason: (!reason.is_empty()).then_some(reason),
+                    },
                 };
-                state.popups.pop();
+                // The prompt stays open until the write is done: refused or
+                // flagged, its text is still there to change.
+                *error = None;
                 write(state, w, fx);
             }
             _ => {
@@ -494,9 +501,24 @@ fn save(state: &mut AppState, fx: &mut Vec<Effect>) {
             patch: Box::new(patch),
         }
     } else {
-        match f.new_node() {
-            Ok(n) => Write::Add(Box::new(n)),
-            Err(e) => {
+        match (f.new_node(), f.supersedes.clone()) {
+            // A successor: its supersede's reason first, then both at once.
+            (Ok(n), Some(old)) => {
+                let name = n.name.to_string();
+                state.popups.push(Popup::Prompt {
+                    title: format!("{name} supersedes {old}"),
+                    text: format!(
+                        "Why? (optional; {old} is deprecated with this reason). {name} and the supersede are \
+                         written together; esc goes back to the form."
+                    ),
+                    input: String::new(),
+                    error: None,
+                    then: PromptThen::SupersedeNew { old, node: Box::new(n) },
+                });
+                return;
+            }
+            (Ok(n), None) => Write::Add(Box::new(n)),
+            (Err(e), _) => {
                 f.error = Some(e);
                 return;
             }
@@ -562,11 +584,21 @@ pub fn vocabulary(state: &mut AppState, generation: u64, types: Vec<(String, usi
 pub fn written(state: &mut AppState, text: String, open: Option<String>, fx: &mut Vec<Effect>) {
     state.busy = None;
     let mut supersedes = None;
+    // The reason prompt that sent it closes; a successor's form with it
+    // (its supersede is made already).
+    let mut successor = false;
+    if let Some(Popup::Prompt { then, .. }) = state.popups.last() {
+        successor = matches!(then, PromptThen::SupersedeNew { .. });
+        state.popups.pop();
+    }
     if let Some(Popup::NodeForm(_)) = state.popups.last()
         && let Some(Popup::NodeForm(mut f)) = state.popups.pop()
     {
         supersedes = f.supersedes.take();
         f.wipe();
+    }
+    if successor {
+        supersedes = None;
     }
     state.info(text);
     if let Some(name) = open {
@@ -587,18 +619,24 @@ pub fn write_failed(state: &mut AppState, text: String) {
             f.review = None;
             f.error = Some(format!("not saved: {text}"));
         }
+        Some(Popup::Prompt { error, .. }) => *error = Some(format!("not saved: {text}")),
         _ => state.error(text),
     }
 }
 
 /// A write held back because its text names more secret nodes: the
-/// findings are shown, and `y` saves it as it is (the form stays open
-/// behind, so `n` goes back to it to rephrase).
+/// findings are shown, and `y` saves it as it is (the form or the reason
+/// prompt stays open behind, with its text, so `n` goes back to it to
+/// rephrase).
 pub fn write_flagged(state: &mut AppState, write: Box<Write>, flags: &[String]) {
     state.busy = None;
-    if let Some(Popup::NodeForm(f)) = state.popups.last_mut() {
-        f.saving = false;
-        f.error = Some(format!("not saved yet: {}", flags.join("; ")));
+    match state.popups.last_mut() {
+        Some(Popup::NodeForm(f)) => {
+            f.saving = false;
+            f.error = Some(format!("not saved yet: {}", flags.join("; ")));
+        }
+        Some(Popup::Prompt { error, .. }) => *error = Some(format!("not saved yet: {}", flags.join("; "))),
+        _ => {}
     }
     state.popups.push(Popup::Confirm {
         text: format!(

@@ -130,8 +130,19 @@ impl FacetPicker {
 /// What a text prompt leads to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PromptThen {
-    Deprecate { name: String },
-    Supersede { old: String, new: String },
+    Deprecate {
+        name: String,
+    },
+    Supersede {
+        old: String,
+        new: String,
+    },
+    /// The reason of a supersede by a successor not written yet (the
+    /// form stays open behind): both are written in one commit.
+    SupersedeNew {
+        old: String,
+        node: Box<graphex_engine::model::NewNode>,
+    },
 }
 
 /// The sorts the curator lists go through.
