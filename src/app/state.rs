@@ -75,6 +75,10 @@ pub struct Editor {
     /// Back from the external editor: the next validation error moves the
     /// cursor to its line.
     pub to_error: bool,
+    /// The last hand-off to the external editor: the text before it and the
+    /// text it left. While the text is still the latter, one `ctrl-z`
+    /// puts the former back.
+    pub handed: Option<(String, String)>,
 }
 
 impl Editor {
@@ -91,6 +95,7 @@ impl Editor {
             error: None,
             top: 0,
             to_error: false,
+            handed: None,
         }
     }
 

@@ -186,7 +186,14 @@ fn editor_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
         }
         _ => {
             let before_text = ed.text();
-            if ctrl && k.code == KeyCode::Char('z') {
+            let hand_off = ed.handed.take().filter(|(_, after)| *after == before_text);
+            if ctrl
+                && k.code == KeyCode::Char('z')
+                && let Some((before, _)) = hand_off
+            {
+                // The whole hand-off, in one step.
+                replace_text(&mut ed.area, &before);
+            } else if ctrl && k.code == KeyCode::Char('z') {
                 ed.area.undo();
             } else if ctrl && k.code == KeyCode::Char('y') {
                 ed.area.redo();
@@ -212,14 +219,21 @@ pub fn edited(state: &mut AppState, result: Result<String, String>, fx: &mut Vec
     match result {
         Ok(text) if text == ed.text() => state.info("the external editor left the text unchanged"),
         Ok(text) => {
-            ed.area.select_all();
-            ed.area.cut();
-            ed.area.insert_str(text.trim_end_matches('\n'));
+            let before = ed.text();
+            replace_text(&mut ed.area, text.trim_end_matches('\n'));
+            ed.handed = Some((before, ed.text()));
             ed.to_error = true;
             validate(state, fx);
         }
         Err(e) => ed.error = Some(e),
     }
+}
+
+/// Puts `text` in place of everything in `area` (undoable in its history).
+fn replace_text(area: &mut ratatui_textarea::TextArea<'static>, text: &str) {
+    area.select_all();
+    area.cut();
+    area.insert_str(text);
 }
 
 /// Asks the worker to check the editor's text (the newest check wins).

@@ -590,7 +590,7 @@ fn the_reject_dialog_recalls_earlier_reasons_and_offers_lint_reasons() {
 fn ctrl_e_hands_the_edit_to_the_editor_and_a_mistake_puts_the_cursor_on_its_line() {
     let mut s = three();
     requests(ch(&mut s, 'e'));
-    let text = match s.popups.last() {
+    let original = match s.popups.last() {
         Some(Popup::Editor(ed)) => ed.text(),
         _ => panic!("no editor"),
     };
@@ -599,7 +599,7 @@ fn ctrl_e_hands_the_edit_to_the_editor_and_a_mistake_puts_the_cursor_on_its_line
         panic!("{fx:?}")
     };
     assert!(name.starts_with("proposal-") && name.ends_with(".json"), "{name}");
-    assert_eq!(*handed, text, "the whole text, as it stands");
+    assert_eq!(*handed, original, "the whole text, as it stands");
     // The editor left a broken third line: it replaces the text, is checked…
     let broken = "{\n  \"agent\": \"a\",\n  \"trust\": ,,\n  \"changes\": []\n}".to_owned();
     let r = requests(update(&mut s, Msg::Edited(Ok(broken.clone()))));
@@ -631,5 +631,12 @@ fn ctrl_e_hands_the_edit_to_the_editor_and_a_mistake_puts_the_cursor_on_its_line
     let Some(Popup::Editor(ed)) = s.popups.last() else {
         panic!()
     };
-    assert_ne!(ed.text(), broken, "one ctrl-z takes the hand-off back");
+    assert_eq!(ed.text(), original, "one ctrl-z takes the whole hand-off back");
+    // The next ctrl-z is the editor's own undo again (nothing typed: the
+    // text stays).
+    requests(ctrl(&mut s, 'z'));
+    let Some(Popup::Editor(ed)) = s.popups.last() else {
+        panic!()
+    };
+    assert_ne!(ed.text(), broken, "the hand-off is not redone by an undo");
 }
