@@ -174,6 +174,8 @@ pub enum Popup {
         versions: String,
         /// The edited text, when the stale accept was of an edit.
         edit: Option<String>,
+        /// Its other flags (security lints), said in this one dialog.
+        flags: Vec<String>,
     },
     Editor(Box<Editor>),
     /// The Graph pane's fuzzy jump.

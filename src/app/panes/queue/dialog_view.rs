@@ -73,14 +73,20 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
                 "enter sends · tab whole / change · esc cancels",
             );
         }
-        Popup::Stale { versions, edit, .. } => {
-            let mut body: Vec<RichLine> = vec![
-                vec![(
-                    "A node this proposal touches changed since the agent saw it.".into(),
+        Popup::Stale {
+            versions, edit, flags, ..
+        } => {
+            let mut body: Vec<RichLine> = vec![vec![(
+                "A node this proposal touches changed since the agent saw it.".into(),
+                Tone::Warn,
+            )]];
+            if !flags.is_empty() {
+                body.push(vec![(
+                    format!("Also flagged: {}. f accepts it with these too.", flags.join(", ")),
                     Tone::Warn,
-                )],
-                Vec::new(),
-            ];
+                )]);
+            }
+            body.push(Vec::new());
             body.extend(versions.lines().map(|l| vec![(l.to_owned(), Tone::Normal)]));
             dialog(
                 buf,

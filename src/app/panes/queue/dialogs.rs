@@ -297,7 +297,25 @@ pub fn reply(state: &mut AppState, r: Reply) -> Option<Reply> {
                 }
                 _ => None,
             };
-            state.popups.push(Popup::Stale { id, versions, edit });
+            let flags = state
+                .queue
+                .items
+                .iter()
+                .find(|i| i.id == id)
+                .map(|i| {
+                    super::update::flags(i)
+                        .into_iter()
+                        .filter(|f| *f != "stale")
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default();
+            state.popups.push(Popup::Stale {
+                id,
+                versions,
+                edit,
+                flags,
+            });
         }
         Reply::EditSaved(text) => {
             state.busy = None;

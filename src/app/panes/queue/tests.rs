@@ -86,7 +86,6 @@ fn a_flagged_accept_takes_a_second_key_on_a_confirmation_naming_the_flags() {
         ("dangling".into(), "d".into()),
         ("credential".into(), "c".into()),
     ]);
-    s.queue.items[0].stale = vec!["x moved".into()];
     // The cursor left on it: `a` alone decides nothing.
     assert!(requests(ch(&mut s, 'a')).is_empty());
     match s.popups.last() {
@@ -95,7 +94,7 @@ fn a_flagged_accept_takes_a_second_key_on_a_confirmation_naming_the_flags() {
             then: Confirmed::Accept(id),
         }) => {
             assert_eq!(*id, first);
-            assert!(text.contains("stale, tier-lowered, credential"), "{text}");
+            assert!(text.contains("tier-lowered, credential"), "{text}");
             assert!(!text.contains("dangling"), "only the security-relevant flags: {text}");
         }
         _ => panic!("expected a confirmation naming the flags"),
@@ -106,6 +105,33 @@ fn a_flagged_accept_takes_a_second_key_on_a_confirmation_naming_the_flags() {
     let r = requests(ch(&mut s, 'y'));
     assert!(
         matches!(&r[..], [Request::Accept { id, force: false }] if *id == first),
+        "{r:?}"
+    );
+    // Stale as well: one dialog, the stale base's, naming the other flags
+    // (no confirmation first that says `y accepts`).
+    s.busy = None;
+    s.queue.items[0].stale = vec!["x moved".into()];
+    let r = requests(ch(&mut s, 'a'));
+    assert!(
+        matches!(&r[..], [Request::Accept { id, force: false }] if *id == first),
+        "{r:?}"
+    );
+    assert!(s.popups.is_empty(), "no confirmation before the stale dialog");
+    update(
+        &mut s,
+        Msg::Reply(Reply::Stale {
+            id: first.clone(),
+            versions: "x: seen 1, now 2".into(),
+            edit: false,
+        }),
+    );
+    let Some(Popup::Stale { flags, .. }) = s.popups.last() else {
+        panic!("no stale dialog")
+    };
+    assert_eq!(*flags, ["tier-lowered", "credential"]);
+    let r = requests(ch(&mut s, 'f'));
+    assert!(
+        matches!(&r[..], [Request::Accept { id, force: true }] if *id == first),
         "{r:?}"
     );
 }
