@@ -100,11 +100,17 @@ fn rank<T>(rows: &mut [(i64, usize, T)], query: &Matcher) {
     }
 }
 
+/// A search of actions and keys: `-` and `_` break words as a space does,
+/// so `what-if` finds "what if".
+fn words(query: &str) -> String {
+    query.replace(['-', '_'], " ")
+}
+
 /// Every action matching `query`, best first (by its name, then its
 /// description). With no query, the actions of `pane` and the global ones
 /// come before those of other panes.
 pub fn matches(query: &str, pane: Pane) -> Vec<Match> {
-    let m = Matcher::new(query);
+    let m = Matcher::new(&words(query));
     let here = |a: &Info| matches!(a.scope, Scope::Global | Scope::Lists) || a.scope == Scope::Pane(pane);
     let mut out: Vec<(i64, usize, Match)> = ALL
         .iter()
@@ -152,7 +158,7 @@ pub fn help_rows(keymap: &Keymap, query: &str, pane: Pane) -> Vec<Match> {
     };
     let mut ordered: Vec<&Info> = ALL.iter().collect();
     ordered.sort_by_key(|a| rank_of(a.scope));
-    let m = Matcher::new(query);
+    let m = Matcher::new(&words(query));
     let actions = ordered.into_iter().filter_map(|a| {
         let bound = keymap.keys_of(a.action);
         let scope = match a.scope {
@@ -233,6 +239,15 @@ mod tests {
         assert_eq!(first.info().scope, Scope::Pane(Pane::Graph), "{:?}", all[0].row.text);
         let queue = help_rows(&keymap, "", Pane::Queue);
         assert_eq!(queue[0].action.unwrap().info().scope, Scope::Pane(Pane::Queue));
+        // `-` and `_` break words: `what-if` finds the what-if action.
+        for query in ["what-if", "what_if", "what if"] {
+            let found = help_rows(&keymap, query, Pane::Graph);
+            assert!(
+                found.iter().take(3).any(|r| r.action == Some(Action::WhatIf)),
+                "{query}: {:?}",
+                found.iter().take(3).map(|r| &r.row.text).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]

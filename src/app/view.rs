@@ -176,8 +176,17 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
         super::action::Action::Help,
         super::action::Action::Quit,
     ] {
+        // Nothing to lock when nothing is unlocked.
+        let locked = state.level.unwrap_or(graphex_engine::Level::Locked) == graphex_engine::Level::Locked;
+        if a == super::action::Action::Lock && locked {
+            continue;
+        }
         if let Some(k) = state.keymap.keys_of(a).first() {
-            out.push((k.clone(), a.info().hint.to_owned()));
+            // Once: a pane may lead with one (a locked queue, `U unlock`).
+            let hint = (k.clone(), a.info().hint.to_owned());
+            if !out.contains(&hint) {
+                out.push(hint);
+            }
         }
     }
     out

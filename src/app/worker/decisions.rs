@@ -45,33 +45,33 @@ impl Worker {
     }
 
     pub(super) fn accept_many(&mut self, ids: &[String]) -> Reply {
-        let (mut ok, mut failed) = (0, Vec::new());
+        let (mut ok, mut failed) = (Vec::new(), Vec::new());
         for id in ids {
             let r = self.with_store(|s| {
                 let (pid, p) = s.proposal(id)?;
                 s.accept(&pid, &p, &AcceptOptions::default())
             });
             match r {
-                Ok(_) => ok += 1,
-                Err(e) => failed.push(format!("{}: {e}", id.chars().take(12).collect::<String>())),
+                Ok(_) => ok.push(short(id)),
+                Err(e) => failed.push(format!("{}: {e}", short(id))),
             }
         }
-        report("accepted", ok, &failed)
+        report("accepted", &ok, &failed)
     }
 
     pub(super) fn reject(&mut self, ids: &[String], reason: &str) -> Reply {
-        let (mut ok, mut failed) = (0, Vec::new());
+        let (mut ok, mut failed) = (Vec::new(), Vec::new());
         for id in ids {
             let r = self.with_store(|s| {
                 let pid = s.resolve_proposal(id)?;
                 s.reject(&pid, reason)
             });
             match r {
-                Ok(()) => ok += 1,
-                Err(e) => failed.push(format!("{}: {e}", id.chars().take(12).collect::<String>())),
+                Ok(()) => ok.push(short(id)),
+                Err(e) => failed.push(format!("{}: {e}", short(id))),
             }
         }
-        report("rejected", ok, &failed)
+        report("rejected", &ok, &failed)
     }
 
     pub(super) fn request_changes(&mut self, id: &str, comment: &str, change: Option<usize>) -> Reply {
@@ -119,11 +119,28 @@ impl Worker {
     }
 }
 
-/// The outcome of deciding several proposals.
-fn report(verb: &str, ok: usize, failed: &[String]) -> Reply {
-    if failed.is_empty() {
-        Reply::Done(format!("{verb} {ok} proposal(s)"))
-    } else {
-        Reply::Failed(format!("{verb} {ok}, {} not: {}", failed.len(), failed.join("; ")))
+/// The first 12 characters of an id, as cards show it.
+fn short(id: &str) -> String {
+    id.chars().take(12).collect()
+}
+
+/// The outcome of deciding several proposals, each named (the first few,
+/// then how many more).
+fn report(verb: &str, ok: &[String], failed: &[String]) -> Reply {
+    const NAMED: usize = 5;
+    let mut named = ok.iter().take(NAMED).cloned().collect::<Vec<_>>().join(", ");
+    if ok.len() > NAMED {
+        named.push_str(&format!(" and {} more", ok.len() - NAMED));
+    }
+    match (ok.len(), failed.is_empty()) {
+        (1, true) => Reply::Done(format!("{verb} {named}")),
+        (_, true) => Reply::Done(format!("{verb} {} proposals: {named}", ok.len())),
+        (0, false) => Reply::Failed(format!("none {verb}: {}", failed.join("; "))),
+        (_, false) => Reply::Failed(format!(
+            "{verb} {} ({named}), {} not: {}",
+            ok.len(),
+            failed.len(),
+            failed.join("; ")
+        )),
     }
 }

@@ -272,7 +272,7 @@ pub fn exposure(store: &Store, settings: Option<&Settings>, name: &str, tier: Ti
         .collect();
     if changes.len() > EXPOSURE_LINES {
         lines.push(format!(
-            "… and {} more projection(s): W on the node in the Graph pane lists every one",
+            "… and {} more projection(s): the Projection pane's what-if (W, centred on this node) lists every one",
             changes.len() - EXPOSURE_LINES
         ));
     }

@@ -159,6 +159,26 @@ impl Component for QueueComponent {
                     .collect();
                 let mut h = commands(state, self.pane());
                 h.retain(|(_, hint)| !own.contains(&hint.as_str()));
+                // Locked: what can run, led by the key that unlocks.
+                if state.level.unwrap_or(graphex_engine::Level::Locked) < graphex_engine::Level::Master {
+                    let decides: Vec<&str> = [
+                        Action::Accept,
+                        Action::Reject,
+                        Action::Edit,
+                        Action::RequestChanges,
+                        Action::AcceptSelection,
+                        Action::RejectSelection,
+                        Action::ToggleSelect,
+                        Action::PreviewImpact,
+                    ]
+                    .iter()
+                    .map(|a| a.info().hint)
+                    .collect();
+                    h.retain(|(_, hint)| !decides.contains(&hint.as_str()));
+                    let mut unlock = crate::app::component::keyed(state, &[(Action::Unlock, "unlock")]);
+                    unlock.append(&mut h);
+                    h = unlock;
+                }
                 h
             }
         }

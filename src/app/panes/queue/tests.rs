@@ -666,3 +666,18 @@ fn ctrl_e_hands_the_edit_to_the_editor_and_a_mistake_puts_the_cursor_on_its_line
     };
     assert_ne!(ed.text(), broken, "the hand-off is not redone by an undo");
 }
+
+#[test]
+fn locked_the_hints_lead_with_unlock_and_offer_no_decision() {
+    use crate::app::component::Component as _;
+    let mut s = three();
+    let hints = |s: &crate::app::state::AppState| super::component::QueueComponent.hints(s);
+    let master = hints(&s);
+    assert!(master.iter().any(|(_, h)| h == "accept"), "{master:?}");
+    s.level = Some(Level::Locked);
+    let locked = hints(&s);
+    assert_eq!(locked[0], ("U".to_owned(), "unlock".to_owned()), "{locked:?}");
+    for decision in ["accept", "reject", "edit"] {
+        assert!(!locked.iter().any(|(_, h)| h == decision), "{decision}: {locked:?}");
+    }
+}
