@@ -79,6 +79,8 @@ pub enum Action {
     RequestChanges,
     Edit,
     Skip,
+    NextAttention,
+    PrevAttention,
     ToggleSelect,
     AcceptSelection,
     RejectSelection,

@@ -58,6 +58,20 @@ pub const ALL: &[Info] = &[
         Q,
     ),
     info(
+        Action::NextAttention,
+        "next_attention",
+        "next flagged",
+        "Jump to the next proposal that needs a person: flagged, stale, or a revision",
+        Q,
+    ),
+    info(
+        Action::PrevAttention,
+        "prev_attention",
+        "next flagged",
+        "Jump to the previous proposal that needs a person: flagged, stale, or a revision",
+        Q,
+    ),
+    info(
         Action::RequestChanges,
         "request_changes",
         "ask changes",

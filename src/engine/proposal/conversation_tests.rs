@@ -319,3 +319,40 @@ fn a_second_revision_after_the_conversation_ended_says_which_revision_was_decide
         "{problems:?}"
     );
 }
+
+#[test]
+fn a_revision_takes_the_place_of_the_proposal_it_revises_in_the_queue() {
+    let (_d, root) = graph();
+    let first = propose(&mut open_at(&root, Level::Agent), retry_queue());
+    // Another agent's proposal, a millisecond later at least.
+    let t = crate::model::Timestamp::now();
+    while crate::model::Timestamp::now() == t {}
+    let other = {
+        let sub = Submission::from_json(
+            json!({"agent": "other-agent", "trust": 94.2, "session": "s2",
+                   "changes": [{"op": "add_node", "name": "audit-trail", "type": "module",
+                                "description": "Audit trail"}]})
+            .to_string()
+            .as_bytes(),
+        )
+        .unwrap();
+        submit(
+            &mut open_at(&root, Level::Agent),
+            &TrustPolicy::default(),
+            sub,
+            Source::Mcp,
+        )
+        .unwrap()
+    };
+    let mut master = open_at(&root, Level::Master);
+    master.request_changes(&first, "name the owner", None).unwrap();
+    let second = revision(&mut open_at(&root, Level::Agent), &first, retry_queue()).unwrap();
+    let order: Vec<ProposalId> = open_at(&root, Level::Master)
+        .pending()
+        .unwrap()
+        .pending
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(order, [second, other], "the revision where its conversation began");
+}

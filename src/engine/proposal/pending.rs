@@ -226,14 +226,40 @@ pub(crate) fn scan(pending: &Path, master: &x25519::Identity, decided: &HashSet<
             }
         }
     }
-    out.pending.sort_by(|a, b| {
-        a.proposal
-            .created
-            .cmp(&b.proposal.created)
+    // A revision takes the place of the proposal its conversation began
+    // with (opened for that alone, a few hops at most), not the end of the
+    // queue after other agents' sessions.
+    let began = |p: &StoredProposal| {
+        let mut at = p.created;
+        let mut revises = p.submission.revises.clone();
+        for _ in 0..MAX_ROUNDS_FOLLOWED {
+            let Some(id) = revises else { break };
+            match read_one(&pending.join(id.file_name()), Some(&id), master) {
+                Ok(earlier) => {
+                    at = earlier.created.min(at);
+                    revises = earlier.submission.revises;
+                }
+                Err(_) => break,
+            }
+        }
+        at
+    };
+    let mut keyed: Vec<_> = std::mem::take(&mut out.pending)
+        .into_iter()
+        .map(|p| (began(&p.proposal), p))
+        .collect();
+    keyed.sort_by(|(a_began, a), (b_began, b)| {
+        a_began
+            .cmp(b_began)
+            .then_with(|| a.proposal.created.cmp(&b.proposal.created))
             .then_with(|| a.id.cmp(&b.id))
     });
+    out.pending = keyed.into_iter().map(|(_, p)| p).collect();
     Ok(out)
 }
+
+/// How many earlier rounds the queue's order follows back for a revision.
+const MAX_ROUNDS_FOLLOWED: usize = 16;
 
 /// Reads and opens one file, or says why it is not a proposal.
 fn read_one(

@@ -681,3 +681,46 @@ fn locked_the_hints_lead_with_unlock_and_offer_no_decision() {
         assert!(!locked.iter().any(|(_, h)| h == decision), "{decision}: {locked:?}");
     }
 }
+
+#[test]
+fn brackets_jump_to_the_proposals_that_need_a_person() {
+    let mut s = three();
+    s.queue.items[2].stale = vec!["x moved".into()];
+    ch(&mut s, ']');
+    assert_eq!(s.queue.selected, 2, "the stale one");
+    s.queue.items[1].revision = Some((2, false));
+    ch(&mut s, ']');
+    assert_eq!(s.queue.selected, 1, "round the list to the revision");
+    ch(&mut s, '[');
+    assert_eq!(s.queue.selected, 2);
+    s.queue.items[1].revision = None;
+    s.queue.items[2].stale.clear();
+    ch(&mut s, ']');
+    assert_eq!(s.queue.selected, 2, "nothing else: the cursor stays");
+    assert!(
+        s.message
+            .as_ref()
+            .is_some_and(|m| m.0.contains("no other proposal needs a person"))
+    );
+}
+
+#[test]
+fn a_revision_that_arrives_is_announced_with_the_key_that_reaches_it() {
+    let mut s = three();
+    let mut items = s.queue.items.clone();
+    let mut revision = crate::app::tests::item("d", "codex", "s9");
+    revision.revision = Some((2, false));
+    items.insert(1, revision);
+    update(
+        &mut s,
+        Msg::Reply(Reply::Queue(QueueSnapshot {
+            items,
+            ..QueueSnapshot::default()
+        })),
+    );
+    let said = s.message.as_ref().map(|m| m.0.clone()).unwrap_or_default();
+    assert!(
+        said.contains("revision arrived: dddddddddddd (round 2, codex)") && said.contains("]"),
+        "{said}"
+    );
+}

@@ -32,6 +32,12 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
         }
         Action::ToggleInfo => state.queue.hide_info = !state.queue.hide_info,
         Action::ToggleDiff => state.queue.hide_diff = !state.queue.hide_diff,
+        Action::NextAttention | Action::PrevAttention => {
+            match next_attention(&state.queue.items, before, a == Action::NextAttention) {
+                Some(i) => state.queue.selected = i,
+                None => state.info("no other proposal needs a person: none is flagged, stale or a revision"),
+            }
+        }
         _ if state.queue.current_contradiction().is_some() => {
             if let Some(c) = state.queue.current_contradiction().cloned() {
                 super::resolve::action(state, a, &c, fx);
@@ -137,6 +143,27 @@ pub(crate) fn flags(item: &QueueItem) -> Vec<&str> {
         }
     }
     out
+}
+
+/// Whether `item` needs a person's eyes: flagged (stale, a security lint,
+/// a revision problem) or a revision.
+pub(crate) fn needs_attention(item: &QueueItem) -> bool {
+    !flags(item).is_empty() || item.revision.is_some()
+}
+
+/// The next (or previous) proposal after `from` that needs a person, going
+/// round the list; `None` when no other does.
+fn next_attention(items: &[QueueItem], from: usize, forward: bool) -> Option<usize> {
+    let n = items.len();
+    (1..n)
+        .map(|d| {
+            if forward {
+                (from + d) % n
+            } else {
+                (from + n - d % n) % n
+            }
+        })
+        .find(|&i| needs_attention(&items[i]))
 }
 
 fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect>) {
@@ -337,6 +364,17 @@ pub(crate) fn loaded(state: &mut AppState, snapshot: QueueSnapshot, fx: &mut Vec
         }
     }
     items.sort_by_key(|i| first_seen.iter().position(|k| k.0 == i.agent && k.1 == i.session));
+    // Revisions that arrived since the last read are announced (the status
+    // line and the message log), with the key that reaches them.
+    let arrived: Vec<String> = if state.queue.loaded {
+        items
+            .iter()
+            .filter(|i| i.revision.is_some() && !state.queue.items.iter().any(|o| o.id == i.id))
+            .map(|i| format!("{} (round {}, {})", i.short, i.revision.map_or(2, |r| r.0), i.agent))
+            .collect()
+    } else {
+        Vec::new()
+    };
     state.pending = items.len();
     let q = &mut state.queue;
     q.marked.retain(|id| items.iter().any(|i| i.id == *id));
@@ -361,6 +399,12 @@ pub(crate) fn loaded(state: &mut AppState, snapshot: QueueSnapshot, fx: &mut Vec
     state.queue.quarantined = snapshot.quarantined;
     if state.busy.as_deref() == Some("opening the store") {
         state.busy = None;
+    }
+    if !arrived.is_empty() {
+        state.info(format!(
+            "revision arrived: {}; it stands where its conversation began (] goes to the next that needs you)",
+            arrived.join(", ")
+        ));
     }
     if state.queue.current().map(|i| &i.id) == keep.as_ref() {
         request_impact(state, fx, true);
