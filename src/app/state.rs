@@ -26,6 +26,8 @@ pub struct AppState {
     pub pending: usize,
     /// Every status message of this session (the last [`MAX_MESSAGES`]).
     pub messages: Vec<(String, Tone)>,
+    /// When each of `messages` was said, "HH:MM:SS" (UTC), in the same order.
+    pub message_times: Vec<String>,
     /// Set when the store went back (a rollback): it is read-only, and
     /// the tab bar says so until it is resolved.
     pub rolled_back: Option<String>,
@@ -299,6 +301,7 @@ impl AppState {
             busy: Some("opening the store".into()),
             pending: 0,
             messages: Vec::new(),
+            message_times: Vec::new(),
             rolled_back: None,
             message: None,
             queue: Queue::default(),
@@ -339,8 +342,13 @@ impl AppState {
     pub fn say(&mut self, text: String, tone: Tone) {
         if self.messages.len() >= MAX_MESSAGES {
             self.messages.remove(0);
+            if !self.message_times.is_empty() {
+                self.message_times.remove(0);
+            }
         }
         self.messages.push((text.clone(), tone));
+        let at = graphex_engine::model::Timestamp::now().to_rfc3339();
+        self.message_times.push(at.get(11..19).unwrap_or_default().to_owned());
         self.message = Some((text, tone));
     }
 

@@ -214,7 +214,15 @@ fn popup(buf: &mut ratatui::buffer::Buffer, state: &AppState, p: &Popup, styles:
             let lines: Vec<RichLine> = if state.messages.is_empty() {
                 vec![vec![("no message yet".to_owned(), Tone::Dim)]]
             } else {
-                state.messages.iter().map(|(m, t)| vec![(m.clone(), *t)]).collect()
+                state
+                    .messages
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (m, t))| {
+                        let at = state.message_times.get(i).cloned().unwrap_or_default();
+                        vec![(format!("{at}  "), Tone::Dim), (m.clone(), *t)]
+                    })
+                    .collect()
             };
             let area = centered(main, 100, main.height.saturating_sub(2));
             ratatui::widgets::Clear.render(area, buf);

@@ -76,6 +76,8 @@ struct Worker {
     memory: memory::QueryMemory,
     /// Decisions undone that `ctrl-y` makes again.
     redo: redo::Redo,
+    /// A redo is being made (its reply says so).
+    redoing: bool,
     /// The last scan of the queue: the queue's loads and the Graph pane's
     /// proposed nodes read it, scanned again only when the queue changed.
     pending: proposal::PendingScans,
@@ -107,6 +109,7 @@ impl Worker {
             recorded: std::collections::HashSet::new(),
             memory: memory::QueryMemory::new(crate::app::logging::dir()),
             redo: redo::Redo::default(),
+            redoing: false,
             pending: proposal::PendingScans::default(),
             bodies: bodies::BodyIndex::default(),
         }
@@ -222,7 +225,9 @@ impl Worker {
                 let now = self.current().map(|s| s.seen_seq()).unwrap_or(u64::MAX);
                 match self.redo.next(now) {
                     Ok(again) => {
+                        self.redoing = true;
                         self.handle(again);
+                        self.redoing = false;
                         let after = self.current().map(|s| s.seen_seq()).unwrap_or(now);
                         if after != now {
                             self.redo.redone(after);
@@ -513,6 +518,11 @@ impl Worker {
             return;
         }
         self.load_queue();
+        // A redo says so: the log tells it from a decision made anew.
+        let reply = match reply {
+            Reply::Done(text) if self.redoing => Reply::Done(format!("redid: {text}")),
+            other => other,
+        };
         self.send(reply);
         self.send(Reply::GraphChanged);
     }

@@ -120,6 +120,10 @@ fn a_rejection_undone_is_redone_with_its_reason_and_a_new_decision_ends_redo() {
     assert!(matches!(status(&mut w), ProposalStatus::Pending { .. }));
     assert!(said(&mut rx).iter().any(|r| r.contains("ctrl-y redoes it")));
     w.handle(Request::Redo);
+    assert!(
+        said(&mut rx).iter().any(|r| r.contains("redid: rejected")),
+        "the log tells a redo from a decision"
+    );
     let ProposalStatus::Decided { decision, .. } = status(&mut w) else {
         panic!("redo decided it again")
     };
