@@ -441,3 +441,27 @@ fn the_contradiction_card() {
     assert!(text.contains("h keep left"), "its keys in the hint line: {text}");
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn at_80_columns_the_breadcrumbs_give_way_to_the_walk() {
+    let mut r = graph_at("orders-service");
+    for name in [
+        "batch-processor",
+        "order-state-machine",
+        "idempotency-store",
+        "batch-processor",
+    ] {
+        r.jump(name);
+    }
+    let text = r.screen();
+    let line = text
+        .lines()
+        .find(|l| l.contains("depth "))
+        .unwrap_or_else(|| panic!("no walk on screen: {text}"));
+    let at = line.find("depth ").unwrap();
+    assert!(
+        line[..at].ends_with(' ') || line[..at].ends_with('│'),
+        "the walk is never run into: {line:?}"
+    );
+    assert!(line.contains("depth 2 · both ways"), "the walk whole: {line:?}");
+}

@@ -177,7 +177,10 @@ fn top_line(buf: &mut Buffer, state: &AppState, place: &Place, styles: &ToneStyl
             styles.of(Tone::Dim),
         ));
     }
-    Line::from(crumbs).render(area, buf);
+    // The breadcrumbs are cut where the walk begins (a space before it),
+    // never the walk.
+    let crumbs_width = u16::try_from(room).unwrap_or(area.width).min(area.width);
+    Line::from(crumbs).render(Rect::new(area.x, area.y, crumbs_width, 1), buf);
     let w = u16::try_from(walk.width()).unwrap_or(area.width).min(area.width);
     let tone = if place.as_of.is_some() {
         Tone::Warn
