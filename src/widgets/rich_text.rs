@@ -51,6 +51,16 @@ pub fn wrap(line: &RichLine, width: usize) -> Vec<RichLine> {
         while i < chars.len() && chars[i].0 != ' ' {
             i += 1;
         }
+        // An edge's arrow goes with the name after it: a row never ends on
+        // `→`, so a wrapped edge reads `+ a → uses` / `+ → b`, one edge.
+        if i == start + 1 && chars[start].0 == '→' {
+            while i < chars.len() && chars[i].0 == ' ' {
+                i += 1;
+            }
+            while i < chars.len() && chars[i].0 != ' ' {
+                i += 1;
+            }
+        }
         let word_end = i;
         while i < chars.len() && chars[i].0 == ' ' {
             i += 1;
@@ -133,6 +143,17 @@ mod tests {
         // A markdown list item is text, not a change: no marker repeated.
         let item = vec![("- one two three".to_owned(), Tone::Normal)];
         assert_eq!(text(&wrap(&item, 8)), ["- one ", "two ", "three"]);
+    }
+
+    #[test]
+    fn a_wrapped_edge_never_ends_a_row_on_its_arrow() {
+        let line = vec![(
+            "     + audit-api-9496 → uses → retry-budget-cursor".to_owned(),
+            Tone::Added,
+        )];
+        let rows = text(&wrap(&line, 34));
+        assert_eq!(rows, ["     + audit-api-9496 → uses ", "     + → retry-budget-cursor"]);
+        assert!(rows.iter().all(|r| !r.trim_end().ends_with('→')), "{rows:?}");
     }
 
     /// Agent text padded to wrap exactly where a fake change line would

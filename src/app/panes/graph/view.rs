@@ -179,7 +179,9 @@ fn top_line(buf: &mut Buffer, state: &AppState, place: &Place, styles: &ToneStyl
     }
     // The breadcrumbs are cut where the walk begins (a space before it),
     // never the walk.
-    let crumbs_width = u16::try_from(room).unwrap_or(area.width).min(area.width);
+    let crumbs_width = u16::try_from(usize::from(area.width).saturating_sub(walk.width() + 1))
+        .unwrap_or(area.width)
+        .min(area.width);
     Line::from(crumbs).render(Rect::new(area.x, area.y, crumbs_width, 1), buf);
     let w = u16::try_from(walk.width()).unwrap_or(area.width).min(area.width);
     let tone = if place.as_of.is_some() {

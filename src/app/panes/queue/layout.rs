@@ -130,7 +130,10 @@ pub fn queue_rows(state: &AppState) -> Vec<Row> {
         };
         let mut spans = vec![(head, Tone::Dim)];
         spans.extend(flags);
-        spans.push((clip_middle(&printable(&item.summary()), room), Tone::Accent));
+        spans.push((
+            crate::widgets::clip::clip_around_arrow(&printable(&item.summary()), room),
+            Tone::Accent,
+        ));
         spans.extend(tail.iter().cloned());
         if q.skipped.contains(&item.id) {
             spans.push((" skipped".into(), Tone::Dim));
