@@ -81,7 +81,8 @@ fn console_accepts_rejects_and_edits_then_the_cli_agrees() {
     c.wait_for("Why reject");
     c.send("duplicates an existing service");
     c.send("\r");
-    c.wait_for("rejected 1 proposal(s)");
+    // The second in the queue, named by its id.
+    c.wait_for(&format!("rejected {}", &before[1][..12]));
     // Edit the next one: append a word to its first description, then
     // accept the edit with ctrl-s.
     c.send("e");

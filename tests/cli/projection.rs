@@ -104,10 +104,6 @@ fn projections_hold_only_their_tier_and_fit_the_budget() {
 fn bad_requests_are_named() {
     let dir = demo();
     master(&dir)
-        .args(["project", "orders-service -> * -> *"])
-        .assert()
-        .code(2);
-    master(&dir)
         .args(["project", "--node", "orders-service", "--trust", "150"])
         .assert()
         .code(1)
