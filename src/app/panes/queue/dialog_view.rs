@@ -35,7 +35,7 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
                 "Reject",
                 body,
                 (input, error.as_deref()),
-                "enter rejects · esc cancels",
+                "enter rejects · ↑ suggestions · esc cancels",
             );
         }
         Popup::ChangesComment {
@@ -70,7 +70,7 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
                 "Ask for changes",
                 body,
                 (input, error.as_deref()),
-                "enter sends · tab whole / change · esc cancels",
+                "enter sends · tab whole / change · ↑ suggestions · esc cancels",
             );
         }
         Popup::Stale {

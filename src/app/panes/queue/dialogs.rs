@@ -14,6 +14,20 @@ use crate::app::state::{AppState, Confirmed, Popup};
 use crate::app::text_input::edit_line;
 use crate::app::worker::{Reply, Request};
 
+/// `↑` (older) or `↓` (back towards what was typed) through `candidates`,
+/// into `input`.
+fn recall(at: &mut Option<usize>, candidates: &[String], up: bool, input: &mut String) {
+    let next = match (up, *at) {
+        (true, None) => Some(0),
+        (true, Some(i)) => Some((i + 1).min(candidates.len().saturating_sub(1))),
+        (false, Some(0) | None) => None,
+        (false, Some(i)) => Some(i - 1),
+    };
+    let next = next.filter(|i| *i < candidates.len());
+    *input = next.map(|i| candidates[i].clone()).unwrap_or_default();
+    *at = next;
+}
+
 /// A key for the queue's dialog on top of the stack.
 pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
     let Some(top) = state.popups.last_mut() else { return };
@@ -31,16 +45,13 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
             }
             KeyCode::Up | KeyCode::Down => {
                 let candidates = super::reason_candidates(&state.queue, ids);
-                let next = match (k.code, state.queue.reason_recall) {
-                    (KeyCode::Up, None) => Some(0),
-                    (KeyCode::Up, Some(i)) => Some((i + 1).min(candidates.len().saturating_sub(1))),
-                    (_, Some(0) | None) => None,
-                    (_, Some(i)) => Some(i - 1),
-                };
-                let next = next.filter(|i| *i < candidates.len());
-                *input = next.map(|i| candidates[i].clone()).unwrap_or_default();
+                recall(
+                    &mut state.queue.reason_recall,
+                    &candidates,
+                    k.code == KeyCode::Up,
+                    input,
+                );
                 *error = None;
-                state.queue.reason_recall = next;
             }
             KeyCode::Enter => {
                 let (ids, reason) = (std::mem::take(ids), input.trim().to_owned());
@@ -85,8 +96,21 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
             KeyCode::Enter if input.trim().is_empty() => {
                 *error = Some("say what should change: the agent reads this comment".into());
             }
+            // The same suggestions as a rejection's: what the lints found,
+            // then reasons given before.
+            KeyCode::Up | KeyCode::Down => {
+                let candidates = super::reason_candidates(&state.queue, std::slice::from_ref(id));
+                recall(
+                    &mut state.queue.reason_recall,
+                    &candidates,
+                    k.code == KeyCode::Up,
+                    input,
+                );
+                *error = None;
+            }
             KeyCode::Enter => {
                 let (id, comment, change) = (std::mem::take(id), input.trim().to_owned(), *change);
+                state.queue.reason_recall = None;
                 state.popups.pop();
                 state.busy = Some("asking for changes".into());
                 request(fx, Request::RequestChanges { id, comment, change });

@@ -66,18 +66,37 @@ pub struct Queue {
     pub reason_recall: Option<usize>,
 }
 
-/// What the reject dialog offers on `↑`: reasons from the proposals'
-/// lints first, then earlier reasons, newest first, each once.
+/// A lint as a short reason an agent can act on ("duplicate of X",
+/// "lowers a tier to public"), for the lints worth a reason.
+fn short_reason(code: &str, text: &str) -> Option<String> {
+    let after = |marker: &str| {
+        text.split_once(marker)
+            .map(|(_, rest)| rest.split([';', ' ', ',']).next().unwrap_or("").to_owned())
+            .filter(|w| !w.is_empty())
+    };
+    Some(match code {
+        "credential" => "contains a credential".to_owned(),
+        "near-duplicate" => after("the existing ").map_or_else(
+            || "duplicates an existing node".to_owned(),
+            |n| format!("duplicate of {n}"),
+        ),
+        "name-taken" => "the name is taken".to_owned(),
+        "tier-lowered" => after(" to ").map_or_else(|| "lowers a tier".to_owned(), |t| format!("lowers a tier to {t}")),
+        "cross-tier" => "joins content across tiers".to_owned(),
+        "mentions-higher" => "names a more secret node".to_owned(),
+        _ => return None,
+    })
+}
+
+/// What the reject and changes dialogs offer on `↑`: reasons from the
+/// proposals' lints first (short phrases), then earlier reasons, newest
+/// first, each once.
 pub fn reason_candidates(q: &Queue, ids: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for item in q.items.iter().filter(|i| ids.contains(&i.id)) {
         for (code, text) in item.lints.iter().flatten() {
-            let reason = match code.as_str() {
-                "credential" => "contains a credential".to_owned(),
-                "near-duplicate" | "name-taken" | "tier-lowered" | "cross-tier" | "mentions-higher" => {
-                    format!("{code}: {text}")
-                }
-                _ => continue,
+            let Some(reason) = short_reason(code, text) else {
+                continue;
             };
             if !out.contains(&reason) {
                 out.push(reason);

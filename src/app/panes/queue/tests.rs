@@ -724,3 +724,33 @@ fn a_revision_that_arrives_is_announced_with_the_key_that_reaches_it() {
         "{said}"
     );
 }
+
+#[test]
+fn suggestions_are_short_phrases_and_the_changes_dialog_offers_them_too() {
+    let mut s = three();
+    s.queue.items[0].lints = Some(vec![
+        (
+            "near-duplicate".into(),
+            "change 1: accounts-servce is very close to the existing accounts-service; is it the same thing?".into(),
+        ),
+        (
+            "tier-lowered".into(),
+            "change 2: lowers accounts-core from agent-readable to public, exposing it (and its history)".into(),
+        ),
+    ]);
+    let input = |s: &crate::app::state::AppState| match s.popups.last() {
+        Some(Popup::Reason { input, .. } | Popup::ChangesComment { input, .. }) => input.clone(),
+        _ => panic!("no dialog"),
+    };
+    ch(&mut s, 'r');
+    press(&mut s, KeyCode::Up);
+    assert_eq!(input(&s), "duplicate of accounts-service");
+    press(&mut s, KeyCode::Up);
+    assert_eq!(input(&s), "lowers a tier to public");
+    press(&mut s, KeyCode::Esc);
+    ch(&mut s, 'c');
+    press(&mut s, KeyCode::Up);
+    assert_eq!(input(&s), "duplicate of accounts-service", "c offers them too");
+    press(&mut s, KeyCode::Down);
+    assert_eq!(input(&s), "", "back to what was typed");
+}
