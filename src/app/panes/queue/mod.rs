@@ -66,6 +66,22 @@ pub struct Queue {
     pub reason_recall: Option<usize>,
 }
 
+/// The existing node a proposal's new node is very close to, from its
+/// near-duplicate lint.
+pub fn near_duplicate_of(item: &QueueItem) -> Option<String> {
+    item.lints
+        .iter()
+        .flatten()
+        .find_map(|(code, text)| (code == "near-duplicate").then(|| existing_in(text)).flatten())
+}
+
+/// The name after "the existing " in a near-duplicate lint's text.
+fn existing_in(text: &str) -> Option<String> {
+    text.split_once("the existing ")
+        .map(|(_, rest)| rest.split([';', ' ', ',']).next().unwrap_or("").to_owned())
+        .filter(|w| !w.is_empty())
+}
+
 /// A lint as a short reason an agent can act on ("duplicate of X",
 /// "lowers a tier to public"), for the lints worth a reason.
 fn short_reason(code: &str, text: &str) -> Option<String> {
@@ -76,7 +92,7 @@ fn short_reason(code: &str, text: &str) -> Option<String> {
     };
     Some(match code {
         "credential" => "contains a credential".to_owned(),
-        "near-duplicate" => after("the existing ").map_or_else(
+        "near-duplicate" => existing_in(text).map_or_else(
             || "duplicates an existing node".to_owned(),
             |n| format!("duplicate of {n}"),
         ),

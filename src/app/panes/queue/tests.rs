@@ -754,3 +754,27 @@ fn suggestions_are_short_phrases_and_the_changes_dialog_offers_them_too() {
     press(&mut s, KeyCode::Down);
     assert_eq!(input(&s), "", "back to what was typed");
 }
+
+#[test]
+fn o_on_a_near_duplicate_opens_the_existing_node() {
+    let mut s = three();
+    s.queue.items[0].changes = vec![ChangeView::AddNode {
+        name: "accounts-servce".into(),
+        node_type: "service".into(),
+        tier: "agent-readable".into(),
+        description: "d".into(),
+        properties: Vec::new(),
+        body: None,
+        edges: Vec::new(),
+    }];
+    s.queue.items[0].lints = Some(vec![(
+        "near-duplicate".into(),
+        "change 1: accounts-servce is very close to the existing accounts-service; is it the same thing?".into(),
+    )]);
+    ch(&mut s, 'o');
+    assert_eq!(s.pane, crate::app::action::Pane::Graph);
+    assert_eq!(
+        s.graph.place.as_ref().map(|p| p.centre.as_str()),
+        Some("accounts-service")
+    );
+}

@@ -62,10 +62,13 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
             None => state.error("no proposal selected"),
         },
         Action::OpenNode => {
+            // A node the proposal changes, or else the existing node a new
+            // one is very close to (its near-duplicate lint).
             let name = state.queue.current().and_then(|i| {
                 i.changes
                     .iter()
                     .find_map(|c| c.touched().first().map(|n| (*n).to_owned()))
+                    .or_else(|| super::near_duplicate_of(i))
             });
             match name {
                 Some(name) => crate::app::panes::graph::update::open(state, &name, fx),
