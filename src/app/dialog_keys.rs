@@ -64,17 +64,21 @@ pub(super) fn popup_key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>)
             KeyCode::PageDown => *scroll = scroll.saturating_add(10),
             _ => {}
         },
-        Popup::Help { filter, selected } => match k.code {
+        Popup::Help {
+            filter,
+            selected,
+            focus,
+        } => match k.code {
             KeyCode::Esc => {
                 state.popups.pop();
             }
             KeyCode::Up => *selected = selected.saturating_sub(1),
             KeyCode::Down => {
-                let n = palette::help_rows(&state.keymap, filter, state.pane).len();
+                let n = palette::help_rows(&state.keymap, filter, state.pane, focus).len();
                 *selected = (*selected + 1).min(n.saturating_sub(1));
             }
             KeyCode::Enter => {
-                let chosen = palette::help_rows(&state.keymap, filter, state.pane)
+                let chosen = palette::help_rows(&state.keymap, filter, state.pane, focus)
                     .get(*selected)
                     .map(|m| m.action);
                 match chosen {
@@ -219,6 +223,7 @@ pub(super) fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
             | Popup::Help {
                 filter: input,
                 selected,
+                ..
             },
         ) => {
             input.push_str(&text.replace(['\n', '\r'], " "));

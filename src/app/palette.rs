@@ -147,7 +147,7 @@ pub fn matches(query: &str, pane: Pane) -> Vec<Match> {
 /// Help rows: every action with its keys and scope, then the keys of the
 /// dialogs; with a query, those matching it by name, key or description,
 /// best first.
-pub fn help_rows(keymap: &Keymap, query: &str, pane: Pane) -> Vec<Match> {
+pub fn help_rows(keymap: &Keymap, query: &str, pane: Pane, focus: &[(String, String)]) -> Vec<Match> {
     // The keys of the pane in view first, then those that work in it
     // (lists, everywhere), then the other panes'.
     let rank_of = |s: Scope| match s {
@@ -156,8 +156,20 @@ pub fn help_rows(keymap: &Keymap, query: &str, pane: Pane) -> Vec<Match> {
         Scope::Global => 2,
         Scope::Pane(_) => 3,
     };
+    // The view in focus first: the actions its hint bar offered, in its
+    // order (whole, with their descriptions), and its other keys (a
+    // dialog's) as the bar says them.
+    let works_here = |a: &Info| matches!(a.scope, Scope::Global | Scope::Lists) || a.scope == Scope::Pane(pane);
+    let offered = |a: &Info| {
+        focus
+            .iter()
+            .position(|(k, h)| works_here(a) && *h == a.hint && keymap.keys_of(a.action).first() == Some(k))
+    };
     let mut ordered: Vec<&Info> = ALL.iter().collect();
-    ordered.sort_by_key(|a| rank_of(a.scope));
+    ordered.sort_by_key(|a| match offered(a) {
+        Some(i) => (0, i),
+        None => (1 + rank_of(a.scope), 0),
+    });
     let m = Matcher::new(&words(query));
     let actions = ordered.into_iter().filter_map(|a| {
         let bound = keymap.keys_of(a.action);
@@ -183,7 +195,20 @@ pub fn help_rows(keymap: &Keymap, query: &str, pane: Pane) -> Vec<Match> {
         let (score, matched) = best(&m, &[(k, None), (t, Some(0))])?;
         Some((score, None, (*k).to_owned(), (*t).to_owned(), matched))
     });
-    let mut rows: Vec<(i64, usize, Match)> = actions
+    let here: Vec<(String, String)> = focus
+        .iter()
+        .filter(|(k, h)| {
+            !ALL.iter()
+                .any(|a| works_here(a) && a.hint == h.as_str() && keymap.keys_of(a.action).first() == Some(k))
+        })
+        .map(|(k, label)| (k.clone(), format!("Here: {label}")))
+        .collect();
+    let focused = here.iter().filter_map(|(k, t)| {
+        let (score, matched) = best(&m, &[(k, None), (t, Some(0))])?;
+        Some((score, None, k.clone(), t.clone(), matched))
+    });
+    let mut rows: Vec<(i64, usize, Match)> = focused
+        .chain(actions)
         .chain(dialogs)
         .enumerate()
         .map(|(i, (score, action, left, text, matched))| {
@@ -221,13 +246,13 @@ mod tests {
         assert!(from_graph[accept].row.text.contains("goes to the Queue pane"));
         assert_eq!(matches("zzzzqqq", Pane::Queue).len(), 0);
         let keymap = Keymap::load(&[]).unwrap();
-        let all = help_rows(&keymap, "", Pane::Graph);
+        let all = help_rows(&keymap, "", Pane::Graph, &[]);
         assert_eq!(
             all.len(),
             ALL.len() + DIALOG_KEYS.len(),
             "help lists every action and dialog key"
         );
-        let undo = help_rows(&keymap, "undo", Pane::Queue);
+        let undo = help_rows(&keymap, "undo", Pane::Queue, &[]);
         assert!(
             undo.iter()
                 .any(|r| r.row.left == "u" && r.row.text.contains("Undo the last change"))
@@ -237,11 +262,25 @@ mod tests {
         // `?` opens on the keys of the pane in view.
         let first = all[0].action.unwrap();
         assert_eq!(first.info().scope, Scope::Pane(Pane::Graph), "{:?}", all[0].row.text);
-        let queue = help_rows(&keymap, "", Pane::Queue);
+        let queue = help_rows(&keymap, "", Pane::Queue, &[]);
         assert_eq!(queue[0].action.unwrap().info().scope, Scope::Pane(Pane::Queue));
+        // The view in focus first: the keys its hint bar offered, an action
+        // whole where one is bound there, else as the bar says it.
+        let lock_key = keymap.keys_of(Action::Lock)[0].clone();
+        let focus = [
+            ("enter".to_owned(), "replay".to_owned()),
+            (lock_key, Action::Lock.info().hint.to_owned()),
+        ];
+        let here = help_rows(&keymap, "", Pane::Projection, &focus);
+        assert_eq!(
+            (here[0].row.left.as_str(), here[0].row.text.as_str()),
+            ("enter", "Here: replay")
+        );
+        assert_eq!(here[1].action, Some(Action::Lock), "{:?}", here[1].row.text);
+        assert_eq!(here.len(), all.len() + 1, "the action once, not twice");
         // `-` and `_` break words: `what-if` finds the what-if action.
         for query in ["what-if", "what_if", "what if"] {
-            let found = help_rows(&keymap, query, Pane::Graph);
+            let found = help_rows(&keymap, query, Pane::Graph, &[]);
             assert!(
                 found.iter().take(3).any(|r| r.action == Some(Action::WhatIf)),
                 "{query}: {:?}",
@@ -254,7 +293,7 @@ mod tests {
     fn a_binding_is_found_by_its_name_and_key_before_descriptions() {
         let keymap = Keymap::load(&[]).unwrap();
         for pane in [Pane::Queue, Pane::Graph, Pane::Query] {
-            let lock = help_rows(&keymap, "lock", pane);
+            let lock = help_rows(&keymap, "lock", pane, &[]);
             assert_eq!(lock[0].action, Some(Action::Lock), "{:?}", lock[0].row.text);
             assert_eq!(lock[0].row.left, "L");
             assert!(
@@ -264,11 +303,11 @@ mod tests {
             assert_eq!(matches("lock", pane)[0].action, Some(Action::Lock));
         }
         // The name matched is highlighted where the row shows it.
-        let row = &help_rows(&keymap, "lock", Pane::Queue)[0].row;
+        let row = &help_rows(&keymap, "lock", Pane::Queue, &[])[0].row;
         let shown: String = row.matched.iter().filter_map(|i| row.text.chars().nth(*i)).collect();
         assert_eq!(shown.to_lowercase(), "lock", "{row:?}");
         // A key alone finds its binding first.
-        assert_eq!(help_rows(&keymap, "f1", Pane::Queue)[0].action, Some(Action::Help));
+        assert_eq!(help_rows(&keymap, "f1", Pane::Queue, &[])[0].action, Some(Action::Help));
         // Every word, in any order.
         assert_eq!(matches("sel acc", Pane::Queue)[0].action, Some(Action::AcceptSelection));
     }

@@ -128,6 +128,9 @@ pub enum Popup {
     Help {
         filter: String,
         selected: usize,
+        /// The keys of the view in focus when `?` was pressed (its hint
+        /// bar, whole), listed first.
+        focus: Vec<(String, String)>,
     },
     /// Every status message of this session, in full, newest last.
     Messages {

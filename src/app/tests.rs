@@ -354,3 +354,23 @@ fn the_message_log_keeps_every_message_in_full() {
         format!("m{}", super::state::MAX_MESSAGES + 9)
     );
 }
+
+#[test]
+fn help_opens_on_the_keys_of_the_view_in_focus() {
+    let mut s = three();
+    let bar = crate::app::view::hints(&s);
+    ch(&mut s, '?');
+    let Some(super::state::Popup::Help { focus, .. }) = s.popups.last() else {
+        panic!("no help")
+    };
+    assert_eq!(*focus, bar, "the hint bar's keys, whole");
+    let rows = super::palette::help_rows(&s.keymap, "", s.pane, focus);
+    // The queue's bar begins with `a accept`: accept's row comes first.
+    assert_eq!(
+        rows[0].action,
+        Some(super::action::Action::Accept),
+        "{:?}",
+        rows[0].row.text
+    );
+    assert_eq!(rows[0].row.left, bar[0].0);
+}

@@ -86,10 +86,15 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
             state.quit = true;
             fx.push(Effect::Quit);
         }
-        Action::Help => state.popups.push(Popup::Help {
-            filter: String::new(),
-            selected: 0,
-        }),
+        Action::Help => {
+            // The keys of the view in focus first: what its hint bar offers.
+            let focus = super::view::hints(state);
+            state.popups.push(Popup::Help {
+                filter: String::new(),
+                selected: 0,
+                focus,
+            });
+        }
         Action::Messages => state.popups.push(Popup::Messages { scroll: 0 }),
         Action::Palette => state.popups.push(Popup::Palette {
             input: String::new(),

@@ -238,8 +238,12 @@ fn popup(buf: &mut ratatui::buffer::Buffer, state: &AppState, p: &Popup, styles:
             }
             .render(area, buf);
         }
-        Popup::Help { filter, selected } => {
-            let rows: Vec<_> = palette::help_rows(&state.keymap, filter, state.pane)
+        Popup::Help {
+            filter,
+            selected,
+            focus,
+        } => {
+            let rows: Vec<_> = palette::help_rows(&state.keymap, filter, state.pane, focus)
                 .into_iter()
                 .map(|m| m.row)
                 .collect();
