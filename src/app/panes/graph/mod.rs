@@ -114,6 +114,45 @@ pub struct Graph {
     pub groups_decided: Option<Place>,
     /// The in-list filter of the rings (`F`): only names holding it are rows.
     pub filter: crate::app::filter_line::FilterLine,
+    /// How each place left was seen (cursor, folds, open groups), so back
+    /// and forward return to it as it was.
+    pub seen: Vec<(Place, SeenView)>,
+}
+
+/// A place as it was left.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeenView {
+    pub selected: usize,
+    pub folded: BTreeSet<String>,
+    pub opened: BTreeSet<(u32, String, String)>,
+}
+
+/// How many places' views are remembered.
+const SEEN_KEPT: usize = 64;
+
+impl Graph {
+    /// Notes how the current place is seen before the pane leaves it.
+    pub fn remember(&mut self) {
+        let Some(place) = self.place.clone() else { return };
+        self.seen.retain(|(p, _)| *p != place);
+        self.seen.push((
+            place,
+            SeenView {
+                selected: self.selected,
+                folded: self.folded.clone(),
+                opened: self.opened.clone(),
+            },
+        ));
+        if self.seen.len() > SEEN_KEPT {
+            self.seen.remove(0);
+        }
+    }
+
+    /// How the current place was seen when it was left, if it was.
+    pub fn seen_before(&self) -> Option<SeenView> {
+        let place = self.place.as_ref()?;
+        self.seen.iter().rev().find(|(p, _)| p == place).map(|(_, v)| v.clone())
+    }
 }
 
 impl Graph {

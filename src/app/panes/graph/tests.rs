@@ -658,3 +658,24 @@ fn the_jump_picks_what_a_full_sort_of_every_match_would() {
     let picked: String = top.matched.iter().filter_map(|i| top.name.chars().nth(*i)).collect();
     assert_eq!(picked, "ordrsrv", "the matched letters are highlighted");
 }
+
+#[test]
+fn back_returns_to_the_cursor_and_the_groups_as_they_were() {
+    let mut r = crate::app::panes::testkit::demo_at(Level::Master);
+    r.press("2");
+    r.jump("orders-service");
+    r.press("jjj");
+    let (selected, opened) = (r.s.graph.selected, r.s.graph.opened.clone());
+    assert_eq!(selected, 3);
+    r.jump("batch-processor");
+    assert_eq!(r.s.graph.selected, 0, "a new centre starts at its top");
+    r.press("b");
+    assert_eq!(
+        r.s.graph.place.as_ref().map(|p| p.centre.as_str()),
+        Some("orders-service")
+    );
+    assert_eq!(r.s.graph.selected, selected, "the cursor where it was");
+    assert_eq!(r.s.graph.opened, opened, "the groups as they were");
+    r.press("f");
+    assert_eq!(r.s.graph.selected, 0, "forward too: batch-processor as it was left");
+}

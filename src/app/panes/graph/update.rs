@@ -34,6 +34,7 @@ fn go(state: &mut AppState, place: Place, fx: &mut Vec<Effect>) {
     if g.place.as_ref() == Some(&place) {
         return;
     }
+    g.remember();
     if let Some(old) = g.place.replace(place) {
         g.back.push(old);
     }
@@ -264,11 +265,7 @@ fn toggle<T: Ord>(set: &mut std::collections::BTreeSet<T>, key: T) {
 /// Back (or forward) one place, with the walk it had.
 fn step(state: &mut AppState, back: bool, fx: &mut Vec<Effect>) {
     let g = &mut state.graph;
-    let (from, to) = if back {
-        (&mut g.back, &mut g.forward)
-    } else {
-        (&mut g.forward, &mut g.back)
-    };
+    let from = if back { &mut g.back } else { &mut g.forward };
     let Some(place) = from.pop() else {
         state.info(if back {
             "nothing to go back to"
@@ -277,10 +274,22 @@ fn step(state: &mut AppState, back: bool, fx: &mut Vec<Effect>) {
         });
         return;
     };
+    g.remember();
     if let Some(current) = g.place.replace(place) {
-        to.push(current);
+        if back {
+            g.forward.push(current);
+        } else {
+            g.back.push(current);
+        }
     }
     fresh(g);
+    // Back where the cursor was, with the folds and groups as they were.
+    if let Some(view) = g.seen_before() {
+        g.selected = view.selected;
+        g.folded = view.folded;
+        g.opened = view.opened;
+        g.groups_decided = g.place.clone();
+    }
     ask(state, fx);
 }
 
@@ -347,9 +356,22 @@ fn open_groups_that_fit(state: &mut AppState) {
             })
         })
         .collect();
+    // Every group when all fit; else as many as fit, nearest ring first,
+    // so a large neighbourhood shows names on its first screen.
     if !every.is_empty() && rows::lines(n, &g.folded, &every, &Default::default()).len() <= rows_shown {
         g.opened.extend(every);
+        return;
     }
+    // Room kept for what follows the rings (nodes pending proposals add).
+    let rows_shown = rows_shown.saturating_sub(if n.proposed.is_empty() { 0 } else { n.proposed.len() + 2 });
+    let mut opened = g.opened.clone();
+    for group in every {
+        opened.insert(group.clone());
+        if rows::lines(n, &g.folded, &opened, &Default::default()).len() > rows_shown {
+            opened.remove(&group);
+        }
+    }
+    g.opened = opened;
 }
 
 pub fn path_found(state: &mut AppState, generation: u64, result: Result<PathView, String>) {
