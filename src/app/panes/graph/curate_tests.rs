@@ -645,3 +645,25 @@ fn the_curator_list_filters_as_you_type_and_enter_opens_what_is_shown() {
     r.key(KeyCode::Esc);
     assert!(r.s.popups.is_empty());
 }
+
+#[test]
+fn an_empty_picker_offers_recent_and_nearby_nodes() {
+    let mut r = graph_at(Level::Master, "batch-processor");
+    r.jump("orders-service");
+    r.press("S");
+    let Some(Popup::Jump(j)) = r.s.popups.last() else {
+        panic!("no picker")
+    };
+    let names: Vec<&str> = j.hits.iter().map(|h| h.name.as_str()).collect();
+    assert!(!names.contains(&"orders-service"), "never itself: {names:?}");
+    assert_eq!(j.hits[0].name, "batch-processor", "the last place first: {names:?}");
+    assert_eq!(j.hits[0].node_type, "recent");
+    assert!(j.hits.iter().any(|h| h.node_type == "nearby"), "{names:?}");
+    assert!(r.screen().contains("recent and nearby nodes"), "{}", r.screen());
+    // Enter takes the one offered.
+    r.key(KeyCode::Enter);
+    assert!(
+        matches!(r.s.popups.last(), Some(Popup::Prompt { .. })),
+        "on to the reason"
+    );
+}

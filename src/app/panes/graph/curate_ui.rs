@@ -10,7 +10,7 @@ use graphex_engine::lookup::matcher::{Matcher, by_rank};
 use graphex_engine::model::{Name, NewEdge, Relation, Status, Tier};
 
 use super::curate::Write;
-use super::dialogs::{JumpDialog, Purpose};
+use super::dialogs::Purpose;
 use super::form::{Field, NodeForm, Values};
 use super::rows::{self, Item};
 use crate::app::effect::{Effect, request};
@@ -236,10 +236,8 @@ pub fn supersede(state: &mut AppState) {
     if read_only(state, &old) {
         return;
     }
-    state.popups.push(Popup::Jump(Box::new(JumpDialog {
-        purpose: Purpose::SupersededBy { old },
-        ..JumpDialog::default()
-    })));
+    let dialog = super::dialogs::jump_dialog(&state.graph, Purpose::SupersededBy { old });
+    state.popups.push(Popup::Jump(dialog));
 }
 
 /// The jump's choice, for a purpose other than opening the node.
@@ -315,14 +313,13 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                     return;
                 }
                 state.popups.pop();
-                state.popups.push(Popup::Jump(Box::new(JumpDialog {
-                    purpose: Purpose::LinkTo {
-                        from,
-                        relation,
-                        incoming,
-                    },
-                    ..JumpDialog::default()
-                })));
+                let purpose = Purpose::LinkTo {
+                    from,
+                    relation,
+                    incoming,
+                };
+                let dialog = super::dialogs::jump_dialog(&state.graph, purpose);
+                state.popups.push(Popup::Jump(dialog));
             }
             _ => {
                 if edit_line(input, &k) {

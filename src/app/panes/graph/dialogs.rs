@@ -28,10 +28,28 @@ pub fn open_jump_for(state: &mut AppState, purpose: Purpose) {
         state.error("the store is still opening");
         return;
     }
-    state.popups.push(Popup::Jump(Box::new(JumpDialog {
+    let dialog = jump_dialog(&state.graph, purpose);
+    state.popups.push(Popup::Jump(dialog));
+}
+
+/// A jump for `purpose`, offering recent and nearby nodes until a name is
+/// typed.
+pub fn jump_dialog(g: &super::Graph, purpose: Purpose) -> Box<JumpDialog> {
+    let hits = suggestions(g, picked_for(&purpose));
+    Box::new(JumpDialog {
         purpose,
+        hits,
         ..JumpDialog::default()
-    })));
+    })
+}
+
+/// The node a picker chooses for (never offered to itself).
+fn picked_for(purpose: &Purpose) -> Option<&str> {
+    match purpose {
+        Purpose::LinkTo { from, .. } => Some(from),
+        Purpose::SupersededBy { old } => Some(old),
+        _ => None,
+    }
 }
 
 pub fn open_facets(state: &mut AppState, kind: FacetKind) {
@@ -272,15 +290,50 @@ pub fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) -> bool {
     }
 }
 
-/// Asks the worker for the hits of what the jump holds now.
+/// With nothing typed: the places visited most recently, then the nodes
+/// around the one in view (each once, the picker's own subject left out).
+pub fn suggestions(g: &super::Graph, leave_out: Option<&str>) -> Vec<JumpHit> {
+    const RECENT: usize = 5;
+    const NEARBY: usize = 10;
+    let mut out: Vec<JumpHit> = Vec::new();
+    let push = |name: &str, label: &str, out: &mut Vec<JumpHit>| {
+        if Some(name) != leave_out && !out.iter().any(|h| h.name == name) {
+            out.push(JumpHit {
+                name: name.to_owned(),
+                node_type: label.to_owned(),
+                matched: Vec::new(),
+                description: None,
+            });
+        }
+    };
+    let recent = g.place.iter().chain(g.back.iter().rev()).map(|p| p.centre.as_str());
+    for name in recent.take(RECENT + 1) {
+        push(name, "recent", &mut out);
+    }
+    if let Some(Ok(n)) = &g.shown {
+        let near = n.names().into_iter().skip(1).take(NEARBY);
+        for name in near {
+            push(name, "nearby", &mut out);
+        }
+    }
+    out
+}
+
+/// Asks the worker for the hits of what the jump holds now (nothing
+/// typed: recent and nearby nodes, at once).
 fn search(state: &mut AppState, fx: &mut Vec<Effect>) {
     let generation = state.next_generation();
+    let leave_out = match state.popups.last() {
+        Some(Popup::Jump(j)) => picked_for(&j.purpose).map(str::to_owned),
+        _ => None,
+    };
+    let offered = suggestions(&state.graph, leave_out.as_deref());
     if let Some(Popup::Jump(j)) = state.popups.last_mut() {
         j.generation = generation;
         j.selected = 0;
         j.searching = !j.input.trim().is_empty();
         if !j.searching {
-            j.hits.clear();
+            j.hits = offered;
             return;
         }
         let query = j.input.clone();

@@ -334,6 +334,8 @@ pub(crate) fn popup(buf: &mut Buffer, state: &AppState, p: &Popup, styles: &Tone
                 .collect();
             let footer = if j.searching {
                 "searching…"
+            } else if j.input.trim().is_empty() && !rows.is_empty() {
+                "recent and nearby nodes: enter takes one · or type a name or words of a description · esc closes"
             } else if j.input.trim().is_empty() {
                 "type a name or words of a description · esc closes"
             } else if rows.is_empty() {
