@@ -13,7 +13,8 @@ pub fn demo_store(dir: &Path) {
     bare(dir).args(["demo", "store", "--no-console"]).assert().success();
 }
 
-fn pending_ids(dir: &Path) -> Vec<String> {
+/// The demo store's pending proposals in `dir/store`, in queue order.
+pub fn pending_ids(dir: &Path) -> Vec<String> {
     let out = bare(dir)
         .args(["--store", "store", "pending", "--json"])
         .env("GRAPHEX_PASSPHRASE", DEMO_PASS)

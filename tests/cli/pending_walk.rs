@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::console::pending_ids;
 use crate::harness::{bare, demo_into};
 use crate::pty::Console;
 
@@ -15,17 +16,6 @@ fn pending(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
         .env("GRAPHEX_PASSPHRASE", DEMO_PASS)
         .write_stdin("y\n")
         .assert()
-}
-
-fn pending_ids(dir: &Path) -> Vec<String> {
-    let out = pending(dir, &["--json"]).success();
-    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    v["proposals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["id"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 #[test]

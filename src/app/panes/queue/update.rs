@@ -172,19 +172,10 @@ fn next_attention(items: &[QueueItem], from: usize, forward: bool) -> Option<usi
 fn decide(state: &mut AppState, a: Action, item: &QueueItem, fx: &mut Vec<Effect>) {
     match a {
         Action::Accept if !lints_shown(state, std::slice::from_ref(&item.id)) => {}
-        // Stale: one dialog, the stale base's, with the versions and any
-        // other flag (the worker checks the base again as it accepts).
-        Action::Accept if !item.stale.is_empty() => {
-            state.busy = Some(format!("accepting {}", item.short));
-            request(
-                fx,
-                Request::Accept {
-                    id: item.id.clone(),
-                    force: false,
-                },
-            );
-        }
-        Action::Accept if !flags(item).is_empty() => state.popups.push(Popup::Confirm {
+        // Flagged: a confirmation naming the flags. Stale as well: one
+        // dialog, the stale base's, with the versions and the other flags
+        // (the worker checks the base again as it accepts).
+        Action::Accept if item.stale.is_empty() && !flags(item).is_empty() => state.popups.push(Popup::Confirm {
             text: format!(
                 "Accept {}? It is flagged: {}. y accepts, n keeps it pending.",
                 item.short,
