@@ -491,7 +491,7 @@ impl Worker {
             .iter()
             .map(|c| {
                 let lints = proposal::lint_with(store, mentions, &c.proposal);
-                (c.id.to_string(), queue_data::lints_of(&lints))
+                (c.id.to_string(), queue_data::lints_shown(store, &lints))
             })
             .collect();
         self.lints.by_id.extend(done.iter().cloned());

@@ -89,10 +89,21 @@ fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
         Some(lints) => {
             out.push(vec![(format!("Lints ({})", lints.len()), Tone::Heading)]);
             for (code, text) in lints {
+                // A near-duplicate's second line: the existing node, beside it.
+                let (first, existing) = text
+                    .split_once('\n')
+                    .map_or((text.as_str(), None), |(a, b)| (a, Some(b)));
                 out.push(vec![
                     (format!("  ! {code}: "), lint_tone(code)),
-                    (one(text), Tone::Normal),
+                    (one(first), Tone::Normal),
                 ]);
+                if let Some(node) = existing {
+                    out.push(vec![
+                        ("      existing: ".into(), Tone::Field),
+                        (one(node), Tone::Normal),
+                        (" (o opens it)".into(), Tone::Dim),
+                    ]);
+                }
             }
         }
     }

@@ -226,9 +226,23 @@ fn linked(store: &Store, name: &str) -> Vec<String> {
 /// A proposal's lints as the console shows them: (code, explanation).
 pub type ItemLints = Vec<(String, String)>;
 
-/// The lints of a linted card.
-pub fn lints_of(lints: &[Lint]) -> ItemLints {
-    lints.iter().map(|l| (l.code().to_owned(), l.explain())).collect()
+/// The lints of a linted card, (code, explanation); a near-duplicate's
+/// with the existing node it is close to on a second line (`[type] name (tier, status): description · N
+/// edges`), so the reviewer sees both side by side.
+pub fn lints_shown(store: &Store, lints: &[Lint]) -> ItemLints {
+    lints
+        .iter()
+        .map(|l| {
+            let mut text = l.explain();
+            if let Lint::NearDuplicate { existing, .. } = l
+                && let Some(line) = summary(store, existing)
+            {
+                text.push('\n');
+                text.push_str(&line.replace(['\n', '\r'], " "));
+            }
+            (l.code().to_owned(), text)
+        })
+        .collect()
 }
 
 /// The queue's items; `linted` says whether the cards carry their lints.
@@ -259,7 +273,7 @@ fn item(store: &Store, c: &Card, groups: &[Group], linted: bool) -> QueueItem {
         position: c.position,
         rationale: s.rationale.clone(),
         changes,
-        lints: linted.then(|| lints_of(&c.lints)),
+        lints: linted.then(|| lints_shown(store, &c.lints)),
         stale,
         merge: c.merge.iter().flat_map(crate::shared::cards::merge_sides).collect(),
         group,

@@ -778,3 +778,24 @@ fn o_on_a_near_duplicate_opens_the_existing_node() {
         Some("accounts-service")
     );
 }
+
+#[test]
+fn a_near_duplicate_shows_the_existing_node_beside_it() {
+    let r = crate::app::panes::testkit::demo_at(Level::Master);
+    let lint = graphex_engine::proposal::Lint::NearDuplicate {
+        change: 1,
+        name: "orders-servce".into(),
+        existing: "orders-service".into(),
+    };
+    let shown = crate::app::panes::queue::data::lints_shown(&r.store, &[lint]);
+    let (code, text) = &shown[0];
+    assert_eq!(code, "near-duplicate");
+    let (first, existing) = text.split_once('\n').expect("a second line");
+    assert!(first.contains("the existing orders-service"), "{first}");
+    assert!(existing.starts_with("[service] orders-service ("), "{existing}");
+    let mut s = three();
+    s.queue.items[0].lints = Some(shown);
+    s.size = (160, 48);
+    let screen = crate::app::snapshots::screen(&s);
+    assert!(screen.contains("existing: [service] orders-service"), "{screen}");
+}

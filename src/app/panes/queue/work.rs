@@ -61,11 +61,10 @@ pub fn read_queue(store: &Store) -> Reply {
     };
     let mentions = Mentions::new(store);
     for (item, card) in snapshot.items.iter_mut().zip(&cards) {
-        item.lints = Some(queue_data::lints_of(&proposal::lint_with(
+        item.lints = Some(queue_data::lints_shown(
             store,
-            &mentions,
-            &card.proposal,
-        )));
+            &proposal::lint_with(store, &mentions, &card.proposal),
+        ));
     }
     Reply::Queue(snapshot)
 }
