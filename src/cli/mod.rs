@@ -24,6 +24,7 @@ mod interchange;
 mod io_args;
 pub mod output;
 mod pending_ask;
+mod project_args;
 pub(crate) mod projection;
 mod proposals;
 mod proposed_query;

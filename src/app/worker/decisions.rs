@@ -144,3 +144,14 @@ fn report(verb: &str, ok: &[String], failed: &[String]) -> Reply {
         )),
     }
 }
+
+/// What the log says of an undo that failed: the engine's reason, which
+/// names the undo already ("cannot undo: …"), or the error after "undo: ".
+pub fn undo_failure(e: &graphex_engine::Error) -> String {
+    let text = e.to_string();
+    if text.starts_with("cannot undo") || text.starts_with("nothing to undo") {
+        text
+    } else {
+        format!("undo: {text}")
+    }
+}

@@ -681,6 +681,7 @@ pub fn latest_wins(batch: Vec<Request>) -> Vec<Request> {
 
 pub(crate) mod bodies;
 mod decisions;
+pub use decisions::undo_failure;
 pub mod graph;
 pub mod hosted;
 #[cfg(test)]
@@ -696,14 +697,3 @@ mod projection;
 pub mod query;
 #[cfg(test)]
 mod tests;
-
-/// What the log says of an undo that failed: the engine's reason, which
-/// names the undo already ("cannot undo: …"), or the error after "undo: ".
-pub fn undo_failure(e: &graphex_engine::Error) -> String {
-    let text = e.to_string();
-    if text.starts_with("cannot undo") || text.starts_with("nothing to undo") {
-        text
-    } else {
-        format!("undo: {text}")
-    }
-}

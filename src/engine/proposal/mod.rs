@@ -107,6 +107,8 @@ mod check_tests;
 #[cfg(test)]
 mod conversation_tests;
 #[cfg(test)]
+mod hidden_undo_tests;
+#[cfg(test)]
 mod quarantine_tests;
 #[cfg(test)]
 mod recorded_tests;

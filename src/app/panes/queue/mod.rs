@@ -15,6 +15,8 @@
 
 use std::collections::BTreeSet;
 
+#[cfg(test)]
+mod attention_tests;
 pub mod card;
 pub mod component;
 pub mod contradiction;
