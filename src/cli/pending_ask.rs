@@ -53,6 +53,9 @@ trait Steps {
 struct Live {
     ctx: Context,
     session: bool,
+    /// The queue the session already gave when asked whether it serves
+    /// this walk (not asked for twice).
+    listed: Option<Ran>,
 }
 
 impl Live {
@@ -61,10 +64,13 @@ impl Live {
             session: session.map(str::to_owned),
             id: None,
         };
-        if ctx.unlock.is_none() && forward_op(ctx.store.clone(), listing, true).is_some() {
+        if ctx.unlock.is_none()
+            && let Some(listed) = forward_op(ctx.store.clone(), listing, true)
+        {
             return Ok(Live {
                 ctx: ctx.clone(),
                 session: true,
+                listed: Some(listed),
             });
         }
         let (store, _) = ctx.open_with_credentials(Need::Write)?;
@@ -75,12 +81,19 @@ impl Live {
                 ..ctx.clone()
             },
             session: false,
+            listed: None,
         })
     }
 }
 
 impl Steps for Live {
     fn run(&mut self, op: Op, json: bool) -> Ran {
+        if matches!(op, Op::Pending { id: None, .. })
+            && json
+            && let Some(listed) = self.listed.take()
+        {
+            return listed;
+        }
         if self.session
             && let Some(ran) = forward_op(self.ctx.store.clone(), op.clone(), json)
         {
