@@ -408,7 +408,7 @@ fn a_tier_below_the_subject_receives_nothing_and_says_why() {
     assert_eq!(public.tier, Tier::Public);
     assert_eq!(
         public.note.as_deref(),
-        Some("public receives nothing: the subject is above this tier"),
+        Some("public receives nothing: fraud-detection-service is agent-readable"),
         "{public:?}"
     );
     assert!(public.error.is_none(), "no error: {public:?}");

@@ -239,11 +239,13 @@ pub fn preview(
                 })
             }
             // A subject above this tier is not an error of the query.
-            (None, Err(_)) if above(store, &spec.subject, tier) => Ok(TierView {
-                note: Some(format!("{tier} receives nothing: the subject is above this tier")),
-                ..TierView::empty(tier, spec.budget)
-            }),
-            (None, Err(e)) => Err(e),
+            (None, Err(e)) => match above(store, &spec.subject, tier) {
+                Some((name, at)) => Ok(TierView {
+                    note: Some(format!("{tier} receives nothing: {name} is {at}")),
+                    ..TierView::empty(tier, spec.budget)
+                }),
+                None => Err(e),
+            },
         };
         tiers.push(shown.unwrap_or_else(|e| TierView {
             error: Some(e.to_string()),
@@ -301,9 +303,9 @@ fn human_only_around(store: &Store, subject: &Subject) -> Option<usize> {
     )
 }
 
-/// Whether the subject's centre node is in a tier above `tier` (a query's
-/// subject when its first position names one node).
-fn above(store: &Store, subject: &Subject, tier: Tier) -> bool {
+/// The subject's centre node and its tier, when that tier is above `tier`
+/// (a query's subject when its first position names one node).
+fn above(store: &Store, subject: &Subject, tier: Tier) -> Option<(String, Tier)> {
     let name = match subject {
         Subject::Node { name, .. } => Some(name.clone()),
         Subject::Proposal { centre, .. } => Some(centre.clone()),
@@ -315,6 +317,7 @@ fn above(store: &Store, subject: &Subject, tier: Tier) -> bool {
             Err(_) => None,
         },
     };
-    name.and_then(|n| store.catalog().by_name(&n).map(|s| s.tier))
-        .is_some_and(|t| t > tier)
+    let name = name?;
+    let at = store.catalog().by_name(&name)?.tier;
+    (at > tier).then_some((name, at))
 }

@@ -451,3 +451,21 @@ fn the_history_search_ranks_with_the_one_matcher_newer_first_among_equals() {
     let (_, marked) = &super::update::history_matches(&entries, "dep on")[0];
     assert!(!marked.is_empty(), "the matched letters are marked");
 }
+
+/// `P` from the Query pane at 80×24: a tier that cannot see the query's
+/// start says so in words, naming the node and its tier, never with a
+/// parser's caret.
+#[test]
+fn projecting_a_query_a_tier_cannot_see_says_why_in_words() {
+    let mut r = query_pane();
+    r.s.size = (80, 24);
+    r.press("postgresql");
+    r.msg(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    r.press("P");
+    assert_eq!(r.s.pane, Pane::Projection);
+    r.press("[");
+    let shot = r.screen();
+    assert!(shot.contains("╭ public"), "{shot}");
+    assert!(shot.contains("public receives nothing: postgresql is agent-readable"), "{shot}");
+    assert!(!shot.contains('^'), "no caret of a query error: {shot}");
+}
