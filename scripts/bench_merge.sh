@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The merge of two branches of a large store, 1,000 changes each, as
-# `graphex merge-driver` runs it (the figure in the README).
+# `graphex merge-driver` runs it (the figure in docs/performance.md).
 #
 #   scripts/bench_merge.sh [STORE_ROOT] [MASTER_IDENTITY]
 #

@@ -37,6 +37,7 @@ pub fn item(id: &str, agent: &str, session: &str) -> QueueItem {
         stale: Vec::new(),
         group: None,
         conversation: Vec::new(),
+        interdiff: None,
         revision: None,
         edit_text: format!("{{\"changes\": [{{\"op\": \"add_node\", \"name\": \"node-{id}\"}}]}}"),
     }

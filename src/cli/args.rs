@@ -250,7 +250,7 @@ pub enum Command {
     Archive(LifecycleArgs),
     /// Bring a deprecated or archived node back to active.
     Restore(LifecycleArgs),
-    /// Submit a proposal (agent JSON, see the README) from FILE or `-` for stdin; prints its id.
+    /// Submit a proposal (agent JSON, see docs/cli.md, "Proposals and review") from FILE or `-` for stdin; prints its id.
     ///
     /// Needs no key beyond the store's public master recipient; with the agent identity
     /// the proposal records the version of each node it mentions (for stale checks).
@@ -384,7 +384,7 @@ pub enum Command {
     /// Any refused item (named with its file, index or line) means nothing is written. Caps: 256
     /// MiB a file (an Ash directory's files together), 250,000 nodes, 1,000,000 edges, 1 MiB a
     /// JSONL line. An Ash directory's files must really be inside it: a symbolic link leading out
-    /// is refused. See the README for the mapping of each format.
+    /// is refused. See docs/cli.md, "Import and export", for the mapping of each format.
     Import(super::io_args::ImportArgs),
     /// The store in a git repository: `install` sets up the merge driver, .gitignore and hooks;
     /// `refresh` rebuilds derived files after a checkout.
@@ -408,7 +408,7 @@ pub enum Command {
     },
     /// Share subgraphs between projects: publish a signed bundle, pull other projects' bundles
     /// as read-only nodes, print the key to pin. Configured in [graphex.federation] of
-    /// .gpp/config.toml, in force once approved (`graphex config approve`). See the README.
+    /// .gpp/config.toml, in force once approved (`graphex config approve`). See docs/cli.md, "Approving settings".
     #[command(subcommand)]
     Federation(super::io_args::FederationCommand),
     /// Start an unlock session for this store (or say which one runs): a process of yours that

@@ -33,6 +33,31 @@ const CONTEXT: usize = 2;
 /// The lines for a card whose proposal revises earlier ones: each earlier
 /// round, the problems, then the interdiff against the last round.
 pub fn lines(rounds: &[Round], problems: &[String], current: &StoredProposal) -> Vec<(Kind, String)> {
+    let mut out = before_interdiff(rounds, problems);
+    if let Some(last) = rounds.last() {
+        out.extend(interdiff(&last.proposal, current));
+    }
+    out
+}
+
+/// The two texts the interdiff compares: the last round's proposal and this
+/// one, as JSON, the `revises` field (which always differs) left out.
+pub fn interdiff_texts(rounds: &[Round], current: &StoredProposal) -> Option<(String, String)> {
+    rounds
+        .last()
+        .map(|last| (compared_text(&last.proposal), compared_text(current)))
+}
+
+/// Whether a line of a proposal's JSON says which change the lines below
+/// it belong to (the interdiff's hunk headers).
+pub fn heads_a_change(line: &str) -> bool {
+    let l = line.trim_start();
+    l.starts_with("\"op\":") || l.starts_with("\"name\":")
+}
+
+/// Everything but the interdiff: the heading, the problems, each earlier
+/// round, and the interdiff's own heading.
+pub fn before_interdiff(rounds: &[Round], problems: &[String]) -> Vec<(Kind, String)> {
     let mut out = Vec::new();
     if rounds.is_empty() && problems.is_empty() {
         return out;
@@ -85,7 +110,6 @@ pub fn lines(rounds: &[Round], problems: &[String], current: &StoredProposal) ->
             Kind::Heading,
             format!("What changed since round {} ({})", rounds.len(), last.id.short()),
         ));
-        out.extend(interdiff(&last.proposal, current));
     }
     out
 }
@@ -101,15 +125,7 @@ fn quote(out: &mut Vec<(Kind, String)>, text: &str) {
 /// The changes between two proposals' JSON, with a little context; the
 /// `revises` field, which always differs, left out.
 pub fn interdiff(before: &StoredProposal, after: &StoredProposal) -> Vec<(Kind, String)> {
-    let text = |p: &StoredProposal| {
-        let mut s = p.submission.clone();
-        s.revises = None;
-        edit_text(&StoredProposal {
-            submission: s,
-            ..p.clone()
-        })
-    };
-    let (a, b) = (text(before), text(after));
+    let (a, b) = (compared_text(before), compared_text(after));
     let diff = TextDiff::from_lines(&a, &b);
     let mut out = Vec::new();
     for group in diff.grouped_ops(CONTEXT) {
@@ -132,6 +148,16 @@ pub fn interdiff(before: &StoredProposal, after: &StoredProposal) -> Vec<(Kind, 
         out.push((Kind::Note, "  no change to the proposal itself".to_owned()));
     }
     out
+}
+
+/// A proposal as the interdiff compares it.
+fn compared_text(p: &StoredProposal) -> String {
+    let mut s = p.submission.clone();
+    s.revises = None;
+    edit_text(&StoredProposal {
+        submission: s,
+        ..p.clone()
+    })
 }
 
 /// The lines as plain text at `indent`, for the command line.

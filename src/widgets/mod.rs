@@ -1,11 +1,13 @@
 //! Reusable ratatui widgets fed plain view models; they never import app or
-//! engine types.
+//! engine types (the engine's text hygiene aside: every line a widget
+//! compares is escaped the one way).
 
 pub mod bars;
 pub mod clip;
 pub mod code_view;
 pub mod dialog;
 pub mod grouped_list;
+pub mod line_diff;
 pub mod picker;
 pub mod rich_text;
 pub mod tone;

@@ -1,4 +1,4 @@
-//! Layers point one way (the README's map): the store imports nothing of
+//! Layers point one way (the map in docs/development.md): the store imports nothing of
 //! the operations above it, the key layer nothing of proposals or the
 //! store, `config` nothing of projection or the store, and the console
 //! nothing of the command line. Read from the source itself, so a new

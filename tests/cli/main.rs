@@ -10,6 +10,7 @@ mod console_graph;
 mod console_projection;
 mod console_query;
 mod console_session;
+mod docs_links;
 mod doctor;
 mod explore;
 mod federation;

@@ -1,4 +1,4 @@
-//! The README's key counts, measured on the real worker: keys in, the
+//! The key counts in docs/console.md, measured on the real worker: keys in, the
 //! worker's answers back, as the console runs them (only the terminal is
 //! left out). Each count is an assertion, so a change that costs a user
 //! keys fails here.

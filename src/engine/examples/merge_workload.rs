@@ -1,5 +1,5 @@
 //! Times the merge of two branches of a large store, 1,000 changes each,
-//! as `graphex merge-driver` runs it: the figure in the README.
+//! as `graphex merge-driver` runs it: the figure in docs/performance.md.
 //!
 //! cargo run --release -p graphex-engine --example merge_workload -- ROOT IDENTITY WORK_DIR
 //!

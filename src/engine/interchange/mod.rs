@@ -4,7 +4,7 @@
 //! items or refusals that name the item and the problem; the store decides
 //! what is added, changed or unchanged (`Store::plan_import`).
 //!
-//! Mapping rules for foreign formats (documented in the README):
+//! Mapping rules for foreign formats (documented in docs/cli.md):
 //! - names: lowercased; every run of characters outside `a-z 0-9 . _ -`
 //!   becomes one `-`; leading and trailing `-` are trimmed. An empty result
 //!   or one over 128 characters is refused; two items with the same

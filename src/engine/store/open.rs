@@ -33,7 +33,7 @@ const FOREIGN_DB: &str = "not a Graphex store: it holds another tool's tables (g
      node-link JSON file per tier ({\"nodes\": [{\"id\", \"type\", \"description\"}], \"links\": \
      [{\"source\", \"target\", \"relation\"}]}), make a Graphex store in another directory with \
      `graphex init DIR`, and import the files lowest tier first with \
-     `graphex --repo DIR import FILE --format node-link --tier TIER` (README: Import and export)";
+     `graphex --repo DIR import FILE --format node-link --tier TIER` (docs/cli.md: Import and export)";
 
 impl Store {
     /// Opens the store under `root` with whatever `creds` unlock.

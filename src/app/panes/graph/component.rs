@@ -200,10 +200,20 @@ impl Component for GraphComponent {
                 ("esc", "cancel"),
             ]),
             Some(Popup::Prompt { .. }) => fixed(&[("enter", "confirm"), ("esc", "cancel")]),
-            Some(Popup::History(_)) => fixed(&[
+            Some(Popup::History(h)) => fixed(&[
                 ("↑↓", "version"),
                 ("space", "compare from here"),
-                ("pgup/pgdn", "scroll"),
+                ("n", "next change"),
+                ("N", "prev change"),
+                (
+                    "c",
+                    if h.place.changes_only {
+                        "every line"
+                    } else {
+                        "changes only"
+                    },
+                ),
+                ("J/K", "scroll"),
                 ("esc", "close"),
             ]),
             _ if state.graph.filter.typing => {

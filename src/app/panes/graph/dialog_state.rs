@@ -69,7 +69,8 @@ pub struct HistoryDialog {
     pub view: Option<Result<HistoryView, String>>,
     pub selected: usize,
     pub base: Option<usize>,
-    pub scroll: u16,
+    /// Where the differences are shown from, and whether folded.
+    pub place: crate::widgets::line_diff::DiffPlace,
 }
 
 impl HistoryDialog {
@@ -85,6 +86,17 @@ impl HistoryDialog {
             _ => to.saturating_sub(1),
         };
         Some((from, to))
+    }
+
+    /// The two versions compared, through the console's one diff.
+    pub fn diff(&self, changes_only: bool) -> Option<crate::widgets::line_diff::Diff> {
+        let (from, to) = self.compared().filter(|(f, t)| f != t)?;
+        let v = self.view.as_ref()?.as_ref().ok()?;
+        Some(super::history::compare(
+            &v.versions[from],
+            &v.versions[to],
+            changes_only,
+        ))
     }
 }
 

@@ -250,21 +250,44 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                 .as_ref()
                 .and_then(|v| v.as_ref().ok())
                 .map_or(0, |v| v.versions.len());
+            let folded = h.place.changes_only;
+            let diff = h.diff(folded).unwrap_or_default();
+            // Another pair compared: its differences from their top.
+            let moved = |h: &mut HistoryDialog| {
+                h.place.scroll = 0;
+            };
             match k.code {
                 KeyCode::Esc | KeyCode::Char('q') => {
                     state.popups.pop();
                 }
-                KeyCode::Up | KeyCode::Char('k') => h.selected = h.selected.saturating_sub(1),
-                KeyCode::Down | KeyCode::Char('j') => h.selected = (h.selected + 1).min(n.saturating_sub(1)),
+                KeyCode::Up | KeyCode::Char('k') => {
+                    h.selected = h.selected.saturating_sub(1);
+                    moved(h);
+                }
+                KeyCode::Down | KeyCode::Char('j') => {
+                    h.selected = (h.selected + 1).min(n.saturating_sub(1));
+                    moved(h);
+                }
                 KeyCode::Char(' ') => {
                     h.base = if h.base == Some(h.selected) {
                         None
                     } else {
                         Some(h.selected)
                     };
+                    moved(h);
                 }
-                KeyCode::PageDown => h.scroll = h.scroll.saturating_add(5),
-                KeyCode::PageUp => h.scroll = h.scroll.saturating_sub(5),
+                KeyCode::PageDown | KeyCode::Char('J') => h.place.scroll_by(&diff, 5),
+                KeyCode::PageUp | KeyCode::Char('K') => h.place.scroll_by(&diff, -5),
+                KeyCode::Char('n' | 'N') => {
+                    if let Err(why) = h.place.step(&diff, k.code == KeyCode::Char('n')) {
+                        state.info(why);
+                    }
+                }
+                KeyCode::Char('c') => {
+                    let mut place = h.place;
+                    place.toggle(|f| h.diff(f).unwrap_or_default());
+                    h.place = place;
+                }
                 _ => {}
             }
         }

@@ -1,5 +1,6 @@
 //! A node's history in the Graph pane: its versions with who, when and
-//! which proposal, and word-level differences between any two of them.
+//! which proposal, and the differences between any two of them, drawn by
+//! the console's one diff.
 //! The versions are read on the worker (one blob read each); the
 //! differences are computed in the pane from their fields.
 
@@ -7,8 +8,8 @@ use graphex_engine::hygiene::visible_line;
 use graphex_engine::model::Node;
 use graphex_engine::store::Store;
 
-use crate::widgets::word_diff::word_diff;
-use crate::widgets::{RichLine, Tone};
+use crate::widgets::Tone;
+use crate::widgets::line_diff::{self, Diff};
 
 /// One version as the history lists it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -89,63 +90,34 @@ pub fn history(store: &Store, name: &str) -> Result<HistoryView, String> {
     run().map_err(|e| e.to_string())
 }
 
-/// The fields that differ from `a` to `b`, each as a `-` and a `+` line
-/// with the changed words stressed.
-pub fn diff_lines(a: &VersionView, b: &VersionView) -> Vec<RichLine> {
-    let mut out: Vec<RichLine> = vec![vec![(format!("v{} → v{}", a.version, b.version), Tone::Heading)]];
-    if a.sealed || b.sealed {
-        out.push(vec![(
-            "a version sealed above this unlock level cannot be compared".into(),
-            Tone::Warn,
-        )]);
-        return out;
-    }
-    let get = |v: &VersionView, f: &str| v.fields.iter().find(|(k, _)| k == f).map(|(_, x)| x.clone());
-    let mut names: Vec<&str> = a.fields.iter().map(|(k, _)| k.as_str()).collect();
-    for (k, _) in &b.fields {
-        if !names.contains(&k.as_str()) {
-            names.push(k);
+/// A version as the lines it is compared on: `field: value`, a body's
+/// lines under `body:`, indented.
+pub fn version_text(v: &VersionView) -> String {
+    let mut out = String::new();
+    for (k, x) in &v.fields {
+        if x.contains('\n') || k == "body" {
+            out.push_str(&format!("{k}:\n"));
+            out.extend(x.lines().map(|l| format!("  {l}\n")));
+        } else {
+            out.push_str(&format!("{k}: {x}\n"));
         }
-    }
-    let mut changed = 0;
-    for f in names {
-        let (before, after) = (get(a, f), get(b, f));
-        if before == after {
-            continue;
-        }
-        changed += 1;
-        out.push(vec![(format!("{f}:"), Tone::Field)]);
-        let multi = |v: &Option<String>| v.as_deref().is_some_and(|t| t.contains('\n'));
-        if multi(&before) || multi(&after) {
-            let (b, a) = (before.as_deref().unwrap_or(""), after.as_deref().unwrap_or(""));
-            for c in similar::TextDiff::from_lines(b, a).iter_all_changes() {
-                let text = c.value().trim_end_matches('\n').to_owned();
-                out.push(match c.tag() {
-                    similar::ChangeTag::Delete => vec![("  - ".to_owned(), Tone::Removed), (text, Tone::Removed)],
-                    similar::ChangeTag::Insert => vec![("  + ".to_owned(), Tone::Added), (text, Tone::Added)],
-                    similar::ChangeTag::Equal => vec![(format!("    {text}"), Tone::Dim)],
-                });
-            }
-            continue;
-        }
-        let (old, new) = word_diff(before.as_deref().unwrap_or(""), after.as_deref().unwrap_or(""));
-        let mut minus = vec![("  - ".to_owned(), Tone::Removed)];
-        if before.is_none() {
-            minus.push(("(none)".into(), Tone::Dim));
-        }
-        minus.extend(old);
-        let mut plus = vec![("  + ".to_owned(), Tone::Added)];
-        if after.is_none() {
-            plus.push(("(none)".into(), Tone::Dim));
-        }
-        plus.extend(new);
-        out.push(minus);
-        out.push(plus);
-    }
-    if changed == 0 {
-        out.push(vec![("no field differs".into(), Tone::Dim)]);
     }
     out
+}
+
+/// `a` against `b` through the console's one diff (words stressed, `n`,
+/// `N`, changes only); a sealed version cannot be compared.
+pub fn compare(a: &VersionView, b: &VersionView, changes_only: bool) -> Diff {
+    if a.sealed || b.sealed {
+        return Diff {
+            lines: vec![vec![(
+                "a version sealed above this unlock level cannot be compared".into(),
+                Tone::Warn,
+            )]],
+            changes: Vec::new(),
+        };
+    }
+    line_diff::diff(&version_text(a), &version_text(b), "no field differs", changes_only)
 }
 
 #[cfg(test)]
@@ -165,6 +137,13 @@ mod tests {
         }
     }
 
+    fn texts(d: &Diff) -> Vec<String> {
+        d.lines
+            .iter()
+            .map(|l| l.iter().map(|(s, _)| s.as_str()).collect())
+            .collect()
+    }
+
     #[test]
     fn differences_stress_the_changed_words_and_name_added_fields() {
         let a = v(1, &[("description", "Retries failed calls"), ("type", "module")]);
@@ -176,37 +155,55 @@ mod tests {
                 ("property owner", "orders-team"),
             ],
         );
-        let lines = diff_lines(&a, &b);
-        let text: Vec<String> = lines
-            .iter()
-            .map(|l| l.iter().map(|(s, _)| s.as_str()).collect())
-            .collect();
-        assert_eq!(text[0], "v1 → v3");
-        assert!(text.contains(&"description:".to_owned()), "{text:?}");
-        assert!(!text.contains(&"type:".to_owned()), "unchanged fields are not listed");
+        let d = compare(&a, &b, false);
+        let text = texts(&d);
+        assert_eq!(
+            text,
+            [
+                "- description: Retries failed calls",
+                "+ description: Retries failed upstream calls",
+                "  type: module",
+                "+ property owner: orders-team",
+            ]
+        );
+        assert_eq!(d.changes, [0, 3]);
         assert!(
-            lines
+            d.lines
                 .iter()
                 .flatten()
                 .any(|(s, t)| s.contains("upstream") && *t == Tone::AddedStrong),
-            "{lines:?}"
+            "{:?}",
+            d.lines
         );
-        assert!(text.iter().any(|l| l == "  - (none)"), "{text:?}");
-        let same = diff_lines(&a, &a);
-        assert_eq!(same[1][0].0, "no field differs");
+        // Changes only folds the unchanged field.
+        assert_eq!(texts(&compare(&a, &b, true))[2], "  … 1 unchanged line");
+        assert_eq!(texts(&compare(&a, &a, false))[0], "no field differs");
+        let sealed = VersionView { sealed: true, ..b };
+        assert!(texts(&compare(&a, &sealed, false))[0].contains("cannot be compared"));
     }
 
     #[test]
-    fn a_body_diff_shows_its_lines_not_escapes() {
-        let a = v(1, &[("body", "## orders\n- retries: 3\n- owner: team")]);
-        let b = v(2, &[("body", "## orders\n- retries: 5\n- owner: team")]);
-        let text: Vec<String> = diff_lines(&a, &b)
-            .iter()
-            .map(|l| l.iter().map(|(s, _)| s.as_str()).collect())
-            .collect();
-        assert!(text.contains(&"  - - retries: 3".to_owned()), "{text:?}");
-        assert!(text.contains(&"  + - retries: 5".to_owned()), "{text:?}");
-        assert!(text.contains(&"    ## orders".to_owned()), "{text:?}");
+    fn a_body_diff_shows_its_lines_under_its_heading() {
+        let a = v(
+            1,
+            &[("type", "module"), ("body", "## orders\n- retries: 3\n- owner: team")],
+        );
+        let b = v(
+            2,
+            &[("type", "module"), ("body", "## orders\n- retries: 5\n- owner: team")],
+        );
+        let text = texts(&compare(&a, &b, true));
+        assert_eq!(
+            text,
+            [
+                "  … 1 unchanged line",
+                "  body:",
+                "  … 1 unchanged line",
+                "-   - retries: 3",
+                "+   - retries: 5",
+                "  … 1 unchanged line",
+            ]
+        );
         assert!(!text.iter().any(|l| l.contains("\\n")), "no literal escapes: {text:?}");
     }
 }

@@ -388,6 +388,18 @@ fn history_lists_versions_and_diffs_any_two() {
         "{shot}"
     );
     assert!(shot.contains("with backoff"), "{shot}");
+    // The console's one diff: n goes to a change, the frame says which,
+    // c folds the unchanged fields.
+    assert!(shot.contains("change(s)"), "{shot}");
+    r.press("n");
+    assert!(r.screen().contains("change 1 of"), "{}", r.screen());
+    r.press("c");
+    let shot = r.screen();
+    assert!(
+        shot.contains("changes only") && shot.contains("unchanged line"),
+        "{shot}"
+    );
+    r.press("c");
     // Compare from the first version instead.
     r.key(KeyCode::Up);
     r.key(KeyCode::Up);

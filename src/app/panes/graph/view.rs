@@ -471,8 +471,17 @@ fn history(buf: &mut Buffer, h: &HistoryDialog, styles: &ToneStyles, main: Rect)
         block: Some(block(&title, true, styles)),
     }
     .render(list, buf);
-    let lines = match compared {
-        Some((from, to)) if from != to => super::history::diff_lines(&view.versions[from], &view.versions[to]),
+    let (lines, place) = match compared {
+        Some((from, to)) if from != to => {
+            let d = h.diff(h.place.changes_only).unwrap_or_default();
+            let (lines, place) = h.place.shown(&d);
+            let mut head = vec![vec![(
+                format!("v{} → v{}", view.versions[from].version, view.versions[to].version),
+                Tone::Heading,
+            )]];
+            head.extend(lines);
+            (head, place)
+        }
         Some((_, to)) => {
             let v = &view.versions[to];
             let mut out: Vec<RichLine> = vec![vec![(format!("v{}: the first version", v.version), Tone::Heading)]];
@@ -484,15 +493,19 @@ fn history(buf: &mut Buffer, h: &HistoryDialog, styles: &ToneStyles, main: Rect)
                 ]);
                 out.extend(lines.map(|l| vec![(format!("  {l}"), Tone::Normal)]));
             }
-            out
+            (out, String::new())
         }
-        None => vec![vec![("no versions".into(), Tone::Dim)]],
+        None => (vec![vec![("no versions".into(), Tone::Dim)]], String::new()),
     };
+    let mut frame = block("Differences", false, styles);
+    if !place.is_empty() {
+        frame = frame.title_bottom(ratatui::text::Span::styled(format!(" {place} "), styles.dim));
+    }
     RichText {
         lines: &lines,
-        scroll: h.scroll,
+        scroll: 0,
         styles,
-        block: Some(block("Differences", false, styles)),
+        block: Some(frame),
     }
     .render(diff, buf);
 }

@@ -80,6 +80,26 @@ impl Component for ProjectionComponent {
                 review_ui::View::Audit if state.projection.review.af.typing => {
                     fixed(&[("type", "to filter"), ("enter", "keep"), ("esc", "clear")])
                 }
+                review_ui::View::Audit if review_ui::comparing(&state.projection.review) => keyed(
+                    state,
+                    &[
+                        (Action::NextChange, "next change"),
+                        (Action::PrevChange, "prev change"),
+                        (
+                            Action::ChangesOnly,
+                            if state.projection.review.replay_folded {
+                                "every line"
+                            } else {
+                                "changes only"
+                            },
+                        ),
+                        (Action::CardDown, "diff ↓"),
+                        (Action::CardUp, "diff ↑"),
+                        (Action::ReviewOpen, "replay / diff"),
+                        (Action::AuditMark, "mark"),
+                        (Action::ShowAudit, "back"),
+                    ],
+                ),
                 review_ui::View::Audit if state.projection.review.replay.is_some() => keyed(
                     state,
                     &[

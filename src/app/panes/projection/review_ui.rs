@@ -16,6 +16,7 @@ use crate::app::layout::block;
 use crate::app::state::AppState;
 use crate::app::worker::Request;
 use crate::widgets::grouped_list::{GroupedList, Row};
+use crate::widgets::line_diff::{self, Diff, DiffPlace};
 use crate::widgets::rich_text::RichText;
 use crate::widgets::{RichLine, Tone, ToneStyles};
 
@@ -72,6 +73,29 @@ pub struct Review {
     pub hscroll: usize,
     /// How far the replay below the audit list is scrolled (J/K).
     pub replay_scroll: u16,
+    /// Two records compared: folded to their changes (`c`).
+    pub replay_folded: bool,
+}
+
+/// Two records replayed and compared through the console's one diff.
+fn replay_diff(r: &Review, changes_only: bool) -> Option<Diff> {
+    match &r.replay {
+        Some(Ok(v)) if v.len() == 2 => Some(line_diff::diff(&v[0].text, &v[1].text, "no change", changes_only)),
+        _ => None,
+    }
+}
+
+/// Whether two records are compared (`n`, `N` and `c` move through them).
+pub fn comparing(r: &Review) -> bool {
+    matches!(&r.replay, Some(Ok(v)) if v.len() == 2)
+}
+
+/// Where the compared records are shown from.
+fn replay_place(r: &Review) -> DiffPlace {
+    DiffPlace {
+        scroll: r.replay_scroll,
+        changes_only: r.replay_folded,
+    }
 }
 
 fn rows(r: &Review) -> usize {
@@ -132,6 +156,27 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
         Action::ChooseSubject if r.view == View::Audit => r.af.typing = true,
         Action::NextTier => r.hscroll = (r.hscroll + HSTEP).min(200),
         Action::PrevTier => r.hscroll = r.hscroll.saturating_sub(HSTEP),
+        Action::NextChange | Action::PrevChange | Action::ChangesOnly if r.view == View::Audit => {
+            let Some(d) = replay_diff(r, r.replay_folded) else {
+                state.error("n, N and c move through two records compared: space marks one, enter on another");
+                return true;
+            };
+            let mut at = replay_place(r);
+            if a == Action::ChangesOnly {
+                at.toggle(|folded| replay_diff(r, folded).unwrap_or_default());
+            } else if let Err(why) = at.step(&d, a == Action::NextChange) {
+                state.info(why);
+                return true;
+            }
+            let r = &mut state.projection.review;
+            (r.replay_scroll, r.replay_folded) = (at.scroll, at.changes_only);
+        }
+        Action::CardDown | Action::CardUp if comparing(r) => {
+            let d = replay_diff(r, r.replay_folded).unwrap_or_default();
+            let mut at = replay_place(r);
+            at.scroll_by(&d, if a == Action::CardDown { 5 } else { -5 });
+            r.replay_scroll = at.scroll;
+        }
         Action::CardDown => {
             // Up to the replay's last line, so `K` comes back at once.
             let lines = match &r.replay {
@@ -163,6 +208,7 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
             state.projection.review.generation = generation;
             state.projection.review.replay = None;
             state.projection.review.replay_scroll = 0;
+            state.projection.review.replay_folded = false;
             request(fx, Request::AuditReplay { generation, hashes });
         }
         Action::AuditMark if r.view == View::Audit => {
@@ -320,15 +366,22 @@ fn audit(buf: &mut Buffer, r: &Review, styles: &ToneStyles, area: Rect) {
         None => return,
         Some(Err(e)) => vec![vec![(e.clone(), Tone::Error)]],
         Some(Ok(v)) if v.len() == 2 => {
-            let mut out = vec![vec![(
-                format!(
-                    "#{} ({}) → #{} ({}): what changed",
-                    v[0].seq, v[0].at, v[1].seq, v[1].at
-                ),
-                Tone::Heading,
-            )]];
-            out.extend(super::tier_diff::diff_lines(&v[0].text, &v[1].text, "no change"));
-            out
+            let (lines, place) = replay_place(r).shown(&replay_diff(r, r.replay_folded).unwrap_or_default());
+            let title = format!(
+                "#{} ({}) → #{} ({}): what changed",
+                v[0].seq, v[0].at, v[1].seq, v[1].at
+            );
+            let mut frame = block(&title, false, styles);
+            if !place.is_empty() {
+                frame = frame.title_bottom(ratatui::text::Span::styled(format!(" {place} "), styles.dim));
+            }
+            return RichText {
+                lines: &lines,
+                scroll: 0,
+                styles,
+                block: Some(frame),
+            }
+            .render(detail, buf);
         }
         Some(Ok(v)) => v
             .iter()

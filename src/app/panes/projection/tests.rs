@@ -568,3 +568,33 @@ fn a_long_replay_scrolls_with_j_and_k() {
     r.press("KKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKK");
     assert_eq!(r.screen(), top);
 }
+
+/// Two audit records compared use the console's one diff: `n` / `N` go
+/// change to change, the frame says which, `c` folds the unchanged runs.
+#[test]
+fn two_audit_records_compared_move_change_to_change() {
+    let mut r = at(Level::Master, "orders-service");
+    r.msg(crate::app::update::Msg::Resize(80, 24));
+    r.press("A");
+    // Two previews of different tiers: their texts differ.
+    r.press(" j");
+    r.key(KeyCode::Enter);
+    assert!(super::review_ui::comparing(&r.s.projection.review));
+    let hints = r.screen().lines().last().unwrap_or_default().to_owned();
+    assert!(hints.contains("n next change"), "{hints}");
+    let shot = r.screen();
+    assert!(shot.contains("change(s)"), "{shot}");
+    r.press("n");
+    let shot = r.screen();
+    assert!(shot.contains("change 1 of"), "{shot}");
+    r.press("c");
+    let shot = r.screen();
+    assert!(r.s.projection.review.replay_folded);
+    assert!(shot.contains("change 1 of") && shot.contains("changes only"), "{shot}");
+    r.press("N");
+    assert!(
+        r.s.message.as_ref().is_some_and(|m| m.0.contains("no earlier change")),
+        "{:?}",
+        r.s.message
+    );
+}

@@ -264,21 +264,14 @@ fn text_lines(text: &str) -> Vec<RichLine> {
 fn diff(buf: &mut Buffer, p: &super::ProjectionPane, v: &PreviewView, styles: &ToneStyles, area: Rect) {
     let (a, b) = PAIRS[p.diff.unwrap_or(0) % PAIRS.len()];
     let (ta, tb) = (&v.tiers[a], &v.tiers[b]);
-    let (lines, mut place) = match tier_diff::current(p) {
-        Ok(d) => {
-            let scroll = usize::from(p.scroll).min(d.lines.len().saturating_sub(1));
-            let place = match (d.changes.len(), tier_diff::at(&d.changes, scroll)) {
-                (0, _) => String::new(),
-                (n, 0) => format!("{n} change(s)"),
-                (n, k) => format!("change {k} of {n}"),
-            };
-            (d.lines[scroll..].to_vec(), place)
+    let (lines, place) = match tier_diff::current(p) {
+        Ok(d) => crate::widgets::line_diff::DiffPlace {
+            scroll: p.scroll,
+            changes_only: p.changes_only,
         }
+        .shown(&d),
         Err(e) => (vec![vec![(e.to_owned(), Tone::Dim)]], String::new()),
     };
-    if p.changes_only {
-        place.push_str(" · changes only");
-    }
     let title = format!("What {} receives beyond {} (+), and the reverse (-)", tb.tier, ta.tier);
     let mut frame = block(&title, true, styles);
     if !place.is_empty() {

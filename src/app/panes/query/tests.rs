@@ -466,6 +466,9 @@ fn projecting_a_query_a_tier_cannot_see_says_why_in_words() {
     r.press("[");
     let shot = r.screen();
     assert!(shot.contains("╭ public"), "{shot}");
-    assert!(shot.contains("public receives nothing: postgresql is agent-readable"), "{shot}");
+    assert!(
+        shot.contains("public receives nothing: postgresql is agent-readable"),
+        "{shot}"
+    );
     assert!(!shot.contains('^'), "no caret of a query error: {shot}");
 }

@@ -118,6 +118,19 @@ fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
         out.push(vec![("  ⧉ grouped: ".into(), Tone::Accent), (one(g), Tone::Normal)]);
     }
     conversation(out, &item.conversation);
+    if let Some((a, b)) = &item.interdiff {
+        let d = crate::widgets::line_diff::diff_headed(
+            a,
+            b,
+            "no change to the proposal itself",
+            true,
+            crate::shared::conversation::heads_a_change,
+        );
+        out.extend(d.lines.into_iter().map(|mut l| {
+            l.insert(0, ("  ".to_owned(), Tone::Dim));
+            l
+        }));
+    }
     if !item.rationale.is_empty() {
         out.push(vec![("Rationale".into(), Tone::Heading)]);
         push_text(out, "  ", &item.rationale, Tone::Normal, QUOTED_LINES);
@@ -328,7 +341,7 @@ fn impact_lines(out: &mut Vec<RichLine>, impact: Option<&Result<Vec<ImpactView>,
     }
 }
 
-/// A revision's earlier rounds and the interdiff (shared with the CLI).
+/// A revision's earlier rounds (shared with the CLI).
 fn conversation(out: &mut Vec<RichLine>, lines: &[(crate::shared::conversation::Kind, String)]) {
     use crate::shared::conversation::Kind;
     for (kind, text) in lines {

@@ -29,8 +29,11 @@ pub struct QueueItem {
     pub merge: Vec<String>,
     /// Other proposals touching the same nodes.
     pub group: Option<String>,
-    /// For a revision: its earlier rounds and the interdiff, as lines.
+    /// For a revision: its earlier rounds, as lines.
     pub conversation: Vec<(crate::shared::conversation::Kind, String)>,
+    /// For a revision: the last round's text and this one's, which the card
+    /// compares through the console's one diff.
+    pub interdiff: Option<(String, String)>,
     /// A revision's round (2 and up), and whether its conversation has a
     /// problem (a revision of another agent's proposal, …).
     pub revision: Option<(usize, bool)>,
@@ -277,7 +280,8 @@ fn item(store: &Store, c: &Card, groups: &[Group], linted: bool) -> QueueItem {
         stale,
         merge: c.merge.iter().flat_map(crate::shared::cards::merge_sides).collect(),
         group,
-        conversation: crate::shared::conversation::lines(&c.rounds, &c.revision_problems, &c.proposal),
+        conversation: crate::shared::conversation::before_interdiff(&c.rounds, &c.revision_problems),
+        interdiff: crate::shared::conversation::interdiff_texts(&c.rounds, &c.proposal),
         revision: (!c.rounds.is_empty() || !c.revision_problems.is_empty())
             .then(|| (c.rounds.len() + 1, !c.revision_problems.is_empty())),
         edit_text: graphex_engine::proposal::edit_text(&c.proposal),

@@ -25,7 +25,7 @@ fn lint_codes(lints: &[(String, String)]) -> BTreeSet<&str> {
 }
 
 /// A flag as a list row shows it: a few letters (the card names it whole;
-/// the README lists them all).
+/// docs/console.md lists them all).
 pub fn flag_abbreviation(code: &str) -> &str {
     match code {
         "credential" => "cred",
