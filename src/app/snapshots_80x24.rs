@@ -298,23 +298,36 @@ fn the_query_history_search() {
     insta::assert_snapshot!(text);
 }
 
+/// The stale accept's one dialog: the three versions of the node side by
+/// side, as the worker computes them from the demo's stale proposal.
 #[test]
 fn the_stale_base_dialog() {
     use super::update::{Msg, update};
     use super::worker::Reply;
     let d = demo();
     let mut s = console(&d, SIZE);
-    let id = s.queue.current().map(|i| i.id.clone()).unwrap_or_default();
+    let at = s.queue.items.iter().position(|i| !i.stale.is_empty()).expect("a stale proposal");
+    for _ in 0..at {
+        update(&mut s, Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('j'))));
+    }
+    let id = s.queue.items[at].id.clone();
+    let (_, p) = d.store.proposal(&id).unwrap();
+    let nodes = graphex_engine::proposal::stale_versions(&d.store, &p).unwrap();
+    let three = crate::shared::three_way::three_way(&nodes);
+    assert!(!three.is_empty() && !three[0].rows.is_empty(), "{three:?}");
     update(
         &mut s,
         Msg::Reply(Reply::Stale {
             id,
-            versions: "batch-processor: the agent saw v1, the graph holds v2".into(),
+            versions: crate::shared::cards::stale(&nodes),
+            three,
             edit: false,
         }),
     );
     let text = screen(&s);
     assert_fits(&text);
+    assert!(text.contains("agent saw v1") && text.contains("graph holds v2"), "{text}");
+    assert!(text.contains("the proposal makes"), "{text}");
     insta::assert_snapshot!(text);
 }
 

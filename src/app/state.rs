@@ -177,6 +177,8 @@ pub enum Popup {
     Stale {
         id: String,
         versions: String,
+        /// Each stale node's three versions, drawn side by side.
+        three: Vec<crate::shared::three_way::ThreeWay>,
         /// The edited text, when the stale accept was of an edit.
         edit: Option<String>,
         /// Its other flags (security lints), said in this one dialog.

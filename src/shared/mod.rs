@@ -11,3 +11,4 @@ mod demo_proposals;
 pub mod external_edit;
 pub mod frames;
 pub mod secret_text;
+pub mod three_way;

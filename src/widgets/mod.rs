@@ -5,6 +5,7 @@
 pub mod bars;
 pub mod clip;
 pub mod code_view;
+pub mod columns;
 pub mod dialog;
 pub mod grouped_list;
 pub mod line_diff;

@@ -30,16 +30,21 @@ impl Worker {
     }
 
     pub(super) fn stale(&mut self, id: &str, edit: bool) -> Reply {
-        let versions = self
-            .with_store(|s| {
-                let (_, p) = s.proposal(id)?;
-                proposal::stale_versions(s, &p)
-            })
-            .map(|nodes| crate::shared::cards::stale(&nodes))
-            .unwrap_or_else(|e| e.to_string());
+        let nodes = self.with_store(|s| {
+            let (_, p) = s.proposal(id)?;
+            proposal::stale_versions(s, &p)
+        });
+        let (versions, three) = match nodes {
+            Ok(nodes) => (
+                crate::shared::cards::stale(&nodes),
+                crate::shared::three_way::three_way(&nodes),
+            ),
+            Err(e) => (e.to_string(), Vec::new()),
+        };
         Reply::Stale {
             id: id.to_owned(),
             versions,
+            three,
             edit,
         }
     }

@@ -254,6 +254,8 @@ pub enum Reply {
     Stale {
         id: String,
         versions: String,
+        /// Each stale node's three versions, side by side.
+        three: Vec<crate::shared::three_way::ThreeWay>,
         edit: bool,
     },
     EditSaved(String),

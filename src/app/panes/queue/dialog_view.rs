@@ -74,7 +74,11 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
             );
         }
         Popup::Stale {
-            versions, edit, flags, ..
+            versions,
+            three,
+            edit,
+            flags,
+            ..
         } => {
             let mut body: Vec<RichLine> = vec![vec![(
                 "A node this proposal touches changed since the agent saw it.".into(),
@@ -87,7 +91,13 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
                 )]);
             }
             body.push(Vec::new());
-            body.extend(versions.lines().map(|l| vec![(l.to_owned(), Tone::Normal)]));
+            if three.is_empty() {
+                body.extend(versions.lines().map(|l| vec![(l.to_owned(), Tone::Normal)]));
+            } else {
+                // The dialog's inside: 72 columns at most, less its borders.
+                let width = usize::from(72.min(main.width.saturating_sub(4)).saturating_sub(2));
+                body.extend(super::three_way_view::lines(three, width));
+            }
             dialog(
                 buf,
                 main,

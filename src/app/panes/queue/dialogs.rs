@@ -312,7 +312,12 @@ pub fn reply(state: &mut AppState, r: Reply) -> Option<Reply> {
                 ed.validation = Some(result);
             }
         }
-        Reply::Stale { id, versions, edit } => {
+        Reply::Stale {
+            id,
+            versions,
+            three,
+            edit,
+        } => {
             state.busy = None;
             let edit = match state.popups.last_mut() {
                 Some(Popup::Editor(ed)) if edit => {
@@ -337,6 +342,7 @@ pub fn reply(state: &mut AppState, r: Reply) -> Option<Reply> {
             state.popups.push(Popup::Stale {
                 id,
                 versions,
+                three,
                 edit,
                 flags,
             });

@@ -28,6 +28,7 @@ pub mod dialog_view;
 pub mod dialogs;
 pub mod layout;
 pub mod resolve;
+pub mod three_way_view;
 #[cfg(test)]
 mod tests;
 pub mod update;

@@ -122,6 +122,7 @@ fn a_flagged_accept_takes_a_second_key_on_a_confirmation_naming_the_flags() {
         Msg::Reply(Reply::Stale {
             id: first.clone(),
             versions: "x: seen 1, now 2".into(),
+            three: Vec::new(),
             edit: false,
         }),
     );
@@ -339,6 +340,7 @@ fn a_stale_accept_shows_the_versions_and_f_forces() {
         Msg::Reply(Reply::Stale {
             id: id.clone(),
             versions: "base / current / proposed".into(),
+            three: Vec::new(),
             edit: false,
         }),
     );
