@@ -306,9 +306,17 @@ fn the_stale_base_dialog() {
     use super::worker::Reply;
     let d = demo();
     let mut s = console(&d, SIZE);
-    let at = s.queue.items.iter().position(|i| !i.stale.is_empty()).expect("a stale proposal");
+    let at = s
+        .queue
+        .items
+        .iter()
+        .position(|i| !i.stale.is_empty())
+        .expect("a stale proposal");
     for _ in 0..at {
-        update(&mut s, Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('j'))));
+        update(
+            &mut s,
+            Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('j'))),
+        );
     }
     let id = s.queue.items[at].id.clone();
     let (_, p) = d.store.proposal(&id).unwrap();
@@ -326,7 +334,10 @@ fn the_stale_base_dialog() {
     );
     let text = screen(&s);
     assert_fits(&text);
-    assert!(text.contains("agent saw v1") && text.contains("graph holds v2"), "{text}");
+    assert!(
+        text.contains("agent saw v1") && text.contains("graph holds v2"),
+        "{text}"
+    );
     assert!(text.contains("the proposal makes"), "{text}");
     insta::assert_snapshot!(text);
 }

@@ -185,6 +185,8 @@ pub enum Popup {
         flags: Vec<String>,
     },
     Editor(Box<Editor>),
+    /// A near-duplicate merged into the node it duplicates, for review.
+    Merge(Box<crate::app::panes::queue::data::MergeView>),
     /// The Graph pane's fuzzy jump.
     Jump(Box<JumpDialog>),
     /// The Graph pane's type or relation picker.
@@ -268,6 +270,7 @@ impl Popup {
             Popup::Reason { .. }
             | Popup::ChangesComment { .. }
             | Popup::Stale { .. }
+            | Popup::Merge(_)
             | Popup::Editor(_)
             | Popup::KeepReason { .. } => Some(Pane::Queue),
             Popup::Help { .. }

@@ -53,9 +53,10 @@ fn one(s: &StaleNode) -> ThreeWay {
     ThreeWay {
         name: visible_line(&s.name).into_owned(),
         heads: [
-            s.base
-                .as_ref()
-                .map_or_else(|| "the agent did not see it".to_owned(), |b| format!("agent saw v{}", b.version)),
+            s.base.as_ref().map_or_else(
+                || "the agent did not see it".to_owned(),
+                |b| format!("agent saw v{}", b.version),
+            ),
             format!("graph holds v{}", s.current.version),
             "the proposal makes".to_owned(),
         ],

@@ -93,14 +93,29 @@ mod tests {
     fn cells_wrap_in_their_columns_and_keep_their_tones() {
         let cells = vec![
             vec![("retries three times".to_owned(), Tone::Normal)],
-            vec![("retries ".to_owned(), Tone::Normal), ("five".to_owned(), Tone::AddedStrong)],
+            vec![
+                ("retries ".to_owned(), Tone::Normal),
+                ("five".to_owned(), Tone::AddedStrong),
+            ],
             vec![("x".to_owned(), Tone::Normal)],
         ];
         let rows = side_by_side(&cells, 30);
         let all: Vec<String> = rows.iter().map(text).collect();
         // 30 columns: two rules of 3 leave 8 for each cell.
-        assert_eq!(all, ["retries  │ retries  │ x", "three    │ five     │", "times    │          │"]);
-        assert!(rows.iter().flatten().any(|(s, t)| s == "five" && *t == Tone::AddedStrong), "{rows:?}");
+        assert_eq!(
+            all,
+            [
+                "retries  │ retries  │ x",
+                "three    │ five     │",
+                "times    │          │"
+            ]
+        );
+        assert!(
+            rows.iter()
+                .flatten()
+                .any(|(s, t)| s == "five" && *t == Tone::AddedStrong),
+            "{rows:?}"
+        );
         assert!(all.iter().all(|l| l.chars().count() <= 30), "{all:?}");
     }
 

@@ -92,6 +92,7 @@ pub enum Action {
     ToggleInfo,
     ToggleDiff,
     OpenNode,
+    MergeDuplicate,
     Jump,
     Recentre,
     Back,

@@ -149,6 +149,13 @@ pub const ALL: &[Info] = &[
         Q,
     ),
     info(
+        Action::MergeDuplicate,
+        "merge_duplicate",
+        "merge into existing",
+        "Near-duplicate: rewrite the new node as an update of the existing node it duplicates (its edges that node's), shown for review, then accept",
+        Q,
+    ),
+    info(
         Action::PreviewImpact,
         "preview_impact",
         "preview",

@@ -210,3 +210,142 @@ fn the_tier_diff_around_the_demo_centre_takes_3_keys() {
     assert!(screen.contains("orders-service"), "{screen}");
     assert!(live.keys <= 3, "{} keys", live.keys);
 }
+
+/// A small store (the lightest KDF) with `payments-service` and `ledger`,
+/// and the proposals `fill` makes; the console and worker over it.
+fn small(fill: impl FnOnce(&mut Store)) -> (tempfile::TempDir, Live) {
+    let dir = tempfile::tempdir().unwrap();
+    Store::init(
+        dir.path(),
+        &SecretString::from("p"),
+        &SecretString::from("h"),
+        KdfCost(Some(4)),
+    )
+    .unwrap();
+    {
+        let mut store = Store::open(dir.path(), &creds()).unwrap();
+        for name in ["payments-service", "ledger"] {
+            store
+                .add_node(NewNode::new(
+                    graphex_engine::model::Name::new(name).unwrap(),
+                    graphex_engine::model::NodeType::new("service").unwrap(),
+                    format!("{name}, as it is"),
+                    Tier::Public,
+                ))
+                .unwrap();
+        }
+        fill(&mut store);
+    }
+    let live = Live::new(dir.path(), creds());
+    (dir, live)
+}
+
+fn creds() -> Credentials {
+    Credentials {
+        passphrase: Some(SecretString::from("p")),
+        ..Credentials::default()
+    }
+}
+
+/// "Merge a near-duplicate": from the first screen, the flagged proposal,
+/// its merge shown for review (the update against the existing node, the
+/// lints), accepted: at most 4 keys, and no near-duplicate node is made.
+#[test]
+fn merging_a_near_duplicate_takes_4_keys() {
+    let (dir, mut live) = small(|store| {
+        propose(
+            store,
+            "cache-ttl",
+            serde_json::json!({"op": "add_node", "name": "cache-ttl", "type": "convention", "tier": "public",
+                "description": "caches expire after an hour"}),
+        );
+        propose(
+            store,
+            "payment-service",
+            serde_json::json!({"op": "add_node", "name": "payment-service", "type": "service", "tier": "public",
+                "description": "takes card payments for orders",
+                "suggested_edges": [["payment-service", "depends-on", "ledger"]]}),
+        );
+    });
+    assert_eq!(live.s.queue.items.len(), 2);
+    live.press(']');
+    live.press('m');
+    let Some(Popup::Merge(m)) = live.s.popups.last() else {
+        panic!("no merge shown: {}", live.screen())
+    };
+    assert_eq!(
+        (m.added.as_str(), m.existing.as_str()),
+        ("payment-service", "payments-service")
+    );
+    let shot = live.screen();
+    assert!(shot.contains("Merge into payments-service"), "{shot}");
+    assert!(
+        shot.contains("takes card payments for orders"),
+        "the update's new value: {shot}"
+    );
+    assert!(shot.contains("Lints: none"), "{shot}");
+    live.press('a');
+    assert!(live.keys <= 4, "{} keys", live.keys);
+    assert_eq!(live.s.queue.items.len(), 1, "{}", live.screen());
+    let store = Store::open(dir.path(), &creds()).unwrap();
+    assert!(store.node("payment-service").is_err(), "no near-duplicate was made");
+    let n = store.node("payments-service").unwrap();
+    assert_eq!(n.description, "takes card payments for orders");
+    let c = store.catalog();
+    let (from, to) = (
+        c.by_name("payments-service").unwrap().id,
+        c.by_name("ledger").unwrap().id,
+    );
+    assert!(c.outgoing(&from).any(|e| e.to == to), "the edge is the existing node's");
+}
+
+/// "Reach a revision that just arrived": the reviewer asked for changes,
+/// the agent's revision lands while the console is open: at most 2 keys
+/// from wherever the cursor is to its card.
+#[test]
+fn reaching_a_revision_that_just_arrived_takes_2_keys() {
+    let (dir, mut live) = small(|store| {
+        for name in ["cache-ttl", "log-format", "rate-limits", "pagination"] {
+            propose(
+                store,
+                name,
+                serde_json::json!({"op": "add_node", "name": name, "type": "convention", "tier": "public",
+                    "description": format!("the {name} rule")}),
+            );
+        }
+    });
+    let asked = live.s.queue.items[1].id.clone();
+    {
+        let mut store = Store::open(dir.path(), &creds()).unwrap();
+        let id = graphex_engine::proposal::ProposalId::try_from(asked.clone()).unwrap();
+        store.request_changes(&id, "say which team owns it", None).unwrap();
+        let doc = serde_json::json!({"agent": "claude-code", "trust": 90, "session": "triage",
+            "rationale": "as asked: the owner is named", "revises": asked,
+            "changes": [{"op": "add_node", "name": "log-format", "type": "convention", "tier": "public",
+                "description": "the log-format rule", "properties": {"owner": "platform"}}]});
+        submit(
+            &mut store,
+            &TrustPolicy::default(),
+            Submission::from_json(doc.to_string().as_bytes()).unwrap(),
+            Source::Cli,
+        )
+        .unwrap();
+    }
+    // The cursor at the end of the queue when the revision arrives.
+    live.press('G');
+    live.keys = 0;
+    live.w.handle(Request::LoadQueue);
+    live.drain(VecDeque::new());
+    let said = live.s.message.as_ref().map(|m| m.0.clone()).unwrap_or_default();
+    assert!(said.contains("revision arrived"), "{said}");
+    while live.s.queue.current().is_some_and(|i| i.revision.is_none()) && live.keys < 10 {
+        live.press(']');
+    }
+    assert_eq!(
+        live.s.queue.current().and_then(|i| i.revision),
+        Some((2, false)),
+        "{}",
+        live.screen()
+    );
+    assert!(live.keys <= 2, "{} keys", live.keys);
+}

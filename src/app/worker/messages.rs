@@ -54,6 +54,11 @@ pub enum Request {
         text: String,
         force: bool,
     },
+    /// A near-duplicate's `add_node` rewritten as an update of the node it
+    /// duplicates, for review (nothing is written).
+    MergeDraft {
+        id: String,
+    },
     Undo,
     /// Resolves a contradiction on the queue (keep one, or mark both
     /// disputed): curation writes, one commit per node.
@@ -258,6 +263,8 @@ pub enum Reply {
         three: Vec<crate::shared::three_way::ThreeWay>,
         edit: bool,
     },
+    /// The merge of a near-duplicate, ready for review.
+    MergeDraft(Box<crate::app::panes::queue::data::MergeView>),
     EditSaved(String),
     EditFailed(String),
     Unlocked(Level),

@@ -183,6 +183,10 @@ impl Worker {
                     .map_err(|e| e.to_string());
                 self.send(Reply::Validated { generation, result });
             }
+            Request::MergeDraft { ref id } => {
+                let reply = self.merge_draft(id);
+                self.send(reply);
+            }
             Request::Accept { ref id, force } => {
                 let reply = self.accept(id, force);
                 self.redo.after(&req, !matches!(reply, Reply::Failed(_)));
@@ -583,6 +587,7 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Reject { .. } => "reject",
         Request::RequestChanges { .. } => "request changes",
         Request::AcceptEdit { .. } => "accept-edit",
+        Request::MergeDraft { .. } => "merge-draft",
         Request::Undo => "undo",
         Request::Resolve(_) => "resolve",
         Request::Show { .. } => "show",
@@ -687,6 +692,7 @@ pub mod hosted;
 #[cfg(test)]
 mod key_count_tests;
 pub mod memory;
+mod merge_draft;
 mod messages;
 mod redo;
 pub mod remote;

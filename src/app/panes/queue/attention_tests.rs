@@ -144,3 +144,47 @@ fn a_near_duplicate_shows_the_existing_node_beside_it() {
     let screen = crate::app::snapshots::screen(&s);
     assert!(screen.contains("existing: [service] orders-service"), "{screen}");
 }
+
+/// `m` is offered (first) on a near-duplicate only; elsewhere it says why
+/// it does nothing; the merge shown takes `e` to the editor with its text.
+#[test]
+fn m_merges_a_near_duplicate_only_and_e_edits_the_merge() {
+    use crate::app::component::Component as _;
+    let mut s = three();
+    let hints = |s: &crate::app::state::AppState| super::component::QueueComponent.hints(s);
+    assert!(
+        !hints(&s).iter().any(|(_, h)| h == "merge into existing"),
+        "{:?}",
+        hints(&s)
+    );
+    ch(&mut s, 'm');
+    let said = s.message.as_ref().map(|m| m.0.clone()).unwrap_or_default();
+    assert!(said.contains("this proposal adds none"), "{said}");
+    s.queue.items[0].lints = Some(vec![(
+        "near-duplicate".into(),
+        "change 1: accounts-servce is very close to the existing accounts-service; is it the same thing?".into(),
+    )]);
+    assert_eq!(hints(&s)[0], ("m".to_owned(), "merge into existing".to_owned()));
+    let fx = ch(&mut s, 'm');
+    assert!(
+        fx.iter().any(|e| matches!(e, crate::app::update::Effect::Request(crate::app::worker::Request::MergeDraft { id }) if *id == s.queue.items[0].id)),
+        "{fx:?}"
+    );
+    let view = super::data::MergeView {
+        id: s.queue.items[0].id.clone(),
+        short: s.queue.items[0].short.clone(),
+        change: 1,
+        added: "accounts-servce".into(),
+        existing: "accounts-service".into(),
+        changes: Vec::new(),
+        lints: Vec::new(),
+        text: "{\"merged\": true}".into(),
+    };
+    update(&mut s, Msg::Reply(Reply::MergeDraft(Box::new(view))));
+    assert!(s.busy.is_none());
+    ch(&mut s, 'e');
+    let Some(Popup::Editor(ed)) = s.popups.last() else {
+        panic!("no editor")
+    };
+    assert_eq!(ed.text(), "{\"merged\": true}");
+}

@@ -138,7 +138,7 @@ fn info(out: &mut Vec<RichLine>, item: &QueueItem, now_ms: i64) {
     out.push(Vec::new());
 }
 
-fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
+pub(super) fn change(out: &mut Vec<RichLine>, n: usize, c: &ChangeView) {
     match c {
         ChangeView::AddNode {
             name,

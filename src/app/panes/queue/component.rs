@@ -140,6 +140,7 @@ impl Component for QueueComponent {
                 h.push(("esc".into(), "cancel".into()));
                 h
             }
+            Some(Popup::Merge(_)) => fixed(&[("a", "accept the merge"), ("e", "edit it first"), ("esc", "back")]),
             Some(Popup::ChangesComment { .. }) => {
                 fixed(&[("tab", "whole / one change"), ("enter", "send"), ("esc", "cancel")])
             }
@@ -159,6 +160,17 @@ impl Component for QueueComponent {
                     .collect();
                 let mut h = commands(state, self.pane());
                 h.retain(|(_, hint)| !own.contains(&hint.as_str()));
+                // Merge leads on a near-duplicate, and is offered nowhere else.
+                let merge = Action::MergeDuplicate.info().hint;
+                let at = h.iter().position(|(_, hint)| hint == merge);
+                if let Some(m) = at.map(|i| h.remove(i))
+                    && state
+                        .queue
+                        .current()
+                        .is_some_and(|i| super::near_duplicate_of(i).is_some())
+                {
+                    h.insert(0, m);
+                }
                 // Locked: what can run, led by the key that unlocks.
                 if state.level.unwrap_or(graphex_engine::Level::Locked) < graphex_engine::Level::Master {
                     let decides: Vec<&str> = [

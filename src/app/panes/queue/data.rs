@@ -5,6 +5,22 @@ use graphex_engine::Store;
 use graphex_engine::model::FieldDiff;
 use graphex_engine::proposal::{Card, Change, Group, Lint, Source, TierImpact};
 
+/// A near-duplicate merged into the node it duplicates, for review: the
+/// rewritten proposal's changes and lints, and the text accepted as the
+/// reviewer's edit.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MergeView {
+    pub id: String,
+    pub short: String,
+    /// The change merged (1-based), the new node's name and the existing one.
+    pub change: usize,
+    pub added: String,
+    pub existing: String,
+    pub changes: Vec<ChangeView>,
+    pub lints: ItemLints,
+    pub text: String,
+}
+
 /// One pending proposal, ready to draw.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct QueueItem {
@@ -288,7 +304,7 @@ fn item(store: &Store, c: &Card, groups: &[Group], linted: bool) -> QueueItem {
     }
 }
 
-fn change(store: &Store, ch: &Change) -> ChangeView {
+pub(crate) fn change(store: &Store, ch: &Change) -> ChangeView {
     match ch {
         Change::AddNode {
             name,

@@ -138,6 +138,7 @@ pub fn popup(buf: &mut Buffer, p: &Popup, styles: &ToneStyles, main: Rect) {
             );
         }
         Popup::Editor(ed) => editor(buf, ed, styles, main),
+        Popup::Merge(m) => super::merge_view::draw(buf, m, styles, main),
         _ => {}
     }
 }

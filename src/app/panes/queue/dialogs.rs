@@ -10,7 +10,7 @@ use super::update::open_editor;
 use crate::app::effect::{Effect, request};
 use crate::app::layout;
 use crate::app::quit::quit_asked;
-use crate::app::state::{AppState, Confirmed, Popup};
+use crate::app::state::{AppState, Confirmed, Editor, Popup};
 use crate::app::text_input::edit_line;
 use crate::app::worker::{Reply, Request};
 
@@ -120,6 +120,24 @@ pub fn key(state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) {
                     *error = None;
                 }
             }
+        },
+        Popup::Merge(m) => match k.code {
+            KeyCode::Char('a' | 'y') | KeyCode::Enter => {
+                let (id, text) = (m.id.clone(), m.text.clone());
+                state.popups.pop();
+                state.busy = Some("accepting the merge".into());
+                request(fx, Request::AcceptEdit { id, text, force: false });
+            }
+            KeyCode::Char('e') => {
+                let ed = Editor::new(m.id.clone(), m.short.clone(), &m.text);
+                state.popups.pop();
+                state.popups.push(Popup::Editor(Box::new(ed)));
+                validate(state, fx);
+            }
+            KeyCode::Esc | KeyCode::Char('q') => {
+                state.popups.pop();
+            }
+            _ => {}
         },
         Popup::Stale { id, edit, .. } => match k.code {
             KeyCode::Char('f') => {
@@ -294,6 +312,10 @@ pub fn paste(state: &mut AppState, text: &str, fx: &mut Vec<Effect>) {
 /// others are handed back.
 pub fn reply(state: &mut AppState, r: Reply) -> Option<Reply> {
     match r {
+        Reply::MergeDraft(v) => {
+            state.busy = None;
+            state.popups.push(Popup::Merge(v));
+        }
         Reply::Validated { generation, result } => {
             let height = editor_height(state);
             if let Some(Popup::Editor(ed)) = state.popups.last_mut()

@@ -27,10 +27,11 @@ pub mod data;
 pub mod dialog_view;
 pub mod dialogs;
 pub mod layout;
+pub mod merge_view;
 pub mod resolve;
-pub mod three_way_view;
 #[cfg(test)]
 mod tests;
+pub mod three_way_view;
 pub mod update;
 pub mod view;
 pub mod work;

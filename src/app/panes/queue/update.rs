@@ -61,6 +61,23 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
             },
             None => state.error("no proposal selected"),
         },
+        Action::MergeDuplicate => {
+            if !state.needs_master() || !state.not_busy() {
+                return;
+            }
+            match state.queue.current() {
+                None => state.error("no proposal selected"),
+                Some(i) if i.lints.is_none() => state.error("its lints are still being checked; try again in a moment"),
+                Some(i) if super::near_duplicate_of(i).is_none() => {
+                    state.error("m merges a near-duplicate into the node it duplicates: this proposal adds none");
+                }
+                Some(i) => {
+                    let id = i.id.clone();
+                    state.busy = Some("merging".into());
+                    request(fx, Request::MergeDraft { id });
+                }
+            }
+        }
         Action::OpenNode => {
             // A node the proposal changes, or else the existing node a new
             // one is very close to (its near-duplicate lint).
