@@ -16,14 +16,14 @@ impl Worker {
                 .map(|a| (pid, a))
         });
         match r {
-            Ok((pid, a)) => Reply::Done(format!(
+            Ok((pid, a)) => Reply::Done(self.noting_undo(format!(
                 "accepted {}: {} node(s) added, {} changed, {} edge(s) added{}",
                 pid.short(),
                 a.nodes_added,
                 a.nodes_changed,
                 a.edges_added,
                 crate::shared::cards::removed_note(a.edges_removed)
-            )),
+            ))),
             Err(Error::StaleBase { .. }) => self.stale(id, false),
             Err(e) => Reply::Failed(format!("accept: {e}")),
         }
@@ -109,7 +109,7 @@ impl Worker {
             s.accept_edit(&pid, text, force)
         });
         match r {
-            Ok((new, a)) => Reply::EditSaved(format!(
+            Ok((new, a)) => Reply::EditSaved(self.noting_undo(format!(
                 "accepted the edit of {} as {}: {} node(s) added, {} changed, {} edge(s) added{}",
                 &id[..id.len().min(12)],
                 new.short(),
@@ -117,9 +117,20 @@ impl Worker {
                 a.nodes_changed,
                 a.edges_added,
                 crate::shared::cards::removed_note(a.edges_removed)
-            )),
+            ))),
             Err(Error::StaleBase { .. }) => self.stale(id, true),
             Err(e) => Reply::EditFailed(e.to_string()),
+        }
+    }
+}
+
+impl Worker {
+    /// `text`, and, when undoing what was just done needs a level this
+    /// session lacks, that too: said now, not when `u` is pressed.
+    fn noting_undo(&self, text: String) -> String {
+        match self.store.as_ref().and_then(graphex_engine::Store::undo_blocked) {
+            Some(why) => format!("{text}; u cannot undo it at this level: {why}"),
+            None => text,
         }
     }
 }

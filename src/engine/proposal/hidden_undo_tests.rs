@@ -27,7 +27,9 @@ fn reasons_and_undos_respect_what_cannot_be_seen() {
     let (_, p) = h.proposal(id.short()).unwrap();
     h.accept(&id, &p, &AcceptOptions::default()).unwrap();
     // The human-only edge was written before the node existed: it cannot
-    // touch it, and the master may undo the accept.
+    // touch it, and the master may undo the accept (and is told nothing
+    // in advance).
+    assert_eq!(open_at(&root, Level::Master).undo_blocked(), None);
     assert!(matches!(
         open_at(&root, Level::Master).undo().unwrap(),
         Undone::Decision { .. }
@@ -40,11 +42,14 @@ fn reasons_and_undos_respect_what_cannot_be_seen() {
     let passphrase = age::secrecy::SecretString::from(crate::store::tests::HUMAN);
     h.rotate_key(Tier::HumanOnly, Some(&passphrase), crate::keys::KdfCost(Some(4)))
         .unwrap();
+    // Said up front, before any undo is tried, in the words undo uses.
+    let ahead = open_at(&root, Level::Master).undo_blocked().expect("said up front");
     let err = open_at(&root, Level::Master).undo().unwrap_err().to_string();
     assert!(
         err.contains("needs the human level") && err.contains("written since it was added"),
         "{err}"
     );
+    assert!(err.contains(&ahead), "{err} / {ahead}");
     h.link(uses("retry-queue", "payroll")).unwrap();
     // The newest change is a human-only edge: not the master's to undo.
     let err = open_at(&root, Level::Master).undo().unwrap_err().to_string();

@@ -157,7 +157,23 @@ impl Store {
     }
 
     /// Reverts the decision(s) of commit `seq`: the proposal returns to the queue.
-    fn undo_decision(&mut self, seq: u64) -> Result<Undone> {
+    /// Why undoing the newest change would be refused at this level, said
+    /// before anyone asks (right after a decision): `None` when it would
+    /// run. Nothing is written.
+    pub fn undo_blocked(&self) -> Option<String> {
+        let rows = match self.last_change().ok()? {
+            Target::Decision(seq) => self.decision_rows(seq).ok()?.2,
+            Target::Change(_, rows) => rows,
+        };
+        match self.plan_revert(&rows, &mut Plan::default()) {
+            Err(Error::UndoBlocked(why)) => Some(why),
+            _ => None,
+        }
+    }
+
+    /// A decision's outcome, the proposal whose changes it applied, and
+    /// the timeline rows of those changes.
+    fn decision_rows(&self, seq: u64) -> Result<(Outcome, String, Vec<TimelineRow>)> {
         // The accept of an edit shares its commit with the original's
         // "edited"; the accept is the one reported and reverted.
         let (proposal, outcome): (String, String) = self.conn().query_row(
@@ -177,6 +193,11 @@ impl Store {
             .into_iter()
             .filter(|r| r.proposal.as_deref() == Some(applied.as_str()))
             .collect();
+        Ok((outcome, applied, rows))
+    }
+
+    fn undo_decision(&mut self, seq: u64) -> Result<Undone> {
+        let (outcome, applied, rows) = self.decision_rows(seq)?;
         let mut plan = Plan {
             proposal: Some(applied.clone()),
             undo_seq: Some(seq),
