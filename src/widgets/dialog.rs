@@ -4,7 +4,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
 use super::tone::{RichLine, ToneStyles};
 
@@ -25,20 +25,17 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
 }
 
 impl Dialog<'_> {
+    /// The body as drawn at `inner` columns: each line wrapped at spaces
+    /// here, so the height asked for is the height drawn and the input
+    /// line is never pushed under the footer.
+    fn rows(&self, inner: u16) -> Vec<RichLine> {
+        let inner = usize::from(inner.max(1));
+        self.body.iter().flat_map(|l| super::columns::wrap(l, inner)).collect()
+    }
+
     /// The height this dialog wants at `width`.
     pub fn height(&self, width: u16) -> u16 {
-        let inner = width.saturating_sub(2).max(1) as usize;
-        let body: usize = self
-            .body
-            .iter()
-            .map(|l| {
-                l.iter()
-                    .map(|(s, _)| s.chars().count())
-                    .sum::<usize>()
-                    .div_ceil(inner)
-                    .max(1)
-            })
-            .sum();
+        let body = self.rows(width.saturating_sub(2)).len();
         u16::try_from(body + usize::from(self.input.is_some()) * 2 + 3).unwrap_or(u16::MAX)
     }
 }
@@ -59,7 +56,7 @@ pub fn frame(area: Rect, buf: &mut Buffer, title: &str, styles: &ToneStyles) -> 
 impl Widget for Dialog<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let inner = frame(area, buf, self.title, self.styles);
-        let mut lines: Vec<Line> = self.body.iter().map(|l| self.styles.line(l)).collect();
+        let mut lines: Vec<Line> = self.rows(inner.width).iter().map(|l| self.styles.line(l)).collect();
         if let Some((text, masked)) = self.input {
             lines.push(Line::raw(""));
             let shown = if masked {
@@ -74,9 +71,7 @@ impl Widget for Dialog<'_> {
             ]));
         }
         let footer_h = u16::from(inner.height > 1);
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .render(Rect::new(inner.x, inner.y, inner.width, inner.height - footer_h), buf);
+        Paragraph::new(lines).render(Rect::new(inner.x, inner.y, inner.width, inner.height - footer_h), buf);
         if footer_h == 1 {
             Line::from(Span::styled(self.footer.to_owned(), self.styles.dim))
                 .render(Rect::new(inner.x, inner.bottom() - 1, inner.width, 1), buf);
@@ -118,5 +113,38 @@ mod tests {
         want.set_style(Rect::new(10, 3, 1, 1), s.selected);
         want.set_style(Rect::new(1, 4, 3, 1), s.dim);
         assert_eq!(buf, want);
+    }
+
+    /// Words wrapped at spaces take more rows than characters over width:
+    /// the height counts the rows drawn, so the input line always shows.
+    #[test]
+    fn the_input_shows_below_a_body_wrapped_at_spaces() {
+        let s = test_styles();
+        // 16 columns inside: four words of 9 are 39 characters (3 rows by
+        // count) but 4 rows wrapped at spaces, one word each.
+        let body = vec![vec![(
+            "aaaaaaaaa bbbbbbbbb ccccccccc ddddddddd".to_owned(),
+            Tone::Normal,
+        )]];
+        let d = Dialog {
+            title: "T",
+            body: &body,
+            input: Some(("typed", false)),
+            footer: "esc",
+            styles: &s,
+        };
+        let area = Rect::new(0, 0, 18, d.height(18));
+        let mut buf = Buffer::empty(area);
+        d.render(area, &mut buf);
+        let text: String = (0..area.height)
+            .map(|y| {
+                (0..area.width)
+                    .map(|x| buf[(x, y)].symbol().to_owned())
+                    .collect::<String>()
+                    + "\n"
+            })
+            .collect();
+        assert!(text.contains("> typed"), "{text}");
+        assert!(text.contains("ddddddddd"), "{text}");
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::harness::bare;
 use crate::pty::Console;
 
-const DEMO_PASS: &str = "graphex-demo";
+pub const DEMO_PASS: &str = "graphex-demo";
 
 pub fn demo_store(dir: &Path) {
     bare(dir).args(["demo", "store", "--no-console"]).assert().success();
@@ -29,7 +29,7 @@ pub fn pending_ids(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-fn status_of(dir: &Path, id: &str) -> serde_json::Value {
+pub fn status_of(dir: &Path, id: &str) -> serde_json::Value {
     let out = bare(dir)
         .args(["--store", "store", "--json", "proposal-status", id])
         .env("GRAPHEX_PASSPHRASE", DEMO_PASS)
@@ -59,7 +59,7 @@ fn start_console(dir: &Path, cols: u16, rows: u16) -> Console {
     c
 }
 
-fn open_demo(dir: &Path) -> Console {
+pub fn open_demo(dir: &Path) -> Console {
     let c = start_console(dir, 120, 36);
     c.wait_for("[1/");
     c.wait_gone("] chk ");
@@ -286,7 +286,7 @@ fn ctrl_e_hands_the_proposal_to_the_editor_and_back() {
 
 /// The console on a new demo store with one more environment variable, at
 /// 120x36, once the queue shows.
-fn demo_with_env(dir: &Path, var: (&str, &str)) -> Console {
+pub fn demo_with_env(dir: &Path, var: (&str, &str)) -> Console {
     demo_store(dir);
     let c = Console::start(
         Path::new(env!("CARGO_BIN_EXE_graphex")),

@@ -6,6 +6,7 @@ mod canary;
 mod concurrency;
 mod config;
 mod console;
+mod console_back;
 mod console_graph;
 mod console_projection;
 mod console_query;

@@ -208,7 +208,7 @@ impl Worker {
                 change,
             } => {
                 let reply = self.request_changes(id, comment, change);
-                self.redo.after(&req, false);
+                self.redo.after(&req, !matches!(reply, Reply::Failed(_)));
                 self.decided(reply);
             }
             Request::AcceptEdit {

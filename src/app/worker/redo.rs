@@ -1,11 +1,12 @@
 //! Redo after undo, for decisions: the worker remembers how this session
 //! decided each proposal (accepted, forced or not, or rejected with which
 //! reason), so a decision undone with `u` can be made again with `ctrl-y`,
-//! exactly as it was. Redo is the exact reverse of the undos it follows:
-//! the last one undone first, and an undo of something this session cannot
-//! redo (a request for changes, an accepted edit, a curation, another
-//! session's decision) ends what can be redone, as in any editor, so a redo
-//! never skips over it. A redo is made only on the graph the undo left: if
+//! exactly as it was (accepted, rejected with the same reason, or sent
+//! back with the same comment). Redo is the exact reverse of the undos it
+//! follows: the last one undone first, and an undo of something this
+//! session cannot redo (an accepted edit, a curation, another session's
+//! decision) ends what can be redone, as in any editor, so a redo never
+//! skips over it. A redo is made only on the graph the undo left: if
 //! any commit came since (another process), the proposal's flags may have
 //! changed, and the reviewer decides it again with them on screen.
 
@@ -17,8 +18,17 @@ const REMEMBERED: usize = 200;
 /// One decision as this session made it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Decision {
-    Accept { force: bool },
-    Reject { reason: String },
+    Accept {
+        force: bool,
+    },
+    Reject {
+        reason: String,
+    },
+    /// Sent back to the agent with a comment, on the whole or one change.
+    RequestChanges {
+        comment: String,
+        change: Option<usize>,
+    },
 }
 
 /// A decision undone: the proposal, how it was decided, and the commit the
@@ -56,6 +66,13 @@ impl Redo {
             Request::Reject { ids, reason } => ids.iter().for_each(|id| {
                 note(id, Decision::Reject { reason: reason.clone() });
             }),
+            Request::RequestChanges { id, comment, change } => note(
+                id,
+                Decision::RequestChanges {
+                    comment: comment.clone(),
+                    change: *change,
+                },
+            ),
             _ => {}
         }
         let over = self.made.len().saturating_sub(REMEMBERED);
@@ -120,6 +137,11 @@ impl Redo {
             Decision::Reject { reason } => Request::Reject {
                 ids: vec![u.id],
                 reason,
+            },
+            Decision::RequestChanges { comment, change } => Request::RequestChanges {
+                id: u.id,
+                comment,
+                change,
             },
         })
     }

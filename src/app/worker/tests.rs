@@ -143,7 +143,7 @@ fn a_rejection_undone_is_redone_with_its_reason_and_a_new_decision_ends_redo() {
 }
 
 #[test]
-fn redo_is_the_exact_reverse_of_the_undos_and_never_skips_a_request_for_changes() {
+fn redo_is_the_exact_reverse_of_the_undos_a_request_for_changes_included() {
     use graphex_engine::proposal::ProposalStatus;
     let dir = tempfile::tempdir().unwrap();
     crate::shared::demo::demo_copy(dir.path());
@@ -177,14 +177,22 @@ fn redo_is_the_exact_reverse_of_the_undos_and_never_skips_a_request_for_changes(
     assert!(!pending_now(&mut w, &accepted), "redone");
     w.handle(Request::Undo);
     assert!(pending_now(&mut w, &accepted));
-    // u: the request for changes undone, which redo cannot make again: so
-    // ctrl-y redoes nothing, and never the accept undone before it.
+    // u: the request for changes undone too. ctrl-y makes the last step
+    // undone again first (the request, with its comment), never the
+    // accept undone before it; the next ctrl-y then makes the accept.
     w.handle(Request::Undo);
+    assert!(pending_now(&mut w, &sent_back));
+    w.handle(Request::Redo);
+    assert!(!pending_now(&mut w, &sent_back), "the request for changes made again");
+    assert!(pending_now(&mut w, &accepted), "not accepted again out of order");
+    let status = format!("{:?}", w.current().unwrap().proposal_status(&sent_back).unwrap());
+    assert!(status.contains("name the budget"), "the same comment: {status}");
+    w.handle(Request::Redo);
+    assert!(!pending_now(&mut w, &accepted), "then the accept");
     while rx.try_recv().is_ok() {}
     w.handle(Request::Redo);
     let said: Vec<String> = std::iter::from_fn(|| rx.try_recv().ok())
         .map(|r| format!("{r:?}"))
         .collect();
     assert!(said.iter().any(|r| r.contains("nothing to redo")), "{said:?}");
-    assert!(pending_now(&mut w, &accepted), "not accepted again out of order");
 }

@@ -65,9 +65,22 @@ fn a_revision_that_arrives_is_announced_with_the_key_that_reaches_it() {
     );
     let said = s.message.as_ref().map(|m| m.0.clone()).unwrap_or_default();
     assert!(
-        said.contains("revision arrived: dddddddddddd (round 2, codex)") && said.contains("]"),
+        said.contains("revision arrived: dddddddddddd (round 2, codex)") && said.contains("] goes to it"),
         "{said}"
     );
+    // A flagged proposal between the cursor and the revision: `]` goes to
+    // the revision first, then on as usual.
+    let rev = "d".repeat(64);
+    let at = s.queue.items.iter().position(|i| i.id == rev).unwrap();
+    let n = s.queue.items.len();
+    assert!(n >= 4, "{n}");
+    let flagged = (at + n - 1) % n;
+    s.queue.items[flagged].stale = vec!["x moved".into()];
+    s.queue.selected = (at + n - 2) % n;
+    ch(&mut s, ']');
+    assert_eq!(s.queue.selected, at, "the arrived revision");
+    ch(&mut s, ']');
+    assert_eq!(s.queue.selected, flagged, "then the next that needs a person");
 }
 
 #[test]

@@ -68,6 +68,9 @@ pub struct Queue {
     pub reasons: Vec<String>,
     /// Which suggestion the reject dialog shows (`↑`/`↓`), if any.
     pub reason_recall: Option<usize>,
+    /// The revision that arrived last and has not been visited: the next
+    /// `]` goes straight to it, wherever the cursor is.
+    pub arrived: Option<String>,
 }
 
 /// The existing node a proposal's new node is very close to, from its

@@ -33,6 +33,13 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
         Action::ToggleInfo => state.queue.hide_info = !state.queue.hide_info,
         Action::ToggleDiff => state.queue.hide_diff = !state.queue.hide_diff,
         Action::NextAttention | Action::PrevAttention => {
+            // A revision that just arrived comes first, wherever the cursor is.
+            let arrived = state.queue.arrived.take().filter(|_| a == Action::NextAttention);
+            if let Some(i) = arrived.and_then(|id| state.queue.items.iter().position(|i| i.id == id)) {
+                state.queue.selected = i;
+                selection_changed(state, fx);
+                return;
+            }
             match next_attention(&state.queue.items, before, a == Action::NextAttention) {
                 Some(i) => state.queue.selected = i,
                 None => state.info("no other proposal needs a person: none is flagged, stale or a revision"),
@@ -377,15 +384,21 @@ pub(crate) fn loaded(state: &mut AppState, snapshot: QueueSnapshot, fx: &mut Vec
     items.sort_by_key(|i| first_seen.iter().position(|k| k.0 == i.agent && k.1 == i.session));
     // Revisions that arrived since the last read are announced (the status
     // line and the message log), with the key that reaches them.
-    let arrived: Vec<String> = if state.queue.loaded {
+    let new_revisions: Vec<&QueueItem> = if state.queue.loaded {
         items
             .iter()
             .filter(|i| i.revision.is_some() && !state.queue.items.iter().any(|o| o.id == i.id))
-            .map(|i| format!("{} (round {}, {})", i.short, i.revision.map_or(2, |r| r.0), i.agent))
             .collect()
     } else {
         Vec::new()
     };
+    if let Some(last) = new_revisions.last() {
+        state.queue.arrived = Some(last.id.clone());
+    }
+    let arrived: Vec<String> = new_revisions
+        .iter()
+        .map(|i| format!("{} (round {}, {})", i.short, i.revision.map_or(2, |r| r.0), i.agent))
+        .collect();
     state.pending = items.len();
     let q = &mut state.queue;
     q.marked.retain(|id| items.iter().any(|i| i.id == *id));
@@ -413,7 +426,7 @@ pub(crate) fn loaded(state: &mut AppState, snapshot: QueueSnapshot, fx: &mut Vec
     }
     if !arrived.is_empty() {
         state.info(format!(
-            "revision arrived: {}; it stands where its conversation began (] goes to the next that needs you)",
+            "revision arrived: {}; it stands where its conversation began (] goes to it)",
             arrived.join(", ")
         ));
     }
