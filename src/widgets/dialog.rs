@@ -136,14 +136,7 @@ mod tests {
         let area = Rect::new(0, 0, 18, d.height(18));
         let mut buf = Buffer::empty(area);
         d.render(area, &mut buf);
-        let text: String = (0..area.height)
-            .map(|y| {
-                (0..area.width)
-                    .map(|x| buf[(x, y)].symbol().to_owned())
-                    .collect::<String>()
-                    + "\n"
-            })
-            .collect();
+        let text = crate::widgets::tone::buffer_text(&buf);
         assert!(text.contains("> typed"), "{text}");
         assert!(text.contains("ddddddddd"), "{text}");
     }

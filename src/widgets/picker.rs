@@ -167,14 +167,7 @@ mod tests {
             styles: &styles,
         }
         .render(area, &mut buf);
-        let text: String = (0..area.height)
-            .map(|y| {
-                (0..area.width)
-                    .map(|x| buf[(x, y)].symbol().to_owned())
-                    .collect::<String>()
-                    + "\n"
-            })
-            .collect();
+        let text = crate::widgets::tone::buffer_text(&buf);
         assert!(text.contains("k25 "), "{text}");
         assert!(text.contains("row 25"), "its wrapped end too: {text}");
         assert!(!text.contains("k26 "), "the selected row is the last shown: {text}");

@@ -94,6 +94,20 @@ impl ToneStyles {
     }
 }
 
+/// A rendered buffer's text, a line per row, for widget tests.
+#[cfg(test)]
+pub fn buffer_text(buf: &ratatui::buffer::Buffer) -> String {
+    let area = buf.area;
+    (area.top()..area.bottom())
+        .map(|y| {
+            (area.left()..area.right())
+                .map(|x| buf[(x, y)].symbol().to_owned())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
 /// Distinct, plain styles for widget tests.
 #[cfg(test)]
 pub fn test_styles() -> ToneStyles {

@@ -29,6 +29,32 @@ pub fn pending_ids(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Submits `json` to the demo store in `dir` as an agent does (with the
+/// agent identity, exported once); its proposal id.
+pub fn propose_as_agent(dir: &Path, json: &str) -> String {
+    let agent = dir.join("agent.id");
+    if !agent.exists() {
+        bare(dir)
+            .args(["--store", "store", "keys", "export-agent"])
+            .arg(&agent)
+            .env("GRAPHEX_PASSPHRASE", DEMO_PASS)
+            .assert()
+            .success();
+    }
+    let file = dir.join("proposal.json");
+    std::fs::write(&file, json).unwrap();
+    let out = bare(dir)
+        .args(["--store", "store", "propose"])
+        .arg(&file)
+        .env("GRAPHEX_AGENT_IDENTITY", &agent)
+        .assert()
+        .success();
+    String::from_utf8(out.get_output().stdout.clone())
+        .unwrap()
+        .trim()
+        .to_owned()
+}
+
 pub fn status_of(dir: &Path, id: &str) -> serde_json::Value {
     let out = bare(dir)
         .args(["--store", "store", "--json", "proposal-status", id])
@@ -193,25 +219,10 @@ fn proposals_arriving_while_open_appear_without_a_key() {
     let dir = tempfile::tempdir().unwrap();
     demo_store(dir.path());
     let mut c = open_demo(dir.path());
-    let agent = dir.path().join("agent.id");
-    bare(dir.path())
-        .args(["--store", "store", "keys", "export-agent"])
-        .arg(&agent)
-        .env("GRAPHEX_PASSPHRASE", DEMO_PASS)
-        .assert()
-        .success();
-    let file = dir.path().join("p.json");
-    std::fs::write(
-        &file,
+    propose_as_agent(
+        dir.path(),
         r#"{"agent":"probe","trust":90,"session":"live","rationale":"seen in the logs","changes":[{"op":"add_node","name":"arrival-probe","type":"service","description":"appears live","tier":"public"}]}"#,
-    )
-    .unwrap();
-    bare(dir.path())
-        .args(["--store", "store", "propose"])
-        .arg(&file)
-        .env("GRAPHEX_AGENT_IDENTITY", &agent)
-        .assert()
-        .success();
+    );
     c.wait_for("+ arrival-probe");
     c.send("q");
     assert_eq!(c.wait_exit(), 0);

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::console::{DEMO_PASS, demo_store, demo_with_env, open_demo, pending_ids, status_of};
+use crate::console::{DEMO_PASS, demo_store, demo_with_env, open_demo, pending_ids, propose_as_agent, status_of};
 use crate::harness::bare;
 
 /// Polls the CLI until `ok` holds (the console writes, then the CLI reads).
@@ -61,31 +61,12 @@ fn redo_is_the_exact_reverse_of_the_undos_it_follows() {
         status(dir.path(), &first) == "changes-requested"
     });
     // The agent's revision, as an agent submits it.
-    let agent = dir.path().join("agent.id");
-    bare(dir.path())
-        .args(["--store", "store", "keys", "export-agent"])
-        .arg(&agent)
-        .env("GRAPHEX_PASSPHRASE", DEMO_PASS)
-        .assert()
-        .success();
-    let file = dir.path().join("revision.json");
-    std::fs::write(
-        &file,
-        format!(
+    let revision = propose_as_agent(
+        dir.path(),
+        &format!(
             r#"{{"agent":"claude-code","trust":94.2,"session":"fix-orders-timeout","rationale":"as asked: the owner is named","revises":"{first}","changes":[{{"op":"add_node","name":"upstream-timeout-budget","type":"convention","description":"One timeout budget per upstream call, owned by platform.","tier":"public"}}]}}"#
         ),
-    )
-    .unwrap();
-    let out = bare(dir.path())
-        .args(["--store", "store", "propose"])
-        .arg(&file)
-        .env("GRAPHEX_AGENT_IDENTITY", &agent)
-        .assert()
-        .success();
-    let revision = String::from_utf8(out.get_output().stdout.clone())
-        .unwrap()
-        .trim()
-        .to_owned();
+    );
     assert_eq!(revision.len(), first.len(), "{revision}");
     c.wait_for("revision arrived");
     c.send("]");
