@@ -342,6 +342,41 @@ fn the_stale_base_dialog() {
     insta::assert_snapshot!(text);
 }
 
+/// `m` on the demo's near-duplicate: the merge into the existing node,
+/// its update against that node and its lints, before anything is written.
+#[test]
+fn the_merge_of_a_near_duplicate() {
+    use super::update::{Msg, update};
+    use super::worker::Reply;
+    let d = demo();
+    let mut s = console(&d, SIZE);
+    let at = s
+        .queue
+        .items
+        .iter()
+        .position(|i| {
+            i.changes
+                .iter()
+                .any(|c| format!("{c:?}").contains("\"payment-service\""))
+        })
+        .expect("the demo's near-duplicate");
+    for _ in 0..at {
+        update(
+            &mut s,
+            Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('j'))),
+        );
+    }
+    let id = s.queue.items[at].id.clone();
+    let view = super::worker::merge_draft::merge_view(&d.store, &id).unwrap();
+    assert_eq!(view.existing, "payments-service");
+    update(&mut s, Msg::Reply(Reply::MergeDraft(Box::new(view))));
+    let text = screen(&s);
+    assert_fits(&text);
+    assert!(text.contains("Merge into payments-service"), "{text}");
+    assert!(text.contains("a accepts the merge"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
 #[test]
 fn the_unlock_dialog() {
     use super::update::{Msg, update};

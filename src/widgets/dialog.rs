@@ -30,7 +30,10 @@ impl Dialog<'_> {
     /// line is never pushed under the footer.
     fn rows(&self, inner: u16) -> Vec<RichLine> {
         let inner = usize::from(inner.max(1));
-        self.body.iter().flat_map(|l| super::columns::wrap(l, inner)).collect()
+        self.body
+            .iter()
+            .flat_map(|l| super::rich_text::wrap(l, inner))
+            .collect()
     }
 
     /// The height this dialog wants at `width`.

@@ -692,7 +692,7 @@ pub mod hosted;
 #[cfg(test)]
 mod key_count_tests;
 pub mod memory;
-mod merge_draft;
+pub(crate) mod merge_draft;
 mod messages;
 mod redo;
 pub mod remote;
