@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+pub use super::diff_args::DiffArgs;
 pub use super::project_args::ProjectArgs;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -182,6 +183,11 @@ pub enum Command {
     /// What an agent would receive: the context around a query or node, filtered to a tier, cut to a
     /// token budget.
     Project(ProjectArgs),
+    /// What a change does to the graph: two git revisions (`main...HEAD`, `HEAD~3 HEAD`, one
+    /// revision against the work tree; none: HEAD against the work tree) or two store directories
+    /// compared at your level, with what each agent tier gains and loses and the findings a
+    /// reviewer acts on. `--check` exits 1 on a finding (for CI).
+    Diff(DiffArgs),
     /// For security reviewers: what each tier holds and adds over the one below, and leak lints.
     Exposure {
         /// How many names to list per tier.

@@ -5,6 +5,9 @@
 pub mod args;
 mod audit_list;
 mod config;
+mod diff;
+mod diff_args;
+mod diff_text;
 mod doctor;
 mod edit_file;
 mod explore;
@@ -17,6 +20,7 @@ mod git_args;
 mod git_branch;
 mod git_hooks;
 mod git_program;
+mod git_revision;
 pub mod hints;
 mod history;
 pub mod hold;
@@ -89,6 +93,7 @@ pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
         Command::Neighbors(a) => explore::neighbors(ctx, a),
         Command::Subgraph(a) => explore::subgraph(ctx, a),
         Command::Project(a) => projection::project(ctx, a),
+        Command::Diff(a) => diff::diff(ctx, a),
         Command::Audit(a) => projection::audit(ctx, a),
         Command::Exposure {
             limit,

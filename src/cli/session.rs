@@ -150,6 +150,13 @@ impl Context {
         Ok((store, creds))
     }
 
+    /// The credentials a read asks for (prompting in a terminal only for
+    /// what `--unlock` asks), for a command that opens stores of its own
+    /// (`diff` opens two states).
+    pub fn read_credentials(&self) -> Result<Credentials> {
+        Ok(self.credentials(Need::Read)?.1)
+    }
+
     /// Opens a store that has no master's seal yet, at the master level, for
     /// `graphex seal`.
     pub fn open_to_seal(&self) -> Result<(Store, Credentials)> {

@@ -21,6 +21,9 @@
 //! [graphex.audit]
 //! previews = "record"           # or "skip": people's previews are not logged
 //!
+//! [graphex.diff]
+//! check = ["tier-lowered", "credential", "mentions-higher"]  # what `graphex diff --check` fails on
+//!
 //! [graphex.federation]          # see `federation::config`
 //! project = "webapp"
 //! sources = [{ project = "org", subgraph = "glossary", access = "read-only", path = "...", key = "..." }]
@@ -74,6 +77,29 @@ pub struct AuditConfig {
     pub previews: PreviewPolicy,
 }
 
+/// The findings `graphex diff --check` can fail on.
+pub const DIFF_FINDINGS: [&str; 3] = ["tier-lowered", "credential", "mentions-higher"];
+
+/// `[graphex.diff]`
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiffConfig {
+    /// The findings `graphex diff --check` fails on; unset: all of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<Vec<String>>,
+}
+
+impl DiffConfig {
+    pub fn is_empty(&self) -> bool {
+        self.check.is_none()
+    }
+
+    /// Whether `--check` fails on a finding with this code.
+    pub fn fails_on(&self, code: &str) -> bool {
+        self.check.as_ref().is_none_or(|c| c.iter().any(|x| x == code))
+    }
+}
+
 /// What happens to previews in the audit log.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -96,6 +122,9 @@ pub struct Config {
     /// federation existed keep their digest.
     #[serde(default, skip_serializing_if = "FederationConfig::is_empty")]
     pub federation: FederationConfig,
+    /// Left out of the canonical form when unset, likewise.
+    #[serde(default, skip_serializing_if = "DiffConfig::is_empty")]
+    pub diff: DiffConfig,
 }
 
 impl Config {
@@ -120,7 +149,7 @@ impl Config {
         let flat = |c: &Config| -> Vec<(String, String)> {
             let v = serde_json::to_value(c).unwrap_or_default();
             let mut out = Vec::new();
-            for section in ["projection", "audit", "federation"] {
+            for section in ["projection", "audit", "federation", "diff"] {
                 if let Some(map) = v.get(section).and_then(|m| m.as_object()) {
                     for (k, val) in map {
                         out.push((format!("{section}.{k}"), val.to_string()));
@@ -186,10 +215,23 @@ impl Config {
         federation
             .validate()
             .map_err(|e| bad(format!("[graphex.federation]: {e}")))?;
+        let diff: DiffConfig = match section("diff") {
+            None => DiffConfig::default(),
+            Some(v) => v
+                .try_into()
+                .map_err(|e: toml::de::Error| bad(format!("[graphex.diff]: {e}")))?,
+        };
+        if let Some(unknown) = diff.check.iter().flatten().find(|c| !DIFF_FINDINGS.contains(&c.as_str())) {
+            return Err(bad(format!(
+                "[graphex.diff]: check names {unknown:?}; the findings are {}",
+                DIFF_FINDINGS.join(", ")
+            )));
+        }
         Ok(Self {
             projection,
             audit,
             federation,
+            diff,
         })
     }
 }
@@ -218,6 +260,16 @@ mod tests {
         assert!(order.unwrap_err().to_string().contains("low must not exceed high"));
         assert!(Config::parse("c", "not toml [").is_err());
         assert!(Config::parse("c", "").unwrap().projection.scrub.is_empty());
+        let diff = Config::parse("c", "[graphex.diff]\ncheck = [\"credential\"]\n").unwrap();
+        assert!(diff.diff.fails_on("credential") && !diff.diff.fails_on("tier-lowered"));
+        assert!(Config::default().diff.fails_on("tier-lowered"), "unset: every finding");
+        let e = Config::parse("c", "[graphex.diff]\ncheck = [\"tier-raised\"]\n").unwrap_err().to_string();
+        assert!(e.contains("tier-raised") && e.contains("tier-lowered, credential"), "{e}");
+        assert!(
+            !Config::default().canonical().unwrap().contains("diff"),
+            "settings approved before [graphex.diff] keep their digest"
+        );
+        assert!(diff.canonical().unwrap().contains("credential"), "a check set is approved with the rest");
         let skip = Config::parse("c", "[graphex.audit]\npreviews = \"skip\"\n").unwrap();
         assert_eq!(skip.audit.previews, PreviewPolicy::Skip);
         assert!(Config::parse("c", "[graphex.audit]\npreviews = \"never\"\n").is_err());

@@ -14,6 +14,7 @@ mod agent_reads_tests;
 pub mod as_of;
 pub mod audit;
 pub mod codec;
+pub mod compare;
 pub mod config;
 pub mod crypto;
 pub mod curate;

@@ -70,40 +70,46 @@ pub fn after_accept(store: &Store, id: &ProposalId, p: &StoredProposal) -> Resul
 /// The per-tier impact of accepting `p`, one entry per agent tier.
 pub fn impact(store: &Store, id: &ProposalId, p: &StoredProposal, s: &Settings) -> Result<Vec<TierImpact>> {
     let (after, centres) = after_accept(store, id, p)?;
-    let before = store.catalog();
-    let mut out = Vec::new();
-    for tier in AGENT_TIERS {
-        let mut t = TierImpact {
-            tier,
-            centres_changed: 0,
-            tokens_before: 0,
-            tokens_after: 0,
+    AGENT_TIERS
+        .iter()
+        .map(|tier| tier_impact(store.catalog(), &after, &centres, *tier, s))
+        .collect()
+}
+
+/// How `tier`'s projections around each of `centres` (depth 1, no budget
+/// limit) differ from the graph `before` to the graph `after`: the centres
+/// whose text changed, and their tokens on each side.
+pub fn tier_impact(before: &Catalog, after: &Catalog, centres: &[String], tier: Tier, s: &Settings) -> Result<TierImpact> {
+    let mut t = TierImpact {
+        tier,
+        centres_changed: 0,
+        tokens_before: 0,
+        tokens_after: 0,
+    };
+    for name in centres {
+        let req = Request {
+            center: Center::Node {
+                name: name.clone(),
+                depth: DEPTH,
+            },
+            agent: "impact-preview".into(),
+            access: Access::Tier(tier),
+            budget: UNLIMITED,
+            at: None,
         };
-        for name in &centres {
-            let req = Request {
-                center: Center::Node {
-                    name: name.clone(),
-                    depth: DEPTH,
-                },
-                agent: "impact-preview".into(),
-                access: Access::Tier(tier),
-                budget: UNLIMITED,
-                at: None,
-            };
-            let tokens = |c: &Catalog| match project(c, &req, s) {
-                Ok(p) => Ok((p.tokens, p.hash)),
-                // A centre this tier cannot see projects to nothing.
-                Err(Error::NotFound(_)) => Ok((0, String::new())),
-                Err(e) => Err(e),
-            };
-            let (b, a) = (tokens(before)?, tokens(&after)?);
-            if b.1 != a.1 {
-                t.centres_changed += 1;
-                t.tokens_before += b.0;
-                t.tokens_after += a.0;
-            }
+        let tokens = |c: &Catalog| match project(c, &req, s) {
+            Ok(p) => Ok((p.tokens, p.hash)),
+            // A centre this tier cannot see, or one no longer active,
+            // projects to nothing.
+            Err(Error::NotFound(_) | Error::NotProjected { .. }) => Ok((0, String::new())),
+            Err(e) => Err(e),
+        };
+        let (b, a) = (tokens(before)?, tokens(after)?);
+        if b.1 != a.1 {
+            t.centres_changed += 1;
+            t.tokens_before += b.0;
+            t.tokens_after += a.0;
         }
-        out.push(t);
     }
-    Ok(out)
+    Ok(t)
 }

@@ -40,7 +40,7 @@ pub use comment::StoredComment;
 pub use conversation::{MAX_ROUNDS, Round, conversation_problems};
 pub use decide::{AcceptOptions, Accepted};
 pub use decision::{Decision, Outcome, check_reason};
-pub use impact::{AGENT_TIERS, TierImpact, after_accept, impact};
+pub use impact::{AGENT_TIERS, TierImpact, after_accept, impact, tier_impact};
 pub use into_existing::merged_into;
 pub use ledger::{Ledger, LedgerEntry, ReviewItem};
 pub use lint::{Lint, Mentions, credential_in, lint, lint_with, mentions_above};

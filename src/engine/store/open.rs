@@ -22,6 +22,10 @@ pub(super) struct Opening {
     /// How much of each record is decoded (anything short of the whole:
     /// no writes).
     pub(super) decode: Decode,
+    /// A past state of the store, copied out of git to be read: verified as
+    /// any open, but it is older than the store on purpose, so its freshness
+    /// is neither checked nor remembered.
+    pub(super) snapshot: bool,
 }
 
 /// Why another tool's `graph.db` is refused, and how to move its graph:
@@ -90,6 +94,18 @@ impl Store {
     /// in this process; `None` below the master level.
     pub fn lend_key(&self) -> Option<crate::keys::LentKey> {
         self.keys.lend()
+    }
+
+    /// Opens a past state of a store (a git revision copied into a private
+    /// directory) to read it: verified as any open; its freshness is not
+    /// checked against the store's record nor written to it. Nothing
+    /// should write to it.
+    pub fn open_snapshot(root: &Path, creds: &Credentials) -> Result<Store> {
+        let how = Opening {
+            snapshot: true,
+            ..Opening::default()
+        };
+        Self::open_checked(root, Unlock::Creds(creds), how)
     }
 
     /// Opens a store that has no master's seal (made by an earlier version,
@@ -198,7 +214,7 @@ impl Store {
             fault: None,
         };
         store.load_verified()?;
-        if !how.unsealed && store.keys.verifier().is_some() {
+        if !how.unsealed && !how.snapshot && store.keys.verifier().is_some() {
             store.check_fresh();
         }
         // A tier raise that crashed after its commit left old copies.
