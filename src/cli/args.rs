@@ -188,6 +188,16 @@ pub enum Command {
     /// compared at your level, with what each agent tier gains and loses and the findings a
     /// reviewer acts on. `--check` exits 1 on a finding (for CI).
     Diff(DiffArgs),
+    /// Print a shell completion script for bash, zsh, fish, elvish or powershell (where to put it:
+    /// docs/cli.md, "Shell completions and the man page").
+    #[command(disable_version_flag = true)]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `graphex man > ~/.local/share/man/man1/graphex.1`.
+    #[command(disable_version_flag = true)]
+    Man,
     /// For security reviewers: what each tier holds and adds over the one below, and leak lints.
     Exposure {
         /// How many names to list per tier.

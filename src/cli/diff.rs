@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
+use graphex_engine::Store;
 use graphex_engine::compare::{Comparison, compare};
 use graphex_engine::store::Layout;
-use graphex_engine::Store;
 
 use super::args::DiffArgs;
 use super::diff_args::DiffFormat;

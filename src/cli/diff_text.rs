@@ -83,9 +83,17 @@ pub fn text(c: &Comparison, before: &str, after: &str, level: &str) -> String {
             "  {:<17} +{} node(s){} -{} node(s){}; relations +{} -{}; tokens around the changes {}",
             t.tier.to_string(),
             t.nodes_gained.len(),
-            if t.nodes_gained.is_empty() { String::new() } else { format!(" ({})", names(&t.nodes_gained)) },
+            if t.nodes_gained.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", names(&t.nodes_gained))
+            },
             t.nodes_lost.len(),
-            if t.nodes_lost.is_empty() { String::new() } else { format!(" ({})", names(&t.nodes_lost)) },
+            if t.nodes_lost.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", names(&t.nodes_lost))
+            },
             t.relations_gained,
             t.relations_lost,
             tokens(t)
@@ -102,11 +110,7 @@ pub fn text(c: &Comparison, before: &str, after: &str, level: &str) -> String {
 
 /// A code fence longer than any run of backticks in `text`.
 fn fence(text: &str) -> String {
-    let longest = text
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     "`".repeat((longest + 1).max(3))
 }
 

@@ -19,13 +19,16 @@ use super::output::{note, say};
 
 /// The driver's name in git's config and `.gitattributes`.
 const DRIVER: &str = "graphex";
-/// The lines `.gitattributes` holds: the index merged by the driver; key
-/// files never merged line by line (a rotation on one branch is taken
-/// whole; rotations on both are a conflict the driver explains).
+/// The lines `.gitattributes` holds: the index merged by the driver and
+/// shown in words by `git diff` (the textconv); key files never merged
+/// line by line (a rotation on one branch is taken whole; rotations on
+/// both are a conflict the driver explains).
 const ATTRIBUTES: [&str; 2] = [
-    ".gpp/graphex/graph.db merge=graphex -diff",
+    ".gpp/graphex/graph.db merge=graphex diff=graphex",
     ".gpp/graphex/keys/** -merge -diff",
 ];
+/// The index's line as installs before the textconv wrote it: replaced.
+const OLD_DB_ATTRIBUTE: &str = ".gpp/graphex/graph.db merge=graphex -diff";
 /// The index's path inside a repository.
 const DB_PATH: [&str; 3] = [".gpp", "graphex", "graph.db"];
 
@@ -34,6 +37,7 @@ pub fn git(ctx: &Context, cmd: &GitCommand) -> Result<()> {
         GitCommand::Install { program } => install(&ctx.root()?, program.as_deref()),
         GitCommand::Refresh => refresh(ctx),
         GitCommand::Check { hook } => super::git_hooks::check(ctx, hook.as_deref()),
+        GitCommand::Textconv { file } => super::git_textconv::textconv(file),
     }
 }
 
@@ -69,11 +73,16 @@ pub fn install(root: &Path, program: Option<&Path>) -> Result<()> {
     }
     let mut done = String::new();
     let mut added = false;
+    let attributes = top.join(".gitattributes");
+    added |= replace_line(&attributes, OLD_DB_ATTRIBUTE, ATTRIBUTES[0])?;
     for line in ATTRIBUTES {
-        added |= add_line(&top.join(".gitattributes"), line)?;
+        added |= add_line(&attributes, line)?;
     }
     if added {
-        let _ = writeln!(done, "added the merge driver to .gitattributes (commit it)");
+        let _ = writeln!(
+            done,
+            "added the merge driver and the textconv to .gitattributes (commit it)"
+        );
     }
     let word = super::git_program::word(program);
     // Git runs the driver through `sh`: a missing program is a conflict that says why.
@@ -81,12 +90,18 @@ pub fn install(root: &Path, program: Option<&Path>) -> Result<()> {
         "{}exec \"$graphex\" merge-driver %O %A %B %P",
         super::git_program::find(&word, "graph.db was not merged (a conflict)", 1).replace('\n', "; ")
     );
+    // Git appends the file to show; a missing program is an error that says why.
+    let textconv = format!(
+        "{}exec \"$graphex\" git textconv",
+        super::git_program::find(&word, "graph.db is not shown in words", 1).replace('\n', "; ")
+    );
     for (key, value) in [
         (
             format!("merge.{DRIVER}.name"),
             "Graphex three-way merge of the graph index".to_owned(),
         ),
         (format!("merge.{DRIVER}.driver"), driver),
+        (format!("diff.{DRIVER}.textconv"), textconv),
     ] {
         let current = git_output(&top, &["config", "--local", "--get", &key]);
         if current.as_deref() != Some(value.as_str()) {
@@ -127,6 +142,23 @@ pub fn install(root: &Path, program: Option<&Path>) -> Result<()> {
         _ => {}
     }
     Ok(())
+}
+
+/// Replaces the line equal to `old` with `new`; true when it did.
+fn replace_line(path: &Path, old: &str, new: &str) -> Result<bool> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(false);
+    };
+    if !text.lines().any(|l| l.trim() == old) {
+        return Ok(false);
+    }
+    let out: String = text
+        .lines()
+        .map(|l| if l.trim() == old { new } else { l })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(true)
 }
 
 /// Appends `line` to the file unless a line equals it; true when it did.

@@ -24,6 +24,15 @@ pub enum GitCommand {
     /// changed since them, when the master key is in the environment; does nothing (quietly,
     /// exit 0) without it. The hooks run it.
     Refresh,
+    /// Print the graph in FILE (a `graph.db`, as git hands it to a textconv) as sorted, stable
+    /// text: one block per node (name, type, tier, status, description, properties, edges), at
+    /// the level of the key in the environment; keyless, public content and counts of what is
+    /// sealed. `git install` makes `git diff`, `git log -p` and `git show` use it. Never asks for
+    /// a passphrase.
+    Textconv {
+        /// The index file to show.
+        file: PathBuf,
+    },
     /// Check that the graph did not go back while git went forward (the hooks run it after a
     /// checkout, merge or rebase, and before a commit). Needs no key: it compares the index's seal
     /// history with what this machine last saw. Exits 1, naming the commit that brought the older

@@ -88,7 +88,7 @@ pub fn at(root: &Path, rev: &str) -> Result<Snapshot> {
         .arg(format!("--prefix={}/", tree.display()));
     run(c, &format!("reading {rev}'s store from git"))?;
     let snap = Snapshot { dir, commit };
-    if !graphex_engine::store::Layout::new(&snap.root()).db().is_file() {
+    if !graphex_engine::store::Layout::new(snap.root()).db().is_file() {
         bail!("{rev} has no Graphex index at {gpp}/graphex/graph.db");
     }
     Ok(snap)

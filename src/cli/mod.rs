@@ -21,11 +21,13 @@ mod git_branch;
 mod git_hooks;
 mod git_program;
 mod git_revision;
+mod git_textconv;
 pub mod hints;
 mod history;
 pub mod hold;
 mod interchange;
 mod io_args;
+mod manual;
 pub mod output;
 mod pending_ask;
 mod project_args;
@@ -94,6 +96,8 @@ pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
         Command::Subgraph(a) => explore::subgraph(ctx, a),
         Command::Project(a) => projection::project(ctx, a),
         Command::Diff(a) => diff::diff(ctx, a),
+        Command::Completions { shell } => manual::completions(*shell),
+        Command::Man => manual::man(),
         Command::Audit(a) => projection::audit(ctx, a),
         Command::Exposure {
             limit,

@@ -221,7 +221,12 @@ impl Config {
                 .try_into()
                 .map_err(|e: toml::de::Error| bad(format!("[graphex.diff]: {e}")))?,
         };
-        if let Some(unknown) = diff.check.iter().flatten().find(|c| !DIFF_FINDINGS.contains(&c.as_str())) {
+        if let Some(unknown) = diff
+            .check
+            .iter()
+            .flatten()
+            .find(|c| !DIFF_FINDINGS.contains(&c.as_str()))
+        {
             return Err(bad(format!(
                 "[graphex.diff]: check names {unknown:?}; the findings are {}",
                 DIFF_FINDINGS.join(", ")
@@ -263,13 +268,21 @@ mod tests {
         let diff = Config::parse("c", "[graphex.diff]\ncheck = [\"credential\"]\n").unwrap();
         assert!(diff.diff.fails_on("credential") && !diff.diff.fails_on("tier-lowered"));
         assert!(Config::default().diff.fails_on("tier-lowered"), "unset: every finding");
-        let e = Config::parse("c", "[graphex.diff]\ncheck = [\"tier-raised\"]\n").unwrap_err().to_string();
-        assert!(e.contains("tier-raised") && e.contains("tier-lowered, credential"), "{e}");
+        let e = Config::parse("c", "[graphex.diff]\ncheck = [\"tier-raised\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("tier-raised") && e.contains("tier-lowered, credential"),
+            "{e}"
+        );
         assert!(
             !Config::default().canonical().unwrap().contains("diff"),
             "settings approved before [graphex.diff] keep their digest"
         );
-        assert!(diff.canonical().unwrap().contains("credential"), "a check set is approved with the rest");
+        assert!(
+            diff.canonical().unwrap().contains("credential"),
+            "a check set is approved with the rest"
+        );
         let skip = Config::parse("c", "[graphex.audit]\npreviews = \"skip\"\n").unwrap();
         assert_eq!(skip.audit.previews, PreviewPolicy::Skip);
         assert!(Config::parse("c", "[graphex.audit]\npreviews = \"never\"\n").is_err());

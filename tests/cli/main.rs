@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod canary;
+mod ci_recipe;
 mod concurrency;
 mod config;
 mod console;
@@ -11,6 +12,7 @@ mod console_graph;
 mod console_projection;
 mod console_query;
 mod console_session;
+mod diff;
 mod docs_links;
 mod doctor;
 mod explore;
@@ -18,6 +20,7 @@ mod federation;
 mod git;
 mod git_branches;
 mod git_rollback;
+mod git_textconv;
 mod golden;
 mod graph_ops;
 mod harness;
@@ -28,6 +31,7 @@ mod interchange;
 mod layers;
 mod lifecycle;
 mod mcp;
+mod mcp_clients;
 mod mcp_limits;
 mod mcp_raw;
 mod mcp_session;

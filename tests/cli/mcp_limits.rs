@@ -43,16 +43,23 @@ impl Server {
         } else {
             command.env_remove("GRAPHEX_AGENT_IDENTITY");
         }
+        command
+            .arg("--store")
+            .arg(repo.root())
+            .args(["mcp", "--agent", "claude-code", "--trust", "94"])
+            .args(extra);
+        Self::run(command)
+    }
+
+    /// `command` (a server's command line) started with a clean
+    /// environment but for what it sets itself, its stdio piped.
+    pub(crate) fn run(mut command: Command) -> Self {
         let mut child = command
             .env_remove("GRAPHEX_PASSPHRASE")
             .env_remove("GRAPHEX_IDENTITY")
             .env_remove("GRAPHEX_HUMAN_PASSPHRASE")
             .env_remove("GRAPHEX_MCP_MAX_MESSAGE")
             .env("GRAPHEX_TEST_KDF_LOG_N", "4")
-            .arg("--store")
-            .arg(repo.root())
-            .args(["mcp", "--agent", "claude-code", "--trust", "94"])
-            .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

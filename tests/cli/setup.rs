@@ -209,3 +209,45 @@ fn usage_errors_exit_2() {
         .success()
         .stdout(predicate::str::contains("GRAPHEX_PASSPHRASE"));
 }
+
+/// `graphex completions SHELL` prints a script the shell accepts, naming
+/// the commands; `graphex man` prints the man page.
+#[test]
+fn completions_and_the_man_page_come_from_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = crate::harness::bare(dir.path()).args(args).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let bash = run(&["completions", "bash"]);
+    assert!(
+        bash.contains("graphex") && bash.contains("diff") && bash.contains("pending"),
+        "{bash}"
+    );
+    let script = dir.path().join("graphex.bash");
+    std::fs::write(&script, &bash).unwrap();
+    let checked = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        assert!(run(&["completions", shell]).contains("graphex"), "{shell}");
+    }
+    let man = run(&["man"]);
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH graphex"),
+        "{}",
+        &man[..man.len().min(300)]
+    );
+    assert!(
+        man.contains("diff") && man.contains("encrypted"),
+        "the commands and the description"
+    );
+    crate::harness::bare(dir.path())
+        .args(["completions", "tcsh"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("invalid value 'tcsh'"));
+}

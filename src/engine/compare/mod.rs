@@ -109,7 +109,10 @@ impl Comparison {
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
             && self.edges.is_empty()
-            && self.sealed.iter().all(|s| s.nodes.0 == s.nodes.1 && s.edges.0 == s.edges.1)
+            && self
+                .sealed
+                .iter()
+                .all(|s| s.nodes.0 == s.nodes.1 && s.edges.0 == s.edges.1)
     }
 }
 
@@ -201,7 +204,11 @@ fn edges(a: &Catalog, b: &Catalog) -> Vec<EdgeChange> {
         .iter()
         .filter(|(k, _)| !x.contains_key(*k))
         .map(|(k, t)| one(k, true, *t))
-        .chain(x.iter().filter(|(k, _)| !y.contains_key(*k)).map(|(k, t)| one(k, false, *t)))
+        .chain(
+            x.iter()
+                .filter(|(k, _)| !y.contains_key(*k))
+                .map(|(k, t)| one(k, false, *t)),
+        )
         .collect();
     out.sort();
     out
@@ -211,7 +218,10 @@ fn edges(a: &Catalog, b: &Catalog) -> Vec<EdgeChange> {
 fn sealed(before: &Store, after: &Store) -> Result<Vec<SealedCount>> {
     let (x, y) = (before.status()?, after.status()?);
     let count = |r: &crate::store::StatusReport| -> HashMap<Tier, (u64, u64, bool)> {
-        r.tiers.iter().map(|t| (t.tier, (t.nodes, t.edges, t.readable))).collect()
+        r.tiers
+            .iter()
+            .map(|t| (t.tier, (t.nodes, t.edges, t.readable)))
+            .collect()
     };
     let (cx, cy) = (count(&x), count(&y));
     Ok(Tier::ALL

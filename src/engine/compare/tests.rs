@@ -40,15 +40,20 @@ fn a_branch_is_shown_counted_and_flagged_at_the_readers_level() {
     copy(&before, &after);
     {
         let mut h = open_at(&after, Level::Human);
-        h.add_node(node("public-doc", "How to call orders-service from outside", Tier::Public))
-            .unwrap();
+        h.add_node(node(
+            "public-doc",
+            "How to call orders-service from outside",
+            Tier::Public,
+        ))
+        .unwrap();
         h.add_node(node(
             "deploy-notes",
             "deploy with ghp_abcdefghijklmnopqrstuvwxyz0123456789AB",
             Tier::AgentReadable,
         ))
         .unwrap();
-        h.add_node(node("payroll-two", "more payroll", Tier::HumanOnly)).unwrap();
+        h.add_node(node("payroll-two", "more payroll", Tier::HumanOnly))
+            .unwrap();
         h.update_node(
             "api-gateway",
             &NodePatch {
@@ -82,8 +87,15 @@ fn a_branch_is_shown_counted_and_flagged_at_the_readers_level() {
         "the human-only node is not shown"
     );
     let gateway = &c.nodes[0];
-    assert_eq!((gateway.tier_before, gateway.tier_after), (Some(Tier::AgentReadable), Some(Tier::Public)));
-    assert!(gateway.fields.iter().any(|f| f.field == "description"), "{:?}", gateway.fields);
+    assert_eq!(
+        (gateway.tier_before, gateway.tier_after),
+        (Some(Tier::AgentReadable), Some(Tier::Public))
+    );
+    assert!(
+        gateway.fields.iter().any(|f| f.field == "description"),
+        "{:?}",
+        gateway.fields
+    );
     // Counted, never shown: the human-only tier grew by one node.
     let human = c.sealed.iter().find(|s| s.tier == Tier::HumanOnly).unwrap();
     assert_eq!(human.nodes, (1, 2));
@@ -112,9 +124,17 @@ fn a_branch_is_shown_counted_and_flagged_at_the_readers_level() {
     let (la, lb) = (open_at(&before, Level::Locked), open_at(&after, Level::Locked));
     let locked = compare(&la, &lb, &settings).unwrap();
     let names: Vec<&str> = locked.nodes.iter().map(|n| n.name.as_str()).collect();
-    assert_eq!(names, ["api-gateway", "public-doc"], "an agent-readable node moved down shows as added");
+    assert_eq!(
+        names,
+        ["api-gateway", "public-doc"],
+        "an agent-readable node moved down shows as added"
+    );
     let readable = locked.sealed.iter().find(|s| s.tier == Tier::AgentReadable).unwrap();
-    assert_eq!(readable.nodes, (2, 2), "orders-service and deploy-notes in, api-gateway out");
+    assert_eq!(
+        readable.nodes,
+        (2, 2),
+        "orders-service and deploy-notes in, api-gateway out"
+    );
     // The same state twice: nothing.
     assert!(compare(&b, &b, &settings).unwrap().is_empty());
 }

@@ -79,7 +79,13 @@ pub fn impact(store: &Store, id: &ProposalId, p: &StoredProposal, s: &Settings) 
 /// How `tier`'s projections around each of `centres` (depth 1, no budget
 /// limit) differ from the graph `before` to the graph `after`: the centres
 /// whose text changed, and their tokens on each side.
-pub fn tier_impact(before: &Catalog, after: &Catalog, centres: &[String], tier: Tier, s: &Settings) -> Result<TierImpact> {
+pub fn tier_impact(
+    before: &Catalog,
+    after: &Catalog,
+    centres: &[String],
+    tier: Tier,
+    s: &Settings,
+) -> Result<TierImpact> {
     let mut t = TierImpact {
         tier,
         centres_changed: 0,

@@ -98,8 +98,9 @@ impl Store {
 
     /// Opens a past state of a store (a git revision copied into a private
     /// directory) to read it: verified as any open; its freshness is not
-    /// checked against the store's record nor written to it. Nothing
-    /// should write to it.
+    /// checked against the store's record nor written to it, and nothing
+    /// left owed (a tier raise's wipe) is finished. Nothing should write
+    /// to it.
     pub fn open_snapshot(root: &Path, creds: &Credentials) -> Result<Store> {
         let how = Opening {
             snapshot: true,
@@ -216,6 +217,11 @@ impl Store {
         store.load_verified()?;
         if !how.unsealed && !how.snapshot && store.keys.verifier().is_some() {
             store.check_fresh();
+        }
+        // A past state is read, never repaired: its blobs may be the
+        // store's own (a textconv reads them in place).
+        if how.snapshot {
+            return Ok(store);
         }
         // A tier raise that crashed after its commit left old copies.
         if store.finish_wipe(true)? > 0 {
