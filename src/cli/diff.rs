@@ -40,8 +40,11 @@ struct Report<'a> {
 
 pub fn diff(ctx: &Context, a: &DiffArgs) -> Result<()> {
     let root = ctx.root()?;
-    let (before, after) = states(&root, &a.states)?;
     let creds = ctx.read_credentials()?;
+    if !a.as_of.is_empty() {
+        return as_of(ctx, a, &root, &creds);
+    }
+    let (before, after) = states(&root, &a.states)?;
     let open = |s: &State| -> Result<Store> {
         let store = if s.own {
             Store::open(&s.root, &creds)
@@ -57,12 +60,68 @@ pub fn diff(ctx: &Context, a: &DiffArgs) -> Result<()> {
         .unwrap_or_default();
     let settings = y.config()?.config.projection_settings()?;
     let c = compare(&x, &y, &settings)?;
+    print(
+        ctx,
+        a,
+        &config,
+        &c,
+        (&before.label, &after.label),
+        &y.level().to_string(),
+    )
+}
+
+/// `--as-of`: two points of the store's own timeline (the second one now
+/// when only one is given).
+fn as_of(ctx: &Context, a: &DiffArgs, root: &Path, creds: &graphex_engine::Credentials) -> Result<()> {
+    use graphex_engine::as_of::AsOf;
+    use graphex_engine::compare::{Past, Side, compare_sides};
+    let store = Store::open(root, creds)?;
+    let point = |text: &str| -> Result<AsOf> {
+        AsOf::parse(text)
+            .map_err(anyhow::Error::msg)?
+            .ok_or_else(|| anyhow::anyhow!("--as-of needs a point: a date, an instant or a timeline entry (#42)"))
+    };
+    let past = |text: &str| -> Result<Past<'_>> {
+        Ok(Past {
+            store: &store,
+            past: store.catalog_as_of(point(text)?)?,
+        })
+    };
+    let (x, y): (Past<'_>, Option<Past<'_>>) = match a.as_of.as_slice() {
+        [one] => (past(one)?, None),
+        [one, two] => (past(one)?, Some(past(two)?)),
+        _ => bail!("--as-of compares two points: give it once or twice"),
+    };
+    let label = |p: &Past<'_>, text: &str| format!("as of {text} (entry #{})", p.past.commit);
+    let before = label(&x, &a.as_of[0]);
+    let after = y.as_ref().map_or_else(|| "now".to_owned(), |p| label(p, &a.as_of[1]));
+    let second: &dyn Side = match &y {
+        Some(p) => p,
+        None => &store,
+    };
+    let config = store.config()?.config;
+    let settings = config.projection_settings()?;
+    let mentions = graphex_engine::proposal::Mentions::new(&store);
+    let c = compare_sides(&x, second, &mentions, &settings)?;
+    print(ctx, a, &config, &c, (&before, &after), &store.level().to_string())
+}
+
+/// Prints `c` as asked; with `--check`, fails on the findings `config`
+/// fails on.
+fn print(
+    ctx: &Context,
+    a: &DiffArgs,
+    config: &graphex_engine::config::Config,
+    c: &Comparison,
+    (before, after): (&str, &str),
+    level: &str,
+) -> Result<()> {
     let failing = c.findings.iter().filter(|f| config.diff.fails_on(f.code)).count();
     let report = Report {
-        before: &before.label,
-        after: &after.label,
-        level: y.level().to_string(),
-        comparison: &c,
+        before,
+        after,
+        level: level.to_owned(),
+        comparison: c,
         failing,
     };
     let format = if ctx.json { DiffFormat::Json } else { a.format };

@@ -10,6 +10,12 @@ pub struct DiffArgs {
     /// private temporary directory (removed after); nothing is checked out.
     #[arg(value_name = "REVISION", num_args = 0..=2)]
     pub states: Vec<String>,
+    /// Compare the store's graph at a point of its timeline instead: `--as-of WHEN` against now,
+    /// `--as-of A --as-of B` between two points. WHEN is a date (2026-11-01: the end of that
+    /// day, UTC), an instant (2026-11-01T12:00:00Z) or a timeline entry (#42). Nodes are shown
+    /// as they were; an edge removed since cannot be, and sealed tiers are not counted.
+    #[arg(long = "as-of", value_name = "WHEN", conflicts_with = "states")]
+    pub as_of: Vec<String>,
     /// text, json (also --json) or markdown (for a pull-request comment).
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,

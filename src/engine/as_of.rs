@@ -54,6 +54,30 @@ pub enum AsOf {
     Date(Timestamp),
 }
 
+impl AsOf {
+    /// A point in time as typed: `#42` or `42` (a timeline entry), a date
+    /// (`2026-11-01`: as it was at the end of that day, UTC) or an RFC 3339
+    /// instant; empty for now. The error says what was expected.
+    pub fn parse(text: &str) -> std::result::Result<Option<AsOf>, String> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        let digits = t.strip_prefix('#').unwrap_or(t);
+        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+            return digits
+                .parse()
+                .map(|n| Some(AsOf::Commit(n)))
+                .map_err(|_| format!("{t}: not a timeline entry number"));
+        }
+        let at = Timestamp::parse(t).map_err(|_| {
+            format!("{t}: give a date (2026-11-01), an instant (2026-11-01T12:00:00Z) or a timeline entry (#42)")
+        })?;
+        let end_of_day = if t.len() == 10 { 86_400_000 - 1 } else { 0 };
+        Ok(Some(AsOf::Date(Timestamp(at.0 + end_of_day))))
+    }
+}
+
 /// The readable graph at a point: a catalog that traversals (e.g.
 /// [`crate::traverse::neighbors`]) walk like the current one.
 #[derive(Clone, Debug)]

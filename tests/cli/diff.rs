@@ -183,3 +183,25 @@ fn the_merge_and_the_work_tree_and_two_stores() {
     let bad = diff(root, true, &["--", "-x"]).failure();
     assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("is not a revision"));
 }
+
+/// `--as-of`: two points of the store's own timeline, or one against now.
+#[test]
+fn as_of_compares_points_of_the_timeline() {
+    let dir = history();
+    let root = dir.path();
+    // On main: `shared` (the first entry), `inner` and `old`, then `alpha`.
+    let since_first = out(&diff(root, true, &["--as-of", "#1"]).success());
+    assert!(since_first.starts_with("as of #1 (entry #1) → now"), "{since_first}");
+    for added in ["+ alpha", "+ inner", "+ old"] {
+        assert!(since_first.contains(added), "{added}: {since_first}");
+    }
+    assert!(!since_first.contains("+ shared"), "there at #1: {since_first}");
+    let between = out(&diff(root, true, &["--as-of", "#1", "--as-of", "#2"]).success());
+    assert!(between.contains("→ as of #2 (entry #2)"), "{between}");
+    assert!(!between.contains("alpha"), "after #2: {between}");
+    let bad = diff(root, true, &["--as-of", "yesterday"]).failure();
+    let said = String::from_utf8_lossy(&bad.get_output().stderr).into_owned();
+    assert!(said.contains("yesterday: give a date"), "{said}");
+    let both = diff(root, true, &["--as-of", "#1", "HEAD"]).failure();
+    assert_eq!(both.get_output().status.code(), Some(2), "a usage error");
+}

@@ -14,10 +14,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::model::{FieldDiff, NodeId, Status, Tier, field_diff};
+use crate::model::{FieldDiff, Node, NodeId, NodeSummary, Status, Tier, field_diff};
 use crate::project::Settings;
 use crate::proposal::{AGENT_TIERS, Mentions, tier_impact};
-use crate::store::{Catalog, Store};
+use crate::store::{Catalog, Store, TierCount};
 
 mod exposure;
 pub use exposure::TierExposure;
@@ -116,9 +116,61 @@ impl Comparison {
     }
 }
 
+/// One side of a comparison: a graph as one level reads it.
+pub trait Side {
+    fn catalog(&self) -> &Catalog;
+    /// The whole node `n` names (its version), for its fields.
+    fn node(&self, n: &NodeSummary) -> Result<Node>;
+    /// Each tier's counts and whether this side reads it (none: unknown).
+    fn tiers(&self) -> Result<Vec<TierCount>>;
+}
+
+impl Side for Store {
+    fn catalog(&self) -> &Catalog {
+        Store::catalog(self)
+    }
+    fn node(&self, n: &NodeSummary) -> Result<Node> {
+        Store::node(self, n.name.as_str())
+    }
+    fn tiers(&self) -> Result<Vec<TierCount>> {
+        Ok(self.status()?.tiers)
+    }
+}
+
+/// The graph of `store` at a point of its timeline (`graphex diff
+/// --as-of`): its nodes' versions of that time; how much each sealed tier
+/// held then is not known, so none is counted.
+pub struct Past<'a> {
+    pub store: &'a Store,
+    pub past: crate::as_of::PastCatalog,
+}
+
+impl Side for Past<'_> {
+    fn catalog(&self) -> &Catalog {
+        &self.past.catalog
+    }
+    fn node(&self, n: &NodeSummary) -> Result<Node> {
+        self.store.node_version(&n.id, n.version)
+    }
+    fn tiers(&self) -> Result<Vec<TierCount>> {
+        Ok(Vec::new())
+    }
+}
+
 /// Compares the graph in `before` with the graph in `after`, projecting
 /// with `settings` (the second state's, as agents would receive it).
 pub fn compare(before: &Store, after: &Store, settings: &Settings) -> Result<Comparison> {
+    compare_sides(before, after, &Mentions::new(after), settings)
+}
+
+/// [`compare`] of any two sides; `mentions` holds the names a text could
+/// give away (the second side's store's).
+pub fn compare_sides(
+    before: &dyn Side,
+    after: &dyn Side,
+    mentions: &Mentions,
+    settings: &Settings,
+) -> Result<Comparison> {
     let (a, b) = (before.catalog(), after.catalog());
     let mut nodes = Vec::new();
     let ids: BTreeSet<NodeId> = a.nodes().chain(b.nodes()).map(|n| n.id).collect();
@@ -141,7 +193,7 @@ pub fn compare(before: &Store, after: &Store, settings: &Settings) -> Result<Com
                 fields: Vec::new(),
             },
             (Some(x), Some(y)) if x.version != y.version => {
-                let fields = field_diff(&before.node(x.name.as_str())?, &after.node(y.name.as_str())?);
+                let fields = field_diff(&before.node(x)?, &after.node(y)?);
                 let change = match (x.status, y.status) {
                     (s, t) if s == t => NodeChangeKind::Changed,
                     (_, Status::Deprecated) => NodeChangeKind::Deprecated,
@@ -163,7 +215,7 @@ pub fn compare(before: &Store, after: &Store, settings: &Settings) -> Result<Com
         nodes.push(change);
     }
     nodes.sort_by(|x, y| x.name.cmp(&y.name));
-    let findings = findings(after, &nodes);
+    let findings = findings(after, mentions, &nodes);
     let edges = edges(a, b);
     let sealed = sealed(before, after)?;
     let mut centres: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
@@ -215,13 +267,13 @@ fn edges(a: &Catalog, b: &Catalog) -> Vec<EdgeChange> {
 }
 
 /// The tiers either side cannot read, with what each holds.
-fn sealed(before: &Store, after: &Store) -> Result<Vec<SealedCount>> {
-    let (x, y) = (before.status()?, after.status()?);
-    let count = |r: &crate::store::StatusReport| -> HashMap<Tier, (u64, u64, bool)> {
-        r.tiers
-            .iter()
-            .map(|t| (t.tier, (t.nodes, t.edges, t.readable)))
-            .collect()
+fn sealed(before: &dyn Side, after: &dyn Side) -> Result<Vec<SealedCount>> {
+    let (x, y) = (before.tiers()?, after.tiers()?);
+    if x.is_empty() || y.is_empty() {
+        return Ok(Vec::new());
+    }
+    let count = |r: &[TierCount]| -> HashMap<Tier, (u64, u64, bool)> {
+        r.iter().map(|t| (t.tier, (t.nodes, t.edges, t.readable))).collect()
     };
     let (cx, cy) = (count(&x), count(&y));
     Ok(Tier::ALL
@@ -240,8 +292,7 @@ fn sealed(before: &Store, after: &Store) -> Result<Vec<SealedCount>> {
 
 /// Tiers lowered, credentials, and more secret names in less secret text,
 /// in the second state's changed and added nodes.
-fn findings(after: &Store, nodes: &[NodeChange]) -> Vec<Finding> {
-    let mentions = Mentions::new(after);
+fn findings(after: &dyn Side, mentions: &Mentions, nodes: &[NodeChange]) -> Vec<Finding> {
     let mut out = Vec::new();
     for n in nodes {
         if let (Some(x), Some(y)) = (n.tier_before, n.tier_after)
@@ -259,7 +310,9 @@ fn findings(after: &Store, nodes: &[NodeChange]) -> Vec<Finding> {
         let Some(tier) = n.tier_after else { continue };
         let texts: Vec<String> = match n.change {
             NodeChangeKind::Added => after
-                .node(&n.name)
+                .catalog()
+                .by_name(&n.name)
+                .and_then(|s| after.node(s).ok())
                 .map(|node| {
                     let mut t = vec![node.description.clone()];
                     t.extend(node.body.clone());

@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use graphex_engine::as_of::AsOf;
-use graphex_engine::model::Timestamp;
 
 use super::update::ask;
 use super::work::{Format, JumpHit};
@@ -111,26 +110,9 @@ pub fn open_as_of(state: &mut AppState) {
     });
 }
 
-/// A point in time as typed: `#42` or `42` (a timeline entry), a date
-/// (`2026-11-01`: as it was at the end of that day, UTC) or an RFC 3339
-/// instant; empty for now.
+/// A point in time as typed (see [`AsOf::parse`]).
 pub fn parse_as_of(text: &str) -> Result<Option<AsOf>, String> {
-    let t = text.trim();
-    if t.is_empty() {
-        return Ok(None);
-    }
-    let digits = t.strip_prefix('#').unwrap_or(t);
-    if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
-        return digits
-            .parse()
-            .map(|n| Some(AsOf::Commit(n)))
-            .map_err(|_| format!("{t}: not a timeline entry number"));
-    }
-    let at = Timestamp::parse(t).map_err(|_| {
-        format!("{t}: give a date (2026-11-01), an instant (2026-11-01T12:00:00Z) or a timeline entry (#42)")
-    })?;
-    let end_of_day = if t.len() == 10 { 86_400_000 - 1 } else { 0 };
-    Ok(Some(AsOf::Date(Timestamp(at.0 + end_of_day))))
+    AsOf::parse(text)
 }
 
 pub fn open_export(state: &mut AppState) {
