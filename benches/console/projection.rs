@@ -60,7 +60,7 @@ pub(crate) fn projection_benches(c: &mut Criterion, label: &str, store: &mut Sto
     let worker = |store: &mut Store, spec: &projection_work::Spec, recorded: &mut HashSet<String>| {
         store.refresh().expect("refresh");
         let config = store.config().expect("config").config;
-        projection_work::preview(store, &config, &settings, spec, recorded).expect("preview")
+        projection_work::preview(store, &config, &settings, spec, recorded, None).expect("preview")
     };
     let mut recorded = HashSet::new();
     let shown = worker(store, &spec(BUDGET), &mut recorded);

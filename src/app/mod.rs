@@ -60,6 +60,9 @@ pub struct Options {
     /// The unlock session that hosts the worker (its keys stay there);
     /// `None`: the console opens the store itself with `creds`.
     pub session: Option<crate::shared::frames::Channel>,
+    /// A revision range for the Projection pane to compare with (`graphex
+    /// diff --console`): the base revision and the range's name.
+    pub range: Option<(String, String)>,
 }
 
 /// True when `NO_COLOR` asks for no colour.
@@ -123,7 +126,12 @@ async fn event_loop(term: &mut ratatui::DefaultTerminal, opts: Options, config: 
         }
         None => worker::spawn(opts.root.clone(), opts.creds, reply_tx),
     };
-    let result = serve(term, &opts.root, config, &worker.tx, replies).await;
+    let range = opts.range.map(|(rev, label)| panes::projection::RangeAsked {
+        rev,
+        label,
+        open: false,
+    });
+    let result = serve(term, &opts.root, config, &worker.tx, replies, range).await;
     let _ = worker.tx.send(Request::Shutdown);
     drop(worker.tx);
     if worker.thread.join().is_err() {
@@ -138,6 +146,7 @@ async fn serve(
     config: ConsoleConfig,
     tx: &std::sync::mpsc::Sender<Request>,
     mut replies: tokio::sync::mpsc::UnboundedReceiver<worker::Reply>,
+    range: Option<panes::projection::RangeAsked>,
 ) -> Result<()> {
     let send = |r: Request| tx.send(r).map_err(|_| anyhow::anyhow!("the engine thread stopped"));
     send(Request::Open)?;
@@ -147,6 +156,7 @@ async fn serve(
     let styles = config.styles;
     let mut state = AppState::new(config.keymap, root.display().to_string());
     state.mouse = config.mouse;
+    state.projection.range = range;
     // What the store's config tried to set and was refused is shown, not
     // silently dropped: the reviewer learns the repository asked for it.
     if let Some(first) = config.notes.first() {

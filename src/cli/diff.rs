@@ -12,9 +12,9 @@ use graphex_engine::store::Layout;
 
 use super::args::DiffArgs;
 use super::diff_args::DiffFormat;
-use super::git_revision::{self, Snapshot};
 use super::output::emit;
 use super::session::Context;
+use crate::shared::git_revision::{self, Snapshot};
 
 /// One side of the comparison, and what holds it on disk.
 struct State {
@@ -41,6 +41,10 @@ struct Report<'a> {
 pub fn diff(ctx: &Context, a: &DiffArgs) -> Result<()> {
     let root = ctx.root()?;
     let creds = ctx.read_credentials()?;
+    if a.console {
+        let (rev, label) = console_range(&root, &a.states)?;
+        return super::console(ctx, Some((rev, label)));
+    }
     if !a.as_of.is_empty() {
         return as_of(ctx, a, &root, &creds);
     }
@@ -138,6 +142,21 @@ fn print(
         bail!("diff --check: {failing} finding(s) this repository's settings fail on (see above)");
     }
     Ok(())
+}
+
+/// `--console`: the base revision the Projection pane compares the work
+/// tree's store with, and the range's name.
+fn console_range(root: &Path, args: &[String]) -> Result<(String, String)> {
+    let (base, label) = match args {
+        [] => ("HEAD".to_owned(), "HEAD".to_owned()),
+        [one] => match (one.split_once("..."), one.split_once("..")) {
+            (Some((x, y)), _) => (git_revision::merge_base(root, x, y)?, one.clone()),
+            (None, Some((x, _))) => (x.to_owned(), one.clone()),
+            (None, None) => (one.clone(), one.clone()),
+        },
+        _ => bail!("--console compares one revision (or a range's base) with the work tree: give one"),
+    };
+    Ok((git_revision::commit(root, &base)?, label))
 }
 
 /// The two states the arguments name.

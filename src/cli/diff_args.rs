@@ -16,6 +16,11 @@ pub struct DiffArgs {
     /// as they were; an edge removed since cannot be, and sealed tiers are not counted.
     #[arg(long = "as-of", value_name = "WHEN", conflicts_with = "states")]
     pub as_of: Vec<String>,
+    /// Open the console instead: its Projection pane shows a changed node before and after the
+    /// range, tier by tier (`/` another node), the range's base against the work tree's store:
+    /// `--console main...HEAD`, `--console v1.2`; none: HEAD.
+    #[arg(long, conflicts_with = "as_of")]
+    pub console: bool,
     /// text, json (also --json) or markdown (for a pull-request comment).
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,

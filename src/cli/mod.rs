@@ -20,7 +20,6 @@ mod git_args;
 mod git_branch;
 mod git_hooks;
 mod git_program;
-mod git_revision;
 mod git_textconv;
 pub mod hints;
 mod history;
@@ -68,7 +67,7 @@ pub fn run(cli: Cli) -> Result<()> {
         held: None,
     };
     let Some(command) = cli.command else {
-        return console(&ctx);
+        return console(&ctx, None);
     };
     dispatch(&ctx, &command)
 }
@@ -185,8 +184,10 @@ pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
 
 /// `graphex` alone: the console on the discovered store, through its
 /// unlock session when one runs and no key is named, else with the
-/// environment's credentials (and a prompt first for `--unlock`).
-fn console(ctx: &Context) -> Result<()> {
+/// environment's credentials (and a prompt first for `--unlock`). With a
+/// revision range (`graphex diff --console`), its Projection pane compares
+/// the range's base (revision, name) with the store now.
+pub(crate) fn console(ctx: &Context, range: Option<(String, String)>) -> Result<()> {
     crate::app::terminal::require_tty()?;
     let root = ctx.root()?;
     let session = if ctx.unlock.is_none() {
@@ -198,5 +199,10 @@ fn console(ctx: &Context) -> Result<()> {
         Some(_) => graphex_engine::Credentials::none(),
         None => session::console_credentials(ctx)?,
     };
-    crate::app::run(crate::app::Options { root, creds, session })
+    crate::app::run(crate::app::Options {
+        root,
+        creds,
+        session,
+        range,
+    })
 }

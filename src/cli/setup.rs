@@ -133,6 +133,7 @@ pub fn demo(dir: Option<&Path>, reset: bool, no_console: bool) -> Result<()> {
         root,
         creds,
         session: None,
+        range: None,
     })
 }
 

@@ -10,5 +10,6 @@ pub mod demo;
 mod demo_proposals;
 pub mod external_edit;
 pub mod frames;
+pub mod git_revision;
 pub mod secret_text;
 pub mod three_way;

@@ -11,6 +11,7 @@ mod console_back;
 mod console_graph;
 mod console_projection;
 mod console_query;
+mod console_range;
 mod console_session;
 mod diff;
 mod docs_links;

@@ -295,7 +295,7 @@ fn the_console_preview_is_the_clis_byte_for_byte() {
         agent: "console-preview".into(),
         budget: 1500,
     };
-    let shown = preview(&mut store, &config, &settings, &spec, &mut Default::default()).unwrap();
+    let shown = preview(&mut store, &config, &settings, &spec, &mut Default::default(), None).unwrap();
     drop(store);
     for t in &shown.tiers {
         let mut c = master(&dir);

@@ -124,8 +124,14 @@ impl Run {
             Request::Preview { generation, spec } => {
                 let config = self.store.config().unwrap().config;
                 let settings = config.projection_settings().unwrap();
-                let result =
-                    super::projection::work::preview(&mut self.store, &config, &settings, &spec, &mut self.recorded);
+                let result = super::projection::work::preview(
+                    &mut self.store,
+                    &config,
+                    &settings,
+                    &spec,
+                    &mut self.recorded,
+                    None,
+                );
                 return vec![Reply::Previewed {
                     generation,
                     result: Box::new(result),

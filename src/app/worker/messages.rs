@@ -54,6 +54,12 @@ pub enum Request {
         text: String,
         force: bool,
     },
+    /// Read the store at git revision `rev` (the base of a range), for the
+    /// Projection pane to compare with now; `label` names the range.
+    OpenRange {
+        rev: String,
+        label: String,
+    },
     /// A near-duplicate's `add_node` rewritten as an update of the node it
     /// duplicates, for review (nothing is written).
     MergeDraft {
@@ -339,6 +345,12 @@ pub enum Reply {
     Previewed {
         generation: u64,
         result: Box<Result<PreviewView, String>>,
+    },
+    /// A revision range's base is open: the range, and the nodes changed
+    /// since it (by name), or why it is not.
+    RangeOpened {
+        label: String,
+        result: Result<Vec<String>, String>,
     },
     NameChecked {
         generation: u64,

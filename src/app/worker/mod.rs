@@ -82,6 +82,9 @@ struct Worker {
     /// proposed nodes read it, scanned again only when the queue changed.
     pending: proposal::PendingScans,
     bodies: bodies::BodyIndex,
+    /// The base of a revision range the Projection pane compares with
+    /// (`graphex diff --console`): a past state read from git.
+    range: Option<range::RangeBase>,
 }
 
 /// Lints already sent, valid for one commit and one level.
@@ -112,6 +115,7 @@ impl Worker {
             redoing: false,
             pending: proposal::PendingScans::default(),
             bodies: bodies::BodyIndex::default(),
+            range: None,
         }
     }
 
@@ -275,6 +279,7 @@ impl Worker {
             | Request::Curator { .. }
             | Request::Start => self.graph(req),
             Request::Preview { generation, spec } => self.preview(generation, &spec),
+            Request::OpenRange { ref rev, ref label } => self.open_range(rev, label),
             Request::ExposureReport { .. } | Request::AuditList { .. } | Request::AuditReplay { .. } => {
                 let _ = self.current();
                 let reply = review_answer(self.store.as_ref(), self.settings.as_ref(), req);
@@ -316,6 +321,8 @@ impl Worker {
                 self.pending.clear();
                 self.bodies.wipe();
                 self.past = None;
+                // The range's base holds keys too.
+                self.range = None;
                 self.recorded.clear();
                 self.memory.wipe();
                 self.open();
@@ -605,6 +612,7 @@ fn request_kind(r: &Request) -> &'static str {
         Request::Start => "start",
         Request::RunQuery { .. } => "run-query",
         Request::Preview { .. } => "preview",
+        Request::OpenRange { .. } => "open-range",
         Request::ExposureReport { .. } => "exposure-report",
         Request::AuditList { .. } => "audit-list",
         Request::AuditReplay { .. } => "audit-replay",
@@ -701,5 +709,8 @@ mod remote_tests;
 pub use messages::{Reply, Request};
 mod projection;
 pub mod query;
+mod range;
+#[cfg(test)]
+mod range_tests;
 #[cfg(test)]
 mod tests;

@@ -37,12 +37,13 @@ impl Component for ProjectionComponent {
         update::projection_action(state, a, fx);
     }
 
-    fn reply(&self, state: &mut AppState, r: Reply, _fx: &mut Vec<Effect>) -> Option<Reply> {
+    fn reply(&self, state: &mut AppState, r: Reply, fx: &mut Vec<Effect>) -> Option<Reply> {
         match r {
             Reply::ExposureReport { generation, result } => review_ui::exposure_answer(state, generation, result),
             Reply::AuditList { generation, result } => review_ui::audit_answer(state, generation, result),
             Reply::Replayed { generation, result } => review_ui::replayed(state, generation, result),
             Reply::Previewed { generation, result } => update::shown(state, generation, *result),
+            Reply::RangeOpened { label, result } => super::range::opened(state, &label, result, fx),
             // The Graph pane's form asks for exposures too: only the
             // what-if's own answer is this pane's.
             Reply::Exposure { generation, result } => {
@@ -57,7 +58,11 @@ impl Component for ProjectionComponent {
 
     fn notice(&self, state: &mut AppState, n: Notice, fx: &mut Vec<Effect>) {
         match n {
-            Notice::Opened(_) | Notice::GraphChanged => update::changed(state, fx),
+            Notice::Opened(_) => {
+                super::range::ask(state, fx);
+                update::changed(state, fx);
+            }
+            Notice::GraphChanged => update::changed(state, fx),
             Notice::Lock => state.projection.wipe(),
             Notice::Settled if state.projection.stale && state.pane == Pane::Projection => update::changed(state, fx),
             Notice::Refresh | Notice::Settled => {}

@@ -16,6 +16,7 @@ pub mod component;
 pub mod exposure;
 #[cfg(test)]
 mod exposure_tests;
+pub mod range;
 pub mod review;
 pub mod review_ui;
 #[cfg(test)]
@@ -65,6 +66,18 @@ pub struct ProjectionPane {
     /// The graph changed while the pane was hidden: its texts are computed
     /// (and recorded) when it is next shown, never for nobody.
     pub stale: bool,
+    /// A revision range the pane compares with (`graphex diff --console`):
+    /// asked for when the store opens, again after an unlock.
+    pub range: Option<RangeAsked>,
+}
+
+/// A revision range: its base revision, its name, and whether the worker
+/// holds its base open.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RangeAsked {
+    pub rev: String,
+    pub label: String,
+    pub open: bool,
 }
 
 impl Default for ProjectionPane {
@@ -78,6 +91,7 @@ impl Default for ProjectionPane {
             why: false,
             diff: None,
             changes_only: false,
+            range: None,
             scroll: 0,
             what_if: None,
             what_if_generation: 0,
@@ -90,9 +104,12 @@ impl Default for ProjectionPane {
 impl ProjectionPane {
     /// Drops every projected text (lock).
     pub fn wipe(&mut self) {
+        // The range stays asked for; its base went with the keys.
+        let range = self.range.take().map(|r| RangeAsked { open: false, ..r });
         *self = Self {
             generation: self.generation,
             what_if_generation: self.what_if_generation,
+            range,
             ..Self::default()
         };
     }

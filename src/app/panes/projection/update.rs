@@ -15,6 +15,14 @@ pub const AGENT: &str = "console-preview";
 /// Opens the pane on `subject`, keeping the budget.
 pub fn open(state: &mut AppState, subject: Subject, fx: &mut Vec<Effect>) {
     state.pane = Pane::Projection;
+    // With a revision range open, a node is shown before and after it.
+    let subject = match (&state.projection.range, subject) {
+        (Some(r), Subject::Node { name, .. }) if r.open => Subject::Range {
+            centre: name,
+            label: r.label.clone(),
+        },
+        (_, s) => s,
+    };
     let budget = state.projection.spec.as_ref().map_or(BUDGET, |s| s.budget);
     state.projection.spec = Some(Spec {
         subject,

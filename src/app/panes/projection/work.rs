@@ -28,6 +28,12 @@ pub enum Subject {
         short: String,
         centre: String,
     },
+    /// A node before and after a revision range (`graphex diff --console
+    /// main...HEAD`): the graph at the range's base against the store now.
+    Range {
+        centre: String,
+        label: String,
+    },
 }
 
 impl Subject {
@@ -38,7 +44,7 @@ impl Subject {
                 depth: *depth,
             },
             Subject::Query(q) => Center::Query(q.clone()),
-            Subject::Proposal { centre, .. } => Center::Node {
+            Subject::Proposal { centre, .. } | Subject::Range { centre, .. } => Center::Node {
                 name: centre.clone(),
                 depth: 2,
             },
@@ -52,6 +58,7 @@ impl Subject {
             Subject::Proposal { short, centre, .. } => {
                 format!("{centre}: before and after accepting proposal {short}")
             }
+            Subject::Range { centre, label } => format!("{centre}: before and after {label}"),
         }
     }
 }
@@ -158,7 +165,11 @@ pub fn preview(
     settings: &Settings,
     spec: &Spec,
     recorded: &mut HashSet<String>,
+    base: Option<&graphex_engine::store::Catalog>,
 ) -> Result<PreviewView, String> {
+    if matches!(spec.subject, Subject::Range { .. }) && base.is_none() {
+        return Err("no revision range is open: start with `graphex diff --console RANGE`".into());
+    }
     let level_max = store.level().max_tier();
     // A proposal is previewed on the graph as it would be once accepted.
     let after = match &spec.subject {
@@ -218,28 +229,45 @@ pub fn preview(
                     .map_err(|e| format!("recording the preview: {e}"))?;
             }
         }
-        let shown = match (&after, now) {
-            (None, Ok((p, whys))) => Ok(view(p, whys, None)),
-            // The graph after accepting is never recorded: it does not exist.
-            // A node the proposal adds projects to nothing before it.
-            (Some(c), now) => {
-                let before = match now {
-                    Ok((p, _)) => Ok((p.text, p.tokens)),
-                    Err(graphex_engine::Error::NotFound(_)) => Ok((String::new(), 0)),
-                    Err(e) => Err(e),
-                };
-                before.and_then(|b| match explain(c, &req, settings) {
-                    Ok((p, whys)) => Ok(view(p, whys, Some(b))),
-                    // Not visible to this tier after accepting either.
-                    Err(graphex_engine::Error::NotFound(_)) => Ok(TierView {
-                        before: Some(b),
-                        ..TierView::empty(tier, spec.budget)
-                    }),
-                    Err(e) => Err(e),
-                })
-            }
+        // Two sides compared: a proposal's (the graph now, then as it
+        // would be once accepted: never recorded, it does not exist), or a
+        // revision range's (the graph at its base, then now). A node added
+        // (or gone, or not active) on one side projects to nothing there.
+        let nothing = |e: &graphex_engine::Error| {
+            matches!(
+                e,
+                graphex_engine::Error::NotFound(_) | graphex_engine::Error::NotProjected { .. }
+            )
+        };
+        let compared = |before: graphex_engine::Result<(
+            graphex_engine::project::Projection,
+            Vec<graphex_engine::project::ItemWhy>,
+        )>,
+                        after: graphex_engine::Result<(
+            graphex_engine::project::Projection,
+            Vec<graphex_engine::project::ItemWhy>,
+        )>| {
+            let before = match before {
+                Ok((p, _)) => Ok((p.text, p.tokens)),
+                Err(e) if nothing(&e) => Ok((String::new(), 0)),
+                Err(e) => Err(e),
+            };
+            before.and_then(|b| match after {
+                Ok((p, whys)) => Ok(view(p, whys, Some(b))),
+                Err(e) if nothing(&e) => Ok(TierView {
+                    before: Some(b),
+                    ..TierView::empty(tier, spec.budget)
+                }),
+                Err(e) => Err(e),
+            })
+        };
+        let range_base = base.filter(|_| matches!(spec.subject, Subject::Range { .. }));
+        let shown = match (&after, range_base, now) {
+            (Some(c), _, now) => compared(now, explain(c, &req, settings)),
+            (None, Some(b), now) => compared(explain(b, &req, settings), now),
+            (None, None, Ok((p, whys))) => Ok(view(p, whys, None)),
             // A subject above this tier is not an error of the query.
-            (None, Err(e)) => match above(store, &spec.subject, tier) {
+            (None, None, Err(e)) => match above(store, &spec.subject, tier) {
                 Some((name, at)) => Ok(TierView {
                     note: Some(format!("{tier} receives nothing: {name} is {at}")),
                     ..TierView::empty(tier, spec.budget)
@@ -278,7 +306,7 @@ fn human_only_around(store: &Store, subject: &Subject) -> Option<usize> {
                 .map(|(n, _)| n.name.to_string())
                 .collect()
         }
-        Subject::Proposal { centre, .. } => {
+        Subject::Proposal { centre, .. } | Subject::Range { centre, .. } => {
             return human_only_around(
                 store,
                 &Subject::Node {
@@ -308,7 +336,7 @@ fn human_only_around(store: &Store, subject: &Subject) -> Option<usize> {
 fn above(store: &Store, subject: &Subject, tier: Tier) -> Option<(String, Tier)> {
     let name = match subject {
         Subject::Node { name, .. } => Some(name.clone()),
-        Subject::Proposal { centre, .. } => Some(centre.clone()),
+        Subject::Proposal { centre, .. } | Subject::Range { centre, .. } => Some(centre.clone()),
         Subject::Query(text) => match graphex_engine::query::parse(text) {
             Ok(q) => match q.start.value {
                 graphex_engine::query::Pattern::Exact(n) => Some(n),
