@@ -12,6 +12,9 @@ fn main() -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(1);
     }
+    // The shell asking for completions (`COMPLETE=bash graphex …`) is
+    // answered and the process ends here.
+    graphex::cli::complete_if_asked();
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = Cli::parse_from(&argv);
     // The store's unlock session runs the command when it holds the store.

@@ -4,6 +4,7 @@
 
 pub mod args;
 mod audit_list;
+mod complete;
 mod config;
 mod diff;
 mod diff_args;
@@ -53,6 +54,7 @@ use graphex_engine::model::Status;
 pub(crate) use crate::shared::cards;
 pub use args::Cli;
 pub use args::Command;
+pub use complete::complete_if_asked;
 pub use session::{Context, Held, Opened};
 pub use setup::{
     DEMO_HUMAN_PASSPHRASE, DEMO_PASSPHRASE, ENV_TEST_KDF, GEN_HUMAN_PASSPHRASE, GEN_PASSPHRASE, create_demo,

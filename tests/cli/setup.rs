@@ -251,3 +251,45 @@ fn completions_and_the_man_page_come_from_the_binary() {
         .failure()
         .stderr(predicates::str::contains("invalid value 'tcsh'"));
 }
+
+/// Dynamic completion (`COMPLETE=SHELL graphex`): node names at the level
+/// of the key in the environment, proposal ids with the master key only,
+/// never a prompt.
+#[test]
+fn the_shell_completes_names_and_ids_at_the_callers_level() {
+    let repo = Repo::new().with_four_tiers();
+    let id = crate::proposals::propose(&repo, crate::proposals::RETRY);
+    let complete = |keyed: bool, words: &[&str]| {
+        let mut c = bare(repo.root());
+        c.env("COMPLETE", "fish").env("GRAPHEX_STORE", repo.root());
+        if keyed {
+            c.env("GRAPHEX_PASSPHRASE", PASS);
+        }
+        let out = c.arg("--").arg("graphex").args(words).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let keyless = complete(false, &["show", ""]);
+    assert!(keyless.lines().any(|l| l == "public"), "{keyless}");
+    assert!(
+        !keyless.contains("agent-readable"),
+        "a sealed name is never offered: {keyless}"
+    );
+    let master = complete(true, &["show", "agent"]);
+    assert_eq!(
+        master.lines().collect::<Vec<_>>(),
+        ["agent-readable", "agent-restricted"]
+    );
+    let ids = complete(true, &["proposal-status", ""]);
+    assert!(ids.lines().any(|l| id.starts_with(l)), "{ids}");
+    assert!(
+        !complete(false, &["proposal-status", ""])
+            .lines()
+            .any(|l| id.starts_with(l))
+    );
+    // The registration script for the shell.
+    let script = {
+        let out = bare(repo.root()).env("COMPLETE", "bash").assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    assert!(script.contains("complete") && script.contains("graphex"), "{script}");
+}
