@@ -45,10 +45,13 @@ pub const PROPOSAL_ARGS: &[(&str, &str)] = &[
 ];
 pub const SAVED_ARGS: &[(&str, &str)] = &[("query", "saved")];
 
+/// What completes one kind of argument.
+type Completer = fn(&OsStr) -> Vec<CompletionCandidate>;
+
 /// The command with its dynamic completers attached.
 pub fn command() -> clap::Command {
     let mut cmd = Cli::command();
-    let kinds: [(&[(&str, &str)], fn(&OsStr) -> Vec<CompletionCandidate>); 3] =
+    let kinds: [(&[(&str, &str)], Completer); 3] =
         [(NODE_ARGS, nodes), (PROPOSAL_ARGS, proposals), (SAVED_ARGS, saved)];
     for (args, complete) in kinds {
         for (sub, arg) in args {
