@@ -298,6 +298,17 @@ fn the_query_history_search() {
     insta::assert_snapshot!(text);
 }
 
+/// `j` until the queue's cursor is on item `at`.
+fn down_to(s: &mut super::state::AppState, at: usize) {
+    for _ in 0..at {
+        super::update::update(
+            s,
+            super::update::Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('j'))),
+        );
+    }
+    assert_eq!(s.queue.selected, at);
+}
+
 /// The stale accept's one dialog: the three versions of the node side by
 /// side, as the worker computes them from the demo's stale proposal.
 #[test]
@@ -312,12 +323,7 @@ fn the_stale_base_dialog() {
         .iter()
         .position(|i| !i.stale.is_empty())
         .expect("a stale proposal");
-    for _ in 0..at {
-        update(
-            &mut s,
-            Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('j'))),
-        );
-    }
+    down_to(&mut s, at);
     let id = s.queue.items[at].id.clone();
     let (_, p) = d.store.proposal(&id).unwrap();
     let nodes = graphex_engine::proposal::stale_versions(&d.store, &p).unwrap();
@@ -360,12 +366,7 @@ fn the_merge_of_a_near_duplicate() {
                 .any(|c| format!("{c:?}").contains("\"payment-service\""))
         })
         .expect("the demo's near-duplicate");
-    for _ in 0..at {
-        update(
-            &mut s,
-            Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('j'))),
-        );
-    }
+    down_to(&mut s, at);
     let id = s.queue.items[at].id.clone();
     let view = super::worker::merge_draft::merge_view(&d.store, &id).unwrap();
     assert_eq!(view.existing, "payments-service");

@@ -21,7 +21,7 @@ struct State {
     label: String,
     root: PathBuf,
     /// A revision's copy (removed when dropped); none for a store on disk.
-    _snapshot: Option<Snapshot>,
+    snapshot: Option<Snapshot>,
     /// The work tree's own store: opened as any command opens it.
     own: bool,
 }
@@ -53,7 +53,7 @@ pub fn diff(ctx: &Context, a: &DiffArgs) -> Result<()> {
         let store = if s.own {
             Store::open(&s.root, &creds)
         } else {
-            Store::open_snapshot(&s.root, &creds)
+            Store::open_snapshot(&s.root, &creds, s.snapshot.as_ref().map(|x| x.blobs.as_path()))
         };
         store.map_err(|e| anyhow::anyhow!("{}: {e}", s.label))
     };
@@ -164,7 +164,7 @@ fn states(root: &Path, args: &[String]) -> Result<(State, State)> {
     let work = || State {
         label: "the work tree".to_owned(),
         root: root.to_owned(),
-        _snapshot: None,
+        snapshot: None,
         own: true,
     };
     Ok(match args {
@@ -193,7 +193,7 @@ fn state(root: &Path, name: &str) -> Result<State> {
         return Ok(State {
             label: name.to_owned(),
             root: dir.to_owned(),
-            _snapshot: None,
+            snapshot: None,
             own: false,
         });
     }
@@ -201,7 +201,7 @@ fn state(root: &Path, name: &str) -> Result<State> {
     Ok(State {
         label: format!("{name} ({})", &snap.commit[..12.min(snap.commit.len())]),
         root: snap.root(),
-        _snapshot: Some(snap),
+        snapshot: Some(snap),
         own: false,
     })
 }

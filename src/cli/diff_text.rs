@@ -18,6 +18,22 @@ fn mark(k: NodeChangeKind) -> &'static str {
     }
 }
 
+/// A node's line, then its fields' `before → after`, at `indent`.
+fn node(s: &mut String, n: &NodeChange, indent: &str) {
+    let _ = writeln!(
+        s,
+        "{indent}{} {} [{}] {} {}",
+        mark(n.change),
+        n.name,
+        n.node_type,
+        n.change.as_str(),
+        tiers(n)
+    );
+    for f in &n.fields {
+        s.push_str(&diff_line(f, &format!("{indent}    ")));
+    }
+}
+
 fn tiers(n: &NodeChange) -> String {
     match (n.tier_before, n.tier_after) {
         (Some(a), Some(b)) if a != b => format!("{a} → {b}"),
@@ -49,18 +65,7 @@ pub fn text(c: &Comparison, before: &str, after: &str, level: &str) -> String {
     }
     let _ = writeln!(s, "\nNodes ({})", c.nodes.len());
     for n in &c.nodes {
-        let _ = writeln!(
-            s,
-            "  {} {} [{}] {} {}",
-            mark(n.change),
-            n.name,
-            n.node_type,
-            n.change.as_str(),
-            tiers(n)
-        );
-        for f in &n.fields {
-            s.push_str(&diff_line(f, "      "));
-        }
+        node(&mut s, n, "  ");
     }
     if !c.edges.is_empty() {
         let _ = writeln!(s, "\nRelations ({})", c.edges.len());
@@ -159,18 +164,7 @@ pub fn markdown(c: &Comparison, before: &str, after: &str, level: &str) -> Strin
     }
     let mut body = String::new();
     for n in &c.nodes {
-        let _ = writeln!(
-            body,
-            "{} {} [{}] {} {}",
-            mark(n.change),
-            n.name,
-            n.node_type,
-            n.change.as_str(),
-            tiers(n)
-        );
-        for f in &n.fields {
-            body.push_str(&diff_line(f, "    "));
-        }
+        node(&mut body, n, "");
     }
     for e in &c.edges {
         let sign = if e.added { "+" } else { "-" };

@@ -37,7 +37,7 @@ fn show(file: &Path) -> Result<String> {
     std::fs::create_dir_all(&graphex)?;
     std::fs::copy(file, copy.db()).with_context(|| format!("reading {}", file.display()))?;
     // The key files are copied (an open may finish a rotation's renames in
-    // its own copy); the blobs are read in place, never written.
+    // its own copy); the blobs are read from the repository's, never written.
     std::fs::create_dir_all(&copy.keys().dir)?;
     for entry in std::fs::read_dir(&repo.keys().dir).context("reading the store's key files")? {
         let entry = entry?;
@@ -45,8 +45,7 @@ fn show(file: &Path) -> Result<String> {
             std::fs::copy(entry.path(), copy.keys().dir.join(entry.file_name()))?;
         }
     }
-    std::os::unix::fs::symlink(repo.objects(), copy.objects())?;
-    let store = Store::open_snapshot(dir.path(), &Credentials::from_env())?;
+    let store = Store::open_snapshot(dir.path(), &Credentials::from_env(), Some(&repo.objects()))?;
     Ok(render(&store))
 }
 

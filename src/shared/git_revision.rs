@@ -13,6 +13,9 @@ pub struct Snapshot {
     dir: tempfile::TempDir,
     /// The commit it was read from.
     pub commit: String,
+    /// The work tree's blobs, which the snapshot reads those it lacks from
+    /// (`Store::open_snapshot`).
+    pub blobs: PathBuf,
 }
 
 impl Snapshot {
@@ -62,10 +65,10 @@ pub fn merge_base(root: &Path, a: &str, b: &str) -> Result<String> {
 }
 
 /// The store under `root` as it was at `rev`: its `.gpp/graphex`
-/// directory and `config.toml` written out, and its blobs linked to this
-/// work tree's copies (content-addressed: the same name is the same
-/// content, and a read checks it against the index), those the work tree
-/// lacks written out of git.
+/// directory and `config.toml` written out, and the blobs this work tree
+/// lacks written out of git; the others are read from the work tree's
+/// copies (content-addressed: the same name is the same content, and every
+/// read checks it).
 pub fn at(root: &Path, rev: &str) -> Result<Snapshot> {
     let commit = commit(root, rev)?;
     let mut c = git(root);
@@ -91,7 +94,11 @@ pub fn at(root: &Path, rev: &str) -> Result<Snapshot> {
         .args(["checkout-index", "--all", "--force"])
         .arg(format!("--prefix={}/", tree.display()));
     run(c, &format!("reading {rev}'s store from git"))?;
-    let snap = Snapshot { dir, commit };
+    let snap = Snapshot {
+        dir,
+        commit,
+        blobs: graphex_engine::store::Layout::new(root).objects(),
+    };
     let layout = graphex_engine::store::Layout::new(snap.root());
     if !layout.db().is_file() {
         bail!("{rev} has no Graphex index at {gpp}/graphex/graph.db");
@@ -110,7 +117,7 @@ fn blob(root: &Path, object: &str) -> Option<Vec<u8>> {
 }
 
 /// The revision's blobs (`tree`, `COMMIT:PATH` of its objects directory)
-/// in `to`: a link to this work tree's copy of each, the rest from git.
+/// that this work tree lacks, written into `to` from git.
 fn objects(root: &Path, tree: &str, to: &Path) -> Result<()> {
     std::fs::create_dir_all(to)?;
     let mut c = git(root);
@@ -124,10 +131,7 @@ fn objects(root: &Path, tree: &str, to: &Path) -> Result<()> {
     let mut missing = Vec::new();
     for name in out.stdout.split(|b| *b == 0).filter(|n| !n.is_empty()) {
         let name = String::from_utf8_lossy(name).into_owned();
-        let ours = here.join(&name);
-        if ours.is_file() {
-            std::os::unix::fs::symlink(&ours, to.join(&name))?;
-        } else {
+        if !here.join(&name).is_file() {
             missing.push(name);
         }
     }

@@ -204,6 +204,55 @@ pub enum Request {
 }
 
 impl Request {
+    /// The request's name in the log.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Request::Open => "open",
+            Request::LoadQueue => "load-queue",
+            Request::Impact { .. } => "impact",
+            Request::Validate { .. } => "validate",
+            Request::Accept { .. } => "accept",
+            Request::AcceptMany { .. } => "accept-many",
+            Request::Reject { .. } => "reject",
+            Request::RequestChanges { .. } => "request changes",
+            Request::AcceptEdit { .. } => "accept-edit",
+            Request::MergeDraft { .. } => "merge-draft",
+            Request::Undo => "undo",
+            Request::Resolve(_) => "resolve",
+            Request::Show { .. } => "show",
+            Request::Redo => "redo",
+            Request::Inspect { .. } => "inspect",
+            Request::Jump { .. } => "jump",
+            Request::Path { .. } => "path",
+            Request::History { .. } => "history",
+            Request::Write(_) => "write",
+            Request::CheckName { .. } => "check-name",
+            Request::Vocabulary { .. } => "vocabulary",
+            Request::EditValues { .. } => "edit-values",
+            Request::Exposure { .. } => "exposure",
+            Request::Curator { .. } => "curator",
+            Request::Start => "start",
+            Request::RunQuery { .. } => "run-query",
+            Request::Preview { .. } => "preview",
+            Request::OpenRange { .. } => "open-range",
+            Request::ExposureReport { .. } => "exposure-report",
+            Request::AuditList { .. } => "audit-list",
+            Request::AuditReplay { .. } => "audit-replay",
+            Request::RecordQuery { .. } => "record-query",
+            Request::QueryHistory { .. } => "query-history",
+            Request::SavedQueries => "saved-queries",
+            Request::LoadSaved { .. } => "load-saved",
+            Request::SaveQuery { .. } => "save-query",
+            Request::Complete { .. } => "complete",
+            Request::ExportQuery { .. } => "export-query",
+            Request::CopyQuery { .. } => "copy-query",
+            Request::Export { .. } => "export",
+            Request::Unlock { .. } => "unlock",
+            Request::Lock => "lock",
+            Request::Shutdown => "shutdown",
+        }
+    }
+
     /// Whether this request changes the store (such requests are never
     /// dropped, merged or left unfinished).
     pub fn decides(&self) -> bool {

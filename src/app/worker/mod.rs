@@ -173,7 +173,7 @@ impl Worker {
     }
 
     fn handle(&mut self, req: Request) {
-        tracing::debug!(request = request_kind(&req), "engine request");
+        tracing::debug!(request = req.kind(), "engine request");
         match req {
             Request::Open => self.open(),
             Request::LoadQueue => self.load_queue(),
@@ -580,54 +580,6 @@ impl Worker {
     /// A hash of `pending/`'s listing: names, sizes and times.
     fn pending_signature(&self) -> u64 {
         proposal::listing_signature(&graphex_engine::store::Layout::new(&self.root).pending())
-    }
-}
-
-fn request_kind(r: &Request) -> &'static str {
-    match r {
-        Request::Open => "open",
-        Request::LoadQueue => "load-queue",
-        Request::Impact { .. } => "impact",
-        Request::Validate { .. } => "validate",
-        Request::Accept { .. } => "accept",
-        Request::AcceptMany { .. } => "accept-many",
-        Request::Reject { .. } => "reject",
-        Request::RequestChanges { .. } => "request changes",
-        Request::AcceptEdit { .. } => "accept-edit",
-        Request::MergeDraft { .. } => "merge-draft",
-        Request::Undo => "undo",
-        Request::Resolve(_) => "resolve",
-        Request::Show { .. } => "show",
-        Request::Redo => "redo",
-        Request::Inspect { .. } => "inspect",
-        Request::Jump { .. } => "jump",
-        Request::Path { .. } => "path",
-        Request::History { .. } => "history",
-        Request::Write(_) => "write",
-        Request::CheckName { .. } => "check-name",
-        Request::Vocabulary { .. } => "vocabulary",
-        Request::EditValues { .. } => "edit-values",
-        Request::Exposure { .. } => "exposure",
-        Request::Curator { .. } => "curator",
-        Request::Start => "start",
-        Request::RunQuery { .. } => "run-query",
-        Request::Preview { .. } => "preview",
-        Request::OpenRange { .. } => "open-range",
-        Request::ExposureReport { .. } => "exposure-report",
-        Request::AuditList { .. } => "audit-list",
-        Request::AuditReplay { .. } => "audit-replay",
-        Request::RecordQuery { .. } => "record-query",
-        Request::QueryHistory { .. } => "query-history",
-        Request::SavedQueries => "saved-queries",
-        Request::LoadSaved { .. } => "load-saved",
-        Request::SaveQuery { .. } => "save-query",
-        Request::Complete { .. } => "complete",
-        Request::ExportQuery { .. } => "export-query",
-        Request::CopyQuery { .. } => "copy-query",
-        Request::Export { .. } => "export",
-        Request::Unlock { .. } => "unlock",
-        Request::Lock => "lock",
-        Request::Shutdown => "shutdown",
     }
 }
 

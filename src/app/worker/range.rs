@@ -27,7 +27,7 @@ impl Worker {
     /// Opens the base and names the nodes changed since it.
     fn read_range(&mut self, rev: &str) -> anyhow::Result<Vec<String>> {
         let snapshot = git_revision::at(&self.root, rev)?;
-        let base = Store::open_snapshot(&snapshot.root(), &self.creds)?;
+        let base = Store::open_snapshot(&snapshot.root(), &self.creds, Some(&snapshot.blobs))?;
         let settings = self.settings.clone().unwrap_or_default();
         let now = self.current()?;
         let changed = compare(&base, now, &settings)?

@@ -127,7 +127,7 @@ fn forward(
                 if sending.send(&mut stream, &req).is_err() && !shared.closing {
                     let _ = reply.send(Reply::Failed(format!(
                         "not done ({}): the unlock session is gone",
-                        super::request_kind(&req)
+                        req.kind()
                     )));
                 }
             }

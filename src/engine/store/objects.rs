@@ -15,6 +15,10 @@ use crate::error::{Error, Result};
 #[derive(Clone, Debug)]
 pub struct Objects {
     dir: PathBuf,
+    /// Where a blob this directory lacks is read from instead (a past
+    /// state's blobs are mostly the store's own): reads only, and every
+    /// read checks the content against its name.
+    fallback: Option<PathBuf>,
 }
 
 /// Whether a write waits for the disk.
@@ -40,7 +44,25 @@ impl Durability {
 
 impl Objects {
     pub fn new(dir: PathBuf) -> Self {
-        Self { dir }
+        Self { dir, fallback: None }
+    }
+
+    /// Blobs in `dir`, and those it lacks read from `fallback`.
+    pub fn with_fallback(dir: PathBuf, fallback: PathBuf) -> Self {
+        Self {
+            dir,
+            fallback: Some(fallback),
+        }
+    }
+
+    /// Where blob `hash` is read from: this directory, else the fallback's
+    /// copy when it has one.
+    fn read_path(&self, hash: &str) -> Result<PathBuf> {
+        let own = self.path(hash)?;
+        match &self.fallback {
+            Some(other) if !own.is_file() && other.join(hash).is_file() => Ok(other.join(hash)),
+            _ => Ok(own),
+        }
     }
 
     /// The hex SHA-256 of `bytes`: a blob's name.
@@ -97,7 +119,7 @@ impl Objects {
 
     /// Reads the blob `hash` and checks its content matches the name.
     pub fn read(&self, hash: &str) -> Result<Vec<u8>> {
-        let path = self.path(hash)?;
+        let path = self.read_path(hash)?;
         let bytes = fs::read(&path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::integrity(format!("blob {hash}"), "missing from .gpp/objects"),
             _ => Error::io(&path, e),
@@ -118,7 +140,7 @@ impl Objects {
     /// hold nothing secret when it may grow (its old allocation is freed as
     /// it is).
     pub fn read_authenticated_later_into(&self, hash: &str, buf: &mut Vec<u8>) -> Result<()> {
-        let path = self.path(hash)?;
+        let path = self.read_path(hash)?;
         buf.clear();
         let read = fs::File::open(&path).and_then(|mut f| {
             let len = f.metadata().map(|m| m.len()).unwrap_or(0);
@@ -133,13 +155,13 @@ impl Objects {
 
     /// The size of the blob `hash`, in bytes.
     pub fn size(&self, hash: &str) -> Result<u64> {
-        let path = self.path(hash)?;
+        let path = self.read_path(hash)?;
         fs::metadata(&path).map(|m| m.len()).map_err(|e| Error::io(&path, e))
     }
 
     /// Whether the blob `hash` is present.
     pub fn exists(&self, hash: &str) -> bool {
-        self.path(hash).is_ok_and(|p| p.is_file())
+        self.read_path(hash).is_ok_and(|p| p.is_file())
     }
 
     /// Removes a blob; a missing one is fine.
@@ -237,5 +259,23 @@ mod tests {
         let fresh = objects.write(b"new content", Durability::Deferred).unwrap();
         assert_eq!(objects.read(&fresh).unwrap(), b"new content");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "no temp files left");
+    }
+
+    /// A past state's blobs: its own, else the store's; reads only, each
+    /// checked against its name; a removal never reaches the fallback.
+    #[test]
+    fn a_fallback_is_read_checked_and_never_written() {
+        let (own, store) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let theirs = Objects::new(store.path().to_owned());
+        let hash = theirs.write(b"kept by the store", Durability::Sync).unwrap();
+        let snap = Objects::with_fallback(own.path().to_owned(), store.path().to_owned());
+        assert!(snap.exists(&hash));
+        assert_eq!(snap.read(&hash).unwrap(), b"kept by the store");
+        snap.remove(&hash).unwrap();
+        assert!(theirs.exists(&hash), "the store's copy stays");
+        std::fs::write(store.path().join(&hash), b"altered").unwrap();
+        let e = snap.read(&hash).unwrap_err().to_string();
+        assert!(e.contains("does not match its name"), "{e}");
+        assert!(!Objects::new(own.path().to_owned()).exists(&hash));
     }
 }

@@ -101,12 +101,18 @@ impl Store {
     /// checked against the store's record nor written to it, and nothing
     /// left owed (a tier raise's wipe) is finished. Nothing should write
     /// to it.
-    pub fn open_snapshot(root: &Path, creds: &Credentials) -> Result<Store> {
+    /// `blobs`: where the blobs its own directory lacks are read from (the
+    /// store's own directory: a past state's blobs are mostly there).
+    pub fn open_snapshot(root: &Path, creds: &Credentials, blobs: Option<&Path>) -> Result<Store> {
         let how = Opening {
             snapshot: true,
             ..Opening::default()
         };
-        Self::open_checked(root, Unlock::Creds(creds), how)
+        let mut store = Self::open_checked(root, Unlock::Creds(creds), how)?;
+        if let Some(other) = blobs {
+            store.objects = Objects::with_fallback(store.layout.objects(), other.to_owned());
+        }
+        Ok(store)
     }
 
     /// Opens a store that has no master's seal (made by an earlier version,
