@@ -138,3 +138,31 @@ fn a_branch_is_shown_counted_and_flagged_at_the_readers_level() {
     // The same state twice: nothing.
     assert!(compare(&b, &b, &settings).unwrap().is_empty());
 }
+
+/// A past state opened with no blob of its own: the tier snapshots it
+/// loads and the nodes it reads come from the store's directory, checked.
+#[test]
+fn a_snapshot_reads_the_blobs_it_lacks_from_the_store() {
+    let (_dir, root) = graph();
+    open_at(&root, Level::Master).refresh_snapshots(true).unwrap();
+    let copy_dir = tempfile::tempdir().unwrap();
+    let past_root = copy_dir.path().join("past");
+    copy(&root, &past_root);
+    let objects = crate::store::Layout::new(&past_root).objects();
+    std::fs::remove_dir_all(&objects).unwrap();
+    std::fs::create_dir_all(&objects).unwrap();
+    let creds = crate::store::tests::creds(Level::Master, &root);
+    let own = crate::store::Layout::new(&root).objects();
+    let past = crate::Store::open_snapshot(&past_root, &creds, Some(&own)).unwrap();
+    assert_eq!(
+        past.node("orders-service").unwrap().description,
+        "orders-service description"
+    );
+    assert!(
+        crate::Store::open_snapshot(&past_root, &creds, None)
+            .and_then(|s| s.node("orders-service"))
+            .is_err(),
+        "without the store's blobs nothing can be read"
+    );
+    assert!(std::fs::read_dir(&objects).unwrap().next().is_none(), "nothing written");
+}

@@ -14,7 +14,7 @@ use crate::keys::{Credentials, Keyring};
 
 /// How a store is opened (see the constructors).
 #[derive(Clone, Copy, Default)]
-pub(super) struct Opening {
+pub(super) struct Opening<'a> {
     /// No seal yet: checked against the manifest alone ([`Store::open_to_seal`]).
     pub(super) unsealed: bool,
     /// Keeps what applying other processes' commits row by row needs.
@@ -26,6 +26,9 @@ pub(super) struct Opening {
     /// any open, but it is older than the store on purpose, so its freshness
     /// is neither checked nor remembered.
     pub(super) snapshot: bool,
+    /// Where blobs the store's own directory lacks are read from (a
+    /// snapshot's: the work tree's).
+    pub(super) blobs: Option<&'a Path>,
 }
 
 /// Why another tool's `graph.db` is refused, and how to move its graph:
@@ -106,13 +109,10 @@ impl Store {
     pub fn open_snapshot(root: &Path, creds: &Credentials, blobs: Option<&Path>) -> Result<Store> {
         let how = Opening {
             snapshot: true,
+            blobs,
             ..Opening::default()
         };
-        let mut store = Self::open_checked(root, Unlock::Creds(creds), how)?;
-        if let Some(other) = blobs {
-            store.objects = Objects::with_fallback(store.layout.objects(), other.to_owned());
-        }
-        Ok(store)
+        Self::open_checked(root, Unlock::Creds(creds), how)
     }
 
     /// Opens a store that has no master's seal (made by an earlier version,
@@ -128,7 +128,7 @@ impl Store {
         Ok(store)
     }
 
-    pub(super) fn open_checked(root: &Path, unlock: Unlock<'_>, how: Opening) -> Result<Store> {
+    pub(super) fn open_checked(root: &Path, unlock: Unlock<'_>, how: Opening<'_>) -> Result<Store> {
         let layout = Layout::new(root);
         if !layout.db().is_file() {
             return Err(Error::NoStore(root.to_owned()));
@@ -198,7 +198,10 @@ impl Store {
             }
             other => other?,
         };
-        let objects = Objects::new(layout.objects());
+        let objects = match how.blobs {
+            Some(other) => Objects::with_fallback(layout.objects(), other.to_owned()),
+            None => Objects::new(layout.objects()),
+        };
         let mut store = Store {
             layout,
             conn,
