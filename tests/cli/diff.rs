@@ -23,8 +23,16 @@ fn out(a: &assert_cmd::assert::Assert) -> String {
 
 /// The history: `feature` adds `beta` (public), rewrites `shared`, lowers
 /// `inner` (agent-readable) to public and deprecates `old`; `main` adds
-/// `alpha` meanwhile.
+/// `alpha` meanwhile. Made once per test process, copied for each test.
 fn history() -> tempfile::TempDir {
+    static TEMPLATE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let template = TEMPLATE.get_or_init(made_history);
+    let dir = tempfile::tempdir().unwrap();
+    crate::harness::copy_tree(template.path(), dir.path());
+    dir
+}
+
+fn made_history() -> tempfile::TempDir {
     let dir = repo();
     let root = dir.path();
     graphex(

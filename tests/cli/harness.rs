@@ -180,7 +180,7 @@ pub fn demo_into(dest: &Path) {
     copy_tree(&template.path().join("demo"), dest);
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     std::fs::set_permissions(to, std::fs::metadata(from).unwrap().permissions()).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
