@@ -17,6 +17,13 @@ fn until(what: &str, mut ok: impl FnMut() -> bool) {
     }
 }
 
+/// Waits until the console is no longer busy with a decision.
+fn settle(c: &crate::pty::Console) {
+    for busy in ["accepting…", "undoing…", "redoing…"] {
+        c.wait_gone(busy);
+    }
+}
+
 /// `pending`, or the outcome of the decision on `id`.
 fn status(dir: &std::path::Path, id: &str) -> String {
     let s = status_of(dir, id);
@@ -71,16 +78,23 @@ fn redo_is_the_exact_reverse_of_the_undos_it_follows() {
     c.wait_for("revision arrived");
     c.send("]");
     c.wait_for("Revision 2 of a conversation");
+    // Each key once the console has the answer to the one before (a key
+    // sent while it is busy is refused, and says so).
     c.send("a");
     until("accepted", || status(dir.path(), &revision) == "accepted");
+    settle(&c);
     c.send("u");
     until("undone", || status(dir.path(), &revision) == "pending");
+    settle(&c);
     c.send("\u{19}");
     until("redone", || status(dir.path(), &revision) == "accepted");
+    settle(&c);
     c.send("u");
     until("undone again", || status(dir.path(), &revision) == "pending");
+    settle(&c);
     c.send("u");
     until("the request undone", || status(dir.path(), &first) == "pending");
+    settle(&c);
     c.send("\u{19}");
     let start = Instant::now();
     while status(dir.path(), &first) != "changes-requested" {
