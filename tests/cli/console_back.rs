@@ -17,13 +17,6 @@ fn until(what: &str, mut ok: impl FnMut() -> bool) {
     }
 }
 
-/// Waits until the console is no longer busy with a decision.
-fn settle(c: &crate::pty::Console) {
-    for busy in ["accepting…", "undoing…", "redoing…"] {
-        c.wait_gone(busy);
-    }
-}
-
 /// `pending`, or the outcome of the decision on `id`.
 fn status(dir: &std::path::Path, id: &str) -> String {
     let s = status_of(dir, id);
@@ -78,34 +71,34 @@ fn redo_is_the_exact_reverse_of_the_undos_it_follows() {
     c.wait_for("revision arrived");
     c.send("]");
     c.wait_for("Revision 2 of a conversation");
-    // Each key once the console has the answer to the one before (a key
-    // sent while it is busy is refused, and says so).
+    // Each key once the console shows its answer (a key sent while it is
+    // busy is refused, and says so); the store is then checked through the
+    // CLI. Each answer differs from the one before it on screen.
+    let (rev, req) = (&revision[..12], &first[..12]);
+    let answered = |c: &crate::pty::Console, shows: &str, gone: &str| {
+        let what = format!("{shows:?} in place of {gone:?}");
+        if let Err(e) = c.try_wait_for(&what, crate::pty::PATIENCE, |s| s.contains(shows) && !s.contains(gone)) {
+            panic!("{e}");
+        }
+    };
     c.send("a");
-    until("accepted", || status(dir.path(), &revision) == "accepted");
-    settle(&c);
+    answered(&c, &format!("accepted {rev}"), "accepting…");
+    assert_eq!(status(dir.path(), &revision), "accepted");
     c.send("u");
-    until("undone", || status(dir.path(), &revision) == "pending");
-    settle(&c);
+    answered(&c, &format!("undid the acceptance of {rev}"), "undoing…");
+    assert_eq!(status(dir.path(), &revision), "pending");
     c.send("\u{19}");
-    until("redone", || status(dir.path(), &revision) == "accepted");
-    settle(&c);
+    answered(&c, &format!("redid: accepted {rev}"), "undid");
+    assert_eq!(status(dir.path(), &revision), "accepted");
     c.send("u");
-    until("undone again", || status(dir.path(), &revision) == "pending");
-    settle(&c);
+    answered(&c, &format!("undid the acceptance of {rev}"), "redid:");
+    assert_eq!(status(dir.path(), &revision), "pending");
     c.send("u");
-    until("the request undone", || status(dir.path(), &first) == "pending");
-    settle(&c);
+    answered(&c, &format!("undid the request for changes of {req}"), "acceptance");
+    assert_eq!(status(dir.path(), &first), "pending");
     c.send("\u{19}");
-    let start = Instant::now();
-    while status(dir.path(), &first) != "changes-requested" {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the request never made again: {}",
-            c.screen()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    c.wait_for("redid:");
+    answered(&c, "redid:", "undid");
+    assert_eq!(status(dir.path(), &first), "changes-requested", "{}", c.screen());
     assert_eq!(
         status(dir.path(), &revision),
         "pending",
