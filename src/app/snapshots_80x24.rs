@@ -175,9 +175,13 @@ fn the_curator_list() {
     assert!(text.contains("│round-half-up-display: deprecated · stale"), "{text}");
 }
 
+/// The demo's dates move with the day it is built (its seed is written
+/// `as_of` a moment): they are masked.
 #[test]
 fn the_history_of_a_node() {
-    insta::assert_snapshot!(graph_dialog("orders-service", "v"));
+    let shot = graph_dialog("orders-service", "v");
+    let dates = regex::Regex::new(r"\d{4}-\d\d-\d\dT[\d:]*").unwrap();
+    insta::assert_snapshot!(dates.replace_all(&shot, "[DATE]"));
 }
 
 #[test]

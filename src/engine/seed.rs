@@ -18,6 +18,11 @@ pub const SEED_FORMAT: &str = "graphex-seed/1";
 struct Document {
     format: String,
     project: String,
+    /// The moment the document's dates were written for: when it is loaded,
+    /// every `created` moves by the time since, so each keeps its age (the
+    /// demo's decisions stay as recent as its tour says).
+    #[serde(default)]
+    as_of: Option<String>,
     nodes: Vec<SeedNode>,
     #[serde(default)]
     edges: Vec<SeedEdge>,
@@ -95,6 +100,11 @@ pub fn parse(origin: &str, json: &str) -> Result<Seed> {
         path: origin.to_owned(),
         reason: format!("{what}: {e}"),
     };
+    let shift = match doc.as_of.as_deref().map(Timestamp::parse).transpose() {
+        Ok(at) => at.map_or(0, |at| Timestamp::now().0 - at.0),
+        Err(e) => return Err(at("as_of".into(), e)),
+    };
+    let created = |raw: &str| Timestamp::parse(raw).map(|t| Timestamp(t.0 + shift));
     let mut batch = Batch::default();
     for (i, n) in doc.nodes.into_iter().enumerate() {
         let ctx = || format!("nodes[{i}] ({})", n.name);
@@ -109,7 +119,7 @@ pub fn parse(origin: &str, json: &str) -> Result<Seed> {
                 status: n.status.parse::<Status>()?,
                 confidence: n.confidence,
                 provenance: n.provenance.clone(),
-                created: n.created.as_deref().map(Timestamp::parse).transpose()?,
+                created: n.created.as_deref().map(created).transpose()?,
             })
         })()
         .map_err(|e| at(ctx(), e))?;
@@ -167,5 +177,27 @@ mod tests {
         let seed = parse("graph.json", json).unwrap();
         assert!(seed.batch.node_count() >= 50, "demo has about 60 nodes");
         assert!(seed.batch.edge_count() >= 100);
+    }
+
+    /// `as_of`: every date moves by the time since, so each keeps its age;
+    /// without it, dates are taken as written.
+    #[test]
+    fn dates_written_as_of_a_moment_keep_their_age() {
+        let doc = |as_of: &str| {
+            format!(
+                r#"{{"format":"graphex-seed/1","project":"p",{as_of}"nodes":[{{"name":"a","type":"decision","description":"d","created":"2026-03-01T00:00:00Z"}}]}}"#
+            )
+        };
+        let created = |text: &str| parse("t.json", text).unwrap().batch.nodes()[0].created.unwrap();
+        assert_eq!(created(&doc("")), Timestamp::parse("2026-03-01").unwrap());
+        let before = Timestamp::now();
+        let moved = created(&doc(r#""as_of":"2026-03-11T00:00:00Z","#));
+        let age = Timestamp::now().0 - moved.0;
+        assert!(age >= 10 * 86_400_000, "{age}");
+        assert!(age <= 10 * 86_400_000 + (Timestamp::now().0 - before.0), "{age}");
+        let e = parse("t.json", &doc(r#""as_of":"last tuesday","#))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("as_of"), "{e}");
     }
 }

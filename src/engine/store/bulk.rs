@@ -47,6 +47,11 @@ impl Batch {
     }
 
     /// Queued node count.
+    /// The queued nodes.
+    pub fn nodes(&self) -> &[NewNode] {
+        &self.nodes
+    }
+
     pub fn node_count(&self) -> usize {
         self.nodes.len()
     }
