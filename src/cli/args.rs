@@ -165,6 +165,16 @@ pub enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = 600)]
         grace: u64,
     },
+    /// Bring a store made by an older version to today's layout, saying what moves (master level).
+    ///
+    /// Today: blob files kept flat in .gpp/objects/ move to .gpp/objects/XX/ (the first two hex
+    /// digits of their name, as git keeps its objects). Each move is one rename and readers find a
+    /// blob in either place, so it is safe at any time; the first write of a session does it too.
+    Migrate {
+        /// Say what would move; move nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Query the graph: 'SUBJECT -> RELATION -> OBJECT [--flags]'.
     ///
     /// Positions take names, ids, `*` and globs (`orders-*`); `<->` follows edges either way;

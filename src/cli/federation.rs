@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
 use graphex_engine::Store;
-use graphex_engine::federation::{self, FederationConfig, PullReport};
+use graphex_engine::federation::{self, FederationConfig, Location, PullReport, SourceConfig};
 use graphex_engine::model::Tier;
 use serde::Serialize;
 
@@ -21,7 +21,8 @@ pub fn federation(ctx: &Context, cmd: &FederationCommand) -> Result<()> {
             subgraph,
             dry_run,
             output,
-        } => publish(ctx, subgraph.as_deref(), *dry_run, output.as_deref()),
+            push,
+        } => publish(ctx, subgraph.as_deref(), *dry_run, output.as_deref(), push.as_deref()),
         FederationCommand::Pull { source, dry_run } => pull(ctx, source.as_deref(), *dry_run),
     }
 }
@@ -95,6 +96,9 @@ struct PublishView {
     kept_home: Vec<String>,
     /// Whether the bundle is sealed to its consumers (`to`).
     sealed: bool,
+    /// The commit pushed to a git remote (`--push`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pushed: Option<super::federation_git::Pushed>,
 }
 
 fn publish_text(v: &PublishView) -> String {
@@ -138,6 +142,18 @@ fn publish_text(v: &PublishView) -> String {
         Some(f) => s.push_str(&format!("written to {f} ({form}, mode 0600)\n")),
         None => s.push_str(&format!("dry run: nothing written (the bundle would be {form})\n")),
     }
+    if let Some(p) = &v.pushed {
+        s.push_str(&format!(
+            "pushed to {} {} as commit {}{}\n",
+            p.remote,
+            p.reference,
+            &p.commit[..12.min(p.commit.len())],
+            p.parent
+                .as_deref()
+                .map(|c| format!(" (after {})", &c[..12.min(c.len())]))
+                .unwrap_or_else(|| " (the ref's first commit)".into())
+        ));
+    }
     s
 }
 
@@ -172,10 +188,17 @@ fn view_of(p: federation::Publication, dry_run: bool, file: Option<String>) -> P
         skipped_federated: p.skipped_federated,
         kept_home: p.kept_home,
         sealed: p.sealed,
+        pushed: None,
     }
 }
 
-fn publish(ctx: &Context, subgraph: Option<&str>, dry_run: bool, output: Option<&Path>) -> Result<()> {
+fn publish(
+    ctx: &Context,
+    subgraph: Option<&str>,
+    dry_run: bool,
+    output: Option<&Path>,
+    push: Option<&str>,
+) -> Result<()> {
     let store = ctx.open(Need::Write)?;
     let fed = settings(&store)?;
     let name = match (subgraph, fed.publish.as_slice()) {
@@ -217,7 +240,23 @@ fn publish(ctx: &Context, subgraph: Option<&str>, dry_run: bool, output: Option<
     }
     write_replacing(&path, &p.text)?;
     federation::record_publish(&store, &p)?;
-    let v = view_of(p, false, Some(path.display().to_string()));
+    let pushed = match push {
+        Some(remote) => {
+            let b = &p.bundle;
+            let message = format!(
+                "graphex federation: {}/{} bundle #{}",
+                b.project, b.subgraph, b.sequence
+            );
+            let reference = federation::federation_ref(&name);
+            let root = store.layout().root().to_owned();
+            Some(super::federation_git::publish(
+                &root, remote, &reference, &name, &message, &p.text,
+            )?)
+        }
+        None => None,
+    };
+    let mut v = view_of(p, false, Some(path.display().to_string()));
+    v.pushed = pushed;
     emit(ctx.json, &v, publish_text)
 }
 
@@ -274,6 +313,19 @@ fn pull_text(r: &PullReport) -> String {
     s
 }
 
+/// The bundle of `src`: its file, or the newest on its git remote's ref.
+fn read(root: &Path, src: &SourceConfig, store: &Store) -> Result<federation::Bundle> {
+    let identity = store.keys().master().ok();
+    match src.location() {
+        Location::Path(_) => Ok(federation::read_bundle(root, src, identity)?),
+        Location::Git { remote, reference } => {
+            let tracking = super::federation_git::tracking_ref(&src.project, &src.subgraph);
+            let got = super::federation_git::fetch(root, &remote, &reference, &tracking, &src.subgraph)?;
+            Ok(federation::open_bundle(&got.origin, &got.bytes, src, identity)?)
+        }
+    }
+}
+
 /// What the error of a failing source says: which source, and which ones
 /// before it were pulled (each its own commit, kept).
 fn failed_after(label: &str, done: &[PullReport], dry_run: bool) -> String {
@@ -307,8 +359,8 @@ fn pull(ctx: &Context, source: Option<&str>, dry_run: bool) -> Result<()> {
     // (text), so a later failure never hides what was already written.
     let mut reports: Vec<PullReport> = Vec::new();
     for src in &sources {
-        let pulled = federation::read_bundle(&root, src, store.keys().master().ok())
-            .and_then(|bundle| store.retrying(|s| federation::pull(s, src, &bundle, dry_run)));
+        let pulled = read(&root, src, &store)
+            .and_then(|bundle| Ok(store.retrying(|s| federation::pull(s, src, &bundle, dry_run))?));
         match pulled {
             Ok(report) => {
                 if !ctx.json {
@@ -321,7 +373,7 @@ fn pull(ctx: &Context, source: Option<&str>, dry_run: bool) -> Result<()> {
                     // The completed sources' reports, then the error.
                     emit(true, &reports, |_| String::new())?;
                 }
-                return Err(anyhow::Error::new(e).context(failed_after(&src.label(), &reports, dry_run)));
+                return Err(e.context(failed_after(&src.label(), &reports, dry_run)));
             }
         }
     }

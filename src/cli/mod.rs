@@ -14,6 +14,7 @@ mod edit_file;
 mod explore;
 mod exposure;
 mod federation;
+mod federation_git;
 mod find;
 mod freshness;
 mod git;
@@ -28,6 +29,7 @@ pub mod hold;
 mod interchange;
 mod io_args;
 mod manual;
+mod migrate;
 pub mod output;
 mod pending_ask;
 mod project_args;
@@ -90,6 +92,7 @@ pub fn dispatch(ctx: &Context, command: &Command) -> Result<()> {
         Command::List(a) => read::list(ctx, a),
         Command::Status => read::status(ctx),
         Command::Doctor { collect_orphans, grace } => doctor::doctor(ctx, *collect_orphans, *grace),
+        Command::Migrate { dry_run } => migrate::migrate(ctx, *dry_run),
         Command::Query(a) => explore::query(ctx, a),
         Command::Queries(c) => queries::queries(ctx, c),
         Command::Path(a) => explore::path(ctx, a),

@@ -4,9 +4,10 @@
 //! the directory. The user's work tree and index are never touched.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use anyhow::{Context as _, Result, bail};
+
+use super::git_run::{git, run};
 
 /// A past state of the store, on disk while this lives.
 pub struct Snapshot {
@@ -23,21 +24,6 @@ impl Snapshot {
     pub fn root(&self) -> PathBuf {
         self.dir.path().join("tree")
     }
-}
-
-fn git(dir: &Path) -> Command {
-    let mut c = Command::new("git");
-    c.arg("-C").arg(dir);
-    c
-}
-
-/// Runs `c`; its standard output, trimmed, or what git said.
-fn run(mut c: Command, what: &str) -> Result<String> {
-    let out = c.output().with_context(|| format!("{what}: cannot run git"))?;
-    if !out.status.success() {
-        bail!("{what}: {}", String::from_utf8_lossy(&out.stderr).trim());
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
 
 /// The commit `rev` names in the repository holding `root`.
@@ -121,17 +107,18 @@ fn blob(root: &Path, object: &str) -> Option<Vec<u8>> {
 fn objects(root: &Path, tree: &str, to: &Path) -> Result<()> {
     std::fs::create_dir_all(to)?;
     let mut c = git(root);
-    c.args(["ls-tree", "-z", "--name-only", tree]);
+    c.args(["ls-tree", "-r", "-z", "--name-only", tree]);
     let Ok(out) = c.output() else { return Ok(()) };
     if !out.status.success() {
         // No blob committed at that revision.
         return Ok(());
     }
-    let here = graphex_engine::store::Layout::new(root).objects();
+    // Fanned out (`ab/cdef…`) or, committed by an older version, flat.
+    let here = graphex_engine::store::Objects::new(graphex_engine::store::Layout::new(root).objects());
     let mut missing = Vec::new();
     for name in out.stdout.split(|b| *b == 0).filter(|n| !n.is_empty()) {
         let name = String::from_utf8_lossy(name).into_owned();
-        if !here.join(&name).is_file() {
+        if !here.exists(&name.replace('/', "")) {
             missing.push(name);
         }
     }
@@ -167,7 +154,11 @@ fn objects(root: &Path, tree: &str, to: &Path) -> Result<()> {
         let mut bytes = vec![0; size + 1];
         out.read_exact(&mut bytes)?;
         bytes.pop();
-        std::fs::write(to.join(name), bytes)?;
+        let dest = to.join(name);
+        if let Some(dir) = dest.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(dest, bytes)?;
     }
     let _ = writer.join();
     let _ = child.wait();

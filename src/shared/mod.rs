@@ -11,5 +11,6 @@ mod demo_proposals;
 pub mod external_edit;
 pub mod frames;
 pub mod git_revision;
+pub mod git_run;
 pub mod secret_text;
 pub mod three_way;

@@ -185,7 +185,7 @@ fn blobs_of_deleted_history_rows_are_tampering_not_orphans() {
         .query_row("SELECT blob FROM node_versions WHERE version = 1", [], |r| r.get(0))
         .unwrap();
     sql(repo.root(), "DELETE FROM node_versions WHERE version = 1");
-    let file = repo.root().join(".gpp/objects").join(&blob);
+    let file = repo.root().join(".gpp/objects").join(&blob[..2]).join(&blob[2..]);
     // A leftover of a commit that never landed, beside it.
     let leftover = repo.root().join(".gpp/objects").join("ef".repeat(32));
     std::fs::write(&leftover, b"left by an interrupted commit").unwrap();

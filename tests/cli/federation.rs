@@ -12,7 +12,7 @@ use crate::harness::Repo;
 /// A publisher with `orders-*` nodes of three tiers, a human-only one and
 /// one outside the pattern, publishing `orders` (approved) sealed to
 /// `consumer` (or in plain text without one).
-fn publisher(consumer: Option<&Repo>) -> Repo {
+pub(crate) fn publisher(consumer: Option<&Repo>) -> Repo {
     let repo = Repo::new();
     for (name, tier) in [
         ("orders-api", "public"),
@@ -64,13 +64,13 @@ fn publishing(nodes: &str, to: Option<&str>) -> String {
 }
 
 /// A store's age recipient, as `graphex federation key` prints it.
-fn recipient_of(repo: &Repo) -> String {
+pub(crate) fn recipient_of(repo: &Repo) -> String {
     let v = repo.json(repo.master(), &["federation", "key"]);
     v["recipient"].as_str().unwrap().to_owned()
 }
 
 /// A consumer store with one node of its own, not subscribed yet.
-fn consumer_store() -> Repo {
+pub(crate) fn consumer_store() -> Repo {
     let repo = Repo::new();
     repo.ok(&["add", "--type", "service", "--name", "local", "-d", "ours"]);
     repo
@@ -93,7 +93,7 @@ fn tampered(text: &str) -> String {
     out
 }
 
-fn write_config(repo: &Repo, text: &str) {
+pub(crate) fn write_config(repo: &Repo, text: &str) {
     std::fs::write(repo.root().join(".gpp/config.toml"), text).unwrap();
 }
 
@@ -101,7 +101,7 @@ fn bundle_path(repo: &Repo) -> PathBuf {
     repo.root().join(".gpp/graphex/federation/out/orders.bundle")
 }
 
-fn key_of(repo: &Repo) -> String {
+pub(crate) fn key_of(repo: &Repo) -> String {
     let v = repo.json(repo.master(), &["federation", "key"]);
     v["hex"].as_str().unwrap().to_owned()
 }
@@ -113,7 +113,7 @@ fn source(bundle: &Path, key: &str) -> String {
     )
 }
 
-fn names(v: &serde_json::Value, key: &str) -> Vec<String> {
+pub(crate) fn names(v: &serde_json::Value, key: &str) -> Vec<String> {
     v[key]
         .as_array()
         .unwrap()

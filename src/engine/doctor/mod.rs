@@ -203,6 +203,7 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
     match referenced_blobs(&conn) {
         Ok(referenced) => {
             checks.push(missing_blobs(&layout, &referenced));
+            checks.push(blob_layout(&layout)?);
             let collect = (opts.collect_orphans && may_collect).then_some(opts.orphan_grace);
             match orphans::orphans(&layout, &conn, &referenced, store.as_ref(), collect) {
                 Ok((c, n)) => {
@@ -364,8 +365,8 @@ fn referenced_blobs(conn: &Connection) -> Result<HashSet<String>> {
 }
 
 fn missing_blobs(layout: &Layout, referenced: &HashSet<String>) -> Check {
-    let dir = layout.objects();
-    let missing = referenced.iter().filter(|h| !dir.join(h).is_file()).count();
+    let objects = crate::store::Objects::new(layout.objects());
+    let missing = referenced.iter().filter(|h| !objects.exists(h)).count();
     if missing == 0 {
         check(
             "blobs present",
@@ -379,6 +380,34 @@ fn missing_blobs(layout: &Layout, referenced: &HashSet<String>) -> Check {
             format!("{missing} of {} referenced blobs are missing", referenced.len()),
         )
     }
+}
+
+/// Blob files still flat (a store made before the fan-out): no finding
+/// (they are read as they are), but said, with what moves them.
+fn blob_layout(layout: &Layout) -> Result<Check> {
+    let dir = layout.objects();
+    let listed = crate::store::Objects::new(dir.clone()).list()?;
+    let flat = listed
+        .iter()
+        .filter(|e| matches!(e, Ok((_, path)) if path.parent() == Some(dir.as_path())))
+        .count();
+    let blobs = listed.iter().filter(|e| e.is_ok()).count();
+    Ok(if flat == 0 {
+        check(
+            "blob layout",
+            Outcome::Ok,
+            format!("{blobs} blob file(s), fanned out in objects/XX/ (at most 256 directories)"),
+        )
+    } else {
+        check(
+            "blob layout",
+            Outcome::Ok,
+            format!(
+                "{flat} of {blobs} blob file(s) are still flat in objects/ (a store made before the fan-out); \
+                 they are read as they are, and the next write or `graphex migrate` moves them to objects/XX/"
+            ),
+        )
+    })
 }
 
 /// Decrypts the current version of every node this session reads.

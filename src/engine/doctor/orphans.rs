@@ -23,6 +23,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read as _;
+use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use rusqlite::Connection;
@@ -140,21 +141,30 @@ pub(super) fn orphans(
         None => HashSet::new(),
     };
     let mut cache = 0usize;
-    let mut found: Vec<(String, bool)> = Vec::new();
+    let mut found: Vec<(String, PathBuf, bool)> = Vec::new();
     let mut deleted: Vec<String> = Vec::new();
     let mut unchecked: Vec<Tier> = Vec::new();
     let mut bytes = 0u64;
-    for entry in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
-        let entry = entry.map_err(|e| Error::io(&dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        // Only what Graphex writes here: blobs named by their hash, and the
-        // temporary files of writes in progress. Anything else is not ours.
-        let is_blob = crate::store::objects::is_blob_name(&name);
-        if !(is_blob || name.starts_with(".tmp-")) || referenced.contains(&name) {
+    let objects = Objects::new(dir.clone());
+    for item in objects.list()? {
+        // Only what Graphex writes here: blobs named by their hash (fanned
+        // out or flat), and the temporary files of writes in progress.
+        // Anything else is not ours.
+        let (name, path, is_blob) = match item {
+            Ok((hash, path)) => (hash, path, true),
+            Err(path) => {
+                let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+                if !name.starts_with(".tmp-") || path.parent() != Some(dir.as_path()) {
+                    continue;
+                }
+                (name, path, false)
+            }
+        };
+        if is_blob && referenced.contains(&name) {
             continue;
         }
         if is_blob {
-            match classify(store, &known, &head(&entry.path())?) {
+            match classify(store, &known, &head(&path)?) {
                 Kind::Leftover => {}
                 Kind::Deleted(what) => {
                     deleted.push(format!("{what} (blob {})", &name[..12]));
@@ -166,7 +176,7 @@ pub(super) fn orphans(
                 }
             }
         }
-        let meta = entry.metadata().map_err(|e| Error::io(entry.path(), e))?;
+        let meta = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?;
         let old = meta
             .modified()
             .ok()
@@ -177,10 +187,10 @@ pub(super) fn orphans(
         } else {
             bytes += meta.len();
         }
-        found.push((name, old));
+        found.push((name, path, old));
     }
     let mut collected = 0;
-    if collect.is_some() && found.iter().any(|(_, old)| *old) {
+    if collect.is_some() && found.iter().any(|(_, _, old)| *old) {
         // Under the write lock no commit is in flight; the grace covers
         // blobs written by a commit that has not taken the lock yet.
         let mut conn = Connection::open(layout.db())?;
@@ -188,8 +198,7 @@ pub(super) fn orphans(
         conn.busy_timeout(Duration::from_secs(10))?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let now_referenced = referenced_blobs(&tx)?;
-        let objects = Objects::new(dir.clone());
-        for (name, old) in &found {
+        for (name, path, old) in &found {
             if !*old || now_referenced.contains(name) {
                 continue;
             }
@@ -198,7 +207,7 @@ pub(super) fn orphans(
             let removed = if !name.starts_with(".tmp-") {
                 objects.remove(name).is_ok()
             } else {
-                std::fs::remove_file(dir.join(name)).is_ok()
+                std::fs::remove_file(path).is_ok()
             };
             collected += usize::from(removed);
         }
@@ -208,7 +217,7 @@ pub(super) fn orphans(
     // Retired snapshots left are no finding; anything else left is.
     let other_left = found
         .iter()
-        .filter(|(name, _)| !retired.contains(name) && dir.join(name).exists())
+        .filter(|(name, path, _)| !retired.contains(name) && path.exists())
         .count();
     let outcome = if other_left == 0 { Outcome::Ok } else { Outcome::Finding };
     let mut detail = match (found.len() - cache, collected) {

@@ -130,10 +130,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let merge = t.elapsed().as_secs_f64();
     // What git then does: the other branch's new blob files come over.
-    for entry in std::fs::read_dir(theirs.join(".gpp/objects"))? {
-        let path = entry?.path();
-        let to = ours.join(".gpp/objects").join(path.file_name().ok_or("no name")?);
-        if !to.exists() {
+    let ours_objects = Objects::new(ours.join(".gpp/objects"));
+    for (hash, path) in Objects::new(theirs.join(".gpp/objects")).list()?.into_iter().flatten() {
+        if !ours_objects.exists(&hash) {
+            let to = graphex_engine::store::Layout::new(&ours).blob(&hash);
+            std::fs::create_dir_all(to.parent().ok_or("no directory")?)?;
             std::fs::hard_link(&path, &to)?;
         }
     }

@@ -8,6 +8,9 @@
 //!   { project = "org-conventions", subgraph = "glossary", access = "read-only",
 //!     path = "../org-conventions/.gpp/graphex/federation/out/glossary.bundle",
 //!     key = "<the publisher's key, from `graphex federation key`>" },
+//!   { project = "platform", subgraph = "runbooks", access = "read-only",
+//!     git = "git@example.com:platform/knowledge.git",   # a URL or a remote's name
+//!     key = "<…>" },                                    # ref = "refs/graphex/federation/runbooks"
 //! ]
 //! publish = [
 //!   { subgraph = "order-domain", nodes = ["orders-*", "billing-*"] },
@@ -56,14 +59,56 @@ pub struct SourceConfig {
     /// Only `read-only`: federation flows one way.
     pub access: String,
     /// Where the bundle is: a file path, relative to the repository root
-    /// (the directory holding `.gpp/`) unless absolute.
-    pub path: String,
+    /// (the directory holding `.gpp/`) unless absolute. Either this or `git`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Or a git remote publishing it: a URL, or the name of a remote of this
+    /// repository. Git fetches it (its transport, its credentials).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git: Option<String>,
+    /// With `git`: the ref holding the bundles, by default
+    /// [`federation_ref`] of the subgraph.
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub git_ref: Option<String>,
     /// The publisher's Ed25519 public key, hex (64 characters) or base64
     /// (44), as `graphex federation key` prints it in the source project.
     pub key: String,
 }
 
+/// Where a source's bundle comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A file, as configured (relative to the repository root unless absolute).
+    Path(String),
+    /// The newest commit of `reference` on the git remote `remote`.
+    Git { remote: String, reference: String },
+}
+
+/// The ref a subgraph's bundles are committed on, by default:
+/// `refs/graphex/federation/SUBGRAPH` (its own history, never a branch).
+pub fn federation_ref(subgraph: &str) -> String {
+    format!("refs/graphex/federation/{subgraph}")
+}
+
+/// The file a federation commit holds: `SUBGRAPH.bundle`.
+pub fn bundle_file(subgraph: &str) -> String {
+    format!("{subgraph}.bundle")
+}
+
 impl SourceConfig {
+    /// Where the bundle is (the settings were validated: exactly one of
+    /// `path` and `git`).
+    pub fn location(&self) -> Location {
+        match (&self.path, &self.git) {
+            (_, Some(remote)) => Location::Git {
+                remote: remote.clone(),
+                reference: self.git_ref.clone().unwrap_or_else(|| federation_ref(&self.subgraph)),
+            },
+            (Some(path), None) => Location::Path(path.clone()),
+            (None, None) => Location::Path(String::new()),
+        }
+    }
+
     /// `project/subgraph`: how the source is named in messages, tags and
     /// on the command line.
     pub fn label(&self) -> String {
@@ -157,11 +202,36 @@ impl FederationConfig {
                     "only \"read-only\" is supported: pulled nodes are never edited here".into(),
                 ));
             }
-            if s.path.trim().is_empty() {
-                return Err(bad(
-                    format!("{at}.path"),
-                    "empty: give the path of the bundle the source publishes".into(),
-                ));
+            match (&s.path, &s.git) {
+                (Some(_), Some(_)) => {
+                    return Err(bad(
+                        at.clone(),
+                        "both `path` and `git`: a source's bundle comes from one place".into(),
+                    ));
+                }
+                (None, None) => {
+                    return Err(bad(
+                        at.clone(),
+                        "no `path` nor `git`: say where the source publishes its bundle".into(),
+                    ));
+                }
+                (Some(p), None) if p.trim().is_empty() => {
+                    return Err(bad(
+                        format!("{at}.path"),
+                        "empty: give the path of the bundle the source publishes".into(),
+                    ));
+                }
+                (Some(_), None) if s.git_ref.is_some() => {
+                    return Err(bad(
+                        format!("{at}.ref"),
+                        "a ref is only for a `git` source; a `path` source names its file".into(),
+                    ));
+                }
+                (None, Some(remote)) => check_remote(remote).map_err(|r| bad(format!("{at}.git = {remote:?}"), r))?,
+                _ => {}
+            }
+            if let Some(r) = &s.git_ref {
+                check_ref(r).map_err(|why| bad(format!("{at}.ref = {r:?}"), why))?;
             }
             if parse_key(&s.key).is_none() {
                 return Err(bad(
@@ -265,6 +335,42 @@ fn check_label(what: &str, s: &str) -> std::result::Result<(), String> {
         return Err(format!(
             "character {c:?} is not allowed in a {what} name (use a-z, 0-9, '-', '_', '.')"
         ));
+    }
+    Ok(())
+}
+
+/// A git remote: a URL or a remote's name, never read as an option.
+fn check_remote(remote: &str) -> std::result::Result<(), String> {
+    if remote.trim().is_empty() {
+        return Err("empty: give a URL or the name of a remote of this repository".into());
+    }
+    if remote.starts_with('-') {
+        return Err("it starts with '-', which git would read as an option".into());
+    }
+    if remote.chars().any(char::is_control) {
+        return Err("it holds a control character".into());
+    }
+    Ok(())
+}
+
+/// A full ref name git accepts (`refs/…`), of plain characters only.
+fn check_ref(r: &str) -> std::result::Result<(), String> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/');
+    if !r.starts_with("refs/") {
+        return Err("a ref is a full name starting with refs/ (as refs/graphex/federation/SUBGRAPH)".into());
+    }
+    if let Some(c) = r.chars().find(|c| !plain(*c)) {
+        return Err(format!(
+            "character {c:?} is not allowed (use letters, digits, '-', '_', '.', '/')"
+        ));
+    }
+    let bad_part = r
+        .split('/')
+        .any(|part| part.is_empty() || part.starts_with('.') || part.ends_with(".lock"));
+    if bad_part || r.contains("..") || r.ends_with('/') {
+        return Err(
+            "not a valid ref name (an empty part, `..`, or a part starting with '.' or ending in .lock)".into(),
+        );
     }
     Ok(())
 }

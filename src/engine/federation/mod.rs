@@ -30,8 +30,8 @@ mod state;
 mod tests;
 
 pub use bundle::{BUNDLE_FORMAT, BUNDLE_VERSION, Bundle};
-pub use config::{FederationConfig, PublishConfig, SourceConfig};
+pub use config::{FederationConfig, Location, PublishConfig, SourceConfig, bundle_file, federation_ref};
 pub use publish::{Publication, default_output, plan_publish, publisher_key, record_publish};
-pub use pull::{PullReport, pull, read_bundle};
+pub use pull::{PullReport, open_bundle, pull, read_bundle};
 
 pub use crate::model::{FEDERATED_FROM, federated_origin as origin};

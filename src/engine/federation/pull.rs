@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::apply::PullWrites;
 use super::bundle::Bundle;
-use super::config::SourceConfig;
+use super::config::{Location, SourceConfig};
 use super::{FEDERATED_FROM, origin, state};
 use crate::error::{Error, Result};
 use crate::interchange::{ImportEdge, ImportNode, MAX_INPUT_BYTES, Mapped};
@@ -37,21 +37,50 @@ pub struct PullReport {
     pub dry_run: bool,
 }
 
-/// Reads the bundle of `src` (its `path`, relative to `root`) and checks it
+/// Reads the bundle of a `path` source (relative to `root`) and checks it
 /// against the pinned key; a sealed one is opened with `identity` (this
-/// project's master identity). Nothing is written.
+/// project's master identity). Nothing is written. A `git` source's bundle
+/// is fetched by the caller (which runs git) and opened with [`open_bundle`].
 pub fn read_bundle(root: &Path, src: &SourceConfig, identity: Option<&age::x25519::Identity>) -> Result<Bundle> {
-    let path = if Path::new(&src.path).is_absolute() {
-        Path::new(&src.path).to_owned()
+    let configured = match src.location() {
+        Location::Path(p) => p,
+        Location::Git { remote, .. } => {
+            return Err(Error::invalid(
+                "federation source",
+                src.label(),
+                format!("its bundle is on the git remote {remote:?}: fetch it with `graphex federation pull`"),
+            ));
+        }
+    };
+    let path = if Path::new(&configured).is_absolute() {
+        Path::new(&configured).to_owned()
     } else {
-        root.join(&src.path)
+        root.join(&configured)
     };
     let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
     let mut bytes = Vec::new();
     file.take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(&path, e))?;
-    Bundle::open(&path.display().to_string(), &bytes, &src.pinned_key()?, identity)
+    open_bundle(&path.display().to_string(), &bytes, src, identity)
+}
+
+/// Checks `bytes` (a bundle read from `origin`, as messages name it)
+/// against `src`'s pinned key and opens it; nothing is written.
+pub fn open_bundle(
+    origin: &str,
+    bytes: &[u8],
+    src: &SourceConfig,
+    identity: Option<&age::x25519::Identity>,
+) -> Result<Bundle> {
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(Error::invalid(
+            "federation bundle",
+            origin,
+            format!("larger than {MAX_INPUT_BYTES} bytes"),
+        ));
+    }
+    Bundle::open(origin, bytes, &src.pinned_key()?, identity)
 }
 
 /// Applies `bundle` from the source `src` (master level), in one commit,
@@ -197,7 +226,10 @@ pub fn pull(store: &mut Store, src: &SourceConfig, bundle: &Bundle, dry_run: boo
     }
     let opts = ImportOptions {
         tier: None,
-        file: src.path.clone(),
+        file: match src.location() {
+            Location::Path(p) => p,
+            Location::Git { remote, reference } => format!("{remote} {reference}"),
+        },
         actor: actor.clone(),
         provenance,
     };

@@ -40,6 +40,24 @@ fn the_federation_section_is_parsed_and_validated_strictly() {
     assert!(!f.publish[0].includes("billing-xy") && !f.publish[0].includes("auth"));
     assert_eq!(f.source("glossary").unwrap().project, "org");
     assert!(f.source("nope").unwrap_err().to_string().contains("org/glossary"));
+    assert_eq!(f.sources[0].location(), Location::Path("b.bundle".into()));
+    let git = parse(&source(KEY).replace("path = \"b.bundle\"", "git = \"https://example.com/org.git\"")).unwrap();
+    assert_eq!(
+        git.federation.sources[0].location(),
+        Location::Git {
+            remote: "https://example.com/org.git".into(),
+            reference: "refs/graphex/federation/glossary".into()
+        },
+        "the default ref"
+    );
+    let pinned = parse(&source(KEY).replace(
+        "path = \"b.bundle\"",
+        "git = \"origin\", ref = \"refs/graphex/mirror/g\"",
+    ));
+    assert!(matches!(
+        pinned.unwrap().federation.sources[0].location(),
+        Location::Git { reference, .. } if reference == "refs/graphex/mirror/g"
+    ));
 
     let cases = [
         (source(KEY).replace("read-only", "read-write"), "only \"read-only\""),
@@ -78,6 +96,13 @@ fn the_federation_section_is_parsed_and_validated_strictly() {
             "[graphex.federation]\nsources = [{ project = \"org\", subgraph = \"g\", access = \"read-only\" }]\n".into(),
             "missing field",
         ),
+        (source(KEY).replace("path = \"b.bundle\"", "path = \"b\", git = \"origin\""), "both `path` and `git`"),
+        (source(KEY).replace("path = \"b.bundle\", ", ""), "no `path` nor `git`"),
+        (source(KEY).replace("path = \"b.bundle\"", "git = \"--upload-pack=x\""), "as an option"),
+        (source(KEY).replace("path = \"b.bundle\"", "path = \"b\", ref = \"refs/x\""), "only for a `git` source"),
+        (source(KEY).replace("path = \"b.bundle\"", "git = \"o\", ref = \"heads/x\""), "starting with refs/"),
+        (source(KEY).replace("path = \"b.bundle\"", "git = \"o\", ref = \"refs/a/../b\""), "not a valid ref name"),
+        (source(KEY).replace("path = \"b.bundle\"", "git = \"o\", ref = \"refs/a b\""), "not allowed"),
     ];
     for (text, want) in cases {
         let e = err(&text);
@@ -226,7 +251,9 @@ fn source_for(key: &str) -> SourceConfig {
         project: "shop".into(),
         subgraph: "orders".into(),
         access: "read-only".into(),
-        path: "orders.bundle".into(),
+        path: Some("orders.bundle".into()),
+        git: None,
+        git_ref: None,
         key: key.into(),
     }
 }

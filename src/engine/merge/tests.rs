@@ -69,10 +69,16 @@ fn merge(ours: &Path, theirs: &Path, base: &Path) -> Result<MergeReport> {
         },
         &Checkout(theirs.to_owned()),
     )?;
-    for entry in std::fs::read_dir(theirs.join(".gpp/objects")).unwrap() {
-        let path = entry.unwrap().path();
-        let to = ours.join(".gpp/objects").join(path.file_name().unwrap());
-        if !to.exists() {
+    let ours_objects = crate::store::Objects::new(ours.join(".gpp/objects"));
+    for (hash, path) in crate::store::Objects::new(theirs.join(".gpp/objects"))
+        .list()
+        .unwrap()
+        .into_iter()
+        .flatten()
+    {
+        if !ours_objects.exists(&hash) {
+            let to = crate::store::Layout::new(ours).blob(&hash);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
             std::fs::copy(&path, to).unwrap();
         }
     }

@@ -7,7 +7,10 @@ use crate::keys::Level;
 use crate::synth::{SynthSpec, generate};
 
 fn objects_in(root: &std::path::Path) -> usize {
-    std::fs::read_dir(Layout::new(root).objects()).unwrap().count()
+    crate::store::Objects::new(Layout::new(root).objects())
+        .list()
+        .unwrap()
+        .len()
 }
 
 #[test]

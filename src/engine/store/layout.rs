@@ -53,6 +53,12 @@ impl Layout {
     pub fn objects(&self) -> PathBuf {
         self.gpp().join("objects")
     }
+
+    /// Where blob `hash` is written: `.gpp/objects/ab/cdef…` (an older
+    /// version's flat `objects/abcdef…` is read too, see `Objects`).
+    pub fn blob(&self, hash: &str) -> PathBuf {
+        super::objects::fanned_path(&self.objects(), hash)
+    }
 }
 
 /// What git must not track in a store: SQLite's write-ahead log and shared

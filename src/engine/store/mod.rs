@@ -5,7 +5,8 @@
 //! that it exists: its id, tier, version count and sizes. Names, types,
 //! descriptions, properties, relations and even edge endpoints are sealed:
 //!
-//! - **Blobs** (`.gpp/objects/<sha256>`): the whole node, one file per
+//! - **Blobs** (`.gpp/objects/<ab>/<cdef…>`, the SHA-256 fanned out as git
+//!   keeps its objects): the whole node, one file per
 //!   version, AES-256-GCM under a fresh data key wrapped by the tier key.
 //! - **Index** (`graph.db`): per node a sealed summary (name, type,
 //!   description, status, times) under the tier's index key; per edge the
@@ -58,6 +59,7 @@ mod layout;
 mod load;
 pub(crate) mod manifest;
 pub(crate) mod merge_conflicts;
+mod migrate;
 pub(crate) mod objects;
 mod open;
 mod plan;
@@ -130,6 +132,7 @@ pub use fresh::{Freshness, check_without_keys, first_sight_text, rollback_text, 
 pub use layout::{Layout, update_gitignore, write_gitignore};
 pub use merge_conflicts::Conflict;
 pub(crate) use merge_conflicts::ConflictRow;
+pub use migrate::Migration;
 pub(crate) use objects::sync_dir;
 pub use objects::{Durability, Objects};
 pub(crate) use plan::{DecisionRow, Entry, NodeWrite, Plan, RAISE_TIER};

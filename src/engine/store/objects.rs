@@ -1,4 +1,9 @@
-//! The object store: content-addressed blob files under `.gpp/objects/`.
+//! The object store: content-addressed blob files under `.gpp/objects/`,
+//! fanned out as git keeps its loose objects: blob `abcdef…` is
+//! `objects/ab/cdef…`, so no directory holds more than a few thousand
+//! entries at a million blobs. A store made before the fan-out keeps its
+//! blobs flat (`objects/abcdef…`) until [`Objects::fan_out`] moves them (the
+//! first write, or `graphex migrate`); every read finds either form.
 //! A blob is written to a temporary file, synced, then renamed into place, so
 //! a crash leaves either no file or a whole one; orphans are harmless. A
 //! deferred write (bulk loads) goes straight to its name instead: nothing
@@ -7,7 +12,9 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 
@@ -19,6 +26,8 @@ pub struct Objects {
     /// state's blobs are mostly the store's own): reads only, and every
     /// read checks the content against its name.
     fallback: Option<PathBuf>,
+    /// Set once this session has moved any flat blobs into the fan-out.
+    fanned: Arc<AtomicBool>,
 }
 
 /// Whether a write waits for the disk.
@@ -44,7 +53,11 @@ impl Durability {
 
 impl Objects {
     pub fn new(dir: PathBuf) -> Self {
-        Self { dir, fallback: None }
+        Self {
+            dir,
+            fallback: None,
+            fanned: Arc::default(),
+        }
     }
 
     /// Blobs in `dir`, and those it lacks read from `fallback`.
@@ -52,17 +65,28 @@ impl Objects {
         Self {
             dir,
             fallback: Some(fallback),
+            fanned: Arc::default(),
         }
     }
 
-    /// Where blob `hash` is read from: this directory, else the fallback's
-    /// copy when it has one.
-    fn read_path(&self, hash: &str) -> Result<PathBuf> {
+    /// Runs `op` on where blob `hash` may be, in order: its fanned-out path,
+    /// its flat path (a store not migrated yet), the fanned path again (a
+    /// migration in another process may have moved it in between), then the
+    /// fallback's two. The first answer other than "not found" is kept;
+    /// when every place lacks it, the fanned path's "not found".
+    fn locate<T>(&self, hash: &str, op: impl Fn(&Path) -> std::io::Result<T>) -> Result<(std::io::Result<T>, PathBuf)> {
         let own = self.path(hash)?;
-        match &self.fallback {
-            Some(other) if !own.is_file() && other.join(hash).is_file() => Ok(other.join(hash)),
-            _ => Ok(own),
+        let mut places = vec![own.clone(), self.dir.join(hash), own.clone()];
+        if let Some(other) = &self.fallback {
+            places.extend([fanned_path(other, hash), other.join(hash)]);
         }
+        for place in places {
+            match op(&place) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                answer => return Ok((answer, place)),
+            }
+        }
+        Ok((op(&own), own))
     }
 
     /// The hex SHA-256 of `bytes`: a blob's name.
@@ -70,11 +94,12 @@ impl Objects {
         crate::crypto::sha256_hex(bytes)
     }
 
+    /// Where blob `hash` is written: `objects/ab/cdef…`.
     fn path(&self, hash: &str) -> Result<PathBuf> {
         if !is_blob_name(hash) {
             return Err(Error::integrity("object name", format!("{hash:?} is not a blob hash")));
         }
-        Ok(self.dir.join(hash))
+        Ok(fanned_path(&self.dir, hash))
     }
 
     /// Stores `bytes` and returns their hash.
@@ -91,11 +116,24 @@ impl Objects {
             f.sync_all().map_err(|e| Error::io(&tmp, e))?;
         }
         drop(f);
+        let sub = self.subdir(&path)?;
         fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
         if durability == Durability::Sync {
+            sync_dir(&sub)?;
             self.sync_dir()?;
         }
         Ok(hash)
+    }
+
+    /// The fan-out directory `path` goes in, made if missing (git keeps no
+    /// empty directory, so a clone lacks those no blob is in yet).
+    fn subdir(&self, path: &Path) -> Result<PathBuf> {
+        let sub = path.parent().unwrap_or(&self.dir).to_owned();
+        match fs::create_dir(&sub) {
+            Ok(()) => Ok(sub),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(sub),
+            Err(e) => Err(Error::io(&sub, e)),
+        }
     }
 
     /// Writes `bytes` in place to `path` when no file has that name (which
@@ -104,7 +142,15 @@ impl Objects {
     /// there already (an orphan a crash may have torn: it is replaced whole,
     /// by rename, never written into). A failed write leaves no file.
     fn write_new(&self, path: &std::path::Path, bytes: &[u8]) -> Result<bool> {
-        let mut f = match fs::OpenOptions::new().write(true).create_new(true).open(path) {
+        let create = || fs::OpenOptions::new().write(true).create_new(true).open(path);
+        let opened = match create() {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.subdir(path)?;
+                create()
+            }
+            other => other,
+        };
+        let mut f = match opened {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
             Err(e) => return Err(Error::io(path, e)),
@@ -119,8 +165,8 @@ impl Objects {
 
     /// Reads the blob `hash` and checks its content matches the name.
     pub fn read(&self, hash: &str) -> Result<Vec<u8>> {
-        let path = self.read_path(hash)?;
-        let bytes = fs::read(&path).map_err(|e| match e.kind() {
+        let (read, path) = self.locate(hash, |p| fs::read(p))?;
+        let bytes = read.map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::integrity(format!("blob {hash}"), "missing from .gpp/objects"),
             _ => Error::io(&path, e),
         })?;
@@ -140,9 +186,9 @@ impl Objects {
     /// hold nothing secret when it may grow (its old allocation is freed as
     /// it is).
     pub fn read_authenticated_later_into(&self, hash: &str, buf: &mut Vec<u8>) -> Result<()> {
-        let path = self.read_path(hash)?;
         buf.clear();
-        let read = fs::File::open(&path).and_then(|mut f| {
+        let (opened, path) = self.locate(hash, |p| fs::File::open(p))?;
+        let read = opened.and_then(|mut f| {
             let len = f.metadata().map(|m| m.len()).unwrap_or(0);
             buf.reserve(usize::try_from(len).unwrap_or(0));
             std::io::Read::read_to_end(&mut f, buf)
@@ -155,28 +201,112 @@ impl Objects {
 
     /// The size of the blob `hash`, in bytes.
     pub fn size(&self, hash: &str) -> Result<u64> {
-        let path = self.read_path(hash)?;
-        fs::metadata(&path).map(|m| m.len()).map_err(|e| Error::io(&path, e))
+        let (meta, path) = self.locate(hash, |p| fs::metadata(p))?;
+        meta.map(|m| m.len()).map_err(|e| Error::io(&path, e))
     }
 
     /// Whether the blob `hash` is present.
     pub fn exists(&self, hash: &str) -> bool {
-        self.read_path(hash).is_ok_and(|p| p.is_file())
+        self.locate(hash, |p| fs::metadata(p))
+            .is_ok_and(|(meta, _)| meta.is_ok_and(|m| m.is_file()))
     }
 
-    /// Removes a blob; a missing one is fine.
+    /// Removes a blob, in either form (never the fallback's); a missing one
+    /// is fine.
     pub fn remove(&self, hash: &str) -> Result<()> {
-        let path = self.path(hash)?;
-        match fs::remove_file(&path) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(Error::io(path, e)),
+        for path in [self.path(hash)?, self.dir.join(hash)] {
+            match fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(path, e)),
+            }
         }
+        Ok(())
+    }
+
+    /// Moves every flat blob (a store made before the fan-out) to its
+    /// fanned-out place, and returns how many moved. Each move is one
+    /// rename, so a crash leaves every blob whole in one place or the
+    /// other, and readers find either. A flat copy of a blob already fanned
+    /// out is removed. Runs once per session (later calls return 0 at once).
+    pub fn fan_out(&self) -> Result<usize> {
+        if self.fanned.swap(true, Ordering::AcqRel) {
+            return Ok(0);
+        }
+        self.fan_out_now()
+    }
+
+    /// [`Objects::fan_out`], whether or not this session did it before.
+    pub fn fan_out_now(&self) -> Result<usize> {
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(Error::io(&self.dir, e)),
+        };
+        let mut subdirs = std::collections::BTreeSet::new();
+        let mut moved = 0;
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&self.dir, e))?;
+            let name = entry.file_name();
+            let Some(hash) = name.to_str().filter(|n| is_blob_name(n)) else {
+                continue;
+            };
+            let (from, to) = (entry.path(), self.path(hash)?);
+            if to.is_file() {
+                fs::remove_file(&from).map_err(|e| Error::io(&from, e))?;
+                continue;
+            }
+            subdirs.insert(self.subdir(&to)?);
+            fs::rename(&from, &to).map_err(|e| Error::io(&to, e))?;
+            moved += 1;
+        }
+        for sub in &subdirs {
+            sync_dir(sub)?;
+        }
+        if moved > 0 {
+            self.sync_dir()?;
+        }
+        Ok(moved)
+    }
+
+    /// Every blob name present (either form), with its path; files that
+    /// are not blobs (temporaries, strays) are `Err(path)`.
+    pub fn list(&self) -> Result<Vec<std::result::Result<(String, PathBuf), PathBuf>>> {
+        let mut out = Vec::new();
+        let read = |dir: &Path| -> Result<Vec<fs::DirEntry>> {
+            match fs::read_dir(dir) {
+                Ok(entries) => entries.map(|e| e.map_err(|e| Error::io(dir, e))).collect(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+                Err(e) => Err(Error::io(dir, e)),
+            }
+        };
+        for entry in read(&self.dir)? {
+            let (path, name) = (entry.path(), entry.file_name().to_string_lossy().into_owned());
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir && name.len() == 2 && name.bytes().all(|b| b.is_ascii_hexdigit()) {
+                for inner in read(&path)? {
+                    let rest = inner.file_name().to_string_lossy().into_owned();
+                    let hash = format!("{name}{rest}");
+                    let is_file = inner.file_type().is_ok_and(|t| t.is_file());
+                    out.push(if is_file && is_blob_name(&hash) {
+                        Ok((hash, inner.path()))
+                    } else {
+                        Err(inner.path())
+                    });
+                }
+            } else if !is_dir && is_blob_name(&name) {
+                out.push(Ok((name, path)));
+            } else {
+                out.push(Err(path));
+            }
+        }
+        Ok(out)
     }
 
     /// Syncs every named file and the directory (after deferred writes).
     pub fn sync_files<'a>(&self, hashes: impl IntoIterator<Item = &'a str>) -> Result<()> {
         let paths = hashes.into_iter().map(|h| self.path(h)).collect::<Result<Vec<_>>>()?;
+        let subdirs: std::collections::BTreeSet<&Path> = paths.iter().filter_map(|p| p.parent()).collect();
         let sync = |path: &PathBuf| {
             fs::File::open(path)
                 .and_then(|f| f.sync_all())
@@ -198,6 +328,7 @@ impl Objects {
         } else {
             paths.iter().try_for_each(sync)?;
         }
+        subdirs.into_iter().try_for_each(sync_dir)?;
         self.sync_dir()
     }
 
@@ -215,6 +346,15 @@ impl Objects {
 }
 
 pub use crate::durable::sync_dir;
+
+/// Blob `hash`'s fanned-out path under `dir`: `dir/ab/cdef…` (a name too
+/// short to split stays whole; `Objects` checks names before).
+pub(crate) fn fanned_path(dir: &Path, hash: &str) -> PathBuf {
+    match (hash.get(..2), hash.get(2..)) {
+        (Some(sub), Some(rest)) if !rest.is_empty() => dir.join(sub).join(rest),
+        _ => dir.join(hash),
+    }
+}
 
 /// Whether `name` has a blob's name's one form: a SHA-256 in hex.
 pub(crate) fn is_blob_name(name: &str) -> bool {
@@ -239,12 +379,13 @@ mod tests {
         let objects = Objects::new(dir.path().to_path_buf());
         let hash = objects.write(b"content", Durability::Sync).unwrap();
         assert_eq!(objects.read(&hash).unwrap(), b"content");
-        std::fs::write(dir.path().join(&hash), b"altered").unwrap();
+        assert!(dir.path().join(&hash[..2]).join(&hash[2..]).is_file(), "fanned out");
+        std::fs::write(fanned_path(dir.path(), &hash), b"altered").unwrap();
         assert!(matches!(objects.read(&hash), Err(Error::Integrity { .. })));
         assert!(objects.read("../../etc/passwd").is_err(), "only hashes name objects");
         objects.remove(&hash).unwrap();
         objects.remove(&hash).unwrap();
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no temp files left");
+        assert!(objects.list().unwrap().is_empty(), "no temp files left");
     }
 
     #[test]
@@ -253,12 +394,13 @@ mod tests {
         let objects = Objects::new(dir.path().to_path_buf());
         let hash = Objects::hash(b"whole content");
         // What a crash in the middle of an in-place write leaves.
-        std::fs::write(dir.path().join(&hash), b"whole").unwrap();
+        std::fs::create_dir(dir.path().join(&hash[..2])).unwrap();
+        std::fs::write(fanned_path(dir.path(), &hash), b"whole").unwrap();
         assert_eq!(objects.write(b"whole content", Durability::Deferred).unwrap(), hash);
         assert_eq!(objects.read(&hash).unwrap(), b"whole content");
         let fresh = objects.write(b"new content", Durability::Deferred).unwrap();
         assert_eq!(objects.read(&fresh).unwrap(), b"new content");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "no temp files left");
+        assert_eq!(objects.list().unwrap().len(), 2, "no temp files left");
     }
 
     /// A past state's blobs: its own, else the store's; reads only, each
@@ -273,9 +415,44 @@ mod tests {
         assert_eq!(snap.read(&hash).unwrap(), b"kept by the store");
         snap.remove(&hash).unwrap();
         assert!(theirs.exists(&hash), "the store's copy stays");
-        std::fs::write(store.path().join(&hash), b"altered").unwrap();
+        std::fs::write(fanned_path(store.path(), &hash), b"altered").unwrap();
         let e = snap.read(&hash).unwrap_err().to_string();
         assert!(e.contains("does not match its name"), "{e}");
         assert!(!Objects::new(own.path().to_owned()).exists(&hash));
+    }
+
+    /// A store made before the fan-out: its flat blobs are read as they
+    /// are, a write goes to the fan-out, and `fan_out` moves the rest once
+    /// (a flat copy of a blob already fanned out is dropped). Strays are
+    /// listed as such, never moved.
+    #[test]
+    fn flat_blobs_are_read_then_fanned_out_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let objects = Objects::new(dir.path().to_owned());
+        let old = Objects::hash(b"written flat");
+        std::fs::write(dir.path().join(&old), b"written flat").unwrap();
+        let both = objects.write(b"in both forms", Durability::Sync).unwrap();
+        std::fs::write(dir.path().join(&both), b"in both forms").unwrap();
+        std::fs::write(dir.path().join(".tmp-stray"), b"x").unwrap();
+        assert_eq!(objects.read(&old).unwrap(), b"written flat");
+        assert_eq!(objects.size(&old).unwrap(), 12);
+        assert!(objects.exists(&old));
+        assert_eq!(objects.list().unwrap().iter().filter(|e| e.is_ok()).count(), 3);
+        assert_eq!(objects.fan_out().unwrap(), 1);
+        assert!(!dir.path().join(&old).exists() && !dir.path().join(&both).exists());
+        assert_eq!(objects.read(&old).unwrap(), b"written flat");
+        assert_eq!(objects.read(&both).unwrap(), b"in both forms");
+        assert!(dir.path().join(".tmp-stray").exists(), "not a blob: left alone");
+        let listed = objects.list().unwrap();
+        assert_eq!(listed.iter().filter(|e| e.is_ok()).count(), 2, "{listed:?}");
+        assert_eq!(listed.iter().filter(|e| e.is_err()).count(), 1, "{listed:?}");
+        std::fs::write(dir.path().join(&old), b"written flat").unwrap();
+        assert_eq!(objects.fan_out().unwrap(), 0, "once per session");
+        assert_eq!(
+            Objects::new(dir.path().to_owned()).fan_out().unwrap(),
+            0,
+            "the copy is dropped"
+        );
+        assert!(!dir.path().join(&old).exists());
     }
 }

@@ -106,9 +106,14 @@ fn rotate(root: &Path, tier: Tier) -> Rotated {
 }
 
 fn blob_names(root: &Path) -> std::collections::BTreeSet<String> {
-    std::fs::read_dir(Layout::new(root).objects())
+    crate::store::Objects::new(Layout::new(root).objects())
+        .list()
         .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .into_iter()
+        .map(|e| match e {
+            Ok((hash, _)) => hash,
+            Err(path) => path.display().to_string(),
+        })
         .collect()
 }
 
@@ -194,12 +199,12 @@ fn the_old_key_and_its_blobs_are_refused_after_rotation() {
             .unwrap()
     };
     let old_blob_name = blob_of(&root);
-    let old_blob = std::fs::read(Layout::new(&root).objects().join(&old_blob_name)).unwrap();
+    let old_blob = std::fs::read(Layout::new(&root).blob(&old_blob_name)).unwrap();
     rotate(&root, Tier::AgentReadable);
     let new_key = std::fs::read(paths.tier(Tier::AgentReadable)).unwrap();
     let new_auth = std::fs::read(paths.auth()).unwrap();
     assert!(
-        !Layout::new(&root).objects().join(&old_blob_name).exists(),
+        !Layout::new(&root).blob(&old_blob_name).exists(),
         "the blob the old key wrapped stays in the store"
     );
 
@@ -231,7 +236,7 @@ fn the_old_key_and_its_blobs_are_refused_after_rotation() {
 
     // The old blob put back and named by the index: refused on read, and
     // at the next open.
-    std::fs::write(Layout::new(&root).objects().join(&old_blob_name), &old_blob).unwrap();
+    std::fs::write(Layout::new(&root).blob(&old_blob_name), &old_blob).unwrap();
     let s = open_at(&root, Level::Master);
     s.conn()
         .execute(

@@ -315,7 +315,7 @@ fn a_corrupted_blob_file_is_detected() {
     let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     s.add_node(node("a", Tier::Public, "alpha")).unwrap();
     let hash: String = s.conn.query_row("SELECT blob FROM nodes", [], |r| r.get(0)).unwrap();
-    let path = Layout::new(&root).objects().join(&hash);
+    let path = Layout::new(&root).blob(&hash);
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
@@ -424,10 +424,10 @@ fn raising_a_tier_leaves_no_copy_readable_with_the_lower_key() {
         .conn
         .query_row("SELECT blob FROM snapshots WHERE tier = 0", [], |r| r.get(0))
         .unwrap();
-    let old_snapshot = std::fs::read(Layout::new(&root).objects().join(&snapshot_hash)).unwrap();
+    let old_snapshot = std::fs::read(Layout::new(&root).blob(&snapshot_hash)).unwrap();
     let old_contents: Vec<Vec<u8>> = old_blobs
         .iter()
-        .map(|h| std::fs::read(Layout::new(&root).objects().join(h)).unwrap())
+        .map(|h| std::fs::read(Layout::new(&root).blob(h)).unwrap())
         .collect();
     s.checkpoint().unwrap();
 
@@ -446,10 +446,7 @@ fn raising_a_tier_leaves_no_copy_readable_with_the_lower_key() {
 
     let window = |b: &[u8]| b[b.len() - 40..b.len() - 8].to_vec();
     for (hash, bytes) in old_blobs.iter().zip(&old_contents) {
-        assert!(
-            !Layout::new(&root).objects().join(hash).exists(),
-            "old blob {hash} removed"
-        );
+        assert!(!Layout::new(&root).blob(hash).exists(), "old blob {hash} removed");
         let hits = files_containing(&root, &window(bytes));
         assert!(hits.is_empty(), "old blob bytes still in {hits:?}");
     }
@@ -501,7 +498,10 @@ fn a_crash_between_blob_write_and_index_commit_keeps_the_old_state() {
     assert!(matches!(s.summary("lost"), Err(Error::NotFound(_))));
     let kept = s.node("kept").unwrap();
     assert_eq!((kept.version, kept.description.as_str()), (1, "v1"));
-    let blobs = std::fs::read_dir(Layout::new(&root).objects()).unwrap().count();
+    let blobs = crate::store::Objects::new(Layout::new(&root).objects())
+        .list()
+        .unwrap()
+        .len();
     assert_eq!(blobs, 3, "one live blob and two harmless orphans");
 }
 

@@ -114,16 +114,16 @@ mod tests {
         // The crash left the old versions, and the public key (in the clear)
         // opens them: what the raise was meant to take away.
         let public = Keyring::unlock(&Layout::new(&root).keys(), &Credentials::none()).unwrap();
-        let objects = Layout::new(&root).objects();
+        let objects = crate::store::Objects::new(Layout::new(&root).objects());
         for (v, hash) in old.iter().enumerate() {
-            let bytes = std::fs::read(objects.join(hash)).unwrap();
+            let bytes = objects.read(hash).unwrap();
             let node = codec::decode_node(&public, &id, v as u64 + 1, Tier::Public, &bytes).unwrap();
             assert!(node.description.contains("public words"));
         }
         // The next open, even without keys, finishes the raise.
         let s = Store::open(&root, &creds(Level::Locked, &root)).unwrap();
         for hash in &old {
-            assert!(!objects.join(hash).exists(), "{hash} still there");
+            assert!(!objects.exists(hash), "{hash} still there");
         }
         assert_eq!(schema::meta(&s.conn, KEY).unwrap(), None);
         drop(s);

@@ -277,6 +277,9 @@ impl Store {
         if super::schema::commit_seq(&self.conn)? != self.seen_seq {
             return Err(Error::Stale);
         }
+        // A store made before the fan-out moves its flat blobs now, once
+        // per session (see `Objects::fan_out`).
+        self.objects.fan_out()?;
         // Re-sealed old versions first: they are read through the index.
         let reseals = self.reseals(&plan)?;
 

@@ -404,7 +404,9 @@ fn pull_one(r: &mut Run) {
         project: "org".into(),
         subgraph: "glossary".into(),
         access: "read-only".into(),
-        path: "glossary.bundle".into(),
+        path: Some("glossary.bundle".into()),
+        git: None,
+        git_ref: None,
         key: federation::publisher_key(&p).unwrap().to_hex(),
     };
     federation::pull(&mut r.store, &src, &bundle, false).unwrap();

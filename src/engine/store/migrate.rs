@@ -1,0 +1,46 @@
+//! `graphex migrate`: brings a store made by an older version to today's
+//! layout, saying what it moves. Today that is the blob fan-out (see
+//! `objects`); the same step runs on its own at a session's first write.
+
+use serde::Serialize;
+
+use super::Store;
+use crate::error::Result;
+
+/// What a migration did, or (dry run) would do.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Migration {
+    /// Blob files moved from `objects/HASH` to `objects/HA/SH…`.
+    pub blobs_fanned_out: usize,
+    /// Blob files already in place.
+    pub blobs_in_place: usize,
+    pub dry_run: bool,
+}
+
+impl Migration {
+    /// Whether the store was already in today's layout.
+    pub fn nothing_to_do(&self) -> bool {
+        self.blobs_fanned_out == 0
+    }
+}
+
+impl Store {
+    /// Moves what an older version left in an older layout (master level:
+    /// the same as any write). With `dry_run`, counts it and moves nothing.
+    pub fn migrate(&self, dry_run: bool) -> Result<Migration> {
+        self.require_writer("migrate the store")?;
+        let dir = self.layout.objects();
+        let listed = self.objects.list()?;
+        let blobs = listed.iter().filter(|e| e.is_ok()).count();
+        let flat = listed
+            .iter()
+            .filter(|e| matches!(e, Ok((_, path)) if path.parent() == Some(dir.as_path())))
+            .count();
+        let moved = if dry_run { flat } else { self.objects.fan_out_now()? };
+        Ok(Migration {
+            blobs_fanned_out: moved,
+            blobs_in_place: blobs - flat,
+            dry_run,
+        })
+    }
+}

@@ -1,0 +1,130 @@
+//! A store whose blobs an older version kept flat in `.gpp/objects/`:
+//! read as it is, reported by `doctor`, fanned out by `graphex migrate`
+//! (which says what it moves) or by the next write.
+
+use std::path::Path;
+
+use crate::harness::Repo;
+
+/// Moves every blob back to `objects/HASH`, as an older version kept them;
+/// returns how many.
+fn flatten(root: &Path) -> usize {
+    let objects = root.join(".gpp/objects");
+    let mut n = 0;
+    for sub in std::fs::read_dir(&objects).unwrap() {
+        let sub = sub.unwrap().path();
+        if !sub.is_dir() {
+            continue;
+        }
+        let prefix = sub.file_name().unwrap().to_string_lossy().into_owned();
+        for blob in std::fs::read_dir(&sub).unwrap() {
+            let blob = blob.unwrap().path();
+            let rest = blob.file_name().unwrap().to_string_lossy().into_owned();
+            std::fs::rename(&blob, objects.join(format!("{prefix}{rest}"))).unwrap();
+            n += 1;
+        }
+        std::fs::remove_dir(&sub).unwrap();
+    }
+    n
+}
+
+/// Blob files directly in `objects/`, and in its fan-out directories.
+fn layout(root: &Path) -> (usize, usize) {
+    let objects = root.join(".gpp/objects");
+    let (mut flat, mut fanned) = (0, 0);
+    for e in std::fs::read_dir(&objects).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if p.is_dir() {
+            assert_eq!(name.len(), 2, "{name}");
+            for inner in std::fs::read_dir(&p).unwrap() {
+                let rest = inner.unwrap().file_name().to_string_lossy().into_owned();
+                assert_eq!(rest.len(), 62, "{name}/{rest}");
+                fanned += 1;
+            }
+        } else if name.len() == 64 {
+            flat += 1;
+        }
+    }
+    (flat, fanned)
+}
+
+/// What `doctor` says of the blob layout (the test's weak KDF is a finding
+/// of its own, so its exit status is not this check's).
+fn doctor_says(repo: &Repo) -> String {
+    let out = repo.master().args(["doctor", "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let blobs = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "blobs present")
+        .unwrap();
+    assert_eq!(blobs["outcome"], "ok", "{blobs}");
+    let c = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "blob layout")
+        .unwrap();
+    assert_eq!(c["outcome"], "ok", "{c}");
+    c["detail"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn an_older_flat_store_is_read_then_fanned_out_by_migrate_or_the_next_write() {
+    let repo = Repo::new();
+    for name in ["orders", "billing", "auth"] {
+        repo.ok(&[
+            "add",
+            "--type",
+            "service",
+            "--name",
+            name,
+            "-d",
+            &format!("{name} words"),
+        ]);
+    }
+    repo.ok(&["update", "orders", "-d", "orders words, again"]);
+    let (flat, fanned) = layout(repo.root());
+    assert_eq!(flat, 0, "new blobs are fanned out");
+    assert!(fanned >= 4, "{fanned}");
+    let n = flatten(repo.root());
+    assert_eq!(layout(repo.root()), (n, 0));
+
+    // Read as it is; doctor says so and what moves it.
+    assert!(repo.ok(&["show", "orders"]).contains("orders words, again"));
+    let said = doctor_says(&repo);
+    assert!(
+        said.contains(&format!("{n} of {n} blob file(s) are still flat")),
+        "{said}"
+    );
+    assert!(said.contains("graphex migrate"), "{said}");
+
+    let dry = repo.json(repo.master(), &["migrate", "--dry-run", "--json"]);
+    assert_eq!(dry["blobs_fanned_out"], n);
+    assert_eq!(dry["dry_run"], true);
+    assert_eq!(layout(repo.root()), (n, 0), "a dry run moves nothing");
+    let text = repo.ok(&["migrate"]);
+    assert!(text.contains(&format!("moved {n} blob file(s)")), "{text}");
+    assert_eq!(layout(repo.root()), (0, n));
+    assert!(doctor_says(&repo).contains(&format!("{n} blob file(s), fanned out")));
+    assert!(repo.ok(&["migrate"]).contains("nothing to migrate"));
+    repo.locked()
+        .args(["migrate"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("master"));
+
+    // Flat again: the next write moves them all, beside its own blob.
+    flatten(repo.root());
+    repo.ok(&["add", "--type", "service", "--name", "payments", "-d", "payments words"]);
+    assert_eq!(layout(repo.root()), (0, n + 1));
+    for name in ["orders", "billing", "auth", "payments"] {
+        assert!(repo.ok(&["show", name]).contains(&format!("{name} words")));
+    }
+    assert!(
+        repo.ok(&["history", "orders"]).contains("orders words"),
+        "old versions too"
+    );
+}
