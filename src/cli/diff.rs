@@ -58,10 +58,15 @@ pub fn diff(ctx: &Context, a: &DiffArgs) -> Result<()> {
         store.map_err(|e| anyhow::anyhow!("{}: {e}", s.label))
     };
     let (x, y) = (open(&before)?, open(&after)?);
-    let config = Store::open(&root, &creds)
-        .and_then(|s| s.config())
-        .map(|c| c.config)
-        .unwrap_or_default();
+    // `--check` follows the work tree's approved settings: those of the
+    // side that is the work tree, when one is (no second open).
+    let config = match (before.own, after.own) {
+        (_, true) => y.config(),
+        (true, _) => x.config(),
+        _ => Store::open(&root, &creds).and_then(|s| s.config()),
+    }
+    .map(|c| c.config)
+    .unwrap_or_default();
     let settings = y.config()?.config.projection_settings()?;
     let c = compare(&x, &y, &settings)?;
     print(

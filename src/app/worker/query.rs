@@ -3,7 +3,6 @@
 //! tests call it the same way).
 
 use graphex_engine::Store;
-use graphex_engine::model::Timestamp;
 
 use super::{Reply, Request};
 use crate::app::panes::query::work;
@@ -30,7 +29,7 @@ pub fn answer(store: Option<&Store>, req: Request) -> Option<Reply> {
         } => Reply::Completed {
             generation,
             completion: match store {
-                Some(s) => work::complete(s, &text, cursor, Timestamp::now()),
+                Some(s) => work::complete(s, &text, cursor, graphex_engine::model::Timestamp::now()),
                 None => work::Completion {
                     items: Vec::new(),
                     replace: (cursor, cursor),

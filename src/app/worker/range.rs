@@ -4,7 +4,7 @@
 //! kept while the console runs; the previews compare it with now.
 
 use graphex_engine::Store;
-use graphex_engine::compare::compare;
+use graphex_engine::compare::changed_names;
 
 use super::{Reply, Worker};
 use crate::shared::git_revision::{self, Snapshot};
@@ -28,13 +28,7 @@ impl Worker {
     fn read_range(&mut self, rev: &str) -> anyhow::Result<Vec<String>> {
         let snapshot = git_revision::at(&self.root, rev)?;
         let base = Store::open_snapshot(&snapshot.root(), &self.creds, Some(&snapshot.blobs))?;
-        let settings = self.settings.clone().unwrap_or_default();
-        let now = self.current()?;
-        let changed = compare(&base, now, &settings)?
-            .nodes
-            .into_iter()
-            .map(|n| n.name)
-            .collect();
+        let changed = changed_names(base.catalog(), self.current()?.catalog());
         self.range = Some(RangeBase {
             store: base,
             _snapshot: snapshot,

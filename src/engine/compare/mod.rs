@@ -173,9 +173,8 @@ pub fn compare_sides(
 ) -> Result<Comparison> {
     let (a, b) = (before.catalog(), after.catalog());
     let mut nodes = Vec::new();
-    let ids: BTreeSet<NodeId> = a.nodes().chain(b.nodes()).map(|n| n.id).collect();
-    for id in ids {
-        let change = match (a.node(&id), b.node(&id)) {
+    for pair in changed_pairs(a, b) {
+        let change = match pair {
             (None, Some(n)) => NodeChange {
                 name: n.name.to_string(),
                 node_type: n.node_type.to_string(),
@@ -192,7 +191,7 @@ pub fn compare_sides(
                 tier_after: None,
                 fields: Vec::new(),
             },
-            (Some(x), Some(y)) if x.version != y.version => {
+            (Some(x), Some(y)) => {
                 let fields = field_diff(&before.node(x)?, &after.node(y)?);
                 let change = match (x.status, y.status) {
                     (s, t) if s == t => NodeChangeKind::Changed,
@@ -210,7 +209,7 @@ pub fn compare_sides(
                     fields,
                 }
             }
-            _ => continue,
+            (None, None) => continue,
         };
         nodes.push(change);
     }
@@ -232,6 +231,32 @@ pub fn compare_sides(
         exposure: out,
         findings,
     })
+}
+
+/// The nodes that differ between two catalogs, by id: added (`None`,
+/// `Some`), gone (`Some`, `None`) or with another version (both).
+fn changed_pairs<'a>(
+    a: &'a Catalog,
+    b: &'a Catalog,
+) -> impl Iterator<Item = (Option<&'a NodeSummary>, Option<&'a NodeSummary>)> {
+    let ids: BTreeSet<NodeId> = a.nodes().chain(b.nodes()).map(|n| n.id).collect();
+    ids.into_iter()
+        .map(|id| (a.node(&id), b.node(&id)))
+        .filter(|pair| match pair {
+            (Some(x), Some(y)) => x.version != y.version,
+            _ => true,
+        })
+}
+
+/// The names of the nodes that differ between two catalogs (added, gone,
+/// changed), sorted: what a range lists, without reading a blob or
+/// projecting anything.
+pub fn changed_names(before: &Catalog, after: &Catalog) -> Vec<String> {
+    let mut names: Vec<String> = changed_pairs(before, after)
+        .filter_map(|(x, y)| y.or(x).map(|n| n.name.to_string()))
+        .collect();
+    names.sort();
+    names
 }
 
 /// Relations by their ends' names, each side as its level reads it.

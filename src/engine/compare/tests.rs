@@ -86,6 +86,12 @@ fn a_branch_is_shown_counted_and_flagged_at_the_readers_level() {
         ],
         "the human-only node is not shown"
     );
+    let names: Vec<String> = kinds.iter().map(|(n, _)| (*n).to_owned()).collect();
+    assert_eq!(
+        super::changed_names(a.catalog(), b.catalog()),
+        names,
+        "the names alone, as a range lists them"
+    );
     let gateway = &c.nodes[0];
     assert_eq!(
         (gateway.tier_before, gateway.tier_after),
@@ -137,6 +143,7 @@ fn a_branch_is_shown_counted_and_flagged_at_the_readers_level() {
     );
     // The same state twice: nothing.
     assert!(compare(&b, &b, &settings).unwrap().is_empty());
+    assert!(super::changed_names(b.catalog(), b.catalog()).is_empty());
 }
 
 /// A past state opened with no blob of its own: the tier snapshots it
