@@ -12,6 +12,9 @@
 # master identity file (no KDF); import unlocks with the master passphrase
 # (one scrypt).
 #
+# Then `scripts/bench_git.sh` on the first run's store: its size, and what
+# git costs with its blobs fanned out and kept flat.
+#
 # Stores are kept until the end and removed together: ext4 without a journal
 # skips inodes freed in the last minutes when it allocates new ones, so
 # deleting a 100k-blob store just before a run makes that run's blob writes
@@ -65,6 +68,8 @@ for what in gen export import; do
     kb=$(awk -F'\t' -v w="$what" '$1 == w { print $3 }' "$results" | median)
     printf '  %-8s %6.2f s  %5d MB (peak memory)\n' "$what" "$secs" "$((kb / 1024))"
 done
+echo
+scripts/bench_git.sh "$work/run1/repo" "$nodes"
 if [[ -z "${BENCH_KEEP:-}" ]]; then
     rm -rf "$work"/run*
 fi
