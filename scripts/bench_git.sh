@@ -18,9 +18,13 @@ nodes=${2:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/graphex-bench-git.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
-git_q() { git -c user.name=bench -c user.email=bench@example.com -c commit.gpgsign=false "$@"; }
+git_q=(git -c user.name=bench -c user.email=bench@example.com -c commit.gpgsign=false)
 
-secs() { /usr/bin/time -f "%e" -o "$work/t" "$@" >/dev/null 2>&1; cat "$work/t"; }
+# Wall seconds of a command (which must succeed).
+secs() {
+    /usr/bin/time -f "%e" -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+    cat "$work/t"
+}
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 mb() { du -s --block-size=1M "$1" | cut -f1; }
 apparent_mb() { du -s --apparent-size --block-size=1M "$1" | cut -f1; }
@@ -49,13 +53,13 @@ for layout in fanned flat; do
             mv "$f" "$objects/${n:0:2}/${n:2}"
         done
     fi
-    widest=$( { find "$objects" -type d | while read -r d; do find "$d" -maxdepth 1 | wc -l; done; } | sort -n | tail -1)
-    git_q -C "$repo" init -q
+    widest=$( { find "$objects" -type d | while read -r d; do find "$d" -mindepth 1 -maxdepth 1 | wc -l; done; } | sort -n | tail -1)
+    "${git_q[@]}" -C "$repo" init -q
     sync
-    add=$(secs git_q -C "$repo" add -A)
-    commit=$(secs git_q -C "$repo" commit -q -m store)
-    status=$(for _ in 1 2 3 4 5; do secs git_q -C "$repo" status --porcelain; done | median)
-    clone=$(secs git_q clone -q --no-local "$repo" "$work/clone-$layout")
+    add=$(secs "${git_q[@]}" -C "$repo" add -A)
+    commit=$(secs "${git_q[@]}" -C "$repo" commit -q -m store)
+    status=$(for _ in 1 2 3 4 5; do secs "${git_q[@]}" -C "$repo" status --porcelain; done | median)
+    clone=$(secs "${git_q[@]}" clone -q --no-local "$repo" "$work/clone-$layout")
     printf '  %-7s largest directory %6d entries; git add -A %6.2f s, commit %5.2f s, status %5.2f s (median of 5); clone %6.2f s: .git %5d MB, work tree %5d MB on disk (%d MB apparent)\n' \
         "$layout" "$widest" "$add" "$commit" "$status" "$clone" \
         "$(mb "$work/clone-$layout/.git")" \

@@ -14,7 +14,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::action::{ALL, Action, Pane, Scope};
-use super::effect::Effect;
+use super::effect::{Effect, Go};
 use super::layout::Areas;
 use super::state::{AppState, Confirmed, Popup};
 use super::worker::Reply;
@@ -85,6 +85,12 @@ pub trait Component: Sync {
     }
 
     /// What a confirmation this pane asked for leads to, once confirmed.
+    /// Opens `place`, which another pane asked for (`Effect::Go`); the shell
+    /// sends it to the pane that `Go::pane` names.
+    fn go(&self, state: &mut AppState, place: Go, fx: &mut Vec<Effect>) {
+        let _ = (state, place, fx);
+    }
+
     fn confirmed(&self, state: &mut AppState, then: Confirmed, fx: &mut Vec<Effect>) {
         let _ = (state, then, fx);
     }

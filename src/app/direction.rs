@@ -75,3 +75,47 @@ fn the_direction_check_can_fail() {
         None
     );
 }
+
+/// Where a pane's source names another pane (`panes::graph::…` in a file
+/// of the Queue pane), but for what a pane may hand another as data (the
+/// subject of a projection) and tests: `(file, the line)`.
+fn crossings(files: &[PathBuf]) -> Vec<(String, String)> {
+    const PANES: [&str; 4] = ["queue", "graph", "query", "projection"];
+    const DATA: [&str; 1] = ["panes::projection::work::Subject"];
+    let mut out = Vec::new();
+    for f in files {
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if name.ends_with("tests.rs") {
+            continue;
+        }
+        let own = PANES.iter().find(|p| f.components().any(|c| c.as_os_str() == **p));
+        let src = std::fs::read_to_string(f).expect("a source file");
+        for line in src.lines() {
+            let other = PANES
+                .iter()
+                .filter(|p| Some(*p) != own)
+                .any(|p| line.contains(&format!("panes::{p}")));
+            if other && !DATA.iter().any(|d| line.contains(d)) && !line.contains("testkit") {
+                out.push((f.display().to_string(), line.trim().to_owned()));
+            }
+        }
+    }
+    out
+}
+
+/// A pane never calls another pane: it returns `Effect::Go` and the shell
+/// routes it through the other's component.
+#[test]
+fn panes_never_call_one_another() {
+    let mut files = Vec::new();
+    rust_files(&app_dir().join("panes"), &mut files);
+    assert!(files.len() > 20, "the panes' sources were not found");
+    assert_eq!(crossings(&files), Vec::<(String, String)>::new());
+    // The twin: a call across is caught.
+    let dir = tempfile::tempdir().unwrap();
+    let queue = dir.path().join("queue");
+    std::fs::create_dir(&queue).unwrap();
+    let planted = queue.join("update.rs");
+    std::fs::write(&planted, "crate::app::panes::graph::update::open(state, &name, fx);\n").unwrap();
+    assert_eq!(crossings(&[planted]).len(), 1);
+}

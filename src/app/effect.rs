@@ -37,8 +37,40 @@ pub enum Effect {
         text: String,
     },
     Quit,
+    /// Another pane's place: a pane never calls another pane, it asks, and
+    /// the shell routes (`update::route`) before the loop sees the effects.
+    Go(Go),
+}
+
+/// A place in another pane a pane asks the shell to open.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Go {
+    /// Node `name` in the Graph pane.
+    Node(String),
+    /// Node `name` in the Graph pane, with its edit form open.
+    EditNode(String),
+    /// `subject` in the Projection pane.
+    Project(crate::app::panes::projection::work::Subject),
+    /// The Graph pane's jump, to choose a node to project.
+    ChooseToProject,
+}
+
+impl Go {
+    /// The pane that opens it.
+    pub fn pane(&self) -> super::action::Pane {
+        use super::action::Pane;
+        match self {
+            Go::Node(_) | Go::EditNode(_) | Go::ChooseToProject => Pane::Graph,
+            Go::Project(_) => Pane::Projection,
+        }
+    }
 }
 
 pub(crate) fn request(fx: &mut Vec<Effect>, r: Request) {
     fx.push(Effect::Request(r));
+}
+
+/// Asks the shell to open `place` in another pane.
+pub(crate) fn go(fx: &mut Vec<Effect>, place: Go) {
+    fx.push(Effect::Go(place));
 }

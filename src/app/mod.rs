@@ -255,6 +255,8 @@ async fn serve(
                             }
                         }
                     }
+                    // Routed by `update` before the effects reach the loop.
+                    Effect::Go(_) => {}
                     Effect::Quit => {
                         if let Some(b) = state.busy.take() {
                             state.message = None;

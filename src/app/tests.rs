@@ -100,7 +100,9 @@ pub fn requests(fx: Vec<Effect>) -> Vec<Request> {
     fx.into_iter()
         .filter_map(|e| match e {
             Effect::Request(r) => Some(r),
-            Effect::Quit | Effect::ClearScreen | Effect::Clipboard(_) | Effect::ExternalEdit { .. } => None,
+            Effect::Quit | Effect::ClearScreen | Effect::Clipboard(_) | Effect::ExternalEdit { .. } | Effect::Go(_) => {
+                None
+            }
         })
         .collect()
 }
@@ -374,4 +376,32 @@ fn help_opens_on_the_keys_of_the_view_in_focus() {
         rows[0].row.text
     );
     assert_eq!(rows[0].row.left, bar[0].0);
+}
+
+/// A pane never calls another: it asks for the place (`Effect::Go`), and
+/// the shell opens it before the loop sees the effects, the opened pane's
+/// own effects (its preview request) in its stead.
+#[test]
+fn a_pane_asks_for_another_panes_place_and_the_shell_opens_it() {
+    use super::effect::Go;
+    use super::panes::projection::work::Subject;
+    let mut s = three();
+    let mut fx = Vec::new();
+    super::panes::queue::update::queue_action(&mut s, Action::PreviewImpact, &mut fx);
+    assert_eq!(
+        s.pane,
+        super::action::Pane::Queue,
+        "the queue pane opened nothing itself"
+    );
+    assert!(
+        matches!(&fx[..], [Effect::Go(Go::Project(Subject::Proposal { centre, .. }))] if centre == "node-a"),
+        "{fx:?}"
+    );
+    let fx = update(&mut s, Msg::Action(Action::PreviewImpact));
+    assert_eq!(s.pane, super::action::Pane::Projection);
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Go(_))), "{fx:?}");
+    assert!(
+        !requests(fx).is_empty(),
+        "the projection asks the worker for its preview"
+    );
 }

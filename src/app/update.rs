@@ -38,8 +38,28 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             }
         }
     }
+    route(state, &mut fx);
     notify(state, Notice::Settled, &mut fx);
+    route(state, &mut fx);
     fx
+}
+
+/// Opens each place a pane asked for (`Effect::Go`), where it stood among
+/// the effects: the opened pane's own effects take its place, in order.
+fn route(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let mut i = 0;
+    while i < fx.len() {
+        if !matches!(fx[i], Effect::Go(_)) {
+            i += 1;
+            continue;
+        }
+        let Effect::Go(place) = fx.remove(i) else {
+            continue;
+        };
+        let mut opened = Vec::new();
+        panes::of(place.pane()).go(state, place, &mut opened);
+        fx.splice(i..i, opened);
+    }
 }
 
 /// Tells every pane, in `Pane::ALL` order.

@@ -84,7 +84,7 @@ impl Run {
                     // Replies in the order the worker sends them.
                     Effect::Request(r) => todo.extend(self.answer(r).into_iter().rev().map(Msg::Reply)),
                     Effect::Clipboard(text) => self.clipboard.push(text),
-                    Effect::ClearScreen | Effect::Quit | Effect::ExternalEdit { .. } => {}
+                    Effect::ClearScreen | Effect::Quit | Effect::ExternalEdit { .. } | Effect::Go(_) => {}
                 }
             }
             self.frames.push(self.screen());

@@ -8,7 +8,7 @@ use ratatui::layout::{Position, Rect};
 use super::{curate_ui, curator, dialogs, go_to, update, view};
 use crate::app::action::{Action, Pane};
 use crate::app::component::{Component, Notice, commands, fixed, keyed};
-use crate::app::effect::Effect;
+use crate::app::effect::{Effect, Go};
 use crate::app::layout::{Areas, areas};
 use crate::app::state::{AppState, Confirmed, Popup};
 use crate::app::worker::Reply;
@@ -20,6 +20,18 @@ pub struct GraphComponent;
 impl Component for GraphComponent {
     fn pane(&self) -> Pane {
         Pane::Graph
+    }
+
+    fn go(&self, state: &mut AppState, place: Go, fx: &mut Vec<Effect>) {
+        match place {
+            Go::Node(name) => update::open(state, &name, fx),
+            Go::EditNode(name) => {
+                update::open(state, &name, fx);
+                curate_ui::edit_node(state, fx);
+            }
+            Go::ChooseToProject => dialogs::open_jump_for(state, dialogs::Purpose::Project),
+            Go::Project(_) => {}
+        }
     }
 
     fn key(&self, state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bool {

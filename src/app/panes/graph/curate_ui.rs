@@ -13,7 +13,7 @@ use super::curate::Write;
 use super::dialogs::Purpose;
 use super::form::{Field, NodeForm, Values};
 use super::rows::{self, Item};
-use crate::app::effect::{Effect, request};
+use crate::app::effect::{Effect, Go, go, request};
 use crate::app::state::{AppState, Confirmed, Popup};
 use crate::app::text_input::edit_line;
 use crate::app::worker::Request;
@@ -244,10 +244,9 @@ pub fn supersede(state: &mut AppState) {
 pub fn chosen(state: &mut AppState, purpose: Purpose, name: String, fx: &mut Vec<Effect>) {
     match purpose {
         Purpose::Open => super::update::open(state, &name, fx),
-        Purpose::Project => crate::app::panes::projection::update::open(
-            state,
-            crate::app::panes::projection::work::Subject::Node { name, depth: 2 },
+        Purpose::Project => go(
             fx,
+            Go::Project(crate::app::panes::projection::work::Subject::Node { name, depth: 2 }),
         ),
         Purpose::LinkTo {
             from,

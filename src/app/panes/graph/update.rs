@@ -13,7 +13,7 @@ use super::rows::{self, Item, group_key};
 use super::work::JumpHit;
 use super::{Graph, MAX_DEPTH, Place};
 use crate::app::action::{Action, Pane};
-use crate::app::effect::{Effect, request};
+use crate::app::effect::{Effect, Go, request};
 use crate::app::state::{AppState, Popup};
 use crate::app::worker::Request;
 
@@ -214,10 +214,9 @@ fn graph_key(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                 _ => state.graph.place.as_ref().map(|p| p.centre.clone()),
             };
             match name {
-                Some(name) => crate::app::panes::projection::update::open(
-                    state,
-                    crate::app::panes::projection::work::Subject::Node { name, depth: 2 },
+                Some(name) => crate::app::effect::go(
                     fx,
+                    Go::Project(crate::app::panes::projection::work::Subject::Node { name, depth: 2 }),
                 ),
                 None => state.error("no node open: press / to jump to one"),
             }
@@ -412,7 +411,7 @@ pub fn entered(state: &mut AppState, fx: &mut Vec<Effect>) {
     }
     let projection_empty = state.pane == Pane::Projection && state.projection.spec.is_none();
     if projection_empty && let Some(centre) = state.graph.place.as_ref().map(|p| p.centre.clone()) {
-        project_start(state, centre, fx);
+        project_start(centre, fx);
         return;
     }
     let g = &mut state.graph;
@@ -423,9 +422,9 @@ pub fn entered(state: &mut AppState, fx: &mut Vec<Effect>) {
     request(fx, Request::Start);
 }
 
-fn project_start(state: &mut AppState, name: String, fx: &mut Vec<Effect>) {
+fn project_start(name: String, fx: &mut Vec<Effect>) {
     let subject = crate::app::panes::projection::work::Subject::Node { name, depth: 2 };
-    crate::app::panes::projection::update::open(state, subject, fx);
+    crate::app::effect::go(fx, Go::Project(subject));
 }
 
 /// The worker's starting node, if the pane that asked is still empty.
@@ -436,7 +435,7 @@ pub fn start(state: &mut AppState, name: Option<String>, fx: &mut Vec<Effect>) {
             state.graph.place = Some(Place::new(name.clone()));
             ask(state, fx);
             if state.projection.spec.is_none() {
-                project_start(state, name, fx);
+                project_start(name, fx);
             }
         }
         Some(name) if state.graph.place.is_none() => open(state, &name, fx),

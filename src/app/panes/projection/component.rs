@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use super::{exposure, review_ui, update, view};
 use crate::app::action::{Action, Pane};
 use crate::app::component::{Component, Notice, commands, fixed, keyed};
-use crate::app::effect::Effect;
+use crate::app::effect::{Effect, Go};
 use crate::app::layout::Areas;
 use crate::app::state::{AppState, Popup};
 use crate::app::worker::Reply;
@@ -20,6 +20,12 @@ pub struct ProjectionComponent;
 impl Component for ProjectionComponent {
     fn pane(&self) -> Pane {
         Pane::Projection
+    }
+
+    fn go(&self, state: &mut AppState, place: Go, fx: &mut Vec<Effect>) {
+        if let Go::Project(subject) = place {
+            update::open(state, subject, fx);
+        }
     }
 
     fn key(&self, state: &mut AppState, k: KeyEvent, fx: &mut Vec<Effect>) -> bool {

@@ -16,7 +16,7 @@ use ratatui::widgets::Widget;
 use super::review::ExposureView;
 use super::review_ui::{Review, selected_row};
 use crate::app::action::Action;
-use crate::app::effect::Effect;
+use crate::app::effect::{Effect, Go, go};
 use crate::app::layout::block;
 use crate::app::state::AppState;
 use crate::widgets::grouped_list::{GroupedList, Row};
@@ -221,10 +221,14 @@ pub fn action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) -> bool {
                 fold(r);
                 return true;
             };
-            crate::app::panes::graph::update::open(state, &name, fx);
-            if a == Action::ReviewFix {
-                crate::app::panes::graph::curate_ui::edit_node(state, fx);
-            }
+            go(
+                fx,
+                if a == Action::ReviewFix {
+                    Go::EditNode(name)
+                } else {
+                    Go::Node(name)
+                },
+            );
         }
         _ => return false,
     }

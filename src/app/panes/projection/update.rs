@@ -5,7 +5,7 @@
 use super::work::{PreviewView, Spec, Subject, TIERS};
 use super::{BUDGET, PAIRS};
 use crate::app::action::{Action, Pane};
-use crate::app::effect::{Effect, request};
+use crate::app::effect::{Effect, Go, go, request};
 use crate::app::state::AppState;
 use crate::app::worker::Request;
 
@@ -116,9 +116,7 @@ pub fn projection_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) 
             }
             None => state.error("nothing projected yet: P on a node in the Graph pane or a query in the Query pane"),
         },
-        Action::ChooseSubject => {
-            crate::app::panes::graph::dialogs::open_jump_for(state, crate::app::panes::graph::dialogs::Purpose::Project)
-        }
+        Action::ChooseSubject => go(fx, Go::ChooseToProject),
         _ => {}
     }
 }

@@ -10,7 +10,7 @@ use graphex_engine::lookup::matcher::Matcher;
 use super::work::{Completion, ErrorView, Format, ResultsView};
 use super::{Mode, Popup as Completions};
 use crate::app::action::{Action, Pane};
-use crate::app::effect::{Effect, request};
+use crate::app::effect::{Effect, Go, go, request};
 use crate::app::state::{AppState, Popup};
 use crate::app::worker::Request;
 
@@ -296,10 +296,9 @@ pub fn query_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                 state.error("no query to project: type one first");
             } else {
                 let text = q.asked.clone();
-                crate::app::panes::projection::update::open(
-                    state,
-                    crate::app::panes::projection::work::Subject::Query(text),
+                go(
                     fx,
+                    Go::Project(crate::app::panes::projection::work::Subject::Query(text)),
                 );
             }
         }
@@ -310,7 +309,7 @@ pub fn query_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                 .and_then(|p| p.nodes.last())
                 .map(|(n, _)| n.clone());
             match name {
-                Some(name) => crate::app::panes::graph::update::open(state, &name, fx),
+                Some(name) => go(fx, Go::Node(name)),
                 None => state.error("no result selected"),
             }
         }

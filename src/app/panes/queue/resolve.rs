@@ -8,7 +8,7 @@ use graphex_engine::Level;
 
 use super::contradiction::{ContradictionItem, Resolution, keep_reason};
 use crate::app::action::Action;
-use crate::app::effect::{Effect, request};
+use crate::app::effect::{Effect, Go, go, request};
 use crate::app::state::{AppState, Confirmed, Popup};
 use crate::app::text_input::edit_line;
 use crate::app::worker::Request;
@@ -41,7 +41,7 @@ pub fn hints(state: &AppState) -> Vec<(String, String)> {
 pub fn action(state: &mut AppState, a: Action, c: &ContradictionItem, fx: &mut Vec<Effect>) {
     if !resolves(a) {
         match a {
-            Action::OpenNode => crate::app::panes::graph::update::open(state, &c.left.name, fx),
+            Action::OpenNode => go(fx, Go::Node(c.left.name.clone())),
             _ => state.error(
                 "a contradiction is selected, not a proposal: keep one (the other is deprecated) or mark both \
                  disputed; the hint line has the keys",

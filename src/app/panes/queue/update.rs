@@ -7,7 +7,7 @@ use super::data::{ChangeView, ImpactView, ItemLints, QueueItem, QueueSnapshot};
 use super::dialogs::{confirmed, validate};
 use super::layout;
 use crate::app::action::Action;
-use crate::app::effect::{Effect, request};
+use crate::app::effect::{Effect, Go, go, request};
 use crate::app::state::{AppState, Confirmed, Editor, Popup};
 use crate::app::worker::Request;
 
@@ -62,7 +62,7 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
                         short: item.short.clone(),
                         centre: c.centre().to_owned(),
                     };
-                    crate::app::panes::projection::update::open(state, subject, fx);
+                    go(fx, Go::Project(subject));
                 }
                 None => state.error("this proposal has no changes to preview"),
             },
@@ -95,7 +95,7 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
                     .or_else(|| super::near_duplicate_of(i))
             });
             match name {
-                Some(name) => crate::app::panes::graph::update::open(state, &name, fx),
+                Some(name) => go(fx, Go::Node(name)),
                 None if state.queue.current().is_none() => state.error("no proposal selected"),
                 None => state.error("this proposal only adds new nodes: nothing in the graph to open yet"),
             }
