@@ -274,7 +274,8 @@ fn a_flagged_accept_needs_its_second_key_in_the_terminal() {
 
 /// `ctrl-e` in the proposal editor hands the text to `$VISUAL` (here a
 /// `sed` that changes the trust), leaves the screen for it, and comes back
-/// with the edited text in the editor, checked; the terminal is whole.
+/// with the edited text in the editor, checked; one `ctrl-z` takes the
+/// whole hand-off back; the terminal is whole.
 #[test]
 fn ctrl_e_hands_the_proposal_to_the_editor_and_back() {
     let dir = tempfile::tempdir().unwrap();
@@ -285,6 +286,13 @@ fn ctrl_e_hands_the_proposal_to_the_editor_and_back() {
     c.wait_for("\"trust\": 61.5");
     c.wait_for("(modified)");
     c.wait_for("valid:");
+    // One ctrl-z takes the whole hand-off back; the editor again.
+    c.send("\u{1a}");
+    c.wait_for("\"trust\": 94.2");
+    c.wait_gone("\"trust\": 61.5");
+    c.send("\u{5}");
+    c.wait_for("\"trust\": 61.5");
+    c.wait_for("valid:");
     // Discard: nothing was accepted.
     c.send("\u{1b}");
     c.wait_for("Discard this edit?");
@@ -293,6 +301,7 @@ fn ctrl_e_hands_the_proposal_to_the_editor_and_back() {
     c.send("q");
     assert_eq!(c.wait_exit(), 0);
     c.restored().unwrap();
+    assert!(pending_ids(dir.path()).len() > 1, "nothing was accepted");
 }
 
 /// The console on a new demo store with one more environment variable, at

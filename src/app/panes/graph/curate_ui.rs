@@ -109,17 +109,23 @@ pub fn new_successor(state: &mut AppState, old: String, name: String, fx: &mut V
     check_name(state, fx);
 }
 
-pub fn edit_node(state: &mut AppState, fx: &mut Vec<Effect>) {
+/// The node a curation key acts on, when this session may change it (the
+/// master level, a node open, not federated); else why not, said.
+fn editable_target(state: &mut AppState) -> Option<String> {
     if !can_write(state) {
-        return;
+        return None;
     }
     let Some(name) = target(state) else {
         state.error("no node open: press / to jump to one");
+        return None;
+    };
+    (!read_only(state, &name)).then_some(name)
+}
+
+pub fn edit_node(state: &mut AppState, fx: &mut Vec<Effect>) {
+    let Some(name) = editable_target(state) else {
         return;
     };
-    if read_only(state, &name) {
-        return;
-    }
     ask_vocabulary(state, fx);
     state.info(format!("reading {name}…"));
     request(fx, Request::EditValues { name });
@@ -141,16 +147,9 @@ pub fn edit_values(state: &mut AppState, name: &str, result: Result<Box<Values>,
 }
 
 pub fn link(state: &mut AppState, fx: &mut Vec<Effect>) {
-    if !can_write(state) {
-        return;
-    }
-    let Some(from) = target(state) else {
-        state.error("no node open: press / to jump to one");
+    let Some(from) = editable_target(state) else {
         return;
     };
-    if read_only(state, &from) {
-        return;
-    }
     ask_vocabulary(state, fx);
     state.popups.push(Popup::Relation {
         from,
@@ -199,16 +198,9 @@ pub fn unlink(state: &mut AppState) {
 }
 
 pub fn lifecycle(state: &mut AppState, to: Status, fx: &mut Vec<Effect>) {
-    if !can_write(state) {
-        return;
-    }
-    let Some(name) = target(state) else {
-        state.error("no node open: press / to jump to one");
+    let Some(name) = editable_target(state) else {
         return;
     };
-    if read_only(state, &name) {
-        return;
-    }
     match to {
         Status::Deprecated => state.popups.push(Popup::Prompt {
             title: format!("Deprecate {name}"),
@@ -226,16 +218,9 @@ pub fn lifecycle(state: &mut AppState, to: Status, fx: &mut Vec<Effect>) {
 }
 
 pub fn supersede(state: &mut AppState) {
-    if !can_write(state) {
-        return;
-    }
-    let Some(old) = target(state) else {
-        state.error("no node open: press / to jump to one");
+    let Some(old) = editable_target(state) else {
         return;
     };
-    if read_only(state, &old) {
-        return;
-    }
     let dialog = super::dialogs::jump_dialog(&state.graph, Purpose::SupersededBy { old });
     state.popups.push(Popup::Jump(dialog));
 }
