@@ -169,7 +169,7 @@ pub enum Command {
     ///
     /// Today: blob files kept flat in .gpp/objects/ move to .gpp/objects/XX/ (the first two hex
     /// digits of their name, as git keeps its objects). Each move is one rename and readers find a
-    /// blob in either place, so it is safe at any time; the first write of a session does it too.
+    /// blob in either place, so it is safe at any time; every write does it too.
     Migrate {
         /// Say what would move; move nothing.
         #[arg(long)]

@@ -5,7 +5,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Store;
 use super::objects::Durability;
-use super::plan::{Entry, NodeWrite, Plan};
+use super::plan::{NodeWrite, Plan};
 use crate::error::{Error, Result};
 use crate::model::{EdgeId, NewEdge, NewNode, NodeId, Tier, Timestamp};
 
@@ -111,13 +111,8 @@ impl Store {
         // are not held beside its sealed rows and the catalog.
         drop((triples, names));
         // The timeline's entries, one per row in the order planned (nodes
-        // first), made only now: not held beside the batch and its lookups.
-        plan.entries = plan
-            .nodes
-            .iter()
-            .map(|w| Entry::node("add", w.node.id, None, Some(1)))
-            .chain(plan.edges.iter().map(|e| Entry::edge("link", e.id)))
-            .collect();
+        // first), are made as they are written.
+        plan.batch_entries = true;
         let mut result = BatchResult::default();
         self.commit_listing(plan, durability, Some(&mut result))?;
         Ok(result)

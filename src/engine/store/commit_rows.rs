@@ -9,7 +9,7 @@ use rusqlite::{Connection, params};
 
 use super::manifest::{self, RowKey, RowToken, Sum};
 use super::objects::{Durability, Objects};
-use super::plan::{Entry, NodeWrite};
+use super::plan::{Entries, Entry, NodeWrite};
 use super::rowmac;
 use super::seal::SealTagger;
 use super::seal_timeline::{self, Covered};
@@ -215,7 +215,7 @@ pub(super) fn insert_edges(
 pub(super) fn insert_timeline(
     tx: &Connection,
     keys: &Keyring,
-    entries: &[Entry],
+    entries: &Entries,
     actor: &str,
     proposal: Option<&str>,
     now: i64,
@@ -234,34 +234,40 @@ pub(super) fn insert_timeline(
     let tagger = keys.seal().map(|s| SealTagger::new(s.mac_key()));
     let mut sum = Sum::default();
     let mut numbered = true;
-    parallel::pipeline(
-        entries,
-        |i, en| {
-            let row = rowmac::TimelineRow {
-                at: now,
-                actor: actor.to_owned(),
-                action: en.action.to_string(),
-                node: en.node.as_ref().map(|i| i.as_bytes().to_vec()),
-                edge: en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
-                before: en.before.map(super::sql_version),
-                after: en.after.map(super::sql_version),
-                proposal: proposal.map(str::to_owned),
-                commit: Some(row_seq),
-            };
-            let mac = rowmac::timeline_mac(keys, &row, i, count);
-            let seq = base + i as i64 + 1;
-            let tag = tagger.as_ref().map(|t| t.timeline(seq, &seal_timeline::fields(&row)));
-            Ok((row, mac, seq, tag))
-        },
-        |_, (row, mac, seq, tag)| {
-            rowmac::put_timeline_row(&mut put, &row, mac)?;
-            numbered &= tx.last_insert_rowid() == seq;
-            if let Some(tag) = tag {
-                sum.add(&tag, 1);
-            }
-            Ok(())
-        },
-    )?;
+    let produce = |i: usize, en: &Entry| {
+        let row = rowmac::TimelineRow {
+            at: now,
+            actor: actor.to_owned(),
+            action: en.action.to_string(),
+            node: en.node.as_ref().map(|i| i.as_bytes().to_vec()),
+            edge: en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
+            before: en.before.map(super::sql_version),
+            after: en.after.map(super::sql_version),
+            proposal: proposal.map(str::to_owned),
+            commit: Some(row_seq),
+        };
+        let mac = rowmac::timeline_mac(keys, &row, i, count);
+        let seq = base + i as i64 + 1;
+        let tag = tagger.as_ref().map(|t| t.timeline(seq, &seal_timeline::fields(&row)));
+        Ok((row, mac, seq, tag))
+    };
+    let mut consume = |(row, mac, seq, tag): (rowmac::TimelineRow, _, i64, Option<_>)| {
+        rowmac::put_timeline_row(&mut put, &row, mac)?;
+        numbered &= tx.last_insert_rowid() == seq;
+        if let Some(tag) = tag {
+            sum.add(&tag, 1);
+        }
+        Ok(())
+    };
+    match entries {
+        Entries::Listed(list) => parallel::pipeline(list, &produce, |_, r| consume(r))?,
+        Entries::Batch { nodes, edges } => {
+            let add = |i: usize, w: &NodeWrite| produce(i, &Entry::node("add", w.node.id, None, Some(1)));
+            parallel::pipeline(nodes, add, |_, r| consume(r))?;
+            let link = |i: usize, e: &Edge| produce(nodes.len() + i, &Entry::edge("link", e.id));
+            parallel::pipeline(edges, link, |_, r| consume(r))?;
+        }
+    }
     Ok((numbered && tagger.is_some() && count > 0).then_some(Covered {
         first: base + 1,
         last: base + count as i64,

@@ -60,6 +60,26 @@ fn a_parallel_batch_reads_back_whole_and_in_order() {
         assert_eq!(node.name, s.catalog().node(id).unwrap().name);
     }
     assert_eq!(s.catalog().edge_count(), 900);
+    // The timeline, made as its rows were written: one `add` per node,
+    // then one `link` per edge, in the order planned, and under the seal.
+    let mut stmt = s
+        .conn
+        .prepare("SELECT action, node_id, edge_id FROM timeline ORDER BY seq")
+        .unwrap();
+    let rows: Vec<(String, Option<Vec<u8>>, Option<Vec<u8>>)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows.len(), 1500);
+    for (row, id) in rows.iter().zip(&ids.nodes) {
+        assert_eq!((row.0.as_str(), row.1.as_deref()), ("add", Some(&id.as_bytes()[..])));
+    }
+    for (row, id) in rows[600..].iter().zip(&ids.edges) {
+        assert_eq!((row.0.as_str(), row.2.as_deref()), ("link", Some(&id.as_bytes()[..])));
+    }
+    drop(stmt);
+    s.check_timeline_sealed().unwrap();
 }
 
 #[test]

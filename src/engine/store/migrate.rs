@@ -1,6 +1,6 @@
 //! `graphex migrate`: brings a store made by an older version to today's
 //! layout, saying what it moves. Today that is the blob fan-out (see
-//! `objects`); the same step runs on its own at a session's first write.
+//! `objects`); the same step runs on its own at every write.
 
 use serde::Serialize;
 
@@ -36,7 +36,7 @@ impl Store {
             .iter()
             .filter(|e| matches!(e, Ok((_, path)) if path.parent() == Some(dir.as_path())))
             .count();
-        let moved = if dry_run { flat } else { self.objects.fan_out_now()? };
+        let moved = if dry_run { flat } else { self.objects.fan_out()? };
         Ok(Migration {
             blobs_fanned_out: moved,
             blobs_in_place: blobs - flat,

@@ -2,8 +2,8 @@
 //! fanned out as git keeps its loose objects: blob `abcdef…` is
 //! `objects/ab/cdef…`, so no directory holds more than a few thousand
 //! entries at a million blobs. A store made before the fan-out keeps its
-//! blobs flat (`objects/abcdef…`) until [`Objects::fan_out`] moves them (the
-//! first write, or `graphex migrate`); every read finds either form.
+//! blobs flat (`objects/abcdef…`) until [`Objects::fan_out`] moves them (any
+//! write, or `graphex migrate`); every read finds either form.
 //! A blob is written to a temporary file, synced, then renamed into place, so
 //! a crash leaves either no file or a whole one; orphans are harmless. A
 //! deferred write (bulk loads) goes straight to its name instead: nothing
@@ -13,8 +13,6 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 
@@ -26,8 +24,6 @@ pub struct Objects {
     /// state's blobs are mostly the store's own): reads only, and every
     /// read checks the content against its name.
     fallback: Option<PathBuf>,
-    /// Set once this session has moved any flat blobs into the fan-out.
-    fanned: Arc<AtomicBool>,
 }
 
 /// Whether a write waits for the disk.
@@ -53,11 +49,7 @@ impl Durability {
 
 impl Objects {
     pub fn new(dir: PathBuf) -> Self {
-        Self {
-            dir,
-            fallback: None,
-            fanned: Arc::default(),
-        }
+        Self { dir, fallback: None }
     }
 
     /// Blobs in `dir`, and those it lacks read from `fallback`.
@@ -65,7 +57,6 @@ impl Objects {
         Self {
             dir,
             fallback: Some(fallback),
-            fanned: Arc::default(),
         }
     }
 
@@ -228,16 +219,10 @@ impl Objects {
     /// fanned-out place, and returns how many moved. Each move is one
     /// rename, so a crash leaves every blob whole in one place or the
     /// other, and readers find either. A flat copy of a blob already fanned
-    /// out is removed. Runs once per session (later calls return 0 at once).
+    /// out is removed. Once moved, it costs one listing of `objects/` (its
+    /// 256 directories), so every commit runs it: flat blobs a git merge of
+    /// an older branch brings in move at the next write of any session.
     pub fn fan_out(&self) -> Result<usize> {
-        if self.fanned.swap(true, Ordering::AcqRel) {
-            return Ok(0);
-        }
-        self.fan_out_now()
-    }
-
-    /// [`Objects::fan_out`], whether or not this session did it before.
-    pub fn fan_out_now(&self) -> Result<usize> {
         let entries = match fs::read_dir(&self.dir) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
@@ -446,13 +431,11 @@ mod tests {
         let listed = objects.list().unwrap();
         assert_eq!(listed.iter().filter(|e| e.is_ok()).count(), 2, "{listed:?}");
         assert_eq!(listed.iter().filter(|e| e.is_err()).count(), 1, "{listed:?}");
+        assert_eq!(objects.fan_out().unwrap(), 0, "nothing left to move");
+        // A flat copy of a blob already in place (a merge of an older
+        // branch) is dropped by the next call.
         std::fs::write(dir.path().join(&old), b"written flat").unwrap();
-        assert_eq!(objects.fan_out().unwrap(), 0, "once per session");
-        assert_eq!(
-            Objects::new(dir.path().to_owned()).fan_out().unwrap(),
-            0,
-            "the copy is dropped"
-        );
+        assert_eq!(objects.fan_out().unwrap(), 0, "the copy is dropped, not moved");
         assert!(!dir.path().join(&old).exists());
     }
 }

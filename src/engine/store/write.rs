@@ -277,8 +277,8 @@ impl Store {
         if super::schema::commit_seq(&self.conn)? != self.seen_seq {
             return Err(Error::Stale);
         }
-        // A store made before the fan-out moves its flat blobs now, once
-        // per session (see `Objects::fan_out`).
+        // Flat blobs (a store made before the fan-out, or a merge of an
+        // older branch) move now (see `Objects::fan_out`).
         self.objects.fan_out()?;
         // Re-sealed old versions first: they are read through the index.
         let reseals = self.reseals(&plan)?;
@@ -337,8 +337,15 @@ impl Store {
         let (keys, objects, nodes) = (&self.keys, &self.objects, &plan.nodes);
         let actor = plan.actor.as_deref().unwrap_or("human");
         // Whether the commit wrote timeline rows (stamped `now`).
-        let stamped = !plan.entries.is_empty();
-        let entries = std::mem::take(&mut plan.entries);
+        let stamped = !plan.entries.is_empty() || (plan.batch_entries && !(nodes.is_empty() && plan.edges.is_empty()));
+        let entries = if plan.batch_entries {
+            super::plan::Entries::Batch {
+                nodes,
+                edges: &plan.edges,
+            }
+        } else {
+            super::plan::Entries::Listed(std::mem::take(&mut plan.entries))
+        };
         let spread = durability == Durability::Deferred;
         let catalog = &self.catalog;
         let (proposal, edges) = (plan.proposal.as_deref(), &plan.edges);
