@@ -260,7 +260,7 @@ pub(super) fn insert_timeline(
         Ok(())
     };
     match entries {
-        Entries::Listed(list) => parallel::pipeline(list, &produce, |_, r| consume(r))?,
+        Entries::Listed(list) => parallel::pipeline(list, produce, |_, r| consume(r))?,
         Entries::Batch { nodes, edges } => {
             let add = |i: usize, w: &NodeWrite| produce(i, &Entry::node("add", w.node.id, None, Some(1)));
             parallel::pipeline(nodes, add, |_, r| consume(r))?;

@@ -66,7 +66,8 @@ fn a_parallel_batch_reads_back_whole_and_in_order() {
         .conn
         .prepare("SELECT action, node_id, edge_id FROM timeline ORDER BY seq")
         .unwrap();
-    let rows: Vec<(String, Option<Vec<u8>>, Option<Vec<u8>>)> = stmt
+    type Row = (String, Option<Vec<u8>>, Option<Vec<u8>>);
+    let rows: Vec<Row> = stmt
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .unwrap()
         .map(Result::unwrap)
