@@ -84,13 +84,13 @@ pub trait Component: Sync {
         false
     }
 
-    /// What a confirmation this pane asked for leads to, once confirmed.
     /// Opens `place`, which another pane asked for (`Effect::Go`); the shell
     /// sends it to the pane that `Go::pane` names.
     fn go(&self, state: &mut AppState, place: Go, fx: &mut Vec<Effect>) {
         let _ = (state, place, fx);
     }
 
+    /// What a confirmation this pane asked for leads to, once confirmed.
     fn confirmed(&self, state: &mut AppState, then: Confirmed, fx: &mut Vec<Effect>) {
         let _ = (state, then, fx);
     }

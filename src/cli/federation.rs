@@ -313,15 +313,17 @@ fn pull_text(r: &PullReport) -> String {
     s
 }
 
-/// The bundle of `src`: its file, or the newest on its git remote's ref.
-fn read(root: &Path, src: &SourceConfig, store: &Store) -> Result<federation::Bundle> {
+/// The bundle of `src`: its file, or the newest on its git remote's ref
+/// (then also the ref to record it under and its commit, once pulled).
+fn read(root: &Path, src: &SourceConfig, store: &Store) -> Result<(federation::Bundle, Option<(String, String)>)> {
     let identity = store.keys().master().ok();
     match src.location() {
-        Location::Path(_) => Ok(federation::read_bundle(root, src, identity)?),
+        Location::Path(_) => Ok((federation::read_bundle(root, src, identity)?, None)),
         Location::Git { remote, reference } => {
             let tracking = super::federation_git::tracking_ref(&src.project, &src.subgraph);
             let got = super::federation_git::fetch(root, &remote, &reference, &tracking, &src.subgraph)?;
-            Ok(federation::open_bundle(&got.origin, &got.bytes, src, identity)?)
+            let bundle = federation::open_bundle(&got.origin, &got.bytes, src, identity)?;
+            Ok((bundle, Some((tracking, got.commit))))
         }
     }
 }
@@ -359,8 +361,16 @@ fn pull(ctx: &Context, source: Option<&str>, dry_run: bool) -> Result<()> {
     // (text), so a later failure never hides what was already written.
     let mut reports: Vec<PullReport> = Vec::new();
     for src in &sources {
-        let pulled = read(&root, src, &store)
-            .and_then(|bundle| Ok(store.retrying(|s| federation::pull(s, src, &bundle, dry_run))?));
+        let pulled = read(&root, src, &store).and_then(|(bundle, fetched)| {
+            let report = store.retrying(|s| federation::pull(s, src, &bundle, dry_run))?;
+            // What this repository records as pulled last, once it is.
+            if let Some((tracking, commit)) = fetched.filter(|_| !dry_run)
+                && let Err(e) = super::federation_git::record(&root, &tracking, &commit)
+            {
+                note(&format!("warning: the pull is committed, but {e:#}"));
+            }
+            Ok(report)
+        });
         match pulled {
             Ok(report) => {
                 if !ctx.json {

@@ -35,6 +35,9 @@ pub struct Fetched {
     /// How messages name it: `REMOTE REF at COMMIT`.
     pub origin: String,
     pub bytes: Vec<u8>,
+    /// The commit it was read from: the caller records it (`record`) once
+    /// the bundle is pulled.
+    pub commit: String,
 }
 
 fn refuse_option(what: &str, value: &str) -> Result<()> {
@@ -153,28 +156,32 @@ pub fn publish(
     })
 }
 
-/// Fetches `reference` from `remote` into `tracking` (this repository's
-/// record of what was fetched) and reads the bundle of `subgraph` in its
-/// newest commit. A ref that moved backwards (its new commit an ancestor of
-/// the one fetched before) is refused as a replay, and `tracking` is put
-/// back; the caller still checks the bundle's signature and sequence.
+/// Fetches `reference` from `remote` and reads the bundle of `subgraph`
+/// in its newest commit. A ref that moved backwards (its new commit an
+/// ancestor of the one pulled last, `tracking`: this repository's record,
+/// moved by [`record`] only once a bundle is pulled) is refused as a
+/// replay; the caller still checks the bundle's signature and sequence.
 pub fn fetch(root: &Path, remote: &str, reference: &str, tracking: &str, subgraph: &str) -> Result<Fetched> {
     refuse_option("git remote", remote)?;
     let before = local(root, tracking);
+    // Fetched to a ref of its own (git needs one to keep the objects), read,
+    // then dropped.
+    let incoming = tracking.replacen("refs/graphex/sources/", "refs/graphex/incoming/", 1);
     let mut c = git(root);
     c.args(["fetch", "--quiet", "--no-tags", "--end-of-options", remote])
-        .arg(format!("+{reference}:{tracking}"));
+        .arg(format!("+{reference}:{incoming}"));
     run(c, &format!("fetching {reference} from {remote}"))?;
-    let Some(commit) = local(root, tracking) else {
+    let commit = local(root, &incoming);
+    let mut c = git(root);
+    c.args(["update-ref", "-d", &incoming]);
+    let _ = run(c, "");
+    let Some(commit) = commit else {
         bail!("fetching {reference} from {remote}: git fetched no commit");
     };
     if let Some(old) = before.filter(|old| *old != commit) {
         let mut c = git(root);
         c.args(["merge-base", "--is-ancestor", &commit, &old]);
         if c.stderr(Stdio::null()).status().is_ok_and(|s| s.success()) {
-            let mut c = git(root);
-            c.args(["update-ref", tracking, &old]);
-            let _ = run(c, "");
             bail!(
                 "{remote} moved {reference} backwards, from {} to the older {}: a replay of an older bundle; \
                  nothing pulled",
@@ -206,7 +213,15 @@ pub fn fetch(root: &Path, remote: &str, reference: &str, tracking: &str, subgrap
     Ok(Fetched {
         origin: format!("{remote} {reference} at {}", &commit[..12]),
         bytes: out.stdout,
+        commit,
     })
+}
+
+/// Records `commit` as the one pulled last from a source (`tracking`).
+pub fn record(root: &Path, tracking: &str, commit: &str) -> Result<()> {
+    let mut c = git(root);
+    c.args(["update-ref", tracking, commit]);
+    run(c, &format!("recording {tracking}")).map(|_| ())
 }
 
 /// Where this repository records what it fetched of a source:

@@ -108,10 +108,16 @@ pub enum FederationCommand {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
         /// Also commit the bundle on refs/graphex/federation/SUBGRAPH (its own history, never a
-        /// branch) and push that ref to REMOTE (default origin), for consumers whose source names
+        /// branch) and push that ref to REMOTE (`--push=REMOTE`; `--push` alone: origin), for consumers whose source names
         /// `git = ...`. Git does the transport and the authentication; a remote that moved
         /// meanwhile refuses the push (nothing is forced).
-        #[arg(long, value_name = "REMOTE", num_args = 0..=1, default_missing_value = "origin")]
+        #[arg(
+            long,
+            value_name = "REMOTE",
+            num_args = 0..=1,
+            require_equals = true,
+            default_missing_value = "origin"
+        )]
         push: Option<String>,
     },
     /// Pull a source's bundle into this store, read-only (master level).
@@ -125,8 +131,8 @@ pub enum FederationCommand {
     /// is its own commit, reported as it completes: when one fails, the ones before it stay
     /// pulled and the error names them (with --json, their reports are printed as an array
     /// before the error). A source with `git = "URL or remote"` is fetched with git first (its
-    /// ref, by default refs/graphex/federation/SUBGRAPH, into refs/graphex/sources/PROJECT/SUBGRAPH
-    /// here); a ref that moved backwards is refused as a replay.
+    /// ref, by default refs/graphex/federation/SUBGRAPH; the commit pulled is then recorded here as
+    /// refs/graphex/sources/PROJECT/SUBGRAPH); a ref that moved back behind it is refused as a replay.
     Pull {
         /// The source: project/subgraph, or the subgraph alone when only one source has it.
         source: Option<String>,

@@ -102,7 +102,7 @@ fn two_consumers_pull_over_a_bare_remote_and_a_ref_moved_back_is_refused() {
         "public",
     ]);
     let out = graphex_in(&shop)
-        .args(["federation", "publish", "--push", "origin", "--json"])
+        .args(["federation", "publish", "orders", "--push=origin", "--json"])
         .assert()
         .success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
@@ -121,8 +121,10 @@ fn two_consumers_pull_over_a_bare_remote_and_a_ref_moved_back_is_refused() {
     assert_eq!(
         head_of(a.root(), "refs/graphex/sources/shop/orders"),
         second,
-        "put back"
+        "the record stays"
     );
+    let refs = git_ok(a.root(), &["for-each-ref", "refs/graphex/incoming"]);
+    assert!(refs.trim().is_empty(), "nothing fetched is left behind: {refs}");
     // Even with this repository's record of the ref gone, the bundle's
     // sequence is older than the one pulled: refused.
     git_ok(a.root(), &["update-ref", "-d", "refs/graphex/sources/shop/orders"]);
@@ -177,8 +179,14 @@ fn a_ref_force_pushed_with_another_key_or_sealed_to_another_is_refused() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let before = a.ok(&["list"]);
+    let recorded = head_of(a.root(), "refs/graphex/sources/shop/orders");
     pull(&a)
         .failure()
         .stderr(predicate::str::contains("signature").or(predicate::str::contains("pinned")));
     assert_eq!(a.ok(&["list"]), before, "nothing written");
+    assert_eq!(
+        head_of(a.root(), "refs/graphex/sources/shop/orders"),
+        recorded,
+        "a refused bundle is not recorded as pulled"
+    );
 }

@@ -392,6 +392,23 @@ fn blob_layout(layout: &Layout) -> Result<Check> {
         .filter(|e| matches!(e, Ok((_, path)) if path.parent() == Some(dir.as_path())))
         .count();
     let blobs = listed.iter().filter(|e| e.is_ok()).count();
+    let planted: Vec<String> = listed
+        .iter()
+        .filter_map(|e| e.as_ref().err())
+        .filter(|p| crate::store::objects::is_planted_subdir(p))
+        .map(|p| p.display().to_string())
+        .collect();
+    if !planted.is_empty() {
+        return Ok(check(
+            "blob layout",
+            Outcome::Finding,
+            format!(
+                "{} is not a directory of its own (a link or a file planted under a fan-out name): blobs \
+                 written through it would leave .gpp/objects and what git commits; writes refuse it; remove it",
+                planted.join(", ")
+            ),
+        ));
+    }
     Ok(if flat == 0 {
         check(
             "blob layout",

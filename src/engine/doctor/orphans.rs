@@ -176,7 +176,7 @@ pub(super) fn orphans(
                 }
             }
         }
-        let meta = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?;
+        let meta = std::fs::symlink_metadata(&path).map_err(|e| Error::io(&path, e))?;
         let old = meta
             .modified()
             .ok()
@@ -202,14 +202,8 @@ pub(super) fn orphans(
             if !*old || now_referenced.contains(name) {
                 continue;
             }
-            // A blob by its hash; anything else is a temporary file left by
-            // an interrupted write.
-            let removed = if !name.starts_with(".tmp-") {
-                objects.remove(name).is_ok()
-            } else {
-                std::fs::remove_file(path).is_ok()
-            };
-            collected += usize::from(removed);
+            // The file classified and aged, and no other copy of its name.
+            collected += usize::from(std::fs::remove_file(path).is_ok());
         }
         drop(tx);
     }

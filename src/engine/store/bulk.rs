@@ -46,12 +46,12 @@ impl Batch {
         self.edge_count += 1;
     }
 
-    /// Queued node count.
     /// The queued nodes.
     pub fn nodes(&self) -> &[NewNode] {
         &self.nodes
     }
 
+    /// Queued node count.
     pub fn node_count(&self) -> usize {
         self.nodes.len()
     }

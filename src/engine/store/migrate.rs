@@ -36,7 +36,15 @@ impl Store {
             .iter()
             .filter(|e| matches!(e, Ok((_, path)) if path.parent() == Some(dir.as_path())))
             .count();
-        let moved = if dry_run { flat } else { self.objects.fan_out()? };
+        // A flat copy of a blob already in place is dropped, not moved.
+        let to_move = listed
+            .iter()
+            .filter(|e| {
+                matches!(e, Ok((hash, path)) if path.parent() == Some(dir.as_path())
+                    && !super::objects::fanned_path(&dir, hash).is_file())
+            })
+            .count();
+        let moved = if dry_run { to_move } else { self.objects.fan_out()? };
         Ok(Migration {
             blobs_fanned_out: moved,
             blobs_in_place: blobs - flat,

@@ -13,6 +13,8 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 
@@ -24,6 +26,9 @@ pub struct Objects {
     /// state's blobs are mostly the store's own): reads only, and every
     /// read checks the content against its name.
     fallback: Option<PathBuf>,
+    /// The fan-out directories this session made or checked (a bulk load
+    /// does not ask the filesystem again for each of its blobs).
+    checked: Arc<[AtomicBool; 256]>,
 }
 
 /// Whether a write waits for the disk.
@@ -49,14 +54,18 @@ impl Durability {
 
 impl Objects {
     pub fn new(dir: PathBuf) -> Self {
-        Self { dir, fallback: None }
+        Self {
+            dir,
+            fallback: None,
+            checked: Arc::new(std::array::from_fn(|_| AtomicBool::new(false))),
+        }
     }
 
     /// Blobs in `dir`, and those it lacks read from `fallback`.
     pub fn with_fallback(dir: PathBuf, fallback: PathBuf) -> Self {
         Self {
-            dir,
             fallback: Some(fallback),
+            ..Self::new(dir)
         }
     }
 
@@ -67,17 +76,23 @@ impl Objects {
     /// when every place lacks it, the fanned path's "not found".
     fn locate<T>(&self, hash: &str, op: impl Fn(&Path) -> std::io::Result<T>) -> Result<(std::io::Result<T>, PathBuf)> {
         let own = self.path(hash)?;
-        let mut places = vec![own.clone(), self.dir.join(hash), own.clone()];
-        if let Some(other) = &self.fallback {
-            places.extend([fanned_path(other, hash), other.join(hash)]);
-        }
-        for place in places {
+        for place in self.places(hash)? {
             match op(&place) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 answer => return Ok((answer, place)),
             }
         }
         Ok((op(&own), own))
+    }
+
+    /// Where blob `hash` may be, in the order [`Objects::locate`] tries.
+    fn places(&self, hash: &str) -> Result<Vec<PathBuf>> {
+        let own = self.path(hash)?;
+        let mut places = vec![own.clone(), self.dir.join(hash), own];
+        if let Some(other) = &self.fallback {
+            places.extend([fanned_path(other, hash), other.join(hash)]);
+        }
+        Ok(places)
     }
 
     /// The hex SHA-256 of `bytes`: a blob's name.
@@ -118,11 +133,36 @@ impl Objects {
 
     /// The fan-out directory `path` goes in, made if missing (git keeps no
     /// empty directory, so a clone lacks those no blob is in yet).
+    /// One that is there must be a directory of its own: a link (or a
+    /// file) planted under that name would take blobs out of `.gpp/objects`
+    /// (and out of what git commits), so it is refused.
     fn subdir(&self, path: &Path) -> Result<PathBuf> {
         let sub = path.parent().unwrap_or(&self.dir).to_owned();
+        let slot = sub
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| u8::from_str_radix(n, 16).ok())
+            .map(|i| &self.checked[usize::from(i)]);
+        if slot.is_some_and(|s| s.load(Ordering::Acquire)) {
+            return Ok(sub);
+        }
+        let made = self.make_subdir(sub)?;
+        if let Some(s) = slot {
+            s.store(true, Ordering::Release);
+        }
+        Ok(made)
+    }
+
+    fn make_subdir(&self, sub: PathBuf) -> Result<PathBuf> {
         match fs::create_dir(&sub) {
             Ok(()) => Ok(sub),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(sub),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                if fs::symlink_metadata(&sub).is_ok_and(|m| m.file_type().is_dir()) {
+                    Ok(sub)
+                } else {
+                    Err(not_a_directory(&sub))
+                }
+            }
             Err(e) => Err(Error::io(&sub, e)),
         }
     }
@@ -133,14 +173,8 @@ impl Objects {
     /// there already (an orphan a crash may have torn: it is replaced whole,
     /// by rename, never written into). A failed write leaves no file.
     fn write_new(&self, path: &std::path::Path, bytes: &[u8]) -> Result<bool> {
-        let create = || fs::OpenOptions::new().write(true).create_new(true).open(path);
-        let opened = match create() {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                self.subdir(path)?;
-                create()
-            }
-            other => other,
-        };
+        self.subdir(path)?;
+        let opened = fs::OpenOptions::new().write(true).create_new(true).open(path);
         let mut f = match opened {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
@@ -155,19 +189,31 @@ impl Objects {
     }
 
     /// Reads the blob `hash` and checks its content matches the name.
+    /// A copy that does not match (a file planted in the fan-out beside a
+    /// whole flat copy) is passed over for the next place.
     pub fn read(&self, hash: &str) -> Result<Vec<u8>> {
-        let (read, path) = self.locate(hash, |p| fs::read(p))?;
-        let bytes = read.map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => Error::integrity(format!("blob {hash}"), "missing from .gpp/objects"),
-            _ => Error::io(&path, e),
-        })?;
-        if Self::hash(&bytes) != hash {
-            return Err(Error::integrity(
+        let mut altered = false;
+        for place in self.places(hash)? {
+            match fs::read(&place) {
+                Ok(bytes) if Self::hash(&bytes) == hash => return Ok(bytes),
+                Ok(_) => altered = true,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(&place, e)),
+            }
+        }
+        Err(if altered {
+            Error::integrity(
                 format!("blob {hash}"),
                 "content does not match its name (altered or corrupt)",
-            ));
-        }
-        Ok(bytes)
+            )
+        } else {
+            Error::integrity(format!("blob {hash}"), "missing from .gpp/objects")
+        })
+    }
+
+    /// Whether the file at `path` holds blob `hash`.
+    fn holds(path: &Path, hash: &str) -> bool {
+        fs::read(path).is_ok_and(|bytes| Self::hash(&bytes) == hash)
     }
 
     /// Reads the blob `hash` into `buf` (emptied first) without re-hashing
@@ -236,14 +282,33 @@ impl Objects {
             let Some(hash) = name.to_str().filter(|n| is_blob_name(n)) else {
                 continue;
             };
-            let (from, to) = (entry.path(), self.path(hash)?);
-            if to.is_file() {
-                fs::remove_file(&from).map_err(|e| Error::io(&from, e))?;
+            if !entry.file_type().is_ok_and(|t| t.is_file()) {
                 continue;
             }
+            let (from, to) = (entry.path(), self.path(hash)?);
+            let gone = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
+            if to.is_file() {
+                if Self::holds(&to, hash) {
+                    // A copy of what is in place; gone already if another
+                    // process moved or dropped it.
+                    match fs::remove_file(&from) {
+                        Err(e) if !gone(&e) => return Err(Error::io(&from, e)),
+                        _ => continue,
+                    }
+                }
+                // What is in place is not the blob (planted, torn): the flat
+                // copy replaces it when it is whole, else both stay.
+                if !Self::holds(&from, hash) {
+                    continue;
+                }
+            }
             subdirs.insert(self.subdir(&to)?);
-            fs::rename(&from, &to).map_err(|e| Error::io(&to, e))?;
-            moved += 1;
+            match fs::rename(&from, &to) {
+                Ok(()) => moved += 1,
+                // Moved by another process meanwhile.
+                Err(e) if gone(&e) => {}
+                Err(e) => return Err(Error::io(&to, e)),
+            }
         }
         for sub in &subdirs {
             sync_dir(sub)?;
@@ -279,7 +344,7 @@ impl Objects {
                         Err(inner.path())
                     });
                 }
-            } else if !is_dir && is_blob_name(&name) {
+            } else if entry.file_type().is_ok_and(|t| t.is_file()) && is_blob_name(&name) {
                 out.push(Ok((name, path)));
             } else {
                 out.push(Err(path));
@@ -331,6 +396,24 @@ impl Objects {
 }
 
 pub use crate::durable::sync_dir;
+
+/// The error for a fan-out name that is not a directory of its own.
+fn not_a_directory(sub: &Path) -> Error {
+    Error::integrity(
+        sub.display().to_string(),
+        "not a directory of its own (a link or a file planted there): blobs written through it would leave \
+         .gpp/objects; remove it (see `graphex doctor`)",
+    )
+}
+
+/// Whether `entry` of the objects directory is a fan-out name (two hex
+/// digits) that is not a directory of its own: a finding for `doctor`.
+pub(crate) fn is_planted_subdir(entry: &Path) -> bool {
+    let name = entry.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    name.len() == 2
+        && name.bytes().all(|b| b.is_ascii_hexdigit())
+        && !fs::symlink_metadata(entry).is_ok_and(|m| m.file_type().is_dir())
+}
 
 /// Blob `hash`'s fanned-out path under `dir`: `dir/ab/cdef…` (a name too
 /// short to split stays whole; `Objects` checks names before).
@@ -437,5 +520,56 @@ mod tests {
         std::fs::write(dir.path().join(&old), b"written flat").unwrap();
         assert_eq!(objects.fan_out().unwrap(), 0, "the copy is dropped, not moved");
         assert!(!dir.path().join(&old).exists());
+    }
+
+    /// A file planted at a blob's fanned-out name beside its whole flat
+    /// copy: reads pass over it, and the fan-out puts the flat copy in its
+    /// place instead of dropping the good one.
+    #[test]
+    fn a_planted_fanned_copy_never_costs_the_good_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let objects = Objects::new(dir.path().to_owned());
+        let hash = Objects::hash(b"the real blob");
+        std::fs::write(dir.path().join(&hash), b"the real blob").unwrap();
+        std::fs::create_dir(dir.path().join(&hash[..2])).unwrap();
+        std::fs::write(fanned_path(dir.path(), &hash), b"planted").unwrap();
+        assert_eq!(objects.read(&hash).unwrap(), b"the real blob");
+        assert_eq!(objects.fan_out().unwrap(), 1);
+        assert_eq!(std::fs::read(fanned_path(dir.path(), &hash)).unwrap(), b"the real blob");
+        assert!(!dir.path().join(&hash).exists());
+        // Neither copy whole: both stay, and a read says so.
+        let other = Objects::hash(b"another");
+        std::fs::write(dir.path().join(&other), b"torn").unwrap();
+        std::fs::create_dir_all(dir.path().join(&other[..2])).unwrap();
+        std::fs::write(fanned_path(dir.path(), &other), b"planted").unwrap();
+        assert_eq!(objects.fan_out().unwrap(), 0);
+        assert!(dir.path().join(&other).exists());
+        let e = objects.read(&other).unwrap_err().to_string();
+        assert!(e.contains("does not match its name"), "{e}");
+    }
+
+    /// A link planted under a fan-out name would take blobs out of the
+    /// store: writes refuse it, and `doctor` is told.
+    #[test]
+    fn a_linked_fan_out_directory_is_refused() {
+        let (dir, elsewhere) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let objects = Objects::new(dir.path().to_owned());
+        let hash = Objects::hash(b"content");
+        let sub = dir.path().join(&hash[..2]);
+        std::os::unix::fs::symlink(elsewhere.path(), &sub).unwrap();
+        for durability in [Durability::Sync, Durability::Deferred] {
+            let e = objects.write(b"content", durability).unwrap_err().to_string();
+            assert!(e.contains("not a directory of its own"), "{e}");
+        }
+        assert_eq!(
+            std::fs::read_dir(elsewhere.path()).unwrap().count(),
+            0,
+            "nothing left the store"
+        );
+        assert!(is_planted_subdir(&sub));
+        assert!(objects.list().unwrap().iter().any(|e| e.as_ref().err() == Some(&sub)));
+        std::fs::remove_file(&sub).unwrap();
+        objects.write(b"content", Durability::Deferred).unwrap();
+        assert!(!is_planted_subdir(&sub));
     }
 }
