@@ -123,7 +123,16 @@ impl Objects {
         }
         drop(f);
         let sub = self.subdir(&path)?;
-        fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
+        let renamed = match fs::rename(&tmp, &path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self
+                .again(&path)
+                .and_then(|_| fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))),
+            other => other.map_err(|e| Error::io(&path, e)),
+        };
+        if renamed.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        renamed?;
         if durability == Durability::Sync {
             sync_dir(&sub)?;
             self.sync_dir()?;
@@ -153,6 +162,13 @@ impl Objects {
         Ok(made)
     }
 
+    /// [`Objects::subdir`] asked of the filesystem again: a directory this
+    /// session made may be gone (a git checkout removes one it emptied).
+    fn again(&self, path: &Path) -> Result<PathBuf> {
+        let sub = path.parent().unwrap_or(&self.dir).to_owned();
+        self.make_subdir(sub)
+    }
+
     fn make_subdir(&self, sub: PathBuf) -> Result<PathBuf> {
         match fs::create_dir(&sub) {
             Ok(()) => Ok(sub),
@@ -174,7 +190,14 @@ impl Objects {
     /// by rename, never written into). A failed write leaves no file.
     fn write_new(&self, path: &std::path::Path, bytes: &[u8]) -> Result<bool> {
         self.subdir(path)?;
-        let opened = fs::OpenOptions::new().write(true).create_new(true).open(path);
+        let create = || fs::OpenOptions::new().write(true).create_new(true).open(path);
+        let opened = match create() {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.again(path)?;
+                create()
+            }
+            other => other,
+        };
         let mut f = match opened {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
@@ -303,7 +326,15 @@ impl Objects {
                 }
             }
             subdirs.insert(self.subdir(&to)?);
-            match fs::rename(&from, &to) {
+            let renamed = match fs::rename(&from, &to) {
+                // The directory may be gone since this session made it.
+                Err(e) if gone(&e) => {
+                    self.again(&to)?;
+                    fs::rename(&from, &to)
+                }
+                other => other,
+            };
+            match renamed {
                 Ok(()) => moved += 1,
                 // Moved by another process meanwhile.
                 Err(e) if gone(&e) => {}
@@ -571,5 +602,26 @@ mod tests {
         std::fs::remove_file(&sub).unwrap();
         objects.write(b"content", Durability::Deferred).unwrap();
         assert!(!is_planted_subdir(&sub));
+    }
+
+    /// A fan-out directory this session made, gone since (a git checkout
+    /// removes one it emptied): the next write makes it again.
+    #[test]
+    fn a_fan_out_directory_removed_meanwhile_is_made_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let objects = Objects::new(dir.path().to_owned());
+        for durability in [Durability::Sync, Durability::Deferred] {
+            let hash = objects.write(b"first", durability).unwrap();
+            std::fs::remove_dir_all(dir.path().join(&hash[..2])).unwrap();
+            assert_eq!(objects.write(b"first", durability).unwrap(), hash);
+            assert_eq!(objects.read(&hash).unwrap(), b"first");
+        }
+        // And the blob a checkout left flat there moves into it.
+        let hash = Objects::hash(b"first");
+        std::fs::remove_dir_all(dir.path().join(&hash[..2])).unwrap();
+        std::fs::write(dir.path().join(&hash), b"first").unwrap();
+        assert_eq!(objects.fan_out().unwrap(), 1);
+        assert_eq!(objects.read(&hash).unwrap(), b"first");
+        assert!(!dir.path().join(&hash).exists());
     }
 }
