@@ -131,7 +131,7 @@ impl NodeView {
             node_type: n.node_type.to_string(),
             description: n.description,
             body: n.body,
-            properties: n.properties,
+            properties: n.properties.to_map(),
             tier: n.tier.to_string(),
             status: n.status.to_string(),
             status_reason: n.status_reason,

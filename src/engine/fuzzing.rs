@@ -153,7 +153,7 @@ pub fn sample_node(tier: Tier) -> Node {
         node_type: NodeType::new("service").expect("a valid type"),
         description: "Core orders processing engine".into(),
         body: Some("## Notes\nÜnïcödé body — with *markdown*.".into()),
-        properties,
+        properties: properties.into(),
         tier,
         status: Status::Deprecated,
         confidence: 0.75,

@@ -114,7 +114,7 @@ pub fn parse(origin: &str, json: &str) -> Result<Seed> {
                 node_type: NodeType::new(&n.node_type)?,
                 description: n.description.clone(),
                 body: n.body.clone(),
-                properties: n.properties.clone(),
+                properties: n.properties.clone().into(),
                 tier: n.tier.parse::<Tier>()?,
                 status: n.status.parse::<Status>()?,
                 confidence: n.confidence,

@@ -93,7 +93,7 @@ impl ImportPlan {
                 description: n.description.clone(),
                 body: n.body.clone(),
                 tier: n.tier,
-                properties: n.properties.clone(),
+                properties: n.properties.to_map(),
                 confidence: Some(n.confidence),
                 suggested_edges: Vec::new(),
             });
@@ -436,7 +436,7 @@ fn new_node(n: &ImportNode, lossless: bool, tier: Tier, now: Timestamp, provenan
         node_type: n.node_type.clone(),
         description: n.description.clone(),
         body: n.body.clone(),
-        properties: n.properties.clone(),
+        properties: (&n.properties).into(),
         tier,
         status: n.status.unwrap_or(Status::Active),
         confidence: n.confidence.unwrap_or(1.0),
@@ -466,16 +466,16 @@ fn updated_node(
     next.tier = tier;
     if lossless {
         next.body = n.body.clone();
-        next.properties = n.properties.clone();
+        next.properties = (&n.properties).into();
         next.status = n.status.unwrap_or(cur.status);
         next.status_reason = n.status_reason.clone();
     } else {
         if n.body.is_some() {
             next.body = n.body.clone();
         }
-        let mut props: BTreeMap<String, String> = cur.properties.clone();
+        let mut props: BTreeMap<String, String> = cur.properties.to_map();
         props.extend(n.properties.clone());
-        next.properties = props;
+        next.properties = props.into();
     }
     if let Some(c) = n.confidence {
         next.confidence = c;

@@ -67,7 +67,7 @@ impl From<&Node> for NodeRecord {
             node_type: n.node_type.clone(),
             description: n.description.clone(),
             body: n.body.clone(),
-            properties: n.properties.clone(),
+            properties: n.properties.to_map(),
             tier: n.tier,
             status: n.status,
             status_reason: n.status_reason.clone(),

@@ -29,7 +29,7 @@ pub struct Node {
     #[serde(default)]
     pub body: Option<String>,
     #[serde(default)]
-    pub properties: BTreeMap<String, String>,
+    pub properties: super::Properties,
     pub tier: Tier,
     pub status: Status,
     pub confidence: f64,
@@ -59,7 +59,7 @@ impl Node {
             }
         }
         validate_confidence(self.confidence)?;
-        validate_properties(&self.properties)
+        validate_properties(self.properties.iter())
     }
 }
 
@@ -92,7 +92,7 @@ pub fn validate_weight(w: f64) -> Result<()> {
 }
 
 /// Checks property keys and values.
-pub fn validate_properties(props: &BTreeMap<String, String>) -> Result<()> {
+pub fn validate_properties<'a>(props: impl ExactSizeIterator<Item = (&'a String, &'a String)>) -> Result<()> {
     if props.len() > MAX_PROPERTIES {
         return Err(Error::invalid(
             "properties",
@@ -130,7 +130,7 @@ pub fn parse_property(raw: &str) -> Result<(String, String)> {
         .ok_or_else(|| Error::invalid("property", raw, "expected KEY=VALUE"))?;
     let mut one = BTreeMap::new();
     one.insert(k.to_owned(), v.to_owned());
-    validate_properties(&one)?;
+    validate_properties(one.iter())?;
     Ok((k.to_owned(), v.to_owned()))
 }
 
@@ -141,7 +141,7 @@ pub struct NewNode {
     pub node_type: NodeType,
     pub description: String,
     pub body: Option<String>,
-    pub properties: BTreeMap<String, String>,
+    pub properties: super::Properties,
     pub tier: Tier,
     pub status: Status,
     pub confidence: f64,
@@ -158,7 +158,7 @@ impl NewNode {
             node_type,
             description: description.into(),
             body: None,
-            properties: BTreeMap::new(),
+            properties: super::Properties::new(),
             tier,
             status: Status::Active,
             confidence: 1.0,
@@ -258,7 +258,7 @@ impl From<&Node> for NodeSummary {
             name: n.name.clone(),
             node_type: n.node_type.clone(),
             description: n.description.clone(),
-            properties: super::Properties::from(&n.properties),
+            properties: n.properties.clone(),
             tier: n.tier,
             status: n.status,
             confidence: n.confidence,

@@ -1,4 +1,4 @@
-//! A node summary's properties. A node has a few, so they are a vector kept
+//! A node's properties (and its summary's). A node has a few, so they are a vector kept
 //! sorted by key rather than a tree: a `BTreeMap` allocates a whole node of
 //! eleven slots for its first entry, about half a kilobyte for every summary
 //! a session holds. Order, equality, `Debug` and the serialized form are a
@@ -112,6 +112,31 @@ impl FromIterator<(String, String)> for Properties {
     }
 }
 
+impl From<BTreeMap<String, String>> for Properties {
+    fn from(map: BTreeMap<String, String>) -> Self {
+        // Already sorted and unique.
+        Properties(map.into_iter().collect())
+    }
+}
+
+impl Extend<(String, String)> for Properties {
+    /// Later pairs win over earlier ones and over those already there.
+    fn extend<I: IntoIterator<Item = (String, String)>>(&mut self, pairs: I) {
+        let mut all = std::mem::take(&mut self.0).into_vec();
+        all.extend(pairs);
+        *self = all.into_iter().collect();
+    }
+}
+
+impl std::ops::Index<&str> for Properties {
+    type Output = String;
+
+    /// The value of `key`; panics when there is none, as a map's index does.
+    fn index(&self, key: &str) -> &String {
+        self.get(key).unwrap_or_else(|| panic!("no property {key:?}"))
+    }
+}
+
 impl From<&BTreeMap<String, String>> for Properties {
     fn from(map: &BTreeMap<String, String>) -> Self {
         // Already sorted and unique.
@@ -160,5 +185,23 @@ mod tests {
         assert_eq!(p.get("b").map(String::as_str), Some("two"));
         assert!(!p.contains_key("a") && p.len() == 2);
         assert_eq!(p.keys().map(String::as_str).collect::<Vec<_>>(), ["b", "c"]);
+        // Extended as a map is: later pairs win, over those already there too.
+        let mut m = map.clone();
+        let more = [("c", "three"), ("d", "4"), ("d", "four")].map(|(k, v)| (k.to_string(), v.to_string()));
+        m.extend(more.clone());
+        let mut q = props.clone();
+        q.extend(more);
+        assert_eq!(q.to_map(), m);
+        assert_eq!(q["d"], "four");
+        assert_eq!(Properties::from(m.clone()), q);
+    }
+
+    /// A node's properties cost what they hold: one pair is one small
+    /// allocation, not a tree node of eleven slots.
+    #[test]
+    fn one_pair_takes_one_small_allocation() {
+        let one: Properties = [("owner".to_string(), "orders-team".to_string())].into_iter().collect();
+        assert_eq!(std::mem::size_of_val(&one), 16);
+        assert_eq!(one.0.len(), 1);
     }
 }

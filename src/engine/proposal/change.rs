@@ -217,7 +217,7 @@ impl Change {
             } => {
                 model::validate_description(description)?;
                 check_content(name.as_str(), Some(description), body.as_deref(), properties)?;
-                model::validate_properties(properties)?;
+                model::validate_properties(properties.iter())?;
                 if let Some(c) = confidence {
                     model::validate_confidence(*c)?;
                 }
@@ -275,7 +275,7 @@ impl Change {
                     .iter()
                     .map(|(k, v)| (k.clone(), if v.is_empty() { "-".to_owned() } else { v.clone() }))
                     .collect();
-                model::validate_properties(&props)?;
+                model::validate_properties(props.iter())?;
                 if let Some(c) = set.confidence {
                     model::validate_confidence(c)?;
                 }

@@ -295,7 +295,7 @@ impl Store {
                     self.keys().tier(*tier).map_err(context)?;
                     let mut new = NewNode::new(name.clone(), node_type.clone(), description.clone(), *tier);
                     new.body.clone_from(body);
-                    new.properties.clone_from(properties);
+                    new.properties = properties.into();
                     new.status = Status::Active;
                     new.confidence = confidence.unwrap_or(default_confidence);
                     new.provenance = provenance.clone();

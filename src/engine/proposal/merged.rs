@@ -104,7 +104,7 @@ fn changes(base: Option<&Node>, ours: &Node, theirs: &Node) -> Vec<Change> {
         .chain(base_props.into_iter().flat_map(|p| p.keys()))
         .collect();
     for k in keys {
-        let value = |p: &BTreeMap<String, String>| p.get(k).cloned();
+        let value = |p: &crate::model::Properties| p.get(k).cloned();
         if let Some(v) = take(
             base_props.map(&value).as_ref(),
             &value(&ours.properties),

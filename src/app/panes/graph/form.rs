@@ -211,7 +211,7 @@ impl NodeForm {
         }
         let tier = v.tier.ok_or("tier: choose one")?;
         let mut n = NewNode::new(name, node_type, v.description.trim(), tier);
-        n.properties = v.parsed_properties()?;
+        n.properties = v.parsed_properties()?.into();
         n.body = (!v.body.trim().is_empty()).then(|| v.body.clone());
         Ok(n)
     }
