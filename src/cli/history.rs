@@ -39,7 +39,7 @@ pub fn version(ctx: &Context, name: &str, version: u64, revert: bool) -> Result<
     for (k, v) in &old.properties {
         patch.properties.insert(k.clone(), v.clone());
     }
-    for k in current.properties.keys().filter(|k| !old.properties.contains_key(*k)) {
+    for k in current.properties.keys().filter(|k| !old.properties.contains_key(k)) {
         // An empty value removes the key.
         patch.properties.insert(k.clone(), String::new());
     }

@@ -44,7 +44,7 @@ pub fn merged_into(store: &Store, sub: &Submission, change: usize, existing: &st
         body: body.clone().filter(|b| node.body.as_deref() != Some(b.as_str())),
         properties: properties
             .iter()
-            .filter(|(k, v)| !v.is_empty() && node.properties.get(*k) != Some(*v))
+            .filter(|(k, v)| !v.is_empty() && node.properties.get(k) != Some(*v))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
         ..FieldSet::default()
