@@ -50,7 +50,7 @@ pub enum Go {
     /// Node `name` in the Graph pane, with its edit form open.
     EditNode(String),
     /// `subject` in the Projection pane.
-    Project(crate::app::panes::projection::work::Subject),
+    Project(crate::app::subject::Subject),
     /// The Graph pane's jump, to choose a node to project.
     ChooseToProject,
 }

@@ -31,6 +31,7 @@ mod snapshots;
 #[cfg(test)]
 mod snapshots_80x24;
 pub mod state;
+pub mod subject;
 pub mod terminal;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -229,10 +229,7 @@ pub fn supersede(state: &mut AppState) {
 pub fn chosen(state: &mut AppState, purpose: Purpose, name: String, fx: &mut Vec<Effect>) {
     match purpose {
         Purpose::Open => super::update::open(state, &name, fx),
-        Purpose::Project => go(
-            fx,
-            Go::Project(crate::app::panes::projection::work::Subject::Node { name, depth: 2 }),
-        ),
+        Purpose::Project => go(fx, Go::Project(crate::app::subject::Subject::Node { name, depth: 2 })),
         Purpose::LinkTo {
             from,
             relation,

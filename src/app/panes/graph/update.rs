@@ -214,10 +214,9 @@ fn graph_key(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                 _ => state.graph.place.as_ref().map(|p| p.centre.clone()),
             };
             match name {
-                Some(name) => crate::app::effect::go(
-                    fx,
-                    Go::Project(crate::app::panes::projection::work::Subject::Node { name, depth: 2 }),
-                ),
+                Some(name) => {
+                    crate::app::effect::go(fx, Go::Project(crate::app::subject::Subject::Node { name, depth: 2 }))
+                }
                 None => state.error("no node open: press / to jump to one"),
             }
         }
@@ -423,7 +422,7 @@ pub fn entered(state: &mut AppState, fx: &mut Vec<Effect>) {
 }
 
 fn project_start(name: String, fx: &mut Vec<Effect>) {
-    let subject = crate::app::panes::projection::work::Subject::Node { name, depth: 2 };
+    let subject = crate::app::subject::Subject::Node { name, depth: 2 };
     crate::app::effect::go(fx, Go::Project(subject));
 }
 

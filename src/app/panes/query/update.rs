@@ -296,10 +296,7 @@ pub fn query_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>) {
                 state.error("no query to project: type one first");
             } else {
                 let text = q.asked.clone();
-                go(
-                    fx,
-                    Go::Project(crate::app::panes::projection::work::Subject::Query(text)),
-                );
+                go(fx, Go::Project(crate::app::subject::Subject::Query(text)));
             }
         }
         Action::OpenResult => {

@@ -57,7 +57,7 @@ pub(crate) fn queue_action(state: &mut AppState, a: Action, fx: &mut Vec<Effect>
         Action::PreviewImpact => match state.queue.current() {
             Some(item) => match item.changes.first() {
                 Some(c) => {
-                    let subject = crate::app::panes::projection::work::Subject::Proposal {
+                    let subject = crate::app::subject::Subject::Proposal {
                         id: item.id.clone(),
                         short: item.short.clone(),
                         centre: c.centre().to_owned(),
