@@ -103,7 +103,7 @@ impl Steps for Live {
             json,
             ..self.ctx.clone()
         };
-        let (result, out) = super::output::capture(|| super::dispatch(&ctx, &op.into_command()));
+        let (result, out) = super::output::capture(|| op.run(&ctx));
         let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         let code = match result {
             Ok(()) => 0,
@@ -120,11 +120,7 @@ impl Steps for Live {
     }
 
     fn edit(&mut self, id: &str) -> Ran {
-        let command = Command::Edit {
-            id: id.to_owned(),
-            force: false,
-        };
-        match super::dispatch(&self.ctx, &command) {
+        match super::proposals::edit(&self.ctx, id, false) {
             Ok(()) => Ran::default(),
             Err(e) => Ran {
                 code: 1,

@@ -9,11 +9,13 @@
 
 use std::path::PathBuf;
 
+use graphex_engine::model::Status;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::args::{AddArgs, AuditCommand, Command, LifecycleArgs, LinkArgs, ListArgs, ProjectArgs, UpdateArgs};
 use crate::cli::query_args::{NeighborsArgs, PathArgs, QueryArgs, SubgraphArgs};
 use crate::cli::review_args::{AcceptArgs, RejectArgs, RequestChangesArgs};
+use crate::cli::session::Context;
 
 /// One operation a session runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -234,79 +236,81 @@ impl Op {
         matches!(self, Op::Accept(_) | Op::Reject(_) | Op::RequestChanges(_) | Op::Undo)
     }
 
-    /// The command the session runs for it, with the CLI's own code.
-    pub fn into_command(self) -> Command {
+    /// Runs it with the handler the CLI has for it (the same code a
+    /// command line reaches), on the session's store in `ctx`: an operation
+    /// names its handler, never a command line to dispatch.
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        use crate::cli::{explore, exposure, find, history, projection, proposals, read, review, write};
         match self {
-            Op::Status => Command::Status,
-            Op::Show { name, version } => Command::Show { name, version },
-            Op::List(a) => Command::List(a),
-            Op::Query(a) => Command::Query(a),
-            Op::Path(a) => Command::Path(a),
-            Op::Neighbors(a) => Command::Neighbors(a),
-            Op::Subgraph(a) => Command::Subgraph(a),
-            Op::Search { text, limit } => Command::Search { text, limit },
-            Op::Project(a) => Command::Project(a),
+            Op::Status => read::status(ctx),
+            Op::Show { name, version: None } => read::show(ctx, name),
+            Op::Show { name, version: Some(v) } => history::version(ctx, name, *v, false),
+            Op::List(a) => read::list(ctx, a),
+            Op::Query(a) => explore::query(ctx, a),
+            Op::Path(a) => explore::path(ctx, a),
+            Op::Neighbors(a) => explore::neighbors(ctx, a),
+            Op::Subgraph(a) => explore::subgraph(ctx, a),
+            Op::Search { text, limit } => find::search(ctx, text, *limit),
+            Op::Project(a) => projection::project(ctx, a),
             Op::Exposure {
                 limit,
                 check,
-                what_if,
+                what_if: None,
+                ..
+            } => exposure::exposure(ctx, *limit, *check),
+            Op::Exposure {
+                what_if: Some(w),
                 query,
                 depth,
-            } => Command::Exposure {
-                limit,
-                check,
-                what_if,
-                query,
-                depth,
-            },
-            Op::Contradictions { check } => Command::Contradictions { check },
-            Op::Glossary { term } => Command::Glossary { term },
-            Op::Conventions { target } => Command::Conventions { target },
-            Op::Timeline { limit } => Command::Timeline { limit },
-            Op::History { name, version } => Command::History {
-                name,
-                version,
-                revert: false,
-            },
-            Op::Revert { name, version } => Command::History {
-                name,
-                version: Some(version),
-                revert: true,
-            },
-            Op::Pending { session, id } => Command::Pending {
-                session,
-                id,
-                no_ask: true,
-            },
-            Op::ProposalStatus { id } => Command::ProposalStatus { id },
-            Op::AuditList { agent, since, limit } => Command::Audit(AuditCommand::List { agent, since, limit }),
-            Op::Add(a) => Command::Add(a),
-            Op::Update(a) => Command::Update(a),
-            Op::Link(a) => Command::Link(a),
-            Op::Unlink { from, relation, to } => Command::Unlink { from, relation, to },
+                ..
+            } => exposure::what_if(ctx, w, query.as_deref(), *depth),
+            Op::Contradictions { check } => find::contradictions(ctx, *check),
+            Op::Glossary { term } => find::glossary(ctx, term),
+            Op::Conventions { target } => find::conventions(ctx, target),
+            Op::Timeline { limit } => history::timeline(ctx, *limit),
+            Op::History { name, version: None } => history::history(ctx, name),
+            Op::History { name, version: Some(v) } => history::version(ctx, name, *v, false),
+            Op::Revert { name, version } => history::version(ctx, name, *version, true),
+            Op::Pending { session, id } => proposals::pending(ctx, session.as_deref(), id.as_deref()),
+            Op::ProposalStatus { id } => proposals::status(ctx, id),
+            Op::AuditList { agent, since, limit } => projection::audit(
+                ctx,
+                &AuditCommand::List {
+                    agent: agent.clone(),
+                    since: since.clone(),
+                    limit: *limit,
+                },
+            ),
+            Op::Add(a) => write::add(ctx, a),
+            Op::Update(a) => write::update(ctx, a),
+            Op::Link(a) => write::link(ctx, a),
+            Op::Unlink { from, relation, to } => write::unlink(ctx, from, relation, to),
             Op::Supersede {
                 old,
                 new,
                 reason,
                 force,
-            } => Command::Supersede {
-                old,
-                new,
-                reason,
-                force,
-            },
-            Op::Confirm { name } => Command::Confirm { name },
-            Op::Deprecate(a) => Command::Deprecate(a),
-            Op::Archive(a) => Command::Archive(a),
-            Op::Restore(a) => Command::Restore(a),
-            Op::Undo => Command::Undo,
-            Op::Propose { file } => Command::Propose {
-                file: Some(file),
-                schema: false,
-            },
-            Op::Accept(a) => Command::Accept(a),
-            Op::Reject(a) => Command::Reject(a),
-            Op::RequestChanges(a) => Command::RequestChanges(a),
+            } => write::supersede(ctx, old, new, reason.as_deref(), *force),
+            Op::Confirm { name } => write::confirm(ctx, name),
+            Op::Deprecate(a) => write::lifecycle(ctx, a, Status::Deprecated),
+            Op::Archive(a) => write::lifecycle(ctx, a, Status::Archived),
+            Op::Restore(a) => write::lifecycle(ctx, a, Status::Active),
+            Op::Undo => write::undo(ctx),
+            Op::Propose { file } => proposals::propose(ctx, file),
+            Op::Accept(a) => proposals::accept(ctx, a),
+            Op::Reject(a) => proposals::reject(ctx, a),
+            Op::RequestChanges(a) => review::request_changes(ctx, a),
+        }
+    }
+
+    /// How the session's decision log names it: `accept ID`, `undo`, …
+    pub fn decision(&self) -> String {
+        match self {
+            Op::Accept(a) => format!("accept {}", a.id.as_deref().or(a.session.as_deref()).unwrap_or("?")),
+            Op::Reject(a) => format!("reject {}", a.id.as_deref().or(a.session.as_deref()).unwrap_or("?")),
+            Op::RequestChanges(a) => format!("request-changes {}", a.id),
+            Op::Undo => "undo".to_owned(),
+            _ => "other".to_owned(),
         }
     }
 }
@@ -360,12 +364,27 @@ mod tests {
             let op = op(line).unwrap_or_else(|| panic!("{line:?} is served"));
             let wire = serde_json::to_string(&op).expect("serialise");
             let back: Op = serde_json::from_str(&wire).expect("parse");
-            assert_eq!(format!("{:?}", back.into_command()), format!("{:?}", op.into_command()));
+            assert_eq!(format!("{back:?}"), format!("{op:?}"));
         }
         let refused = serde_json::from_str::<Op>(r#"{"KeysExportMaster":{"file":"/tmp/m"}}"#);
         assert!(
             refused.is_err(),
             "an operation the session does not serve does not parse"
         );
+    }
+
+    /// The session runs each operation's own handler (`Op::run`), never
+    /// the CLI's dispatch of a command line.
+    #[test]
+    fn the_session_never_dispatches_a_command_line() {
+        let call = ["dispatch", "("].concat();
+        for (file, src) in [
+            ("server.rs", include_str!("server.rs")),
+            ("server/decisions.rs", include_str!("server/decisions.rs")),
+            ("server/guests.rs", include_str!("server/guests.rs")),
+            ("ops.rs", include_str!("ops.rs")),
+        ] {
+            assert!(!src.contains(&call), "{file} dispatches a command line");
+        }
     }
 }

@@ -329,15 +329,13 @@ impl Session {
                 Flow::Go,
             );
         }
-        let decides = op.decides();
-        let command = op.into_command();
         let ctx = Context {
             store: Some(self.root.clone()),
             json,
             unlock: None,
             held: Some(Held(Rc::clone(&self.store))),
         };
-        let (result, out) = crate::cli::output::capture(|| crate::cli::dispatch(&ctx, &command));
+        let (result, out) = crate::cli::output::capture(|| op.run(&ctx));
         // The kill test (debug builds): the session dies between its commit
         // and its answer.
         #[cfg(debug_assertions)]
@@ -356,8 +354,8 @@ impl Session {
                 1
             }
         };
-        if decides {
-            decisions::record(&self.root, &command, code, peer, terminal);
+        if op.decides() {
+            decisions::record(&self.root, &op, code, peer, terminal);
         }
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         (Answer::Ran { code, stdout, stderr }, Flow::Go)

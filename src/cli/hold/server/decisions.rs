@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 use graphex_engine::model::Timestamp;
 
+use super::super::ops::Op;
 use super::super::peer::Peer;
 use super::super::terminal::Terminal;
-use crate::cli::args::Command;
 
 /// The log's file name in the state directory.
 pub const FILE: &str = "session-decisions.log";
@@ -23,14 +23,8 @@ pub fn path() -> Option<PathBuf> {
 }
 
 /// One line: when, which store, what, its exit status, and from where.
-pub fn line(root: &Path, command: &Command, code: u8, peer: Peer, terminal: Option<Terminal>) -> String {
-    let what = match command {
-        Command::Accept(a) => format!("accept {}", a.id.as_deref().or(a.session.as_deref()).unwrap_or("?")),
-        Command::Reject(a) => format!("reject {}", a.id.as_deref().or(a.session.as_deref()).unwrap_or("?")),
-        Command::RequestChanges(a) => format!("request-changes {}", a.id),
-        Command::Undo => "undo".to_owned(),
-        _ => "other".to_owned(),
-    };
+pub fn line(root: &Path, op: &Op, code: u8, peer: Peer, terminal: Option<Terminal>) -> String {
+    let what = op.decision();
     let from = terminal.map_or_else(|| "an unknown terminal".to_owned(), |t| t.describe());
     format!(
         "{} store={} {what:?} exit={code} pid={} from={from:?}\n",
@@ -42,12 +36,12 @@ pub fn line(root: &Path, command: &Command, code: u8, peer: Peer, terminal: Opti
 
 /// Appends the line for a decision (best effort: a log that cannot be
 /// written never undoes a decision made).
-pub fn record(root: &Path, command: &Command, code: u8, peer: Peer, terminal: Option<Terminal>) {
+pub fn record(root: &Path, op: &Op, code: u8, peer: Peer, terminal: Option<Terminal>) {
     let Some(path) = path() else { return };
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let text = line(root, command, code, peer, terminal);
+    let text = line(root, op, code, peer, terminal);
     if let Ok(mut f) = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -70,7 +64,7 @@ mod tests {
             pid: i32::try_from(std::process::id()).expect("pid"),
         };
         let t = Terminal::own();
-        let l = line(Path::new("/r"), &Command::Undo, 0, me, t);
+        let l = line(Path::new("/r"), &Op::Undo, 0, me, t);
         assert!(l.contains("store=/r \"undo\" exit=0"), "{l}");
         let from = t.map_or_else(|| "an unknown terminal".to_owned(), |t| t.describe());
         assert!(l.contains(&format!("from={from:?}")), "{l}");
