@@ -14,6 +14,7 @@ use std::process::{Command, Stdio};
 use anyhow::{Context as _, Result, bail};
 use serde::Serialize;
 
+use crate::shared::git_revision;
 use crate::shared::git_run::{git, run};
 
 /// The most bytes a fetched bundle may have (as a bundle file).
@@ -64,14 +65,6 @@ fn run_with_input(mut c: Command, input: &[u8], what: &str) -> Result<String> {
         bail!("{what}: {}", String::from_utf8_lossy(&out.stderr).trim());
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
-}
-
-/// The commit `reference` names here, if any.
-fn local(root: &Path, reference: &str) -> Option<String> {
-    let mut c = git(root);
-    c.args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
-        .arg(format!("{reference}^{{commit}}"));
-    run(c, "").ok().filter(|id| !id.is_empty())
 }
 
 /// The commit `remote` holds at `reference`, if it has the ref.
@@ -163,7 +156,7 @@ pub fn publish(
 /// replay; the caller still checks the bundle's signature and sequence.
 pub fn fetch(root: &Path, remote: &str, reference: &str, tracking: &str, subgraph: &str) -> Result<Fetched> {
     refuse_option("git remote", remote)?;
-    let before = local(root, tracking);
+    let before = git_revision::commit(root, tracking).ok();
     // Fetched to a ref of its own (git needs one to keep the objects), read,
     // then dropped.
     let incoming = tracking.replacen("refs/graphex/sources/", "refs/graphex/incoming/", 1);
@@ -171,7 +164,7 @@ pub fn fetch(root: &Path, remote: &str, reference: &str, tracking: &str, subgrap
     c.args(["fetch", "--quiet", "--no-tags", "--end-of-options", remote])
         .arg(format!("+{reference}:{incoming}"));
     run(c, &format!("fetching {reference} from {remote}"))?;
-    let commit = local(root, &incoming);
+    let commit = git_revision::commit(root, &incoming).ok();
     let mut c = git(root);
     c.args(["update-ref", "-d", &incoming]);
     let _ = run(c, "");

@@ -85,10 +85,9 @@ impl OtherBranch for GitBranch {
     /// Blob `name` as the other branch committed it: fanned out
     /// (`objects/ab/cdef…`), or flat when an older version committed it.
     fn blob(&self, name: &str) -> graphex_engine::Result<Vec<u8>> {
-        let fanned = match (name.get(..2), name.get(2..)) {
-            (Some(sub), Some(rest)) => self.show(&format!(".gpp/objects/{sub}/{rest}")),
-            _ => Err(Error::integrity("object name", format!("{name:?} is not a blob hash"))),
-        };
-        fanned.or_else(|_| self.show(&format!(".gpp/objects/{name}")))
+        let [fanned, flat] = graphex_engine::store::tree_paths(name)
+            .ok_or_else(|| Error::integrity("object name", format!("{name:?} is not a blob hash")))?;
+        self.show(&format!(".gpp/objects/{fanned}"))
+            .or_else(|_| self.show(&format!(".gpp/objects/{flat}")))
     }
 }

@@ -102,19 +102,6 @@ fn blob(root: &Path, object: &str) -> Option<Vec<u8>> {
     out.status.success().then_some(out.stdout)
 }
 
-/// The blob a path in a revision's objects directory holds: `ab/` and 62
-/// lowercase hex digits (fanned out) or 64 (flat), else none.
-fn blob_of(path: &str) -> Option<String> {
-    let hex = |s: &str| s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-    match path.split_once('/') {
-        Some((sub, rest)) if sub.len() == 2 && rest.len() == 62 && hex(sub) && hex(rest) => {
-            Some(format!("{sub}{rest}"))
-        }
-        None if path.len() == 64 && hex(path) => Some(path.to_owned()),
-        _ => None,
-    }
-}
-
 /// The revision's blobs (`tree`, `COMMIT:PATH` of its objects directory)
 /// that this work tree lacks, written into `to` from git.
 fn objects(root: &Path, tree: &str, to: &Path) -> Result<()> {
@@ -133,7 +120,7 @@ fn objects(root: &Path, tree: &str, to: &Path) -> Result<()> {
     let mut missing = Vec::new();
     for name in out.stdout.split(|b| *b == 0).filter(|n| !n.is_empty()) {
         let name = String::from_utf8_lossy(name).into_owned();
-        if let Some(hash) = blob_of(&name)
+        if let Some(hash) = graphex_engine::store::blob_in_tree(&name)
             && !here.exists(&hash)
         {
             missing.push(name);
@@ -182,29 +169,4 @@ fn objects(root: &Path, tree: &str, to: &Path) -> Result<()> {
     let _ = writer.join();
     let _ = child.wait();
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    /// Only a blob's two forms are written out of a revision: a tree that
-    /// names `..` or a path of its own (a commit made with git's plumbing)
-    /// writes nothing outside the private directory.
-    #[test]
-    fn only_blob_names_leave_git() {
-        let hash = "ab".repeat(32);
-        assert_eq!(super::blob_of(&hash).as_deref(), Some(hash.as_str()));
-        let fanned = format!("{}/{}", &hash[..2], &hash[2..]);
-        assert_eq!(super::blob_of(&fanned).as_deref(), Some(hash.as_str()));
-        for bad in [
-            "../../../../home/u/.bashrc".to_owned(),
-            format!("../{}", &hash[3..]),
-            format!("/{}", &hash[1..]),
-            format!("ab/../{}", &hash[5..]),
-            hash.to_uppercase(),
-            format!("{}/{}/x", &hash[..2], &hash[2..]),
-            String::new(),
-        ] {
-            assert_eq!(super::blob_of(&bad), None, "{bad}");
-        }
-    }
 }

@@ -20,6 +20,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::keys::{Credentials, Level, files};
 use crate::model::Tier;
+use crate::store::objects::{Census, Listed};
 use crate::store::{Layout, SCHEMA_VERSION, Store};
 
 mod orphans;
@@ -203,14 +204,24 @@ pub fn examine(root: &Path, creds: &Credentials, opts: Options) -> Result<Report
     match referenced_blobs(&conn) {
         Ok(referenced) => {
             checks.push(missing_blobs(&layout, &referenced));
-            checks.push(blob_layout(&layout)?);
-            let collect = (opts.collect_orphans && may_collect).then_some(opts.orphan_grace);
-            match orphans::orphans(&layout, &conn, &referenced, store.as_ref(), collect) {
-                Ok((c, n)) => {
-                    checks.extend(c);
-                    collected = n;
+            // One listing of `.gpp/objects` serves the layout and the orphans.
+            match crate::store::Objects::new(layout.objects()).list() {
+                Ok(listed) => {
+                    checks.push(blob_layout(&layout, &listed));
+                    let collect = (opts.collect_orphans && may_collect).then_some(opts.orphan_grace);
+                    match orphans::orphans(&layout, &listed, &conn, &referenced, store.as_ref(), collect) {
+                        Ok((c, n)) => {
+                            checks.extend(c);
+                            collected = n;
+                        }
+                        Err(e) => checks.push(check("orphan blobs", Outcome::Finding, e.to_string())),
+                    }
                 }
-                Err(e) => checks.push(check("orphan blobs", Outcome::Finding, e.to_string())),
+                Err(e) => checks.push(check(
+                    "blob layout",
+                    Outcome::Finding,
+                    format!("cannot list .gpp/objects: {e}"),
+                )),
             }
         }
         Err(e) => {
@@ -384,22 +395,12 @@ fn missing_blobs(layout: &Layout, referenced: &HashSet<String>) -> Check {
 
 /// Blob files still flat (a store made before the fan-out): no finding
 /// (they are read as they are), but said, with what moves them.
-fn blob_layout(layout: &Layout) -> Result<Check> {
-    let dir = layout.objects();
-    let listed = crate::store::Objects::new(dir.clone()).list()?;
-    let flat = listed
-        .iter()
-        .filter(|e| matches!(e, Ok((_, path)) if path.parent() == Some(dir.as_path())))
-        .count();
-    let blobs = listed.iter().filter(|e| e.is_ok()).count();
-    let planted: Vec<String> = listed
-        .iter()
-        .filter_map(|e| e.as_ref().err())
-        .filter(|p| crate::store::objects::is_planted_subdir(p))
-        .map(|p| p.display().to_string())
-        .collect();
+fn blob_layout(layout: &Layout, listed: &[Listed]) -> Check {
+    let census = Census::of(&layout.objects(), listed);
+    let (blobs, flat) = (census.blobs, census.flat);
+    let planted: Vec<String> = census.planted.iter().map(|p| p.display().to_string()).collect();
     if !planted.is_empty() {
-        return Ok(check(
+        return check(
             "blob layout",
             Outcome::Finding,
             format!(
@@ -407,9 +408,9 @@ fn blob_layout(layout: &Layout) -> Result<Check> {
                  written through it would leave .gpp/objects and what git commits; writes refuse it; remove it",
                 planted.join(", ")
             ),
-        ));
+        );
     }
-    Ok(if flat == 0 {
+    if flat == 0 {
         check(
             "blob layout",
             Outcome::Ok,
@@ -424,7 +425,7 @@ fn blob_layout(layout: &Layout) -> Result<Check> {
                  they are read as they are, and the next write or `graphex migrate` moves them to objects/XX/"
             ),
         )
-    })
+    }
 }
 
 /// Decrypts the current version of every node this session reads.

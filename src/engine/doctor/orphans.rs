@@ -32,7 +32,8 @@ use super::{Check, ORPHAN_GRACE, Outcome, check, referenced_blobs};
 use crate::codec::{AUTH_PREFIX, authenticates_as, claimed};
 use crate::error::{Error, Result};
 use crate::model::{NodeId, Tier};
-use crate::store::{Layout, Objects, Store};
+use crate::store::objects::Listed;
+use crate::store::{Layout, Store};
 
 /// What an orphan is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,6 +122,7 @@ fn head(path: &std::path::Path) -> Result<Vec<u8>> {
 /// blobs that cannot be checked at this level never are.
 pub(super) fn orphans(
     layout: &Layout,
+    listed: &[Listed],
     conn: &Connection,
     referenced: &HashSet<String>,
     store: Option<&Store>,
@@ -145,8 +147,7 @@ pub(super) fn orphans(
     let mut deleted: Vec<String> = Vec::new();
     let mut unchecked: Vec<Tier> = Vec::new();
     let mut bytes = 0u64;
-    let objects = Objects::new(dir.clone());
-    for item in objects.list()? {
+    for item in listed.iter().cloned() {
         // Only what Graphex writes here: blobs named by their hash (fanned
         // out or flat), and the temporary files of writes in progress.
         // Anything else is not ours.

@@ -29,25 +29,16 @@ impl Store {
     /// the same as any write). With `dry_run`, counts it and moves nothing.
     pub fn migrate(&self, dry_run: bool) -> Result<Migration> {
         self.require_writer("migrate the store")?;
-        let dir = self.layout.objects();
-        let listed = self.objects.list()?;
-        let blobs = listed.iter().filter(|e| e.is_ok()).count();
-        let flat = listed
-            .iter()
-            .filter(|e| matches!(e, Ok((_, path)) if path.parent() == Some(dir.as_path())))
-            .count();
+        let census = super::objects::Census::of(&self.layout.objects(), &self.objects.list()?);
         // A flat copy of a blob already in place is dropped, not moved.
-        let to_move = listed
-            .iter()
-            .filter(|e| {
-                matches!(e, Ok((hash, path)) if path.parent() == Some(dir.as_path())
-                    && !super::objects::fanned_path(&dir, hash).is_file())
-            })
-            .count();
-        let moved = if dry_run { to_move } else { self.objects.fan_out()? };
+        let moved = if dry_run {
+            census.to_move
+        } else {
+            self.objects.fan_out()?
+        };
         Ok(Migration {
             blobs_fanned_out: moved,
-            blobs_in_place: blobs - flat,
+            blobs_in_place: census.blobs - census.flat,
             dry_run,
         })
     }

@@ -134,7 +134,7 @@ pub use merge_conflicts::Conflict;
 pub(crate) use merge_conflicts::ConflictRow;
 pub use migrate::Migration;
 pub(crate) use objects::sync_dir;
-pub use objects::{Durability, Objects};
+pub use objects::{Durability, Objects, blob_in_tree, tree_paths};
 pub(crate) use plan::{DecisionRow, Entry, NodeWrite, Plan, RAISE_TIER};
 pub use policy::{Approval, ConfigInForce};
 pub use report::{StatusReport, TierCount};

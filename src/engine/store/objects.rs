@@ -122,7 +122,7 @@ impl Objects {
             f.sync_all().map_err(|e| Error::io(&tmp, e))?;
         }
         drop(f);
-        let sub = self.subdir(&path)?;
+        let (sub, made) = self.subdir_made(&path)?;
         let renamed = match fs::rename(&tmp, &path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => self
                 .again(&path)
@@ -135,7 +135,10 @@ impl Objects {
         renamed?;
         if durability == Durability::Sync {
             sync_dir(&sub)?;
-            self.sync_dir()?;
+            // The directory's own entry, when this write made it.
+            if made {
+                self.sync_dir()?;
+            }
         }
         Ok(hash)
     }
@@ -146,6 +149,11 @@ impl Objects {
     /// file) planted under that name would take blobs out of `.gpp/objects`
     /// (and out of what git commits), so it is refused.
     fn subdir(&self, path: &Path) -> Result<PathBuf> {
+        self.subdir_made(path).map(|(sub, _)| sub)
+    }
+
+    /// [`Objects::subdir`], and whether this call made it.
+    fn subdir_made(&self, path: &Path) -> Result<(PathBuf, bool)> {
         let sub = path.parent().unwrap_or(&self.dir).to_owned();
         let slot = sub
             .file_name()
@@ -153,33 +161,34 @@ impl Objects {
             .and_then(|n| u8::from_str_radix(n, 16).ok())
             .map(|i| &self.checked[usize::from(i)]);
         if slot.is_some_and(|s| s.load(Ordering::Acquire)) {
-            return Ok(sub);
+            return Ok((sub, false));
         }
-        let made = self.make_subdir(sub)?;
+        let made = self.make_subdir(&sub)?;
         if let Some(s) = slot {
             s.store(true, Ordering::Release);
         }
-        Ok(made)
+        Ok((sub, made))
     }
 
     /// [`Objects::subdir`] asked of the filesystem again: a directory this
     /// session made may be gone (a git checkout removes one it emptied).
-    fn again(&self, path: &Path) -> Result<PathBuf> {
-        let sub = path.parent().unwrap_or(&self.dir).to_owned();
-        self.make_subdir(sub)
+    fn again(&self, path: &Path) -> Result<bool> {
+        self.make_subdir(path.parent().unwrap_or(&self.dir))
     }
 
-    fn make_subdir(&self, sub: PathBuf) -> Result<PathBuf> {
-        match fs::create_dir(&sub) {
-            Ok(()) => Ok(sub),
+    /// Makes `sub`, or checks the one there is a directory of its own;
+    /// true when it made it.
+    fn make_subdir(&self, sub: &Path) -> Result<bool> {
+        match fs::create_dir(sub) {
+            Ok(()) => Ok(true),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                if fs::symlink_metadata(&sub).is_ok_and(|m| m.file_type().is_dir()) {
-                    Ok(sub)
+                if fs::symlink_metadata(sub).is_ok_and(|m| m.file_type().is_dir()) {
+                    Ok(false)
                 } else {
-                    Err(not_a_directory(&sub))
+                    Err(not_a_directory(sub))
                 }
             }
-            Err(e) => Err(Error::io(&sub, e)),
+            Err(e) => Err(Error::io(sub, e)),
         }
     }
 
@@ -352,7 +361,7 @@ impl Objects {
 
     /// Every blob name present (either form), with its path; files that
     /// are not blobs (temporaries, strays) are `Err(path)`.
-    pub fn list(&self) -> Result<Vec<std::result::Result<(String, PathBuf), PathBuf>>> {
+    pub fn list(&self) -> Result<Vec<Listed>> {
         let mut out = Vec::new();
         let read = |dir: &Path| -> Result<Vec<fs::DirEntry>> {
             match fs::read_dir(dir) {
@@ -428,6 +437,65 @@ impl Objects {
 
 pub use crate::durable::sync_dir;
 
+/// One entry of [`Objects::list`]: a blob (its name and file), or a file
+/// that is not one.
+pub type Listed = std::result::Result<(String, PathBuf), PathBuf>;
+
+/// What a listing of the objects directory holds, by layout.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Census {
+    /// Blob files, in either form (a blob in both counts twice).
+    pub blobs: usize,
+    /// Those kept flat (`objects/abcdef…`).
+    pub flat: usize,
+    /// The flat ones with no fanned-out copy: what a fan-out moves.
+    pub to_move: usize,
+    /// Fan-out names that are not a directory of their own (planted).
+    pub planted: Vec<PathBuf>,
+}
+
+impl Census {
+    /// The census of `listed`, a listing of the objects directory `dir`.
+    pub fn of(dir: &Path, listed: &[Listed]) -> Self {
+        let mut c = Census::default();
+        for entry in listed {
+            match entry {
+                Ok((hash, path)) => {
+                    c.blobs += 1;
+                    if path.parent() == Some(dir) {
+                        c.flat += 1;
+                        c.to_move += usize::from(!fanned_path(dir, hash).is_file());
+                    }
+                }
+                Err(path) if is_planted_subdir(path) => c.planted.push(path.clone()),
+                Err(_) => {}
+            }
+        }
+        c
+    }
+}
+
+/// Where blob `hash` is in a committed tree, relative to `.gpp/objects`:
+/// fanned out (`ab/cdef…`), then flat as an older version committed it.
+/// None for a name that is not a blob's.
+pub fn tree_paths(hash: &str) -> Option<[String; 2]> {
+    is_blob_name(hash).then(|| [format!("{}/{}", &hash[..2], &hash[2..]), hash.to_owned()])
+}
+
+/// The blob a path in a committed tree's objects directory holds (the
+/// reverse of [`tree_paths`]: lowercase hex only); none for any other
+/// name (`..`, a path of its own, whatever git's plumbing can commit).
+pub fn blob_in_tree(path: &str) -> Option<String> {
+    let hex = |s: &str| s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    match path.split_once('/') {
+        Some((sub, rest)) if sub.len() == 2 && rest.len() == 62 && hex(sub) && hex(rest) => {
+            Some(format!("{sub}{rest}"))
+        }
+        None if path.len() == 64 && hex(path) => Some(path.to_owned()),
+        _ => None,
+    }
+}
+
 /// The error for a fan-out name that is not a directory of its own.
 fn not_a_directory(sub: &Path) -> Error {
     Error::integrity(
@@ -439,7 +507,7 @@ fn not_a_directory(sub: &Path) -> Error {
 
 /// Whether `entry` of the objects directory is a fan-out name (two hex
 /// digits) that is not a directory of its own: a finding for `doctor`.
-pub(crate) fn is_planted_subdir(entry: &Path) -> bool {
+fn is_planted_subdir(entry: &Path) -> bool {
     let name = entry.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     name.len() == 2
         && name.bytes().all(|b| b.is_ascii_hexdigit())
@@ -536,7 +604,8 @@ mod tests {
         assert_eq!(objects.read(&old).unwrap(), b"written flat");
         assert_eq!(objects.size(&old).unwrap(), 12);
         assert!(objects.exists(&old));
-        assert_eq!(objects.list().unwrap().iter().filter(|e| e.is_ok()).count(), 3);
+        let census = Census::of(dir.path(), &objects.list().unwrap());
+        assert_eq!((census.blobs, census.flat, census.to_move), (3, 2, 1), "{census:?}");
         assert_eq!(objects.fan_out().unwrap(), 1);
         assert!(!dir.path().join(&old).exists() && !dir.path().join(&both).exists());
         assert_eq!(objects.read(&old).unwrap(), b"written flat");
@@ -597,11 +666,11 @@ mod tests {
             0,
             "nothing left the store"
         );
-        assert!(is_planted_subdir(&sub));
-        assert!(objects.list().unwrap().iter().any(|e| e.as_ref().err() == Some(&sub)));
+        let census = Census::of(dir.path(), &objects.list().unwrap());
+        assert_eq!(census.planted, std::slice::from_ref(&sub));
         std::fs::remove_file(&sub).unwrap();
         objects.write(b"content", Durability::Deferred).unwrap();
-        assert!(!is_planted_subdir(&sub));
+        assert!(Census::of(dir.path(), &objects.list().unwrap()).planted.is_empty());
     }
 
     /// A fan-out directory this session made, gone since (a git checkout
@@ -623,5 +692,33 @@ mod tests {
         assert_eq!(objects.fan_out().unwrap(), 1);
         assert_eq!(objects.read(&hash).unwrap(), b"first");
         assert!(!dir.path().join(&hash).exists());
+    }
+
+    /// A committed tree's objects: only a blob's two forms name a blob; a
+    /// tree that names `..` or a path of its own (git's plumbing can commit
+    /// one) names none, so nothing is written outside where a reader puts it.
+    #[test]
+    fn only_blob_names_leave_a_tree() {
+        let hash = "ab".repeat(32);
+        let [fanned, flat] = tree_paths(&hash).unwrap();
+        assert_eq!(
+            (fanned.as_str(), flat.as_str()),
+            (&*format!("ab/{}", &hash[2..]), hash.as_str())
+        );
+        for path in [&fanned, &flat] {
+            assert_eq!(blob_in_tree(path).as_deref(), Some(hash.as_str()));
+        }
+        assert_eq!(tree_paths("../etc"), None);
+        for bad in [
+            "../../../../home/u/.bashrc".to_owned(),
+            format!("../{}", &hash[3..]),
+            format!("/{}", &hash[1..]),
+            format!("ab/../{}", &hash[5..]),
+            hash.to_uppercase(),
+            format!("{}/{}/x", &hash[..2], &hash[2..]),
+            String::new(),
+        ] {
+            assert_eq!(blob_in_tree(&bad), None, "{bad}");
+        }
     }
 }
