@@ -7,6 +7,7 @@
 
 use rusqlite::{Connection, params};
 
+use super::edge_fold::{EdgeFold, EdgeTaggers};
 use super::manifest::{self, RowKey, RowToken, Sum};
 use super::objects::{Durability, Objects};
 use super::plan::{Entries, Entry, NodeWrite};
@@ -153,17 +154,22 @@ struct SealedEdge {
     digest: [u8; 16],
 }
 
-/// Inserts (or replaces) the index rows of `edges` at commit `seq`, noting
-/// each in `after`; `describe` names an edge that already exists.
+/// Inserts (or replaces) the index rows of `edges` (distinct ids) at
+/// commit `seq`, counting each into `fold`; `describe` names an edge that
+/// already exists.
 pub(super) fn insert_edges(
     tx: &Connection,
     keys: &Keyring,
     edges: &[Edge],
     seq: u64,
-    after: &mut Vec<RowKey>,
+    fold: &std::sync::Mutex<EdgeFold>,
     describe: &dyn Fn(&Edge) -> String,
 ) -> Result<()> {
+    if edges.is_empty() {
+        return Ok(());
+    }
     let row_seq = super::sql_version(seq);
+    let taggers = EdgeTaggers::new(keys)?;
     let mut upsert_edge = tx.prepare_cached(
         "INSERT INTO edges (id, tier, token, sealed, seq, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT(id) DO UPDATE SET tier = ?2, sealed = ?4, seq = ?5, digest = ?6",
@@ -172,11 +178,22 @@ pub(super) fn insert_edges(
         edges,
         |_, e| {
             let sealed = codec::seal_edge(keys, e)?;
-            Ok(SealedEdge {
+            let row = SealedEdge {
                 token: edge_token(keys, e)?,
                 digest: manifest::digest(&sealed),
                 sealed,
-            })
+            };
+            // Counted here, on the sealing thread: the inserting one is
+            // the slower.
+            let key = RowKey::Edge {
+                id: e.id,
+                tier: e.tier,
+                seq,
+                digest: row.digest,
+                token: RowToken::of(&row.token),
+            };
+            super::edge_fold::add_shared(fold, &taggers, &key)?;
+            Ok(row)
         },
         |e, row| {
             upsert_edge
@@ -194,13 +211,6 @@ pub(super) fn insert_edges(
                     }
                     other => Error::Db(other),
                 })?;
-            after.push(RowKey::Edge {
-                id: e.id,
-                tier: e.tier,
-                seq,
-                digest: row.digest,
-                token: RowToken::of(&row.token),
-            });
             Ok(())
         },
     )

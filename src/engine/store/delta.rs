@@ -70,7 +70,7 @@ impl Store {
         };
         if found.totals.master {
             let before: Vec<RowKey> = found.gone.iter().chain(&found.replaced).cloned().collect();
-            self.move_counts(self.seen_seq, seq, &before, &found.written, found.newest_at);
+            self.move_counts(self.seen_seq, seq, &before, &found.written, [0; 4], found.newest_at);
         } else {
             // Rows of groups it cannot key are not known to it.
             *self.counted.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;

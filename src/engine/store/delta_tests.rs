@@ -141,6 +141,56 @@ fn the_sessions_own_writes_keep_it_ready_for_the_next_delta() {
     );
 }
 
+/// A session's own batch of many edges (sealed and counted on a helper
+/// thread, never held as row keys: see `edge_fold`) leaves it with the
+/// tags another process's commit then counts out: an unlink of one of those
+/// edges and a tier raise that moves others are applied row by row.
+#[test]
+fn a_sessions_own_batch_of_edges_keeps_it_ready_for_the_next_delta() {
+    let (_dir, root) = new_store();
+    let mut reader = open_at(&root, Level::Human);
+    reader.track_changes().unwrap();
+    let loads = reader.full_loads;
+    let tiers = [
+        Tier::Public,
+        Tier::AgentReadable,
+        Tier::AgentRestricted,
+        Tier::HumanOnly,
+    ];
+    let mut batch = Batch::default();
+    for i in 0..40 {
+        batch.add_node(node(&format!("n{i}"), tiers[i % 4], "batch"));
+    }
+    for i in 0..40 {
+        for j in 0..20 {
+            batch.link(edge(&format!("n{i}"), "calls", &format!("n{}", (i + j + 1) % 40)));
+        }
+    }
+    assert!(
+        batch.edge_count() > crate::parallel::MIN_PARALLEL,
+        "sealed on a helper thread"
+    );
+    reader.apply_batch(batch, Durability::Deferred).unwrap();
+    tallied_counts_are_the_index_s(&reader, Level::Human, "its own batch");
+    after(&root, &mut reader, Level::Human, "an unlink of a batch edge", |w| {
+        w.unlink("n0", "calls", "n1").unwrap();
+    });
+    after(
+        &root,
+        &mut reader,
+        Level::Human,
+        "a tier raise moving batch edges",
+        |w| {
+            let patch = NodePatch {
+                tier: Some(Tier::HumanOnly),
+                ..NodePatch::default()
+            };
+            w.update_node("n5", &patch).unwrap();
+        },
+    );
+    assert_eq!(reader.full_loads, loads, "never read in full since it began to track");
+}
+
 /// A commit, then a row it wrote altered outside Graphex: the delta does
 /// not check out, and the full check names the damage.
 #[test]

@@ -523,6 +523,7 @@ pub(super) fn verify_with(
         super::seal::check(conn, keys, seq, &found)?;
     }
     verified.every_row = seal.is_some();
+    verified.settle();
     if let Some(t) = verified.tracked.as_mut() {
         t.totals = super::tracked::Totals {
             sums,
@@ -537,12 +538,22 @@ pub(super) fn verify_with(
 
 /// Updates the manifest inside a commit's transaction: `removed` are the
 /// rows as they were before, `added` as they are after.
-pub(crate) fn apply(conn: &Connection, keys: &Keyring, removed: &[RowKey], added: &[RowKey]) -> Result<()> {
+/// `edges` are rows the commit counted as it inserted them (see
+/// `edge_fold`).
+pub(crate) fn apply(
+    conn: &Connection,
+    keys: &Keyring,
+    removed: &[RowKey],
+    added: &[RowKey],
+    edges: Option<&super::edge_fold::EdgeFold>,
+) -> Result<()> {
     // The groups the rows fall in, each with its stored entry (checked),
     // in the order the rows name them.
     let mut touched: Vec<(Group, Tagger, Sum)> = Vec::new();
-    for row in removed.iter().chain(added) {
-        let g = Group::of(row.tier());
+    let folded = Group::ALL
+        .into_iter()
+        .filter(|g| edges.is_some_and(|f| f.groups[g.index()]));
+    for g in removed.iter().chain(added).map(|r| Group::of(r.tier())).chain(folded) {
         if !touched.iter().any(|(tg, _, _)| *tg == g) {
             let key = &keys.tier(g.key_tier())?.manifest;
             touched.push((g, Tagger::new(key), stored(conn, key, g)?));
@@ -561,6 +572,9 @@ pub(crate) fn apply(conn: &Connection, keys: &Keyring, removed: &[RowKey], added
     removed.iter().for_each(|r| tag_into(&mut change, r, -1));
     let added = crate::parallel::fold(added, || [Sum::default(); 3], |a, r| tag_into(a, r, 1), merge)?;
     merge(&mut change, added);
+    if let Some(f) = edges {
+        merge(&mut change, f.manifest);
+    }
     for (g, _, sum) in &mut touched {
         sum.merge(&change[g.index()]);
     }

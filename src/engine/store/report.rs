@@ -107,7 +107,17 @@ impl Store {
     /// wrote (`after`), and the newest timeline time they added. Only a
     /// session that knows every row of those commits (the master) calls
     /// it; counts taken at another commit are dropped (taken again).
-    pub(crate) fn move_counts(&self, from: u64, seq: u64, before: &[RowKey], after: &[RowKey], at: Option<i64>) {
+    /// `edges_added` counts, per tier code, edge rows written beside
+    /// `after` (see `edge_fold`).
+    pub(crate) fn move_counts(
+        &self,
+        from: u64,
+        seq: u64,
+        before: &[RowKey],
+        after: &[RowKey],
+        edges_added: [u64; 4],
+        at: Option<i64>,
+    ) {
         let mut memo = self.counted.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let Some(c) = memo.as_mut().filter(|c| c.seq == from) else {
             *memo = None;
@@ -121,6 +131,9 @@ impl Store {
                 edges
             };
             *n = if added { *n + 1 } else { n.saturating_sub(1) };
+        }
+        for (counts, added) in c.per_tier.iter_mut().zip(edges_added) {
+            counts.1 += added;
         }
         c.last = c.last.max(at);
         c.seq = seq;

@@ -319,6 +319,8 @@ pub(crate) struct Change<'a> {
     pub seq: u64,
     pub rows_before: &'a [RowKey],
     pub rows_after: &'a [RowKey],
+    /// Edge rows the commit counted as it inserted them.
+    pub edges_after: Option<&'a super::edge_fold::EdgeFold>,
     pub decisions_before: &'a [DecisionKey],
     pub decisions_after: &'a [DecisionKey],
     /// The commit's timeline rows, tagged as they were inserted.
@@ -357,6 +359,10 @@ pub(crate) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
     for (rows, set) in [removed, added] {
         st.rows.merge(&rows);
         readable.merge(&set);
+    }
+    if let Some(f) = change.edges_after {
+        st.rows.merge(&f.sealed);
+        readable.merge(&f.readable);
     }
     for (d, sign) in change
         .decisions_before

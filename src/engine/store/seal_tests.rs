@@ -57,7 +57,7 @@ fn agent_commit(agent: &Store, before: &[RowKey], after: &[RowKey], write: impl 
     let conn = rusqlite::Connection::open(agent.layout.db()).unwrap();
     let tx = conn.unchecked_transaction().unwrap();
     write(&tx);
-    manifest::apply(&tx, &agent.keys, before, after).unwrap();
+    manifest::apply(&tx, &agent.keys, before, after, None).unwrap();
     schema::next_commit_seq(&tx).unwrap();
     tx.commit().unwrap();
 }
@@ -142,7 +142,7 @@ fn an_agent_level_writer_cannot_add_a_public_node_even_without_a_new_commit() {
         } else {
             let conn = rusqlite::Connection::open(agent.layout.db()).unwrap();
             write(&conn);
-            manifest::apply(&conn, &agent.keys, &[], &[row]).unwrap();
+            manifest::apply(&conn, &agent.keys, &[], &[row], None).unwrap();
         }
         drop(agent);
         for level in [Level::Master, Level::Agent] {

@@ -77,7 +77,7 @@ pub(super) fn tally(
         {
             let element = super::seal::node_element(&id, tier, version, name, &digest);
             lt.add(&element, 1);
-            verified.note_element(RowKind::Node, *id.as_bytes(), element);
+            verified.load_element(RowKind::Node, *id.as_bytes(), element);
         }
         if let Some(s) = seal {
             // The master's tag covers what the group's would, and more:
@@ -85,11 +85,11 @@ pub(super) fn tally(
             let tag = s.node(&id, tier, version, name, &digest, token(r, 5)?);
             sealed.add(&tag, 1);
             sums[Group::of(tier).index()].count += 1;
-            verified.nodes.insert(id, (tier, version, tag));
+            verified.load_node(id, tier, version, tag);
         } else if let Some((g, t)) = group {
             let tag = t.node(&id, tier, version, name, &digest);
             sums[g.index()].add(&tag, 1);
-            verified.nodes.insert(id, (tier, version, tag));
+            verified.load_node(id, tier, version, tag);
         }
     }
     Ok((sums, sealed))
@@ -128,19 +128,19 @@ fn tally_edges(
         {
             let element = super::seal::edge_element(&id, tier, seq, &digest);
             lt.add(&element, 1);
-            verified.note_element(RowKind::Edge, *id.as_bytes(), element);
+            verified.load_element(RowKind::Edge, *id.as_bytes(), element);
         }
         if let Some(s) = seal {
             let tag = s.edge(&id, tier, seq, &digest, token(r, 4)?);
             sealed.add(&tag, 1);
             sums[Group::of(tier).index()].count += 1;
             verified.edges[tier.code() as usize] += 1;
-            verified.note_edge(id, tier, tag);
+            verified.load_edge(id, tier, tag);
         } else if let Some((g, t)) = group {
             let tag = t.edge(&id, tier, seq, &digest);
             sums[g.index()].add(&tag, 1);
             verified.edges[tier.code() as usize] += 1;
-            verified.note_edge(id, tier, tag);
+            verified.load_edge(id, tier, tag);
         }
     }
     Ok(())

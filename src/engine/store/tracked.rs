@@ -4,8 +4,7 @@
 //! the master's seal are compared with. A one-command process keeps none of
 //! it.
 
-use rustc_hash::FxHashMap;
-
+use super::id_table::IdTable;
 use super::manifest::{Group, RowKey, Sum, Tagger, tagger_of, taggers};
 use super::seal::{SealTagger, element};
 use crate::crypto::LtHash;
@@ -18,10 +17,10 @@ use crate::model::{EdgeId, Tier};
 #[derive(Default)]
 pub(super) struct Tracked {
     /// Each edge row's tag (the master's, or its group's), by id.
-    pub(super) edges: FxHashMap<EdgeId, (Tier, [u8; 32])>,
+    pub(super) edges: IdTable<EdgeId, (Tier, [u8; 32])>,
     /// Each readable row's set-hash element (when the session checks the
     /// master's seal through it), by kind and id.
-    pub(super) elements: FxHashMap<(RowKind, [u8; 16]), [u8; 32]>,
+    pub(super) elements: IdTable<(RowKind, [u8; 16]), [u8; 32]>,
     pub(super) totals: Totals,
 }
 
@@ -41,7 +40,7 @@ pub(super) struct Totals {
 }
 
 /// Which table a row is in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(super) enum RowKind {
     Node,
     Edge,

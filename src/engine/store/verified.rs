@@ -2,8 +2,7 @@
 //! node row read later is checked against them, and the catalog built from
 //! snapshots is checked against the index.
 
-use rustc_hash::FxHashMap;
-
+use super::id_table::IdTable;
 use super::manifest::{Group, RowKey, Tagger, stored_digest};
 use super::seal::SealTagger;
 pub(super) use super::tracked::{RowKind, Tags, Totals, Tracked};
@@ -16,7 +15,7 @@ use crate::model::{EdgeId, NodeId, Tier};
 /// rows of groups this session holds the key of are kept.
 #[derive(Default)]
 pub(super) struct VerifiedNodes {
-    pub(super) nodes: FxHashMap<NodeId, (Tier, u64, [u8; 32])>,
+    pub(super) nodes: IdTable<NodeId, (Tier, u64, [u8; 32])>,
     pub(super) edges: [usize; 4],
     /// Whether every row of every tier was tallied (by the master's seal),
     /// so the counts above are the index's.
@@ -52,17 +51,23 @@ impl VerifiedNodes {
         Some(per_tier)
     }
 
-    /// Notes an edge row's tag (when tracking).
-    pub(super) fn note_edge(&mut self, id: EdgeId, tier: Tier, tag: [u8; 32]) {
+    /// Notes a node row's tag, read at open.
+    pub(super) fn load_node(&mut self, id: NodeId, tier: Tier, version: u64, tag: [u8; 32]) {
+        self.nodes.load(id, (tier, version, tag));
+    }
+
+    /// Notes an edge row's tag, read at open (when tracking).
+    pub(super) fn load_edge(&mut self, id: EdgeId, tier: Tier, tag: [u8; 32]) {
         if let Some(t) = self.tracked.as_mut() {
-            t.edges.insert(id, (tier, tag));
+            t.edges.load(id, (tier, tag));
         }
     }
 
-    /// Notes a readable row's set-hash element (when tracking).
-    pub(super) fn note_element(&mut self, kind: RowKind, id: [u8; 16], element: [u8; 32]) {
+    /// Notes a readable row's set-hash element, read at open (when
+    /// tracking).
+    pub(super) fn load_element(&mut self, kind: RowKind, id: [u8; 16], element: [u8; 32]) {
         if let Some(t) = self.tracked.as_mut() {
-            t.elements.insert((kind, id), element);
+            t.elements.load((kind, id), element);
         }
     }
 
@@ -71,10 +76,19 @@ impl VerifiedNodes {
         for (a, b) in self.edges.iter_mut().zip(other.edges) {
             *a += b;
         }
-        self.nodes.extend(other.nodes);
+        self.nodes.absorb(other.nodes);
         if let (Some(mine), Some(theirs)) = (self.tracked.as_mut(), other.tracked) {
-            mine.edges.extend(theirs.edges);
-            mine.elements.extend(theirs.elements);
+            mine.edges.absorb(theirs.edges);
+            mine.elements.absorb(theirs.elements);
+        }
+    }
+
+    /// Sorts what the open loaded, before anything is looked up.
+    pub(super) fn settle(&mut self) {
+        self.nodes.settle();
+        if let Some(t) = self.tracked.as_mut() {
+            t.edges.settle();
+            t.elements.settle();
         }
     }
 
@@ -123,21 +137,20 @@ impl VerifiedNodes {
     /// Adds rows a commit of this session (or, through `delta`, of
     /// another process) wrote, as `tags` tags them.
     pub(super) fn record(&mut self, tags: &Tags, rows: &[RowKey]) {
-        // Sized once: a bulk commit's table is not grown (a table and its
-        // successor held at once) beside its rows.
-        self.nodes
-            .reserve(rows.iter().filter(|r| matches!(r, RowKey::Node { .. })).count());
+        let mut nodes = Vec::new();
         for r in rows {
             let Some(tag) = tags.tag(r) else {
                 continue;
             };
             match r {
                 RowKey::Node { id, tier, version, .. } => {
-                    self.nodes.insert(*id, (*tier, *version, tag));
+                    nodes.push((*id, (*tier, *version, tag)));
                 }
                 RowKey::Edge { id, tier, .. } => {
                     self.edges[tier.code() as usize] += 1;
-                    self.note_edge(*id, *tier, tag);
+                    if let Some(t) = self.tracked.as_mut() {
+                        t.edges.insert(*id, (*tier, tag));
+                    }
                 }
             }
             if let Some(t) = self.tracked.as_mut() {
@@ -147,6 +160,30 @@ impl VerifiedNodes {
                 }
             }
         }
+        self.nodes.extend(nodes);
+    }
+}
+
+impl VerifiedNodes {
+    /// Notes the edge rows a commit of this session counted as it
+    /// inserted them (see `edge_fold`), as [`VerifiedNodes::record`] notes
+    /// rows.
+    pub(super) fn record_edges(&mut self, fold: super::edge_fold::EdgeFold) {
+        for (n, added) in self.edges.iter_mut().zip(fold.per_tier) {
+            *n += added as usize;
+        }
+        let (Some(t), Some(rows)) = (self.tracked.as_mut(), fold.rows) else {
+            return;
+        };
+        let mut tags = Vec::with_capacity(rows.len());
+        for row in rows {
+            tags.push((row.id, (row.tier, row.tag)));
+            t.totals.count(row.tier, &row.tag, 1);
+            if let Some(e) = row.element {
+                t.put_element(RowKind::Edge, *row.id.as_bytes(), e);
+            }
+        }
+        t.edges.extend(tags);
     }
 }
 

@@ -280,6 +280,8 @@ impl Store {
         // Flat blobs (a store made before the fan-out, or a merge of an
         // older branch) move now (see `Objects::fan_out`).
         self.objects.fan_out()?;
+        // Each edge row is written, and counted, once (see `edge_fold`).
+        super::edge_fold::distinct_last(&mut plan.edges);
         // Re-sealed old versions first: they are read through the index.
         let reseals = self.reseals(&plan)?;
 
@@ -327,7 +329,16 @@ impl Store {
         let before = rows_before(&tx, &self.catalog, &plan)?;
         self.verified.check_before(&self.keys, &before)?;
         let mut decisions_before = Vec::new();
-        let mut after: Vec<RowKey> = Vec::with_capacity(plan.nodes.len() + plan.edges.len());
+        let mut after: Vec<RowKey> = Vec::with_capacity(plan.nodes.len());
+        // The edge rows are counted as they are sealed, not kept (see
+        // `edge_fold`); with the session's maps' tags when it keeps them.
+        let fold = {
+            let tracked = self.verified.tracked.as_deref();
+            std::sync::Mutex::new(super::edge_fold::EdgeFold::new(
+                tracked.is_some(),
+                tracked.is_some_and(|t| t.totals.readable.is_some()),
+            ))
+        };
         // The node blobs are sealed, written and made durable (see
         // `make_durable`) beside the rows that name no blob: the timeline
         // (first, so its entries are freed before the edges' row keys
@@ -370,7 +381,7 @@ impl Store {
                 }
                 let timeline = super::commit_rows::insert_timeline(&tx, keys, &entries, actor, proposal, now, row_seq)?;
                 drop(entries);
-                super::commit_rows::insert_edges(&tx, keys, edges, seq, &mut after, &|e| describe_edge(catalog, e))?;
+                super::commit_rows::insert_edges(&tx, keys, edges, seq, &fold, &|e| describe_edge(catalog, e))?;
                 Ok(timeline)
             },
         )?;
@@ -435,7 +446,8 @@ impl Store {
         }
 
         let after = manifest::last_per_row(after);
-        manifest::apply(&tx, &self.keys, &before, &after)?;
+        let fold = fold.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        manifest::apply(&tx, &self.keys, &before, &after, Some(&fold))?;
         let decisions_after: Vec<seal::DecisionKey> = plan
             .decisions
             .iter()
@@ -454,6 +466,7 @@ impl Store {
                 seq,
                 rows_before: &before,
                 rows_after: &after,
+                edges_after: Some(&fold),
                 decisions_before: &decisions_before,
                 decisions_after: &decisions_after,
                 timeline: timeline.as_ref(),
@@ -481,12 +494,20 @@ impl Store {
         if bulk {
             super::commit_rows::restore_cache(&self.conn);
         }
-        self.move_counts(self.seen_seq, seq, &before, &after, stamped.then_some(now));
+        self.move_counts(
+            self.seen_seq,
+            seq,
+            &before,
+            &after,
+            fold.per_tier,
+            stamped.then_some(now),
+        );
         self.seen_seq = seq;
         self.note_fresh();
         self.verified.forget(&before);
         let tags = super::verified::Tags::new(&self.keys, self.verified.tracked.as_deref());
         self.verified.record(&tags, &after);
+        self.verified.record_edges(fold);
         drop(after);
 
         let raised = plan
