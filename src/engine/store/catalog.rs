@@ -54,10 +54,8 @@ fn adjacency(nodes: usize, ends: &[(u32, u32)], end: impl Fn(&(u32, u32)) -> u32
 /// Readable nodes and edges, indexed for lookups.
 #[derive(Default, Debug, Clone)]
 pub struct Catalog {
-    /// Shared, so results can hold a node without copying it.
-    nodes: Vec<Option<Arc<NodeSummary>>>,
-    node_slot: FxHashMap<NodeId, u32>,
-    by_name: FxHashMap<Name, u32>,
+    /// Nodes in slots, by id and by name.
+    nodes: super::node_index::NodeIndex,
     edges: super::edge_table::EdgeTable,
     /// The node slots at each edge's ends, beside `edges`.
     ends: Vec<(u32, u32)>,
@@ -65,7 +63,6 @@ pub struct Catalog {
     edge_slot: OnceLock<FxHashMap<EdgeId, u32>>,
     out: Vec<Slots>,
     inc: Vec<Slots>,
-    live_nodes: usize,
     live_edges: usize,
 }
 
@@ -78,10 +75,10 @@ impl Catalog {
         let later_edges: FxHashSet<EdgeId> = later.edges.iter().map(|e| e.id).collect();
         let n_nodes = parts.iter().map(|p| p.nodes.len()).sum::<usize>() + later.nodes.len();
         let n_edges = parts.iter().map(|p| p.edges.len()).sum::<usize>() + later.edges.len();
-        let mut c = Self::default();
-        c.nodes.reserve(n_nodes);
-        c.node_slot.reserve(n_nodes);
-        c.by_name.reserve(n_nodes);
+        let mut c = Self {
+            nodes: super::node_index::NodeIndex::with_capacity(n_nodes),
+            ..Self::default()
+        };
         let mut part_edges = Vec::with_capacity(parts.len() + 1);
         for p in parts {
             for n in p.nodes {
@@ -96,7 +93,7 @@ impl Catalog {
         }
         part_edges.push(later.edges);
         let last = part_edges.len() - 1;
-        let node_slot = &c.node_slot;
+        let index = &c.nodes;
         // Each part's vector becomes one of the catalog's, in place (an
         // `Option<Edge>` is an `Edge`'s size): no edge is ever held twice.
         let keep_part = |i: usize, part: Vec<Edge>| -> (Vec<Option<Edge>>, Vec<(u32, u32)>) {
@@ -107,7 +104,7 @@ impl Catalog {
                     if i != last && later_edges.contains(&e.id) {
                         return None;
                     }
-                    let (Some(&from), Some(&to)) = (node_slot.get(&e.from), node_slot.get(&e.to)) else {
+                    let (Some(from), Some(to)) = (index.slot(&e.from), index.slot(&e.to)) else {
                         return None;
                     };
                     ends.push((from, to));
@@ -134,7 +131,7 @@ impl Catalog {
         }
         // Adjacency sized exactly: count degrees, then fill; the two
         // directions on two threads.
-        let nodes = c.nodes.len();
+        let nodes = c.nodes.slots().len();
         (c.out, c.inc) = crate::parallel::both(
             spread,
             || adjacency(nodes, &ends, |&(f, _)| f),
@@ -175,25 +172,7 @@ impl Catalog {
     /// Puts a node in its slot, or in a new one (true) whose adjacency the
     /// caller adds: `build` sizes every list once, after the edges.
     fn slot_node(&mut self, s: Arc<NodeSummary>) -> bool {
-        if let Some(&slot) = self.node_slot.get(&s.id) {
-            if let Some(old) = &self.nodes[slot as usize]
-                && old.name != s.name
-            {
-                self.by_name.remove(&old.name);
-            }
-            if self.nodes[slot as usize].is_none() {
-                self.live_nodes += 1;
-            }
-            self.by_name.insert(s.name.clone(), slot);
-            self.nodes[slot as usize] = Some(s);
-            return false;
-        }
-        let slot = self.nodes.len() as u32;
-        self.node_slot.insert(s.id, slot);
-        self.by_name.insert(s.name.clone(), slot);
-        self.nodes.push(Some(s));
-        self.live_nodes += 1;
-        true
+        self.nodes.put(s).1
     }
 
     /// Adds or replaces an edge. Both ends must already be in the catalog
@@ -205,7 +184,7 @@ impl Catalog {
             }
             return;
         }
-        let (Some(&from), Some(&to)) = (self.node_slot.get(&e.from), self.node_slot.get(&e.to)) else {
+        let (Some(from), Some(to)) = (self.nodes.slot(&e.from), self.nodes.slot(&e.to)) else {
             return;
         };
         let slot = self.edges.len() as u32;
@@ -255,10 +234,10 @@ impl Catalog {
     /// [`put_edges`](Self::put_edges)); otherwise `None`, the ids' map as
     /// it was.
     fn fresh_ends(&mut self, edges: &[Edge], readable: &impl Fn(&Edge) -> bool) -> Option<Vec<(u32, u32)>> {
-        let node_slot = &self.node_slot;
+        let nodes = &self.nodes;
         let ends: Vec<(u32, u32)> = edges
             .iter()
-            .map(|e| Some((*node_slot.get(&e.from)?, *node_slot.get(&e.to)?)).filter(|_| readable(e)))
+            .map(|e| Some((nodes.slot(&e.from)?, nodes.slot(&e.to)?)).filter(|_| readable(e)))
             .collect::<Option<_>>()?;
         let start = self.edges.len();
         let slots = self.edge_slots_mut();
@@ -283,7 +262,7 @@ impl Catalog {
         };
         if let Some(e) = self.edges.slot_mut(slot as usize).and_then(Option::take) {
             for (lists, end) in [(&mut self.out, e.from), (&mut self.inc, e.to)] {
-                if let Some(&n) = self.node_slot.get(&end) {
+                if let Some(n) = self.nodes.slot(&end) {
                     lists[n as usize].retain(|x| *x != slot);
                 }
             }
@@ -293,32 +272,30 @@ impl Catalog {
 
     /// Forgets a node and its edges (it moved to a tier this session cannot read).
     pub fn drop_node(&mut self, id: &NodeId) {
-        let Some(&slot) = self.node_slot.get(id) else { return };
+        if self.nodes.slot(id).is_none() {
+            return;
+        }
         let touching: Vec<EdgeId> = self.outgoing(id).chain(self.incoming(id)).map(|e| e.id).collect();
         for e in touching {
             self.drop_edge(&e);
         }
-        self.node_slot.remove(id);
-        if let Some(s) = self.nodes[slot as usize].take() {
-            self.by_name.remove(&s.name);
-            self.live_nodes -= 1;
-        }
+        self.nodes.remove(id);
     }
 
     /// The node called `name`, if readable.
     pub fn by_name(&self, name: &str) -> Option<&NodeSummary> {
         let name = Name::new(name).ok()?;
-        self.by_name.get(&name).and_then(|&s| self.nodes[s as usize].as_deref())
+        self.nodes.slot_named(name.as_str()).and_then(|s| self.node_at(s))
     }
 
     /// The node `id`, if readable.
     pub fn node(&self, id: &NodeId) -> Option<&NodeSummary> {
-        self.node_slot.get(id).and_then(|&s| self.nodes[s as usize].as_deref())
+        self.nodes.slot(id).and_then(|s| self.node_at(s))
     }
 
     /// All readable nodes, in slot order.
     pub fn nodes(&self) -> impl Iterator<Item = &NodeSummary> {
-        self.nodes.iter().flatten().map(|n| &**n)
+        self.nodes.slots().iter().flatten().map(|n| &**n)
     }
 
     /// All readable edges, in slot order.
@@ -332,10 +309,10 @@ impl Catalog {
     }
 
     fn adjacent<'a>(&'a self, lists: &'a [Slots], id: &NodeId) -> impl Iterator<Item = &'a Edge> + 'a {
-        self.node_slot
-            .get(id)
+        self.nodes
+            .slot(id)
             .into_iter()
-            .flat_map(move |&n| lists[n as usize].iter())
+            .flat_map(move |n| lists[n as usize].iter())
             .filter_map(|&e| self.edges.get(e as usize))
     }
 
@@ -351,7 +328,7 @@ impl Catalog {
 
     /// Number of readable nodes.
     pub fn node_count(&self) -> usize {
-        self.live_nodes
+        self.nodes.live()
     }
 
     /// Number of readable edges.
@@ -361,26 +338,23 @@ impl Catalog {
 
     /// The slot of node `id`.
     pub fn slot_of(&self, id: &NodeId) -> Option<u32> {
-        self.node_slot
-            .get(id)
-            .copied()
-            .filter(|&s| self.nodes[s as usize].is_some())
+        self.nodes.slot(id)
     }
 
     /// The slot of the node called `name`.
     pub fn slot_by_name(&self, name: &str) -> Option<u32> {
         let name = Name::new(name).ok()?;
-        self.by_name.get(&name).copied()
+        self.nodes.slot_named(name.as_str())
     }
 
     /// The node in `slot`, if it is live.
     pub fn node_at(&self, slot: u32) -> Option<&NodeSummary> {
-        self.nodes.get(slot as usize).and_then(Option::as_deref)
+        self.nodes.at(slot).map(|n| &**n)
     }
 
     /// The node in `slot`, shared (a cheap copy for results).
     pub fn shared_at(&self, slot: u32) -> Option<Arc<NodeSummary>> {
-        self.nodes.get(slot as usize).and_then(Clone::clone)
+        self.nodes.at(slot).cloned()
     }
 
     /// The edge in `slot`, if it is live.
@@ -406,6 +380,7 @@ impl Catalog {
     /// Slots of all live nodes.
     pub fn node_slots(&self) -> impl Iterator<Item = u32> + '_ {
         self.nodes
+            .slots()
             .iter()
             .enumerate()
             .filter(|(_, n)| n.is_some())

@@ -62,6 +62,7 @@ mod load;
 pub(crate) mod manifest;
 pub(crate) mod merge_conflicts;
 mod migrate;
+mod node_index;
 pub(crate) mod objects;
 mod open;
 mod plan;
