@@ -70,6 +70,14 @@ impl From<Name> for String {
     }
 }
 
+// Equal names are equal strings, and hash and order as their strings do,
+// so a map keyed by names is looked up by a `&str`.
+impl std::borrow::Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
