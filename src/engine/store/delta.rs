@@ -216,12 +216,17 @@ impl Store {
 
     /// Takes the row the session holds under this id out of `totals`.
     fn count_out(&self, tracked: &Tracked, totals: &mut Totals, row: &RowKey) {
-        let was = match row {
-            RowKey::Node { id, .. } => self.verified.nodes.get(id).map(|(t, _, tag)| (*t, *tag)),
-            RowKey::Edge { id, .. } => tracked.edges.get(id).copied(),
-        };
-        if let Some((tier, tag)) = was {
-            totals.count(tier, &tag, -1);
+        match row {
+            RowKey::Node { id, .. } => {
+                if let Some((tier, _, tag)) = self.verified.nodes.get(id) {
+                    totals.count(*tier, tag, -1);
+                }
+            }
+            RowKey::Edge { id, .. } => {
+                if let Some((tier, tag)) = tracked.edges.get(id) {
+                    totals.count_half(*tier, tag, -1);
+                }
+            }
         }
         if let Some(e) = tracked.elements.get(&(RowKind::of(row), row.id_bytes())) {
             totals.element(e, -1);
@@ -237,13 +242,19 @@ impl Store {
             };
             let want = manifest::stored(tx, &ciphers.manifest, g)?;
             let have = after.sums[g.index()];
-            if want.count != have.count || (!after.master && want.acc != have.acc) {
+            let same = if after.master {
+                want.count == have.count
+            } else {
+                after.same(&want, &have)
+            };
+            if !same {
                 return Ok(false);
             }
         }
         let found = super::seal::Recomputed {
             rows: after.master.then_some(after.sealed),
             readable: after.readable.as_ref().map(crate::crypto::LtHash::digest),
+            halved: after.halved,
         };
         Ok(super::seal::check(tx, &self.keys, seq, &found).is_ok())
     }

@@ -518,6 +518,7 @@ pub(super) fn verify_with(
     let found = super::seal::Recomputed {
         rows: seal.is_some().then_some(sealed),
         readable: lt.as_ref().map(LtHash::digest),
+        halved: false,
     };
     if with_seal {
         super::seal::check(conn, keys, seq, &found)?;
@@ -531,6 +532,7 @@ pub(super) fn verify_with(
             readable: lt,
             timeline: conn.query_row("SELECT COALESCE(MAX(seq), 0) FROM timeline", [], |r| r.get(0))?,
             master: seal.is_some(),
+            halved: false,
         };
     }
     Ok(verified)

@@ -16,12 +16,28 @@ use crate::model::{EdgeId, Tier};
 /// the commit the catalog reflects.
 #[derive(Default)]
 pub(super) struct Tracked {
-    /// Each edge row's tag (the master's, or its group's), by id.
-    pub(super) edges: IdTable<EdgeId, (Tier, [u8; 32])>,
+    /// Each edge row's tag (the master's, or its group's), by id: its
+    /// first half (see [`HalfTag`]).
+    pub(super) edges: IdTable<EdgeId, (Tier, HalfTag)>,
     /// Each readable row's set-hash element (when the session checks the
     /// master's seal through it), by kind and id.
     pub(super) elements: IdTable<(RowKind, [u8; 16]), [u8; 32]>,
     pub(super) totals: Totals,
+}
+
+/// The first half of a row tag: what a session keeps of each edge row's
+/// tag (16 bytes rather than 32: 80 MB at five million edges). Counting one
+/// out leaves the other half of the totals unknown, so from then on the
+/// totals are compared by their first halves: 128 bits of tags under a key
+/// no writer outside Graphex holds, matched by chance with a probability of
+/// 2^-128.
+pub(super) type HalfTag = [u8; 16];
+
+/// The first half of `tag`.
+pub(super) fn half(tag: &[u8; 32]) -> HalfTag {
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&tag[..16]);
+    out
 }
 
 /// What the rows add up to, compared with the manifest and the seal.
@@ -37,6 +53,9 @@ pub(super) struct Totals {
     pub(super) timeline: i64,
     /// Whether the tags are the master's (the groups are then only counted).
     pub(super) master: bool,
+    /// Whether a half tag was counted out: only the first half of each sum
+    /// is then known (see [`HalfTag`]).
+    pub(super) halved: bool,
 }
 
 /// Which table a row is in.
@@ -102,12 +121,32 @@ impl Totals {
         }
     }
 
+    /// Counts an edge row's half tag out (`sign` -1) of the totals, or in.
+    pub(super) fn count_half(&mut self, tier: Tier, tag: &HalfTag, sign: i64) {
+        let mut wide = [0u8; 32];
+        wide[..16].copy_from_slice(tag);
+        self.count(tier, &wide, sign);
+        self.halved = true;
+    }
+
+    /// Whether a sum of these totals is `want`: in whole, or by its first
+    /// half once halved.
+    pub(super) fn same(&self, want: &Sum, have: &Sum) -> bool {
+        want.count == have.count && same_acc(&want.acc, &have.acc, self.halved)
+    }
+
     /// Adds a readable row's element to the set hash (or takes it out).
     pub(super) fn element(&mut self, element: &[u8; 32], sign: i64) {
         if let Some(lt) = self.readable.as_mut() {
             lt.add(element, sign);
         }
     }
+}
+
+/// Whether two accumulated tags are equal, by their first halves only when
+/// `halved`.
+pub(super) fn same_acc(a: &[u8; 32], b: &[u8; 32], halved: bool) -> bool {
+    if halved { a[..16] == b[..16] } else { a == b }
 }
 
 impl Tracked {

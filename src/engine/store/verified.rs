@@ -59,7 +59,7 @@ impl VerifiedNodes {
     /// Notes an edge row's tag, read at open (when tracking).
     pub(super) fn load_edge(&mut self, id: EdgeId, tier: Tier, tag: [u8; 32]) {
         if let Some(t) = self.tracked.as_mut() {
-            t.edges.load(id, (tier, tag));
+            t.edges.load(id, (tier, super::tracked::half(&tag)));
         }
     }
 
@@ -95,17 +95,22 @@ impl VerifiedNodes {
     /// Drops rows a commit of this session replaced or removed.
     pub(super) fn forget(&mut self, rows: &[RowKey]) {
         for r in rows {
-            let was = match r {
+            let node = match r {
                 RowKey::Node { id, .. } => self.nodes.remove(id).map(|(tier, _, tag)| (tier, tag)),
-                RowKey::Edge { id, tier, .. } => {
+                RowKey::Edge { tier, .. } => {
                     let n = &mut self.edges[tier.code() as usize];
                     *n = n.saturating_sub(1);
-                    self.tracked.as_mut().and_then(|t| t.edges.remove(id))
+                    None
                 }
             };
             if let Some(t) = self.tracked.as_mut() {
-                if let Some((tier, tag)) = was {
+                if let Some((tier, tag)) = node {
                     t.totals.count(tier, &tag, -1);
+                }
+                if let RowKey::Edge { id, .. } = r
+                    && let Some((tier, tag)) = t.edges.remove(id)
+                {
+                    t.totals.count_half(tier, &tag, -1);
                 }
                 t.drop_element(RowKind::of(r), r.id_bytes());
             }
@@ -149,7 +154,7 @@ impl VerifiedNodes {
                 RowKey::Edge { id, tier, .. } => {
                     self.edges[tier.code() as usize] += 1;
                     if let Some(t) = self.tracked.as_mut() {
-                        t.edges.insert(*id, (*tier, tag));
+                        t.edges.insert(*id, (*tier, super::tracked::half(&tag)));
                     }
                 }
             }
@@ -177,7 +182,7 @@ impl VerifiedNodes {
         };
         let mut tags = Vec::with_capacity(rows.len());
         for row in rows {
-            tags.push((row.id, (row.tier, row.tag)));
+            tags.push((row.id, (row.tier, super::tracked::half(&row.tag))));
             t.totals.count(row.tier, &row.tag, 1);
             if let Some(e) = row.element {
                 t.put_element(RowKind::Edge, *row.id.as_bytes(), e);
