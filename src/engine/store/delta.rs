@@ -185,10 +185,10 @@ impl Store {
             if let Some(bytes) = r.get_ref(1)?.as_blob_or_null().ok().flatten()
                 && let Ok(id) = row_node_id(bytes)
                 && looked.insert((RowKind::Node, *id.as_bytes()))
-                && let Some((tier, version, _)) = self.verified.nodes.get(&id)
+                && let Some(m) = self.verified.nodes.get(&id)
                 && !node_there.exists([bytes])?
             {
-                out.push(removed_node(id, *tier, *version));
+                out.push(removed_node(id, m.tier(), m.version()));
             }
             if let Some(bytes) = r.get_ref(2)?.as_blob_or_null().ok().flatten()
                 && let Ok(id) = row_edge_id(bytes)
@@ -209,7 +209,7 @@ impl Store {
                 .verified
                 .nodes
                 .get(id)
-                .map(|(tier, version, _)| removed_node(*id, *tier, *version)),
+                .map(|m| removed_node(*id, m.tier(), m.version())),
             RowKey::Edge { id, .. } => tracked.edges.get(id).map(|(tier, _)| removed_edge(*id, *tier)),
         }
     }
@@ -218,8 +218,8 @@ impl Store {
     fn count_out(&self, tracked: &Tracked, totals: &mut Totals, row: &RowKey) {
         match row {
             RowKey::Node { id, .. } => {
-                if let Some((tier, _, tag)) = self.verified.nodes.get(id) {
-                    totals.count(*tier, tag, -1);
+                if let Some(m) = self.verified.nodes.get(id) {
+                    totals.count_half(m.tier(), m.tag(), -1);
                 }
             }
             RowKey::Edge { id, .. } => {

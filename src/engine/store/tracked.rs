@@ -25,12 +25,13 @@ pub(super) struct Tracked {
     pub(super) totals: Totals,
 }
 
-/// The first half of a row tag: what a session keeps of each edge row's
-/// tag (16 bytes rather than 32: 80 MB at five million edges). Counting one
-/// out leaves the other half of the totals unknown, so from then on the
-/// totals are compared by their first halves: 128 bits of tags under a key
-/// no writer outside Graphex holds, matched by chance with a probability of
-/// 2^-128.
+/// The first half of a row tag: what a session keeps of each row's tag
+/// (16 bytes rather than 32: 80 MB at five million edges, 16 MB at a
+/// million nodes). A node row read later is checked against it; counting
+/// one out of the totals leaves their other half unknown, so from then on
+/// the totals are compared by their first halves. Either is 128 bits of a
+/// tag under a key no writer outside Graphex holds, matched by chance with
+/// a probability of 2^-128.
 pub(super) type HalfTag = [u8; 16];
 
 /// The first half of `tag`.

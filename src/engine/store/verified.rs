@@ -5,17 +5,50 @@
 use super::id_table::IdTable;
 use super::manifest::{Group, RowKey, Tagger, stored_digest};
 use super::seal::SealTagger;
+use super::tracked::{HalfTag, half};
 pub(super) use super::tracked::{RowKind, Tags, Totals, Tracked};
 use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{EdgeId, NodeId, Tier};
+
+/// A verified node row as a session keeps it: its tier, its version and
+/// the first half of its tag (see `tracked::HalfTag`), 41 bytes with its id
+/// where a tuple of them took 64.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct NodeMark {
+    tier: Tier,
+    version: [u8; 8],
+    tag: HalfTag,
+}
+
+impl NodeMark {
+    pub(super) fn new(tier: Tier, version: u64, tag: &[u8; 32]) -> Self {
+        Self {
+            tier,
+            version: version.to_le_bytes(),
+            tag: half(tag),
+        }
+    }
+
+    pub(super) fn tier(&self) -> Tier {
+        self.tier
+    }
+
+    pub(super) fn version(&self) -> u64 {
+        u64::from_le_bytes(self.version)
+    }
+
+    pub(super) fn tag(&self) -> &HalfTag {
+        &self.tag
+    }
+}
 
 /// The rows as verified: each node row's tag, for the check on read, and
 /// the number of edge rows per tier, for the check of the catalog. Only
 /// rows of groups this session holds the key of are kept.
 #[derive(Default)]
 pub(super) struct VerifiedNodes {
-    pub(super) nodes: IdTable<NodeId, (Tier, u64, [u8; 32])>,
+    pub(super) nodes: IdTable<NodeId, NodeMark>,
     pub(super) edges: [usize; 4],
     /// Whether every row of every tier was tallied (by the master's seal),
     /// so the counts above are the index's.
@@ -45,15 +78,15 @@ impl VerifiedNodes {
             return None;
         }
         let mut per_tier: Vec<(u64, u64)> = self.edges.iter().map(|&e| (0, e as u64)).collect();
-        for (tier, _, _) in self.nodes.values() {
-            per_tier[tier.code() as usize].0 += 1;
+        for m in self.nodes.values() {
+            per_tier[m.tier().code() as usize].0 += 1;
         }
         Some(per_tier)
     }
 
     /// Notes a node row's tag, read at open.
     pub(super) fn load_node(&mut self, id: NodeId, tier: Tier, version: u64, tag: [u8; 32]) {
-        self.nodes.load(id, (tier, version, tag));
+        self.nodes.load(id, NodeMark::new(tier, version, &tag));
     }
 
     /// Notes an edge row's tag, read at open (when tracking).
@@ -96,7 +129,7 @@ impl VerifiedNodes {
     pub(super) fn forget(&mut self, rows: &[RowKey]) {
         for r in rows {
             let node = match r {
-                RowKey::Node { id, .. } => self.nodes.remove(id).map(|(tier, _, tag)| (tier, tag)),
+                RowKey::Node { id, .. } => self.nodes.remove(id),
                 RowKey::Edge { tier, .. } => {
                     let n = &mut self.edges[tier.code() as usize];
                     *n = n.saturating_sub(1);
@@ -104,8 +137,8 @@ impl VerifiedNodes {
                 }
             };
             if let Some(t) = self.tracked.as_mut() {
-                if let Some((tier, tag)) = node {
-                    t.totals.count(tier, &tag, -1);
+                if let Some(m) = node {
+                    t.totals.count_half(m.tier(), m.tag(), -1);
                 }
                 if let RowKey::Edge { id, .. } = r
                     && let Some((tier, tag)) = t.edges.remove(id)
@@ -127,7 +160,7 @@ impl VerifiedNodes {
         let t = SealTagger::new(seal.mac_key());
         for r in rows {
             if let RowKey::Node { id, tier, version, .. } = r
-                && self.nodes.get(id) != Some(&(*tier, *version, t.row(r)))
+                && self.nodes.get(id) != Some(&NodeMark::new(*tier, *version, &t.row(r)))
             {
                 return Err(Error::integrity(
                     format!("node {id}"),
@@ -149,7 +182,7 @@ impl VerifiedNodes {
             };
             match r {
                 RowKey::Node { id, tier, version, .. } => {
-                    nodes.push((*id, (*tier, *version, tag)));
+                    nodes.push((*id, NodeMark::new(*tier, *version, &tag)));
                 }
                 RowKey::Edge { id, tier, .. } => {
                     self.edges[tier.code() as usize] += 1;
@@ -216,7 +249,7 @@ pub(super) fn check_read(
         return Ok(());
     };
     match verified.nodes.get(id) {
-        Some(v) if *v == (tier, version, tag) => Ok(()),
+        Some(v) if *v == NodeMark::new(tier, version, &tag) => Ok(()),
         _ => Err(Error::integrity(
             format!("node {id}"),
             "its index row is not the one the manifest verified: rolled back, altered or restored outside \
@@ -278,7 +311,7 @@ fn check_nodes(
     for n in catalog.nodes().filter(|n| covered(n.tier)) {
         seen += 1;
         match verified.nodes.get(&n.id) {
-            Some((t, v, _)) if *t == n.tier && *v == n.version => {}
+            Some(m) if m.tier() == n.tier && m.version() == n.version => {}
             _ => {
                 return Err(stale(format!(
                     "node {} is not in the index as the snapshot has it",
@@ -287,7 +320,7 @@ fn check_nodes(
             }
         }
     }
-    let expected = verified.nodes.values().filter(|(t, _, _)| covered(*t)).count();
+    let expected = verified.nodes.values().filter(|m| covered(m.tier())).count();
     if seen != expected {
         return Err(stale(format!("{seen} nodes loaded where the index holds {expected}")));
     }
