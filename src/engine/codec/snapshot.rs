@@ -52,9 +52,15 @@ pub fn seal_snapshot<'a>(
     edges: impl ExactSizeIterator<Item = &'a Edge>,
 ) -> Result<Vec<u8>> {
     // The plaintext is never held whole: each record goes through the
-    // compressor as it is encoded, so a large tier costs its compressed size.
+    // compressor as it is encoded, so a large tier costs its compressed size;
+    // that is sealed where it lies, behind room for the format byte and the
+    // nonce, so it is never held twice either.
     let failed = |e: std::io::Error| Error::integrity("snapshot", e.to_string());
-    let mut z = zstd::stream::write::Encoder::new(ZeroizingSink::default(), ZSTD_LEVEL).map_err(failed)?;
+    let room = 1 + crate::crypto::aead::NONCE_LEN;
+    // Room for what the tier likely compresses to: address space, not
+    // memory, until written (a large buffer is mapped on demand).
+    let likely = nodes.len() * 160 + edges.len() * 48 + (64 << 10);
+    let mut z = zstd::stream::write::Encoder::new(Packed::with_room(room, likely), ZSTD_LEVEL).map_err(failed)?;
     let mut head = Vec::with_capacity(8);
     head.extend_from_slice(&(nodes.len() as u32).to_le_bytes());
     head.extend_from_slice(&(edges.len() as u32).to_le_bytes());
@@ -82,27 +88,42 @@ pub fn seal_snapshot<'a>(
         framed.long_bytes(&rec);
         z.write_all(&framed).map_err(failed)?;
     }
-    let packed = z.finish().map_err(failed)?.0;
-    let sealed = keys.tier(tier)?.index.seal(&ad(tier, seq), &packed)?;
-    let mut out = Vec::with_capacity(1 + sealed.len());
-    out.push(FORMAT);
-    out.extend_from_slice(&sealed);
-    Ok(out)
+    let mut packed = z.finish().map_err(failed)?;
+    packed.0[0] = FORMAT;
+    keys.tier(tier)?.index.seal_in_place(&ad(tier, seq), &mut packed.0, 1)?;
+    // Sealed: nothing left to wipe.
+    Ok(std::mem::take(&mut packed.0))
 }
 
-/// Compressed plaintext, zeroed when dropped and whenever it grows (the
-/// old buffer is wiped before it is freed).
-#[derive(Default)]
-struct ZeroizingSink(zeroize::Zeroizing<Vec<u8>>);
+/// Compressed plaintext behind `room` bytes kept for the format byte and
+/// the nonce; what was written is zeroed when dropped and whenever the
+/// buffer grows (the old one is wiped before it is freed). Only written
+/// bytes are wiped: the spare capacity was never written, so its pages
+/// were never touched.
+struct Packed(Vec<u8>);
 
-impl Write for ZeroizingSink {
+impl Packed {
+    fn with_room(room: usize, likely: usize) -> Self {
+        let mut buf = Vec::with_capacity(room + likely);
+        buf.resize(room, 0);
+        Packed(buf)
+    }
+}
+
+impl Drop for Packed {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(self.0.as_mut_slice());
+    }
+}
+
+impl Write for Packed {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if self.0.capacity() - self.0.len() < buf.len() {
-            let want = (self.0.len() + buf.len()).max(self.0.capacity() * 2).max(4096);
+            let want = (self.0.len() + buf.len()).max(self.0.capacity() * 2);
             let mut grown = Vec::with_capacity(want);
             grown.extend_from_slice(&self.0);
-            // The old buffer is zeroed as it is replaced (`Zeroizing` drop).
-            self.0 = zeroize::Zeroizing::new(grown);
+            zeroize::Zeroize::zeroize(self.0.as_mut_slice());
+            self.0 = grown;
         }
         self.0.extend_from_slice(buf);
         Ok(buf.len())

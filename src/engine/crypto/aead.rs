@@ -55,6 +55,26 @@ impl Sealer {
         Ok(out)
     }
 
+    /// [`Sealer::seal`] without a second buffer: `buf` holds `at` bytes of
+    /// the caller's, then room for the nonce, then the plaintext, which is
+    /// encrypted where it lies; the nonce goes in its room and the tag is
+    /// appended. `buf[at..]` is then exactly what `seal` returns.
+    pub fn seal_in_place(&self, ad: &[u8], buf: &mut Vec<u8>, at: usize) -> Result<()> {
+        let start = at + NONCE_LEN;
+        if buf.len() < start {
+            return Err(crate::error::Error::integrity("encryption", "no room for the nonce"));
+        }
+        let mut nonce = [0u8; NONCE_LEN];
+        fill_random(&mut nonce)?;
+        let tag = self
+            .cipher
+            .encrypt_inout_detached(&Nonce::from(nonce), ad, buf[start..].as_mut().into())
+            .map_err(|_| crate::error::Error::integrity("encryption", "plaintext too long for AES-GCM"))?;
+        buf[at..start].copy_from_slice(&nonce);
+        buf.extend_from_slice(&tag);
+        Ok(())
+    }
+
     /// Decrypts what [`Sealer::seal`] produced with the same `ad`.
     pub fn open(&self, ad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, OpenFailed> {
         if sealed.len() < NONCE_LEN + TAG_LEN {
@@ -89,6 +109,20 @@ impl Sealer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sealing_in_place_gives_what_seal_gives() {
+        let key = SymmetricKey::random().unwrap();
+        let s = Sealer::new(&key);
+        let mut buf = vec![9u8; 1 + NONCE_LEN];
+        buf.extend_from_slice(b"hello in place");
+        s.seal_in_place(b"ad", &mut buf, 1).unwrap();
+        assert_eq!(buf[0], 9, "the caller's bytes are left");
+        assert_eq!(buf.len(), 1 + NONCE_LEN + 14 + TAG_LEN);
+        assert_eq!(s.open(b"ad", &buf[1..]).unwrap(), b"hello in place");
+        assert_eq!(s.open(b"other", &buf[1..]), Err(OpenFailed));
+        assert!(s.seal_in_place(b"ad", &mut vec![0u8; NONCE_LEN - 1], 0).is_err());
+    }
 
     #[test]
     fn round_trip_and_binding() {

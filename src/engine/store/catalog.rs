@@ -225,32 +225,47 @@ impl Catalog {
         }
         self.live_edges += ends.len();
         self.ends.extend(ends);
+        // The ids' map takes a run smaller than what it holds; a larger one
+        // (a bulk load into a store of fewer edges) drops it, to be built
+        // again, whole, on first use: five million ids are 176 MB that a
+        // one-command process never reads.
+        let held = self.edge_slot.get().map_or(0, FxHashMap::len);
+        if edges.len() < held {
+            let slots = self.edge_slots_mut();
+            slots.reserve(edges.len());
+            for (i, e) in edges.iter().enumerate() {
+                slots.insert(e.id, (start + i) as u32);
+            }
+        } else {
+            self.edge_slot = OnceLock::new();
+        }
         // In place: an `Option<Edge>` is an `Edge`'s size.
         self.edges.add_part(edges.into_iter().map(Some).collect());
     }
 
-    /// The node slots at the ends of each of `edges`, their ids given the
-    /// next slots, when the run can be taken whole (see
-    /// [`put_edges`](Self::put_edges)); otherwise `None`, the ids' map as
-    /// it was.
-    fn fresh_ends(&mut self, edges: &[Edge], readable: &impl Fn(&Edge) -> bool) -> Option<Vec<(u32, u32)>> {
+    /// The node slots at the ends of each of `edges` when the run can be
+    /// taken whole (see [`put_edges`](Self::put_edges)): none of them held
+    /// yet, each once, every one readable with both ends held; otherwise
+    /// `None`.
+    fn fresh_ends(&self, edges: &[Edge], readable: &impl Fn(&Edge) -> bool) -> Option<Vec<(u32, u32)>> {
         let nodes = &self.nodes;
         let ends: Vec<(u32, u32)> = edges
             .iter()
             .map(|e| Some((nodes.slot(&e.from)?, nodes.slot(&e.to)?)).filter(|_| readable(e)))
             .collect::<Option<_>>()?;
-        let start = self.edges.len();
-        let slots = self.edge_slots_mut();
-        slots.reserve(edges.len());
-        for (i, e) in edges.iter().enumerate() {
-            if slots.contains_key(&e.id) {
-                // Held already, or twice in the run: one by one instead.
-                for earlier in &edges[..i] {
-                    slots.remove(&earlier.id);
-                }
+        // Each once: their ids sorted (made in time order, they mostly are).
+        let mut ids: Vec<EdgeId> = edges.iter().map(|e| e.id).collect();
+        ids.sort_unstable();
+        if ids.windows(2).any(|w| w[0] == w[1]) {
+            return None;
+        }
+        drop(ids);
+        // A table without an edge holds none of them (and needs no map).
+        if self.edges.len() > 0 {
+            let held = self.edge_slots();
+            if edges.iter().any(|e| held.contains_key(&e.id)) {
                 return None;
             }
-            slots.insert(e.id, (start + i) as u32);
         }
         Some(ends)
     }
