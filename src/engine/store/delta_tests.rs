@@ -203,14 +203,20 @@ fn a_row_altered_after_a_commit_is_named_by_the_full_check() {
         let mut writer = open_at(&root, Level::Master);
         writer.add_node(node("orders", Tier::AgentReadable, "orders")).unwrap();
         drop(writer);
-        let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
-        conn.execute("UPDATE nodes SET version = version + 1", []).unwrap();
-        drop(conn);
-        let loads = reader.full_loads;
-        let err = reader.refresh().unwrap_err();
-        assert!(matches!(err, Error::Integrity { .. }), "{level}: {err}");
-        assert!(reader.full_loads > loads, "{level}: read in full to name it");
+        refused_after(&root, &mut reader, level, "UPDATE nodes SET version = version + 1");
     }
+}
+
+/// Runs `sql` on the index outside Graphex, then checks that the reader's
+/// next refresh refuses it, read in full to name it.
+fn refused_after(root: &Path, reader: &mut Store, level: Level, sql: &str) {
+    let conn = rusqlite::Connection::open(Layout::new(root).db()).unwrap();
+    assert_eq!(conn.execute(sql, []).unwrap(), 1, "{sql}");
+    drop(conn);
+    let loads = reader.full_loads;
+    let err = reader.refresh().unwrap_err();
+    assert!(matches!(err, Error::Integrity { .. }), "{level}: {err}");
+    assert!(reader.full_loads > loads, "{level}: read in full to name it");
 }
 
 /// A row deleted with no timeline entry naming it, alongside a real commit:
@@ -265,19 +271,12 @@ fn after_an_edge_is_counted_out_by_half_an_altered_row_is_still_refused() {
         let mut writer = open_at(&root, Level::Master);
         writer.link(edge("b", "calls", "c")).unwrap();
         drop(writer);
-        let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
-        let altered = conn
-            .execute(
-                "UPDATE edges SET digest = randomblob(16) WHERE seq = (SELECT MAX(seq) FROM edges)",
-                [],
-            )
-            .unwrap();
-        assert_eq!(altered, 1);
-        drop(conn);
-        let loads = reader.full_loads;
-        let err = reader.refresh().unwrap_err();
-        assert!(matches!(err, Error::Integrity { .. }), "{level}: {err}");
-        assert!(reader.full_loads > loads, "{level}: read in full to name it");
+        refused_after(
+            &root,
+            &mut reader,
+            level,
+            "UPDATE edges SET digest = randomblob(16) WHERE seq = (SELECT MAX(seq) FROM edges)",
+        );
     }
 }
 
