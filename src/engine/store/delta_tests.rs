@@ -280,6 +280,30 @@ fn after_an_edge_is_counted_out_by_half_an_altered_row_is_still_refused() {
     }
 }
 
+/// An edge row altered outside Graphex after the session verified it (no
+/// commit: the session has not looked again) is refused by the session's
+/// next commit that would replace it, not folded out of the seal.
+#[test]
+fn a_commit_refuses_an_edge_row_altered_since_the_session_verified_it() {
+    let (_dir, root) = new_store();
+    let mut writer = open_at(&root, Level::Master);
+    for name in ["a", "b"] {
+        writer.add_node(node(name, Tier::Public, "public")).unwrap();
+    }
+    writer.link(edge("a", "calls", "b")).unwrap();
+    drop(writer);
+    let mut session = open_at(&root, Level::Master);
+    session.track_changes().unwrap();
+    let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+    assert_eq!(conn.execute("UPDATE edges SET digest = randomblob(16)", []).unwrap(), 1);
+    drop(conn);
+    let err = session.unlink("a", "calls", "b").unwrap_err();
+    assert!(
+        matches!(&err, Error::Integrity { what, .. } if what.starts_with("edge ")),
+        "{err:?}"
+    );
+}
+
 #[test]
 fn halves_compare_only_once_halved() {
     let a = [7u8; 32];

@@ -119,9 +119,10 @@ impl<K: Copy + Ord + Hash, V: Copy> IdTable<K, V> {
         }
     }
 
-    /// Adds or replaces many entries: one by one into the overlay when they
-    /// are few, in one merge when they are many (a bulk commit's rows).
-    pub(super) fn extend(&mut self, entries: Vec<(K, V)>) {
+    /// Adds or replaces many entries, as inserts in order would (a key
+    /// given twice keeps the later value): one by one into the overlay when
+    /// they are few, in one merge when they are many (a bulk commit's rows).
+    pub(super) fn extend(&mut self, mut entries: Vec<(K, V)>) {
         if entries.len() < MERGE_AT {
             for (k, v) in entries {
                 self.insert(k, v);
@@ -129,7 +130,16 @@ impl<K: Copy + Ord + Hash, V: Copy> IdTable<K, V> {
             return;
         }
         self.merge_changes();
-        self.merge(entries.into_iter().map(|(k, v)| (k, Some(v))).collect());
+        // Stable: of equal keys, the later stays later, and is kept.
+        entries.sort_by_key(|e| e.0);
+        let mut changes: Vec<(K, Option<V>)> = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            match changes.last_mut() {
+                Some(last) if last.0 == k => last.1 = Some(v),
+                _ => changes.push((k, Some(v))),
+            }
+        }
+        self.merge(changes);
     }
 
     /// Folds the overlay into the sorted entries, in one merge.
@@ -239,6 +249,16 @@ mod tests {
             (Some(&7), Some(&9), None, Some(&9))
         );
         assert_eq!((t.get(&2), t.get(&12_000), t.get(&12_001)), (Some(&0), Some(&9), None));
+        // A key given twice keeps its later value, once.
+        let mut twice: Vec<(u32, u32)> = (0..MERGE_AT as u32).map(|k| (100_000 + k, 1)).collect();
+        twice.push((100_000, 2));
+        let before = t.values().count();
+        t.extend(twice);
+        assert_eq!(t.get(&100_000), Some(&2));
+        assert_eq!(t.values().count(), before + MERGE_AT);
+        for k in 0..MERGE_AT as u32 {
+            assert!(t.remove(&(100_000 + k)).is_some());
+        }
         // Few: into the overlay.
         t.extend(vec![(2, 5), (5, 5)]);
         assert_eq!((t.get(&2), t.get(&5)), (Some(&5), Some(&5)));

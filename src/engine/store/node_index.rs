@@ -89,7 +89,7 @@ impl NodeIndex {
             if let Some(old) = at(&self.nodes, slot).map(|n| n.name.clone())
                 && old != s.name
             {
-                self.unname(old.as_str());
+                self.unname(old.as_str(), slot);
             }
             self.nodes[slot as usize] = Some(s);
             self.name(slot);
@@ -124,14 +124,14 @@ impl NodeIndex {
         }
     }
 
-    /// Takes the entry filed under `name` out (while its node is still in
-    /// its slot).
-    fn unname(&mut self, name: &str) {
+    /// Takes out the entry filed under `name` when it is `slot`'s (while
+    /// its node is still in it). Another node filed under the name since
+    /// (one removed and one added under its name, in one commit) keeps it.
+    fn unname(&mut self, name: &str, slot: u32) {
         let nodes = &self.nodes;
-        if let Ok(e) = self
-            .by_name
-            .find_entry(hash(name), |&x| at(nodes, x).is_some_and(|n| n.name.as_str() == name))
-        {
+        if let Ok(e) = self.by_name.find_entry(hash(name), |&x| {
+            x == slot && at(nodes, x).is_some_and(|n| n.name.as_str() == name)
+        }) {
             e.remove();
         }
     }
@@ -147,7 +147,7 @@ impl NodeIndex {
             .remove()
             .0;
         let name = at(nodes, slot).map(|n| n.name.clone())?;
-        self.unname(name.as_str());
+        self.unname(name.as_str(), slot);
         let node = self.nodes[slot as usize].take()?;
         self.live -= 1;
         Some((slot, node))
@@ -204,5 +204,28 @@ mod tests {
         }
         assert_eq!(ix.slot_named("nope"), None);
         assert_eq!(ix.slot(&NodeId::generate()), None);
+    }
+
+    #[test]
+    fn a_name_taken_by_another_node_stays_its_own() {
+        // One commit removes `a` named "x" and adds `b` named "x": the
+        // session puts `b` first, then drops `a`.
+        let mut ix = NodeIndex::default();
+        let (a, b, c) = (NodeId::generate(), NodeId::generate(), NodeId::generate());
+        ix.put(summary(a, "x"));
+        let (b_slot, _) = ix.put(summary(b, "x"));
+        assert_eq!(ix.slot_named("x"), Some(b_slot), "the later node takes the name");
+        ix.remove(&a);
+        assert_eq!(
+            ix.slot_named("x"),
+            Some(b_slot),
+            "still found after the other is dropped"
+        );
+        // And a rename of a node whose old name another took.
+        let (c_slot, _) = ix.put(summary(c, "y"));
+        ix.put(summary(b, "y"));
+        assert_eq!(ix.slot_named("y"), Some(b_slot));
+        ix.put(summary(c, "z"));
+        assert_eq!((ix.slot_named("y"), ix.slot_named("z")), (Some(b_slot), Some(c_slot)));
     }
 }

@@ -158,15 +158,29 @@ impl VerifiedNodes {
             return Ok(());
         };
         let t = SealTagger::new(seal.mac_key());
+        let changed = |what: String| {
+            Err(Error::integrity(
+                what,
+                "its index row changed outside Graphex since this session verified it; nothing was written \
+                 (see `graphex doctor`)",
+            ))
+        };
         for r in rows {
-            if let RowKey::Node { id, tier, version, .. } = r
-                && self.nodes.get(id) != Some(&NodeMark::new(*tier, *version, &t.row(r)))
-            {
-                return Err(Error::integrity(
-                    format!("node {id}"),
-                    "its index row changed outside Graphex since this session verified it; nothing was written \
-                     (see `graphex doctor`)",
-                ));
+            match r {
+                RowKey::Node { id, tier, version, .. } => {
+                    if self.nodes.get(id) != Some(&NodeMark::new(*tier, *version, &t.row(r))) {
+                        return changed(format!("node {id}"));
+                    }
+                }
+                // A session that keeps edge rows' tags checks those too (a
+                // one-command process verified them at its open).
+                RowKey::Edge { id, tier, .. } => {
+                    if let Some(tracked) = self.tracked.as_ref()
+                        && tracked.edges.get(id) != Some(&(*tier, half(&t.row(r))))
+                    {
+                        return changed(format!("edge {id}"));
+                    }
+                }
             }
         }
         Ok(())
