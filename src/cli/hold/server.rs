@@ -176,7 +176,10 @@ impl Session {
                     break format!("the store no longer verifies ({e:#})");
                 }
                 if copy_owed {
-                    self.store.borrow_mut().copy_backup();
+                    // Stopped as soon as a client knocks (a 1M-node store's
+                    // copy takes seconds): made again when next idle.
+                    let waiting = || readable(listener, Duration::ZERO).unwrap_or(true);
+                    self.store.borrow_mut().copy_backup(&waiting);
                 }
                 continue;
             }

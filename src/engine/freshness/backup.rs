@@ -86,12 +86,16 @@ pub enum Kept {
     Refused(String),
     /// No backup could be written (no state directory, a full disk).
     Nothing,
+    /// A deferred copy stopped part way because a client was waiting: the
+    /// link stays beside the last verified copy, and the copy is still
+    /// owed.
+    Interrupted,
 }
 
 impl Kept {
     /// Whether a backup of the store as committed is kept.
     pub fn holds(&self) -> bool {
-        matches!(self, Kept::Copy | Kept::Link)
+        matches!(self, Kept::Copy | Kept::Link | Kept::Interrupted)
     }
 }
 
@@ -130,6 +134,10 @@ impl Stamp {
 /// since the commit), else the seal id alone.
 pub type Check<'a> = dyn Fn(&Connection, bool) -> Result<(), String> + 'a;
 
+/// Asked between the steps of a copy: true stops it (a client is waiting
+/// on an idle session, which copies again when next idle).
+pub type Stop<'a> = dyn Fn() -> bool + 'a;
+
 /// When and how a backup is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum How {
@@ -152,9 +160,17 @@ pub fn keep_backup(
     (conn, db, stamp): (&Connection, &Path, &Stamp),
     statement: &str,
     how: How,
-    check: &Check<'_>,
+    (check, stop): (&Check<'_>, &Stop<'_>),
 ) -> Kept {
-    keep_within(state, root, (conn, db, stamp), statement, how, check, copy_within())
+    keep_within(
+        state,
+        root,
+        (conn, db, stamp),
+        statement,
+        how,
+        (check, stop),
+        copy_within(),
+    )
 }
 
 #[cfg(test)]
@@ -177,7 +193,7 @@ fn keep_within(
     (conn, db, stamp): (&Connection, &Path, &Stamp),
     statement: &str,
     how: How,
-    check: &Check<'_>,
+    (check, stop): (&Check<'_>, &Stop<'_>),
     within: u64,
 ) -> Kept {
     if backup_holds(state, root, statement) {
@@ -196,11 +212,15 @@ fn keep_within(
     }
     let path = backup_path(state, root);
     let tmp = path.with_extension(format!("copy{}", std::process::id()));
-    let checked = match copy(conn, &tmp) {
+    let checked = match copy(conn, &tmp, stop) {
         // A deferred copy (an idle session's) is always checked whole: the
         // files had seconds to change, and a change time is only as fine as
         // the kernel's clock tick.
-        Ok(()) => verify(&tmp, check, how == How::Deferred || Stamp::of(db) != *stamp),
+        Ok(true) => verify(&tmp, check, how == How::Deferred || Stamp::of(db) != *stamp),
+        Ok(false) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Kept::Interrupted;
+        }
         Err(_) => {
             let _ = std::fs::remove_file(&tmp);
             return Kept::Nothing;
@@ -246,8 +266,13 @@ fn link(state: &Path, root: &Path, db: &Path) -> bool {
     linked
 }
 
-/// SQLite's online backup of `conn` into a new 0600 file at `to`.
-fn copy(conn: &Connection, to: &Path) -> rusqlite::Result<()> {
+/// Pages a copy takes between two questions to its `stop` (16 MiB at
+/// 16 KiB pages: a few tens of milliseconds).
+const COPY_STEP: i32 = 1024;
+
+/// SQLite's online backup of `conn` into a new 0600 file at `to`, in steps;
+/// false when `stop` stopped it (the file is then the caller's to remove).
+fn copy(conn: &Connection, to: &Path, stop: &Stop<'_>) -> rusqlite::Result<bool> {
     let _ = std::fs::remove_file(to);
     std::fs::OpenOptions::new()
         .write(true)
@@ -256,10 +281,19 @@ fn copy(conn: &Connection, to: &Path) -> rusqlite::Result<()> {
         .open(to)
         .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
     let mut dst = Connection::open(to)?;
-    rusqlite::backup::Backup::new(conn, &mut dst)?.run_to_completion(4096, std::time::Duration::ZERO, None)?;
+    {
+        let backup = rusqlite::backup::Backup::new(conn, &mut dst)?;
+        loop {
+            match backup.step(COPY_STEP)? {
+                rusqlite::backup::StepResult::Done => break,
+                _ if stop() => return Ok(false),
+                _ => {}
+            }
+        }
+    }
     // One file, no log beside it.
     dst.pragma_update(None, "journal_mode", "DELETE")?;
-    Ok(())
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -268,6 +302,45 @@ mod tests {
 
     fn x(conn: &Connection) -> String {
         conn.query_row("SELECT x FROM t", [], |r| r.get(0)).unwrap()
+    }
+
+    #[test]
+    fn an_idle_copy_stopped_for_a_client_leaves_the_link_and_is_made_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let (state, root) = (dir.path().join("state"), dir.path().join("repo"));
+        std::fs::create_dir_all(&root).unwrap();
+        let db = root.join("graph.db");
+        let conn = Connection::open(&db).unwrap();
+        // Several steps' worth of pages, so the copy asks between them.
+        conn.execute_batch("PRAGMA page_size = 1024; CREATE TABLE t (x); INSERT INTO t VALUES ('first');")
+            .unwrap();
+        conn.execute(
+            "CREATE TABLE pad AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) \
+             SELECT i, randomblob(1000) AS b FROM n",
+            [],
+        )
+        .unwrap();
+        let stamp = Stamp::of(&db);
+        let asked = std::cell::Cell::new(0);
+        let keep = |how: How, stop: &Stop<'_>| {
+            let check = |_: &Connection, _: bool| -> Result<(), String> { Ok(()) };
+            keep_within(&state, &root, (&conn, &db, &stamp), "s1", how, (&check, stop), 1)
+        };
+        assert_eq!(keep(How::CopyOrLink, &|| false), Kept::Link);
+        let knock = || {
+            asked.set(asked.get() + 1);
+            true
+        };
+        let kept = keep(How::Deferred, &knock);
+        assert_eq!(kept, Kept::Interrupted);
+        assert!(kept.holds(), "the link still holds the commit");
+        assert_eq!(asked.get(), 1, "stopped at the first question");
+        assert!(copy_owed(&state, &root, "s1"));
+        assert!(link_path(&state, &root).exists() && !backup_path(&state, &root).exists());
+        let left = std::fs::read_dir(state.join("freshness")).unwrap().count();
+        assert_eq!(left, 1, "the link alone, no partial copy");
+        assert_eq!(keep(How::Deferred, &|| false), Kept::Copy);
+        assert!(!copy_owed(&state, &root, "s1"));
     }
 
     #[test]
@@ -300,7 +373,7 @@ mod tests {
                 (&conn, &db, &stamp),
                 statement,
                 how,
-                &holding(want),
+                (&holding(want), &|| false),
                 within,
             )
         };
@@ -350,7 +423,15 @@ mod tests {
         };
         let stamp = Stamp::of(&db);
         let at_once = |statement: &str, stamp: &Stamp| {
-            keep_within(&state, &root, (&conn, &db, stamp), statement, How::Copy, &noting, 1)
+            keep_within(
+                &state,
+                &root,
+                (&conn, &db, stamp),
+                statement,
+                How::Copy,
+                (&noting, &|| false),
+                1,
+            )
         };
         assert_eq!(at_once("s2b", &stamp), Kept::Copy);
         conn.execute("UPDATE t SET x = 'touched'", []).unwrap();

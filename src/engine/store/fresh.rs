@@ -99,7 +99,7 @@ impl Store {
             backup: false,
             committed,
         });
-        self.keep_backup(self.backup_now());
+        self.keep_backup(self.backup_now(), &|| false);
     }
 
     /// After a reload of a session that checked at open: a store that went
@@ -125,7 +125,7 @@ impl Store {
     /// restore needs; see `freshness::backup`. A copy becomes the backup
     /// only if it verifies as that commit; one that does not (graph.db was
     /// edited after the commit) is thrown away and said in `problem`.
-    fn keep_backup(&mut self, how: freshness::How) {
+    fn keep_backup(&mut self, how: freshness::How, stop: &freshness::Stop<'_>) {
         let (Some(state), Kind::Master) = (freshness::state_dir(), kind_of(self)) else {
             return;
         };
@@ -158,7 +158,7 @@ impl Store {
             (&self.conn, &self.layout.db(), &stamp),
             &want,
             how,
-            &check,
+            (&check, stop),
         );
         if let Some(f) = &mut self.fresh {
             f.backup = kept.holds();
@@ -204,8 +204,10 @@ impl Store {
 
     /// Copies the store to its backup now, whatever its size (an idle
     /// unlock session), if the copy verifies as what this process committed.
-    pub fn copy_backup(&mut self) {
-        self.keep_backup(freshness::How::Deferred);
+    /// `stop` is asked between the copy's steps: true stops it (a client is
+    /// waiting), and the copy is still owed.
+    pub fn copy_backup(&mut self, stop: &freshness::Stop<'_>) {
+        self.keep_backup(freshness::How::Deferred, stop);
     }
 
     fn fresh_verdict(&self, file: &RecordFile) -> Result<(Verdict, Option<String>)> {
@@ -249,7 +251,7 @@ impl Store {
                 ..now
             })
         })();
-        self.keep_backup(self.backup_now());
+        self.keep_backup(self.backup_now(), &|| false);
     }
 
     /// How the backup is made right after a commit: a copy whatever the

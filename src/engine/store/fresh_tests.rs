@@ -233,7 +233,7 @@ fn an_edit_in_place_before_a_sessions_idle_copy_never_becomes_the_backup() {
     let mut session = Store::open_tracking(&root, &creds(Level::Master, &root)).unwrap();
     session.add_node(node("security-fix")).unwrap();
     assert!(session.backup_copy_owed());
-    session.copy_backup();
+    session.copy_backup(&|| false);
     assert!(!session.backup_copy_owed(), "{:?}", session.freshness());
     let verified = std::fs::read(&backup).unwrap();
     // The next commit, then graph.db edited in place before the idle copy
@@ -246,7 +246,7 @@ fn an_edit_in_place_before_a_sessions_idle_copy_never_becomes_the_backup() {
         .unwrap();
     assert_eq!(gone, 1);
     drop(raw);
-    session.copy_backup();
+    session.copy_backup(&|| false);
     crate::freshness::TEST_COPY_WITHIN.with(|c| c.set(None));
     // The copy failed its check: the backup is the last verified one, a
     // copy is still owed, and the session says what happened.
@@ -282,6 +282,6 @@ fn a_session_owes_no_copy_of_a_commit_another_process_has_gone_past() {
     // A process of its own commits after it (and copies its backup).
     add(&root, "audit-trail");
     assert!(!session.backup_copy_owed());
-    session.copy_backup();
+    session.copy_backup(&|| false);
     assert_eq!(session.freshness().unwrap().problem, None, "no false alarm");
 }
