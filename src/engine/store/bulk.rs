@@ -150,8 +150,17 @@ impl Store {
         let keyed = std::hash::RandomState::new();
         let mut triples: Vec<(u64, u32)> = Vec::with_capacity(batch.edge_count);
         // Taken by value, so each run of queued edges is freed once planned.
+        // The first edge that cannot be planned stops the planning; a
+        // repeat before it is the error then, as one found in order would be.
+        let mut failed = None;
         for new in batch.edges.into_iter().flatten() {
-            let edge = self.plan_edge_of(new.fields(), &resolve)?;
+            let edge = match self.plan_edge_of(new.fields(), &resolve) {
+                Ok(edge) => edge,
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            };
             triples.push((
                 keyed.hash_one((edge.from, &edge.relation, edge.to)),
                 plan.edges.len() as u32,
@@ -177,6 +186,9 @@ impl Store {
                 e.relation,
                 name(&e.to)
             )));
+        }
+        if let Some(e) = failed {
+            return Err(e);
         }
         // The timeline's entries, one per row in the order planned (nodes
         // first), are made as they are written.
@@ -226,6 +238,9 @@ mod tests {
         }
         batch.link(edge("n7", "uses", "n8"));
         batch.link(edge("n7", "calls", "held"));
+        // An edge naming no node after the repeat: the repeat, first in
+        // order, is the error.
+        batch.link(edge("n7", "calls", "nowhere"));
         let err = s.apply_batch(batch, Durability::Deferred).unwrap_err();
         assert!(
             matches!(&err, Error::EdgeExists(what) if what == "n7 -> calls -> held"),
@@ -233,6 +248,14 @@ mod tests {
         );
         assert!(s.catalog().by_name("n7").is_none(), "nothing was written");
         assert_eq!(s.catalog().edge_count(), 0);
+        // The other way round: the unknown name comes first, and is the error.
+        let mut batch = Batch::default();
+        batch.add_node(node("solo", Tier::Public, "queued"));
+        batch.link(edge("solo", "calls", "nowhere"));
+        batch.link(edge("solo", "calls", "held"));
+        batch.link(edge("solo", "calls", "held"));
+        let err = s.apply_batch(batch, Durability::Deferred).unwrap_err();
+        assert!(matches!(&err, Error::NotFound(what) if what == "nowhere"), "{err}");
     }
 
     #[test]
