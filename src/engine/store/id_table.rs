@@ -270,6 +270,61 @@ mod tests {
         assert_eq!(t.values().count(), distinct.len() - 1, "every key once, 4 removed");
     }
 
+    /// What a table may be asked, in any order (keys from a small range,
+    /// so operations meet; sizes around `MERGE_AT`, so merges happen).
+    #[derive(Debug, Clone)]
+    enum Op {
+        Insert(u16, u8),
+        Remove(u16),
+        Extend(Vec<(u16, u8)>),
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        prop_oneof![
+            4 => (0..6000u16, any::<u8>()).prop_map(|(k, v)| Op::Insert(k, v)),
+            2 => (0..6000u16).prop_map(Op::Remove),
+            1 => proptest::collection::vec((0..6000u16, any::<u8>()), 0..5000).prop_map(Op::Extend),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        #[test]
+        fn every_answer_is_a_sorted_map_s(
+            loaded in proptest::collection::btree_map(0..6000u16, proptest::prelude::any::<u8>(), 0..3000),
+            ops in proptest::collection::vec(op(), 0..60),
+        ) {
+            let mut t: IdTable<u16, u8> = IdTable::default();
+            for (k, v) in loaded.iter().rev() {
+                t.load(*k, *v);
+            }
+            t.settle();
+            let mut model = loaded;
+            for op in ops {
+                match op {
+                    Op::Insert(k, v) => {
+                        t.insert(k, v);
+                        model.insert(k, v);
+                    }
+                    Op::Remove(k) => proptest::prop_assert_eq!(t.remove(&k), model.remove(&k)),
+                    Op::Extend(entries) => {
+                        model.extend(entries.iter().copied());
+                        t.extend(entries);
+                    }
+                }
+            }
+            for k in 0..6000u16 {
+                proptest::prop_assert_eq!(t.get(&k), model.get(&k));
+            }
+            let mut values: Vec<u8> = t.values().copied().collect();
+            let mut want: Vec<u8> = model.values().copied().collect();
+            values.sort_unstable();
+            want.sort_unstable();
+            proptest::prop_assert_eq!(values, want);
+        }
+    }
+
     #[test]
     fn two_halves_loaded_apart_are_one_table() {
         let (mut a, mut b): (IdTable<u32, u8>, IdTable<u32, u8>) = Default::default();

@@ -206,6 +206,64 @@ mod tests {
         assert_eq!(ix.slot(&NodeId::generate()), None);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Puts (new nodes, renames onto free or taken names) and removes
+        /// in any order: every id and name is found where maps of them,
+        /// changed the same way, say.
+        #[test]
+        fn ids_and_names_answer_as_maps_would(
+            ops in proptest::collection::vec((0..40usize, 0..12usize, proptest::bool::weighted(0.2)), 0..200),
+        ) {
+            use std::collections::HashMap;
+            let ids: Vec<NodeId> = (0..40).map(|_| NodeId::generate()).collect();
+            let mut ix = NodeIndex::default();
+            let (mut by_id, mut by_name, mut name_of) =
+                (HashMap::<NodeId, u32>::new(), HashMap::<String, u32>::new(), HashMap::<NodeId, String>::new());
+            let mut next = 0u32;
+            for (who, name, drop) in ops {
+                let (id, name) = (ids[who], format!("n{name}"));
+                if drop {
+                    let got = ix.remove(&id).map(|(slot, _)| slot);
+                    let want = by_id.remove(&id);
+                    proptest::prop_assert_eq!(got, want);
+                    if let Some(slot) = want {
+                        let old = name_of.remove(&id).expect("named");
+                        if by_name.get(&old) == Some(&slot) {
+                            by_name.remove(&old);
+                        }
+                    }
+                    continue;
+                }
+                let slot = match by_id.get(&id) {
+                    Some(&slot) => {
+                        let old = name_of[&id].clone();
+                        if old != name && by_name.get(&old) == Some(&slot) {
+                            by_name.remove(&old);
+                        }
+                        slot
+                    }
+                    None => {
+                        next += 1;
+                        by_id.insert(id, next - 1);
+                        next - 1
+                    }
+                };
+                name_of.insert(id, name.clone());
+                by_name.insert(name.clone(), slot);
+                proptest::prop_assert_eq!(ix.put(summary(id, &name)).0, slot);
+            }
+            for id in &ids {
+                proptest::prop_assert_eq!(ix.slot(id), by_id.get(id).copied());
+            }
+            for n in 0..12 {
+                let name = format!("n{n}");
+                proptest::prop_assert_eq!(ix.slot_named(&name), by_name.get(&name).copied(), "{}", name);
+            }
+            proptest::prop_assert_eq!(ix.live(), by_id.len());
+        }
+    }
+
     #[test]
     fn a_name_taken_by_another_node_stays_its_own() {
         // One commit removes `a` named "x" and adds `b` named "x": the
