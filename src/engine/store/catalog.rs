@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::sync::OnceLock;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use crate::codec::Snapshot;
 
@@ -60,7 +60,7 @@ pub struct Catalog {
     /// The node slots at each edge's ends, beside `edges`.
     ends: Vec<(u32, u32)>,
     /// Built on first use: opening a store never needs it.
-    edge_slot: OnceLock<FxHashMap<EdgeId, u32>>,
+    edge_slot: OnceLock<super::edge_ids::EdgeIds>,
     out: Vec<Slots>,
     inc: Vec<Slots>,
     live_edges: usize,
@@ -142,23 +142,21 @@ impl Catalog {
         c
     }
 
-    fn edge_slots(&self) -> &FxHashMap<EdgeId, u32> {
-        self.edge_slot.get_or_init(|| {
-            let mut map = FxHashMap::with_capacity_and_hasher(self.edges.len(), Default::default());
-            for (slot, e) in self.edges.slots().enumerate() {
-                if let Some(e) = e {
-                    map.insert(e.id, slot as u32);
-                }
-            }
-            map
-        })
+    fn edge_slots(&self) -> &super::edge_ids::EdgeIds {
+        self.edge_slot.get_or_init(|| super::edge_ids::EdgeIds::of(&self.edges))
     }
 
-    fn edge_slots_mut(&mut self) -> &mut FxHashMap<EdgeId, u32> {
+    /// The slot of edge `id`.
+    fn edge_slot_of(&self, id: &EdgeId) -> Option<u32> {
+        self.edge_slots().get(&self.edges, id)
+    }
+
+    /// Files the edge in `slot` under its id (once it is in the table).
+    fn file_edge(&mut self, slot: u32) {
         self.edge_slots();
-        self.edge_slot
-            .get_mut()
-            .unwrap_or_else(|| unreachable!("initialised just above"))
+        if let Some(ids) = self.edge_slot.get_mut() {
+            ids.insert(&self.edges, slot);
+        }
     }
 
     /// Adds or replaces a node summary.
@@ -178,7 +176,7 @@ impl Catalog {
     /// Adds or replaces an edge. Both ends must already be in the catalog
     /// (an edge is never less secret than its ends); otherwise it is ignored.
     pub fn put_edge(&mut self, e: Edge) {
-        if let Some(&slot) = self.edge_slots().get(&e.id) {
+        if let Some(slot) = self.edge_slot_of(&e.id) {
             if let Some(s) = self.edges.slot_mut(slot as usize) {
                 *s = Some(e);
             }
@@ -188,10 +186,9 @@ impl Catalog {
             return;
         };
         let slot = self.edges.len() as u32;
-        let id = e.id;
         self.edges.push(e);
         self.ends.push((from, to));
-        self.edge_slots_mut().insert(id, slot);
+        self.file_edge(slot);
         self.out[from as usize].push(slot);
         self.inc[to as usize].push(slot);
         self.live_edges += 1;
@@ -229,18 +226,17 @@ impl Catalog {
         // (a bulk load into a store of fewer edges) drops it, to be built
         // again, whole, on first use: five million ids are 176 MB that a
         // one-command process never reads.
-        let held = self.edge_slot.get().map_or(0, FxHashMap::len);
-        if edges.len() < held {
-            let slots = self.edge_slots_mut();
-            slots.reserve(edges.len());
-            for (i, e) in edges.iter().enumerate() {
-                slots.insert(e.id, (start + i) as u32);
+        let held = self.edge_slot.get().map_or(0, super::edge_ids::EdgeIds::len);
+        let (filed, n) = (edges.len() < held, edges.len());
+        // In place: an `Option<Edge>` is an `Edge`'s size.
+        self.edges.add_part(edges.into_iter().map(Some).collect());
+        if filed {
+            for slot in start..start + n {
+                self.file_edge(slot as u32);
             }
         } else {
             self.edge_slot = OnceLock::new();
         }
-        // In place: an `Option<Edge>` is an `Edge`'s size.
-        self.edges.add_part(edges.into_iter().map(Some).collect());
     }
 
     /// The node slots at the ends of each of `edges` when the run can be
@@ -262,8 +258,7 @@ impl Catalog {
         drop(ids);
         // A table without an edge holds none of them (and needs no map).
         if self.edges.len() > 0 {
-            let held = self.edge_slots();
-            if edges.iter().any(|e| held.contains_key(&e.id)) {
+            if edges.iter().any(|e| self.edge_slot_of(&e.id).is_some()) {
                 return None;
             }
         }
@@ -272,7 +267,8 @@ impl Catalog {
 
     /// Forgets an edge (it moved to a tier this session cannot read).
     pub fn drop_edge(&mut self, id: &EdgeId) {
-        let Some(slot) = self.edge_slots_mut().remove(id) else {
+        self.edge_slots();
+        let Some(slot) = self.edge_slot.get_mut().and_then(|ids| ids.remove(&self.edges, id)) else {
             return;
         };
         if let Some(e) = self.edges.slot_mut(slot as usize).and_then(Option::take) {
@@ -320,7 +316,7 @@ impl Catalog {
 
     /// The edge `id`, if readable.
     pub fn edge(&self, id: &EdgeId) -> Option<&Edge> {
-        self.edge_slots().get(id).and_then(|&s| self.edges.get(s as usize))
+        self.edge_slot_of(id).and_then(|s| self.edges.get(s as usize))
     }
 
     fn adjacent<'a>(&'a self, lists: &'a [Slots], id: &NodeId) -> impl Iterator<Item = &'a Edge> + 'a {
