@@ -257,10 +257,8 @@ impl Catalog {
         }
         drop(ids);
         // A table without an edge holds none of them (and needs no map).
-        if self.edges.len() > 0 {
-            if edges.iter().any(|e| self.edge_slot_of(&e.id).is_some()) {
-                return None;
-            }
+        if self.edges.len() > 0 && edges.iter().any(|e| self.edge_slot_of(&e.id).is_some()) {
+            return None;
         }
         Some(ends)
     }
