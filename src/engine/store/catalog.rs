@@ -224,7 +224,7 @@ impl Catalog {
         self.ends.extend(ends);
         // The ids' map takes a run smaller than what it holds; a larger one
         // (a bulk load into a store of fewer edges) drops it, to be built
-        // again, whole, on first use: five million ids are 176 MB that a
+        // again, whole, on first use: five million ids are 42 MB that a
         // one-command process never reads.
         let held = self.edge_slot.get().map_or(0, super::edge_ids::EdgeIds::len);
         let (filed, n) = (edges.len() < held, edges.len());
