@@ -1,8 +1,7 @@
 //! The catalog's edge slots by id, through a table that holds only the slot
 //! (4 bytes) and reads the id from the edge in it: at four million edges
 //! (2^23 buckets) a map holding each id took 176 MB, the table 42 MB. Built
-//! on first use
-//! (opening a store never needs it).
+//! on first use (opening a store never needs it).
 //!
 //! Every entry names a slot holding an edge with the id it was filed under:
 //! an entry is filed once its edge is in the table, and taken out before its
