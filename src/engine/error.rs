@@ -158,6 +158,11 @@ pub enum Error {
     #[error("the store changed since this session opened it (another process wrote to it); nothing was written")]
     Stale,
 
+    /// Work an idle session does for itself (checking a backup copy) was
+    /// stopped for a client: it is done again when next idle.
+    #[error("stopped for a waiting client")]
+    Stopped,
+
     /// A fault injected by a test (crash-safety tests only).
     #[error("proposal {0} was decided by another session meanwhile (or its decision was already undone)")]
     AlreadyDecided(String),

@@ -132,7 +132,16 @@ impl Stamp {
 
 /// How a copy is checked: `whole` asks for every row (the files changed
 /// since the commit), else the seal id alone.
-pub type Check<'a> = dyn Fn(&Connection, bool) -> Result<(), String> + 'a;
+pub type Check<'a> = dyn Fn(&Connection, bool) -> Result<(), Unchecked> + 'a;
+
+/// Why a copy is not taken as the backup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unchecked {
+    /// It is not what was committed: why.
+    Refused(String),
+    /// Its check was stopped for a client (see [`Stop`]): done again later.
+    Stopped,
+}
 
 /// Asked between the steps of a copy: true stops it (a client is waiting
 /// on an idle session, which copies again when next idle).
@@ -226,9 +235,16 @@ fn keep_within(
             return Kept::Nothing;
         }
     };
-    if let Err(why) = checked {
-        let _ = std::fs::remove_file(&tmp);
-        return Kept::Refused(why);
+    match checked {
+        Ok(()) => {}
+        Err(Unchecked::Stopped) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Kept::Interrupted;
+        }
+        Err(Unchecked::Refused(why)) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Kept::Refused(why);
+        }
     }
     if std::fs::rename(&tmp, &path).is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -244,9 +260,10 @@ fn keep_within(
 
 /// Runs `check` on the copy at `path`, opened on its own (no code of the
 /// file's runs).
-fn verify(path: &Path, check: &Check<'_>, whole: bool) -> Result<(), String> {
-    let conn = Connection::open(path).map_err(|e| e.to_string())?;
-    crate::store::forbid_code(&conn).map_err(|e| e.to_string())?;
+fn verify(path: &Path, check: &Check<'_>, whole: bool) -> Result<(), Unchecked> {
+    let refused = |e: crate::error::Error| Unchecked::Refused(e.to_string());
+    let conn = Connection::open(path).map_err(|e| refused(e.into()))?;
+    crate::store::forbid_code(&conn).map_err(refused)?;
     check(&conn, whole)
 }
 
@@ -323,7 +340,7 @@ mod tests {
         let stamp = Stamp::of(&db);
         let asked = std::cell::Cell::new(0);
         let keep = |how: How, stop: &Stop<'_>| {
-            let check = |_: &Connection, _: bool| -> Result<(), String> { Ok(()) };
+            let check = |_: &Connection, _: bool| -> Result<(), Unchecked> { Ok(()) };
             keep_within(&state, &root, (&conn, &db, &stamp), "s1", how, (&check, stop), 1)
         };
         assert_eq!(keep(How::CopyOrLink, &|| false), Kept::Link);
@@ -341,6 +358,31 @@ mod tests {
         assert_eq!(left, 1, "the link alone, no partial copy");
         assert_eq!(keep(How::Deferred, &|| false), Kept::Copy);
         assert!(!copy_owed(&state, &root, "s1"));
+        // A check stopped part way is the same: the link stays, no copy.
+        conn.execute("UPDATE t SET x = 'second'", []).unwrap();
+        let stamp = Stamp::of(&db);
+        let keep = |statement: &str, how: How, check: &Check<'_>| {
+            keep_within(
+                &state,
+                &root,
+                (&conn, &db, &stamp),
+                statement,
+                how,
+                (check, &|| false),
+                1,
+            )
+        };
+        let fine = |_: &Connection, _: bool| -> Result<(), Unchecked> { Ok(()) };
+        let stopped = |_: &Connection, _: bool| -> Result<(), Unchecked> { Err(Unchecked::Stopped) };
+        assert_eq!(keep("s2", How::CopyOrLink, &fine), Kept::Link);
+        assert_eq!(keep("s2", How::Deferred, &stopped), Kept::Interrupted);
+        assert!(copy_owed(&state, &root, "s2") && backup_holds(&state, &root, "s1"));
+        assert_eq!(
+            std::fs::read_dir(state.join("freshness")).unwrap().count(),
+            3,
+            "copy, seal, link"
+        );
+        assert_eq!(keep("s2", How::Deferred, &fine), Kept::Copy);
     }
 
     #[test]
@@ -357,11 +399,11 @@ mod tests {
         // The check stands for the seal: the copy must hold what was committed.
         // Every check in this test looks at the row (a whole check).
         let holding = |want: &'static str| {
-            move |c: &Connection, _whole: bool| -> Result<(), String> {
+            move |c: &Connection, _whole: bool| -> Result<(), Unchecked> {
                 if x(c) == want {
                     Ok(())
                 } else {
-                    Err(format!("holds {}", x(c)))
+                    Err(Unchecked::Refused(format!("holds {}", x(c))))
                 }
             }
         };
@@ -417,7 +459,7 @@ mod tests {
         // Right after a commit: the seal alone while the files are as the
         // commit left them, the whole copy once they changed.
         let wholes = std::cell::RefCell::new(Vec::new());
-        let noting = |c: &Connection, whole: bool| -> Result<(), String> {
+        let noting = |c: &Connection, whole: bool| -> Result<(), Unchecked> {
             wholes.borrow_mut().push((x(c), whole));
             Ok(())
         };

@@ -37,8 +37,8 @@ pub mod git;
 mod record;
 
 pub use backup::{
-    COPY_WITHIN, Check, How, Kept, Stamp, Stop, aside_path, backup_holds, backup_path, copy_owed, keep_backup,
-    link_path,
+    COPY_WITHIN, Check, How, Kept, Stamp, Stop, Unchecked, aside_path, backup_holds, backup_path, copy_owed,
+    keep_backup, link_path,
 };
 pub use decide::{Current, Rollback, Verdict, decide};
 pub use record::{

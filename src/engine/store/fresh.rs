@@ -136,19 +136,24 @@ impl Store {
             return;
         }
         let keys = &self.keys;
-        let check = |c: &Connection, whole: bool| -> std::result::Result<(), String> {
+        let check = |c: &Connection, whole: bool| -> std::result::Result<(), freshness::Unchecked> {
+            let refused = |e: Error| freshness::Unchecked::Refused(e.to_string());
             let found = seal_log::current_bytes(c)
-                .map_err(|e| e.to_string())?
+                .map_err(refused)?
                 .map(|b| hex(&statement_id(&b)));
             if found.as_deref() != Some(want.as_str()) {
-                return Err(format!(
+                return Err(freshness::Unchecked::Refused(format!(
                     "its seal is {}, not the {} this process committed",
                     found.as_deref().map_or("missing", short),
                     short(&want)
-                ));
+                )));
             }
             if whole {
-                super::seal::verify_whole(c, keys).map_err(|e| e.to_string())?;
+                match super::seal::verify_whole_unless(c, keys, stop) {
+                    Ok(()) => {}
+                    Err(Error::Stopped) => return Err(freshness::Unchecked::Stopped),
+                    Err(e) => return Err(refused(e)),
+                }
             }
             Ok(())
         };

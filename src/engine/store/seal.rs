@@ -389,7 +389,7 @@ pub(crate) fn apply(tx: &Connection, keys: &Keyring, change: &Change<'_>) -> Res
 pub(crate) fn rebuild(conn: &Connection, keys: &Keyring, seq: u64, also: &[StatementId]) -> Result<()> {
     let seal = sealer(keys)?;
     let tagger = SealTagger::new(seal.mac_key());
-    let (rows, readable) = super::tally::seal_rows(conn, &tagger)?;
+    let (rows, readable) = super::tally::seal_rows(conn, &tagger, &super::tally::never)?;
     let mut decisions = Sum::default();
     for d in decision_rows(conn, None)? {
         decisions.add(&tagger.decision(&d), 1);
@@ -453,9 +453,15 @@ pub(crate) fn exists(conn: &Connection) -> Result<bool> {
 /// audit head. What a merge checks of each branch's index before it takes
 /// anything from it, whichever tier keys that branch was last sealed under.
 pub(crate) fn verify_whole(conn: &Connection, keys: &Keyring) -> Result<()> {
+    verify_whole_unless(conn, keys, &super::tally::never)
+}
+
+/// [`verify_whole`], stopped with [`Error::Stopped`] when `stop` says (an
+/// idle session checking its backup copy, when a client knocks).
+pub(crate) fn verify_whole_unless(conn: &Connection, keys: &Keyring, stop: &super::tally::Stop<'_>) -> Result<()> {
     let seal = sealer(keys)?;
     let tagger = SealTagger::new(seal.mac_key());
-    let (rows, readable) = super::tally::seal_rows(conn, &tagger)?;
+    let (rows, readable) = super::tally::seal_rows(conn, &tagger, stop)?;
     if stored(conn, keys)?.is_none() {
         return Err(tampered("there is none"));
     }
@@ -465,18 +471,22 @@ pub(crate) fn verify_whole(conn: &Connection, keys: &Keyring) -> Result<()> {
         halved: false,
     };
     check(conn, keys, super::schema::commit_seq(conn)?, &found)?;
-    check_timeline(conn, keys)
+    check_timeline_unless(conn, keys, stop)
 }
 
 /// Checks the timeline rows the stored statement covers against it
 /// (master level; `doctor` and merges: a full scan of the timeline, so
 /// not at every open).
 pub(crate) fn check_timeline(conn: &Connection, keys: &Keyring) -> Result<()> {
+    check_timeline_unless(conn, keys, &super::tally::never)
+}
+
+fn check_timeline_unless(conn: &Connection, keys: &Keyring, stop: &super::tally::Stop<'_>) -> Result<()> {
     let (Some(seal), Some(st)) = (keys.seal(), stored(conn, keys)?) else {
         return Ok(());
     };
     let tagger = SealTagger::new(seal.mac_key());
-    if super::seal_timeline::tally(conn, &tagger, st.timeline_seq)? == st.timeline {
+    if super::seal_timeline::tally_unless(conn, &tagger, st.timeline_seq, stop)? == st.timeline {
         Ok(())
     } else {
         Err(tampered(

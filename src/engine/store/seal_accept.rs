@@ -54,7 +54,7 @@ pub(super) fn fingerprint(
     let mut out = Vec::new();
     match kind {
         DiffKind::Commits => out.extend_from_slice(&schema::commit_seq(conn)?.to_le_bytes()),
-        DiffKind::Rows => sum_bytes(&mut out, &tally::seal_rows(conn, tagger)?.0),
+        DiffKind::Rows => sum_bytes(&mut out, &tally::seal_rows(conn, tagger, &tally::never)?.0),
         DiffKind::Decisions => sum_bytes(&mut out, &decisions_sum(conn, tagger)?),
         DiffKind::Audit => {
             let (last, hash) = super::audit_head(conn)?;

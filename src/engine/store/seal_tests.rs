@@ -664,3 +664,25 @@ fn the_seal_s_row_tags_are_their_fixed_answers() {
         "28c4a478f002993644f4ee191e88d3e8ac64c17752b53581c8ba57a6407c71da"
     );
 }
+
+/// The whole check an idle session runs on its backup copy stops when
+/// asked, with `Stopped` (not a finding), and passes when let run.
+#[test]
+fn a_whole_check_stops_when_asked() {
+    let (_dir, root) = new_store();
+    let mut s = super::tests::open_at(&root, Level::Master);
+    for i in 0..20 {
+        s.add_node(super::tests::node(&format!("n{i}"), Tier::Public, "rows to scan"))
+            .unwrap();
+    }
+    let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+    assert!(super::seal::verify_whole_unless(&conn, &s.keys, &super::tally::never).is_ok());
+    let asked = std::cell::Cell::new(0);
+    let knock = || {
+        asked.set(asked.get() + 1);
+        true
+    };
+    let err = super::seal::verify_whole_unless(&conn, &s.keys, &knock).unwrap_err();
+    assert!(matches!(err, Error::Stopped), "{err}");
+    assert_eq!(asked.get(), 1, "stopped at the first question");
+}

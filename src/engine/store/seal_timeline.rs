@@ -119,10 +119,22 @@ pub(crate) fn cover(conn: &Connection, tagger: &SealTagger, st: &mut Statement) 
 
 /// The tags of every row up to `upto`, recomputed.
 pub(crate) fn tally(conn: &Connection, tagger: &SealTagger, upto: u64) -> Result<Sum> {
+    tally_unless(conn, tagger, upto, &super::tally::never)
+}
+
+/// [`tally`], stopped when `stop` says (see `tally::Stop`).
+pub(crate) fn tally_unless(
+    conn: &Connection,
+    tagger: &SealTagger,
+    upto: u64,
+    stop: &super::tally::Stop<'_>,
+) -> Result<Sum> {
+    let mut asking = super::tally::Asking::new(stop);
     let mut sum = Sum::default();
     let mut stmt = conn.prepare(&format!("{ROWS} WHERE seq <= ?1"))?;
     let mut rows = stmt.query([i64::try_from(upto).unwrap_or(i64::MAX)])?;
     while let Some(r) = rows.next()? {
+        asking.row()?;
         let (seq, fields) = row(r)?;
         sum.add(&tagger.timeline(seq, &fields), 1);
     }

@@ -12,6 +12,40 @@ use super::{blob, row_edge_id, row_node_id, row_tier, row_version};
 use crate::crypto::LtHash;
 use crate::error::{Error, Result};
 
+/// Asked now and then by a long scan: true stops it with
+/// [`Error::Stopped`] (an idle session's check, when a client knocks).
+pub(crate) type Stop<'a> = dyn Fn() -> bool + 'a;
+
+/// Never stops.
+pub(crate) fn never() -> bool {
+    false
+}
+
+/// Rows a scan reads between two questions to its [`Stop`] (fewer in
+/// tests, so a small store is asked too).
+const ASK_EVERY: u32 = if cfg!(test) { 16 } else { 1 << 16 };
+
+/// Counts a scan's rows and asks its [`Stop`] every [`ASK_EVERY`].
+pub(crate) struct Asking<'a> {
+    stop: &'a Stop<'a>,
+    rows: u32,
+}
+
+impl<'a> Asking<'a> {
+    pub(crate) fn new(stop: &'a Stop<'a>) -> Self {
+        Self { stop, rows: 0 }
+    }
+
+    /// One more row read; an error once asked to stop.
+    pub(crate) fn row(&mut self) -> Result<()> {
+        self.rows = self.rows.wrapping_add(1);
+        if self.rows.is_multiple_of(ASK_EVERY) && (self.stop)() {
+            return Err(Error::Stopped);
+        }
+        Ok(())
+    }
+}
+
 /// Every node row as the manifest sees it; a covering index serves it.
 const NODE_ROWS: &str = "SELECT id, tier, version, blob, digest, name_token FROM nodes INDEXED BY nodes_by_tier";
 /// Every edge row as the manifest sees it, from the covering index rather
@@ -25,9 +59,22 @@ pub(super) fn tally(
     conn: &Connection,
     groups: &[(Group, Tagger)],
     seal: Option<&SealTagger>,
+    readable: Option<&mut LtHash>,
+    verified: &mut VerifiedNodes,
+    part: Part,
+) -> Result<([Sum; 3], Sum)> {
+    tally_asking(conn, groups, seal, readable, verified, part, &mut Asking::new(&never))
+}
+
+/// [`tally`], asking `asking` as it reads the rows.
+fn tally_asking(
+    conn: &Connection,
+    groups: &[(Group, Tagger)],
+    seal: Option<&SealTagger>,
     mut readable: Option<&mut LtHash>,
     verified: &mut VerifiedNodes,
     part: Part,
+    asking: &mut Asking<'_>,
 ) -> Result<([Sum; 3], Sum)> {
     let mut sums = [Sum::default(); 3];
     let mut sealed = Sum::default();
@@ -43,8 +90,8 @@ pub(super) fn tally(
             seal,
             readable.as_deref_mut(),
             verified,
-            &mut sums,
-            &mut sealed,
+            (&mut sums, &mut sealed),
+            asking,
         )?;
     }
     if !matches!(part, Part::Nodes | Part::All) {
@@ -55,6 +102,7 @@ pub(super) fn tally(
     let mut nodes = conn.prepare(NODE_ROWS)?;
     let mut rows = nodes.query([])?;
     while let Some(r) = rows.next()? {
+        asking.row()?;
         let tier = row_tier(r.get(1)?)?;
         let group = tagger_of(groups, tier);
         if group.is_none() && seal.is_none() {
@@ -110,11 +158,12 @@ fn tally_edges(
     seal: Option<&SealTagger>,
     mut readable: Option<&mut LtHash>,
     verified: &mut VerifiedNodes,
-    sums: &mut [Sum; 3],
-    sealed: &mut Sum,
+    (sums, sealed): (&mut [Sum; 3], &mut Sum),
+    asking: &mut Asking<'_>,
 ) -> Result<()> {
     let mut rows = edges.query([])?;
     while let Some(r) = rows.next()? {
+        asking.row()?;
         let tier = row_tier(r.get(1)?)?;
         let group = tagger_of(groups, tier);
         if group.is_none() && seal.is_none() {
@@ -148,15 +197,16 @@ fn tally_edges(
 
 /// The master-keyed tags of every row and the set hash of the readable
 /// rows, for a seal built from scratch.
-pub(super) fn seal_rows(conn: &Connection, seal: &SealTagger) -> Result<(Sum, LtHash)> {
+pub(super) fn seal_rows(conn: &Connection, seal: &SealTagger, stop: &Stop<'_>) -> Result<(Sum, LtHash)> {
     let mut lt = LtHash::default();
-    let (_, sum) = tally(
+    let (_, sum) = tally_asking(
         conn,
         &[],
         Some(seal),
         Some(&mut lt),
         &mut VerifiedNodes::new(),
         Part::All,
+        &mut Asking::new(stop),
     )?;
     Ok((sum, lt))
 }
