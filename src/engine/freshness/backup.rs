@@ -227,7 +227,7 @@ fn keep_within(
         // the kernel's clock tick.
         Ok(true) => verify(&tmp, check, how == How::Deferred || Stamp::of(db) != *stamp),
         Ok(false) => {
-            let _ = std::fs::remove_file(&tmp);
+            discard(tmp);
             return Kept::Interrupted;
         }
         Err(_) => {
@@ -238,7 +238,7 @@ fn keep_within(
     match checked {
         Ok(()) => {}
         Err(Unchecked::Stopped) => {
-            let _ = std::fs::remove_file(&tmp);
+            discard(tmp);
             return Kept::Interrupted;
         }
         Err(Unchecked::Refused(why)) => {
@@ -255,6 +255,20 @@ fn keep_within(
         Kept::Copy
     } else {
         Kept::Nothing
+    }
+}
+
+/// Removes a copy stopped part way, beside the client it was stopped for:
+/// freeing gigabytes of a large store's copy takes the file system a second
+/// or more. (A copy holds what graph.db holds, sealed; the next copy of
+/// this process removes its name first in any case.)
+fn discard(tmp: PathBuf) {
+    if cfg!(test) {
+        let _ = std::fs::remove_file(&tmp);
+    } else {
+        std::thread::spawn(move || {
+            let _ = std::fs::remove_file(&tmp);
+        });
     }
 }
 
