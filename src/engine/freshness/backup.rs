@@ -335,16 +335,34 @@ mod tests {
         conn.query_row("SELECT x FROM t", [], |r| r.get(0)).unwrap()
     }
 
-    #[test]
-    fn an_idle_copy_stopped_for_a_client_leaves_the_link_and_is_made_later() {
+    /// A state directory and a repository whose graph.db `setup` made.
+    fn repo(setup: &str) -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf, Connection) {
         let dir = tempfile::tempdir().unwrap();
         let (state, root) = (dir.path().join("state"), dir.path().join("repo"));
         std::fs::create_dir_all(&root).unwrap();
         let db = root.join("graph.db");
         let conn = Connection::open(&db).unwrap();
+        conn.execute_batch(setup).unwrap();
+        (dir, state, root, db, conn)
+    }
+
+    /// [`keep_within`], never stopped.
+    fn keep_unstopped(
+        (state, root): (&Path, &Path),
+        files: (&Connection, &Path, &Stamp),
+        statement: &str,
+        how: How,
+        check: &Check<'_>,
+        within: u64,
+    ) -> Kept {
+        keep_within(state, root, files, statement, how, (check, &|| false), within)
+    }
+
+    #[test]
+    fn an_idle_copy_stopped_for_a_client_leaves_the_link_and_is_made_later() {
         // Several steps' worth of pages, so the copy asks between them.
-        conn.execute_batch("PRAGMA page_size = 1024; CREATE TABLE t (x); INSERT INTO t VALUES ('first');")
-            .unwrap();
+        let (_dir, state, root, db, conn) =
+            repo("PRAGMA page_size = 1024; CREATE TABLE t (x); INSERT INTO t VALUES ('first');");
         conn.execute(
             "CREATE TABLE pad AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) \
              SELECT i, randomblob(1000) AS b FROM n",
@@ -376,15 +394,7 @@ mod tests {
         conn.execute("UPDATE t SET x = 'second'", []).unwrap();
         let stamp = Stamp::of(&db);
         let keep = |statement: &str, how: How, check: &Check<'_>| {
-            keep_within(
-                &state,
-                &root,
-                (&conn, &db, &stamp),
-                statement,
-                how,
-                (check, &|| false),
-                1,
-            )
+            keep_unstopped((&state, &root), (&conn, &db, &stamp), statement, how, check, 1)
         };
         let fine = |_: &Connection, _: bool| -> Result<(), Unchecked> { Ok(()) };
         let stopped = |_: &Connection, _: bool| -> Result<(), Unchecked> { Err(Unchecked::Stopped) };
@@ -401,13 +411,7 @@ mod tests {
 
     #[test]
     fn a_large_store_is_linked_beside_the_verified_copy_and_a_copy_failing_its_check_never_replaces_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let (state, root) = (dir.path().join("state"), dir.path().join("repo"));
-        std::fs::create_dir_all(&root).unwrap();
-        let db = root.join("graph.db");
-        let conn = Connection::open(&db).unwrap();
-        conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES ('first');")
-            .unwrap();
+        let (_dir, state, root, db, conn) = repo("CREATE TABLE t (x); INSERT INTO t VALUES ('first');");
         let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
         let (backup, linked) = (backup_path(&state, &root), link_path(&state, &root));
         // The check stands for the seal: the copy must hold what was committed.
@@ -423,13 +427,12 @@ mod tests {
         };
         let keep = |statement: &str, how: How, want: &'static str, within: u64| {
             let stamp = Stamp::of(&db);
-            keep_within(
-                &state,
-                &root,
+            keep_unstopped(
+                (&state, &root),
                 (&conn, &db, &stamp),
                 statement,
                 how,
-                (&holding(want), &|| false),
+                &holding(want),
                 within,
             )
         };
