@@ -59,9 +59,7 @@ impl<'k> EdgeTaggers<'k> {
     /// The master's tagger and every group's this keyring holds (a row of
     /// a group it does not hold is refused as the manifest refuses it).
     pub(crate) fn new(keys: &'k Keyring) -> Result<Self> {
-        let seal = keys
-            .seal()
-            .ok_or_else(|| keys.needs(crate::keys::Level::Master, "sealing a commit"))?;
+        let seal = super::seal::sealer(keys)?;
         Ok(Self {
             keys,
             groups: Group::ALL.map(|g| keys.tier(g.key_tier()).ok().map(|c| Tagger::new(&c.manifest))),

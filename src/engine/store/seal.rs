@@ -128,7 +128,7 @@ pub(crate) fn verifies_mac(keys: &Keyring, statement: &[u8], tag: &[u8]) -> bool
         .is_some_and(|seal| mac(seal.mac_key(), statement).verify_slice(tag).is_ok())
 }
 
-fn sealer(keys: &Keyring) -> Result<&MasterSeal> {
+pub(crate) fn sealer(keys: &Keyring) -> Result<&MasterSeal> {
     keys.seal()
         .ok_or_else(|| keys.needs(crate::keys::Level::Master, "sealing a commit"))
 }

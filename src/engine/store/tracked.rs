@@ -89,7 +89,7 @@ impl Tags {
         Self {
             seal: keys.seal().map(|s| SealTagger::new(s.mac_key())),
             groups: taggers(keys),
-            elements: tracked.is_some_and(|t| t.totals.readable.is_some()),
+            elements: tracked.is_some_and(Tracked::keeps_elements),
         }
     }
 
@@ -151,6 +151,12 @@ pub(super) fn same_acc(a: &[u8; 32], b: &[u8; 32], halved: bool) -> bool {
 }
 
 impl Tracked {
+    /// Whether readable rows' set-hash elements are kept (a session that
+    /// checks the master's seal through them).
+    pub(super) fn keeps_elements(&self) -> bool {
+        self.totals.readable.is_some()
+    }
+
     /// Takes a row's element out of the set hash, if it was in.
     pub(super) fn drop_element(&mut self, kind: RowKind, id: [u8; 16]) {
         if let Some(e) = self.elements.remove(&(kind, id)) {
@@ -160,7 +166,7 @@ impl Tracked {
 
     /// Puts a row's element into the set hash (when kept).
     pub(super) fn put_element(&mut self, kind: RowKind, id: [u8; 16], element: [u8; 32]) {
-        if self.totals.readable.is_some() {
+        if self.keeps_elements() {
             self.totals.element(&element, 1);
             self.elements.insert((kind, id), element);
         }

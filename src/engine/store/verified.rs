@@ -92,7 +92,7 @@ impl VerifiedNodes {
     /// Notes an edge row's tag, read at open (when tracking).
     pub(super) fn load_edge(&mut self, id: EdgeId, tier: Tier, tag: [u8; 32]) {
         if let Some(t) = self.tracked.as_mut() {
-            t.edges.load(id, (tier, super::tracked::half(&tag)));
+            t.edges.load(id, (tier, half(&tag)));
         }
     }
 
@@ -201,7 +201,7 @@ impl VerifiedNodes {
                 RowKey::Edge { id, tier, .. } => {
                     self.edges[tier.code() as usize] += 1;
                     if let Some(t) = self.tracked.as_mut() {
-                        t.edges.insert(*id, (*tier, super::tracked::half(&tag)));
+                        t.edges.insert(*id, (*tier, half(&tag)));
                     }
                 }
             }
@@ -214,9 +214,7 @@ impl VerifiedNodes {
         }
         self.nodes.extend(nodes);
     }
-}
 
-impl VerifiedNodes {
     /// Notes the edge rows a commit of this session counted as it
     /// inserted them (see `edge_fold`), as [`VerifiedNodes::record`] notes
     /// rows.
@@ -229,7 +227,7 @@ impl VerifiedNodes {
         };
         let mut tags = Vec::with_capacity(rows.len());
         for row in rows {
-            tags.push((row.id, (row.tier, super::tracked::half(&row.tag))));
+            tags.push((row.id, (row.tier, half(&row.tag))));
             t.totals.count(row.tier, &row.tag, 1);
             if let Some(e) = row.element {
                 t.put_element(RowKind::Edge, *row.id.as_bytes(), e);

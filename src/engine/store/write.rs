@@ -352,7 +352,7 @@ impl Store {
             let tracked = self.verified.tracked.as_deref();
             std::sync::Mutex::new(super::edge_fold::EdgeFold::new(
                 tracked.is_some(),
-                tracked.is_some_and(|t| t.totals.readable.is_some()),
+                tracked.is_some_and(super::tracked::Tracked::keeps_elements),
             ))
         };
         // The node blobs are sealed, written and made durable (see
