@@ -122,11 +122,13 @@ impl Objects {
             f.sync_all().map_err(|e| Error::io(&tmp, e))?;
         }
         drop(f);
-        let (sub, made) = self.subdir_made(&path)?;
+        let (sub, mut made) = self.subdir_made(&path)?;
         let renamed = match fs::rename(&tmp, &path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self
-                .again(&path)
-                .and_then(|_| fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))),
+            // Made again (removed meanwhile): its entry is synced too.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self.again(&path).and_then(|remade| {
+                made |= remade;
+                fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))
+            }),
             other => other.map_err(|e| Error::io(&path, e)),
         };
         if renamed.is_err() {
@@ -467,7 +469,9 @@ impl Census {
                         c.to_move += usize::from(!fanned_path(dir, hash).is_file());
                     }
                 }
-                Err(path) if is_planted_subdir(path) => c.planted.push(path.clone()),
+                // A fan-out name in `dir` itself (a stray file inside a
+                // fan-out directory is only a stray).
+                Err(path) if path.parent() == Some(dir) && is_planted_subdir(path) => c.planted.push(path.clone()),
                 Err(_) => {}
             }
         }

@@ -141,6 +141,10 @@ fn a_linked_fan_out_directory_is_refused() {
     std::fs::remove_file(&sub).unwrap();
     objects.write(b"content", Durability::Deferred).unwrap();
     assert!(Census::of(dir.path(), &objects.list().unwrap()).planted.is_empty());
+    // A stray file with a two-digit name inside a fan-out directory is a
+    // stray, not a planted fan-out name.
+    std::fs::write(sub.join("cd"), b"stray").unwrap();
+    assert!(Census::of(dir.path(), &objects.list().unwrap()).planted.is_empty());
 }
 
 /// A fan-out directory this session made, gone since (a git checkout
