@@ -460,13 +460,20 @@ impl Census {
     /// The census of `listed`, a listing of the objects directory `dir`.
     pub fn of(dir: &Path, listed: &[Listed]) -> Self {
         let mut c = Census::default();
+        // The fanned-out copies the listing holds (no stat a flat blob).
+        let fanned: std::collections::HashSet<&str> = listed
+            .iter()
+            .filter_map(|e| e.as_ref().ok())
+            .filter(|(_, path)| path.parent() != Some(dir))
+            .map(|(hash, _)| hash.as_str())
+            .collect();
         for entry in listed {
             match entry {
                 Ok((hash, path)) => {
                     c.blobs += 1;
                     if path.parent() == Some(dir) {
                         c.flat += 1;
-                        c.to_move += usize::from(!fanned_path(dir, hash).is_file());
+                        c.to_move += usize::from(!fanned.contains(hash.as_str()));
                     }
                 }
                 // A fan-out name in `dir` itself (a stray file inside a
