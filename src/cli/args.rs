@@ -167,9 +167,14 @@ pub enum Command {
     },
     /// Bring a store made by an older version to today's layout, saying what moves (master level).
     ///
-    /// Today: blob files kept flat in .gpp/objects/ move to .gpp/objects/XX/ (the first two hex
-    /// digits of their name, as git keeps its objects). Each move is one rename and readers find a
-    /// blob in either place, so it is safe at any time; every write does it too.
+    /// Blob files kept flat in .gpp/objects/ move to .gpp/objects/XX/ (the first two hex digits of
+    /// their name, as git keeps its objects). Each move is one rename and readers find a blob in
+    /// either place, so it is safe at any time; every write does it too.
+    ///
+    /// A graph.db at schema v9 is laid out as v10: the same rows, keyed by their ids, with slimmer
+    /// indexes (about a third smaller). The whole file is rewritten once, in one transaction, then
+    /// checked against the seal; older versions of graphex no longer open it. Only this command
+    /// does it: until then a v9 store reads and writes as before.
     Migrate {
         /// Say what would move; move nothing.
         #[arg(long)]

@@ -8,7 +8,7 @@ use super::output::emit;
 use super::session::{Context, Need};
 
 pub fn migrate(ctx: &Context, dry_run: bool) -> Result<()> {
-    let store = ctx.open(Need::Write)?;
+    let mut store = ctx.open(Need::Write)?;
     let done = store.migrate(dry_run)?;
     emit(ctx.json, &done, text)
 }
@@ -16,20 +16,47 @@ pub fn migrate(ctx: &Context, dry_run: bool) -> Result<()> {
 fn text(m: &Migration) -> String {
     if m.nothing_to_do() {
         return format!(
-            "nothing to migrate: the store is in today's layout ({} blob file(s) fanned out in .gpp/objects/XX/)\n",
+            "nothing to migrate: the store is in today's layout (graph.db at schema v{}, {}; {} blob file(s) \
+             fanned out in .gpp/objects/XX/)\n",
+            m.schema,
+            megabytes(m.index_bytes_after),
             m.blobs_in_place
         );
     }
-    let verb = if m.dry_run { "would move" } else { "moved" };
-    let mut s = format!(
-        "{verb} {} blob file(s) from .gpp/objects/HASH to .gpp/objects/HA/SH… (as git keeps its objects: no \
-         directory holds more than a few thousand files); {} were in place already\n",
-        m.blobs_fanned_out, m.blobs_in_place
-    );
+    let mut s = String::new();
+    if m.blobs_fanned_out > 0 {
+        let verb = if m.dry_run { "would move" } else { "moved" };
+        s.push_str(&format!(
+            "{verb} {} blob file(s) from .gpp/objects/HASH to .gpp/objects/HA/SH… (as git keeps its objects: no \
+             directory holds more than a few thousand files); {} were in place already\n",
+            m.blobs_fanned_out, m.blobs_in_place
+        ));
+    }
+    if m.index_relaid && m.dry_run {
+        s.push_str(&format!(
+            "would lay graph.db ({}) out as schema v10: the same rows, keyed by their ids, with slimmer indexes \
+             (about a third smaller); the whole file is rewritten once, and older versions of graphex no \
+             longer open it\n",
+            megabytes(m.index_bytes_before)
+        ));
+    } else if m.index_relaid {
+        s.push_str(&format!(
+            "laid graph.db out as schema v{}: {} → {}, every row as it was and checked against the seal; older \
+             versions of graphex no longer open it\n",
+            m.schema,
+            megabytes(m.index_bytes_before),
+            megabytes(m.index_bytes_after)
+        ));
+    }
     s.push_str(if m.dry_run {
-        "dry run: nothing moved; without --dry-run, the next write does the same\n"
+        "dry run: nothing changed\n"
     } else {
-        "git sees each as a rename of the same content: commit .gpp/objects as usual\n"
+        "commit .gpp as usual (git sees each blob as a rename of the same content)\n"
     });
     s
+}
+
+/// `bytes` in megabytes, one decimal.
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
 }

@@ -75,8 +75,8 @@ fn a_sound_store_passes_and_a_weak_kdf_is_a_finding() {
 #[test]
 fn a_rolled_back_or_deleted_row_is_named_though_the_store_will_not_open() {
     for damage in [
-        "DELETE FROM edges WHERE rowid = (SELECT MIN(rowid) FROM edges)",
-        "UPDATE nodes SET version = version + 1 WHERE rowid = (SELECT MIN(rowid) FROM nodes WHERE tier = 1)",
+        "DELETE FROM edges WHERE id = (SELECT MIN(id) FROM edges)",
+        "UPDATE nodes SET version = version + 1 WHERE id = (SELECT MIN(id) FROM nodes WHERE tier = 1)",
     ] {
         let repo = demo();
         sql(repo.root(), damage);

@@ -128,3 +128,68 @@ fn an_older_flat_store_is_read_then_fanned_out_by_migrate_or_the_next_write() {
         "old versions too"
     );
 }
+
+/// How schema v9 laid a store out (the engine's tests use the same script).
+const V9_LAYOUT: &str = include_str!("../../src/engine/store/testdata/v9_layout.sql");
+
+/// The store's schema, and what `doctor` says of it.
+fn schema_of(repo: &Repo) -> (u32, String) {
+    let conn = rusqlite::Connection::open(repo.root().join(".gpp/graphex/graph.db")).unwrap();
+    let version = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+    // (The test's weak KDF is a finding of its own: the exit status is not this check's.)
+    let out = repo.master().args(["doctor", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (outcome, detail) = crate::doctor::outcome(&report, "schema");
+    assert_eq!(outcome, "ok", "{detail}");
+    (version, detail.to_owned())
+}
+
+#[test]
+fn a_v9_index_is_laid_out_as_v10_by_migrate_only_and_reads_the_same() {
+    let repo = Repo::new();
+    for name in ["orders", "billing"] {
+        repo.ok(&[
+            "add",
+            "--type",
+            "service",
+            "--name",
+            name,
+            "-d",
+            &format!("{name} words"),
+        ]);
+    }
+    repo.ok(&["link", "orders", "uses", "billing"]);
+    let (version, said) = schema_of(&repo);
+    assert_eq!(version, 10, "a new store is laid out as v10: {said}");
+    let conn = rusqlite::Connection::open(repo.root().join(".gpp/graphex/graph.db")).unwrap();
+    conn.execute_batch(V9_LAYOUT).unwrap();
+    drop(conn);
+    let shown = repo.ok(&["show", "orders"]);
+
+    // A write leaves the older layout as it is; doctor says what lays it out.
+    repo.ok(&["add", "--type", "service", "--name", "auth", "-d", "auth words"]);
+    let (version, said) = schema_of(&repo);
+    assert_eq!(version, 9);
+    assert!(said.contains("`graphex migrate` lays it out as v10"), "{said}");
+    assert!(
+        repo.ok(&["status"]).contains("schema  v9"),
+        "status names the store's own schema"
+    );
+
+    let dry = repo.json(repo.master(), &["migrate", "--dry-run", "--json"]);
+    assert_eq!(
+        (dry["index_relaid"].as_bool(), dry["schema"].as_u64()),
+        (Some(true), Some(9))
+    );
+    assert_eq!(schema_of(&repo).0, 9, "a dry run changes nothing");
+    let text = repo.ok(&["migrate"]);
+    assert!(text.contains("laid graph.db out as schema v10: "), "{text}");
+    assert!(text.contains("checked against the seal"), "{text}");
+    assert!(!text.contains("blob file"), "no blob moved: {text}");
+    let (version, said) = schema_of(&repo);
+    assert_eq!(version, 10, "{said}");
+    assert!(repo.ok(&["migrate"]).contains("nothing to migrate"));
+    assert_eq!(repo.ok(&["show", "orders"]), shown);
+    let out = repo.ok(&["query", "orders -> uses -> *"]);
+    assert!(out.contains("billing"), "{out}");
+}

@@ -313,8 +313,9 @@ fn rotation(known: &HashSet<[u8; 32]>, ours: &Path, theirs: &Path) -> Result<Opt
         let conn = open(path)?;
         let rows: Vec<([u8; 32], String)> = conn
             .prepare(&format!(
-                "SELECT {}, action FROM timeline WHERE action LIKE 'rotate-key %'",
-                lineage::KEY_COLUMNS
+                "SELECT {}, action FROM timeline WHERE action LIKE 'rotate-key %' AND {}",
+                lineage::KEY_COLUMNS,
+                schema::RARE_ACTION
             ))?
             .query_map([], |r| Ok((lineage::row_key(r)?, r.get(8)?)))?
             .collect::<rusqlite::Result<_>>()?;

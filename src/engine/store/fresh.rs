@@ -405,8 +405,7 @@ fn verdict_on(
         statement: now.statement.clone(),
         seq: now.seq,
         at: conn
-            // The newest row by its number (the table's key): no scan.
-            .query_row("SELECT at FROM timeline ORDER BY seq DESC LIMIT 1", [], |r| r.get(0))
+            .query_row(super::schema::LAST_CHANGE, [], |r| r.get(0))
             .unwrap_or(0),
     };
     let verdict = freshness::decide(

@@ -242,7 +242,10 @@ fn an_edit_in_place_before_a_sessions_idle_copy_never_becomes_the_backup() {
     assert!(session.backup_copy_owed());
     let raw = Connection::open(Layout::new(&root).db()).unwrap();
     let gone = raw
-        .execute("DELETE FROM nodes WHERE rowid = (SELECT max(rowid) FROM nodes)", [])
+        .execute(
+            "DELETE FROM nodes WHERE id = (SELECT id FROM nodes ORDER BY seq DESC, id DESC LIMIT 1)",
+            [],
+        )
         .unwrap();
     assert_eq!(gone, 1);
     drop(raw);

@@ -99,7 +99,7 @@ fn a_row_rolled_back_to_its_older_consistent_version_is_refused() {
 #[test]
 fn deleted_node_and_edge_rows_are_refused() {
     for statement in [
-        "DELETE FROM nodes WHERE rowid = (SELECT MAX(rowid) FROM nodes)",
+        "DELETE FROM nodes WHERE id = (SELECT id FROM nodes ORDER BY seq DESC, id DESC LIMIT 1)",
         "DELETE FROM edges",
     ] {
         let (_dir, root, _) = store_with_history(Tier::AgentRestricted);

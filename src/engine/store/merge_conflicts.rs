@@ -148,10 +148,11 @@ impl crate::store::Store {
         let rows = checked(self.conn(), self.keys())?;
         let commits: Vec<i64> = self
             .conn()
-            .prepare_cached(
+            .prepare_cached(&format!(
                 "SELECT DISTINCT commit_seq FROM timeline INDEXED BY timeline_by_action \
-                 WHERE action = 'merge-conflict'",
-            )?
+                 WHERE action = 'merge-conflict' AND {}",
+                super::schema::RARE_ACTION
+            ))?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         for commit in commits {

@@ -1,11 +1,13 @@
 //! `graphex migrate`: brings a store made by an older version to today's
-//! layout, saying what it moves. Today that is the blob fan-out (see
-//! `objects`); the same step runs on its own at every write.
+//! layout, saying what it changes: the blob fan-out (see `objects`; the same
+//! step runs on its own at every write) and the index's lean layout (schema
+//! v10, see `schema`; only this command makes it, since it rewrites the
+//! whole file).
 
 use serde::Serialize;
 
-use super::Store;
-use crate::error::Result;
+use super::{Store, schema};
+use crate::error::{Error, Result};
 
 /// What a migration did, or (dry run) would do.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -14,20 +16,30 @@ pub struct Migration {
     pub blobs_fanned_out: usize,
     /// Blob files already in place.
     pub blobs_in_place: usize,
+    /// Whether `graph.db` was (dry run: would be) laid out anew as v10.
+    pub index_relaid: bool,
+    /// The schema `graph.db` is at now (dry run: stays at).
+    pub schema: u32,
+    /// `graph.db`'s size in bytes before.
+    pub index_bytes_before: u64,
+    /// … and after (the same on a dry run or when nothing was laid out).
+    pub index_bytes_after: u64,
     pub dry_run: bool,
 }
 
 impl Migration {
     /// Whether the store was already in today's layout.
     pub fn nothing_to_do(&self) -> bool {
-        self.blobs_fanned_out == 0
+        self.blobs_fanned_out == 0 && !self.index_relaid
     }
 }
 
 impl Store {
     /// Moves what an older version left in an older layout (master level:
     /// the same as any write). With `dry_run`, counts it and moves nothing.
-    pub fn migrate(&self, dry_run: bool) -> Result<Migration> {
+    /// Every row is kept as it was, so the seal still holds; the store is
+    /// checked against it again once laid out.
+    pub fn migrate(&mut self, dry_run: bool) -> Result<Migration> {
         self.require_writer("migrate the store")?;
         let census = super::objects::Census::of(&self.layout.objects(), &self.objects.list()?);
         // A flat copy of a blob already in place is dropped, not moved.
@@ -36,9 +48,25 @@ impl Store {
         } else {
             self.objects.fan_out()?
         };
+        let db = self.layout.db();
+        let size = || std::fs::metadata(&db).map(|m| m.len()).map_err(|e| Error::io(&db, e));
+        let before = size()?;
+        let relaid = if dry_run {
+            !schema::lean(&self.conn)?
+        } else {
+            let relaid = schema::relayout(&mut self.conn)?;
+            if relaid {
+                super::seal::verify_whole(&self.conn, &self.keys)?;
+            }
+            relaid
+        };
         Ok(Migration {
             blobs_fanned_out: moved,
             blobs_in_place: census.blobs - census.flat,
+            index_relaid: relaid,
+            schema: self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?,
+            index_bytes_before: before,
+            index_bytes_after: size()?,
             dry_run,
         })
     }

@@ -104,6 +104,8 @@ mod keyring_tests;
 #[cfg(test)]
 mod manifest_tests;
 #[cfg(test)]
+mod migrate_tests;
+#[cfg(test)]
 mod names_only_tests;
 #[cfg(test)]
 mod ops_tests;
@@ -145,7 +147,7 @@ pub use report::{StatusReport, TierCount};
 pub(crate) use rotate::{key_version, marker as rotation_marker, retired_key};
 pub(crate) use rowmac::TimelineRow;
 pub use saved::{MAX_SAVED_QUERY_LEN, SavedQuery};
-pub use schema::{SCHEMA_VERSION, count_sealings, forbid_code, meta, sealings};
+pub use schema::{SCHEMA_VERSION, UNMIGRATED_SCHEMA, count_sealings, forbid_code, meta, sealings};
 pub use seal_accept::Acceptance;
 pub use seal_repair::{DiffKind, Difference, Reference, SealPlan, diff_kind};
 pub use seal_statement::{StatementId, statement_id};

@@ -71,7 +71,7 @@ impl Store {
         };
         let last: Option<i64> = self
             .conn
-            .query_row("SELECT MAX(at) FROM timeline", [], |r| r.get(0))
+            .query_row(super::schema::LAST_CHANGE, [], |r| r.get(0))
             .optional()?
             .flatten();
         let c = Counted {
@@ -205,7 +205,8 @@ impl Store {
         Ok(StatusReport {
             store: self.layout.root().display().to_string(),
             level: self.level(),
-            schema_version: super::SCHEMA_VERSION,
+            // The store's own: a store at v9 stays there until `graphex migrate`.
+            schema_version: self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?,
             total_nodes: tiers.iter().map(|t| t.nodes).sum(),
             total_edges: tiers.iter().map(|t| t.edges).sum(),
             tiers,

@@ -264,7 +264,7 @@ fn a_store_of_schema_five_gains_the_table() {
     sql(
         &root,
         "DROP TABLE saved_queries; DROP TABLE merge_conflicts; DROP INDEX timeline_by_action; DROP TABLE seal_log; \
-         DROP INDEX timeline_by_at; \
+         DROP INDEX IF EXISTS timeline_by_at; \
          PRAGMA user_version = 5;",
     );
     let mut s = open_at(&root, Level::Master);

@@ -9,6 +9,7 @@ use std::path::Path;
 use rusqlite::Connection;
 
 use super::SCHEMA_VERSION;
+use super::schema::UNMIGRATED_SCHEMA;
 use super::seal_repair::DiffKind;
 use super::seal_statement::{StatementId, statement_id};
 use crate::error::{Error, Result};
@@ -32,7 +33,7 @@ pub(super) fn attach(conn: &Connection, copy: &Path, want: &StatementId) -> Resu
     conn.execute(&format!("ATTACH DATABASE ?1 AS {TRUSTED}"), [copy.to_string_lossy()])?;
     let checked = (|| -> Result<()> {
         let version: u32 = conn.query_row(&format!("PRAGMA {TRUSTED}.user_version"), [], |r| r.get(0))?;
-        if version != SCHEMA_VERSION {
+        if !(UNMIGRATED_SCHEMA..=SCHEMA_VERSION).contains(&version) {
             return Err(Error::integrity(
                 "the trusted copy",
                 format!(

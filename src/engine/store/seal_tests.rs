@@ -185,7 +185,7 @@ fn an_edited_name_token_is_refused_at_master_level() {
         sql(
             &root,
             &format!(
-                "UPDATE {table} = randomblob(32) WHERE rowid = (SELECT MAX(rowid) FROM {})",
+                "UPDATE {table} = randomblob(32) WHERE id = (SELECT id FROM {} ORDER BY seq DESC, id DESC LIMIT 1)",
                 &table[..5]
             ),
             [],

@@ -46,11 +46,11 @@ impl<'a> Asking<'a> {
     }
 }
 
-/// Every node row as the manifest sees it; a covering index serves it.
-const NODE_ROWS: &str = "SELECT id, tier, version, blob, digest, name_token FROM nodes INDEXED BY nodes_by_tier";
-/// Every edge row as the manifest sees it, from the covering index rather
-/// than the sealed records.
-const EDGE_ROWS: &str = "SELECT id, tier, seq, digest, token FROM edges INDEXED BY edges_by_tier";
+/// Every node row as the manifest sees it: from the rows (v10), or from the
+/// covering tier index of a store still at v9.
+const NODE_ROWS: &str = "SELECT id, tier, version, blob, digest, name_token FROM nodes";
+/// Every edge row as the manifest sees it (read as [`NODE_ROWS`]).
+const EDGE_ROWS: &str = "SELECT id, tier, seq, digest, token FROM edges";
 
 /// The count and XOR of tags of every row in `groups`, noting each
 /// node row's tag and the edge rows per tier in `verified`; with `seal`,

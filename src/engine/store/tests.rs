@@ -299,7 +299,7 @@ fn swapping_two_nodes_blobs_is_detected() {
     let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
     conn.execute_batch(
         "UPDATE nodes SET blob = (SELECT group_concat(blob, '|') FROM nodes);
-         UPDATE nodes SET blob = CASE WHEN rowid = (SELECT MIN(rowid) FROM nodes)
+         UPDATE nodes SET blob = CASE WHEN id = (SELECT MIN(id) FROM nodes)
             THEN substr(blob, 66) ELSE substr(blob, 1, 64) END;",
     )
     .unwrap();
