@@ -71,10 +71,9 @@ fn doctor_says(repo: &Repo) -> String {
     c["detail"].as_str().unwrap().to_owned()
 }
 
-#[test]
-fn an_older_flat_store_is_read_then_fanned_out_by_migrate_or_the_next_write() {
-    let repo = Repo::new();
-    for name in ["orders", "billing", "auth"] {
+/// Adds a service named each of `names`, described as "NAME words".
+fn add_services(repo: &Repo, names: &[&str]) {
+    for name in names {
         repo.ok(&[
             "add",
             "--type",
@@ -85,6 +84,12 @@ fn an_older_flat_store_is_read_then_fanned_out_by_migrate_or_the_next_write() {
             &format!("{name} words"),
         ]);
     }
+}
+
+#[test]
+fn an_older_flat_store_is_read_then_fanned_out_by_migrate_or_the_next_write() {
+    let repo = Repo::new();
+    add_services(&repo, &["orders", "billing", "auth"]);
     repo.ok(&["update", "orders", "-d", "orders words, again"]);
     let (flat, fanned) = layout(repo.root());
     assert_eq!(flat, 0, "new blobs are fanned out");
@@ -147,17 +152,7 @@ fn schema_of(repo: &Repo) -> (u32, String) {
 #[test]
 fn a_v9_index_is_laid_out_as_v10_by_migrate_only_and_reads_the_same() {
     let repo = Repo::new();
-    for name in ["orders", "billing"] {
-        repo.ok(&[
-            "add",
-            "--type",
-            "service",
-            "--name",
-            name,
-            "-d",
-            &format!("{name} words"),
-        ]);
-    }
+    add_services(&repo, &["orders", "billing"]);
     repo.ok(&["link", "orders", "uses", "billing"]);
     let (version, said) = schema_of(&repo);
     assert_eq!(version, 10, "a new store is laid out as v10: {said}");

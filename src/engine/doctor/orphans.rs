@@ -72,13 +72,19 @@ fn known(conn: &Connection) -> Result<Known> {
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let (bytes, version): (Vec<u8>, i64) = (r.get(0)?, r.get(1)?);
-            let (Some(id), Ok(version)) = (node_id(&bytes), u64::try_from(version)) else {
+            // A timeline row may pack several nodes' ids (see `timeline_pack`).
+            let Ok(each) = crate::store::timeline_pack::ids(&bytes) else {
                 continue;
             };
-            let top = k.highest.entry(id).or_insert(version);
-            *top = (*top).max(version);
-            if is_row {
-                k.rows.insert((id, version));
+            for one in each {
+                let (Some(id), Ok(version)) = (node_id(one), u64::try_from(version)) else {
+                    continue;
+                };
+                let top = k.highest.entry(id).or_insert(version);
+                *top = (*top).max(version);
+                if is_row {
+                    k.rows.insert((id, version));
+                }
             }
         }
     }

@@ -20,33 +20,68 @@ use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
+use crate::store::kit::rowmac::{TimelineRow, timeline_fields};
 use crate::store::kit::schema;
 
-/// The columns a row is told by, in this order.
-pub(super) const KEY_COLUMNS: &str = "at, actor, action, node_id, edge_id, before_version, after_version, proposal";
+/// The columns a stored row is read by, in this order (as
+/// `rowmac::timeline_fields` reads them).
+pub(super) const ROW_COLUMNS: &str =
+    "at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq";
 
 /// What a timeline row says, as one digest: every field but its number,
 /// commit and MAC (which a merge renumbers or writes anew), and an undo's
-/// `before` (the commit it undid, renumbered too).
-pub(super) fn row_key(r: &rusqlite::Row<'_>) -> rusqlite::Result<[u8; 32]> {
-    let action: String = r.get(2)?;
-    let mut h = Sha256::new();
-    for i in 0..8 {
-        if i == 5 && action == "undo" {
-            h.update([9u8]);
-            continue;
-        }
-        crate::store::kit::seal_timeline::hash_value(&mut h, r.get_ref(i)?);
+/// `before` (the commit it undid, renumbered too). Rows are told apart
+/// as they read, not as they are stored: a row packed with others on one
+/// branch (see `timeline_pack`) is the same row stored alone on another.
+pub(super) fn key(r: &TimelineRow) -> [u8; 32] {
+    use rusqlite::types::ValueRef;
+    let int = |v: Option<i64>| v.map_or(ValueRef::Null, ValueRef::Integer);
+    fn blob(v: &Option<Vec<u8>>) -> ValueRef<'_> {
+        v.as_deref().map_or(ValueRef::Null, ValueRef::Blob)
     }
-    Ok(h.finalize().into())
+    let mut h = Sha256::new();
+    let before = if r.action == "undo" { None } else { Some(int(r.before)) };
+    for (i, v) in [
+        Some(ValueRef::Integer(r.at)),
+        Some(ValueRef::Text(r.actor.as_bytes())),
+        Some(ValueRef::Text(r.action.as_bytes())),
+        Some(blob(&r.node)),
+        Some(blob(&r.edge)),
+        before,
+        Some(int(r.after)),
+        Some(
+            r.proposal
+                .as_deref()
+                .map_or(ValueRef::Null, |p| ValueRef::Text(p.as_bytes())),
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        match v {
+            Some(v) => crate::store::kit::seal_timeline::hash_value(&mut h, v),
+            None if i == 5 => h.update([9u8]),
+            None => {}
+        }
+    }
+    h.finalize().into()
+}
+
+/// Every row of `schema`'s timeline as it reads (packed rows unpacked), in
+/// order. Not checked against MACs: each side's were checked whole before.
+pub(super) fn rows(conn: &Connection, schema: &str, filter: &str) -> Result<Vec<TimelineRow>> {
+    let stored = conn
+        .prepare(&format!(
+            "SELECT {ROW_COLUMNS} FROM {schema}.timeline {filter} ORDER BY seq"
+        ))?
+        .query_map([], timeline_fields)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    crate::store::kit::timeline_pack::unpack_all(stored)
 }
 
 /// The keys of every timeline row of `schema`.
 pub(super) fn keys(conn: &Connection, schema: &str) -> Result<HashSet<[u8; 32]>> {
-    Ok(conn
-        .prepare(&format!("SELECT {KEY_COLUMNS} FROM {schema}.timeline"))?
-        .query_map([], row_key)?
-        .collect::<rusqlite::Result<_>>()?)
+    Ok(rows(conn, schema, "")?.iter().map(key).collect())
 }
 
 /// Refuses the other branch when its index did not grow from the

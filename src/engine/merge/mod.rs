@@ -30,6 +30,8 @@
 //! for git to commit. Rotations on both branches, or of several tiers, are
 //! refused.
 
+#[cfg(test)]
+mod batch_tests;
 mod lineage;
 mod rekey;
 mod rows;
@@ -311,18 +313,11 @@ fn rotation(known: &HashSet<[u8; 32]>, ours: &Path, theirs: &Path) -> Result<Opt
     // ancestor does not hold.
     let rotated = |path: &Path| -> Result<Vec<Tier>> {
         let conn = open(path)?;
-        let rows: Vec<([u8; 32], String)> = conn
-            .prepare(&format!(
-                "SELECT {}, action FROM timeline WHERE action LIKE 'rotate-key %' AND {}",
-                lineage::KEY_COLUMNS,
-                schema::RARE_ACTION
-            ))?
-            .query_map([], |r| Ok((lineage::row_key(r)?, r.get(8)?)))?
-            .collect::<rusqlite::Result<_>>()?;
-        let actions: Vec<String> = rows
+        let filter = format!("WHERE action LIKE 'rotate-key %' AND {}", schema::RARE_ACTION);
+        let actions: Vec<String> = lineage::rows(&conn, "main", &filter)?
             .into_iter()
-            .filter(|(k, _)| !known.contains(k))
-            .map(|(_, a)| a)
+            .filter(|r| !known.contains(&lineage::key(r)))
+            .map(|r| r.action)
             .collect();
         Ok(Tier::ALL
             .into_iter()

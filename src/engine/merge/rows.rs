@@ -449,18 +449,10 @@ pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeR
     // Rows are told by what they say: those ours holds already (the
     // ancestor's, and the other branch's an earlier merge brought) stay out.
     let known = super::lineage::keys(tx, "main")?;
-    let rows: Vec<([u8; 32], TimelineRow)> = tx
-        .prepare(&format!(
-            "SELECT {}, commit_seq FROM b.timeline ORDER BY seq",
-            super::lineage::KEY_COLUMNS
-        ))?
-        .query_map([], |r| {
-            Ok((
-                super::lineage::row_key(r)?,
-                crate::store::kit::rowmac::timeline_fields(r)?,
-            ))
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+    let rows: Vec<([u8; 32], TimelineRow)> = super::lineage::rows(tx, "b", "")?
+        .into_iter()
+        .map(|r| (super::lineage::key(&r), r))
+        .collect();
     let mut put = tx.prepare(
         "INSERT INTO main.timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
          commit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",

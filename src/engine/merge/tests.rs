@@ -57,7 +57,7 @@ impl OtherBranch for Checkout {
 /// Merges `theirs` into `ours` as the driver does, then brings the other
 /// branch's blob files (and key files, when only it changed them) over as
 /// git does.
-fn merge(ours: &Path, theirs: &Path, base: &Path) -> Result<MergeReport> {
+pub(super) fn merge(ours: &Path, theirs: &Path, base: &Path) -> Result<MergeReport> {
     let report = merge_indexes(
         ours,
         &creds(Level::Master, ours),
@@ -106,7 +106,7 @@ fn describe(root: &Path, name: &str, text: &str) {
 }
 
 /// A store with `shared` and `other`, its base saved, and a branch of it.
-fn forked() -> (tempfile::TempDir, PathBuf, tempfile::TempDir, PathBuf, PathBuf) {
+pub(super) fn forked() -> (tempfile::TempDir, PathBuf, tempfile::TempDir, PathBuf, PathBuf) {
     let (dir, root) = new_store();
     {
         let mut s = open_at(&root, Level::Master);

@@ -216,8 +216,9 @@ pub(super) fn insert_edges(
     )
 }
 
-/// Inserts one commit's timeline rows, one per entry of `entries`, each
-/// with its MAC (made on the helper thread: it covers the row's place).
+/// Inserts one commit's timeline rows, one per entry of `entries` (packed,
+/// see `timeline_pack`, in a store at v10), each stored row with its MAC
+/// (made on the helper thread: it covers the row's place).
 /// The helper also tags each row for the master's seal, under the number
 /// the row is to get; when every row got it, the rows and the sum of their
 /// tags are returned, so the seal need not read them back (see
@@ -231,7 +232,26 @@ pub(super) fn insert_timeline(
     now: i64,
     row_seq: i64,
 ) -> Result<Option<Covered>> {
-    let count = entries.len();
+    let row = |en: &Entry| rowmac::TimelineRow {
+        at: now,
+        actor: actor.to_owned(),
+        action: en.action.to_string(),
+        node: en.node.as_ref().map(|i| i.as_bytes().to_vec()),
+        edge: en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
+        before: en.before.map(super::sql_version),
+        after: en.after.map(super::sql_version),
+        proposal: proposal.map(str::to_owned),
+        commit: Some(row_seq),
+    };
+    let stored = match entries {
+        Entries::Listed(list) => rowmac::stored_rows(tx, list.iter().map(row))?,
+        Entries::Batch { nodes, edges } => {
+            let adds = nodes.iter().map(|w| row(&Entry::node("add", w.node.id, None, Some(1))));
+            let links = edges.iter().map(|e| row(&Entry::edge("link", e.id)));
+            rowmac::stored_rows(tx, adds.chain(links))?
+        }
+    };
+    let count = stored.len();
     let mut put = rowmac::timeline_insert(tx)?;
     // The number before the first row's (AUTOINCREMENT: past every number
     // ever used).
@@ -244,40 +264,20 @@ pub(super) fn insert_timeline(
     let tagger = keys.seal().map(|s| SealTagger::new(s.mac_key()));
     let mut sum = Sum::default();
     let mut numbered = true;
-    let produce = |i: usize, en: &Entry| {
-        let row = rowmac::TimelineRow {
-            at: now,
-            actor: actor.to_owned(),
-            action: en.action.to_string(),
-            node: en.node.as_ref().map(|i| i.as_bytes().to_vec()),
-            edge: en.edge.as_ref().map(|i| i.as_bytes().to_vec()),
-            before: en.before.map(super::sql_version),
-            after: en.after.map(super::sql_version),
-            proposal: proposal.map(str::to_owned),
-            commit: Some(row_seq),
-        };
-        let mac = rowmac::timeline_mac(keys, &row, i, count);
+    let produce = |i: usize, row: &rowmac::TimelineRow| {
+        let mac = rowmac::timeline_mac(keys, row, i, count);
         let seq = base + i as i64 + 1;
-        let tag = tagger.as_ref().map(|t| t.timeline(seq, &seal_timeline::fields(&row)));
-        Ok((row, mac, seq, tag))
+        let tag = tagger.as_ref().map(|t| t.timeline(seq, &seal_timeline::fields(row)));
+        Ok((mac, seq, tag))
     };
-    let mut consume = |(row, mac, seq, tag): (rowmac::TimelineRow, _, i64, Option<_>)| {
-        rowmac::put_timeline_row(&mut put, &row, mac)?;
+    parallel::pipeline(&stored, produce, |row, (mac, seq, tag)| {
+        rowmac::put_timeline_row(&mut put, row, mac)?;
         numbered &= tx.last_insert_rowid() == seq;
         if let Some(tag) = tag {
             sum.add(&tag, 1);
         }
         Ok(())
-    };
-    match entries {
-        Entries::Listed(list) => parallel::pipeline(list, produce, |_, r| consume(r))?,
-        Entries::Batch { nodes, edges } => {
-            let add = |i: usize, w: &NodeWrite| produce(i, &Entry::node("add", w.node.id, None, Some(1)));
-            parallel::pipeline(nodes, add, |_, r| consume(r))?;
-            let link = |i: usize, e: &Edge| produce(nodes.len() + i, &Entry::edge("link", e.id));
-            parallel::pipeline(edges, link, |_, r| consume(r))?;
-        }
-    }
+    })?;
     Ok((numbered && tagger.is_some() && count > 0).then_some(Covered {
         first: base + 1,
         last: base + count as i64,

@@ -182,21 +182,24 @@ impl Store {
         while let Some(r) = rows.next()? {
             newest = newest.max(r.get(0)?);
             newest_at = newest_at.max(r.get(3)?);
-            if let Some(bytes) = r.get_ref(1)?.as_blob_or_null().ok().flatten()
-                && let Ok(id) = row_node_id(bytes)
-                && looked.insert((RowKind::Node, *id.as_bytes()))
-                && let Some(m) = self.verified.nodes.get(&id)
-                && !node_there.exists([bytes])?
-            {
-                out.push(removed_node(id, m.tier(), m.version()));
-            }
-            if let Some(bytes) = r.get_ref(2)?.as_blob_or_null().ok().flatten()
-                && let Ok(id) = row_edge_id(bytes)
-                && looked.insert((RowKind::Edge, *id.as_bytes()))
-                && let Some((tier, _)) = tracked.edges.get(&id)
-                && !edge_there.exists([bytes])?
-            {
-                out.push(removed_edge(id, *tier));
+            let named = super::timeline_pack::named(r.get(1)?, r.get(2)?)?;
+            for (node, edge) in &named {
+                if let Some(bytes) = node.as_deref()
+                    && let Ok(id) = row_node_id(bytes)
+                    && looked.insert((RowKind::Node, *id.as_bytes()))
+                    && let Some(m) = self.verified.nodes.get(&id)
+                    && !node_there.exists([bytes])?
+                {
+                    out.push(removed_node(id, m.tier(), m.version()));
+                }
+                if let Some(bytes) = edge.as_deref()
+                    && let Ok(id) = row_edge_id(bytes)
+                    && looked.insert((RowKind::Edge, *id.as_bytes()))
+                    && let Some((tier, _)) = tracked.edges.get(&id)
+                    && !edge_there.exists([bytes])?
+                {
+                    out.push(removed_edge(id, *tier));
+                }
             }
         }
         Ok((out, newest, newest_at))

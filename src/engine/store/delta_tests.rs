@@ -331,3 +331,35 @@ fn a_write_without_a_commit_is_read_in_full() {
     assert!(reader.refresh().is_err());
     assert_eq!(reader.full_loads, loads + 1);
 }
+
+#[test]
+fn another_process_s_batch_and_its_undo_are_applied_row_by_row_from_packed_rows() {
+    let (_dir, root) = new_store();
+    let mut reader = open_at(&root, Level::Human);
+    reader.track_changes().unwrap();
+    let mut batch = Batch::default();
+    for i in 0..12 {
+        batch.add_node(node(&format!("b{i}"), Tier::AgentReadable, "batch"));
+    }
+    for i in 0..11 {
+        batch.link(edge(&format!("b{i}"), "calls", &format!("b{}", i + 1)));
+    }
+    after(&root, &mut reader, Level::Human, "a batch", |w| {
+        w.apply_batch(batch, Durability::Deferred).unwrap();
+    });
+    // The undo's rows name what it removed, packed as the batch's were:
+    // the session finds them there, or it would read everything again.
+    after(&root, &mut reader, Level::Human, "the batch undone", |w| {
+        w.undo().unwrap();
+    });
+    let packed: i64 = reader
+        .conn
+        .query_row(
+            "SELECT COUNT(*) FROM timeline WHERE length(node_id) > 16 OR length(edge_id) > 16",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(packed >= 3, "the batch's two packed rows and the undo's: {packed}");
+    assert_eq!(reader.catalog().nodes().count(), 0);
+}

@@ -7,5 +7,5 @@
 
 pub(crate) use super::{
     audit_chain, audit_merge, manifest, merge_conflicts as conflicts, rotate, rowmac, schema, seal, seal_log,
-    seal_timeline, unlinked,
+    seal_timeline, timeline_pack, unlinked,
 };

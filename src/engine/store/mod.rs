@@ -87,6 +87,7 @@ mod snapshot_sign;
 mod snapshots;
 mod tally;
 mod timeline;
+pub(crate) mod timeline_pack;
 mod timeline_within;
 mod tracked;
 mod unlink;
@@ -121,6 +122,8 @@ mod seal_repair_tests;
 mod seal_tests;
 #[cfg(test)]
 pub(crate) mod tests;
+#[cfg(test)]
+mod timeline_pack_tests;
 #[cfg(test)]
 mod wal_tests;
 

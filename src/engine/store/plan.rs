@@ -83,15 +83,6 @@ pub(crate) enum Entries<'a> {
     },
 }
 
-impl Entries<'_> {
-    pub fn len(&self) -> usize {
-        match self {
-            Entries::Listed(list) => list.len(),
-            Entries::Batch { nodes, edges } => nodes.len() + edges.len(),
-        }
-    }
-}
-
 /// A decision row written with (or, for an undo, deleted by) a commit.
 pub(crate) struct DecisionRow {
     pub proposal: String,

@@ -120,25 +120,26 @@ fn timeline_hmac(keys: &Keyring, row: &TimelineRow, place: usize, of: usize) -> 
     Some(m)
 }
 
-/// Inserts `rows` as one commit's timeline rows, each with its MAC.
+/// Inserts `rows` as one commit's timeline rows, each stored row with its
+/// MAC (packed, see `timeline_pack`, in a store at v10).
 pub(crate) fn insert_timeline(tx: &Connection, keys: &Keyring, rows: &[TimelineRow]) -> Result<()> {
-    insert_timeline_rows(tx, keys, rows.iter())
-}
-
-/// [`insert_timeline`] with rows made one at a time (a large commit's rows
-/// are never all held at once).
-pub(crate) fn insert_timeline_rows(
-    tx: &Connection,
-    keys: &Keyring,
-    rows: impl ExactSizeIterator<Item = impl std::borrow::Borrow<TimelineRow>>,
-) -> Result<()> {
-    let count = rows.len();
+    let stored = stored_rows(tx, rows.iter().cloned())?;
+    let count = stored.len();
     let mut put = timeline_insert(tx)?;
-    for (i, r) in rows.enumerate() {
-        let r = r.borrow();
+    for (i, r) in stored.iter().enumerate() {
         put_timeline_row(&mut put, r, timeline_mac(keys, r, i, count))?;
     }
     Ok(())
+}
+
+/// One commit's rows as `tx`'s store keeps them: packed at v10, one by one
+/// at v9 (which an older graphex reads).
+pub(crate) fn stored_rows(tx: &Connection, rows: impl IntoIterator<Item = TimelineRow>) -> Result<Vec<TimelineRow>> {
+    Ok(if super::schema::lean(tx)? {
+        super::timeline_pack::pack(rows)
+    } else {
+        rows.into_iter().collect()
+    })
 }
 
 /// The MAC of timeline row `row`, at `place` among the `of` rows of its
@@ -228,18 +229,21 @@ fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
     Ok((timeline_fields(r)?, r.get(9)?, r.get(10)?))
 }
 
-/// Every timeline row of commit `commit`, in order, each checked at the
-/// master level (with the number of rows the commit wrote).
+/// Every timeline row of commit `commit`, in order (those a packed row
+/// stands for, see `timeline_pack`), each stored row checked at the master
+/// level (with the number of rows the commit stored).
 pub(crate) fn commit_rows(conn: &Connection, keys: &Keyring, commit: i64) -> Result<Vec<TimelineRow>> {
     let rows = conn
         .prepare_cached(&format!("{TIMELINE_ROW} WHERE commit_seq = ?1 ORDER BY seq"))?
         .query_map([commit], read_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let of = rows.len();
-    rows.into_iter()
+    let checked = rows
+        .into_iter()
         .enumerate()
         .map(|(i, (row, mac, _))| check_timeline(keys, &row, i, of, mac.as_deref()).map(|()| row))
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    super::timeline_pack::unpack_all(checked)
 }
 
 fn check_timeline(keys: &Keyring, row: &TimelineRow, place: usize, of: usize, mac: Option<&[u8]>) -> Result<()> {
@@ -298,7 +302,8 @@ pub(crate) fn check_all(conn: &Connection, keys: &Keyring) -> Result<()> {
     Ok(())
 }
 
-/// Every timeline row up to row `seq` (included), in order, each checked at
+/// Every timeline row up to stored row `seq` (included), in order (those a
+/// packed row stands for, see `timeline_pack`), each stored row checked at
 /// the master level. `seq` must end a commit (its last row), so that each
 /// commit's rows are read whole.
 pub(crate) fn rows_through(conn: &Connection, keys: &Keyring, seq: i64) -> Result<Vec<TimelineRow>> {
@@ -307,10 +312,12 @@ pub(crate) fn rows_through(conn: &Connection, keys: &Keyring, seq: i64) -> Resul
         .query_map([seq], read_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let places = places(&rows);
-    rows.into_iter()
+    let checked = rows
+        .into_iter()
         .zip(places)
         .map(|((row, mac, _), (place, of))| check_timeline(keys, &row, place, of, mac.as_deref()).map(|()| row))
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    super::timeline_pack::unpack_all(checked)
 }
 
 /// Writes the MAC of every history and timeline row as they are (a store

@@ -241,8 +241,10 @@ CREATE INDEX timeline_by_at ON timeline (at);
 /// and no second index of the id); the tier indexes hold `(tier, seq)` only,
 /// so the manifest check reads the rows themselves; the timeline keeps an
 /// index of its node rows and of its rare actions only (the last change is
-/// the last row; a date for `--as-of` is found by a scan). The columns keep
-/// v9's order. Written for a v9 store: a new store runs it on empty tables.
+/// the last row; a date for `--as-of` is found by a scan), and of the rows
+/// that pack several nodes' (see `timeline_pack`: only a v10 store packs).
+/// The columns keep v9's order. Written for a v9 store: a new store runs it
+/// on empty tables.
 const V10: &str = "
 CREATE TABLE nodes_v10 (
     id         BLOB PRIMARY KEY,
@@ -285,7 +287,8 @@ DROP INDEX timeline_by_at;
 DROP INDEX timeline_by_proposal;
 DROP INDEX timeline_by_node;
 DROP INDEX timeline_by_action;
-CREATE INDEX timeline_by_node ON timeline (node_id) WHERE node_id IS NOT NULL;
+CREATE INDEX timeline_by_node ON timeline (node_id) WHERE length(node_id) = 16;
+CREATE INDEX timeline_packed_nodes ON timeline (after_version) WHERE length(node_id) > 16;
 ";
 
 /// The partial index of the timeline's rare actions (see [`RARE_ACTION`]).
@@ -646,7 +649,10 @@ mod tests {
         let plan_of = |sql: &str| plan(&conn, sql);
         assert!(plan_of("SELECT id FROM edges WHERE tier = 2 AND seq > 3").contains("edges_by_tier"));
         assert!(plan_of("SELECT id FROM nodes WHERE tier = 1 AND seq > 3").contains("nodes_by_tier"));
-        assert!(plan_of("SELECT action FROM timeline WHERE node_id = x'01'").contains("timeline_by_node"));
+        let by_node = "SELECT action FROM timeline WHERE node_id = x'01' AND length(node_id) = 16";
+        assert!(plan_of(by_node).contains("timeline_by_node"), "{}", plan_of(by_node));
+        let packed = "SELECT action FROM timeline WHERE length(node_id) > 16 AND after_version = 1";
+        assert!(plan_of(packed).contains("timeline_packed_nodes"), "{}", plan_of(packed));
         let rare = format!("SELECT commit_seq FROM timeline WHERE action = 'merge-conflict' AND {RARE_ACTION}");
         assert!(plan_of(&rare).contains("timeline_by_action"), "{}", plan_of(&rare));
         let no_rowid = conn.prepare("SELECT rowid FROM edges");

@@ -103,23 +103,26 @@ impl Store {
             .collect::<rusqlite::Result<Vec<Row>>>()?;
         let mut out: Vec<TimelineEntry> = Vec::new();
         for (key, at, actor, proposal, action, node, edge, before, after) in rows {
-            let change = self.describe_change(action, node, edge, before, after)?;
             // Rows outside a commit are keyed by their negated row number.
             let (commit, note) = match u64::try_from(key) {
                 Ok(c) => (c, None),
                 Err(_) => (0, Some(key.unsigned_abs())),
             };
-            match out.last_mut() {
-                Some(e) if e.commit == commit && commit != 0 => e.changes.push(change),
-                _ => out.push(TimelineEntry {
-                    commit,
-                    at: Timestamp(at),
-                    actor,
-                    proposal,
-                    changes: vec![change],
-                    note,
-                    more: 0,
-                }),
+            // Newest first: a packed row's rows from its last.
+            for (node, edge) in super::timeline_pack::named(node, edge)?.into_iter().rev() {
+                let change = self.describe_change(action.clone(), node, edge, before, after)?;
+                match out.last_mut() {
+                    Some(e) if e.commit == commit && commit != 0 => e.changes.push(change),
+                    _ => out.push(TimelineEntry {
+                        commit,
+                        at: Timestamp(at),
+                        actor: actor.clone(),
+                        proposal: proposal.clone(),
+                        changes: vec![change],
+                        note,
+                        more: 0,
+                    }),
+                }
             }
         }
         for e in &mut out {
@@ -182,22 +185,43 @@ impl Store {
 
     /// Who wrote `version` of node `id`, as the timeline says: the action,
     /// the actor and the proposal it came from (each `None` when unknown).
+    /// A row of its own is found by the node index; rows packed with others
+    /// (an import's, see `timeline_pack`) by reading the packed rows that
+    /// wrote that version, newest first.
     pub fn version_origin(
         &self,
         id: &NodeId,
         version: u64,
     ) -> Result<(Option<String>, Option<String>, Option<String>)> {
         use rusqlite::OptionalExtension;
-        Ok(self
+        type Origin = (Option<String>, Option<String>, Option<String>);
+        let own: Option<(i64, Origin)> = self
             .conn
             .query_row(
-                "SELECT action, actor, proposal FROM timeline WHERE node_id = ?1 AND after_version = ?2
+                "SELECT seq, action, actor, proposal FROM timeline
+                 WHERE node_id = ?1 AND length(node_id) = 16 AND after_version = ?2
                  ORDER BY seq DESC LIMIT 1",
                 params![id.as_bytes().as_slice(), sql_version(version)],
-                |r| Ok((Some(r.get(0)?), Some(r.get(1)?), r.get(2)?)),
+                |r| Ok((r.get(0)?, (Some(r.get(1)?), Some(r.get(2)?), r.get(3)?))),
             )
-            .optional()?
-            .unwrap_or((None, None, None)))
+            .optional()?;
+        // Only a store at v10 packs rows.
+        if !super::schema::lean(&self.conn)? {
+            return Ok(own.map_or((None, None, None), |(_, origin)| origin));
+        }
+        let after = own.as_ref().map_or(0, |(seq, _)| *seq);
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT node_id, action, actor, proposal FROM timeline
+             WHERE length(node_id) > 16 AND after_version = ?2 AND seq > ?1 ORDER BY seq DESC",
+        )?;
+        let mut packed = stmt.query(params![after, sql_version(version)])?;
+        while let Some(r) = packed.next()? {
+            let ids = r.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
+            if super::timeline_pack::ids(ids)?.any(|one| one == id.as_bytes()) {
+                return Ok((Some(r.get(1)?), Some(r.get(2)?), r.get(3)?));
+            }
+        }
+        Ok(own.map_or((None, None, None), |(_, origin)| origin))
     }
 
     /// One timeline row as shown: names instead of ids where readable.

@@ -75,32 +75,34 @@ impl Store {
         )?;
         let mut rows = stmt.query([start, top])?;
         let mut entry: Option<TimelineEntry> = None;
-        while let Some(r) = rows.next()? {
-            let (node, edge): (Option<Vec<u8>>, Option<Vec<u8>>) = (r.get(5)?, r.get(6)?);
-            if !self.visible_under(node.as_deref(), edge.as_deref(), cap)? {
-                continue;
-            }
-            if let Some(e) = &mut entry
-                && e.changes.len() >= per_entry
-            {
-                e.more = 1;
-                break;
-            }
-            let change = self.describe_change(r.get(4)?, node, edge, r.get(7)?, r.get(8)?)?;
-            match &mut entry {
-                Some(e) => e.changes.push(change),
-                None => {
-                    // Rows outside a commit are keyed by their negated row number.
-                    let key: i64 = r.get(0)?;
-                    entry = Some(TimelineEntry {
-                        commit: u64::try_from(key).unwrap_or(0),
-                        note: (key < 0).then(|| key.unsigned_abs()),
-                        at: Timestamp(r.get(1)?),
-                        actor: r.get(2)?,
-                        proposal: r.get(3)?,
-                        changes: vec![change],
-                        more: 0,
-                    })
+        'rows: while let Some(r) = rows.next()? {
+            // Newest first: a packed row's rows from its last.
+            for (node, edge) in super::timeline_pack::named(r.get(5)?, r.get(6)?)?.into_iter().rev() {
+                if !self.visible_under(node.as_deref(), edge.as_deref(), cap)? {
+                    continue;
+                }
+                if let Some(e) = &mut entry
+                    && e.changes.len() >= per_entry
+                {
+                    e.more = 1;
+                    break 'rows;
+                }
+                let change = self.describe_change(r.get(4)?, node, edge, r.get(7)?, r.get(8)?)?;
+                match &mut entry {
+                    Some(e) => e.changes.push(change),
+                    None => {
+                        // Rows outside a commit are keyed by their negated row number.
+                        let key: i64 = r.get(0)?;
+                        entry = Some(TimelineEntry {
+                            commit: u64::try_from(key).unwrap_or(0),
+                            note: (key < 0).then(|| key.unsigned_abs()),
+                            at: Timestamp(r.get(1)?),
+                            actor: r.get(2)?,
+                            proposal: r.get(3)?,
+                            changes: vec![change],
+                            more: 0,
+                        })
+                    }
                 }
             }
         }

@@ -39,6 +39,7 @@ DROP TABLE edges;
 ALTER TABLE edges_v9 RENAME TO edges;
 CREATE INDEX edges_by_tier ON edges (tier, seq, id, digest, token);
 DROP INDEX timeline_by_node;
+DROP INDEX timeline_packed_nodes;
 DROP INDEX timeline_by_action;
 CREATE INDEX timeline_by_node ON timeline (node_id);
 CREATE INDEX timeline_by_proposal ON timeline (proposal);

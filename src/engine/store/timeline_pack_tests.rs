@@ -1,0 +1,116 @@
+//! A batch's timeline stored packed (see `timeline_pack`): read, dated,
+//! undone and shown row by row as before, and refused when a packed row is
+//! altered outside Graphex.
+
+use super::tests::{new_store, node, open_at};
+use super::*;
+use crate::as_of::AsOf;
+use crate::model::Tier;
+
+/// A batch of `n` nodes, each linked to the next.
+fn batch(n: usize) -> Batch {
+    let mut b = Batch::default();
+    for i in 0..n {
+        b.add_node(node(&format!("n{i}"), Tier::AgentReadable, "batch"));
+    }
+    for i in 0..n - 1 {
+        b.link(super::tests::edge(&format!("n{i}"), "calls", &format!("n{}", i + 1)));
+    }
+    b
+}
+
+fn stored_rows(s: &Store, commit: i64) -> i64 {
+    s.conn
+        .query_row("SELECT COUNT(*) FROM timeline WHERE commit_seq = ?1", [commit], |r| {
+            r.get(0)
+        })
+        .unwrap()
+}
+
+fn names(c: &Catalog) -> Vec<String> {
+    let mut v: Vec<String> = c.nodes().map(|n| n.name.to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_batch_is_stored_packed_and_is_read_dated_shown_and_undone_row_by_row() {
+    let (_dir, root) = new_store();
+    let mut s = open_at(&root, Level::Human);
+    s.add_node(node("first", Tier::Public, "before the batch")).unwrap();
+    s.apply_batch(batch(30), Durability::Deferred).unwrap();
+    assert_eq!(stored_rows(&s, 2), 2, "30 adds in one stored row, 29 links in another");
+    let rows = s.commit_rows(2).unwrap();
+    assert_eq!(rows.len(), 59);
+    assert!(
+        rows[..30]
+            .iter()
+            .all(|r| r.action == "add" && r.node.as_ref().is_some_and(|n| n.len() == 16))
+    );
+
+    // Who wrote a batch node, as its history says.
+    let history = s.history("n7").unwrap();
+    assert_eq!(history[0].action.as_deref(), Some("add"));
+    assert_eq!(history[0].actor.as_deref(), Some("human"));
+
+    // Shown change by change, newest first when cut.
+    let entry = &s.timeline(1).unwrap()[0];
+    assert_eq!(entry.changes.len(), 59);
+    assert_eq!(entry.changes[0].node.as_deref(), Some("n0"));
+    assert_eq!(entry.changes[58].edge.as_deref(), Some("n28 -> calls -> n29"));
+    let cut = &s.timeline_within(1, Tier::HumanOnly, 5).unwrap()[0];
+    assert_eq!((cut.changes.len(), cut.more), (5, 1));
+    assert_eq!(cut.changes[4].edge.as_deref(), Some("n28 -> calls -> n29"));
+
+    // Dated: before the batch, one node; after it, all of them.
+    assert_eq!(names(&s.catalog_as_of(AsOf::Commit(1)).unwrap().catalog), ["first"]);
+    assert_eq!(s.catalog_as_of(AsOf::Commit(2)).unwrap().catalog.nodes().count(), 31);
+
+    // Undone whole, from its packed rows.
+    match s.undo().unwrap() {
+        crate::proposal::Undone::Change { commit, changes, .. } => {
+            assert_eq!((commit, changes.len()), (2, 59));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(names(s.catalog()), ["first"]);
+    s.check_timeline_sealed().unwrap();
+    s.check_history().unwrap();
+    drop(s);
+    let s = open_at(&root, Level::Human);
+    assert_eq!(names(s.catalog()), ["first"]);
+    assert_eq!(s.catalog().edge_count(), 0);
+}
+
+#[test]
+fn a_packed_row_altered_outside_graphex_is_refused_not_misread() {
+    for (what, statement) in [
+        (
+            "an id dropped",
+            "UPDATE timeline SET node_id = substr(node_id, 17) WHERE length(node_id) > 32",
+        ),
+        (
+            "ids reordered",
+            "UPDATE timeline SET node_id = CAST(substr(node_id, 17, 16) || substr(node_id, 1, 16) \
+             || substr(node_id, 33) AS BLOB) WHERE length(node_id) > 32",
+        ),
+        (
+            "a broken id",
+            "UPDATE timeline SET node_id = CAST(node_id || x'00' AS BLOB) WHERE length(node_id) > 32",
+        ),
+    ] {
+        let (_dir, root) = new_store();
+        let mut s = open_at(&root, Level::Human);
+        s.apply_batch(batch(6), Durability::Deferred).unwrap();
+        drop(s);
+        let raw = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+        assert_eq!(raw.execute(statement, []).unwrap(), 1, "{what}");
+        drop(raw);
+        let mut s = open_at(&root, Level::Human);
+        let err = s.timeline(5).unwrap_err();
+        assert!(matches!(err, Error::Integrity { .. }), "{what}: {err}");
+        assert!(s.check_timeline_sealed().is_err(), "{what}: the seal covers it too");
+        assert!(s.undo().is_err(), "{what}: undo follows only what the master wrote");
+        assert_eq!(s.catalog().nodes().count(), 6, "{what}: nothing undone");
+    }
+}
