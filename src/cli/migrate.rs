@@ -47,6 +47,19 @@ fn text(m: &Migration) -> String {
             megabytes(m.index_bytes_before),
             megabytes(m.index_bytes_after)
         ));
+    } else if m.index_compacted {
+        let verb = if m.dry_run { "would rewrite" } else { "rewrote" };
+        s.push_str(&format!(
+            "{verb} graph.db without its free pages: {} → {}\n",
+            megabytes(m.index_bytes_before),
+            megabytes(m.index_bytes_after)
+        ));
+    }
+    if m.log_pending {
+        s.push_str(
+            "another graphex process (an unlock session, a console) had the store open: graph.db reaches its new \
+             size once it closes (`graphex lock` ends a session)\n",
+        );
     }
     s.push_str(if m.dry_run {
         "dry run: nothing changed\n"

@@ -60,21 +60,25 @@ fn node_id(bytes: &[u8]) -> Option<NodeId> {
 
 fn known(conn: &Connection) -> Result<Known> {
     let mut k = Known::default();
-    for (sql, is_row) in [
-        ("SELECT id, version FROM nodes", false),
-        ("SELECT node_id, version FROM node_versions", true),
+    // (the query, whether it reads history rows, whether its rows may pack
+    // several ids: the timeline's, see `timeline_pack`)
+    for (sql, is_row, packs) in [
+        ("SELECT id, version FROM nodes", false, false),
+        ("SELECT node_id, version FROM node_versions", true, false),
         (
             "SELECT node_id, after_version FROM timeline WHERE node_id IS NOT NULL AND after_version IS NOT NULL",
             false,
+            true,
         ),
     ] {
         let mut stmt = conn.prepare(sql)?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let (bytes, version): (Vec<u8>, i64) = (r.get(0)?, r.get(1)?);
-            // A timeline row may pack several nodes' ids (see `timeline_pack`).
-            let Ok(each) = crate::store::timeline_pack::ids(&bytes) else {
-                continue;
+            // A malformed packed row is the history check's to name.
+            let each: Vec<&[u8]> = match crate::store::timeline_pack::ids(&bytes) {
+                Ok(ids) if packs => ids.collect(),
+                _ => vec![&bytes],
             };
             for one in each {
                 let (Some(id), Ok(version)) = (node_id(one), u64::try_from(version)) else {

@@ -79,9 +79,16 @@ pub(super) fn rows(conn: &Connection, schema: &str, filter: &str) -> Result<Vec<
     crate::store::kit::timeline_pack::unpack_all(stored)
 }
 
-/// The keys of every timeline row of `schema`.
+/// The keys of every timeline row of `schema`, read a stored row at a time.
 pub(super) fn keys(conn: &Connection, schema: &str) -> Result<HashSet<[u8; 32]>> {
-    Ok(rows(conn, schema, "")?.iter().map(key).collect())
+    let mut stmt = conn.prepare(&format!("SELECT {ROW_COLUMNS} FROM {schema}.timeline"))?;
+    let mut stored = stmt.query([])?;
+    let (mut out, mut one) = (HashSet::new(), Vec::new());
+    while let Some(r) = stored.next()? {
+        crate::store::kit::timeline_pack::unpack(timeline_fields(r)?, &mut one)?;
+        out.extend(one.drain(..).map(|row| key(&row)));
+    }
+    Ok(out)
 }
 
 /// Refuses the other branch when its index did not grow from the

@@ -453,11 +453,17 @@ pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeR
         .into_iter()
         .map(|r| (super::lineage::key(&r), r))
         .collect();
-    let mut put = tx.prepare(
-        "INSERT INTO main.timeline (at, actor, action, node_id, edge_id, before_version, after_version, proposal, \
-         commit_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?;
     let mut has_version = tx.prepare("SELECT 1 FROM main.node_versions WHERE node_id = ?1 AND version = ?2")?;
+    // Each commit's rows kept, stored as ours stores a commit's rows
+    // (packed at v10); their MACs are written afterwards.
+    let mut kept: Vec<TimelineRow> = Vec::new();
+    let mut put = crate::store::kit::rowmac::timeline_insert(tx)?;
+    let mut flush = |kept: &mut Vec<TimelineRow>| -> Result<()> {
+        for r in crate::store::kit::rowmac::stored_rows(tx, kept.drain(..))? {
+            crate::store::kit::rowmac::put_timeline_row(&mut put, &r, None)?;
+        }
+        Ok(())
+    };
     for (key, r) in rows {
         if known.contains(&key) {
             continue;
@@ -476,20 +482,21 @@ pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeR
         } else {
             r.before
         };
-        put.execute(params![
-            r.at,
-            r.actor,
-            r.action,
-            r.node,
-            r.edge,
+        let row = TimelineRow {
             before,
-            r.after,
-            r.proposal,
-            r.commit.map(|c| renumber.commit(c))
-        ])?;
+            commit: r.commit.map(|c| renumber.commit(c)),
+            ..r
+        };
+        if kept
+            .last()
+            .is_some_and(|last| last.commit != row.commit || row.commit.is_none())
+        {
+            flush(&mut kept)?;
+        }
+        kept.push(row);
         report.timeline += 1;
     }
-    Ok(())
+    flush(&mut kept)
 }
 
 /// Adds the other branch's new saved queries (a name saved on both keeps

@@ -216,6 +216,9 @@ pub(super) fn insert_edges(
     )
 }
 
+/// Timeline rows made and inserted at a time by a commit to a v9 store.
+const SLICE: usize = 1 << 16;
+
 /// Inserts one commit's timeline rows, one per entry of `entries` (packed,
 /// see `timeline_pack`, in a store at v10), each stored row with its MAC
 /// (made on the helper thread: it covers the row's place).
@@ -243,15 +246,22 @@ pub(super) fn insert_timeline(
         proposal: proposal.map(str::to_owned),
         commit: Some(row_seq),
     };
-    let stored = match entries {
-        Entries::Listed(list) => rowmac::stored_rows(tx, list.iter().map(row))?,
+    let (logical, rows): (usize, Box<dyn Iterator<Item = rowmac::TimelineRow> + '_>) = match entries {
+        Entries::Listed(list) => (list.len(), Box::new(list.iter().map(row))),
         Entries::Batch { nodes, edges } => {
             let adds = nodes.iter().map(|w| row(&Entry::node("add", w.node.id, None, Some(1))));
-            let links = edges.iter().map(|e| row(&Entry::edge("link", e.id)));
-            rowmac::stored_rows(tx, adds.chain(links))?
+            let links = edges.iter().map(move |e| row(&Entry::edge("link", e.id)));
+            (nodes.len() + edges.len(), Box::new(adds.chain(links)))
         }
     };
-    let count = stored.len();
+    // Packed at v10 (a few rows, held at once); at v9 one row an entry,
+    // made and inserted a slice at a time.
+    let (count, mut rows): (usize, Box<dyn Iterator<Item = rowmac::TimelineRow> + '_>) = if super::schema::lean(tx)? {
+        let stored = super::timeline_pack::pack(rows);
+        (stored.len(), Box::new(stored.into_iter()))
+    } else {
+        (logical, rows)
+    };
     let mut put = rowmac::timeline_insert(tx)?;
     // The number before the first row's (AUTOINCREMENT: past every number
     // ever used).
@@ -270,14 +280,27 @@ pub(super) fn insert_timeline(
         let tag = tagger.as_ref().map(|t| t.timeline(seq, &seal_timeline::fields(row)));
         Ok((mac, seq, tag))
     };
-    parallel::pipeline(&stored, produce, |row, (mac, seq, tag)| {
-        rowmac::put_timeline_row(&mut put, row, mac)?;
-        numbered &= tx.last_insert_rowid() == seq;
-        if let Some(tag) = tag {
-            sum.add(&tag, 1);
+    let mut done = 0;
+    loop {
+        let slice: Vec<rowmac::TimelineRow> = rows.by_ref().take(SLICE).collect();
+        if slice.is_empty() {
+            break;
         }
-        Ok(())
-    })?;
+        let at = done;
+        parallel::pipeline(
+            &slice,
+            |i, row| produce(at + i, row),
+            |row, (mac, seq, tag)| {
+                rowmac::put_timeline_row(&mut put, row, mac)?;
+                numbered &= tx.last_insert_rowid() == seq;
+                if let Some(tag) = tag {
+                    sum.add(&tag, 1);
+                }
+                Ok(())
+            },
+        )?;
+        done += slice.len();
+    }
     Ok((numbered && tagger.is_some() && count > 0).then_some(Covered {
         first: base + 1,
         last: base + count as i64,

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::{Store, schema};
+use super::{Store, schema, schema_v10};
 use crate::error::{Error, Result};
 
 /// What a migration did, or (dry run) would do.
@@ -18,6 +18,12 @@ pub struct Migration {
     pub blobs_in_place: usize,
     /// Whether `graph.db` was (dry run: would be) laid out anew as v10.
     pub index_relaid: bool,
+    /// Whether `graph.db` was (would be) rewritten without its free pages
+    /// (after a layout, or a rewrite that failed for want of room).
+    pub index_compacted: bool,
+    /// Another process read the store meanwhile: `graph.db` reaches its
+    /// new size when that process lets go (an unlock session: `graphex lock`).
+    pub log_pending: bool,
     /// The schema `graph.db` is at now (dry run: stays at).
     pub schema: u32,
     /// `graph.db`'s size in bytes before.
@@ -30,15 +36,15 @@ pub struct Migration {
 impl Migration {
     /// Whether the store was already in today's layout.
     pub fn nothing_to_do(&self) -> bool {
-        self.blobs_fanned_out == 0 && !self.index_relaid
+        self.blobs_fanned_out == 0 && !self.index_relaid && !self.index_compacted
     }
 }
 
 impl Store {
     /// Moves what an older version left in an older layout (master level:
     /// the same as any write). With `dry_run`, counts it and moves nothing.
-    /// Every row is kept as it was, so the seal still holds; the store is
-    /// checked against it again once laid out.
+    /// Every row is kept as it was, so the seal still holds: the store is
+    /// checked against it before anything is rewritten, and again after.
     pub fn migrate(&mut self, dry_run: bool) -> Result<Migration> {
         self.require_writer("migrate the store")?;
         let census = super::objects::Census::of(&self.layout.objects(), &self.objects.list()?);
@@ -51,19 +57,26 @@ impl Store {
         let db = self.layout.db();
         let size = || std::fs::metadata(&db).map(|m| m.len()).map_err(|e| Error::io(&db, e));
         let before = size()?;
-        let relaid = if dry_run {
-            !schema::lean(&self.conn)?
-        } else {
-            let relaid = schema::relayout(&mut self.conn)?;
-            if relaid {
-                super::seal::verify_whole(&self.conn, &self.keys)?;
+        let lean = schema::lean(&self.conn)?;
+        let to_compact = !lean || schema_v10::has_free_pages(&self.conn)?;
+        let done = if dry_run || !to_compact {
+            schema_v10::Relayout {
+                laid_out: !lean,
+                compacted: to_compact,
+                log_pending: false,
             }
-            relaid
+        } else {
+            super::seal::verify_whole(&self.conn, &self.keys)?;
+            let done = schema::relayout(&mut self.conn)?;
+            super::seal::verify_whole(&self.conn, &self.keys)?;
+            done
         };
         Ok(Migration {
             blobs_fanned_out: moved,
             blobs_in_place: census.blobs - census.flat,
-            index_relaid: relaid,
+            index_relaid: done.laid_out,
+            index_compacted: done.compacted,
+            log_pending: done.log_pending,
             schema: self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?,
             index_bytes_before: before,
             index_bytes_after: size()?,

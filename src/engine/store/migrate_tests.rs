@@ -101,11 +101,29 @@ fn a_v9_store_is_read_written_and_checked_as_it_is() {
     let mut s = open_at(&root, Level::Master);
     s.add_node(node("d", Tier::AgentReadable, "d words")).unwrap();
     s.link(edge("d", "uses", "a")).unwrap();
+    let mut batch = Batch::default();
+    for name in ["e1", "e2", "e3"] {
+        batch.add_node(node(name, Tier::AgentReadable, "batch"));
+    }
+    s.apply_batch(batch, Durability::Deferred).unwrap();
+    // A v9 store is never packed: an older graphex reads every row it holds.
+    let packed: i64 = raw(&root)
+        .query_row("SELECT COUNT(*) FROM timeline WHERE length(node_id) > 16", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(packed, 0);
+    assert_eq!(
+        s.commit_rows(schema::commit_seq(&s.conn).unwrap() as i64)
+            .unwrap()
+            .len(),
+        3
+    );
     drop(s);
     assert_eq!(version(&root), UNMIGRATED_SCHEMA, "no open or write lays it out anew");
     let agent = seen(&root, Level::Agent);
     assert!(
-        agent.starts_with(r#"["a public", "b agent-readable", "d agent-readable"]"#),
+        agent.starts_with(r#"["a public", "b agent-readable", "d agent-readable", "e1 agent-readable""#),
         "{agent}"
     );
     assert!(agent.contains(r#"["a -> uses -> b", "d -> uses -> a"]"#), "{agent}");

@@ -75,6 +75,7 @@ pub(crate) mod rotate;
 pub(crate) mod rowmac;
 mod saved;
 pub(crate) mod schema;
+mod schema_v10;
 pub(crate) mod seal;
 mod seal_accept;
 pub(crate) mod seal_log;

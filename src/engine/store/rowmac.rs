@@ -233,17 +233,21 @@ fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
 /// stands for, see `timeline_pack`), each stored row checked at the master
 /// level (with the number of rows the commit stored).
 pub(crate) fn commit_rows(conn: &Connection, keys: &Keyring, commit: i64) -> Result<Vec<TimelineRow>> {
+    super::timeline_pack::unpack_all(commit_stored(conn, keys, commit)?.into_iter().map(|(_, row)| row))
+}
+
+/// The stored rows of commit `commit` and their numbers, in order, each
+/// checked at the master level, not unpacked.
+pub(crate) fn commit_stored(conn: &Connection, keys: &Keyring, commit: i64) -> Result<Vec<(i64, TimelineRow)>> {
     let rows = conn
         .prepare_cached(&format!("{TIMELINE_ROW} WHERE commit_seq = ?1 ORDER BY seq"))?
         .query_map([commit], read_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let of = rows.len();
-    let checked = rows
-        .into_iter()
+    rows.into_iter()
         .enumerate()
-        .map(|(i, (row, mac, _))| check_timeline(keys, &row, i, of, mac.as_deref()).map(|()| row))
-        .collect::<Result<Vec<_>>>()?;
-    super::timeline_pack::unpack_all(checked)
+        .map(|(i, (row, mac, seq))| check_timeline(keys, &row, i, of, mac.as_deref()).map(|()| (seq, row)))
+        .collect()
 }
 
 fn check_timeline(keys: &Keyring, row: &TimelineRow, place: usize, of: usize, mac: Option<&[u8]>) -> Result<()> {

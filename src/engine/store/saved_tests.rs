@@ -261,10 +261,11 @@ fn saved_query_text_and_names_never_reach_the_disk_in_plaintext() {
 #[test]
 fn a_store_of_schema_five_gains_the_table() {
     let (_dir, root) = new_store();
+    sql(&root, include_str!("testdata/v9_layout.sql"));
     sql(
         &root,
         "DROP TABLE saved_queries; DROP TABLE merge_conflicts; DROP INDEX timeline_by_action; DROP TABLE seal_log; \
-         DROP INDEX IF EXISTS timeline_by_at; \
+         DROP INDEX timeline_by_at; \
          PRAGMA user_version = 5;",
     );
     let mut s = open_at(&root, Level::Master);

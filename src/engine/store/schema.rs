@@ -5,6 +5,7 @@
 
 use rusqlite::{Connection, OptionalExtension};
 
+pub use super::schema_v10::{lean, relayout};
 use crate::error::{Error, Result};
 
 /// The schema version this program writes: a new store is made at it, and
@@ -23,7 +24,7 @@ pub const RARE_ACTION: &str = "action NOT IN ('add', 'link', 'update')";
 /// The time of the last change: the newest timeline row's.
 pub const LAST_CHANGE: &str = "SELECT at FROM timeline ORDER BY seq DESC LIMIT 1";
 
-const V1: &str = "
+pub(super) const V1: &str = "
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -236,66 +237,6 @@ const V9: &str = "
 CREATE INDEX timeline_by_at ON timeline (at);
 ";
 
-/// The lean layout (v10), the same rows and columns as v9. Nodes, edges and
-/// node versions are keyed by their id (`WITHOUT ROWID`: no hidden row number
-/// and no second index of the id); the tier indexes hold `(tier, seq)` only,
-/// so the manifest check reads the rows themselves; the timeline keeps an
-/// index of its node rows and of its rare actions only (the last change is
-/// the last row; a date for `--as-of` is found by a scan), and of the rows
-/// that pack several nodes' (see `timeline_pack`: only a v10 store packs).
-/// The columns keep v9's order. Written for a v9 store: a new store runs it
-/// on empty tables.
-const V10: &str = "
-CREATE TABLE nodes_v10 (
-    id         BLOB PRIMARY KEY,
-    tier       INTEGER NOT NULL,
-    version    INTEGER NOT NULL,
-    name_token BLOB NOT NULL UNIQUE,
-    blob       TEXT NOT NULL,
-    summary    BLOB NOT NULL,
-    seq        INTEGER NOT NULL,
-    digest     BLOB
-) WITHOUT ROWID;
-INSERT INTO nodes_v10 SELECT id, tier, version, name_token, blob, summary, seq, digest FROM nodes ORDER BY id;
-DROP TABLE nodes;
-ALTER TABLE nodes_v10 RENAME TO nodes;
-CREATE INDEX nodes_by_tier ON nodes (tier, seq);
-CREATE TABLE node_versions_v10 (
-    node_id BLOB NOT NULL,
-    version INTEGER NOT NULL,
-    tier    INTEGER NOT NULL,
-    blob    TEXT NOT NULL,
-    mac     BLOB,
-    PRIMARY KEY (node_id, version)
-) WITHOUT ROWID;
-INSERT INTO node_versions_v10 SELECT node_id, version, tier, blob, mac FROM node_versions ORDER BY node_id, version;
-DROP TABLE node_versions;
-ALTER TABLE node_versions_v10 RENAME TO node_versions;
-CREATE TABLE edges_v10 (
-    id     BLOB PRIMARY KEY,
-    tier   INTEGER NOT NULL,
-    token  BLOB NOT NULL UNIQUE,
-    sealed BLOB NOT NULL,
-    seq    INTEGER NOT NULL,
-    digest BLOB
-) WITHOUT ROWID;
-INSERT INTO edges_v10 SELECT id, tier, token, sealed, seq, digest FROM edges ORDER BY id;
-DROP TABLE edges;
-ALTER TABLE edges_v10 RENAME TO edges;
-CREATE INDEX edges_by_tier ON edges (tier, seq);
-DROP INDEX timeline_by_at;
-DROP INDEX timeline_by_proposal;
-DROP INDEX timeline_by_node;
-DROP INDEX timeline_by_action;
-CREATE INDEX timeline_by_node ON timeline (node_id) WHERE length(node_id) = 16;
-CREATE INDEX timeline_packed_nodes ON timeline (after_version) WHERE length(node_id) > 16;
-";
-
-/// The partial index of the timeline's rare actions (see [`RARE_ACTION`]).
-fn rare_action_index() -> String {
-    format!("CREATE INDEX timeline_by_action ON timeline (action) WHERE {RARE_ACTION};")
-}
-
 /// The schema version before the master's seal existed: a store migrated
 /// from below it has no seal yet, by its schema (see `Store::seal`).
 pub const FIRST_SEALED_SCHEMA: u32 = 4;
@@ -489,8 +430,8 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     // A new store is laid out as today's; an older one stops at v9 (see
     // [`UNMIGRATED_SCHEMA`]).
     let reached = if found == 0 {
-        tx.execute_batch(V10)?;
-        tx.execute_batch(&rare_action_index())?;
+        tx.execute_batch(super::schema_v10::V10)?;
+        tx.execute_batch(&super::schema_v10::rare_action_index())?;
         SCHEMA_VERSION
     } else {
         UNMIGRATED_SCHEMA
@@ -507,38 +448,6 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     tx.pragma_update(None, "user_version", reached)?;
     tx.commit()?;
     Ok(())
-}
-
-/// Whether a store at `version` is laid out as v10 already.
-pub fn lean(conn: &Connection) -> Result<bool> {
-    let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    Ok(version >= SCHEMA_VERSION)
-}
-
-/// Lays a v9 store out as v10 (see [`V10`]) in one transaction, then
-/// rewrites the file without the pages the old layout freed (`VACUUM`) and
-/// truncates the write-ahead log. Returns false for a store at v10 already.
-/// Every row is kept as it was: the seal, the manifest and the row MACs
-/// cover rows, not where they lie.
-pub fn relayout(conn: &mut Connection) -> Result<bool> {
-    let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    if found >= SCHEMA_VERSION {
-        return Ok(false);
-    }
-    if found != UNMIGRATED_SCHEMA {
-        return Err(Error::integrity(
-            "graph.db",
-            format!("its schema is v{found}: an open brings it to v{UNMIGRATED_SCHEMA} first"),
-        ));
-    }
-    let tx = conn.transaction()?;
-    tx.execute_batch(V10)?;
-    tx.execute_batch(&rare_action_index())?;
-    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-    tx.commit()?;
-    conn.execute_batch("VACUUM")?;
-    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
-    Ok(true)
 }
 
 #[cfg(test)]
@@ -587,76 +496,12 @@ mod tests {
     }
 
     #[test]
-    fn the_last_update_is_found_without_a_scan_of_the_timeline() {
+    fn the_last_update_is_the_newest_row_read_without_a_sort() {
         let mut conn = Connection::open_in_memory().unwrap();
         migrate(&mut conn).unwrap();
         // The newest row by its number: read from the end, never sorted.
         let plan = plan(&conn, LAST_CHANGE);
         assert!(!plan.contains("TEMP B-TREE"), "{plan}");
-    }
-
-    #[test]
-    fn a_new_store_is_lean_and_an_older_one_stops_short_of_it() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        migrate(&mut conn).unwrap();
-        assert!(lean(&conn).unwrap());
-        let mut old = Connection::open_in_memory().unwrap();
-        old.execute_batch(V1).unwrap();
-        old.pragma_update(None, "user_version", 1).unwrap();
-        migrate(&mut old).unwrap();
-        assert!(!lean(&old).unwrap());
-        let v: u32 = old.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
-        assert_eq!(v, UNMIGRATED_SCHEMA);
-    }
-
-    #[test]
-    fn the_lean_layout_keeps_every_row_and_its_indexes_serve_the_queries() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(V1).unwrap();
-        conn.pragma_update(None, "user_version", 1).unwrap();
-        migrate(&mut conn).unwrap();
-        conn.execute_batch(
-            "INSERT INTO nodes VALUES (x'02', 1, 3, x'aa', 'b2', x'05', 7, x'd2'), (x'01', 0, 1, x'bb', 'b1', x'06', 6, NULL);
-             INSERT INTO node_versions VALUES (x'01', 1, 0, 'b1', x'0f');
-             INSERT INTO edges VALUES (x'09', 2, x'cc', x'07', 8, x'd9');
-             INSERT INTO timeline (at, actor, action, node_id, proposal, commit_seq) VALUES
-                 (5, 'human', 'add', x'01', NULL, 1), (6, 'human', 'merge-conflict', x'02', 'p', 2);",
-        )
-        .unwrap();
-        let dump = |c: &Connection| -> Vec<String> {
-            ["nodes ORDER BY id", "node_versions", "edges", "timeline ORDER BY seq"]
-                .iter()
-                .flat_map(|t| {
-                    let mut stmt = c.prepare(&format!("SELECT * FROM {t}")).unwrap();
-                    let n = stmt.column_count();
-                    stmt.query_map([], |r| {
-                        Ok((0..n)
-                            .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
-                            .collect::<Vec<_>>()
-                            .join(","))
-                    })
-                    .unwrap()
-                    .map(Result::unwrap)
-                    .collect::<Vec<_>>()
-                })
-                .collect()
-        };
-        let before = dump(&conn);
-        assert!(relayout(&mut conn).unwrap());
-        assert!(!relayout(&mut conn).unwrap(), "a second run has nothing to do");
-        assert_eq!(dump(&conn), before);
-        assert!(lean(&conn).unwrap());
-        let plan_of = |sql: &str| plan(&conn, sql);
-        assert!(plan_of("SELECT id FROM edges WHERE tier = 2 AND seq > 3").contains("edges_by_tier"));
-        assert!(plan_of("SELECT id FROM nodes WHERE tier = 1 AND seq > 3").contains("nodes_by_tier"));
-        let by_node = "SELECT action FROM timeline WHERE node_id = x'01' AND length(node_id) = 16";
-        assert!(plan_of(by_node).contains("timeline_by_node"), "{}", plan_of(by_node));
-        let packed = "SELECT action FROM timeline WHERE length(node_id) > 16 AND after_version = 1";
-        assert!(plan_of(packed).contains("timeline_packed_nodes"), "{}", plan_of(packed));
-        let rare = format!("SELECT commit_seq FROM timeline WHERE action = 'merge-conflict' AND {RARE_ACTION}");
-        assert!(plan_of(&rare).contains("timeline_by_action"), "{}", plan_of(&rare));
-        let no_rowid = conn.prepare("SELECT rowid FROM edges");
-        assert!(no_rowid.is_err(), "edges are keyed by their id alone");
     }
 
     #[test]

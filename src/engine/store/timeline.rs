@@ -101,6 +101,14 @@ impl Store {
                 ))
             })?
             .collect::<rusqlite::Result<Vec<Row>>>()?;
+        // Each commit's rows checked against the master's MACs (master
+        // level) before any is read: who did what is not the repository's
+        // to rewrite.
+        let mut commits: Vec<i64> = rows.iter().map(|r| r.0).filter(|k| *k > 0).collect();
+        commits.dedup();
+        for commit in commits {
+            super::rowmac::commit_rows(&self.conn, &self.keys, commit)?;
+        }
         let mut out: Vec<TimelineEntry> = Vec::new();
         for (key, at, actor, proposal, action, node, edge, before, after) in rows {
             // Rows outside a commit are keyed by their negated row number.
@@ -127,11 +135,6 @@ impl Store {
         }
         for e in &mut out {
             e.changes.reverse();
-            // Each commit's rows checked against the master's MACs (master
-            // level): who did what is not the repository's to rewrite.
-            if e.commit != 0 {
-                super::rowmac::commit_rows(&self.conn, &self.keys, i64::try_from(e.commit).unwrap_or(i64::MAX))?;
-            }
         }
         Ok(out)
     }
@@ -186,42 +189,47 @@ impl Store {
     /// Who wrote `version` of node `id`, as the timeline says: the action,
     /// the actor and the proposal it came from (each `None` when unknown).
     /// A row of its own is found by the node index; rows packed with others
-    /// (an import's, see `timeline_pack`) by reading the packed rows that
-    /// wrote that version, newest first.
+    /// (an import's, see `timeline_pack`) by the index of packed node rows,
+    /// newest first. At the master level the row found is read back from
+    /// its commit's rows checked against their MACs, so a row written
+    /// outside Graphex is refused, not shown.
     pub fn version_origin(
         &self,
         id: &NodeId,
         version: u64,
     ) -> Result<(Option<String>, Option<String>, Option<String>)> {
         use rusqlite::OptionalExtension;
-        type Origin = (Option<String>, Option<String>, Option<String>);
-        let own: Option<(i64, Origin)> = self
+        let own: Option<(i64, Option<i64>)> = self
             .conn
             .query_row(
-                "SELECT seq, action, actor, proposal FROM timeline
+                "SELECT seq, commit_seq FROM timeline
                  WHERE node_id = ?1 AND length(node_id) = 16 AND after_version = ?2
                  ORDER BY seq DESC LIMIT 1",
                 params![id.as_bytes().as_slice(), sql_version(version)],
-                |r| Ok((r.get(0)?, (Some(r.get(1)?), Some(r.get(2)?), r.get(3)?))),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?;
-        // Only a store at v10 packs rows.
-        if !super::schema::lean(&self.conn)? {
-            return Ok(own.map_or((None, None, None), |(_, origin)| origin));
-        }
-        let after = own.as_ref().map_or(0, |(seq, _)| *seq);
+        let mut found = own;
         let mut stmt = self.conn.prepare_cached(
-            "SELECT node_id, action, actor, proposal FROM timeline
-             WHERE length(node_id) > 16 AND after_version = ?2 AND seq > ?1 ORDER BY seq DESC",
+            "SELECT seq, commit_seq, node_id FROM timeline
+             WHERE length(node_id) > 16 AND after_version = ?2 AND edge_id IS NULL AND seq > ?1
+             ORDER BY seq DESC",
         )?;
-        let mut packed = stmt.query(params![after, sql_version(version)])?;
+        let mut packed = stmt.query(params![found.map_or(0, |(seq, _)| seq), sql_version(version)])?;
         while let Some(r) = packed.next()? {
-            let ids = r.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?;
+            let ids = r.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
             if super::timeline_pack::ids(ids)?.any(|one| one == id.as_bytes()) {
-                return Ok((Some(r.get(1)?), Some(r.get(2)?), r.get(3)?));
+                found = Some((r.get(0)?, r.get(1)?));
+                break;
             }
         }
-        Ok(own.map_or((None, None, None), |(_, origin)| origin))
+        // Read back from its commit's stored rows, checked (master level).
+        let Some((seq, Some(commit))) = found else {
+            return Ok((None, None, None));
+        };
+        let stored = super::rowmac::commit_stored(&self.conn, &self.keys, commit)?;
+        let row = stored.into_iter().find(|(s, _)| *s == seq).map(|(_, r)| r);
+        Ok(row.map_or((None, None, None), |r| (Some(r.action), Some(r.actor), r.proposal)))
     }
 
     /// One timeline row as shown: names instead of ids where readable.

@@ -52,7 +52,7 @@ fn same_but_id(a: &TimelineRow, b: &TimelineRow) -> bool {
 
 /// Stored rows being made from one commit's rows, in order.
 #[derive(Default)]
-pub(crate) struct Packer {
+struct Packer {
     out: Vec<TimelineRow>,
     /// The run being packed: its first row (its id field holds every id
     /// so far) and how many ids it holds.
@@ -61,7 +61,7 @@ pub(crate) struct Packer {
 
 impl Packer {
     /// Adds the commit's next row.
-    pub(crate) fn push(&mut self, row: TimelineRow) {
+    fn push(&mut self, row: TimelineRow) {
         let field = field_of(&row);
         let joins = matches!((&self.run, field), (Some((first, f, n)), Some(field))
             if *f == field && *n < MAX_IDS && same_but_id(first, &row));
@@ -90,7 +90,7 @@ impl Packer {
     }
 
     /// The stored rows, in order.
-    pub(crate) fn finish(mut self) -> Vec<TimelineRow> {
+    fn finish(mut self) -> Vec<TimelineRow> {
         self.flush();
         self.out
     }
@@ -111,13 +111,16 @@ pub(crate) fn packed(field: Option<&[u8]>) -> bool {
 }
 
 /// The ids a stored row's id field names: itself, or the ids it packs.
-/// Refuses a field that is neither one id nor a whole number of them.
+/// Refuses a field that is neither one id nor a whole number of them, or
+/// packs more than [`MAX_IDS`] (read before any MAC is checked, and below
+/// the master level never checked: its size is bounded here).
 pub(crate) fn ids(field: &[u8]) -> Result<std::slice::ChunksExact<'_, u8>> {
-    if field.len() < ID || !field.len().is_multiple_of(ID) {
+    if field.len() < ID || !field.len().is_multiple_of(ID) || field.len() > MAX_IDS * ID {
         return Err(Error::integrity(
             "a timeline row",
             format!(
-                "it names {} bytes of ids, not a whole number of 16-byte ids",
+                "it names {} bytes of ids, not a whole number of 16-byte ids up to {MAX_IDS}: written outside \
+                 Graphex",
                 field.len()
             ),
         ));
@@ -247,5 +250,12 @@ mod tests {
         let mut both = row("add", Some(1), Some(2), Some(1));
         both.node = Some(vec![1; ID * 2]);
         assert!(unpack_all([both]).is_err());
+        let mut huge = row("add", Some(1), None, Some(1));
+        huge.node = Some(vec![1; ID * (MAX_IDS + 1)]);
+        assert!(
+            unpack_all([huge.clone()]).is_err(),
+            "never more ids than a writer packs"
+        );
+        assert!(named(huge.node, None).is_err());
     }
 }

@@ -114,3 +114,45 @@ fn a_packed_row_altered_outside_graphex_is_refused_not_misread() {
         assert_eq!(s.catalog().nodes().count(), 6, "{what}: nothing undone");
     }
 }
+
+/// A row an agent with write access could add: packing ids it chose,
+/// claiming to be the human's import of them, with no MAC.
+fn forge(root: &std::path::Path, ids: &[u8]) {
+    let raw = rusqlite::Connection::open(Layout::new(root).db()).unwrap();
+    raw.execute(
+        "INSERT INTO timeline (at, actor, action, node_id, after_version, commit_seq) \
+         VALUES (1, 'human', 'add', ?1, 1, (SELECT MAX(commit_seq) FROM timeline))",
+        [ids],
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_forged_packed_row_is_refused_at_every_level_however_many_ids_it_claims() {
+    let (_dir, root) = new_store();
+    let mut s = open_at(&root, Level::Human);
+    s.apply_batch(batch(4), Durability::Deferred).unwrap();
+    let n1 = s.catalog().by_name("n1").unwrap().id;
+    drop(s);
+    let _ = super::tests::creds(Level::Agent, &root);
+    // More ids than any writer packs: named as malformed before anything
+    // is unpacked, at the agent level too (which checks no MAC).
+    forge(&root, &vec![7u8; 16 * (super::timeline_pack::MAX_IDS + 1)]);
+    let agent = open_at(&root, Level::Agent);
+    let err = agent.timeline_within(5, Tier::AgentReadable, 10).unwrap_err();
+    assert!(matches!(err, Error::Integrity { .. }), "{err}");
+    drop(agent);
+    let raw = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+    raw.execute("DELETE FROM timeline WHERE length(node_id) > 16 * 4096", [])
+        .unwrap();
+    drop(raw);
+    // Two ids, one of them a real node's: the master's history refuses it
+    // rather than say who "added" n1.
+    let mut ids = n1.as_bytes().to_vec();
+    ids.extend_from_slice(&[9u8; 16]);
+    forge(&root, &ids);
+    let s = open_at(&root, Level::Master);
+    let err = s.history("n1").unwrap_err();
+    assert!(matches!(err, Error::Integrity { .. }), "{err}");
+    assert!(s.timeline(3).is_err());
+}
