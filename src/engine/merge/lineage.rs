@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::store::kit::rowmac::{TimelineRow, timeline_fields};
-use crate::store::kit::schema;
+use crate::store::kit::{schema, seal_timeline};
 
 /// The columns a stored row is read by, in this order (as
 /// `rowmac::timeline_fields` reads them).
@@ -34,34 +34,13 @@ pub(super) const ROW_COLUMNS: &str =
 /// as they read, not as they are stored: a row packed with others on one
 /// branch (see `timeline_pack`) is the same row stored alone on another.
 pub(super) fn key(r: &TimelineRow) -> [u8; 32] {
-    use rusqlite::types::ValueRef;
-    let int = |v: Option<i64>| v.map_or(ValueRef::Null, ValueRef::Integer);
-    fn blob(v: &Option<Vec<u8>>) -> ValueRef<'_> {
-        v.as_deref().map_or(ValueRef::Null, ValueRef::Blob)
-    }
     let mut h = Sha256::new();
-    let before = if r.action == "undo" { None } else { Some(int(r.before)) };
-    for (i, v) in [
-        Some(ValueRef::Integer(r.at)),
-        Some(ValueRef::Text(r.actor.as_bytes())),
-        Some(ValueRef::Text(r.action.as_bytes())),
-        Some(blob(&r.node)),
-        Some(blob(&r.edge)),
-        before,
-        Some(int(r.after)),
-        Some(
-            r.proposal
-                .as_deref()
-                .map_or(ValueRef::Null, |p| ValueRef::Text(p.as_bytes())),
-        ),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        match v {
-            Some(v) => crate::store::kit::seal_timeline::hash_value(&mut h, v),
-            None if i == 5 => h.update([9u8]),
-            None => {}
+    // Every field but the commit (the last).
+    for (i, v) in seal_timeline::values(r).into_iter().take(8).enumerate() {
+        if i == 5 && r.action == "undo" {
+            h.update([9u8]);
+        } else {
+            seal_timeline::hash_value(&mut h, v);
         }
     }
     h.finalize().into()

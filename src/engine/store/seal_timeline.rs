@@ -61,13 +61,22 @@ pub(crate) struct Covered {
 /// stored with the type it is bound with (the columns' affinities keep
 /// integers, text and blobs as they are).
 pub(crate) fn fields(r: &super::rowmac::TimelineRow) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for v in values(r) {
+        hash_value(&mut h, v);
+    }
+    h.finalize().into()
+}
+
+/// A row's fields as stored, in the columns' order: at, actor, action,
+/// node, edge, before, after, proposal, commit.
+pub(crate) fn values(r: &super::rowmac::TimelineRow) -> [rusqlite::types::ValueRef<'_>; 9] {
     use rusqlite::types::ValueRef;
     let int = |v: Option<i64>| v.map_or(ValueRef::Null, ValueRef::Integer);
     fn blob(v: &Option<Vec<u8>>) -> ValueRef<'_> {
         v.as_deref().map_or(ValueRef::Null, ValueRef::Blob)
     }
-    let mut h = Sha256::new();
-    for v in [
+    [
         ValueRef::Integer(r.at),
         ValueRef::Text(r.actor.as_bytes()),
         ValueRef::Text(r.action.as_bytes()),
@@ -79,10 +88,7 @@ pub(crate) fn fields(r: &super::rowmac::TimelineRow) -> [u8; 32] {
             .as_deref()
             .map_or(ValueRef::Null, |p| ValueRef::Text(p.as_bytes())),
         int(r.commit),
-    ] {
-        hash_value(&mut h, v);
-    }
-    h.finalize().into()
+    ]
 }
 
 /// Extends `st` over the rows `covered` vouches for, reading only the rows
