@@ -9,7 +9,11 @@ use crate::error::{Error, Result};
 
 /// The lean layout (v10), the same rows and columns as v9. Nodes, edges and
 /// node versions are keyed by their id (`WITHOUT ROWID`: no hidden row number
-/// and no second index of the id); the tier indexes hold `(tier, seq)` only,
+/// and no second index of the id); names and edges are unique by the first
+/// 16 bytes of their blind-index tokens (128 bits: a false "already there"
+/// is as likely as guessing a key), which is what their unique indexes hold
+/// (the rows keep whole tokens, which the tags cover, so a lookup names both:
+/// [`NAME_LOOKUP`]); the tier indexes hold `(tier, seq)` only,
 /// so the manifest check reads the rows themselves; the timeline keeps an
 /// index of its node rows and of its rare actions only (the last change is
 /// the last row; a date for `--as-of` is found by a scan), and of the rows
@@ -21,7 +25,7 @@ CREATE TABLE nodes_v10 (
     id         BLOB PRIMARY KEY,
     tier       INTEGER NOT NULL,
     version    INTEGER NOT NULL,
-    name_token BLOB NOT NULL UNIQUE,
+    name_token BLOB NOT NULL,
     blob       TEXT NOT NULL,
     summary    BLOB NOT NULL,
     seq        INTEGER NOT NULL,
@@ -30,6 +34,7 @@ CREATE TABLE nodes_v10 (
 INSERT INTO nodes_v10 SELECT id, tier, version, name_token, blob, summary, seq, digest FROM nodes ORDER BY id;
 DROP TABLE nodes;
 ALTER TABLE nodes_v10 RENAME TO nodes;
+CREATE UNIQUE INDEX nodes_by_name ON nodes (substr(name_token, 1, 16));
 CREATE INDEX nodes_by_tier ON nodes (tier, seq);
 CREATE TABLE node_versions_v10 (
     node_id BLOB NOT NULL,
@@ -45,7 +50,7 @@ ALTER TABLE node_versions_v10 RENAME TO node_versions;
 CREATE TABLE edges_v10 (
     id     BLOB PRIMARY KEY,
     tier   INTEGER NOT NULL,
-    token  BLOB NOT NULL UNIQUE,
+    token  BLOB NOT NULL,
     sealed BLOB NOT NULL,
     seq    INTEGER NOT NULL,
     digest BLOB
@@ -53,6 +58,7 @@ CREATE TABLE edges_v10 (
 INSERT INTO edges_v10 SELECT id, tier, token, sealed, seq, digest FROM edges ORDER BY id;
 DROP TABLE edges;
 ALTER TABLE edges_v10 RENAME TO edges;
+CREATE UNIQUE INDEX edges_by_token ON edges (substr(token, 1, 16));
 CREATE INDEX edges_by_tier ON edges (tier, seq);
 DROP INDEX IF EXISTS timeline_by_at;
 DROP INDEX IF EXISTS timeline_by_proposal;
@@ -61,6 +67,11 @@ DROP INDEX IF EXISTS timeline_by_action;
 CREATE INDEX timeline_by_node ON timeline (node_id) WHERE length(node_id) = 16;
 CREATE INDEX timeline_packed_nodes ON timeline (after_version) WHERE length(node_id) > 16;
 ";
+
+/// A node's id by its name's token, through the unique index of v10 (or
+/// v9's of whole tokens).
+pub const NAME_LOOKUP: &str =
+    "SELECT id FROM nodes WHERE substr(name_token, 1, 16) = substr(?1, 1, 16) AND name_token = ?1";
 
 /// The partial index of the timeline's rare actions (see [`RARE_ACTION`]).
 pub(super) fn rare_action_index() -> String {
@@ -204,6 +215,13 @@ mod tests {
         let plan_of = |sql: &str| plan(&conn, sql);
         assert!(plan_of("SELECT id FROM edges WHERE tier = 2 AND seq > 3").contains("edges_by_tier"));
         assert!(plan_of("SELECT id FROM nodes WHERE tier = 1 AND seq > 3").contains("nodes_by_tier"));
+        let by_name = plan_of(&NAME_LOOKUP.replace("?1", "x'aa'"));
+        assert!(by_name.contains("nodes_by_name"), "{by_name}");
+        let taken = conn.execute(
+            "INSERT INTO nodes VALUES (x'03', 1, 1, x'aa', 'b3', x'05', 8, NULL)",
+            [],
+        );
+        assert!(taken.is_err(), "a name's token is unique");
         let by_node = "SELECT action FROM timeline WHERE node_id = x'01' AND length(node_id) = 16";
         assert!(plan_of(by_node).contains("timeline_by_node"), "{}", plan_of(by_node));
         let packed = "SELECT action FROM timeline WHERE length(node_id) > 16 AND after_version = 1";

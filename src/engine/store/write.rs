@@ -154,7 +154,7 @@ impl Store {
         // Cached: a batch checks every one of its names.
         let taken: Option<Vec<u8>> = self
             .conn
-            .prepare_cached("SELECT id FROM nodes WHERE name_token = ?1")?
+            .prepare_cached(super::schema_v10::NAME_LOOKUP)?
             .query_row([&token], |r| r.get(0))
             .optional()?;
         match taken {
