@@ -123,14 +123,13 @@ impl Objects {
         }
         drop(f);
         let (sub, mut made) = self.subdir_made(&path)?;
-        let renamed = match fs::rename(&tmp, &path) {
-            // Made again (removed meanwhile): its entry is synced too.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self.again(&path).and_then(|remade| {
+        // Made again (removed meanwhile): its entry is synced too.
+        let renamed = self
+            .in_subdir(&path, || fs::rename(&tmp, &path))
+            .and_then(|(r, remade)| {
                 made |= remade;
-                fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))
-            }),
-            other => other.map_err(|e| Error::io(&path, e)),
-        };
+                r.map_err(|e| Error::io(&path, e))
+            });
         if renamed.is_err() {
             let _ = fs::remove_file(&tmp);
         }
@@ -172,10 +171,18 @@ impl Objects {
         Ok((sub, made))
     }
 
-    /// [`Objects::subdir`] asked of the filesystem again: a directory this
-    /// session made may be gone (a git checkout removes one it emptied).
-    fn again(&self, path: &Path) -> Result<bool> {
-        self.make_subdir(path.parent().unwrap_or(&self.dir))
+    /// Runs `op` on `path`, in its fan-out directory; when that directory is
+    /// gone (a directory this session made may be: a git checkout removes
+    /// one it emptied), makes it again and runs `op` once more. Also says
+    /// whether it made the directory.
+    fn in_subdir<T>(&self, path: &Path, op: impl Fn() -> std::io::Result<T>) -> Result<(std::io::Result<T>, bool)> {
+        match op() {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let remade = self.make_subdir(path.parent().unwrap_or(&self.dir))?;
+                Ok((op(), remade))
+            }
+            other => Ok((other, false)),
+        }
     }
 
     /// Makes `sub`, or checks the one there is a directory of its own;
@@ -202,13 +209,7 @@ impl Objects {
     fn write_new(&self, path: &std::path::Path, bytes: &[u8]) -> Result<bool> {
         self.subdir(path)?;
         let create = || fs::OpenOptions::new().write(true).create_new(true).open(path);
-        let opened = match create() {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                self.again(path)?;
-                create()
-            }
-            other => other,
-        };
+        let (opened, _) = self.in_subdir(path, create)?;
         let mut f = match opened {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
@@ -337,14 +338,7 @@ impl Objects {
                 }
             }
             subdirs.insert(self.subdir(&to)?);
-            let renamed = match fs::rename(&from, &to) {
-                // The directory may be gone since this session made it.
-                Err(e) if gone(&e) => {
-                    self.again(&to)?;
-                    fs::rename(&from, &to)
-                }
-                other => other,
-            };
+            let (renamed, _) = self.in_subdir(&to, || fs::rename(&from, &to))?;
             match renamed {
                 Ok(()) => moved += 1,
                 // Moved by another process meanwhile.
