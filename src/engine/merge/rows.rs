@@ -90,10 +90,17 @@ fn ids_to_merge(tx: &Connection, table: &str, columns: &str, rekey: Option<&Reke
     Ok(ids)
 }
 
-/// Another row of ours holding `token` in `table`'s unique column.
+/// Another row of ours holding `token` in `table`'s unique column: at v10
+/// one whose token begins the same (what the unique index holds, see
+/// `schema_v10`), at v9 the same token; either through the index.
 fn holder(conn: &Connection, table: &str, column: &str, token: &[u8], id: &[u8]) -> Result<Option<Vec<u8>>> {
+    let same = if crate::store::kit::schema::lean(conn)? {
+        format!("substr({column}, 1, 16) = substr(?1, 1, 16)")
+    } else {
+        format!("{column} = ?1")
+    };
     Ok(conn
-        .prepare_cached(&format!("SELECT id FROM main.{table} WHERE {column} = ?1 AND id != ?2"))?
+        .prepare_cached(&format!("SELECT id FROM main.{table} WHERE {same} AND id != ?2"))?
         .query_row(params![token, id], |r| r.get(0))
         .optional()?)
 }

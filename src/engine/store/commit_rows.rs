@@ -217,7 +217,7 @@ pub(super) fn insert_edges(
 }
 
 /// Timeline rows made and inserted at a time by a commit to a v9 store.
-const SLICE: usize = 1 << 16;
+const SLICE: usize = if cfg!(test) { 8 } else { 1 << 16 };
 
 /// Inserts one commit's timeline rows, one per entry of `entries` (packed,
 /// see `timeline_pack`, in a store at v10), each stored row with its MAC

@@ -58,7 +58,7 @@ impl Store {
         let size = || std::fs::metadata(&db).map(|m| m.len()).map_err(|e| Error::io(&db, e));
         let before = size()?;
         let lean = schema::lean(&self.conn)?;
-        let to_compact = !lean || schema_v10::has_free_pages(&self.conn)?;
+        let to_compact = !lean || schema_v10::worth_compacting(&self.conn)?;
         let done = if dry_run || !to_compact {
             schema_v10::Relayout {
                 laid_out: !lean,

@@ -102,8 +102,9 @@ fn a_v9_store_is_read_written_and_checked_as_it_is() {
     s.add_node(node("d", Tier::AgentReadable, "d words")).unwrap();
     s.link(edge("d", "uses", "a")).unwrap();
     let mut batch = Batch::default();
-    for name in ["e1", "e2", "e3"] {
-        batch.add_node(node(name, Tier::AgentReadable, "batch"));
+    // More rows than a slice a v9 commit inserts at a time (8 in tests).
+    for i in 1..=12 {
+        batch.add_node(node(&format!("e{i}"), Tier::AgentReadable, "batch"));
     }
     s.apply_batch(batch, Durability::Deferred).unwrap();
     // A v9 store is never packed: an older graphex reads every row it holds.
@@ -113,17 +114,15 @@ fn a_v9_store_is_read_written_and_checked_as_it_is() {
         })
         .unwrap();
     assert_eq!(packed, 0);
-    assert_eq!(
-        s.commit_rows(schema::commit_seq(&s.conn).unwrap() as i64)
-            .unwrap()
-            .len(),
-        3
-    );
+    let commit = i64::try_from(schema::commit_seq(&s.conn).unwrap()).unwrap();
+    assert_eq!(s.commit_rows(commit).unwrap().len(), 12);
+    s.check_timeline_sealed().unwrap();
+    assert_eq!(s.history("e9").unwrap()[0].action.as_deref(), Some("add"));
     drop(s);
     assert_eq!(version(&root), UNMIGRATED_SCHEMA, "no open or write lays it out anew");
     let agent = seen(&root, Level::Agent);
     assert!(
-        agent.starts_with(r#"["a public", "b agent-readable", "d agent-readable", "e1 agent-readable""#),
+        agent.starts_with(r#"["a public", "b agent-readable", "d agent-readable", "e1 agent-readable", "e10"#),
         "{agent}"
     );
     assert!(agent.contains(r#"["a -> uses -> b", "d -> uses -> a"]"#), "{agent}");

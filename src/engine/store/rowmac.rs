@@ -250,7 +250,24 @@ pub(crate) fn commit_stored(conn: &Connection, keys: &Keyring, commit: i64) -> R
         .collect()
 }
 
-fn check_timeline(keys: &Keyring, row: &TimelineRow, place: usize, of: usize, mac: Option<&[u8]>) -> Result<()> {
+/// Stored row `seq` as it is (packed or not) and its MAC.
+pub(crate) fn stored_at(conn: &Connection, seq: i64) -> Result<Option<(TimelineRow, Option<Vec<u8>>)>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .prepare_cached(&format!("{TIMELINE_ROW} WHERE seq = ?1"))?
+        .query_row([seq], |r| read_row(r).map(|(row, mac, _)| (row, mac)))
+        .optional()?)
+}
+
+/// Refuses a stored timeline row whose MAC (over the row, its `place` among
+/// the `of` stored rows of its commit) does not verify, at the master level.
+pub(crate) fn check_timeline(
+    keys: &Keyring,
+    row: &TimelineRow,
+    place: usize,
+    of: usize,
+    mac: Option<&[u8]>,
+) -> Result<()> {
     let Some(m) = timeline_hmac(keys, row, place, of) else {
         return Ok(());
     };

@@ -107,7 +107,7 @@ impl Store {
         let mut commits: Vec<i64> = rows.iter().map(|r| r.0).filter(|k| *k > 0).collect();
         commits.dedup();
         for commit in commits {
-            super::rowmac::commit_rows(&self.conn, &self.keys, commit)?;
+            super::rowmac::commit_stored(&self.conn, &self.keys, commit)?;
         }
         let mut out: Vec<TimelineEntry> = Vec::new();
         for (key, at, actor, proposal, action, node, edge, before, after) in rows {
@@ -188,48 +188,81 @@ impl Store {
 
     /// Who wrote `version` of node `id`, as the timeline says: the action,
     /// the actor and the proposal it came from (each `None` when unknown).
-    /// A row of its own is found by the node index; rows packed with others
-    /// (an import's, see `timeline_pack`) by the index of packed node rows,
-    /// newest first. At the master level the row found is read back from
-    /// its commit's rows checked against their MACs, so a row written
-    /// outside Graphex is refused, not shown.
+    /// A row of its own is found by the node index; in a v10 store, a newer
+    /// row packing it with others (an import's, see `timeline_pack`) by the
+    /// index of packed node rows. At the master level the row found is
+    /// checked against its MAC (its place among its commit's stored rows
+    /// counted by their numbers, not by reading the commit), so a row
+    /// written outside Graphex is refused, not shown.
     pub fn version_origin(
         &self,
         id: &NodeId,
         version: u64,
     ) -> Result<(Option<String>, Option<String>, Option<String>)> {
         use rusqlite::OptionalExtension;
-        let own: Option<(i64, Option<i64>)> = self
+        let mut found: Option<i64> = self
             .conn
             .query_row(
-                "SELECT seq, commit_seq FROM timeline
-                 WHERE node_id = ?1 AND length(node_id) = 16 AND after_version = ?2
+                "SELECT seq FROM timeline WHERE node_id = ?1 AND length(node_id) = 16 AND after_version = ?2
                  ORDER BY seq DESC LIMIT 1",
                 params![id.as_bytes().as_slice(), sql_version(version)],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| r.get(0),
             )
             .optional()?;
-        let mut found = own;
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT seq, commit_seq, node_id FROM timeline
-             WHERE length(node_id) > 16 AND after_version = ?2 AND edge_id IS NULL AND seq > ?1
-             ORDER BY seq DESC",
-        )?;
-        let mut packed = stmt.query(params![found.map_or(0, |(seq, _)| seq), sql_version(version)])?;
-        while let Some(r) = packed.next()? {
-            let ids = r.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
-            if super::timeline_pack::ids(ids)?.any(|one| one == id.as_bytes()) {
-                found = Some((r.get(0)?, r.get(1)?));
-                break;
+        // Only a store at v10 packs rows (a v9 one has no index of them).
+        if super::schema::lean(&self.conn)? {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT seq, node_id FROM timeline
+                 WHERE length(node_id) > 16 AND after_version = ?2 AND edge_id IS NULL AND seq > ?1
+                 ORDER BY seq DESC",
+            )?;
+            let mut packed = stmt.query(params![found.unwrap_or(0), sql_version(version)])?;
+            while let Some(r) = packed.next()? {
+                let ids = r.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+                if super::timeline_pack::ids(ids)?.any(|one| one == id.as_bytes()) {
+                    found = Some(r.get(0)?);
+                    break;
+                }
             }
         }
-        // Read back from its commit's stored rows, checked (master level).
-        let Some((seq, Some(commit))) = found else {
+        let Some(seq) = found else {
             return Ok((None, None, None));
         };
-        let stored = super::rowmac::commit_stored(&self.conn, &self.keys, commit)?;
-        let row = stored.into_iter().find(|(s, _)| *s == seq).map(|(_, r)| r);
-        Ok(row.map_or((None, None, None), |r| (Some(r.action), Some(r.actor), r.proposal)))
+        let Some(row) = self.checked_timeline_row(seq)? else {
+            return Ok((None, None, None));
+        };
+        Ok((Some(row.action), Some(row.actor), row.proposal))
+    }
+
+    /// Stored timeline row `seq`, checked against its MAC at the master
+    /// level: its place among its commit's stored rows and their number are
+    /// counted in the range of numbers the commit's rows hold (a commit's
+    /// rows are contiguous), a row of no commit standing alone.
+    fn checked_timeline_row(&self, seq: i64) -> Result<Option<super::rowmac::TimelineRow>> {
+        let Some((row, mac)) = super::rowmac::stored_at(&self.conn, seq)? else {
+            return Ok(None);
+        };
+        if self.keys.seal().is_none() {
+            return Ok(Some(row));
+        }
+        let (place, of) = match row.commit {
+            None => (0, 1),
+            Some(commit) => {
+                let start = self.commit_start(seq, commit)?;
+                let end = self.commit_end(seq, commit)?;
+                let count = |from: i64, to: i64| -> Result<usize> {
+                    let n: i64 = self.conn.query_row(
+                        "SELECT COUNT(*) FROM timeline WHERE seq BETWEEN ?1 AND ?2 AND commit_seq = ?3",
+                        params![from, to, commit],
+                        |r| r.get(0),
+                    )?;
+                    Ok(usize::try_from(n).unwrap_or(0))
+                };
+                (count(start, seq - 1)?, count(start, end)?)
+            }
+        };
+        super::rowmac::check_timeline(&self.keys, &row, place, of, mac.as_deref())?;
+        Ok(Some(row))
     }
 
     /// One timeline row as shown: names instead of ids where readable.

@@ -48,10 +48,14 @@ fn a_batch_is_stored_packed_and_is_read_dated_shown_and_undone_row_by_row() {
             .all(|r| r.action == "add" && r.node.as_ref().is_some_and(|n| n.len() == 16))
     );
 
-    // Who wrote a batch node, as its history says.
+    // Who wrote a batch node, as its history says (checked at the master
+    // level, read as it is below).
     let history = s.history("n7").unwrap();
     assert_eq!(history[0].action.as_deref(), Some("add"));
     assert_eq!(history[0].actor.as_deref(), Some("human"));
+    let agent = open_at(&root, Level::Agent);
+    assert_eq!(agent.history("n7").unwrap()[0].action.as_deref(), Some("add"));
+    drop(agent);
 
     // Shown change by change, newest first when cut.
     let entry = &s.timeline(1).unwrap()[0];

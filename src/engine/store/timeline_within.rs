@@ -36,7 +36,7 @@ impl Store {
 
     /// The commit of the row at or just below `seq` (`-seq` for a row of no
     /// commit, as the timeline groups them).
-    fn commit_key(&self, seq: i64) -> Result<i64> {
+    pub(super) fn commit_key(&self, seq: i64) -> Result<i64> {
         Ok(self
             .conn
             .query_row(
@@ -49,7 +49,7 @@ impl Store {
     }
 
     /// The first `seq` of the commit `key` whose last row is at `top`.
-    fn commit_start(&self, top: i64, key: i64) -> Result<i64> {
+    pub(super) fn commit_start(&self, top: i64, key: i64) -> Result<i64> {
         if key <= 0 {
             return Ok(top);
         }
@@ -61,6 +61,24 @@ impl Store {
                 hi = mid;
             } else {
                 lo = mid + 1;
+            }
+        }
+        Ok(lo)
+    }
+
+    /// The last number (a row's, or one just after it no row holds) of the
+    /// commit `key` that row `bottom` belongs to.
+    pub(super) fn commit_end(&self, bottom: i64, key: i64) -> Result<i64> {
+        let last: i64 = self
+            .conn
+            .query_row("SELECT COALESCE(MAX(seq), 0) FROM timeline", [], |r| r.get(0))?;
+        let (mut lo, mut hi) = (bottom, last.max(bottom));
+        while lo < hi {
+            let mid = lo + (hi - lo + 1) / 2;
+            if self.commit_key(mid)? == key {
+                lo = mid;
+            } else {
+                hi = mid - 1;
             }
         }
         Ok(lo)
