@@ -172,9 +172,10 @@ pub enum Command {
     /// either place, so it is safe at any time; every write does it too.
     ///
     /// A graph.db at schema v9 is laid out as v10: the same rows, keyed by their ids, with slimmer
-    /// indexes (about a third smaller). The whole file is rewritten once, in one transaction, then
-    /// checked against the seal; older versions of graphex no longer open it. Only this command
-    /// does it: until then a v9 store reads and writes as before.
+    /// indexes (about a third smaller). The seal is checked, the whole file rewritten once, in one
+    /// transaction, and checked against the seal again; older versions of graphex no longer open
+    /// it. Only this command does it: until then a v9 store reads and writes as before. A v10
+    /// file a tenth or more of which is free pages is rewritten without them.
     Migrate {
         /// Say what would move; move nothing.
         #[arg(long)]
