@@ -352,12 +352,20 @@ pub fn refuse_code(conn: &Connection) -> Result<()> {
 /// to the schema tables too (SQLite's defensive mode).
 pub fn forbid_code(conn: &Connection) -> Result<()> {
     use rusqlite::config::DbConfig;
+    // No value read from the file is larger than this (the largest Graphex
+    // writes are audit records of a few KiB and packed timeline rows of
+    // 64 KiB): one written outside Graphex is refused by SQLite before it
+    // is loaded, not read into memory up to SQLite's own 1 GB.
+    conn.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH, MAX_VALUE)?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
     conn.pragma_update(None, "trusted_schema", "OFF")?;
     Ok(())
 }
+
+/// The largest string or blob a connection to an index reads or writes.
+pub const MAX_VALUE: i32 = 64 << 20;
 
 /// The page size of a new index. Opening reads every row of the tier
 /// indexes (the manifest check): at SQLite's default 4 KiB that is a read
@@ -502,6 +510,19 @@ mod tests {
         // The newest row by its number: read from the end, never sorted.
         let plan = plan(&conn, LAST_CHANGE);
         assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+    }
+
+    #[test]
+    fn a_value_larger_than_any_graphex_writes_is_refused_not_loaded() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t (v BLOB)").unwrap();
+        let big = i64::from(MAX_VALUE) + 1;
+        conn.execute("INSERT INTO t VALUES (zeroblob(?1))", [big]).unwrap();
+        forbid_code(&conn).unwrap();
+        let read = conn.query_row("SELECT v FROM t", [], |r| r.get::<_, Vec<u8>>(0));
+        assert!(read.is_err(), "a {big}-byte value is refused");
+        let fits = conn.execute("INSERT INTO t VALUES (zeroblob(?1))", [1i64 << 20]);
+        assert!(fits.is_ok(), "a MiB, far above what Graphex writes, fits: {fits:?}");
     }
 
     #[test]
