@@ -456,10 +456,6 @@ pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeR
     // Rows are told by what they say: those ours holds already (the
     // ancestor's, and the other branch's an earlier merge brought) stay out.
     let known = super::lineage::keys(tx, "main")?;
-    let rows: Vec<([u8; 32], TimelineRow)> = super::lineage::rows(tx, "b", "")?
-        .into_iter()
-        .map(|r| (super::lineage::key(&r), r))
-        .collect();
     let mut has_version = tx.prepare("SELECT 1 FROM main.node_versions WHERE node_id = ?1 AND version = ?2")?;
     // Each commit's rows kept, stored as ours stores a commit's rows
     // (packed at v10); their MACs are written afterwards.
@@ -471,40 +467,72 @@ pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeR
         }
         Ok(())
     };
-    for (key, r) in rows {
-        if known.contains(&key) {
-            continue;
+    // The other branch's rows, a stored row at a time (a packed one
+    // unpacked), never all held at once.
+    let mut stmt = tx.prepare(&format!(
+        "SELECT {} FROM b.timeline ORDER BY seq",
+        super::lineage::ROW_COLUMNS
+    ))?;
+    let mut stored = stmt.query([])?;
+    let mut rows: Vec<TimelineRow> = Vec::new();
+    while let Some(s) = stored.next()? {
+        crate::store::kit::timeline_pack::unpack(crate::store::kit::rowmac::timeline_fields(s)?, &mut rows)?;
+        for r in rows.drain(..) {
+            keep(r, &known, &mut has_version, renumber, &mut kept, &mut flush, report)?;
         }
-        // A step naming a version this store does not hold (the other
-        // branch's versions of a node in conflict, a node it added and
-        // undid): its merge-conflict row, or nothing, stands for it.
-        if let (Some(node), Some(after)) = (&r.node, r.after)
-            && !has_version.exists(rusqlite::params![node, after])?
-        {
-            continue;
-        }
-        // An undo names the commit it undid in `before`.
-        let before = if r.action == "undo" {
-            r.before.map(|c| renumber.commit(c))
-        } else {
-            r.before
-        };
-        let row = TimelineRow {
-            before,
-            commit: r.commit.map(|c| renumber.commit(c)),
-            ..r
-        };
-        if kept
-            .last()
-            .is_some_and(|last| last.commit != row.commit || row.commit.is_none())
-        {
-            flush(&mut kept)?;
-        }
-        kept.push(row);
-        report.timeline += 1;
     }
     flush(&mut kept)
 }
+
+/// Keeps one row of the other branch's, renumbered, unless ours holds it
+/// already or it names a version ours does not; `flush` stores the rows
+/// kept so far, when a commit ends or a run is long.
+fn keep(
+    r: TimelineRow,
+    known: &std::collections::HashSet<[u8; 32]>,
+    has_version: &mut rusqlite::Statement<'_>,
+    renumber: &Renumber,
+    kept: &mut Vec<TimelineRow>,
+    flush: &mut impl FnMut(&mut Vec<TimelineRow>) -> Result<()>,
+    report: &mut MergeReport,
+) -> Result<()> {
+    if known.contains(&super::lineage::key(&r)) {
+        return Ok(());
+    }
+    // A step naming a version this store does not hold (the other
+    // branch's versions of a node in conflict, a node it added and
+    // undid): its merge-conflict row, or nothing, stands for it.
+    if let (Some(node), Some(after)) = (&r.node, r.after)
+        && !has_version.exists(rusqlite::params![node, after])?
+    {
+        return Ok(());
+    }
+    // An undo names the commit it undid in `before`.
+    let before = if r.action == "undo" {
+        r.before.map(|c| renumber.commit(c))
+    } else {
+        r.before
+    };
+    let row = TimelineRow {
+        before,
+        commit: r.commit.map(|c| renumber.commit(c)),
+        ..r
+    };
+    if kept.len() >= FLUSH_AT
+        || kept
+            .last()
+            .is_some_and(|last| last.commit != row.commit || row.commit.is_none())
+    {
+        flush(kept)?;
+    }
+    kept.push(row);
+    report.timeline += 1;
+    Ok(())
+}
+
+/// The most rows of the other branch's held before they are stored (a
+/// commit's rows stored in several goes pack as well, cut between runs).
+const FLUSH_AT: usize = if cfg!(test) { 4 } else { 1 << 16 };
 
 /// Adds the other branch's new saved queries (a name saved on both keeps
 /// ours), and removes those it deleted that ours left alone.
