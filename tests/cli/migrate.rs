@@ -187,4 +187,14 @@ fn a_v9_index_is_laid_out_as_v10_by_migrate_only_and_reads_the_same() {
     assert_eq!(repo.ok(&["show", "orders"]), shown);
     let out = repo.ok(&["query", "orders -> uses -> *"]);
     assert!(out.contains("billing"), "{out}");
+
+    // A version number set back by hand does not match the layout: named.
+    let conn = rusqlite::Connection::open(repo.root().join(".gpp/graphex/graph.db")).unwrap();
+    conn.pragma_update(None, "user_version", 9).unwrap();
+    drop(conn);
+    let out = repo.master().args(["doctor", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (outcome, detail) = crate::doctor::outcome(&report, "schema");
+    assert_eq!(outcome, "finding", "{detail}");
+    assert!(detail.contains("says v9 but is laid out as v10"), "{detail}");
 }

@@ -289,6 +289,32 @@ fn settings(store: &Store) -> Check {
 fn schema(conn: &Connection) -> Check {
     let version: rusqlite::Result<u32> = conn.pragma_query_value(None, "user_version", |r| r.get(0));
     let quick: rusqlite::Result<String> = conn.query_row("PRAGMA quick_check", [], |r| r.get(0));
+    // The version number is a field anyone can write: the layout must say
+    // the same (v10 keys nodes by their id alone, v9 by a hidden row number).
+    let laid_out_lean = conn.prepare("SELECT rowid FROM nodes LIMIT 0").is_err();
+    if let Ok(v) = version
+        && (v >= SCHEMA_VERSION) != laid_out_lean
+        && v >= UNMIGRATED_SCHEMA
+    {
+        return check(
+            "schema",
+            Outcome::Finding,
+            format!(
+                "graph.db says v{v} but is laid out as v{}: its version was changed outside Graphex (set it \
+                 back with `sqlite3 graph.db 'PRAGMA user_version = {}'`)",
+                if laid_out_lean {
+                    SCHEMA_VERSION
+                } else {
+                    UNMIGRATED_SCHEMA
+                },
+                if laid_out_lean {
+                    SCHEMA_VERSION
+                } else {
+                    UNMIGRATED_SCHEMA
+                },
+            ),
+        );
+    }
     match (version, quick) {
         (Ok(v), Ok(q)) if v == SCHEMA_VERSION && q == "ok" => {
             check("schema", Outcome::Ok, format!("v{v}; SQLite's page check passes"))

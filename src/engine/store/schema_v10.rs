@@ -65,6 +65,7 @@ DROP INDEX IF EXISTS timeline_by_proposal;
 DROP INDEX IF EXISTS timeline_by_node;
 DROP INDEX IF EXISTS timeline_by_action;
 CREATE INDEX timeline_by_node ON timeline (node_id) WHERE length(node_id) = 16;
+DROP INDEX IF EXISTS timeline_packed_nodes;
 CREATE INDEX timeline_packed_nodes ON timeline (after_version) WHERE length(node_id) > 16;
 ";
 
