@@ -126,6 +126,21 @@ fn a_v9_store_is_read_written_and_checked_as_it_is() {
         "{agent}"
     );
     assert!(agent.contains(r#"["a -> uses -> b", "d -> uses -> a"]"#), "{agent}");
+    // A history row cut from before another of its commit: the other's
+    // origin is refused, not shown (found without counting the commit).
+    let commit: i64 = raw(&root)
+        .query_row("SELECT MAX(commit_seq) FROM timeline WHERE action = 'add'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    raw(&root)
+        .execute(
+            "DELETE FROM timeline WHERE seq = (SELECT MIN(seq) FROM timeline WHERE commit_seq = ?1)",
+            [commit],
+        )
+        .unwrap();
+    let refused = open_at(&root, Level::Master).history("e9").unwrap_err();
+    assert!(matches!(refused, Error::Integrity { .. }), "{refused}");
     // Its rows are as protected as ever: a deleted edge row is refused.
     raw(&root)
         .execute("DELETE FROM edges WHERE rowid = (SELECT MAX(rowid) FROM edges)", [])

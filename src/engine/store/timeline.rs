@@ -235,10 +235,16 @@ impl Store {
     }
 
     /// Stored timeline row `seq`, checked against its MAC at the master
-    /// level: its place among its commit's stored rows and their number are
-    /// counted in the range of numbers the commit's rows hold (a commit's
-    /// rows are contiguous), a row of no commit standing alone.
+    /// level. Its place among its commit's stored rows, and their number,
+    /// come from the numbers the commit's rows hold (written one after the
+    /// other, found by binary searches on the table's key, so a large
+    /// import's commit is never counted row by row): a row cut from before
+    /// this one or from the commit's end makes them differ from what the
+    /// MAC covers; one cut from the middle leaves this row's own words
+    /// intact and is the seal's whole-timeline check's to catch. A row of
+    /// no commit stands alone.
     fn checked_timeline_row(&self, seq: i64) -> Result<Option<super::rowmac::TimelineRow>> {
+        use rusqlite::OptionalExtension;
         let Some((row, mac)) = super::rowmac::stored_at(&self.conn, seq)? else {
             return Ok(None);
         };
@@ -249,16 +255,18 @@ impl Store {
             None => (0, 1),
             Some(commit) => {
                 let start = self.commit_start(seq, commit)?;
-                let end = self.commit_end(seq, commit)?;
-                let count = |from: i64, to: i64| -> Result<usize> {
-                    let n: i64 = self.conn.query_row(
-                        "SELECT COUNT(*) FROM timeline WHERE seq BETWEEN ?1 AND ?2 AND commit_seq = ?3",
-                        params![from, to, commit],
+                let bound = self.commit_end(seq, commit)?;
+                let last: i64 = self
+                    .conn
+                    .query_row(
+                        "SELECT seq FROM timeline WHERE seq <= ?1 ORDER BY seq DESC LIMIT 1",
+                        [bound],
                         |r| r.get(0),
-                    )?;
-                    Ok(usize::try_from(n).unwrap_or(0))
-                };
-                (count(start, seq - 1)?, count(start, end)?)
+                    )
+                    .optional()?
+                    .unwrap_or(seq);
+                let n = |d: i64| usize::try_from(d).unwrap_or(usize::MAX);
+                (n(seq - start), n(last - start + 1))
             }
         };
         super::rowmac::check_timeline(&self.keys, &row, place, of, mac.as_deref())?;
