@@ -291,27 +291,31 @@ fn schema(conn: &Connection) -> Check {
     let quick: rusqlite::Result<String> = conn.query_row("PRAGMA quick_check", [], |r| r.get(0));
     // The version number is a field anyone can write: the layout must say
     // the same (v10 keys nodes by their id alone, v9 by a hidden row number).
-    let laid_out_lean = conn.prepare("SELECT rowid FROM nodes LIMIT 0").is_err();
-    if let Ok(v) = version
-        && (v >= SCHEMA_VERSION) != laid_out_lean
-        && v >= UNMIGRATED_SCHEMA
+    let without_rowid: Option<bool> = conn
+        .query_row(
+            "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = 'nodes'",
+            [],
+            |r| r.get(0),
+        )
+        .ok();
+    if let (Ok(v), Some(lean)) = (&version, without_rowid)
+        && (*v == SCHEMA_VERSION || *v == UNMIGRATED_SCHEMA)
+        && (*v == SCHEMA_VERSION) != lean
     {
+        let fix = if lean {
+            format!("set it back with `sqlite3 graph.db 'PRAGMA user_version = {SCHEMA_VERSION}'`")
+        } else {
+            format!(
+                "set it back with `sqlite3 graph.db 'PRAGMA user_version = {UNMIGRATED_SCHEMA}'`, then run \
+                 `graphex migrate`"
+            )
+        };
         return check(
             "schema",
             Outcome::Finding,
             format!(
-                "graph.db says v{v} but is laid out as v{}: its version was changed outside Graphex (set it \
-                 back with `sqlite3 graph.db 'PRAGMA user_version = {}'`)",
-                if laid_out_lean {
-                    SCHEMA_VERSION
-                } else {
-                    UNMIGRATED_SCHEMA
-                },
-                if laid_out_lean {
-                    SCHEMA_VERSION
-                } else {
-                    UNMIGRATED_SCHEMA
-                },
+                "graph.db says v{v} but is laid out as v{}: its version was changed outside Graphex ({fix})",
+                if lean { SCHEMA_VERSION } else { UNMIGRATED_SCHEMA },
             ),
         );
     }

@@ -204,7 +204,7 @@ impl Store {
             .conn
             .query_row(
                 "SELECT seq FROM timeline WHERE node_id = ?1 AND length(node_id) = 16 AND after_version = ?2
-                 ORDER BY seq DESC LIMIT 1",
+                 AND action <> 'merge-conflict' ORDER BY seq DESC LIMIT 1",
                 params![id.as_bytes().as_slice(), sql_version(version)],
                 |r| r.get(0),
             )
@@ -214,7 +214,7 @@ impl Store {
             let mut stmt = self.conn.prepare_cached(
                 "SELECT seq, node_id FROM timeline
                  WHERE length(node_id) > 16 AND after_version = ?2 AND edge_id IS NULL AND seq > ?1
-                 ORDER BY seq DESC",
+                 AND action <> 'merge-conflict' ORDER BY seq DESC",
             )?;
             let mut packed = stmt.query(params![found.unwrap_or(0), sql_version(version)])?;
             while let Some(r) = packed.next()? {
@@ -251,6 +251,14 @@ impl Store {
         if self.keys.seal().is_none() {
             return Ok(Some(row));
         }
+        // Rows are numbered from 1: one renumbered outside Graphex is refused
+        // before any arithmetic on its number.
+        if seq < 1 {
+            return Err(crate::Error::integrity(
+                "the timeline",
+                format!("a row is numbered {seq}: renumbered outside Graphex"),
+            ));
+        }
         let (place, of) = match row.commit {
             None => (0, 1),
             Some(commit) => {
@@ -269,7 +277,24 @@ impl Store {
                 (n(seq - start), n(last - start + 1))
             }
         };
-        super::rowmac::check_timeline(&self.keys, &row, place, of, mac.as_deref())?;
+        if super::rowmac::check_timeline(&self.keys, &row, place, of, mac.as_deref()).is_err() {
+            // Numbers a commit's rows do not hold one after the other (a store
+            // rewritten by an older version, say): its rows counted instead.
+            let commit = row.commit;
+            let count = |upto: i64| -> Result<usize> {
+                let n: i64 = self.conn.query_row(
+                    "SELECT COUNT(*) FROM timeline WHERE commit_seq IS ?1 AND seq <= ?2",
+                    params![commit, upto],
+                    |r| r.get(0),
+                )?;
+                Ok(usize::try_from(n).unwrap_or(0))
+            };
+            let (place, of) = match commit {
+                None => (0, 1),
+                Some(_) => (count(seq - 1)?, count(i64::MAX)?),
+            };
+            super::rowmac::check_timeline(&self.keys, &row, place, of, mac.as_deref())?;
+        }
         Ok(Some(row))
     }
 

@@ -160,3 +160,27 @@ fn a_forged_packed_row_is_refused_at_every_level_however_many_ids_it_claims() {
     assert!(matches!(err, Error::Integrity { .. }), "{err}");
     assert!(s.timeline(3).is_err());
 }
+
+#[test]
+fn rows_renumbered_outside_graphex_are_refused_or_skipped_never_walked_one_number_at_a_time() {
+    let (_dir, root) = new_store();
+    let mut s = open_at(&root, Level::Human);
+    s.add_node(node("first", Tier::Public, "before the batch")).unwrap();
+    s.apply_batch(batch(4), Durability::Deferred).unwrap();
+    drop(s);
+    let raw = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
+    // The newest row moved far up, the oldest below 1.
+    raw.execute_batch(
+        "UPDATE timeline SET seq = seq + 4000000000000000000 WHERE seq = (SELECT MAX(seq) FROM timeline);
+         UPDATE timeline SET seq = -9223372036854775808 WHERE seq = (SELECT MIN(seq) FROM timeline);",
+    )
+    .unwrap();
+    drop(raw);
+    let s = open_at(&root, Level::Human);
+    // Ends (the walk steps from row to row, not number to number).
+    let shown = s.timeline_within(10, Tier::HumanOnly, 3).unwrap();
+    assert!(!shown.is_empty());
+    // The row that wrote `first` now numbered below 1: refused, not shown.
+    let err = s.history("first").unwrap_err();
+    assert!(matches!(err, Error::Integrity { .. }), "{err}");
+}

@@ -21,31 +21,37 @@ impl Store {
     pub fn timeline_within(&self, limit: usize, cap: Tier, per_entry: usize) -> Result<Vec<TimelineEntry>> {
         let mut out = Vec::new();
         let mut upper: Option<i64> = self.conn.query_row("SELECT MAX(seq) FROM timeline", [], |r| r.get(0))?;
+        // Each step starts at a row (numbers no row holds are skipped, however
+        // many), so the walk ends after as many steps as there are entries.
         while out.len() < limit
             && let Some(top) = upper
+            && let Some((top, key)) = self.row_at_or_below(top)?
         {
-            let key = self.commit_key(top)?;
-            let start = self.commit_start(top, key)?;
+            let start = if key > 0 { self.commit_start(top, key)? } else { top };
             if let Some(e) = self.entry_within(start, top, cap, per_entry.max(1))? {
                 out.push(e);
             }
-            upper = (start > 1).then_some(start - 1);
+            upper = (start > 1).then(|| start - 1);
         }
         Ok(out)
     }
 
-    /// The commit of the row at or just below `seq` (`-seq` for a row of no
-    /// commit, as the timeline groups them).
-    pub(super) fn commit_key(&self, seq: i64) -> Result<i64> {
+    /// The number and commit of the row at or just below `seq` (`-seq` for
+    /// a row of no commit, as the timeline groups them), if any.
+    fn row_at_or_below(&self, seq: i64) -> Result<Option<(i64, i64)>> {
         Ok(self
             .conn
             .query_row(
-                "SELECT COALESCE(commit_seq, -seq) FROM timeline WHERE seq <= ?1 ORDER BY seq DESC LIMIT 1",
+                "SELECT seq, COALESCE(commit_seq, -seq) FROM timeline WHERE seq <= ?1 ORDER BY seq DESC LIMIT 1",
                 [seq],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
-            .optional()?
-            .unwrap_or(0))
+            .optional()?)
+    }
+
+    /// The commit of the row at or just below `seq` (see [`Self::row_at_or_below`]; 0 for none).
+    pub(super) fn commit_key(&self, seq: i64) -> Result<i64> {
+        Ok(self.row_at_or_below(seq)?.map_or(0, |(_, key)| key))
     }
 
     /// The first `seq` of the commit `key` whose last row is at `top`.
