@@ -25,8 +25,7 @@ use crate::store::kit::{schema, seal_timeline};
 
 /// The columns a stored row is read by, in this order (as
 /// `rowmac::timeline_fields` reads them).
-pub(super) const ROW_COLUMNS: &str =
-    "at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq";
+const ROW_COLUMNS: &str = "at, actor, action, node_id, edge_id, before_version, after_version, proposal, commit_seq";
 
 /// What a timeline row says, as one digest: every field but its number,
 /// commit and MAC (which a merge renumbers or writes anew), and an undo's
@@ -46,27 +45,37 @@ pub(super) fn key(r: &TimelineRow) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// Every row of `schema`'s timeline as it reads (packed rows unpacked), in
-/// order. Not checked against MACs: each side's were checked whole before.
-pub(super) fn rows(conn: &Connection, schema: &str, filter: &str) -> Result<Vec<TimelineRow>> {
-    let stored = conn
-        .prepare(&format!(
-            "SELECT {ROW_COLUMNS} FROM {schema}.timeline {filter} ORDER BY seq"
-        ))?
-        .query_map([], timeline_fields)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    crate::store::kit::timeline_pack::unpack_all(stored)
-}
-
-/// The keys of every timeline row of `schema`, read a stored row at a time.
-pub(super) fn keys(conn: &Connection, schema: &str) -> Result<HashSet<[u8; 32]>> {
-    let mut stmt = conn.prepare(&format!("SELECT {ROW_COLUMNS} FROM {schema}.timeline"))?;
+/// Calls `each` on every row of `schema`'s timeline that `filter` keeps,
+/// as it reads (packed rows unpacked), in order, a stored row at a time
+/// (never the whole timeline held). Not checked against MACs: each side's
+/// were checked whole before.
+pub(super) fn each_row(
+    conn: &Connection,
+    schema: &str,
+    filter: &str,
+    mut each: impl FnMut(TimelineRow) -> Result<()>,
+) -> Result<()> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {ROW_COLUMNS} FROM {schema}.timeline {filter} ORDER BY seq"
+    ))?;
     let mut stored = stmt.query([])?;
-    let (mut out, mut one) = (HashSet::new(), Vec::new());
+    let mut one = Vec::new();
     while let Some(r) = stored.next()? {
         crate::store::kit::timeline_pack::unpack(timeline_fields(r)?, &mut one)?;
-        out.extend(one.drain(..).map(|row| key(&row)));
+        for row in one.drain(..) {
+            each(row)?;
+        }
     }
+    Ok(())
+}
+
+/// The keys of every timeline row of `schema`.
+pub(super) fn keys(conn: &Connection, schema: &str) -> Result<HashSet<[u8; 32]>> {
+    let mut out = HashSet::new();
+    each_row(conn, schema, "", |row| {
+        out.insert(key(&row));
+        Ok(())
+    })?;
     Ok(out)
 }
 

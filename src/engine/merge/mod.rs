@@ -314,11 +314,13 @@ fn rotation(known: &HashSet<[u8; 32]>, ours: &Path, theirs: &Path) -> Result<Opt
     let rotated = |path: &Path| -> Result<Vec<Tier>> {
         let conn = open(path)?;
         let filter = format!("WHERE action LIKE 'rotate-key %' AND {}", schema::RARE_ACTION);
-        let actions: Vec<String> = lineage::rows(&conn, "main", &filter)?
-            .into_iter()
-            .filter(|r| !known.contains(&lineage::key(r)))
-            .map(|r| r.action)
-            .collect();
+        let mut actions: Vec<String> = Vec::new();
+        lineage::each_row(&conn, "main", &filter, |r| {
+            if !known.contains(&lineage::key(&r)) {
+                actions.push(r.action);
+            }
+            Ok(())
+        })?;
         Ok(Tier::ALL
             .into_iter()
             .filter(|t| actions.iter().any(|a| a.starts_with(&format!("rotate-key {t} v"))))

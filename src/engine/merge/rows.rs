@@ -467,20 +467,9 @@ pub(super) fn timeline(tx: &Connection, renumber: &Renumber, report: &mut MergeR
         }
         Ok(())
     };
-    // The other branch's rows, a stored row at a time (a packed one
-    // unpacked), never all held at once.
-    let mut stmt = tx.prepare(&format!(
-        "SELECT {} FROM b.timeline ORDER BY seq",
-        super::lineage::ROW_COLUMNS
-    ))?;
-    let mut stored = stmt.query([])?;
-    let mut rows: Vec<TimelineRow> = Vec::new();
-    while let Some(s) = stored.next()? {
-        crate::store::kit::timeline_pack::unpack(crate::store::kit::rowmac::timeline_fields(s)?, &mut rows)?;
-        for r in rows.drain(..) {
-            keep(r, &known, &mut has_version, renumber, &mut kept, &mut flush, report)?;
-        }
-    }
+    super::lineage::each_row(tx, "b", "", |r| {
+        keep(r, &known, &mut has_version, renumber, &mut kept, &mut flush, report)
+    })?;
     flush(&mut kept)
 }
 
