@@ -244,7 +244,6 @@ impl Store {
     /// intact and is the seal's whole-timeline check's to catch. A row of
     /// no commit stands alone.
     fn checked_timeline_row(&self, seq: i64) -> Result<Option<super::rowmac::TimelineRow>> {
-        use rusqlite::OptionalExtension;
         let Some((row, mac)) = super::rowmac::stored_at(&self.conn, seq)? else {
             return Ok(None);
         };
@@ -259,41 +258,26 @@ impl Store {
                 format!("a row is numbered {seq}: renumbered outside Graphex"),
             ));
         }
-        let (place, of) = match row.commit {
-            None => (0, 1),
-            Some(commit) => {
-                let start = self.commit_start(seq, commit)?;
-                let bound = self.commit_end(seq, commit)?;
-                let last: i64 = self
-                    .conn
-                    .query_row(
-                        "SELECT seq FROM timeline WHERE seq <= ?1 ORDER BY seq DESC LIMIT 1",
-                        [bound],
-                        |r| r.get(0),
-                    )
-                    .optional()?
-                    .unwrap_or(seq);
-                let n = |d: i64| usize::try_from(d).unwrap_or(usize::MAX);
-                (n(seq - start), n(last - start + 1))
-            }
+        let Some(commit) = row.commit else {
+            super::rowmac::check_timeline(&self.keys, &row, 0, 1, mac.as_deref())?;
+            return Ok(Some(row));
         };
-        if super::rowmac::check_timeline(&self.keys, &row, place, of, mac.as_deref()).is_err() {
+        let start = self.commit_start(seq, commit)?;
+        let last = self.commit_end(seq, commit)?;
+        let n = |d: i64| usize::try_from(d).unwrap_or(usize::MAX);
+        if super::rowmac::check_timeline(&self.keys, &row, n(seq - start), n(last - start + 1), mac.as_deref()).is_err()
+        {
             // Numbers a commit's rows do not hold one after the other (a store
             // rewritten by an older version, say): its rows counted instead.
-            let commit = row.commit;
             let count = |upto: i64| -> Result<usize> {
-                let n: i64 = self.conn.query_row(
-                    "SELECT COUNT(*) FROM timeline WHERE commit_seq IS ?1 AND seq <= ?2",
+                let c: i64 = self.conn.query_row(
+                    "SELECT COUNT(*) FROM timeline WHERE commit_seq = ?1 AND seq <= ?2",
                     params![commit, upto],
                     |r| r.get(0),
                 )?;
-                Ok(usize::try_from(n).unwrap_or(0))
+                Ok(usize::try_from(c).unwrap_or(0))
             };
-            let (place, of) = match commit {
-                None => (0, 1),
-                Some(_) => (count(seq - 1)?, count(i64::MAX)?),
-            };
-            super::rowmac::check_timeline(&self.keys, &row, place, of, mac.as_deref())?;
+            super::rowmac::check_timeline(&self.keys, &row, count(seq - 1)?, count(i64::MAX)?, mac.as_deref())?;
         }
         Ok(Some(row))
     }

@@ -72,8 +72,8 @@ impl Store {
         Ok(lo)
     }
 
-    /// The last number (a row's, or one just after it no row holds) of the
-    /// commit `key` that row `bottom` belongs to.
+    /// The number of the last row of the commit `key` that row `bottom`
+    /// belongs to.
     pub(super) fn commit_end(&self, bottom: i64, key: i64) -> Result<i64> {
         let last: i64 = self
             .conn
@@ -87,7 +87,8 @@ impl Store {
                 hi = mid - 1;
             }
         }
-        Ok(lo)
+        // `lo` may be a number no row holds, just after the commit's last.
+        Ok(self.row_at_or_below(lo)?.map_or(bottom, |(seq, _)| seq))
     }
 
     /// One commit's entry for `cap`, from its rows `start..=top`; `None`
