@@ -37,21 +37,12 @@ impl Sealer {
 
     /// Encrypts `plaintext`, binding `ad`. Returns nonce, ciphertext and tag.
     pub fn seal(&self, ad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>> {
-        let mut nonce = [0u8; NONCE_LEN];
-        fill_random(&mut nonce)?;
-        let ct = self
-            .cipher
-            .encrypt(
-                &Nonce::from(nonce),
-                Payload {
-                    msg: plaintext,
-                    aad: ad,
-                },
-            )
-            .map_err(|_| crate::error::Error::integrity("encryption", "plaintext too long for AES-GCM"))?;
-        let mut out = Vec::with_capacity(NONCE_LEN + ct.len());
-        out.extend_from_slice(&nonce);
-        out.extend_from_slice(&ct);
+        // Sized for the tag too: the plaintext is encrypted where it is
+        // copied, never left in a buffer given back on growth.
+        let mut out = Vec::with_capacity(NONCE_LEN + plaintext.len() + TAG_LEN);
+        out.resize(NONCE_LEN, 0);
+        out.extend_from_slice(plaintext);
+        self.seal_in_place(ad, &mut out, 0)?;
         Ok(out)
     }
 
