@@ -255,12 +255,18 @@ impl Catalog {
         if ids.windows(2).any(|w| w[0] == w[1]) {
             return None;
         }
-        drop(ids);
-        // A table without an edge holds none of them (and needs no map).
-        if self.edges.len() > 0 && edges.iter().any(|e| self.edge_slot_of(&e.id).is_some()) {
-            return None;
-        }
-        Some(ends)
+        // A table without an edge holds none of them (and needs no map). A
+        // run at least as large as the table, with no map built yet, is
+        // looked for in the table itself: `put_edges` would drop a map built
+        // for it unread.
+        let held = if self.edges.len() == 0 {
+            false
+        } else if self.edge_slot.get().is_none() && edges.len() >= self.edges.len() {
+            self.edges.slots().flatten().any(|e| ids.binary_search(&e.id).is_ok())
+        } else {
+            edges.iter().any(|e| self.edge_slot_of(&e.id).is_some())
+        };
+        (!held).then_some(ends)
     }
 
     /// Forgets an edge (it moved to a tier this session cannot read).
@@ -562,15 +568,23 @@ mod tests {
             weight: 0.25,
             ..old[0].clone()
         });
-        for run in [
+        let runs = [
             fresh(IN_PLACE_EDGES + 3),
             twice,
             unreadable,
             missing,
             replaced,
             fresh(3),
-        ] {
-            let (mut bulk, mut each) = (held.clone(), held.clone());
+        ];
+        // The same store with its ids' map not built yet (a fresh open):
+        // a run is then looked for in the table itself.
+        let mut unmapped = held.clone();
+        unmapped.edge_slot = OnceLock::new();
+        for (base, run) in [&held, &unmapped]
+            .into_iter()
+            .flat_map(|b| runs.iter().map(move |r| (b, r.clone())))
+        {
+            let (mut bulk, mut each) = (base.clone(), base.clone());
             let ids: Vec<EdgeId> = run.iter().chain(&old).map(|e| e.id).collect();
             bulk.put_edges(run.clone(), readable);
             for e in run {
