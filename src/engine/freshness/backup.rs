@@ -226,10 +226,8 @@ fn keep_within(
         // files had seconds to change, and a change time is only as fine as
         // the kernel's clock tick.
         Ok(true) => verify(&tmp, check, how == How::Deferred || Stamp::of(db) != *stamp),
-        Ok(false) => {
-            discard(tmp);
-            return Kept::Interrupted;
-        }
+        // Stopped before the copy was whole: as a check stopped, below.
+        Ok(false) => Err(Unchecked::Stopped),
         Err(_) => {
             let _ = std::fs::remove_file(&tmp);
             return Kept::Nothing;
@@ -482,15 +480,7 @@ mod tests {
         };
         let stamp = Stamp::of(&db);
         let at_once = |statement: &str, stamp: &Stamp| {
-            keep_within(
-                &state,
-                &root,
-                (&conn, &db, stamp),
-                statement,
-                How::Copy,
-                (&noting, &|| false),
-                1,
-            )
+            keep_unstopped((&state, &root), (&conn, &db, stamp), statement, How::Copy, &noting, 1)
         };
         assert_eq!(at_once("s2b", &stamp), Kept::Copy);
         conn.execute("UPDATE t SET x = 'touched'", []).unwrap();
