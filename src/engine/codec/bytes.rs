@@ -75,6 +75,25 @@ impl<'a> Reader<'a> {
         let raw = self.long_bytes()?;
         String::from_utf8(raw.to_vec()).map_err(|_| Error::integrity((self.what)(), "text is not UTF-8"))
     }
+    /// An unsigned LEB128 number (at most ten bytes, no redundant zeros).
+    pub fn varint(&mut self) -> Result<u64> {
+        let mut out = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8()?;
+            let bits = u64::from(b & 0x7f);
+            if shift == 63 && bits > 1 {
+                break;
+            }
+            out |= bits << shift;
+            if b & 0x80 == 0 {
+                if b == 0 && shift > 0 {
+                    break;
+                }
+                return Ok(out);
+            }
+        }
+        Err(Error::integrity((self.what)(), "malformed number"))
+    }
     pub fn rest(&mut self) -> &'a [u8] {
         std::mem::take(&mut self.buf)
     }
@@ -87,6 +106,7 @@ impl<'a> Reader<'a> {
 pub trait Writer {
     fn short_bytes(&mut self, b: &[u8]);
     fn long_bytes(&mut self, b: &[u8]);
+    fn varint(&mut self, n: u64);
 }
 
 impl Writer for Vec<u8> {
@@ -99,5 +119,12 @@ impl Writer for Vec<u8> {
         let n = u32::try_from(b.len()).unwrap_or(u32::MAX);
         self.extend_from_slice(&n.to_le_bytes());
         self.extend_from_slice(&b[..n as usize]);
+    }
+    fn varint(&mut self, mut n: u64) {
+        while n >= 0x80 {
+            self.push((n as u8) | 0x80);
+            n >>= 7;
+        }
+        self.push(n as u8);
     }
 }

@@ -4,6 +4,7 @@
 mod blob;
 mod bytes;
 mod edge_bytes;
+mod edge_group;
 mod interner;
 mod record;
 mod snapshot;
@@ -12,7 +13,10 @@ mod summary_bytes;
 pub(crate) use blob::{AUTH_PREFIX, authenticates_as, claimed};
 pub use blob::{BLOB_FORMAT, MAX_PLAINTEXT, decode_node, encode_node};
 pub use interner::{Decode, Interner};
-pub use record::{DECISION_TIER, open_decision, open_edge, open_summary, seal_decision, seal_edge, seal_summary};
+pub use record::{
+    DECISION_TIER, open_decision, open_edge, open_edge_group, open_summary, seal_decision, seal_edge, seal_edge_group,
+    seal_summary,
+};
 pub use snapshot::{Snapshot, open_snapshot, open_snapshot_in_buffer, seal_snapshot};
 pub(crate) use {
     blob::rewrap,

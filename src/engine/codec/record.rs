@@ -58,6 +58,12 @@ pub(crate) fn edge_ad(id: &EdgeId, tier: Tier) -> Vec<u8> {
     associated_data(b"graphex/edge/v1", id.as_bytes(), 0, tier)
 }
 
+/// The associated data of an edge group's row (schema v11): the group's id
+/// (a keyed hash of its source and tier) and its tier.
+pub(crate) fn edge_group_ad(group: &[u8; 16], tier: Tier) -> Vec<u8> {
+    associated_data(b"graphex/edge-group/v1", group, 0, tier)
+}
+
 /// The associated data of a decision.
 pub(crate) fn decision_ad(proposal: &str) -> Vec<u8> {
     let mut ad = b"graphex/decision/v1".to_vec();
@@ -127,6 +133,34 @@ pub fn open_edge(keys: &Keyring, id: &EdgeId, tier: Tier, bytes: &[u8], terms: &
         return Err(Error::integrity(what(), "content does not match the index"));
     }
     Ok(e)
+}
+
+/// Seals the edge group `group` (of `tier`): `edges` all leave `source`,
+/// are of that tier, and are in order of their ids, each once.
+pub fn seal_edge_group(keys: &Keyring, group: &[u8; 16], tier: Tier, source: &NodeId, edges: &[&Edge]) -> Result<Vec<u8>> {
+    if !super::edge_group::ordered(edges) || edges.iter().any(|e| e.tier != tier) {
+        return Err(Error::integrity(
+            format!("the edge group of node {source}"),
+            "its edges are not one tier's, in order",
+        ));
+    }
+    let mut plain = zeroize::Zeroizing::new(Vec::with_capacity(32 + 64 * edges.len()));
+    super::edge_group::encode(source, edges, &mut plain)?;
+    seal(keys, tier, &edge_group_ad(group, tier), &plain)
+}
+
+/// Opens the edge group in the row `group` stored under `tier`: its source
+/// and its edges.
+pub fn open_edge_group(
+    keys: &Keyring,
+    group: &[u8; 16],
+    tier: Tier,
+    bytes: &[u8],
+    terms: &mut Interner,
+) -> Result<(NodeId, Vec<Edge>)> {
+    let what = || format!("edge group {}", crate::crypto::hex(group));
+    let plain = zeroize::Zeroizing::new(open(keys, tier, &edge_group_ad(group, tier), bytes, &what)?);
+    super::edge_group::decode(&plain, tier, terms)
 }
 
 /// The tier decisions are sealed under: readable by the agent identity.

@@ -270,6 +270,23 @@ impl Catalog {
     }
 
     /// Forgets an edge (it moved to a tier this session cannot read).
+    /// Takes a group's edges (every edge leaving `source` in `tier`, see
+    /// `edge_groups`): those of that source and tier it no longer holds go.
+    pub fn replace_group(&mut self, source: &NodeId, tier: Tier, edges: Vec<Edge>) {
+        let held: rustc_hash::FxHashSet<EdgeId> = edges.iter().map(|e| e.id).collect();
+        let gone: Vec<EdgeId> = self
+            .outgoing(source)
+            .filter(|e| e.tier == tier && !held.contains(&e.id))
+            .map(|e| e.id)
+            .collect();
+        for id in gone {
+            self.drop_edge(&id);
+        }
+        for e in edges {
+            self.put_edge(e);
+        }
+    }
+
     pub fn drop_edge(&mut self, id: &EdgeId) {
         self.edge_slots();
         let Some(slot) = self.edge_slot.get_mut().and_then(|ids| ids.remove(&self.edges, id)) else {

@@ -191,6 +191,7 @@ pub(super) fn insert_edges(
                 seq,
                 digest: row.digest,
                 token: RowToken::of(&row.token),
+                edges: 1,
             };
             super::edge_fold::add_shared(fold, &taggers, &key)?;
             Ok(row)

@@ -31,6 +31,16 @@ const NODES_SINCE: &str =
 /// The edge rows written after a commit.
 const EDGES_SINCE: &str = "SELECT id, tier, seq, digest, token, sealed FROM edges WHERE tier = ?1 AND seq > ?2";
 
+/// An edge row written since, as the catalog takes it.
+enum EdgeRead {
+    /// A readable edge's row.
+    One(Edge),
+    /// A row this session cannot read: the edge leaves its catalog.
+    Unread(EdgeId),
+    /// A readable group's row (v11): every edge leaving `source` in `tier`.
+    Group { source: NodeId, tier: Tier, edges: Vec<Edge> },
+}
+
 /// What a delta found, applied only once it checked out.
 #[derive(Default)]
 struct Found {
@@ -43,7 +53,7 @@ struct Found {
     replaced: Vec<RowKey>,
     /// The catalog's side: readable rows decoded, others to drop.
     nodes: Vec<Result<NodeSummary, NodeId>>,
-    edges: Vec<Result<Edge, EdgeId>>,
+    edges: Vec<EdgeRead>,
     /// The totals after the delta, checked.
     totals: Totals,
     /// The newest time of the new timeline rows.
@@ -96,6 +106,7 @@ impl Store {
         let mut terms = Interner::default();
         let mut node_rows = tx.prepare(NODES_SINCE)?;
         let mut edge_rows = tx.prepare(EDGES_SINCE)?;
+        let grouped = super::schema::grouped(&tx)?;
         for tier in Tier::ALL {
             let mut rows = node_rows.query(params![tier.code(), since])?;
             while let Some(r) = rows.next()? {
@@ -125,6 +136,15 @@ impl Store {
             }
             let mut rows = edge_rows.query(params![tier.code(), since])?;
             while let Some(r) = rows.next()? {
+                if grouped {
+                    let row = super::edge_groups::GroupRow::read(r)?;
+                    found.written.push(row.key());
+                    if self.keys.reads(tier) {
+                        let (source, edges) = row.open(&self.keys, &mut terms)?;
+                        found.edges.push(EdgeRead::Group { source, tier, edges });
+                    }
+                    continue;
+                }
                 let id = row_edge_id(blob(r, 0)?)?;
                 found.written.push(RowKey::Edge {
                     id,
@@ -132,12 +152,13 @@ impl Store {
                     seq: row_version(r.get(2)?)?,
                     digest: stored_digest(r.get_ref(3)?),
                     token: RowToken::of(token(r, 4)?),
+                    edges: 1,
                 });
                 found.edges.push(if self.keys.reads(tier) {
                     let sealed = (blob(r, 5)?, r.get_ref(3)?);
-                    Ok(open_edge_row(&self.keys, &id, tier, sealed, &mut terms)?)
+                    EdgeRead::One(open_edge_row(&self.keys, &id, tier, sealed, &mut terms)?)
                 } else {
-                    Err(id)
+                    EdgeRead::Unread(id)
                 });
             }
         }
@@ -195,10 +216,10 @@ impl Store {
                 if let Some(bytes) = edge.as_deref()
                     && let Ok(id) = row_edge_id(bytes)
                     && looked.insert((RowKind::Edge, *id.as_bytes()))
-                    && let Some((tier, _)) = tracked.edges.get(&id)
+                    && let Some(held) = tracked.edges.get(&id)
                     && !edge_there.exists([bytes])?
                 {
-                    out.push(removed_edge(id, *tier));
+                    out.push(removed_edge(id, held));
                 }
             }
         }
@@ -213,7 +234,7 @@ impl Store {
                 .nodes
                 .get(id)
                 .map(|m| removed_node(*id, m.tier(), m.version())),
-            RowKey::Edge { id, .. } => tracked.edges.get(id).map(|(tier, _)| removed_edge(*id, *tier)),
+            RowKey::Edge { id, .. } => tracked.edges.get(id).map(|held| removed_edge(*id, held)),
         }
     }
 
@@ -226,7 +247,7 @@ impl Store {
                 }
             }
             RowKey::Edge { id, .. } => {
-                if let Some((tier, tag)) = tracked.edges.get(id) {
+                if let Some((tier, tag, _)) = tracked.edges.get(id) {
                     totals.count_half(*tier, tag, -1);
                 }
             }
@@ -280,8 +301,9 @@ impl Store {
         }
         for e in found.edges {
             match e {
-                Ok(edge) => self.catalog.put_edge(edge),
-                Err(id) => self.catalog.drop_edge(&id),
+                EdgeRead::One(edge) => self.catalog.put_edge(edge),
+                EdgeRead::Unread(id) => self.catalog.drop_edge(&id),
+                EdgeRead::Group { source, tier, edges } => self.catalog.replace_group(&source, tier, edges),
             }
         }
         for row in &found.gone {
@@ -306,12 +328,13 @@ fn removed_node(id: NodeId, tier: Tier, version: u64) -> RowKey {
     }
 }
 
-fn removed_edge(id: EdgeId, tier: Tier) -> RowKey {
+fn removed_edge(id: EdgeId, (tier, _, edges): &(Tier, super::tracked::HalfTag, u32)) -> RowKey {
     RowKey::Edge {
         id,
-        tier,
+        tier: *tier,
         seq: 0,
         digest: [0; 16],
         token: RowToken::absent(),
+        edges: *edges,
     }
 }

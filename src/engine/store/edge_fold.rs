@@ -29,7 +29,7 @@ pub(crate) struct EdgeFold {
     pub(crate) sealed: Sum,
     /// The readable rows' set-hash elements.
     pub(crate) readable: LtHash,
-    /// Rows per tier code.
+    /// Edges per tier code.
     pub(crate) per_tier: [u64; 4],
     /// Each row's id, tier, master tag and (readable rows, when asked)
     /// set-hash element, for a session that keeps them (see `tracked`).
@@ -46,6 +46,8 @@ pub(crate) struct FoldedRow {
     pub(crate) tag: [u8; 32],
     /// The set-hash element of a readable row, when kept.
     pub(crate) element: Option<[u8; 32]>,
+    /// The edges the row holds.
+    pub(crate) edges: u32,
 }
 
 /// The keys a fold tags with.
@@ -81,7 +83,7 @@ impl EdgeFold {
 
     /// Counts one row in (`row` is an edge row as it was inserted).
     pub(crate) fn add(&mut self, taggers: &EdgeTaggers<'_>, row: &RowKey) -> Result<()> {
-        let RowKey::Edge { id, tier, .. } = row else {
+        let RowKey::Edge { id, tier, edges, .. } = row else {
             return Ok(());
         };
         let g = Group::of(*tier);
@@ -101,13 +103,14 @@ impl EdgeFold {
         if let Some(e) = &element {
             self.readable.add(e, 1);
         }
-        self.per_tier[tier.code() as usize] += 1;
+        self.per_tier[tier.code() as usize] += u64::from(*edges);
         if let Some(rows) = self.rows.as_mut() {
             rows.push(FoldedRow {
                 id: *id,
                 tier: *tier,
                 tag,
                 element: element.filter(|_| self.elements),
+                edges: *edges,
             });
         }
         Ok(())

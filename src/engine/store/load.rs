@@ -66,6 +66,11 @@ impl Store {
         let mut node_rows =
             tx.prepare("SELECT id, version, summary, digest FROM nodes WHERE tier = ?1 AND seq > ?2")?;
         let mut edge_rows = tx.prepare("SELECT id, sealed, digest FROM edges WHERE tier = ?1 AND seq > ?2")?;
+        let mut group_rows = tx.prepare(&format!(
+            "SELECT {} FROM edges WHERE tier = ?1 AND seq > ?2",
+            super::edge_groups::COLUMNS
+        ))?;
+        let grouped = super::schema::grouped(&tx)?;
         for tier in Tier::ALL.into_iter().filter(|t| self.keys.reads(*t)) {
             let after = since[tier.code() as usize];
             let mut rows = node_rows.query(params![tier.code(), after])?;
@@ -78,6 +83,14 @@ impl Store {
                 )?));
             }
             if !self.decode.edges() {
+                continue;
+            }
+            if grouped {
+                let mut rows = group_rows.query(params![tier.code(), after])?;
+                while let Some(row) = rows.next()? {
+                    let (_, edges) = super::edge_groups::GroupRow::read(row)?.open(&self.keys, &mut terms)?;
+                    later.edges.extend(edges);
+                }
                 continue;
             }
             let mut rows = edge_rows.query(params![tier.code(), after])?;

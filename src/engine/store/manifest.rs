@@ -116,8 +116,13 @@ pub(crate) enum RowKey {
         seq: u64,
         /// [`digest`] of the sealed record.
         digest: [u8; 16],
-        /// The edge's blind-index token (covered by the master's seal).
+        /// The edge's blind-index token (covered by the master's seal); a
+        /// group's tokens, one after the other (schema v11).
         token: RowToken,
+        /// The edges the row holds: one, or a group's (schema v11: the
+        /// id is then the group's, see `edge_groups`). Not in any tag:
+        /// what the counts of edges per tier are moved by.
+        edges: u32,
     },
 }
 
@@ -618,6 +623,7 @@ pub(crate) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>>
         seq: row_version(r.get(1)?)?,
         digest: stored_digest(r.get_ref(2)?),
         token: RowToken::of(token(r, 3)?),
+        edges: 1,
     }))
 }
 

@@ -5,12 +5,16 @@
 
 use rusqlite::{Connection, OptionalExtension};
 
-pub use super::schema_v10::{lean, relayout};
+pub use super::schema_v10::{grouped, lean, relayout};
 use crate::error::{Error, Result};
 
 /// The schema version this program writes: a new store is made at it, and
-/// `graphex migrate` brings a store at [`UNMIGRATED_SCHEMA`] to it.
-pub const SCHEMA_VERSION: u32 = 10;
+/// `graphex migrate` brings a store at [`UNMIGRATED_SCHEMA`] or
+/// [`LEAN_SCHEMA`] to it. v11 holds edges in groups (see `edge_groups`).
+pub const SCHEMA_VERSION: u32 = 11;
+
+/// The lean layout (see `schema_v10`), one edge a row.
+pub const LEAN_SCHEMA: u32 = 10;
 
 /// The newest schema an open brings an older store to by itself: v10 changes
 /// only how the rows are laid out (see [`V10`]), which rewrites the whole file,
@@ -440,6 +444,7 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     let reached = if found == 0 {
         tx.execute_batch(super::schema_v10::V10)?;
         tx.execute_batch(&super::schema_v10::rare_action_index())?;
+        tx.execute_batch(super::schema_v10::V11)?;
         SCHEMA_VERSION
     } else {
         UNMIGRATED_SCHEMA

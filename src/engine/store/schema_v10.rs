@@ -4,7 +4,7 @@
 
 use rusqlite::Connection;
 
-use super::schema::{RARE_ACTION, SCHEMA_VERSION, UNMIGRATED_SCHEMA};
+use super::schema::{LEAN_SCHEMA, RARE_ACTION, SCHEMA_VERSION, UNMIGRATED_SCHEMA};
 use crate::error::{Error, Result};
 
 /// The lean layout (v10), the same rows and columns as v9. Nodes, edges and
@@ -69,6 +69,10 @@ DROP INDEX IF EXISTS timeline_packed_nodes;
 CREATE INDEX timeline_packed_nodes ON timeline (after_version) WHERE length(node_id) > 16;
 ";
 
+/// Schema v11 on v10's tables: edges held in groups (see `edge_groups`),
+/// whose tokens are inside the rows, so the index of tokens goes.
+pub(super) const V11: &str = "DROP INDEX edges_by_token;";
+
 /// A node's id by its name's token, through the unique index of v10 (or
 /// v9's of whole tokens).
 pub const NAME_LOOKUP: &str =
@@ -81,6 +85,12 @@ pub(super) fn rare_action_index() -> String {
 
 /// Whether the store is laid out as v10 already (by its schema version).
 pub fn lean(conn: &Connection) -> Result<bool> {
+    let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    Ok(version >= LEAN_SCHEMA)
+}
+
+/// Whether the store holds its edges in groups (v11, see `edge_groups`).
+pub fn grouped(conn: &Connection) -> Result<bool> {
     let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     Ok(version >= SCHEMA_VERSION)
 }
@@ -116,7 +126,7 @@ pub fn worth_compacting(conn: &Connection) -> Result<bool> {
 pub fn relayout(conn: &mut Connection) -> Result<Relayout> {
     let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     let mut done = Relayout::default();
-    if found < SCHEMA_VERSION {
+    if found < LEAN_SCHEMA {
         if found != UNMIGRATED_SCHEMA {
             return Err(Error::integrity(
                 "graph.db",
@@ -126,7 +136,7 @@ pub fn relayout(conn: &mut Connection) -> Result<Relayout> {
         let tx = conn.transaction()?;
         tx.execute_batch(V10)?;
         tx.execute_batch(&rare_action_index())?;
-        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tx.pragma_update(None, "user_version", LEAN_SCHEMA)?;
         tx.commit()?;
         done.laid_out = true;
     }

@@ -135,6 +135,7 @@ impl SealTagger {
                 seq,
                 digest,
                 token,
+                ..
             } => self.edge_row(id, *tier, *seq, digest, token),
         }
     }

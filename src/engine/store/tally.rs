@@ -84,8 +84,14 @@ fn tally_asking(
     };
     if let Some(query) = edge_rows {
         let mut stmt = conn.prepare(query)?;
+        let held = if super::schema::grouped(conn)? {
+            super::edge_groups::held
+        } else {
+            |_: &[u8]| 1
+        };
         tally_edges(
             &mut stmt,
+            held,
             groups,
             seal,
             readable.as_deref_mut(),
@@ -154,6 +160,7 @@ pub(super) enum Part {
 /// The edge half of [`tally`], adding into `sums` and `sealed`.
 fn tally_edges(
     edges: &mut rusqlite::Statement<'_>,
+    held: fn(&[u8]) -> u32,
     groups: &[(Group, Tagger)],
     seal: Option<&SealTagger>,
     mut readable: Option<&mut LtHash>,
@@ -180,16 +187,15 @@ fn tally_edges(
             verified.load_element(RowKind::Edge, *id.as_bytes(), element);
         }
         if let Some(s) = seal {
-            let tag = s.edge(&id, tier, seq, &digest, token(r, 4)?);
+            let tokens = token(r, 4)?;
+            let tag = s.edge(&id, tier, seq, &digest, tokens);
             sealed.add(&tag, 1);
             sums[Group::of(tier).index()].count += 1;
-            verified.edges[tier.code() as usize] += 1;
-            verified.load_edge(id, tier, tag);
+            verified.load_edge(id, tier, tag, held(tokens));
         } else if let Some((g, t)) = group {
             let tag = t.edge(&id, tier, seq, &digest);
             sums[g.index()].add(&tag, 1);
-            verified.edges[tier.code() as usize] += 1;
-            verified.load_edge(id, tier, tag);
+            verified.load_edge(id, tier, tag, held(token(r, 4)?));
         }
     }
     Ok(())

@@ -17,8 +17,9 @@ use crate::model::{EdgeId, Tier};
 #[derive(Default)]
 pub(super) struct Tracked {
     /// Each edge row's tag (the master's, or its group's), by id: its
-    /// first half (see [`HalfTag`]).
-    pub(super) edges: IdTable<EdgeId, (Tier, HalfTag)>,
+    /// first half (see [`HalfTag`]), and the edges the row holds (one, or
+    /// a group's).
+    pub(super) edges: IdTable<EdgeId, (Tier, HalfTag, u32)>,
     /// Each readable row's set-hash element (when the session checks the
     /// master's seal through it), by kind and id.
     pub(super) elements: IdTable<(RowKind, [u8; 16]), [u8; 32]>,

@@ -90,9 +90,10 @@ impl VerifiedNodes {
     }
 
     /// Notes an edge row's tag, read at open (when tracking).
-    pub(super) fn load_edge(&mut self, id: EdgeId, tier: Tier, tag: [u8; 32]) {
+    pub(super) fn load_edge(&mut self, id: EdgeId, tier: Tier, tag: [u8; 32], edges: u32) {
+        self.edges[tier.code() as usize] += edges as usize;
         if let Some(t) = self.tracked.as_mut() {
-            t.edges.load(id, (tier, half(&tag)));
+            t.edges.load(id, (tier, half(&tag), edges));
         }
     }
 
@@ -130,9 +131,9 @@ impl VerifiedNodes {
         for r in rows {
             let node = match r {
                 RowKey::Node { id, .. } => self.nodes.remove(id),
-                RowKey::Edge { tier, .. } => {
+                RowKey::Edge { tier, edges, .. } => {
                     let n = &mut self.edges[tier.code() as usize];
-                    *n = n.saturating_sub(1);
+                    *n = n.saturating_sub(*edges as usize);
                     None
                 }
             };
@@ -141,7 +142,7 @@ impl VerifiedNodes {
                     t.totals.count_half(m.tier(), m.tag(), -1);
                 }
                 if let RowKey::Edge { id, .. } = r
-                    && let Some((tier, tag)) = t.edges.remove(id)
+                    && let Some((tier, tag, _)) = t.edges.remove(id)
                 {
                     t.totals.count_half(tier, &tag, -1);
                 }
@@ -176,7 +177,7 @@ impl VerifiedNodes {
                 // one-command process verified them at its open).
                 RowKey::Edge { id, tier, .. } => {
                     if let Some(tracked) = self.tracked.as_ref()
-                        && tracked.edges.get(id) != Some(&(*tier, half(&t.row(r))))
+                        && tracked.edges.get(id).map(|(t, h, _)| (*t, *h)) != Some((*tier, half(&t.row(r))))
                     {
                         return changed(format!("edge {id}"));
                     }
@@ -198,10 +199,10 @@ impl VerifiedNodes {
                 RowKey::Node { id, tier, version, .. } => {
                     nodes.push((*id, NodeMark::new(*tier, *version, &tag)));
                 }
-                RowKey::Edge { id, tier, .. } => {
-                    self.edges[tier.code() as usize] += 1;
+                RowKey::Edge { id, tier, edges, .. } => {
+                    self.edges[tier.code() as usize] += *edges as usize;
                     if let Some(t) = self.tracked.as_mut() {
-                        t.edges.insert(*id, (*tier, half(&tag)));
+                        t.edges.insert(*id, (*tier, half(&tag), *edges));
                     }
                 }
             }
@@ -227,7 +228,7 @@ impl VerifiedNodes {
         };
         let mut tags = Vec::with_capacity(rows.len());
         for row in rows {
-            tags.push((row.id, (row.tier, half(&row.tag))));
+            tags.push((row.id, (row.tier, half(&row.tag), row.edges)));
             t.totals.count(row.tier, &row.tag, 1);
             if let Some(e) = row.element {
                 t.put_element(RowKind::Edge, *row.id.as_bytes(), e);

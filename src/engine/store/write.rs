@@ -341,8 +341,24 @@ impl Store {
         }
         let seq = super::schema::next_commit_seq(&tx)?;
         let row_seq = sql_version(seq);
-        // The rows this commit replaces or removes, as they are before it.
-        let before = rows_before(&tx, &self.catalog, &plan)?;
+        // The rows this commit replaces or removes, as they are before it;
+        // in a store of edge groups, the groups it rewrites (see `edge_groups`).
+        let regroup = if super::schema::grouped(&tx)? {
+            Some(super::edge_groups::prepare(
+                &tx,
+                &self.keys,
+                &self.catalog,
+                &plan.edges,
+                &plan.removed_edges,
+                &plan.removed_nodes,
+            )?)
+        } else {
+            None
+        };
+        let mut before = rows_before(&tx, &self.catalog, &plan, regroup.is_none())?;
+        if let Some(r) = &regroup {
+            before.extend_from_slice(&r.before);
+        }
         self.verified.check_before(&self.keys, &before)?;
         let mut decisions_before = Vec::new();
         let mut after: Vec<RowKey> = Vec::with_capacity(plan.nodes.len());
@@ -397,16 +413,22 @@ impl Store {
                 }
                 let timeline = super::commit_rows::insert_timeline(&tx, keys, &entries, actor, proposal, now, row_seq)?;
                 drop(entries);
-                super::commit_rows::insert_edges(&tx, keys, edges, seq, &fold, &|e| describe_edge(catalog, e))?;
+                let describe = |e: &Edge| describe_edge(catalog, e);
+                match &regroup {
+                    Some(r) => super::edge_groups::write(&tx, keys, r, edges, seq, &fold, &describe)?,
+                    None => super::commit_rows::insert_edges(&tx, keys, edges, seq, &fold, &describe)?,
+                }
                 Ok(timeline)
             },
         )?;
         {
             super::commit_rows::insert_nodes(&tx, &self.keys, &plan.nodes, written, row_seq, &mut after)?;
             super::reseal::update_rows(&tx, &self.keys, &reseals)?;
-            let mut remove_edge = tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
-            for (id, _) in &plan.removed_edges {
-                remove_edge.execute([id.as_bytes().as_slice()])?;
+            if regroup.is_none() {
+                let mut remove_edge = tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
+                for (id, _) in &plan.removed_edges {
+                    remove_edge.execute([id.as_bytes().as_slice()])?;
+                }
             }
             for e in &plan.kept_edges {
                 super::unlinked::keep(&tx, &self.keys, e)?;
@@ -598,7 +620,7 @@ pub(super) fn name_token(keys: &crate::keys::Keyring, name: &str) -> Result<Vec<
 }
 
 /// The blind-index token of an edge's (from, relation, to).
-pub(super) fn edge_token(keys: &crate::keys::Keyring, e: &Edge) -> Result<Vec<u8>> {
+pub(crate) fn edge_token(keys: &crate::keys::Keyring, e: &Edge) -> Result<Vec<u8>> {
     Ok(keys.blind()?.token(
         "edge",
         &[e.from.as_bytes(), e.relation.as_str().as_bytes(), e.to.as_bytes()],
@@ -651,8 +673,14 @@ impl<'a> EdgeFields<'a> {
 }
 
 /// The index rows `plan` replaces or removes, read inside its
-/// transaction. Rows this session knows to be new are not looked up.
-fn rows_before(tx: &rusqlite::Connection, catalog: &super::Catalog, plan: &Plan) -> Result<Vec<RowKey>> {
+/// transaction (the edge rows only with `edges`: one a row). Rows this
+/// session knows to be new are not looked up.
+fn rows_before(
+    tx: &rusqlite::Connection,
+    catalog: &super::Catalog,
+    plan: &Plan,
+    edges: bool,
+) -> Result<Vec<RowKey>> {
     let mut out = Vec::new();
     let mut nodes: HashSet<NodeId> = HashSet::new();
     let existing_nodes = plan.nodes.iter().filter(|w| w.previous.is_some()).map(|w| w.node.id);
@@ -660,6 +688,9 @@ fn rows_before(tx: &rusqlite::Connection, catalog: &super::Catalog, plan: &Plan)
         if nodes.insert(id) {
             out.extend(manifest::node_row(tx, &id)?);
         }
+    }
+    if !edges {
+        return Ok(out);
     }
     let mut edges: HashSet<EdgeId> = HashSet::new();
     let existing_edges = plan

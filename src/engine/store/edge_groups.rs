@@ -1,0 +1,390 @@
+//! Edge groups (schema v11): every edge leaving one node in one tier is
+//! held in one row of `edges` and sealed once under the tier's key (see
+//! `codec::seal_edge_group`).
+//!
+//! A group's row keeps the columns an edge row had, so the manifest, the
+//! master's seal, a session's tracked tags and the delta see rows as they
+//! did: the row's id is the group's (a keyed hash of its source and tier
+//! under the blind-index key, so the file does not say which node a group
+//! leaves), `token` holds its edges' blind-index tokens (16 bytes each,
+//! sorted), and `sealed` the group's record. What the file shows beyond
+//! v10: how many edges leave some node in a tier, not which node.
+//!
+//! An edge is unique by its ends and relation across every tier: a writer
+//! reads the tokens of the four groups of its source. A group a commit
+//! empties is kept (its record still names its source, so a session
+//! replaces what it held), unless its source is removed by the same
+//! commit.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::edge_fold::{EdgeFold, EdgeTaggers};
+use super::manifest::{self, RowKey, RowToken, stored_digest};
+use super::{blob, row_edge_id, row_tier, row_version};
+use crate::codec::{self, Interner};
+use crate::error::{Error, Result};
+use crate::keys::Keyring;
+use crate::model::{Edge, EdgeId, NodeId, Tier};
+
+/// The bytes of an edge's token a group keeps (128 bits: a false "already
+/// there" is as likely as guessing a key).
+pub(crate) const TOKEN: usize = 16;
+
+/// The columns of a group row, in [`GroupRow::read`]'s order.
+pub(crate) const COLUMNS: &str = "id, tier, seq, digest, token, sealed";
+
+/// The id of the group of `source`'s edges in `tier`.
+pub(crate) fn group_id(keys: &Keyring, source: &NodeId, tier: Tier) -> Result<EdgeId> {
+    let mac = keys.blind()?.token("edge-group", &[source.as_bytes(), &[tier.code()]]);
+    let mut id = [0u8; 16];
+    id.copy_from_slice(&mac[..16]);
+    Ok(EdgeId(uuid::Uuid::from_bytes(id)))
+}
+
+/// The token a group keeps of `e`.
+pub(crate) fn short_token(keys: &Keyring, e: &Edge) -> Result<[u8; TOKEN]> {
+    let full = super::write::edge_token(keys, e)?;
+    let mut out = [0u8; TOKEN];
+    out.copy_from_slice(&full[..TOKEN]);
+    Ok(out)
+}
+
+/// The edges a stored token column counts (a column not made of whole
+/// tokens counts none, and opening the row refuses it).
+pub(crate) fn held(tokens: &[u8]) -> u32 {
+    if tokens.len() % TOKEN == 0 {
+        u32::try_from(tokens.len() / TOKEN).unwrap_or(u32::MAX)
+    } else {
+        0
+    }
+}
+
+/// A group's row as stored.
+pub(crate) struct GroupRow {
+    pub(crate) id: EdgeId,
+    pub(crate) tier: Tier,
+    pub(crate) seq: u64,
+    pub(crate) digest: [u8; 16],
+    pub(crate) tokens: Vec<u8>,
+    pub(crate) sealed: Vec<u8>,
+}
+
+impl GroupRow {
+    /// A row read by a query of [`COLUMNS`].
+    pub(crate) fn read(r: &rusqlite::Row<'_>) -> Result<Self> {
+        Ok(Self {
+            id: row_edge_id(blob(r, 0)?)?,
+            tier: row_tier(r.get(1)?)?,
+            seq: row_version(r.get(2)?)?,
+            digest: stored_digest(r.get_ref(3)?),
+            tokens: super::manifest::token(r, 4)?.to_vec(),
+            sealed: blob(r, 5)?.to_vec(),
+        })
+    }
+
+    /// The row as the manifest and the seal see it.
+    pub(crate) fn key(&self) -> RowKey {
+        RowKey::Edge {
+            id: self.id,
+            tier: self.tier,
+            seq: self.seq,
+            digest: self.digest,
+            token: RowToken::of(&self.tokens),
+            edges: held(&self.tokens),
+        }
+    }
+
+    /// The group's source and edges, once its record is the one its row
+    /// vouches for and holds as many edges as its tokens count.
+    pub(crate) fn open(&self, keys: &Keyring, terms: &mut Interner) -> Result<(NodeId, Vec<Edge>)> {
+        let what = || format!("edge group {}", crate::crypto::hex(self.id.as_bytes()));
+        if manifest::digest(&self.sealed) != self.digest {
+            return Err(Error::integrity(
+                what(),
+                "its sealed record is not the one its row vouches for (replaced outside Graphex)",
+            ));
+        }
+        let (source, edges) = codec::open_edge_group(keys, self.id.as_bytes(), self.tier, &self.sealed, terms)?;
+        if self.tokens.len() % TOKEN != 0 || edges.len() != self.tokens.len() / TOKEN {
+            return Err(Error::integrity(what(), "its tokens do not count its edges"));
+        }
+        Ok((source, edges))
+    }
+}
+
+/// The group row `id`, if the index has it.
+pub(crate) fn read(conn: &Connection, id: &EdgeId) -> Result<Option<GroupRow>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM edges WHERE id = ?1"))?;
+    let row = stmt
+        .query_row([id.as_bytes().as_slice()], |r| Ok(GroupRow::read(r)))
+        .optional()?;
+    row.transpose()
+}
+
+/// One group a commit writes: its source and tier, and the plan's edges it
+/// takes (a range of [`Regroup::order`]).
+struct Unit {
+    source: NodeId,
+    tier: Tier,
+    new: std::ops::Range<usize>,
+}
+
+/// What a commit does to the groups, worked out before it writes: which
+/// groups it rewrites, what they held, and the tokens of their sources'
+/// other groups.
+pub(crate) struct Regroup {
+    /// The plan's edges by source, tier and id.
+    order: Vec<u32>,
+    /// The groups written, by source and tier.
+    units: Vec<Unit>,
+    /// The rows of `units` before the commit, by unit.
+    existing: FxHashMap<usize, GroupRow>,
+    /// The tokens of the groups of a written group's source that the
+    /// commit leaves as they are.
+    others: FxHashMap<NodeId, Vec<[u8; TOKEN]>>,
+    /// Edges the commit removes, or moves to another group.
+    dropped: FxHashSet<EdgeId>,
+    /// Nodes the commit removes: their emptied groups go.
+    gone_sources: FxHashSet<NodeId>,
+    /// The rows the commit replaces, as they are before it.
+    pub(crate) before: Vec<RowKey>,
+}
+
+/// Works out the groups a commit writing `edges` (distinct ids) and
+/// removing `removed` edges and `removed_nodes` rewrites, reading the rows
+/// they replace (`catalog`: the session's, which knows where each edge it
+/// can read is).
+pub(crate) fn prepare(
+    tx: &Connection,
+    keys: &Keyring,
+    catalog: &super::Catalog,
+    edges: &[Edge],
+    removed: &[(EdgeId, Tier)],
+    removed_nodes: &[(NodeId, Tier)],
+) -> Result<Regroup> {
+    let at = |i: u32| &edges[i as usize];
+    let mut order: Vec<u32> = (0..u32::try_from(edges.len()).unwrap_or(u32::MAX)).collect();
+    order.sort_unstable_by_key(|&i| (at(i).from, at(i).tier, at(i).id));
+    let mut units: Vec<Unit> = Vec::new();
+    let mut start = 0;
+    for k in 1..=order.len() {
+        let (first, e) = (at(order[start]), order.get(k).map(|&i| at(i)));
+        if e.is_none_or(|e| (e.from, e.tier) != (first.from, first.tier)) {
+            units.push(Unit {
+                source: first.from,
+                tier: first.tier,
+                new: start..k,
+            });
+            start = k;
+        }
+    }
+    // Where the edges removed or moved were.
+    let mut dropped: FxHashSet<EdgeId> = FxHashSet::default();
+    let mut left: Vec<(NodeId, Tier)> = Vec::new();
+    if catalog.edge_count() > 0 {
+        for e in edges {
+            if let Some(old) = catalog.edge(&e.id)
+                && (old.from, old.tier) != (e.from, e.tier)
+            {
+                dropped.insert(e.id);
+                left.push((old.from, old.tier));
+            }
+        }
+    }
+    for (id, _) in removed {
+        let old = catalog
+            .edge(id)
+            .ok_or_else(|| Error::integrity(format!("edge {id}"), "it is not one this session reads: its group is unknown"))?;
+        dropped.insert(*id);
+        left.push((old.from, old.tier));
+    }
+    let mut written: FxHashSet<(NodeId, Tier)> = units.iter().map(|u| (u.source, u.tier)).collect();
+    for (source, tier) in left {
+        if written.insert((source, tier)) {
+            units.push(Unit {
+                source,
+                tier,
+                new: 0..0,
+            });
+        }
+    }
+    units.sort_unstable_by_key(|u| (u.source, u.tier));
+    let mut regroup = Regroup {
+        order,
+        existing: FxHashMap::default(),
+        others: FxHashMap::default(),
+        dropped,
+        gone_sources: removed_nodes.iter().map(|(id, _)| *id).collect(),
+        before: Vec::new(),
+        units,
+    };
+    // A store without edges has nothing to replace (a bulk import into a
+    // new store looks nothing up).
+    let any: Option<i64> = tx.query_row("SELECT 1 FROM edges LIMIT 1", [], |r| r.get(0)).optional()?;
+    if any.is_none() {
+        return Ok(regroup);
+    }
+    let mut i = 0;
+    while i < regroup.units.len() {
+        let source = regroup.units[i].source;
+        let mut tiers = Vec::new();
+        while i < regroup.units.len() && regroup.units[i].source == source {
+            let tier = regroup.units[i].tier;
+            tiers.push(tier);
+            if let Some(row) = read(tx, &group_id(keys, &source, tier)?)? {
+                regroup.before.push(row.key());
+                regroup.existing.insert(i, row);
+            }
+            i += 1;
+        }
+        let mut others = Vec::new();
+        for tier in Tier::ALL.into_iter().filter(|t| !tiers.contains(t)) {
+            if let Some(row) = read(tx, &group_id(keys, &source, tier)?)? {
+                others.extend(row.tokens.chunks_exact(TOKEN).map(|c| {
+                    let mut t = [0u8; TOKEN];
+                    t.copy_from_slice(c);
+                    t
+                }));
+            }
+        }
+        if !others.is_empty() {
+            regroup.others.insert(source, others);
+        }
+    }
+    Ok(regroup)
+}
+
+/// A group sealed, ready to write (or to delete: emptied with its source).
+enum Sealed {
+    Write {
+        id: EdgeId,
+        tokens: Vec<[u8; TOKEN]>,
+        sealed: Vec<u8>,
+        digest: [u8; 16],
+    },
+    Delete(EdgeId),
+}
+
+/// Writes the groups `regroup` worked out at commit `seq`, each sealed
+/// once and counted into `fold`; `describe` names an edge that exists
+/// already (the same ends and relation, in any tier).
+pub(crate) fn write(
+    tx: &Connection,
+    keys: &Keyring,
+    regroup: &Regroup,
+    edges: &[Edge],
+    seq: u64,
+    fold: &std::sync::Mutex<EdgeFold>,
+    describe: &(dyn Fn(&Edge) -> String + Sync),
+) -> Result<()> {
+    let taggers = EdgeTaggers::new(keys)?;
+    let row_seq = super::sql_version(seq);
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO edges (id, tier, token, sealed, seq, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT(id) DO UPDATE SET tier = ?2, token = ?3, sealed = ?4, seq = ?5, digest = ?6",
+    )?;
+    let mut delete = tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
+    let new_of = |unit: &Unit| -> Vec<&Edge> {
+        regroup.order[unit.new.clone()]
+            .iter()
+            .map(|&k| &edges[k as usize])
+            .collect()
+    };
+    let exists = |unit: &Unit, token: &[u8; TOKEN]| -> Error {
+        let e = new_of(unit)
+            .into_iter()
+            .find(|e| short_token(keys, e).is_ok_and(|t| t == *token));
+        Error::EdgeExists(e.map_or_else(|| "an edge of this commit".to_string(), describe))
+    };
+    // The tokens of the groups of the source being written so far.
+    let mut source: Option<(NodeId, FxHashSet<[u8; TOKEN]>)> = None;
+    crate::parallel::pipeline(
+        &regroup.units,
+        |i, unit| {
+            let id = group_id(keys, &unit.source, unit.tier)?;
+            let new = new_of(unit);
+            let kept: Vec<Edge> = match regroup.existing.get(&i) {
+                None => Vec::new(),
+                Some(row) => {
+                    let (from, held) = row.open(keys, &mut Interner::default())?;
+                    if from != unit.source {
+                        return Err(Error::integrity(
+                            format!("edge group {}", crate::crypto::hex(id.as_bytes())),
+                            "it holds another node's edges",
+                        ));
+                    }
+                    held.into_iter()
+                        .filter(|e| {
+                            !regroup.dropped.contains(&e.id) && new.binary_search_by_key(&e.id, |n| n.id).is_err()
+                        })
+                        .collect()
+                }
+            };
+            let mut all: Vec<&Edge> = kept.iter().chain(new.iter().copied()).collect();
+            if !kept.is_empty() {
+                all.sort_unstable_by_key(|e| e.id);
+            }
+            if all.is_empty() && regroup.gone_sources.contains(&unit.source) {
+                return Ok(Sealed::Delete(id));
+            }
+            let mut tokens = all.iter().map(|e| short_token(keys, e)).collect::<Result<Vec<_>>>()?;
+            tokens.sort_unstable();
+            if let Some(w) = tokens.windows(2).find(|w| w[0] == w[1]) {
+                return Err(exists(unit, &w[0]));
+            }
+            let sealed = codec::seal_edge_group(keys, id.as_bytes(), unit.tier, &unit.source, &all)?;
+            let digest = manifest::digest(&sealed);
+            let key = RowKey::Edge {
+                id,
+                tier: unit.tier,
+                seq,
+                digest,
+                token: RowToken::of(tokens.as_flattened()),
+                edges: u32::try_from(all.len()).unwrap_or(u32::MAX),
+            };
+            super::edge_fold::add_shared(fold, &taggers, &key)?;
+            Ok(Sealed::Write {
+                id,
+                tokens,
+                sealed,
+                digest,
+            })
+        },
+        |unit, sealed| {
+            let seen = match &mut source {
+                Some((s, seen)) if *s == unit.source => seen,
+                _ => {
+                    let others = regroup.others.get(&unit.source);
+                    &mut source
+                        .insert((unit.source, others.into_iter().flatten().copied().collect()))
+                        .1
+                }
+            };
+            match sealed {
+                Sealed::Delete(id) => {
+                    delete.execute([id.as_bytes().as_slice()])?;
+                }
+                Sealed::Write {
+                    id,
+                    tokens,
+                    sealed,
+                    digest,
+                } => {
+                    if let Some(t) = tokens.iter().find(|t| !seen.insert(**t)) {
+                        return Err(exists(unit, t));
+                    }
+                    upsert.execute(params![
+                        id.as_bytes().as_slice(),
+                        unit.tier.code(),
+                        tokens.as_flattened(),
+                        sealed,
+                        row_seq,
+                        digest.as_slice()
+                    ])?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
