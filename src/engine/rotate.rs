@@ -303,10 +303,12 @@ impl Store {
                 .query_map([code], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<rusqlite::Result<_>>()?;
             let mut set_edge = tx.prepare("UPDATE edges SET sealed = ?2, digest = ?3, seq = ?4 WHERE id = ?1")?;
+            let grouped = crate::store::kit::schema::grouped(&tx)?;
             for (id, sealed) in edges {
                 let edge = EdgeId(crate::store::uuid_from(&id)?);
-                let what = || format!("edge {edge}");
-                let sealed = codec::reseal(old, new, &codec::edge_ad(&edge, tier), &sealed, &what)?;
+                let what = || format!("edge row {edge}");
+                let ad = crate::store::kit::edge_groups::row_ad(grouped, &edge, tier);
+                let sealed = codec::reseal(old, new, &ad, &sealed, &what)?;
                 set_edge.execute(params![id, sealed, manifest::digest(&sealed).as_slice(), row_seq])?;
                 counts[1] += 1;
             }

@@ -45,7 +45,10 @@ pub(crate) fn encode(source: &NodeId, edges: &[&Edge], out: &mut Vec<u8>) -> Res
     let mut relations: Vec<&Relation> = Vec::new();
     for e in edges {
         if e.from != *source {
-            return Err(Error::integrity(format!("edge {}", e.id), "it does not leave its group's node"));
+            return Err(Error::integrity(
+                format!("edge {}", e.id),
+                "it does not leave its group's node",
+            ));
         }
         if !relations.contains(&&e.relation) {
             relations.push(&e.relation);
@@ -64,7 +67,8 @@ pub(crate) fn encode(source: &NodeId, edges: &[&Edge], out: &mut Vec<u8>) -> Res
         let provenance = *e.provenance != Provenance::Human;
         out.extend_from_slice(e.id.as_bytes());
         out.extend_from_slice(e.to.as_bytes());
-        let flags = u8::from(e.bidirectional) | if weighted { WEIGHTED } else { 0 } | if provenance { PROVENANCE } else { 0 };
+        let flags =
+            u8::from(e.bidirectional) | if weighted { WEIGHTED } else { 0 } | if provenance { PROVENANCE } else { 0 };
         out.extend_from_slice(&[e.declared_tier.code(), flags]);
         let index = relations.iter().position(|r| **r == e.relation).unwrap_or_default();
         out.varint(index as u64);
@@ -124,7 +128,11 @@ pub(crate) fn decode(b: &[u8], group_tier: Tier, terms: &mut Interner) -> Result
             .cloned()
             .ok_or_else(|| Error::integrity(what(), "an edge names no relation of its group"))?;
         let confidence = r.f64()?;
-        let weight = if flags & WEIGHTED != 0 { r.f64()? } else { DEFAULT_WEIGHT };
+        let weight = if flags & WEIGHTED != 0 {
+            r.f64()?
+        } else {
+            DEFAULT_WEIGHT
+        };
         let created = previous.wrapping_add(unzigzag(r.varint()?));
         previous = created;
         let provenance = if flags & PROVENANCE != 0 {
@@ -208,7 +216,12 @@ mod tests {
         assert_eq!(back, edges);
         let mut one = Vec::new();
         crate::codec::encode_edge_plain(&edges[0], &mut one).expect("encode one");
-        assert!(out.len() < one.len() * edges.len(), "{} bytes for {} edges", out.len(), edges.len());
+        assert!(
+            out.len() < one.len() * edges.len(),
+            "{} bytes for {} edges",
+            out.len(),
+            edges.len()
+        );
     }
 
     #[test]

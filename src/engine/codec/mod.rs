@@ -20,7 +20,7 @@ pub use record::{
 pub use snapshot::{Snapshot, open_snapshot, open_snapshot_in_buffer, seal_snapshot};
 pub(crate) use {
     blob::rewrap,
-    record::{decision_ad, edge_ad, reseal, summary_ad},
+    record::{decision_ad, edge_ad, edge_group_ad, reseal, summary_ad},
 };
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use {

@@ -137,7 +137,13 @@ pub fn open_edge(keys: &Keyring, id: &EdgeId, tier: Tier, bytes: &[u8], terms: &
 
 /// Seals the edge group `group` (of `tier`): `edges` all leave `source`,
 /// are of that tier, and are in order of their ids, each once.
-pub fn seal_edge_group(keys: &Keyring, group: &[u8; 16], tier: Tier, source: &NodeId, edges: &[&Edge]) -> Result<Vec<u8>> {
+pub fn seal_edge_group(
+    keys: &Keyring,
+    group: &[u8; 16],
+    tier: Tier,
+    source: &NodeId,
+    edges: &[&Edge],
+) -> Result<Vec<u8>> {
     if !super::edge_group::ordered(edges) || edges.iter().any(|e| e.tier != tier) {
         return Err(Error::integrity(
             format!("the edge group of node {source}"),

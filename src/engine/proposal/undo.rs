@@ -365,8 +365,9 @@ impl Store {
     /// undoes its own accept unless a human-level change came after it.
     fn check_no_unreadable_edges(&self, name: &crate::model::Name, added: Option<i64>) -> Result<()> {
         let readable = self.level().max_tier();
+        let count = crate::store::edge_groups::count_sql(self.conn())?;
         let hidden: i64 = self.conn().query_row(
-            "SELECT COUNT(*) FROM edges WHERE tier > ?1 AND seq >= ?2",
+            &format!("SELECT {count} FROM edges WHERE tier > ?1 AND seq >= ?2"),
             params![readable.code(), added.unwrap_or(0)],
             |r| r.get(0),
         )?;

@@ -38,7 +38,11 @@ enum EdgeRead {
     /// A row this session cannot read: the edge leaves its catalog.
     Unread(EdgeId),
     /// A readable group's row (v11): every edge leaving `source` in `tier`.
-    Group { source: NodeId, tier: Tier, edges: Vec<Edge> },
+    Group {
+        source: NodeId,
+        tier: Tier,
+        edges: Vec<Edge>,
+    },
 }
 
 /// What a delta found, applied only once it checked out.

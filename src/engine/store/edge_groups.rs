@@ -12,9 +12,10 @@
 //!
 //! An edge is unique by its ends and relation across every tier: a writer
 //! reads the tokens of the four groups of its source. A group a commit
-//! empties is kept (its record still names its source, so a session
-//! replaces what it held), unless its source is removed by the same
-//! commit.
+//! empties is kept, even when its source goes: its record still names the
+//! source, so a session that reads the rewritten row drops what it held,
+//! and a row is never gone without a word (a session cannot tell which
+//! group a removed edge was in: it does not hold the blind-index key).
 
 use rusqlite::{Connection, OptionalExtension, params};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -40,6 +41,26 @@ pub(crate) fn group_id(keys: &Keyring, source: &NodeId, tier: Tier) -> Result<Ed
     let mut id = [0u8; 16];
     id.copy_from_slice(&mac[..16]);
     Ok(EdgeId(uuid::Uuid::from_bytes(id)))
+}
+
+/// The associated data of the record in the `edges` row `id`: a group's
+/// (`grouped`, v11) or one edge's.
+pub(crate) fn row_ad(grouped: bool, id: &EdgeId, tier: Tier) -> Vec<u8> {
+    if grouped {
+        codec::edge_group_ad(id.as_bytes(), tier)
+    } else {
+        codec::edge_ad(id, tier)
+    }
+}
+
+/// The SQL aggregate counting the edges of the `edges` rows it runs over:
+/// each row one edge, or a group's by its tokens (v11).
+pub(crate) fn count_sql(conn: &Connection) -> Result<&'static str> {
+    Ok(if super::schema::grouped(conn)? {
+        "COALESCE(SUM(length(token) / 16), 0)"
+    } else {
+        "COUNT(*)"
+    })
 }
 
 /// The token a group keeps of `e`.
@@ -145,23 +166,19 @@ pub(crate) struct Regroup {
     others: FxHashMap<NodeId, Vec<[u8; TOKEN]>>,
     /// Edges the commit removes, or moves to another group.
     dropped: FxHashSet<EdgeId>,
-    /// Nodes the commit removes: their emptied groups go.
-    gone_sources: FxHashSet<NodeId>,
     /// The rows the commit replaces, as they are before it.
     pub(crate) before: Vec<RowKey>,
 }
 
 /// Works out the groups a commit writing `edges` (distinct ids) and
-/// removing `removed` edges and `removed_nodes` rewrites, reading the rows
-/// they replace (`catalog`: the session's, which knows where each edge it
-/// can read is).
+/// removing `removed` rewrites, reading the rows they replace (`catalog`:
+/// the session's, which knows where each edge it can read is).
 pub(crate) fn prepare(
     tx: &Connection,
     keys: &Keyring,
     catalog: &super::Catalog,
     edges: &[Edge],
     removed: &[(EdgeId, Tier)],
-    removed_nodes: &[(NodeId, Tier)],
 ) -> Result<Regroup> {
     let at = |i: u32| &edges[i as usize];
     let mut order: Vec<u32> = (0..u32::try_from(edges.len()).unwrap_or(u32::MAX)).collect();
@@ -193,9 +210,12 @@ pub(crate) fn prepare(
         }
     }
     for (id, _) in removed {
-        let old = catalog
-            .edge(id)
-            .ok_or_else(|| Error::integrity(format!("edge {id}"), "it is not one this session reads: its group is unknown"))?;
+        let old = catalog.edge(id).ok_or_else(|| {
+            Error::integrity(
+                format!("edge {id}"),
+                "it is not one this session reads: its group is unknown",
+            )
+        })?;
         dropped.insert(*id);
         left.push((old.from, old.tier));
     }
@@ -215,13 +235,14 @@ pub(crate) fn prepare(
         existing: FxHashMap::default(),
         others: FxHashMap::default(),
         dropped,
-        gone_sources: removed_nodes.iter().map(|(id, _)| *id).collect(),
         before: Vec::new(),
         units,
     };
     // A store without edges has nothing to replace (a bulk import into a
     // new store looks nothing up).
-    let any: Option<i64> = tx.query_row("SELECT 1 FROM edges LIMIT 1", [], |r| r.get(0)).optional()?;
+    let any: Option<i64> = tx
+        .query_row("SELECT 1 FROM edges LIMIT 1", [], |r| r.get(0))
+        .optional()?;
     if any.is_none() {
         return Ok(regroup);
     }
@@ -255,15 +276,12 @@ pub(crate) fn prepare(
     Ok(regroup)
 }
 
-/// A group sealed, ready to write (or to delete: emptied with its source).
-enum Sealed {
-    Write {
-        id: EdgeId,
-        tokens: Vec<[u8; TOKEN]>,
-        sealed: Vec<u8>,
-        digest: [u8; 16],
-    },
-    Delete(EdgeId),
+/// A group sealed, ready to write.
+struct Sealed {
+    id: EdgeId,
+    tokens: Vec<[u8; TOKEN]>,
+    sealed: Vec<u8>,
+    digest: [u8; 16],
 }
 
 /// Writes the groups `regroup` worked out at commit `seq`, each sealed
@@ -284,7 +302,6 @@ pub(crate) fn write(
         "INSERT INTO edges (id, tier, token, sealed, seq, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT(id) DO UPDATE SET tier = ?2, token = ?3, sealed = ?4, seq = ?5, digest = ?6",
     )?;
-    let mut delete = tx.prepare_cached("DELETE FROM edges WHERE id = ?1")?;
     let new_of = |unit: &Unit| -> Vec<&Edge> {
         regroup.order[unit.new.clone()]
             .iter()
@@ -325,9 +342,6 @@ pub(crate) fn write(
             if !kept.is_empty() {
                 all.sort_unstable_by_key(|e| e.id);
             }
-            if all.is_empty() && regroup.gone_sources.contains(&unit.source) {
-                return Ok(Sealed::Delete(id));
-            }
             let mut tokens = all.iter().map(|e| short_token(keys, e)).collect::<Result<Vec<_>>>()?;
             tokens.sort_unstable();
             if let Some(w) = tokens.windows(2).find(|w| w[0] == w[1]) {
@@ -344,7 +358,7 @@ pub(crate) fn write(
                 edges: u32::try_from(all.len()).unwrap_or(u32::MAX),
             };
             super::edge_fold::add_shared(fold, &taggers, &key)?;
-            Ok(Sealed::Write {
+            Ok(Sealed {
                 id,
                 tokens,
                 sealed,
@@ -361,29 +375,17 @@ pub(crate) fn write(
                         .1
                 }
             };
-            match sealed {
-                Sealed::Delete(id) => {
-                    delete.execute([id.as_bytes().as_slice()])?;
-                }
-                Sealed::Write {
-                    id,
-                    tokens,
-                    sealed,
-                    digest,
-                } => {
-                    if let Some(t) = tokens.iter().find(|t| !seen.insert(**t)) {
-                        return Err(exists(unit, t));
-                    }
-                    upsert.execute(params![
-                        id.as_bytes().as_slice(),
-                        unit.tier.code(),
-                        tokens.as_flattened(),
-                        sealed,
-                        row_seq,
-                        digest.as_slice()
-                    ])?;
-                }
+            if let Some(t) = sealed.tokens.iter().find(|t| !seen.insert(**t)) {
+                return Err(exists(unit, t));
             }
+            upsert.execute(params![
+                sealed.id.as_bytes().as_slice(),
+                unit.tier.code(),
+                sealed.tokens.as_flattened(),
+                sealed.sealed,
+                row_seq,
+                sealed.digest.as_slice()
+            ])?;
             Ok(())
         },
     )

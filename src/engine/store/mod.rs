@@ -51,7 +51,7 @@ mod current;
 mod decisions;
 mod delta;
 mod edge_fold;
-mod edge_groups;
+pub(crate) mod edge_groups;
 mod edge_ids;
 mod edge_table;
 mod federated;

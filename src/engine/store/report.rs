@@ -84,13 +84,15 @@ impl Store {
         Ok(c)
     }
 
-    /// Node and edge rows per tier code, counted in the index.
+    /// Nodes and edges per tier code, counted in the index (a group's
+    /// edges by its tokens, see `edge_groups`).
     pub(super) fn count_rows(&self) -> Result<Vec<(u64, u64)>> {
         let mut per_tier = vec![(0u64, 0u64); Tier::ALL.len()];
-        for (table, is_node) in [("nodes", true), ("edges", false)] {
+        let edges = super::edge_groups::count_sql(&self.conn)?;
+        for (table, is_node, count) in [("nodes", true, "COUNT(*)"), ("edges", false, edges)] {
             let mut stmt = self
                 .conn
-                .prepare(&format!("SELECT tier, COUNT(*) FROM {table} GROUP BY tier"))?;
+                .prepare(&format!("SELECT tier, {count} FROM {table} GROUP BY tier"))?;
             let mut rows = stmt.query([])?;
             while let Some(row) = rows.next()? {
                 let tier = row_tier(row.get(0)?)?;
@@ -125,12 +127,11 @@ impl Store {
         };
         for (row, added) in before.iter().map(|r| (r, false)).chain(after.iter().map(|r| (r, true))) {
             let (nodes, edges) = &mut c.per_tier[row.tier().code() as usize];
-            let n = if matches!(row, RowKey::Node { .. }) {
-                nodes
-            } else {
-                edges
+            let (n, by) = match row {
+                RowKey::Node { .. } => (nodes, 1),
+                RowKey::Edge { edges: held, .. } => (edges, u64::from(*held)),
             };
-            *n = if added { *n + 1 } else { n.saturating_sub(1) };
+            *n = if added { *n + by } else { n.saturating_sub(by) };
         }
         for (counts, added) in c.per_tier.iter_mut().zip(edges_added) {
             counts.1 += added;

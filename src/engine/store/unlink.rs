@@ -59,13 +59,14 @@ impl Store {
             .filter(|e| e.to == *to_id)
             .map(|e| e.relation.as_str())
             .collect();
-        let hidden = self
-            .conn
-            .query_row(
-                "SELECT COUNT(*) FROM edges WHERE tier > ?1",
-                [self.level().max_tier().code()],
-                |r| r.get::<_, i64>(0),
-            )
+        let hidden = super::edge_groups::count_sql(&self.conn)
+            .and_then(|count| {
+                Ok(self.conn.query_row(
+                    &format!("SELECT {count} FROM edges WHERE tier > ?1"),
+                    [self.level().max_tier().code()],
+                    |r| r.get::<_, i64>(0),
+                )?)
+            })
             .unwrap_or(0);
         let mut reason = if relations.is_empty() {
             format!("{from} has no edge to {to}")

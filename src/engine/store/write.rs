@@ -350,7 +350,6 @@ impl Store {
                 &self.catalog,
                 &plan.edges,
                 &plan.removed_edges,
-                &plan.removed_nodes,
             )?)
         } else {
             None
@@ -675,12 +674,7 @@ impl<'a> EdgeFields<'a> {
 /// The index rows `plan` replaces or removes, read inside its
 /// transaction (the edge rows only with `edges`: one a row). Rows this
 /// session knows to be new are not looked up.
-fn rows_before(
-    tx: &rusqlite::Connection,
-    catalog: &super::Catalog,
-    plan: &Plan,
-    edges: bool,
-) -> Result<Vec<RowKey>> {
+fn rows_before(tx: &rusqlite::Connection, catalog: &super::Catalog, plan: &Plan, edges: bool) -> Result<Vec<RowKey>> {
     let mut out = Vec::new();
     let mut nodes: HashSet<NodeId> = HashSet::new();
     let existing_nodes = plan.nodes.iter().filter(|w| w.previous.is_some()).map(|w| w.node.id);
