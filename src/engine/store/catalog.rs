@@ -270,6 +270,13 @@ impl Catalog {
     }
 
     /// Forgets an edge (it moved to a tier this session cannot read).
+    /// The edge groups (see `edge_groups`) the edges fall in: one per
+    /// source node and tier.
+    pub fn edge_groups(&self) -> u64 {
+        let groups: rustc_hash::FxHashSet<(NodeId, Tier)> = self.edges().map(|e| (e.from, e.tier)).collect();
+        groups.len() as u64
+    }
+
     /// Takes a group's edges (every edge leaving `source` in `tier`, see
     /// `edge_groups`): those of that source and tier it no longer holds go.
     pub fn replace_group(&mut self, source: &NodeId, tier: Tier, edges: Vec<Edge>) {

@@ -1,8 +1,9 @@
 //! `graphex migrate`: brings a store made by an older version to today's
 //! layout, saying what it changes: the blob fan-out (see `objects`; the same
-//! step runs on its own at every write) and the index's lean layout (schema
+//! step runs on its own at every write), the index's lean layout (schema
 //! v10, see `schema`; only this command makes it, since it rewrites the
-//! whole file).
+//! whole file) and the edges held in groups (schema v11, see `regroup`:
+//! with every tier's key only).
 
 use serde::Serialize;
 
@@ -21,6 +22,11 @@ pub struct Migration {
     /// Whether `graph.db` was (would be) rewritten without its free pages
     /// (after a layout, or a rewrite that failed for want of room).
     pub index_compacted: bool,
+    /// The edge groups the edges were (would be) put in (schema v11), or 0.
+    pub edge_groups: u64,
+    /// The edges are still one a row, and grouping them needs every
+    /// tier's key: run again at the human level.
+    pub groups_need_human: bool,
     /// Another process read the store meanwhile: `graph.db` reaches its
     /// new size when that process lets go (an unlock session: `graphex lock`).
     pub log_pending: bool,
@@ -36,7 +42,7 @@ pub struct Migration {
 impl Migration {
     /// Whether the store was already in today's layout.
     pub fn nothing_to_do(&self) -> bool {
-        self.blobs_fanned_out == 0 && !self.index_relaid && !self.index_compacted
+        self.blobs_fanned_out == 0 && !self.index_relaid && !self.index_compacted && self.edge_groups == 0
     }
 }
 
@@ -58,8 +64,14 @@ impl Store {
         let size = || std::fs::metadata(&db).map(|m| m.len()).map_err(|e| Error::io(&db, e));
         let before = size()?;
         let lean = schema::lean(&self.conn)?;
-        let to_compact = !lean || schema_v10::worth_compacting(&self.conn)?;
+        let grouped = schema::grouped(&self.conn)?;
+        let regroup = !grouped && self.can_regroup();
+        let to_compact = !lean || regroup || schema_v10::worth_compacting(&self.conn)?;
+        let mut edge_groups = 0;
         let done = if dry_run || !to_compact {
+            if regroup {
+                edge_groups = self.catalog.edge_groups();
+            }
             schema_v10::Relayout {
                 laid_out: !lean,
                 compacted: to_compact,
@@ -67,7 +79,14 @@ impl Store {
             }
         } else {
             super::seal::verify_whole(&self.conn, &self.keys)?;
-            let done = schema::relayout(&mut self.conn)?;
+            let mut done = schema::relayout(&mut self.conn)?;
+            if regroup {
+                edge_groups = self.regroup_edges()?;
+                // The rows the groups replaced leave their pages free.
+                let compacted = schema::relayout(&mut self.conn)?;
+                done.compacted |= compacted.compacted;
+                done.log_pending |= compacted.log_pending;
+            }
             super::seal::verify_whole(&self.conn, &self.keys)?;
             done
         };
@@ -76,6 +95,8 @@ impl Store {
             blobs_in_place: census.blobs - census.flat,
             index_relaid: done.laid_out,
             index_compacted: done.compacted,
+            edge_groups,
+            groups_need_human: !grouped && !regroup,
             log_pending: done.log_pending,
             schema: self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?,
             index_bytes_before: before,

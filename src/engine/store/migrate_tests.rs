@@ -69,6 +69,8 @@ fn seen(root: &Path, level: Level) -> String {
 /// laid out as v9 did.
 fn v9_store() -> (tempfile::TempDir, std::path::PathBuf) {
     let (dir, root) = new_store();
+    assert_eq!(version(&root), SCHEMA_VERSION, "a new store is made at today's schema");
+    raw(&root).execute_batch(super::schema_v10::V10_EMPTY).unwrap();
     let _ = creds(Level::Agent, &root);
     let mut s = open_at(&root, Level::Human);
     for (name, tier) in [
@@ -89,7 +91,6 @@ fn v9_store() -> (tempfile::TempDir, std::path::PathBuf) {
     };
     s.update_node("a", &patch).unwrap();
     drop(s);
-    assert_eq!(version(&root), SCHEMA_VERSION, "a new store is made lean");
     raw(&root).execute_batch(V9_LAYOUT).unwrap();
     assert_eq!(version(&root), UNMIGRATED_SCHEMA);
     (dir, root)
@@ -168,19 +169,38 @@ fn migrate_lays_a_v9_store_out_as_v10_keeping_every_row_and_what_each_reader_see
     assert_eq!(version(&root), UNMIGRATED_SCHEMA, "a dry run changes nothing");
     let done = s.migrate(false).unwrap();
     assert!(done.index_relaid && !done.dry_run, "{done:?}");
-    assert_eq!(done.schema, SCHEMA_VERSION);
-    assert!(
-        s.migrate(false).unwrap().nothing_to_do(),
-        "a second run has nothing to do"
-    );
+    // The master lays it out; grouping the edges needs every tier's key.
+    assert_eq!((done.schema, done.edge_groups, done.groups_need_human), (LEAN_SCHEMA, 0, true));
+    let again = s.migrate(false).unwrap();
+    assert!(again.nothing_to_do() && again.groups_need_human, "a second run has nothing to do: {again:?}");
     drop(s);
 
-    assert_eq!(version(&root), SCHEMA_VERSION);
+    assert_eq!(version(&root), LEAN_SCHEMA);
     assert_eq!(rows(&root), rows_before, "every row kept as it was");
     let after: Vec<String> = levels.iter().map(|l| seen(&root, *l)).collect();
     assert_eq!(after, before);
     let no_rowid = raw(&root).prepare("SELECT rowid FROM edges").map(|_| ());
     assert!(no_rowid.is_err(), "edges are keyed by their id alone");
+
+    // The human groups the edges: one row per source and tier, each reader
+    // seeing what it saw.
+    let mut s = open_at(&root, Level::Human);
+    let dry = s.migrate(true).unwrap();
+    assert_eq!((dry.edge_groups, version(&root)), (3, LEAN_SCHEMA), "{dry:?}");
+    let done = s.migrate(false).unwrap();
+    assert_eq!((done.schema, done.edge_groups, done.groups_need_human), (SCHEMA_VERSION, 3, false));
+    assert!(s.migrate(false).unwrap().nothing_to_do());
+    drop(s);
+    let grouped: Vec<String> = levels.iter().map(|l| seen(&root, *l)).collect();
+    assert_eq!(grouped, before);
+    let tokens: Vec<i64> = raw(&root)
+        .prepare("SELECT length(token) FROM edges ORDER BY 1")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(tokens, [16, 16, 16], "three groups of one edge, 16 bytes of token each");
 
     // Written, undone and checked on the new layout.
     let mut s = open_at(&root, Level::Master);

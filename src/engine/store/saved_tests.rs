@@ -261,6 +261,7 @@ fn saved_query_text_and_names_never_reach_the_disk_in_plaintext() {
 #[test]
 fn a_store_of_schema_five_gains_the_table() {
     let (_dir, root) = new_store();
+    sql(&root, super::schema_v10::V10_EMPTY);
     sql(&root, include_str!("testdata/v9_layout.sql"));
     sql(
         &root,

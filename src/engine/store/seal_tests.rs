@@ -185,7 +185,8 @@ fn an_edited_name_token_is_refused_at_master_level() {
         sql(
             &root,
             &format!(
-                "UPDATE {table} = randomblob(32) WHERE id = (SELECT id FROM {} ORDER BY seq DESC, id DESC LIMIT 1)",
+                "UPDATE {table} = randomblob(length({})) WHERE id = (SELECT id FROM {} ORDER BY seq DESC, id DESC LIMIT 1)",
+                table.rsplit(" ").next().unwrap_or_default(),
                 &table[..5]
             ),
             [],
