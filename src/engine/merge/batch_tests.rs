@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::tests::{forked, merge};
+use super::tests::{forked_at, merge};
 use crate::keys::Level;
 use crate::model::Tier;
 use crate::store::tests::{edge, node, open_at};
@@ -22,7 +22,7 @@ fn a_batch_packed_on_a_v10_branch_merges_into_a_v9_store_and_back() {
 /// merged into ours (laid out as v9 when `ours_v9`: stored row by row
 /// there), then ours back into theirs.
 fn merge_a_batch_both_ways(ours_v9: bool) {
-    let (_d, ours, _bd, theirs, base) = forked();
+    let (_d, ours, _bd, theirs, base) = forked_at(ours_v9);
     if ours_v9 {
         let conn = rusqlite::Connection::open(ours.join(".gpp/graphex/graph.db")).unwrap();
         conn.execute_batch(include_str!("../store/testdata/v9_layout.sql"))

@@ -32,6 +32,7 @@
 
 #[cfg(test)]
 mod batch_tests;
+mod groups;
 mod lineage;
 mod rekey;
 mod rows;
@@ -343,6 +344,29 @@ fn rotation(known: &HashSet<[u8; 32]>, ours: &Path, theirs: &Path) -> Result<Opt
     }
 }
 
+/// Refuses branches whose stores hold their edges differently (one a row,
+/// or in groups: schema v11), which cannot be compared row by row.
+fn same_edge_layout(tx: &Connection) -> Result<()> {
+    let grouped = |schema: &str| -> Result<bool> {
+        let v: u32 = tx.query_row(&format!("PRAGMA {schema}.user_version"), [], |r| r.get(0))?;
+        Ok(v >= schema::SCHEMA_VERSION)
+    };
+    let (o, a, b) = (grouped("o")?, grouped("main")?, grouped("b")?);
+    if o == a && a == b {
+        return Ok(());
+    }
+    let name = |g: bool| if g { "in groups (schema v11)" } else { "one a row" };
+    Err(Error::integrity(
+        "the branches' graphs",
+        format!(
+            "this branch holds its edges {}, the other {}, and where they parted {}: run `graphex migrate`              at the human level on the branch not grouped yet, commit it, and merge again (a base not grouped              cannot be merged with grouped branches: merge before grouping, or group on one branch only);              nothing was merged",
+            name(a),
+            name(b),
+            name(o)
+        ),
+    ))
+}
+
 fn merge_into(
     conn: &mut Connection,
     keys: &Keyring,
@@ -361,6 +385,7 @@ fn merge_into(
             .map_err(|_| Error::integrity("index", format!("commit counter {v:?} is not a number")))
     };
     let (o_seq, a_seq, b_seq) = (seq_of("o")?, seq_of("main")?, seq_of("b")?);
+    same_edge_layout(&tx)?;
     let mut report = MergeReport::default();
     if b_seq == o_seq {
         // Nothing happened on the other branch: ours is the result.
@@ -379,7 +404,11 @@ fn merge_into(
         .filter(|c| c.theirs_id != c.node)
         .map(|c| c.theirs_id.clone())
         .collect();
-    rows::edges(&tx, commit, rekey, opener, &unlanded, &mut report)?;
+    if schema::grouped(&tx)? {
+        groups::edges(&tx, commit, rekey, (keys, opener), &unlanded, &mut report)?;
+    } else {
+        rows::edges(&tx, commit, rekey, opener, &unlanded, &mut report)?;
+    }
     rows::decisions(&tx, keys, &renumber, rekey, &mut report)?;
     rows::timeline(&tx, &renumber, &mut report)?;
     rows::saved_queries(&tx)?;

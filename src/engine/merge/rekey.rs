@@ -153,8 +153,10 @@ impl Rekey<'_> {
         )?;
         if tier == i64::from(self.tier.code()) {
             let edge = row_edge_id(id)?;
-            let what = || format!("edge {edge}");
-            sealed = codec::reseal(self.old, self.new, &codec::edge_ad(&edge, self.tier), &sealed, &what)?;
+            let what = || format!("edge row {edge}");
+            let grouped = crate::store::kit::schema::grouped(tx)?;
+            let ad = crate::store::kit::edge_groups::row_ad(grouped, &edge, self.tier);
+            sealed = codec::reseal(self.old, self.new, &ad, &sealed, &what)?;
         }
         tx.execute(
             "INSERT OR REPLACE INTO main.edges (id, tier, token, sealed, seq, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

@@ -77,7 +77,7 @@ fn changed_ids(conn: &Connection, table: &str, columns: &str, side: &str, tier: 
 
 /// The ids to look at: what the other branch changed, and with a rotation
 /// on theirs, what ours wrote in the rotated tier (to be sealed again).
-fn ids_to_merge(tx: &Connection, table: &str, columns: &str, rekey: Option<&Rekey<'_>>) -> Result<Vec<Vec<u8>>> {
+pub(super) fn ids_to_merge(tx: &Connection, table: &str, columns: &str, rekey: Option<&Rekey<'_>>) -> Result<Vec<Vec<u8>>> {
     let mut ids = changed_ids(tx, table, columns, "b", None)?;
     if let Some(rk) = rekey.filter(|rk| rk.stale_is_ours) {
         let known: HashSet<Vec<u8>> = ids.iter().cloned().collect();
@@ -105,14 +105,14 @@ fn holder(conn: &Connection, table: &str, column: &str, token: &[u8], id: &[u8])
         .optional()?)
 }
 
-fn short(id: &[u8]) -> String {
+pub(super) fn short(id: &[u8]) -> String {
     uuid::Uuid::from_slice(id).map_or_else(|_| "?".into(), |u| u.to_string())
 }
 
 /// Whether each side changed a row since the base. A branch that rotated
 /// the row's tier sealed it again without changing it: for its rows only
 /// the tier, version and name count.
-fn sides_changed<R: PartialEq, L: PartialEq>(
+pub(super) fn sides_changed<R: PartialEq, L: PartialEq>(
     o: &Option<R>,
     a: &Option<R>,
     b: &Option<R>,
@@ -246,11 +246,11 @@ fn take_theirs(tx: &Connection, id: &[u8], seq: i64, rekey: Option<&Rekey<'_>>) 
 }
 
 /// What makes two edge rows the same row.
-const EDGE_COLUMNS: &str = "tier, token, digest";
+pub(super) const EDGE_COLUMNS: &str = "tier, token, digest";
 
-type EdgeRow = (i64, Vec<u8>, Option<Vec<u8>>);
+pub(super) type EdgeRow = (i64, Vec<u8>, Option<Vec<u8>>);
 
-fn edge_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<EdgeRow>> {
+pub(super) fn edge_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<EdgeRow>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {EDGE_COLUMNS} FROM {schema}.edges WHERE id = ?1"))?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))

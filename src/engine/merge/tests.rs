@@ -107,7 +107,18 @@ fn describe(root: &Path, name: &str, text: &str) {
 
 /// A store with `shared` and `other`, its base saved, and a branch of it.
 pub(super) fn forked() -> (tempfile::TempDir, PathBuf, tempfile::TempDir, PathBuf, PathBuf) {
+    forked_at(false)
+}
+
+/// [`forked`], the store made as v10 made it (`one_a_row`: one edge a row).
+pub(super) fn forked_at(one_a_row: bool) -> (tempfile::TempDir, PathBuf, tempfile::TempDir, PathBuf, PathBuf) {
     let (dir, root) = new_store();
+    if one_a_row {
+        rusqlite::Connection::open(root.join(".gpp/graphex/graph.db"))
+            .unwrap()
+            .execute_batch(crate::store::kit::schema::V10_EMPTY)
+            .unwrap();
+    }
     {
         let mut s = open_at(&root, Level::Master);
         s.add_node(node("shared", Tier::AgentReadable, "as it was")).unwrap();

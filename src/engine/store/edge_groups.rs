@@ -134,6 +134,64 @@ impl GroupRow {
     }
 }
 
+/// A group sealed: its edges' tokens (sorted), its record and the
+/// record's digest.
+pub(crate) struct SealedGroup {
+    pub(crate) tokens: Vec<[u8; TOKEN]>,
+    pub(crate) sealed: Vec<u8>,
+    pub(crate) digest: [u8; 16],
+}
+
+impl SealedGroup {
+    /// Seals the group `id` of `source`'s `edges` (in order of their ids)
+    /// in `tier`; a token held twice is named, not sealed.
+    pub(crate) fn seal(
+        keys: &Keyring,
+        id: &EdgeId,
+        tier: Tier,
+        source: &NodeId,
+        edges: &[&Edge],
+    ) -> Result<std::result::Result<Self, [u8; TOKEN]>> {
+        let mut tokens = edges.iter().map(|e| short_token(keys, e)).collect::<Result<Vec<_>>>()?;
+        tokens.sort_unstable();
+        if let Some(w) = tokens.windows(2).find(|w| w[0] == w[1]) {
+            return Ok(Err(w[0]));
+        }
+        let sealed = codec::seal_edge_group(keys, id.as_bytes(), tier, source, edges)?;
+        let digest = manifest::digest(&sealed);
+        Ok(Ok(Self { tokens, sealed, digest }))
+    }
+
+    /// The row as the manifest and the seal see it, at commit `seq`.
+    pub(crate) fn key(&self, id: EdgeId, tier: Tier, seq: u64) -> RowKey {
+        RowKey::Edge {
+            id,
+            tier,
+            seq,
+            digest: self.digest,
+            token: RowToken::of(self.tokens.as_flattened()),
+            edges: u32::try_from(self.tokens.len()).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Writes the row `id` of `schema` (`main`, or a merge's side) at commit `seq`.
+    pub(crate) fn put(&self, conn: &Connection, schema: &str, id: &EdgeId, tier: Tier, seq: i64) -> Result<()> {
+        conn.prepare_cached(&format!(
+            "INSERT INTO {schema}.edges (id, tier, token, sealed, seq, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT(id) DO UPDATE SET tier = ?2, token = ?3, sealed = ?4, seq = ?5, digest = ?6"
+        ))?
+        .execute(params![
+            id.as_bytes().as_slice(),
+            tier.code(),
+            self.tokens.as_flattened(),
+            self.sealed,
+            seq,
+            self.digest.as_slice()
+        ])?;
+        Ok(())
+    }
+}
+
 /// The group row `id`, if the index has it.
 pub(crate) fn read(conn: &Connection, id: &EdgeId) -> Result<Option<GroupRow>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM edges WHERE id = ?1"))?;
@@ -276,14 +334,6 @@ pub(crate) fn prepare(
     Ok(regroup)
 }
 
-/// A group sealed, ready to write.
-struct Sealed {
-    id: EdgeId,
-    tokens: Vec<[u8; TOKEN]>,
-    sealed: Vec<u8>,
-    digest: [u8; 16],
-}
-
 /// Writes the groups `regroup` worked out at commit `seq`, each sealed
 /// once and counted into `fold`; `describe` names an edge that exists
 /// already (the same ends and relation, in any tier).
@@ -298,10 +348,6 @@ pub(crate) fn write(
 ) -> Result<()> {
     let taggers = EdgeTaggers::new(keys)?;
     let row_seq = super::sql_version(seq);
-    let mut upsert = tx.prepare_cached(
-        "INSERT INTO edges (id, tier, token, sealed, seq, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-         ON CONFLICT(id) DO UPDATE SET tier = ?2, token = ?3, sealed = ?4, seq = ?5, digest = ?6",
-    )?;
     let new_of = |unit: &Unit| -> Vec<&Edge> {
         regroup.order[unit.new.clone()]
             .iter()
@@ -342,30 +388,11 @@ pub(crate) fn write(
             if !kept.is_empty() {
                 all.sort_unstable_by_key(|e| e.id);
             }
-            let mut tokens = all.iter().map(|e| short_token(keys, e)).collect::<Result<Vec<_>>>()?;
-            tokens.sort_unstable();
-            if let Some(w) = tokens.windows(2).find(|w| w[0] == w[1]) {
-                return Err(exists(unit, &w[0]));
-            }
-            let sealed = codec::seal_edge_group(keys, id.as_bytes(), unit.tier, &unit.source, &all)?;
-            let digest = manifest::digest(&sealed);
-            let key = RowKey::Edge {
-                id,
-                tier: unit.tier,
-                seq,
-                digest,
-                token: RowToken::of(tokens.as_flattened()),
-                edges: u32::try_from(all.len()).unwrap_or(u32::MAX),
-            };
-            super::edge_fold::add_shared(fold, &taggers, &key)?;
-            Ok(Sealed {
-                id,
-                tokens,
-                sealed,
-                digest,
-            })
+            let sealed = SealedGroup::seal(keys, &id, unit.tier, &unit.source, &all)?.map_err(|t| exists(unit, &t))?;
+            super::edge_fold::add_shared(fold, &taggers, &sealed.key(id, unit.tier, seq))?;
+            Ok((id, sealed))
         },
-        |unit, sealed| {
+        |unit, (id, sealed)| {
             let seen = match &mut source {
                 Some((s, seen)) if *s == unit.source => seen,
                 _ => {
@@ -378,15 +405,7 @@ pub(crate) fn write(
             if let Some(t) = sealed.tokens.iter().find(|t| !seen.insert(**t)) {
                 return Err(exists(unit, t));
             }
-            upsert.execute(params![
-                sealed.id.as_bytes().as_slice(),
-                unit.tier.code(),
-                sealed.tokens.as_flattened(),
-                sealed.sealed,
-                row_seq,
-                sealed.digest.as_slice()
-            ])?;
-            Ok(())
+            sealed.put(tx, "main", &id, unit.tier, row_seq)
         },
     )
 }

@@ -181,14 +181,24 @@ fn a_public_summary_or_edge_sealed_by_an_outsider_is_refused() {
                 sealed,
             )
         } else {
-            let mut e = forger.catalog().edges().next().unwrap().clone();
-            e.relation = Relation::new("supersedes").unwrap();
-            let sealed = codec::seal_edge(&forger.keys, &e).unwrap();
-            (
-                "UPDATE edges SET sealed = ?2 WHERE id = ?1",
-                e.id.as_bytes().to_vec(),
-                sealed,
-            )
+            // The group of a public edge, sealed again with one edge changed.
+            let first = forger.catalog().edges().next().unwrap().clone();
+            let mut group: Vec<crate::model::Edge> = forger
+                .catalog()
+                .outgoing(&first.from)
+                .filter(|e| e.tier == first.tier)
+                .cloned()
+                .collect();
+            group.sort_by_key(|e| e.id);
+            group[0].relation = Relation::new("supersedes").unwrap();
+            let id: Vec<u8> = forger
+                .conn
+                .query_row("SELECT id FROM edges WHERE tier = ?1", [first.tier.code()], |r| r.get(0))
+                .unwrap();
+            let gid: [u8; 16] = id.as_slice().try_into().unwrap();
+            let refs: Vec<&crate::model::Edge> = group.iter().collect();
+            let sealed = codec::seal_edge_group(&forger.keys, &gid, first.tier, &first.from, &refs).unwrap();
+            ("UPDATE edges SET sealed = ?2 WHERE id = ?1", id, sealed)
         };
         drop(forger);
         sql(&root, statement, rusqlite::params![target, forged]);

@@ -5,6 +5,8 @@
 
 use rusqlite::{Connection, OptionalExtension};
 
+#[cfg(test)]
+pub(crate) use super::schema_v10::V10_EMPTY;
 pub use super::schema_v10::{grouped, lean, relayout};
 use crate::error::{Error, Result};
 
