@@ -89,12 +89,14 @@ pub fn after_aead(bytes: &[u8]) {
             let sealed = codec::seal_summary_plain(&keys, &id, 2, tier, rest).expect("seal");
             let _ = codec::open_summary(&keys, &id, 2, tier, &sealed, &mut Interner::default());
             let _ = codec::decode_summary_plain(rest, &mut Interner::default());
+            let _ = codec::decode_summary_row(rest, (id, 2, tier), &mut Interner::default());
         }
         3 => {
             let edge = EdgeId(uuid::Uuid::from_u128(13));
             let sealed = codec::seal_edge_plain(&keys, &edge, tier, rest).expect("seal");
             let _ = codec::open_edge(&keys, &edge, tier, &sealed, &mut Interner::default());
             let _ = codec::decode_edge_plain(edge, rest, &mut Interner::default());
+            let _ = codec::decode_edge_group(rest, tier, &mut Interner::default());
         }
         4 => {
             let sealed = codec::seal_snapshot_packed(&keys, tier, 5, rest).expect("seal");

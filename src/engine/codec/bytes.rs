@@ -94,6 +94,11 @@ impl<'a> Reader<'a> {
         }
         Err(Error::integrity((self.what)(), "malformed number"))
     }
+    /// A varint-length-prefixed byte string.
+    pub fn var_bytes(&mut self) -> Result<&'a [u8]> {
+        let n = usize::try_from(self.varint()?).unwrap_or(usize::MAX);
+        self.take(n)
+    }
     pub fn rest(&mut self) -> &'a [u8] {
         std::mem::take(&mut self.buf)
     }

@@ -32,7 +32,8 @@ pub(crate) use {
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use {
     edge_bytes::{decode as decode_edge_plain, encode as encode_edge_plain},
-    summary_bytes::{decode as decode_summary_plain, encode as encode_summary_plain},
+    edge_group::decode as decode_edge_group,
+    summary_bytes::{decode as decode_summary_plain, decode_row as decode_summary_row, encode as encode_summary_plain},
 };
 
 use crate::error::{Error, Result};

@@ -94,7 +94,7 @@ pub(crate) fn seal_edge_plain(keys: &Keyring, id: &EdgeId, tier: Tier, plain: &[
 pub fn seal_summary(keys: &Keyring, summary: &NodeSummary) -> Result<Vec<u8>> {
     let ad = summary_ad(&summary.id, summary.version, summary.tier);
     let mut plain = Vec::with_capacity(160);
-    summary_bytes::encode(summary, &mut plain);
+    summary_bytes::encode_row(summary, &mut plain);
     seal(keys, summary.tier, &ad, &plain)
 }
 
@@ -109,7 +109,7 @@ pub fn open_summary(
 ) -> Result<NodeSummary> {
     let what = || format!("index row of node {id}");
     let ad = summary_ad(id, version, tier);
-    let s = summary_bytes::decode(&open(keys, tier, &ad, bytes, &what)?, terms)?;
+    let s = summary_bytes::decode_row(&open(keys, tier, &ad, bytes, &what)?, (*id, version, tier), terms)?;
     if s.id != *id || s.version != version || s.tier != tier {
         return Err(Error::integrity(what(), "content does not match the index"));
     }

@@ -287,6 +287,9 @@ mod never_panics {
             // The plaintext decoder behind the AEAD, fed arbitrary bytes directly.
             let _ = super::super::edge_bytes::decode(edge_id, &bytes, &mut Interner::default());
             let _ = super::super::summary_bytes::decode(&bytes, &mut Interner::default());
+            let known = (id, 0, Tier::Public);
+            let _ = super::super::summary_bytes::decode_row(&bytes, known, &mut Interner::default());
+            let _ = super::super::edge_group::decode(&bytes, Tier::Public, &mut Interner::default());
             prop_assert!(open_snapshot(&keys, Tier::Public, 0, &bytes).is_err());
         }
     }

@@ -86,11 +86,17 @@ impl Store {
                 continue;
             }
             if grouped {
+                // In the order of their commits, then of their sources (a
+                // group's id is a keyed hash, different in every store).
+                let mut groups = Vec::new();
                 let mut rows = group_rows.query(params![tier.code(), after])?;
                 while let Some(row) = rows.next()? {
-                    let (_, edges) = super::edge_groups::GroupRow::read(row)?.open(&self.keys, &mut terms)?;
-                    later.edges.extend(edges);
+                    let row = super::edge_groups::GroupRow::read(row)?;
+                    let (source, edges) = row.open(&self.keys, &mut terms)?;
+                    groups.push((row.seq, source, edges));
                 }
+                groups.sort_unstable_by_key(|(seq, source, _)| (*seq, *source));
+                later.edges.extend(groups.into_iter().flat_map(|(_, _, edges)| edges));
                 continue;
             }
             let mut rows = edge_rows.query(params![tier.code(), after])?;
