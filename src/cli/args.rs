@@ -165,7 +165,8 @@ pub enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = 600)]
         grace: u64,
     },
-    /// Bring a store made by an older version to today's layout, saying what moves (master level).
+    /// Bring a store made by an older version to today's layout, saying what moves (master level;
+    /// holding the edges in groups: human level).
     ///
     /// Blob files kept flat in .gpp/objects/ move to .gpp/objects/XX/ (the first two hex digits of
     /// their name, as git keeps its objects). Each move is one rename and readers find a blob in
@@ -174,8 +175,15 @@ pub enum Command {
     /// A graph.db at schema v9 is laid out as v10: the same rows, keyed by their ids, with slimmer
     /// indexes (about a third smaller). The seal is checked, the whole file rewritten once, in one
     /// transaction, and checked against the seal again; older versions of graphex no longer open
-    /// it. Only this command does it: until then a v9 store reads and writes as before. A v10
-    /// file a tenth or more of which is free pages is rewritten without them.
+    /// it. Only this command does it: until then a v9 store reads and writes as before.
+    ///
+    /// With every tier's key (the human level), the edges are then held in groups (schema v11):
+    /// one row per node and tier, its edges sealed once, about a third of the file. Every edge is
+    /// opened and sealed again in one commit, and the manifest and the seal are made anew over the
+    /// groups. A store whose edges are one a row reads and writes as before; a branch must be
+    /// grouped before it is merged with a grouped one.
+    ///
+    /// A file a tenth or more of which is free pages is rewritten without them.
     Migrate {
         /// Say what would move; move nothing.
         #[arg(long)]

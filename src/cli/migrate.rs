@@ -13,15 +13,28 @@ pub fn migrate(ctx: &Context, dry_run: bool) -> Result<()> {
     emit(ctx.json, &done, text)
 }
 
+/// What is left to a migration at the human level.
+const GROUPS_NEED_HUMAN: &str = "the edges are still one a row: holding them in groups (schema v11, one row per \
+     node and tier, about a third of graph.db) opens every edge and seals it again, so it needs every tier's key: \
+     run `graphex migrate --unlock human` (or with GRAPHEX_HUMAN_PASSPHRASE set)\n";
+
 fn text(m: &Migration) -> String {
     if m.nothing_to_do() {
-        return format!(
-            "nothing to migrate: the store is in today's layout (graph.db at schema v{}, {}; {} blob file(s) \
-             fanned out in .gpp/objects/XX/)\n",
+        let mut s = format!(
+            "nothing to migrate{}: graph.db at schema v{}, {}; {} blob file(s) fanned out in .gpp/objects/XX/\n",
+            if m.groups_need_human {
+                " at this level"
+            } else {
+                ": the store is in today's layout"
+            },
             m.schema,
             megabytes(m.index_bytes_after),
             m.blobs_in_place
         );
+        if m.groups_need_human {
+            s.push_str(GROUPS_NEED_HUMAN);
+        }
+        return s;
     }
     let mut s = String::new();
     if m.blobs_fanned_out > 0 {
@@ -54,6 +67,25 @@ fn text(m: &Migration) -> String {
             megabytes(m.index_bytes_before),
             megabytes(m.index_bytes_after)
         ));
+    }
+    if m.edge_groups > 0 && m.dry_run {
+        s.push_str(&format!(
+            "would hold the edges in {} group(s) (schema v11: one row per node and tier, sealed once): every \
+             edge is opened and sealed again in its group, in one commit, and the manifest and the seal made \
+             anew over the groups\n",
+            m.edge_groups
+        ));
+    } else if m.edge_groups > 0 {
+        s.push_str(&format!(
+            "held the edges in {} group(s): graph.db at schema v{}, {} → {}, checked against the seal before and \
+             after; older versions of graphex no longer open it\n",
+            m.edge_groups,
+            m.schema,
+            megabytes(m.index_bytes_before),
+            megabytes(m.index_bytes_after)
+        ));
+    } else if m.groups_need_human {
+        s.push_str(GROUPS_NEED_HUMAN);
     }
     if m.log_pending {
         s.push_str(

@@ -136,6 +136,8 @@ fn an_older_flat_store_is_read_then_fanned_out_by_migrate_or_the_next_write() {
 
 /// How schema v9 laid a store out (the engine's tests use the same script).
 const V9_LAYOUT: &str = include_str!("../../src/engine/store/testdata/v9_layout.sql");
+/// A new store laid out as v10 made it, before any edge (one edge a row).
+const V10_EMPTY: &str = include_str!("../../src/engine/store/testdata/v10_empty.sql");
 
 /// The store's schema, and what `doctor` says of it.
 fn schema_of(repo: &Repo) -> (u32, String) {
@@ -150,13 +152,14 @@ fn schema_of(repo: &Repo) -> (u32, String) {
 }
 
 #[test]
-fn a_v9_index_is_laid_out_as_v10_by_migrate_only_and_reads_the_same() {
+fn a_v9_index_is_laid_out_as_v10_then_grouped_by_migrate_only_and_reads_the_same() {
     let repo = Repo::new();
+    let (version, said) = schema_of(&repo);
+    assert_eq!(version, 11, "a new store holds its edges in groups: {said}");
+    let conn = rusqlite::Connection::open(repo.root().join(".gpp/graphex/graph.db")).unwrap();
+    conn.execute_batch(V10_EMPTY).unwrap();
     add_services(&repo, &["orders", "billing"]);
     repo.ok(&["link", "orders", "uses", "billing"]);
-    let (version, said) = schema_of(&repo);
-    assert_eq!(version, 10, "a new store is laid out as v10: {said}");
-    let conn = rusqlite::Connection::open(repo.root().join(".gpp/graphex/graph.db")).unwrap();
     conn.execute_batch(V9_LAYOUT).unwrap();
     drop(conn);
     let shown = repo.ok(&["show", "orders"]);
@@ -180,21 +183,52 @@ fn a_v9_index_is_laid_out_as_v10_by_migrate_only_and_reads_the_same() {
     let text = repo.ok(&["migrate"]);
     assert!(text.contains("laid graph.db out as schema v10: "), "{text}");
     assert!(text.contains("checked against the seal"), "{text}");
+    assert!(
+        text.contains("needs every tier's key"),
+        "the master cannot group: {text}"
+    );
     assert!(!text.contains("blob file"), "no blob moved: {text}");
     let (version, said) = schema_of(&repo);
     assert_eq!(version, 10, "{said}");
-    assert!(repo.ok(&["migrate"]).contains("nothing to migrate"));
+    assert!(said.contains("at the human level holds the edges in groups"), "{said}");
+    let again = repo.ok(&["migrate"]);
+    assert!(
+        again.contains("nothing to migrate at this level") && again.contains("--unlock human"),
+        "{again}"
+    );
+    assert_eq!(repo.ok(&["show", "orders"]), shown);
+
+    // The human groups the edges.
+    let dry = repo.json(repo.human(), &["migrate", "--dry-run", "--json"]);
+    assert_eq!(dry["edge_groups"].as_u64(), Some(1), "{dry}");
+    let out = repo.human().args(["migrate"]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.contains("held the edges in 1 group(s): graph.db at schema v11"),
+        "{text}"
+    );
+    let (version, said) = schema_of(&repo);
+    assert_eq!(version, 11, "{said}");
+    assert!(
+        repo.ok(&["migrate"])
+            .contains("nothing to migrate: the store is in today's layout")
+    );
     assert_eq!(repo.ok(&["show", "orders"]), shown);
     let out = repo.ok(&["query", "orders -> uses -> *"]);
     assert!(out.contains("billing"), "{out}");
 
     // A version number set back by hand does not match the layout: named.
-    let conn = rusqlite::Connection::open(repo.root().join(".gpp/graphex/graph.db")).unwrap();
-    conn.pragma_update(None, "user_version", 9).unwrap();
-    drop(conn);
-    let out = repo.master().args(["doctor", "--json"]).output().unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let (outcome, detail) = crate::doctor::outcome(&report, "schema");
-    assert_eq!(outcome, "finding", "{detail}");
-    assert!(detail.contains("says v9 but is laid out as v10"), "{detail}");
+    for (set, laid) in [(9, 11), (10, 11)] {
+        let conn = rusqlite::Connection::open(repo.root().join(".gpp/graphex/graph.db")).unwrap();
+        conn.pragma_update(None, "user_version", set).unwrap();
+        drop(conn);
+        let out = repo.master().args(["doctor", "--json"]).output().unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let (outcome, detail) = crate::doctor::outcome(&report, "schema");
+        assert_eq!(outcome, "finding", "{detail}");
+        assert!(
+            detail.contains(&format!("says v{set} but is laid out as v{laid}")),
+            "{detail}"
+        );
+    }
 }

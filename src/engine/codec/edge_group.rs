@@ -259,7 +259,7 @@ mod tests {
         huge.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f]);
         assert!(decode(&huge, tier, terms).is_err());
         // A tier below an edge's declared one.
-        if let Some(lower) = Tier::ALL.into_iter().filter(|t| *t < edges[0].declared_tier).last() {
+        if let Some(lower) = Tier::ALL.into_iter().rfind(|t| *t < edges[0].declared_tier) {
             assert!(decode(&good, lower, terms).is_err());
         }
     }

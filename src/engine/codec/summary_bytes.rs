@@ -215,7 +215,10 @@ mod tests {
         assert_eq!((names.name, names.description.as_str()), (s.name.clone(), ""));
         // Cut anywhere, or with a byte more: refused.
         for cut in 0..row.len() {
-            assert!(decode_row(&row[..cut], known, &mut Interner::default()).is_err(), "cut at {cut}");
+            assert!(
+                decode_row(&row[..cut], known, &mut Interner::default()).is_err(),
+                "cut at {cut}"
+            );
         }
         row.push(0);
         assert!(decode_row(&row, known, &mut Interner::default()).is_err());

@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::keys::{Credentials, Level, files};
 use crate::model::Tier;
 use crate::store::objects::{Census, Listed};
-use crate::store::{Layout, SCHEMA_VERSION, Store, UNMIGRATED_SCHEMA};
+use crate::store::{LEAN_SCHEMA, Layout, SCHEMA_VERSION, Store, UNMIGRATED_SCHEMA};
 
 mod orphans;
 mod unsealed;
@@ -298,24 +298,34 @@ fn schema(conn: &Connection) -> Check {
             |r| r.get(0),
         )
         .ok();
-    if let (Ok(v), Some(lean)) = (&version, without_rowid)
-        && (*v == SCHEMA_VERSION || *v == UNMIGRATED_SCHEMA)
-        && (*v == SCHEMA_VERSION) != lean
+    // v11 holds edges in groups, whose tokens no index holds.
+    let token_index = conn
+        .query_row(
+            "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'edges_by_token'",
+            [],
+            |_| Ok(()),
+        )
+        .is_ok();
+    let laid_out = without_rowid.map(|lean| match (lean, token_index) {
+        (false, _) => UNMIGRATED_SCHEMA,
+        (true, true) => LEAN_SCHEMA,
+        (true, false) => SCHEMA_VERSION,
+    });
+    if let (Ok(v), Some(laid_out)) = (&version, laid_out)
+        && (UNMIGRATED_SCHEMA..=SCHEMA_VERSION).contains(v)
+        && *v != laid_out
     {
-        let fix = if lean {
-            format!("set it back with `sqlite3 graph.db 'PRAGMA user_version = {SCHEMA_VERSION}'`")
+        let then = if laid_out == SCHEMA_VERSION {
+            ""
         } else {
-            format!(
-                "set it back with `sqlite3 graph.db 'PRAGMA user_version = {UNMIGRATED_SCHEMA}'`, then run \
-                 `graphex migrate`"
-            )
+            ", then run `graphex migrate`"
         };
         return check(
             "schema",
             Outcome::Finding,
             format!(
-                "graph.db says v{v} but is laid out as v{}: its version was changed outside Graphex ({fix})",
-                if lean { SCHEMA_VERSION } else { UNMIGRATED_SCHEMA },
+                "graph.db says v{v} but is laid out as v{laid_out}: its version was changed outside Graphex (set \
+                 it back with `sqlite3 graph.db 'PRAGMA user_version = {laid_out}'`{then})"
             ),
         );
     }
@@ -323,13 +333,22 @@ fn schema(conn: &Connection) -> Check {
         (Ok(v), Ok(q)) if v == SCHEMA_VERSION && q == "ok" => {
             check("schema", Outcome::Ok, format!("v{v}; SQLite's page check passes"))
         }
-        // The older layout reads and writes as the new one: advice, not a finding.
+        // The older layouts read and write as the new one: advice, not a finding.
         (Ok(v), Ok(q)) if v == UNMIGRATED_SCHEMA && q == "ok" => check(
             "schema",
             Outcome::Ok,
             format!(
                 "v{v}, the older layout; SQLite's page check passes (`graphex migrate` lays it out as \
-                 v{SCHEMA_VERSION}, about a third smaller)"
+                 v{LEAN_SCHEMA}, about a third smaller; at the human level it also holds the edges in groups, \
+                 v{SCHEMA_VERSION}, about half the size)"
+            ),
+        ),
+        (Ok(v), Ok(q)) if v == LEAN_SCHEMA && q == "ok" => check(
+            "schema",
+            Outcome::Ok,
+            format!(
+                "v{v}, one edge a row; SQLite's page check passes (`graphex migrate` at the human level holds \
+                 the edges in groups, v{SCHEMA_VERSION}, about a third smaller)"
             ),
         ),
         (Ok(v), Ok(q)) if q == "ok" => check(

@@ -23,7 +23,10 @@ type Opened = (NodeId, BTreeMap<EdgeId, Edge>);
 
 fn open(tx: &Connection, schema: &str, id: &[u8], keys: &Keyring) -> Result<Option<Opened>> {
     let row = tx
-        .prepare_cached(&format!("SELECT {} FROM {schema}.edges WHERE id = ?1", edge_groups::COLUMNS))?
+        .prepare_cached(&format!(
+            "SELECT {} FROM {schema}.edges WHERE id = ?1",
+            edge_groups::COLUMNS
+        ))?
         .query_row([id], |r| Ok(GroupRow::read(r)))
         .ok();
     let Some(row) = row.transpose()? else { return Ok(None) };
@@ -151,7 +154,10 @@ fn three_way(
     let base = open(tx, "o", id, keys)?;
     let ours = open(tx, "main", id, keys)?;
     let theirs = open(tx, "b", id, opener)?;
-    let Some(source) = [&theirs, &ours, &base].into_iter().find_map(|g| g.as_ref().map(|g| g.0)) else {
+    let Some(source) = [&theirs, &ours, &base]
+        .into_iter()
+        .find_map(|g| g.as_ref().map(|g| g.0))
+    else {
         return Ok(());
     };
     let empty = BTreeMap::new();
@@ -206,9 +212,9 @@ fn three_way(
         match SealedGroup::seal(keys, &group_id, tier, &source, &refs)? {
             Ok(sealed) => return sealed.put(tx, "main", &group_id, tier, seq),
             Err(token) => {
-                let repeat = merged.iter().position(|e| {
-                    taken.contains(&e.id) && edge_groups::short_token(keys, e).is_ok_and(|t| t == token)
-                });
+                let repeat = merged
+                    .iter()
+                    .position(|e| taken.contains(&e.id) && edge_groups::short_token(keys, e).is_ok_and(|t| t == token));
                 let Some(i) = repeat else {
                     return Err(crate::error::Error::integrity(
                         format!("edge group {}", short(id)),

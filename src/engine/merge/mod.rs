@@ -33,6 +33,8 @@
 #[cfg(test)]
 mod batch_tests;
 mod groups;
+#[cfg(test)]
+mod groups_tests;
 mod lineage;
 mod rekey;
 mod rows;

@@ -77,7 +77,12 @@ fn changed_ids(conn: &Connection, table: &str, columns: &str, side: &str, tier: 
 
 /// The ids to look at: what the other branch changed, and with a rotation
 /// on theirs, what ours wrote in the rotated tier (to be sealed again).
-pub(super) fn ids_to_merge(tx: &Connection, table: &str, columns: &str, rekey: Option<&Rekey<'_>>) -> Result<Vec<Vec<u8>>> {
+pub(super) fn ids_to_merge(
+    tx: &Connection,
+    table: &str,
+    columns: &str,
+    rekey: Option<&Rekey<'_>>,
+) -> Result<Vec<Vec<u8>>> {
     let mut ids = changed_ids(tx, table, columns, "b", None)?;
     if let Some(rk) = rekey.filter(|rk| rk.stale_is_ours) {
         let known: HashSet<Vec<u8>> = ids.iter().cloned().collect();

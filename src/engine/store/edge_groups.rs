@@ -74,7 +74,7 @@ pub(crate) fn short_token(keys: &Keyring, e: &Edge) -> Result<[u8; TOKEN]> {
 /// The edges a stored token column counts (a column not made of whole
 /// tokens counts none, and opening the row refuses it).
 pub(crate) fn held(tokens: &[u8]) -> u32 {
-    if tokens.len() % TOKEN == 0 {
+    if tokens.len().is_multiple_of(TOKEN) {
         u32::try_from(tokens.len() / TOKEN).unwrap_or(u32::MAX)
     } else {
         0
@@ -127,7 +127,7 @@ impl GroupRow {
             ));
         }
         let (source, edges) = codec::open_edge_group(keys, self.id.as_bytes(), self.tier, &self.sealed, terms)?;
-        if self.tokens.len() % TOKEN != 0 || edges.len() != self.tokens.len() / TOKEN {
+        if !self.tokens.len().is_multiple_of(TOKEN) || edges.len() != self.tokens.len() / TOKEN {
             return Err(Error::integrity(what(), "its tokens do not count its edges"));
         }
         Ok((source, edges))

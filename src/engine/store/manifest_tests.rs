@@ -193,7 +193,9 @@ fn a_public_summary_or_edge_sealed_by_an_outsider_is_refused() {
             group[0].relation = Relation::new("supersedes").unwrap();
             let id: Vec<u8> = forger
                 .conn
-                .query_row("SELECT id FROM edges WHERE tier = ?1", [first.tier.code()], |r| r.get(0))
+                .query_row("SELECT id FROM edges WHERE tier = ?1", [first.tier.code()], |r| {
+                    r.get(0)
+                })
                 .unwrap();
             let gid: [u8; 16] = id.as_slice().try_into().unwrap();
             let refs: Vec<&crate::model::Edge> = group.iter().collect();

@@ -170,9 +170,15 @@ fn migrate_lays_a_v9_store_out_as_v10_keeping_every_row_and_what_each_reader_see
     let done = s.migrate(false).unwrap();
     assert!(done.index_relaid && !done.dry_run, "{done:?}");
     // The master lays it out; grouping the edges needs every tier's key.
-    assert_eq!((done.schema, done.edge_groups, done.groups_need_human), (LEAN_SCHEMA, 0, true));
+    assert_eq!(
+        (done.schema, done.edge_groups, done.groups_need_human),
+        (LEAN_SCHEMA, 0, true)
+    );
     let again = s.migrate(false).unwrap();
-    assert!(again.nothing_to_do() && again.groups_need_human, "a second run has nothing to do: {again:?}");
+    assert!(
+        again.nothing_to_do() && again.groups_need_human,
+        "a second run has nothing to do: {again:?}"
+    );
     drop(s);
 
     assert_eq!(version(&root), LEAN_SCHEMA);
@@ -188,7 +194,10 @@ fn migrate_lays_a_v9_store_out_as_v10_keeping_every_row_and_what_each_reader_see
     let dry = s.migrate(true).unwrap();
     assert_eq!((dry.edge_groups, version(&root)), (3, LEAN_SCHEMA), "{dry:?}");
     let done = s.migrate(false).unwrap();
-    assert_eq!((done.schema, done.edge_groups, done.groups_need_human), (SCHEMA_VERSION, 3, false));
+    assert_eq!(
+        (done.schema, done.edge_groups, done.groups_need_human),
+        (SCHEMA_VERSION, 3, false)
+    );
     assert!(s.migrate(false).unwrap().nothing_to_do());
     drop(s);
     let grouped: Vec<String> = levels.iter().map(|l| seen(&root, *l)).collect();

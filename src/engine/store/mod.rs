@@ -102,6 +102,8 @@ mod write;
 #[cfg(test)]
 mod delta_tests;
 #[cfg(test)]
+mod edge_groups_tests;
+#[cfg(test)]
 mod fresh_tests;
 #[cfg(test)]
 mod keyring_tests;

@@ -76,8 +76,7 @@ pub(super) const V11: &str = "DROP INDEX edges_by_token;";
 /// A new store, before any edge is written, laid out as v10 (one edge a
 /// row): how tests make a store as an older graphex did.
 #[cfg(test)]
-pub(crate) const V10_EMPTY: &str =
-    "CREATE UNIQUE INDEX edges_by_token ON edges (substr(token, 1, 16)); PRAGMA user_version = 10;";
+pub(crate) const V10_EMPTY: &str = include_str!("testdata/v10_empty.sql");
 
 /// A node's id by its name's token, through the unique index of v10 (or
 /// v9's of whole tokens).

@@ -90,8 +90,7 @@ fn tally_asking(
             |_: &[u8]| 1
         };
         tally_edges(
-            &mut stmt,
-            held,
+            (&mut stmt, held),
             groups,
             seal,
             readable.as_deref_mut(),
@@ -158,9 +157,9 @@ pub(super) enum Part {
 }
 
 /// The edge half of [`tally`], adding into `sums` and `sealed`.
+/// `held` counts a row's edges from its token column.
 fn tally_edges(
-    edges: &mut rusqlite::Statement<'_>,
-    held: fn(&[u8]) -> u32,
+    (edges, held): (&mut rusqlite::Statement<'_>, fn(&[u8]) -> u32),
     groups: &[(Group, Tagger)],
     seal: Option<&SealTagger>,
     mut readable: Option<&mut LtHash>,

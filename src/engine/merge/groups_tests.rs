@@ -1,0 +1,80 @@
+//! Merges of stores that hold their edges in groups (schema v11): a group
+//! both branches changed is merged edge by edge.
+
+use std::path::Path;
+
+use super::tests::{forked, forked_at, merge};
+use crate::error::Error;
+use crate::keys::Level;
+use crate::model::Tier;
+use crate::store::tests::{edge, node, open_at};
+
+fn edges_of(root: &Path) -> Vec<String> {
+    let s = open_at(root, Level::Master);
+    let mut out: Vec<String> = s.catalog().edges().map(|e| s.describe_edge(e)).collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn edges_both_branches_made_from_one_node_all_land() {
+    let (_d, ours, _bd, theirs, base) = forked();
+    {
+        let mut s = open_at(&ours, Level::Master);
+        s.add_node(node("alpha", Tier::AgentReadable, "ours")).unwrap();
+        s.link(edge("shared", "uses", "alpha")).unwrap();
+        s.link(edge("shared", "calls", "other")).unwrap();
+    }
+    {
+        let mut s = open_at(&theirs, Level::Master);
+        s.add_node(node("beta", Tier::AgentReadable, "theirs")).unwrap();
+        s.link(edge("shared", "uses", "beta")).unwrap();
+        // The same edge as ours, under another id; and one of the base's removed.
+        s.link(edge("shared", "calls", "other")).unwrap();
+        s.unlink("shared", "uses", "other").unwrap();
+    }
+    let report = merge(&ours, &theirs, &base).unwrap();
+    assert_eq!((report.edges_added, report.edges_removed), (1, 1), "{report:?}");
+    assert!(
+        report.notes.iter().any(|n| n.contains("under another id")),
+        "{:?}",
+        report.notes
+    );
+    assert_eq!(
+        edges_of(&ours),
+        [
+            "shared -> calls -> other",
+            "shared -> uses -> alpha",
+            "shared -> uses -> beta"
+        ]
+    );
+    // The merged store opens at every level, its groups as a write makes them.
+    for level in [Level::Agent, Level::Human] {
+        open_at(&ours, level);
+    }
+    let mut s = open_at(&ours, Level::Master);
+    assert!(matches!(
+        s.link(edge("shared", "uses", "beta")),
+        Err(Error::EdgeExists(_))
+    ));
+}
+
+#[test]
+fn branches_holding_edges_differently_are_refused_with_the_way_forward() {
+    let (_d, ours, _bd, theirs, base) = forked_at(true);
+    {
+        let mut s = open_at(&theirs, Level::Master);
+        s.add_node(node("beta", Tier::AgentReadable, "theirs")).unwrap();
+    }
+    let mut s = open_at(&ours, Level::Human);
+    let done = s.migrate(false).unwrap();
+    assert!(done.edge_groups > 0, "{done:?}");
+    drop(s);
+    let before = edges_of(&ours);
+    let refused = merge(&ours, &theirs, &base).unwrap_err().to_string();
+    assert!(
+        refused.contains("graphex migrate") && refused.contains("nothing was merged"),
+        "{refused}"
+    );
+    assert_eq!(edges_of(&ours), before, "ours is untouched");
+}

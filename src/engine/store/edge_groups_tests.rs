@@ -1,0 +1,156 @@
+//! Edge groups (schema v11): one row per source node and tier, every edge
+//! one across the tiers, rows bound to their place, and every reader seeing
+//! what it saw when edges were one a row.
+
+use std::path::Path;
+
+use super::tests::{creds, edge, new_store, node, open_at};
+use super::*;
+use crate::model::{NodePatch, Tier};
+
+fn raw(root: &Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(Layout::new(root).db()).unwrap()
+}
+
+/// Each group row's token length (16 bytes an edge), in order.
+fn groups(root: &Path) -> Vec<i64> {
+    raw(root)
+        .prepare("SELECT length(token) FROM edges ORDER BY 1")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+fn edges_seen(root: &Path, level: Level) -> Vec<String> {
+    let s = open_at(root, level);
+    let mut out: Vec<String> = s.catalog().edges().map(|e| s.describe_edge(e)).collect();
+    out.sort();
+    out
+}
+
+fn edge_counts(s: &Store) -> Vec<u64> {
+    s.status().unwrap().tiers.iter().map(|t| t.edges).collect()
+}
+
+/// A store of a public source with edges into three tiers.
+fn grouped_store() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, root) = new_store();
+    let _ = creds(Level::Agent, &root);
+    let mut s = open_at(&root, Level::Human);
+    for (name, tier) in [
+        ("a", Tier::Public),
+        ("b", Tier::Public),
+        ("c", Tier::AgentRestricted),
+        ("h", Tier::HumanOnly),
+    ] {
+        s.add_node(node(name, tier, "words")).unwrap();
+    }
+    for (from, to) in [("a", "b"), ("a", "c"), ("a", "h"), ("b", "a")] {
+        s.link(edge(from, "uses", to)).unwrap();
+    }
+    (dir, root)
+}
+
+#[test]
+fn a_group_holds_its_source_s_edges_of_one_tier_and_an_edge_is_one_across_tiers() {
+    let (_dir, root) = grouped_store();
+    // a's public, restricted and human-only groups, and b's public one.
+    assert_eq!(groups(&root), [16, 16, 16, 16]);
+    let mut s = open_at(&root, Level::Human);
+    assert_eq!(edge_counts(&s), [2, 0, 1, 1]);
+    // The same ends and relation again, in any tier: refused.
+    assert!(matches!(s.link(edge("a", "uses", "b")), Err(Error::EdgeExists(_))));
+    let mut batch = Batch::default();
+    batch.link(edge("b", "calls", "a"));
+    batch.link(edge("a", "calls", "b"));
+    s.apply_batch(batch, Durability::Sync).unwrap();
+    assert_eq!(groups(&root), [16, 16, 32, 32], "a batch lands in the groups there are");
+    // A tier raise moves b's edges, and the edge into it, to the groups of
+    // the new tier; the groups it empties stay, holding none.
+    let raise = NodePatch {
+        tier: Some(Tier::AgentRestricted),
+        ..NodePatch::default()
+    };
+    s.update_node("b", &raise).unwrap();
+    assert_eq!(groups(&root), [0, 0, 16, 32, 48]);
+    assert_eq!(edge_counts(&s), [0, 0, 5, 1]);
+    drop(s);
+    assert_eq!(edges_seen(&root, Level::Agent), Vec::<String>::new());
+    assert_eq!(edges_seen(&root, Level::Master).len(), 5);
+    assert_eq!(edges_seen(&root, Level::Human).len(), 6);
+    let fresh = open_at(&root, Level::Master);
+    assert_eq!(
+        edge_counts(&fresh),
+        [0, 0, 5, 1],
+        "counted from the rows: a group's edges by its tokens"
+    );
+    drop(fresh);
+    // Lowered again: the edges go back to the public groups.
+    let mut s = open_at(&root, Level::Human);
+    let lower = NodePatch {
+        tier: Some(Tier::Public),
+        ..NodePatch::default()
+    };
+    s.update_node("b", &lower).unwrap();
+    drop(s);
+    assert_eq!(edges_seen(&root, Level::Agent).len(), 4);
+    assert_eq!(groups(&root), [0, 16, 16, 32, 32]);
+}
+
+#[test]
+fn a_group_s_row_is_bound_to_its_place_and_its_tokens_to_its_edges() {
+    type Tamper = (&'static str, &'static str);
+    let cases: [Tamper; 3] = [
+        (
+            "a record moved to another group's row",
+            "UPDATE edges SET sealed = (SELECT sealed FROM edges WHERE tier = 0 ORDER BY id DESC LIMIT 1), \
+             digest = (SELECT digest FROM edges WHERE tier = 0 ORDER BY id DESC LIMIT 1) \
+             WHERE id = (SELECT id FROM edges WHERE tier = 0 ORDER BY id LIMIT 1)",
+        ),
+        (
+            "a token fewer",
+            "UPDATE edges SET token = substr(token, 17) WHERE tier = 0 AND length(token) = 32",
+        ),
+        (
+            "a group moved to another tier",
+            "UPDATE edges SET tier = 1 WHERE tier = 0",
+        ),
+    ];
+    for (what, tamper) in cases {
+        let (_dir, root) = grouped_store();
+        let mut s = open_at(&root, Level::Master);
+        s.link(edge("b", "calls", "a")).unwrap();
+        drop(s);
+        assert!(raw(&root).execute(tamper, []).unwrap() > 0, "{what}");
+        for level in [Level::Agent, Level::Master] {
+            let refused = Store::open(&root, &creds(level, &root));
+            assert!(
+                matches!(refused, Err(Error::Integrity { .. })),
+                "{what} at {level}: {refused:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_group_s_id_names_no_node() {
+    let (_dir, root) = grouped_store();
+    let s = open_at(&root, Level::Master);
+    let a = s.summary("a").unwrap().id;
+    let id = edge_groups::group_id(&s.keys, &a, Tier::Public).unwrap();
+    assert_ne!(id.as_bytes(), a.as_bytes());
+    let held: i64 = raw(&root)
+        .query_row(
+            "SELECT COUNT(*) FROM edges WHERE id = ?1",
+            [id.as_bytes().as_slice()],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(held, 1, "the master finds a node's group by its keyed id");
+    // Another store's key gives the same node another group id.
+    let (_other_dir, other) = new_store();
+    let other = open_at(&other, Level::Master);
+    assert_ne!(edge_groups::group_id(&other.keys, &a, Tier::Public).unwrap(), id);
+}
