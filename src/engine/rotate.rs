@@ -13,6 +13,7 @@
 //! the old key opens. Copies outside the store (backups, git history) are
 //! of course not reached.
 
+use crate::store::kit::blob_name::{BLOB_NAME, stored};
 use std::collections::HashMap;
 
 use age::secrecy::SecretString;
@@ -176,11 +177,11 @@ impl Store {
     fn rewrap_blobs(&self, tier: Tier, new: &TierCiphers) -> Result<Vec<Blob>> {
         let old = self.keys().tier(tier)?;
         let mut found: HashMap<String, (NodeId, u64)> = HashMap::new();
-        for sql in [
-            "SELECT node_id, version, blob FROM node_versions WHERE tier = ?1",
-            "SELECT id, version, blob FROM nodes WHERE tier = ?1",
-        ] {
-            let mut stmt = self.conn().prepare(sql)?;
+        for table in ["node_versions", "nodes"] {
+            let id = if table == "nodes" { "id" } else { "node_id" };
+            let mut stmt = self.conn().prepare(&format!(
+                "SELECT {id}, version, {BLOB_NAME} FROM {table} WHERE tier = ?1"
+            ))?;
             let mut rows = stmt.query([tier.code()])?;
             while let Some(r) = rows.next()? {
                 let id = row_node_id(crate::store::blob(r, 0)?)?;
@@ -267,13 +268,14 @@ impl Store {
         let code = tier.code();
         let mut counts = [0u64; 4];
         {
+            let binary = crate::store::kit::schema::grouped(&tx)?;
             let mut set_blob =
                 tx.prepare("UPDATE node_versions SET blob = ?3, mac = ?4 WHERE node_id = ?1 AND version = ?2")?;
             for b in blobs {
                 set_blob.execute(params![
                     b.node.as_bytes().as_slice(),
                     sql_version(b.version),
-                    b.new_hash,
+                    stored(binary, &b.new_hash),
                     rowmac::version_mac(&*keys, &b.node, sql_version(b.version), tier, &b.new_hash)
                 ])?;
             }
@@ -282,7 +284,9 @@ impl Store {
                 .map(|b| (b.old_hash.as_str(), b.new_hash.as_str()))
                 .collect();
             let nodes: Vec<(Vec<u8>, i64, String, Vec<u8>)> = tx
-                .prepare("SELECT id, version, blob, summary FROM nodes WHERE tier = ?1")?
+                .prepare(&format!(
+                    "SELECT id, version, {BLOB_NAME}, summary FROM nodes WHERE tier = ?1"
+                ))?
                 .query_map([code], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
                 .collect::<rusqlite::Result<_>>()?;
             let mut set_node =
@@ -295,7 +299,13 @@ impl Store {
                 let blob = new_hash
                     .get(blob.as_str())
                     .ok_or_else(|| Error::integrity(what(), "its blob was not rewrapped"))?;
-                set_node.execute(params![id, blob, sealed, manifest::digest(&sealed).as_slice(), row_seq])?;
+                set_node.execute(params![
+                    id,
+                    stored(binary, blob),
+                    sealed,
+                    manifest::digest(&sealed).as_slice(),
+                    row_seq
+                ])?;
                 counts[0] += 1;
             }
             let edges: Vec<(Vec<u8>, Vec<u8>)> = tx

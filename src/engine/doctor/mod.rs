@@ -417,8 +417,8 @@ fn key_files(layout: &Layout, opts: Options) -> Vec<Check> {
 fn referenced_blobs(conn: &Connection) -> Result<HashSet<String>> {
     let mut out = HashSet::new();
     for sql in [
-        "SELECT blob FROM nodes",
-        "SELECT blob FROM node_versions",
+        "SELECT iif(typeof(blob) = 'blob', lower(hex(blob)), blob) FROM nodes",
+        "SELECT iif(typeof(blob) = 'blob', lower(hex(blob)), blob) FROM node_versions",
         "SELECT blob FROM snapshots",
         // The other branch's version of a node a merge found changed on
         // both sides, until its merge proposal is decided.

@@ -5,6 +5,7 @@
 //! into a new file (the payload stays), which git must then commit: the
 //! driver reports those files and leaves the merge for the user to commit.
 
+use crate::store::kit::blob_name::{BLOB_NAME, stored};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -67,7 +68,7 @@ impl Rekey<'_> {
         let versions = |s: &str| -> Result<Vec<(i64, i64, String)>> {
             Ok(tx
                 .prepare_cached(&format!(
-                    "SELECT version, tier, blob FROM {s}.node_versions WHERE node_id = ?1 ORDER BY version"
+                    "SELECT version, tier, {BLOB_NAME} FROM {s}.node_versions WHERE node_id = ?1 ORDER BY version"
                 ))?
                 .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
                 .collect::<rusqlite::Result<_>>()?)
@@ -96,7 +97,7 @@ impl Rekey<'_> {
             rows.push((v, tier, name));
         }
         let row: (i64, i64, Vec<u8>, String, Vec<u8>) = tx.query_row(
-            &format!("SELECT tier, version, name_token, blob, summary FROM {schema}.nodes WHERE id = ?1"),
+            &format!("SELECT tier, version, name_token, {BLOB_NAME}, summary FROM {schema}.nodes WHERE id = ?1"),
             [id],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )?;
@@ -113,8 +114,9 @@ impl Rekey<'_> {
         tx.execute("DELETE FROM main.node_versions WHERE node_id = ?1", [id])?;
         let mut put =
             tx.prepare_cached("INSERT INTO main.node_versions (node_id, version, tier, blob) VALUES (?1, ?2, ?3, ?4)")?;
+        let binary = crate::store::kit::schema::grouped(tx)?;
         for (v, tier, b) in rows {
-            put.execute(params![id, v, tier, b])?;
+            put.execute(params![id, v, tier, stored(binary, &b)])?;
         }
         tx.execute(
             "INSERT OR REPLACE INTO main.nodes (id, tier, version, name_token, blob, summary, seq, digest) \
@@ -124,7 +126,7 @@ impl Rekey<'_> {
                 tier,
                 version,
                 token,
-                blob,
+                stored(binary, &blob),
                 summary,
                 seq,
                 digest(&summary).as_slice()

@@ -31,8 +31,11 @@ struct NodeRow {
 const NODE_COLUMNS: &str = "tier, version, blob, digest, name_token";
 
 fn node_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<NodeRow>> {
+    let blob = crate::store::kit::blob_name::BLOB_NAME;
     Ok(conn
-        .prepare_cached(&format!("SELECT {NODE_COLUMNS} FROM {schema}.nodes WHERE id = ?1"))?
+        .prepare_cached(&format!(
+            "SELECT tier, version, {blob}, digest, name_token FROM {schema}.nodes WHERE id = ?1"
+        ))?
         .query_row([id], |r| {
             Ok(NodeRow {
                 tier: r.get(0)?,

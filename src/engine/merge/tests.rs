@@ -247,7 +247,10 @@ fn a_rotation_on_their_branch_and_adds_on_ours_merge_into_a_store_that_opens() {
         let (version, blob): (i64, String) = s
             .conn()
             .query_row(
-                "SELECT version, blob FROM nodes WHERE id = ?1",
+                &format!(
+                    "SELECT version, {} FROM nodes WHERE id = ?1",
+                    crate::store::kit::blob_name::BLOB_NAME
+                ),
                 [n.id.as_bytes().as_slice()],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )

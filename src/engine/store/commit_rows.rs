@@ -103,6 +103,7 @@ pub(super) fn insert_nodes(
     let mut add_version =
         tx.prepare_cached("INSERT INTO node_versions (node_id, version, tier, blob, mac) VALUES (?1, ?2, ?3, ?4, ?5)")?;
     let rows: Vec<(&NodeWrite, String)> = nodes.iter().zip(hashes).collect();
+    let binary = super::schema::grouped(tx)?;
     // Each row is sealed as it is inserted and only its key is kept: a
     // large import's sealed rows are never all held at once.
     parallel::pipeline(
@@ -121,19 +122,20 @@ pub(super) fn insert_nodes(
             let n = &w.node;
             let id = n.id.as_bytes().as_slice();
             let version = super::sql_version(n.version);
+            let stored = super::blob_name::stored(binary, hash);
             upsert_node
                 .execute(params![
                     id,
                     n.tier.code(),
                     version,
                     sealed.token,
-                    hash,
+                    stored,
                     sealed.summary,
                     row_seq,
                     sealed.digest.as_slice()
                 ])
                 .map_err(|e| unique_violation(e, n.name.as_str()))?;
-            add_version.execute(params![id, version, n.tier.code(), hash, sealed.mac])?;
+            add_version.execute(params![id, version, n.tier.code(), stored, sealed.mac])?;
             after.push(RowKey::Node {
                 id: n.id,
                 tier: n.tier,

@@ -26,8 +26,12 @@ use crate::model::{Edge, EdgeId, NodeId, NodeSummary, Tier};
 
 /// The node rows written after a commit, with what the manifest and the
 /// catalog need of them.
-const NODES_SINCE: &str =
-    "SELECT id, tier, version, blob, digest, name_token, summary FROM nodes WHERE tier = ?1 AND seq > ?2";
+fn nodes_since() -> String {
+    format!(
+        "SELECT id, tier, version, {}, digest, name_token, summary FROM nodes WHERE tier = ?1 AND seq > ?2",
+        super::blob_name::BLOB_NAME
+    )
+}
 /// The edge rows written after a commit.
 const EDGES_SINCE: &str = "SELECT id, tier, seq, digest, token, sealed FROM edges WHERE tier = ?1 AND seq > ?2";
 
@@ -108,7 +112,7 @@ impl Store {
         let since = i64::try_from(self.seen_seq).unwrap_or(i64::MAX);
         let mut found = Found::default();
         let mut terms = Interner::default();
-        let mut node_rows = tx.prepare(NODES_SINCE)?;
+        let mut node_rows = tx.prepare(&nodes_since())?;
         let mut edge_rows = tx.prepare(EDGES_SINCE)?;
         let grouped = super::schema::grouped(&tx)?;
         for tier in Tier::ALL {

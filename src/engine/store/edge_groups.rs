@@ -28,9 +28,12 @@ use crate::error::{Error, Result};
 use crate::keys::Keyring;
 use crate::model::{Edge, EdgeId, NodeId, Tier};
 
-/// The bytes of an edge's token a group keeps (128 bits: a false "already
-/// there" is as likely as guessing a key).
-pub(crate) const TOKEN: usize = 16;
+/// The bytes of an edge's token a group keeps: 64 bits. A token is only
+/// compared with those of the four groups of its source (a few thousand
+/// edges at most), so a false "already there" between two edges of one
+/// node is as likely as 2^-40 in the largest graphs; no writer without the
+/// blind-index key can aim at one, and the master's seal covers the tokens.
+pub(crate) const TOKEN: usize = 8;
 
 /// The columns of a group row, in [`GroupRow::read`]'s order.
 pub(crate) const COLUMNS: &str = "id, tier, seq, digest, token, sealed";
@@ -53,11 +56,15 @@ pub(crate) fn row_ad(grouped: bool, id: &EdgeId, tier: Tier) -> Vec<u8> {
     }
 }
 
+/// [`count_sql`]'s aggregate for a store of groups.
+const COUNT_GROUPED: &str = "COALESCE(SUM(length(token) / 8), 0)";
+const _: () = assert!(TOKEN == 8, "COUNT_GROUPED divides by TOKEN");
+
 /// The SQL aggregate counting the edges of the `edges` rows it runs over:
 /// each row one edge, or a group's by its tokens (v11).
 pub(crate) fn count_sql(conn: &Connection) -> Result<&'static str> {
     Ok(if super::schema::grouped(conn)? {
-        "COALESCE(SUM(length(token) / 16), 0)"
+        COUNT_GROUPED
     } else {
         "COUNT(*)"
     })

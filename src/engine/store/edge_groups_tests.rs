@@ -12,10 +12,13 @@ fn raw(root: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(Layout::new(root).db()).unwrap()
 }
 
-/// Each group row's token length (16 bytes an edge), in order.
+/// The edges each group row's tokens count, in order.
 fn groups(root: &Path) -> Vec<i64> {
     raw(root)
-        .prepare("SELECT length(token) FROM edges ORDER BY 1")
+        .prepare(&format!(
+            "SELECT length(token) / {} FROM edges ORDER BY 1",
+            edge_groups::TOKEN
+        ))
         .unwrap()
         .query_map([], |r| r.get(0))
         .unwrap()
@@ -57,7 +60,7 @@ fn grouped_store() -> (tempfile::TempDir, std::path::PathBuf) {
 fn a_group_holds_its_source_s_edges_of_one_tier_and_an_edge_is_one_across_tiers() {
     let (_dir, root) = grouped_store();
     // a's public, restricted and human-only groups, and b's public one.
-    assert_eq!(groups(&root), [16, 16, 16, 16]);
+    assert_eq!(groups(&root), [1, 1, 1, 1]);
     let mut s = open_at(&root, Level::Human);
     assert_eq!(edge_counts(&s), [2, 0, 1, 1]);
     // The same ends and relation again, in any tier: refused.
@@ -66,7 +69,7 @@ fn a_group_holds_its_source_s_edges_of_one_tier_and_an_edge_is_one_across_tiers(
     batch.link(edge("b", "calls", "a"));
     batch.link(edge("a", "calls", "b"));
     s.apply_batch(batch, Durability::Sync).unwrap();
-    assert_eq!(groups(&root), [16, 16, 32, 32], "a batch lands in the groups there are");
+    assert_eq!(groups(&root), [1, 1, 2, 2], "a batch lands in the groups there are");
     // A tier raise moves b's edges, and the edge into it, to the groups of
     // the new tier; the groups it empties stay, holding none.
     let raise = NodePatch {
@@ -74,7 +77,7 @@ fn a_group_holds_its_source_s_edges_of_one_tier_and_an_edge_is_one_across_tiers(
         ..NodePatch::default()
     };
     s.update_node("b", &raise).unwrap();
-    assert_eq!(groups(&root), [0, 0, 16, 32, 48]);
+    assert_eq!(groups(&root), [0, 0, 1, 2, 3]);
     assert_eq!(edge_counts(&s), [0, 0, 5, 1]);
     drop(s);
     assert_eq!(edges_seen(&root, Level::Agent), Vec::<String>::new());
@@ -96,7 +99,7 @@ fn a_group_holds_its_source_s_edges_of_one_tier_and_an_edge_is_one_across_tiers(
     s.update_node("b", &lower).unwrap();
     drop(s);
     assert_eq!(edges_seen(&root, Level::Agent).len(), 4);
-    assert_eq!(groups(&root), [0, 16, 16, 32, 32]);
+    assert_eq!(groups(&root), [0, 1, 1, 2, 2]);
 }
 
 #[test]
@@ -111,7 +114,7 @@ fn a_group_s_row_is_bound_to_its_place_and_its_tokens_to_its_edges() {
         ),
         (
             "a token fewer",
-            "UPDATE edges SET token = substr(token, 17) WHERE tier = 0 AND length(token) = 32",
+            "UPDATE edges SET token = substr(token, 9) WHERE tier = 0 AND length(token) = 16",
         ),
         (
             "a group moved to another tier",

@@ -6,6 +6,6 @@
 //! reaches into it otherwise.
 
 pub(crate) use super::{
-    audit_chain, audit_merge, edge_groups, manifest, merge_conflicts as conflicts, rotate, rowmac, schema, seal,
-    seal_log, seal_timeline, timeline_pack, unlinked,
+    audit_chain, audit_merge, blob_name, edge_groups, manifest, merge_conflicts as conflicts, rotate, rowmac, schema,
+    seal, seal_log, seal_timeline, timeline_pack, unlinked,
 };

@@ -599,7 +599,10 @@ pub(crate) fn apply(
 
 /// The node row `id` as the index holds it now.
 pub(crate) fn node_row(conn: &Connection, id: &NodeId) -> Result<Option<RowKey>> {
-    let mut stmt = conn.prepare_cached("SELECT tier, version, blob, digest, name_token FROM nodes WHERE id = ?1")?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT tier, version, {}, digest, name_token FROM nodes WHERE id = ?1",
+        super::blob_name::BLOB_NAME
+    ))?;
     let mut rows = stmt.query([id.as_bytes().as_slice()])?;
     let Some(r) = rows.next()? else { return Ok(None) };
     Ok(Some(RowKey::Node {

@@ -42,7 +42,7 @@ fn store_with_history(tier: Tier) -> (tempfile::TempDir, std::path::PathBuf, Old
 }
 
 /// The (version, blob, summary, digest) of a node's index row.
-type OldRow = (i64, String, Vec<u8>, Vec<u8>);
+type OldRow = (i64, rusqlite::types::Value, Vec<u8>, Vec<u8>);
 
 /// Node `name`'s index row as it is now.
 fn row_of(root: &Path, name: &str, s: &Store) -> OldRow {

@@ -41,6 +41,7 @@
 pub(crate) mod audit_chain;
 mod audit_head;
 pub(crate) mod audit_merge;
+pub(crate) mod blob_name;
 mod bulk;
 mod catalog;
 mod commit_rows;
@@ -415,7 +416,10 @@ impl Store {
     pub fn node_version(&self, id: &NodeId, version: u64) -> Result<Node> {
         let (tier, hash, mac): (i64, String, Option<Vec<u8>>) = self
             .conn
-            .prepare_cached("SELECT tier, blob, mac FROM node_versions WHERE node_id = ?1 AND version = ?2")?
+            .prepare_cached(&format!(
+                "SELECT tier, {}, mac FROM node_versions WHERE node_id = ?1 AND version = ?2",
+                blob_name::BLOB_NAME
+            ))?
             .query_row(rusqlite::params![id.as_bytes().as_slice(), sql_version(version)], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?))
             })

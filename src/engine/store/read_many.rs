@@ -44,7 +44,10 @@ impl Store {
     pub(super) fn checked_row(&self, id: &NodeId) -> Result<CheckedRow> {
         let (tier, version, hash, digest, token): (i64, i64, String, Option<Vec<u8>>, Vec<u8>) = self
             .conn
-            .prepare_cached("SELECT tier, version, blob, digest, name_token FROM nodes WHERE id = ?1")?
+            .prepare_cached(&format!(
+                "SELECT tier, version, {}, digest, name_token FROM nodes WHERE id = ?1",
+                super::blob_name::BLOB_NAME
+            ))?
             .query_row([id.as_bytes().as_slice()], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
             })

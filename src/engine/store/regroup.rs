@@ -59,6 +59,17 @@ impl Store {
         let seq = schema::next_commit_seq(&tx)?;
         tx.execute("DELETE FROM edges", [])?;
         tx.execute_batch(super::schema_v10::V11)?;
+        // Blob names as their 32 bytes (see `blob_name`): read back as the
+        // same text, so no tag changes.
+        for table in ["nodes", "node_versions"] {
+            tx.execute(
+                &format!(
+                    "UPDATE {table} SET blob = unhex(blob) WHERE typeof(blob) = 'text' AND length(blob) = 64 \
+                     AND blob = lower(blob) AND unhex(blob) IS NOT NULL"
+                ),
+                [],
+            )?;
+        }
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         let edges: Vec<Edge> = self.catalog.edges().cloned().collect();
         let regroup = super::edge_groups::prepare(&tx, &self.keys, &self.catalog, &edges, &[])?;

@@ -39,9 +39,10 @@ impl Store {
 
     /// Re-encrypts every stored version of `id` below `tier` under `tier`.
     fn reseal_versions(&self, id: &NodeId, tier: Tier) -> Result<Vec<Reseal>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT version, tier, blob FROM node_versions WHERE node_id = ?1 AND tier < ?2")?;
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT version, tier, {} FROM node_versions WHERE node_id = ?1 AND tier < ?2",
+            super::blob_name::BLOB_NAME
+        ))?;
         let rows = stmt
             .query_map(params![id.as_bytes().as_slice(), tier.code()], |r| {
                 Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
@@ -73,12 +74,13 @@ pub(super) fn update_rows(tx: &Connection, keys: &crate::keys::Keyring, reseals:
     let mut reseal = tx.prepare_cached(
         "UPDATE node_versions SET tier = ?3, blob = ?4, mac = ?5 WHERE node_id = ?1 AND version = ?2",
     )?;
+    let binary = super::schema::grouped(tx)?;
     for r in reseals {
         reseal.execute(params![
             r.node.as_bytes().as_slice(),
             sql_version(r.version),
             r.tier.code(),
-            r.new_hash,
+            super::blob_name::stored(binary, &r.new_hash),
             super::rowmac::version_mac(keys, &r.node, sql_version(r.version), r.tier, &r.new_hash)
         ])?;
     }

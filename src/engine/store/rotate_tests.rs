@@ -122,7 +122,10 @@ fn tier_blobs(root: &Path, tier: Tier) -> std::collections::BTreeSet<String> {
     let s = open_at(root, Level::Master);
     let mut stmt = s
         .conn()
-        .prepare("SELECT blob FROM node_versions WHERE tier = ?1 UNION SELECT blob FROM nodes WHERE tier = ?1")
+        .prepare(&format!(
+            "SELECT {b} FROM node_versions WHERE tier = ?1 UNION SELECT {b} FROM nodes WHERE tier = ?1",
+            b = super::blob_name::BLOB_NAME
+        ))
         .unwrap();
     stmt.query_map([tier.code()], |r| r.get(0))
         .unwrap()
@@ -192,7 +195,7 @@ fn the_old_key_and_its_blobs_are_refused_after_rotation() {
         open_at(root, Level::Master)
             .conn()
             .query_row(
-                "SELECT blob FROM nodes WHERE id = ?1",
+                &format!("SELECT {} FROM nodes WHERE id = ?1", super::blob_name::BLOB_NAME),
                 [gateway.as_bytes().as_slice()],
                 |r| r.get(0),
             )

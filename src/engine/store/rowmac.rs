@@ -309,7 +309,10 @@ pub(crate) fn check_all(conn: &Connection, keys: &Keyring) -> Result<()> {
     if keys.seal().is_none() {
         return Ok(());
     }
-    let mut stmt = conn.prepare("SELECT node_id, version, tier, blob, mac FROM node_versions")?;
+    let mut stmt = conn.prepare(&format!(
+        "SELECT node_id, version, tier, {}, mac FROM node_versions",
+        super::blob_name::BLOB_NAME
+    ))?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let id = super::row_node_id(super::blob(r, 0)?)?;
@@ -367,7 +370,8 @@ fn mac_rows(tx: &Connection, keys: &Keyring, only_missing: bool) -> Result<()> {
     };
     let versions: Vec<(Vec<u8>, i64, i64, String)> = tx
         .prepare(&format!(
-            "SELECT node_id, version, tier, blob FROM node_versions{versions}"
+            "SELECT node_id, version, tier, {} FROM node_versions{versions}",
+            super::blob_name::BLOB_NAME
         ))?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
         .collect::<rusqlite::Result<_>>()?;

@@ -48,8 +48,14 @@ impl<'a> Asking<'a> {
 
 /// Every node row as the manifest sees it: from the rows (v10), or from the
 /// covering tier index of a store still at v9.
-const NODE_ROWS: &str = "SELECT id, tier, version, blob, digest, name_token FROM nodes";
-/// Every edge row as the manifest sees it (read as [`NODE_ROWS`]).
+/// Every node row (see `blob_name`).
+fn node_rows() -> String {
+    format!(
+        "SELECT id, tier, version, {}, digest, name_token FROM nodes",
+        super::blob_name::BLOB_NAME
+    )
+}
+/// Every edge row as the manifest sees it (read as [`node_rows`]).
 const EDGE_ROWS: &str = "SELECT id, tier, seq, digest, token FROM edges";
 
 /// The count and XOR of tags of every row in `groups`, noting each
@@ -104,7 +110,7 @@ fn tally_asking(
     }
     let count: i64 = conn.query_row("SELECT COUNT(*) FROM nodes", [], |r| r.get(0))?;
     verified.nodes.reserve(usize::try_from(count).unwrap_or(0));
-    let mut nodes = conn.prepare(NODE_ROWS)?;
+    let mut nodes = conn.prepare(&node_rows())?;
     let mut rows = nodes.query([])?;
     while let Some(r) = rows.next()? {
         asking.row()?;

@@ -298,9 +298,8 @@ fn swapping_two_nodes_blobs_is_detected() {
     drop(s);
     let conn = rusqlite::Connection::open(Layout::new(&root).db()).unwrap();
     conn.execute_batch(
-        "UPDATE nodes SET blob = (SELECT group_concat(blob, '|') FROM nodes);
-         UPDATE nodes SET blob = CASE WHEN id = (SELECT MIN(id) FROM nodes)
-            THEN substr(blob, 66) ELSE substr(blob, 1, 64) END;",
+        "CREATE TEMP TABLE was AS SELECT id, blob FROM nodes;
+         UPDATE nodes SET blob = (SELECT blob FROM temp.was WHERE temp.was.id != nodes.id);",
     )
     .unwrap();
     // The manifest sees the rows changed at open; with the manifest row
@@ -314,7 +313,12 @@ fn a_corrupted_blob_file_is_detected() {
     let (_dir, root) = new_store();
     let mut s = Store::open(&root, &creds(Level::Master, &root)).unwrap();
     s.add_node(node("a", Tier::Public, "alpha")).unwrap();
-    let hash: String = s.conn.query_row("SELECT blob FROM nodes", [], |r| r.get(0)).unwrap();
+    let hash: String = s
+        .conn
+        .query_row(&format!("SELECT {} FROM nodes", super::blob_name::BLOB_NAME), [], |r| {
+            r.get(0)
+        })
+        .unwrap();
     let path = Layout::new(&root).blob(&hash);
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
@@ -410,7 +414,10 @@ fn raising_a_tier_leaves_no_copy_readable_with_the_lower_key() {
     let old_blobs: Vec<String> = {
         let mut st = s
             .conn
-            .prepare("SELECT blob FROM node_versions WHERE node_id = (SELECT id FROM nodes WHERE version = 2)")
+            .prepare(&format!(
+                "SELECT {} FROM node_versions WHERE node_id = (SELECT id FROM nodes WHERE version = 2)",
+                super::blob_name::BLOB_NAME
+            ))
             .unwrap();
         st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
     };

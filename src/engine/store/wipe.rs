@@ -35,8 +35,8 @@ pub(super) fn owe<'a>(tx: &Connection, hashes: impl Iterator<Item = &'a String>)
 fn named(conn: &Connection, hash: &str) -> Result<bool> {
     Ok(conn
         .prepare_cached(
-            "SELECT 1 FROM node_versions WHERE blob = ?1
-             UNION ALL SELECT 1 FROM nodes WHERE blob = ?1
+            "SELECT 1 FROM node_versions WHERE blob IN (?1, unhex(?1))
+             UNION ALL SELECT 1 FROM nodes WHERE blob IN (?1, unhex(?1))
              UNION ALL SELECT 1 FROM snapshots WHERE blob = ?1 LIMIT 1",
         )?
         .query_row([hash], |_| Ok(()))
@@ -82,7 +82,13 @@ mod tests {
     use crate::model::{Name, NewNode, NodePatch, NodeType};
 
     fn blobs_of(s: &Store) -> Vec<String> {
-        let mut st = s.conn.prepare("SELECT blob FROM node_versions").unwrap();
+        let mut st = s
+            .conn
+            .prepare(&format!(
+                "SELECT {} FROM node_versions",
+                super::super::blob_name::BLOB_NAME
+            ))
+            .unwrap();
         st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
     }
 
