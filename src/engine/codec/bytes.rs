@@ -2,6 +2,16 @@
 
 use crate::error::{Error, Result};
 
+/// A signed number as an unsigned one, small either way (for a varint).
+pub(crate) fn zigzag(n: i64) -> u64 {
+    ((n << 1) ^ (n >> 63)) as u64
+}
+
+/// The signed number [`zigzag`] made `n` of.
+pub(crate) fn unzigzag(n: u64) -> i64 {
+    ((n >> 1) as i64) ^ -((n & 1) as i64)
+}
+
 /// Reads fields from a byte slice; every read is bounds-checked.
 pub struct Reader<'a> {
     buf: &'a [u8],

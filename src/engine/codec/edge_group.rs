@@ -16,7 +16,7 @@
 //! encoding, so its digest names its content. A group may hold none: one a
 //! commit emptied still names its source.
 
-use super::bytes::{Reader, Writer};
+use super::bytes::{Reader, Writer, unzigzag, zigzag};
 use super::edge_bytes::{tier, uuid};
 use super::interner::Interner;
 use super::{from_msgpack, to_msgpack};
@@ -30,14 +30,6 @@ const PROVENANCE: u8 = 4;
 
 /// The weight an edge has unless it says otherwise.
 const DEFAULT_WEIGHT: f64 = 1.0;
-
-fn zigzag(n: i64) -> u64 {
-    ((n << 1) ^ (n >> 63)) as u64
-}
-
-fn unzigzag(n: u64) -> i64 {
-    ((n >> 1) as i64) ^ -((n & 1) as i64)
-}
 
 /// Encodes `edges` (all leaving `source`, in one tier, in order of their
 /// ids, each once: see [`ordered`]).

@@ -14,7 +14,7 @@
 //! and tier, which the record's associated data binds, are not said again.
 //! A snapshot keeps layout 1, whose records name their node.
 
-use super::bytes::{Reader, Writer};
+use super::bytes::{Reader, Writer, unzigzag, zigzag};
 use super::edge_bytes::{tier, uuid};
 use super::interner::Interner;
 use crate::error::{Error, Result};
@@ -23,14 +23,6 @@ use crate::model::{Name, NodeId, NodeSummary, Status, Timestamp};
 const LAYOUT: u8 = 1;
 /// An index row's layout (see the module's text).
 const ROW_LAYOUT: u8 = 2;
-
-fn zigzag(n: i64) -> u64 {
-    ((n << 1) ^ (n >> 63)) as u64
-}
-
-fn unzigzag(n: u64) -> i64 {
-    ((n >> 1) as i64) ^ -((n & 1) as i64)
-}
 
 fn text(out: &mut Vec<u8>, b: &[u8]) {
     out.varint(b.len() as u64);

@@ -11,7 +11,7 @@ use rusqlite::{Connection, params};
 
 use super::MergeReport;
 use super::rekey::Rekey;
-use super::rows::{EDGE_COLUMNS, edge_row, ids_to_merge, short, sides_changed};
+use super::rows::{EDGE_COLUMNS, EdgeSides, ids_to_merge, short};
 use crate::codec::Interner;
 use crate::error::Result;
 use crate::keys::{Keyring, Level};
@@ -49,21 +49,14 @@ pub(super) fn edges(
     report: &mut MergeReport,
 ) -> Result<()> {
     for id in ids_to_merge(tx, "edges", EDGE_COLUMNS, rekey)? {
-        let o = edge_row(tx, "o", &id)?;
-        let a = edge_row(tx, "main", &id)?;
-        let b = edge_row(tx, "b", &id)?;
-        let rk = rekey.filter(|rk| {
-            [&o, &a, &b]
-                .iter()
-                .any(|r| r.as_ref().is_some_and(|r| r.0 == i64::from(rk.tier.code())))
-        });
-        let (a_changed, b_changed) = sides_changed(
-            &o,
-            &a,
-            &b,
-            |r| r.as_ref().map(|r| (r.0, r.1.clone())),
-            rk.map(|rk| rk.stale_is_ours),
-        );
+        let EdgeSides {
+            o,
+            a,
+            b,
+            rk,
+            a_changed,
+            b_changed,
+        } = EdgeSides::read(tx, &id, rekey)?;
         let tier = [&b, &a, &o]
             .into_iter()
             .find_map(|r| r.as_ref().and_then(|r| Tier::from_code(r.0)))

@@ -120,7 +120,7 @@ pub(super) fn short(id: &[u8]) -> String {
 /// Whether each side changed a row since the base. A branch that rotated
 /// the row's tier sealed it again without changing it: for its rows only
 /// the tier, version and name count.
-pub(super) fn sides_changed<R: PartialEq, L: PartialEq>(
+fn sides_changed<R: PartialEq, L: PartialEq>(
     o: &Option<R>,
     a: &Option<R>,
     b: &Option<R>,
@@ -258,7 +258,46 @@ pub(super) const EDGE_COLUMNS: &str = "tier, token, digest";
 
 pub(super) type EdgeRow = (i64, Vec<u8>, Option<Vec<u8>>);
 
-pub(super) fn edge_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<EdgeRow>> {
+/// An `edges` row on the base (`o`), ours (`a`) and theirs (`b`), the
+/// rotation that touches it, and which side changed it since the base.
+pub(super) struct EdgeSides<'r, 'k> {
+    pub(super) o: Option<EdgeRow>,
+    pub(super) a: Option<EdgeRow>,
+    pub(super) b: Option<EdgeRow>,
+    pub(super) rk: Option<&'r Rekey<'k>>,
+    pub(super) a_changed: bool,
+    pub(super) b_changed: bool,
+}
+
+impl<'r, 'k> EdgeSides<'r, 'k> {
+    pub(super) fn read(tx: &Connection, id: &[u8], rekey: Option<&'r Rekey<'k>>) -> Result<Self> {
+        let o = edge_row(tx, "o", id)?;
+        let a = edge_row(tx, "main", id)?;
+        let b = edge_row(tx, "b", id)?;
+        let rk = rekey.filter(|rk| {
+            [&o, &a, &b]
+                .iter()
+                .any(|r| r.as_ref().is_some_and(|r| r.0 == i64::from(rk.tier.code())))
+        });
+        let (a_changed, b_changed) = sides_changed(
+            &o,
+            &a,
+            &b,
+            |r| r.as_ref().map(|r| (r.0, r.1.clone())),
+            rk.map(|rk| rk.stale_is_ours),
+        );
+        Ok(Self {
+            o,
+            a,
+            b,
+            rk,
+            a_changed,
+            b_changed,
+        })
+    }
+}
+
+fn edge_row(conn: &Connection, schema: &str, id: &[u8]) -> Result<Option<EdgeRow>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {EDGE_COLUMNS} FROM {schema}.edges WHERE id = ?1"))?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -299,21 +338,14 @@ pub(super) fn edges(
     report: &mut MergeReport,
 ) -> Result<()> {
     for id in ids_to_merge(tx, "edges", EDGE_COLUMNS, rekey)? {
-        let o = edge_row(tx, "o", &id)?;
-        let a = edge_row(tx, "main", &id)?;
-        let b = edge_row(tx, "b", &id)?;
-        let rk = rekey.filter(|rk| {
-            [&o, &a, &b]
-                .iter()
-                .any(|r| r.as_ref().is_some_and(|r| r.0 == i64::from(rk.tier.code())))
-        });
-        let (a_changed, b_changed) = sides_changed(
-            &o,
-            &a,
-            &b,
-            |r| r.as_ref().map(|r| (r.0, r.1.clone())),
-            rk.map(|rk| rk.stale_is_ours),
-        );
+        let EdgeSides {
+            o,
+            a,
+            b,
+            rk,
+            a_changed,
+            b_changed,
+        } = EdgeSides::read(tx, &id, rekey)?;
         let copy_theirs = |tx: &Connection| -> Result<()> {
             match rk.filter(|rk| !rk.stale_is_ours) {
                 Some(rk) => rk.edge(tx, "b", &id, seq),
