@@ -60,7 +60,7 @@ fn text(m: &Migration) -> String {
             megabytes(m.index_bytes_before),
             megabytes(m.index_bytes_after)
         ));
-    } else if m.index_compacted {
+    } else if m.index_compacted && m.edge_groups == 0 {
         let verb = if m.dry_run { "would rewrite" } else { "rewrote" };
         s.push_str(&format!(
             "{verb} graph.db without its free pages: {} → {}\n",

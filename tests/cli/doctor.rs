@@ -182,7 +182,11 @@ fn blobs_of_deleted_history_rows_are_tampering_not_orphans() {
     let db = repo.root().join(".gpp/graphex/graph.db");
     let blob: String = rusqlite::Connection::open(&db)
         .unwrap()
-        .query_row("SELECT blob FROM node_versions WHERE version = 1", [], |r| r.get(0))
+        .query_row(
+            "SELECT iif(typeof(blob) = 'blob', lower(hex(blob)), blob) FROM node_versions WHERE version = 1",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     sql(repo.root(), "DELETE FROM node_versions WHERE version = 1");
     let file = repo.root().join(".gpp/objects").join(&blob[..2]).join(&blob[2..]);

@@ -15,7 +15,7 @@ pub use blob::{BLOB_FORMAT, MAX_PLAINTEXT, decode_node, encode_node};
 pub use interner::{Decode, Interner};
 pub use record::{
     DECISION_TIER, open_decision, open_edge, open_edge_group, open_summary, seal_decision, seal_edge, seal_edge_group,
-    seal_summary,
+    seal_summary, seal_summary_lean,
 };
 pub use snapshot::{Snapshot, open_snapshot, open_snapshot_in_buffer, seal_snapshot};
 pub(crate) use {

@@ -90,10 +90,20 @@ pub(crate) fn seal_edge_plain(keys: &Keyring, id: &EdgeId, tier: Tier, plain: &[
     seal(keys, tier, &edge_ad(id, tier), plain)
 }
 
-/// Seals a node summary for the index row of `summary.id`.
+/// Seals a node summary for the index row of `summary.id`, as a store
+/// before schema v11 keeps it (layout 1, which older versions read).
 pub fn seal_summary(keys: &Keyring, summary: &NodeSummary) -> Result<Vec<u8>> {
     let ad = summary_ad(&summary.id, summary.version, summary.tier);
     let mut plain = Vec::with_capacity(160);
+    summary_bytes::encode(summary, &mut plain);
+    seal(keys, summary.tier, &ad, &plain)
+}
+
+/// [`seal_summary`] for a store at schema v11: without the id, version and
+/// tier the row's associated data binds (layout 2).
+pub fn seal_summary_lean(keys: &Keyring, summary: &NodeSummary) -> Result<Vec<u8>> {
+    let ad = summary_ad(&summary.id, summary.version, summary.tier);
+    let mut plain = Vec::with_capacity(128);
     summary_bytes::encode_row(summary, &mut plain);
     seal(keys, summary.tier, &ad, &plain)
 }

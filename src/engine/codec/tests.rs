@@ -210,6 +210,42 @@ fn edges_round_trip_and_are_bound_to_id_and_tier() {
 }
 
 #[test]
+fn a_v11_summary_row_is_shorter_and_opens_as_the_older_one_does() {
+    let keys = Keyring::fixed_for_tests(1);
+    for tier in Tier::ALL {
+        let summary = NodeSummary::from(&full_node(tier));
+        let (old, lean) = (
+            seal_summary(&keys, &summary).unwrap(),
+            seal_summary_lean(&keys, &summary).unwrap(),
+        );
+        assert!(lean.len() + 25 <= old.len(), "{} against {}", lean.len(), old.len());
+        for sealed in [old, lean] {
+            let opened = open_summary(
+                &keys,
+                &summary.id,
+                summary.version,
+                tier,
+                &sealed,
+                &mut Interner::default(),
+            );
+            assert_eq!(opened.unwrap(), summary);
+            // Bound to its node, version and tier either way.
+            assert!(
+                open_summary(
+                    &keys,
+                    &summary.id,
+                    summary.version + 1,
+                    tier,
+                    &sealed,
+                    &mut Interner::default()
+                )
+                .is_err()
+            );
+        }
+    }
+}
+
+#[test]
 fn snapshots_round_trip_and_are_bound_to_tier_and_seq() {
     let keys = Keyring::fixed_for_tests(1);
     let nodes: Vec<NodeSummary> = (0..3)

@@ -103,14 +103,20 @@ pub(super) fn insert_nodes(
     let mut add_version =
         tx.prepare_cached("INSERT INTO node_versions (node_id, version, tier, blob, mac) VALUES (?1, ?2, ?3, ?4, ?5)")?;
     let rows: Vec<(&NodeWrite, String)> = nodes.iter().zip(hashes).collect();
-    let binary = super::schema::grouped(tx)?;
+    // A store at v11 keeps blob names as bytes and summaries without what
+    // their associated data binds; older ones as older versions read them.
+    let v11 = super::schema::grouped(tx)?;
     // Each row is sealed as it is inserted and only its key is kept: a
     // large import's sealed rows are never all held at once.
     parallel::pipeline(
         &rows,
         |_, (w, hash)| {
             let n = &w.node;
-            let summary = codec::seal_summary(keys, &NodeSummary::from(n))?;
+            let summary = if v11 {
+                codec::seal_summary_lean(keys, &NodeSummary::from(n))?
+            } else {
+                codec::seal_summary(keys, &NodeSummary::from(n))?
+            };
             Ok(SealedNode {
                 token: name_token(keys, n.name.as_str())?,
                 digest: manifest::digest(&summary),
@@ -122,7 +128,7 @@ pub(super) fn insert_nodes(
             let n = &w.node;
             let id = n.id.as_bytes().as_slice();
             let version = super::sql_version(n.version);
-            let stored = super::blob_name::stored(binary, hash);
+            let stored = super::blob_name::stored(v11, hash);
             upsert_node
                 .execute(params![
                     id,
@@ -194,6 +200,7 @@ pub(super) fn insert_edges(
                 digest: row.digest,
                 token: RowToken::of(&row.token),
                 edges: 1,
+                grouped: false,
             };
             super::edge_fold::add_shared(fold, &taggers, &key)?;
             Ok(row)

@@ -161,6 +161,7 @@ impl Store {
                     digest: stored_digest(r.get_ref(3)?),
                     token: RowToken::of(token(r, 4)?),
                     edges: 1,
+                    grouped: false,
                 });
                 found.edges.push(if self.keys.reads(tier) {
                     let sealed = (blob(r, 5)?, r.get_ref(3)?);
@@ -344,5 +345,6 @@ fn removed_edge(id: EdgeId, (tier, _, edges): &(Tier, super::tracked::HalfTag, u
         digest: [0; 16],
         token: RowToken::absent(),
         edges: *edges,
+        grouped: false,
     }
 }

@@ -6,9 +6,11 @@
 //! master's seal, a session's tracked tags and the delta see rows as they
 //! did: the row's id is the group's (a keyed hash of its source and tier
 //! under the blind-index key, so the file does not say which node a group
-//! leaves), `token` holds its edges' blind-index tokens (16 bytes each,
-//! sorted), and `sealed` the group's record. What the file shows beyond
-//! v10: how many edges leave some node in a tier, not which node.
+//! leaves), `token` holds its edges' blind-index tokens (8 bytes each,
+//! sorted), and `sealed` the group's record. A group's tags are of their
+//! own kind and cover its tokens (`RowToken::group`), so the edges a row
+//! counts by them are vouched for at every level. What the file shows
+//! beyond v10: how many edges leave some node in a tier, not which node.
 //!
 //! An edge is unique by its ends and relation across every tier: a writer
 //! reads the tokens of the four groups of its source. A group a commit
@@ -57,7 +59,8 @@ pub(crate) fn row_ad(grouped: bool, id: &EdgeId, tier: Tier) -> Vec<u8> {
 }
 
 /// [`count_sql`]'s aggregate for a store of groups.
-const COUNT_GROUPED: &str = "COALESCE(SUM(length(token) / 8), 0)";
+const COUNT_GROUPED: &str =
+    "COALESCE(SUM(CASE WHEN typeof(token) = 'blob' AND length(token) % 8 = 0 THEN length(token) / 8 ELSE 0 END), 0)";
 const _: () = assert!(TOKEN == 8, "COUNT_GROUPED divides by TOKEN");
 
 /// The SQL aggregate counting the edges of the `edges` rows it runs over:
@@ -118,8 +121,9 @@ impl GroupRow {
             tier: self.tier,
             seq: self.seq,
             digest: self.digest,
-            token: RowToken::of(&self.tokens),
+            token: RowToken::group(&self.tokens),
             edges: held(&self.tokens),
+            grouped: true,
         }
     }
 
@@ -176,8 +180,9 @@ impl SealedGroup {
             tier,
             seq,
             digest: self.digest,
-            token: RowToken::of(self.tokens.as_flattened()),
+            token: RowToken::group(self.tokens.as_flattened()),
             edges: u32::try_from(self.tokens.len()).unwrap_or(u32::MAX),
+            grouped: true,
         }
     }
 

@@ -157,3 +157,71 @@ fn a_group_s_id_names_no_node() {
     let other = open_at(&other, Level::Master);
     assert_ne!(edge_groups::group_id(&other.keys, &a, Tier::Public).unwrap(), id);
 }
+
+#[test]
+fn an_old_snapshot_put_back_cannot_bring_a_removed_edge_back_by_a_group_s_tokens() {
+    let (_dir, root) = grouped_store();
+    let mut s = open_at(&root, Level::Master);
+    s.refresh_snapshots(true).unwrap();
+    // The public snapshot as it is, with a -> uses -> b in it.
+    let (seq, hash, rows, mac): (i64, String, i64, Vec<u8>) = s
+        .conn
+        .query_row("SELECT seq, blob, rows, mac FROM snapshots WHERE tier = 0", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })
+        .unwrap();
+    let file = std::fs::read(Layout::new(&root).blob(&hash)).unwrap();
+    s.unlink("a", "uses", "b").unwrap();
+    drop(s);
+    assert_eq!(edges_seen(&root, Level::Agent), ["b -> uses -> a"]);
+    // The agent puts the old snapshot back, and makes the groups the
+    // snapshot stands for count one edge more (b's, older than it).
+    let path = Layout::new(&root).blob(&hash);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, file).unwrap();
+    let db = raw(&root);
+    db.execute(
+        "INSERT OR REPLACE INTO snapshots (tier, seq, blob, rows, mac) VALUES (0, ?1, ?2, ?3, ?4)",
+        rusqlite::params![seq, hash, rows, mac],
+    )
+    .unwrap();
+    let padded = db
+        .execute(
+            "UPDATE edges SET token = unhex(hex(token) || '0000000000000000') WHERE tier = 0 AND seq <= ?1 AND length(token) > 0",
+            [seq],
+        )
+        .unwrap();
+    assert_eq!(padded, 1, "b's public group");
+    for level in [Level::Agent, Level::Master] {
+        let refused = Store::open(&root, &creds(level, &root));
+        assert!(
+            matches!(refused, Err(Error::Integrity { .. })),
+            "at {level}: {refused:?}"
+        );
+    }
+}
+
+#[test]
+fn a_group_s_tokens_are_covered_even_where_a_snapshot_stands_for_its_edges() {
+    // Opens read the snapshot, not the groups: only their tags vouch for
+    // the edges they count. A token added (the agent's own tier), or the
+    // column swapped for the hash a malformed one stands for: refused.
+    let tampers = [
+        "UPDATE edges SET token = unhex(hex(token) || '0000000000000000') WHERE tier = 0",
+        "UPDATE edges SET token = randomblob(32) WHERE tier = 0",
+    ];
+    for tamper in tampers {
+        let (_dir, root) = grouped_store();
+        let mut s = open_at(&root, Level::Master);
+        s.refresh_snapshots(true).unwrap();
+        drop(s);
+        assert!(raw(&root).execute(tamper, []).unwrap() > 0);
+        for level in [Level::Agent, Level::Master] {
+            let refused = Store::open(&root, &creds(level, &root));
+            assert!(
+                matches!(refused, Err(Error::Integrity { .. })),
+                "{tamper} at {level}: {refused:?}"
+            );
+        }
+    }
+}

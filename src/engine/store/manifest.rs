@@ -123,6 +123,10 @@ pub(crate) enum RowKey {
         /// id is then the group's, see `edge_groups`). Not in any tag:
         /// what the counts of edges per tier are moved by.
         edges: u32,
+        /// A group's row (v11): its tags are of their own kind and cover
+        /// its tokens (see [`RowToken::group`]), so its count of edges is
+        /// vouched for at every level.
+        grouped: bool,
     },
 }
 
@@ -146,6 +150,17 @@ impl RowToken {
     pub(crate) fn absent() -> Self {
         static ABSENT: std::sync::LazyLock<RowToken> = std::sync::LazyLock::new(|| RowToken::of(&[]));
         *ABSENT
+    }
+
+    /// A group's token column (v11) as every tag of its row covers it:
+    /// hashed whole, its length included, under a label of its own (never
+    /// taken as it is, so no column can stand for another's hash).
+    pub(crate) fn group(raw: &[u8]) -> Self {
+        let mut h = Sha256::new();
+        h.update(b"graphex/edge-group/tokens/v1");
+        h.update((raw.len() as u64).to_le_bytes());
+        h.update(raw);
+        RowToken(h.finalize().into())
     }
 
     /// The 32 bytes the seal's tag hashes.
@@ -258,17 +273,35 @@ impl Tagger {
                 ..
             } => self.node(id, *tier, *version, blob, digest),
             RowKey::Edge {
-                id, tier, seq, digest, ..
-            } => self.edge(id, *tier, *seq, digest),
+                id,
+                tier,
+                seq,
+                digest,
+                token,
+                grouped,
+                ..
+            } => self.edge(id, *tier, *seq, digest, grouped.then_some(token)),
         }
     }
 
-    pub(crate) fn edge(&self, id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16]) -> [u8; 32] {
+    /// An edge row's tag; a group's (`group`: its tokens) is of its own
+    /// kind.
+    pub(crate) fn edge(
+        &self,
+        id: &EdgeId,
+        tier: Tier,
+        seq: u64,
+        digest: &[u8; 16],
+        group: Option<&RowToken>,
+    ) -> [u8; 32] {
         let mut h = self.0.clone();
-        h.update([b'e', tier.code()]);
+        h.update([if group.is_some() { b'g' } else { b'e' }, tier.code()]);
         h.update(id.as_bytes());
         h.update(seq.to_le_bytes());
         h.update(digest);
+        if let Some(tokens) = group {
+            h.update(tokens.fixed());
+        }
         h.finalize().into()
     }
 
@@ -627,6 +660,7 @@ pub(crate) fn edge_row(conn: &Connection, id: &EdgeId) -> Result<Option<RowKey>>
         digest: stored_digest(r.get_ref(2)?),
         token: RowToken::of(token(r, 3)?),
         edges: 1,
+        grouped: false,
     }))
 }
 

@@ -299,6 +299,7 @@ fn a_commit_keeps_the_last_row_written_for_each_id_in_order() {
         digest: [0; 16],
         token: super::manifest::RowToken::absent(),
         edges: 1,
+        grouped: false,
     };
     let kept = last_per_row(vec![node(a, 1), edge(1), node(b, 1), node(a, 2), edge(2)]);
     assert_eq!(kept, vec![node(b, 1), node(a, 2), edge(2)]);
@@ -331,10 +332,11 @@ fn a_row_keys_inline_token_tags_as_its_column_does() {
             digest: [6; 16],
             token,
             edges: 1,
+            grouped: false,
         };
         let by_column = seal.node(&id, Tier::AgentReadable, 2, &blob, &[5; 16], raw);
         assert_eq!(seal.row(&node), by_column, "node row, a {}-byte token", raw.len());
-        assert_eq!(seal.row(&edge), seal.edge(&e, Tier::HumanOnly, 3, &[6; 16], raw));
+        assert_eq!(seal.row(&edge), seal.edge(&e, Tier::HumanOnly, 3, &[6; 16], raw, false));
         tags.push(by_column);
     }
     assert_eq!(RowToken::absent(), RowToken::of(&[]), "no token is an empty column");

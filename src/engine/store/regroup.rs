@@ -36,6 +36,9 @@ impl Store {
         if schema::grouped(&tx)? {
             return Ok(0);
         }
+        // Checked again in this transaction: nothing written since the
+        // checks before (or since this session read the rows) is sealed.
+        super::seal::verify_whole(&tx, &self.keys)?;
         // The rows are the ones the catalog was built from and checked against.
         let mut held = [0u64; 4];
         for e in self.catalog.edges() {

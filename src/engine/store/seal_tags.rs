@@ -23,16 +23,24 @@ pub(crate) fn node_element(id: &NodeId, tier: Tier, version: u64, blob: &str, di
         .into()
 }
 
-/// A readable edge row as an element of the set hash.
-pub(crate) fn edge_element(id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16]) -> [u8; 32] {
-    Sha256::new()
-        .chain_update(b"graphex/seal/readable-edge/v1")
+/// A readable edge row as an element of the set hash; a group's (`group`:
+/// its tokens, see `RowToken::group`) is of its own kind.
+pub(crate) fn edge_element(id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16], group: Option<&RowToken>) -> [u8; 32] {
+    let label: &[u8] = if group.is_some() {
+        b"graphex/seal/readable-edge-group/v1"
+    } else {
+        b"graphex/seal/readable-edge/v1"
+    };
+    let mut h = Sha256::new()
+        .chain_update(label)
         .chain_update([tier.code()])
         .chain_update(id.as_bytes())
         .chain_update(seq.to_le_bytes())
-        .chain_update(digest)
-        .finalize()
-        .into()
+        .chain_update(digest);
+    if let Some(tokens) = group {
+        h.update(tokens.fixed());
+    }
+    h.finalize().into()
 }
 
 /// A readable row as an element of the set hash.
@@ -47,8 +55,14 @@ pub(crate) fn element(row: &RowKey) -> [u8; 32] {
             ..
         } => node_element(id, *tier, *version, blob, digest),
         RowKey::Edge {
-            id, tier, seq, digest, ..
-        } => edge_element(id, *tier, *seq, digest),
+            id,
+            tier,
+            seq,
+            digest,
+            token,
+            grouped,
+            ..
+        } => edge_element(id, *tier, *seq, digest, grouped.then_some(token)),
     }
 }
 
@@ -102,14 +116,38 @@ impl SealTagger {
         h.finalize().into()
     }
 
-    /// An edge row's tag.
-    pub(crate) fn edge(&self, id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16], token: &[u8]) -> [u8; 32] {
-        self.edge_row(id, tier, seq, digest, &RowToken::of(token))
+    /// An edge row's tag (`grouped`: a group's row, v11, whose token
+    /// column is hashed whole, see `RowToken::group`).
+    pub(crate) fn edge(
+        &self,
+        id: &EdgeId,
+        tier: Tier,
+        seq: u64,
+        digest: &[u8; 16],
+        token: &[u8],
+        grouped: bool,
+    ) -> [u8; 32] {
+        let token = if grouped {
+            RowToken::group(token)
+        } else {
+            RowToken::of(token)
+        };
+        self.edge_row(id, tier, seq, digest, &token, grouped)
     }
 
-    fn edge_row(&self, id: &EdgeId, tier: Tier, seq: u64, digest: &[u8; 16], token: &RowToken) -> [u8; 32] {
+    /// [`SealTagger::edge`] of a token column already read as the seal
+    /// covers it.
+    pub(crate) fn edge_row(
+        &self,
+        id: &EdgeId,
+        tier: Tier,
+        seq: u64,
+        digest: &[u8; 16],
+        token: &RowToken,
+        grouped: bool,
+    ) -> [u8; 32] {
         let mut fields = [0u8; 74];
-        fields[..2].copy_from_slice(&[b'e', tier.code()]);
+        fields[..2].copy_from_slice(&[if grouped { b'g' } else { b'e' }, tier.code()]);
         fields[2..18].copy_from_slice(id.as_bytes());
         fields[18..26].copy_from_slice(&seq.to_le_bytes());
         fields[26..42].copy_from_slice(digest);
@@ -135,8 +173,9 @@ impl SealTagger {
                 seq,
                 digest,
                 token,
+                grouped,
                 ..
-            } => self.edge_row(id, *tier, *seq, digest, token),
+            } => self.edge_row(id, *tier, *seq, digest, token, *grouped),
         }
     }
 

@@ -647,10 +647,25 @@ fn the_seal_s_row_tags_are_their_fixed_answers() {
         42,
         &digest,
         &token,
+        false,
     );
     assert_eq!(
         crate::crypto::hex(&edge),
         "d0025e7217dc4c2399d148bca037a1dcfb8a0f741de6b14199b904204792a75a"
+    );
+    // A group's row (v11): a tag of its own kind, over its tokens hashed
+    // whole (the same 32 bytes as a group's column are not a token).
+    let group = seal.edge(
+        &crate::model::EdgeId(uuid::Uuid::from_bytes(id)),
+        Tier::AgentReadable,
+        42,
+        &digest,
+        &token,
+        true,
+    );
+    assert_eq!(
+        crate::crypto::hex(&group),
+        "7179b45fa428600fc3e337af63e9e5b4c48f2f05fddcd69aa3aaba0b92f26fdc"
     );
     let node = seal.node(
         &crate::model::NodeId(uuid::Uuid::from_bytes(id)),

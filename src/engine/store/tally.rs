@@ -5,7 +5,7 @@
 
 use rusqlite::Connection;
 
-use super::manifest::{Group, Sum, Tagger, stored_digest, tagger_of, tampered, token};
+use super::manifest::{Group, RowToken, Sum, Tagger, stored_digest, tagger_of, tampered, token};
 use super::seal::SealTagger;
 use super::verified::{RowKind, VerifiedNodes};
 use super::{blob, row_edge_id, row_node_id, row_tier, row_version};
@@ -90,13 +90,9 @@ fn tally_asking(
     };
     if let Some(query) = edge_rows {
         let mut stmt = conn.prepare(query)?;
-        let held = if super::schema::grouped(conn)? {
-            super::edge_groups::held
-        } else {
-            |_: &[u8]| 1
-        };
+        let grouped = super::schema::grouped(conn)?;
         tally_edges(
-            (&mut stmt, held),
+            (&mut stmt, grouped),
             groups,
             seal,
             readable.as_deref_mut(),
@@ -163,9 +159,9 @@ pub(super) enum Part {
 }
 
 /// The edge half of [`tally`], adding into `sums` and `sealed`.
-/// `held` counts a row's edges from its token column.
+/// `grouped`: the rows are edge groups (v11), each tagged with its tokens.
 fn tally_edges(
-    (edges, held): (&mut rusqlite::Statement<'_>, fn(&[u8]) -> u32),
+    (edges, grouped): (&mut rusqlite::Statement<'_>, bool),
     groups: &[(Group, Tagger)],
     seal: Option<&SealTagger>,
     mut readable: Option<&mut LtHash>,
@@ -184,23 +180,31 @@ fn tally_edges(
         let id = row_edge_id(blob(r, 0)?)?;
         let seq = row_version(r.get(2)?)?;
         let digest = stored_digest(r.get_ref(3)?);
+        let tokens = token(r, 4)?;
+        // A group's tokens are in each of its tags, so the edges it counts
+        // by them are vouched for.
+        let (token, held) = if grouped {
+            (RowToken::group(tokens), super::edge_groups::held(tokens))
+        } else {
+            (RowToken::of(tokens), 1)
+        };
+        let group_token = grouped.then_some(&token);
         if let Some(lt) = readable.as_deref_mut()
             && Group::of(tier) == Group::Readable
         {
-            let element = super::seal::edge_element(&id, tier, seq, &digest);
+            let element = super::seal::edge_element(&id, tier, seq, &digest, group_token);
             lt.add(&element, 1);
             verified.load_element(RowKind::Edge, *id.as_bytes(), element);
         }
         if let Some(s) = seal {
-            let tokens = token(r, 4)?;
-            let tag = s.edge(&id, tier, seq, &digest, tokens);
+            let tag = s.edge_row(&id, tier, seq, &digest, &token, grouped);
             sealed.add(&tag, 1);
             sums[Group::of(tier).index()].count += 1;
-            verified.load_edge(id, tier, tag, held(tokens));
+            verified.load_edge(id, tier, tag, held);
         } else if let Some((g, t)) = group {
-            let tag = t.edge(&id, tier, seq, &digest);
+            let tag = t.edge(&id, tier, seq, &digest, group_token);
             sums[g.index()].add(&tag, 1);
-            verified.load_edge(id, tier, tag, held(token(r, 4)?));
+            verified.load_edge(id, tier, tag, held);
         }
     }
     Ok(())
