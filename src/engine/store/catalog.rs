@@ -269,7 +269,6 @@ impl Catalog {
         (!held).then_some(ends)
     }
 
-    /// Forgets an edge (it moved to a tier this session cannot read).
     /// The edge groups (see `edge_groups`) the edges fall in: one per
     /// source node and tier.
     pub fn edge_groups(&self) -> u64 {
@@ -294,6 +293,7 @@ impl Catalog {
         }
     }
 
+    /// Forgets an edge (it moved to a tier this session cannot read).
     pub fn drop_edge(&mut self, id: &EdgeId) {
         self.edge_slots();
         let Some(slot) = self.edge_slot.get_mut().and_then(|ids| ids.remove(&self.edges, id)) else {

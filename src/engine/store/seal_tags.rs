@@ -118,6 +118,7 @@ impl SealTagger {
 
     /// An edge row's tag (`grouped`: a group's row, v11, whose token
     /// column is hashed whole, see `RowToken::group`).
+    #[cfg(test)]
     pub(crate) fn edge(
         &self,
         id: &EdgeId,
