@@ -5,7 +5,7 @@
 //! edge against the base, each edge taken from the branch that changed it,
 //! ours kept (and noted) where both did.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use rusqlite::{Connection, params};
 
@@ -39,7 +39,9 @@ fn touches(e: &Edge, unlanded: &HashSet<Vec<u8>>) -> bool {
 }
 
 /// Merges the `edges` rows of a store of edge groups. `keys` opens ours and
-/// the base and seals what is merged; `opener` opens theirs.
+/// the base and seals what is merged; `opener` opens theirs. Groups the
+/// other branch changed are merged per source node, across its tiers, so an
+/// edge one branch moved to another tier (a tier raise) is one edge.
 pub(super) fn edges(
     tx: &Connection,
     seq: i64,
@@ -48,6 +50,7 @@ pub(super) fn edges(
     unlanded: &HashSet<Vec<u8>>,
     report: &mut MergeReport,
 ) -> Result<()> {
+    let mut sources: BTreeSet<NodeId> = BTreeSet::new();
     for id in ids_to_merge(tx, "edges", EDGE_COLUMNS, rekey)? {
         let EdgeSides {
             o,
@@ -63,28 +66,19 @@ pub(super) fn edges(
             .unwrap_or(Tier::HumanOnly);
         match (a_changed, b_changed, rk) {
             (false, false, _) if a != b && b.is_some() => copy(tx, rk, &id, seq)?,
-            (false, false, _) => {}
-            (false, true, _) if b.is_none() => {
-                tx.execute("DELETE FROM main.edges WHERE id = ?1", [&id])?;
-                report.edges_removed += 1;
-            }
+            (false, false, _) | (true, false, None) => {}
+            (true, true, _) if a == b => {}
+            // Across a key rotation, a group is taken whole from the branch
+            // that changed it (ours when both did, noted).
             (false, true, Some(_)) => {
                 copy(tx, rk, &id, seq)?;
                 report.edges_changed += 1;
             }
-            (false, true, None) => {
-                if !keys.reads(tier) {
-                    // Sealed whole: taken as it is (the merge asks for the
-                    // human level when a tier it cannot read changed).
-                    copy(tx, None, &id, seq)?;
-                    report.edges_changed += 1;
-                    continue;
+            (true, false, Some(rk)) => {
+                if rk.stale_is_ours && a.is_some() {
+                    rk.edge(tx, "main", &id, seq)?;
                 }
-                three_way(tx, &id, tier, (keys, opener), unlanded, seq, report)?;
             }
-            (true, false, Some(rk)) if rk.stale_is_ours && a.is_some() => rk.edge(tx, "main", &id, seq)?,
-            (true, false, _) => {}
-            (true, true, _) if a == b => {}
             (true, true, Some(rk)) => {
                 if rk.stale_is_ours && a.is_some() {
                     rk.edge(tx, "main", &id, seq)?;
@@ -94,17 +88,35 @@ pub(super) fn edges(
                     short(&id)
                 ));
             }
-            (true, true, None) => {
-                if !keys.reads(tier) {
+            (a_changed, true, None) if !keys.reads(tier) => {
+                if a_changed {
                     return Err(keys.needs(
                         Level::Human,
                         "merging edges both branches changed in a tier only the human reads (set \
                          GRAPHEX_HUMAN_PASSPHRASE)",
                     ));
                 }
-                three_way(tx, &id, tier, (keys, opener), unlanded, seq, report)?;
+                // Sealed whole: taken as it is (the merge then asks for the
+                // human level, as for any change to a tier it cannot read).
+                if b.is_some() {
+                    copy(tx, None, &id, seq)?;
+                } else {
+                    tx.execute("DELETE FROM main.edges WHERE id = ?1", [&id])?;
+                }
+                report.edges_changed += 1;
+            }
+            (_, true, None) => {
+                let source = [("b", opener), ("main", keys), ("o", keys)]
+                    .into_iter()
+                    .find_map(|(side, k)| open(tx, side, &id, k).transpose())
+                    .transpose()?
+                    .map(|(source, _)| source);
+                sources.extend(source);
             }
         }
+    }
+    for source in sources {
+        merge_source(tx, &source, (keys, opener), unlanded, seq, report)?;
     }
     tx.execute(
         "INSERT OR IGNORE INTO main.unlinked (edge_id, tier, sealed) \
@@ -132,38 +144,63 @@ fn copy(tx: &Connection, rk: Option<&Rekey<'_>>, id: &[u8], seq: i64) -> Result<
     }
 }
 
-/// Merges group `id` edge by edge: each edge as the branch that changed it
-/// since the base left it (ours where both did), without theirs' edges to
-/// nodes kept apart or that would repeat an edge of ours.
-fn three_way(
+/// Merges the edges leaving `source`, across the tiers this session reads,
+/// edge by edge: each as the branch that changed it since the base left it
+/// (ours where both did, noted), without theirs' edges to nodes kept apart
+/// or that would repeat an edge of ours; then seals each of its groups that
+/// changed. Its groups in a tier this session cannot read stay ours, their
+/// tokens still counted.
+fn merge_source(
     tx: &Connection,
-    id: &[u8],
-    tier: Tier,
+    source: &NodeId,
     (keys, opener): (&Keyring, &Keyring),
     unlanded: &HashSet<Vec<u8>>,
     seq: i64,
     report: &mut MergeReport,
 ) -> Result<()> {
-    let base = open(tx, "o", id, keys)?;
-    let ours = open(tx, "main", id, keys)?;
-    let theirs = open(tx, "b", id, opener)?;
-    let Some(source) = [&theirs, &ours, &base]
-        .into_iter()
-        .find_map(|g| g.as_ref().map(|g| g.0))
-    else {
-        return Ok(());
-    };
-    let empty = BTreeMap::new();
-    let (o, a, b) = (
-        base.as_ref().map_or(&empty, |g| &g.1),
-        ours.as_ref().map_or(&empty, |g| &g.1),
-        theirs.as_ref().map_or(&empty, |g| &g.1),
-    );
-    let ids: std::collections::BTreeSet<&EdgeId> = o.keys().chain(a.keys()).chain(b.keys()).collect();
+    type Sides = (Option<Edge>, Option<Edge>, Option<Edge>);
+    let mut by_id: BTreeMap<EdgeId, Sides> = BTreeMap::new();
+    let mut ours_groups: BTreeMap<Tier, (EdgeId, Vec<EdgeId>)> = BTreeMap::new();
+    let mut fixed: Vec<[u8; edge_groups::TOKEN]> = Vec::new();
+    for tier in Tier::ALL {
+        let id = edge_groups::group_id(keys, source, tier)?;
+        let raw = id.as_bytes().as_slice();
+        if !keys.reads(tier) {
+            if let Some(row) = edge_groups::read(tx, &id)? {
+                fixed.extend(row.tokens.chunks_exact(edge_groups::TOKEN).map(|c| {
+                    let mut t = [0u8; edge_groups::TOKEN];
+                    t.copy_from_slice(c);
+                    t
+                }));
+            }
+            continue;
+        }
+        for (side, k) in [("o", keys), ("main", keys), ("b", opener)] {
+            let Some((from, edges)) = open(tx, side, raw, k)? else {
+                continue;
+            };
+            if from != *source {
+                return Err(crate::error::Error::integrity(
+                    format!("edge group {}", short(raw)),
+                    "it holds another node's edges",
+                ));
+            }
+            if side == "main" {
+                ours_groups.insert(tier, (id, edges.keys().copied().collect()));
+            }
+            for (eid, e) in edges {
+                let slot = by_id.entry(eid).or_default();
+                match side {
+                    "o" => slot.0 = Some(e),
+                    "main" => slot.1 = Some(e),
+                    _ => slot.2 = Some(e),
+                }
+            }
+        }
+    }
     let mut merged: Vec<Edge> = Vec::new();
     let mut taken: Vec<EdgeId> = Vec::new();
-    for e in ids {
-        let (oe, ae, be) = (o.get(e), a.get(e), b.get(e));
+    for (e, (oe, ae, be)) in &by_id {
         let pick = if ae == be || be == oe {
             ae
         } else if ae == oe {
@@ -193,34 +230,52 @@ fn three_way(
                 .push(format!("edge {e}: changed on both branches; this branch's is kept"));
             ae
         };
-        merged.extend(pick.cloned());
+        merged.extend(pick.clone());
     }
-    // An edge theirs added that repeats one of ours (the same ends and
-    // relation, made on both branches under two ids): one is enough.
-    loop {
-        let refs: Vec<&Edge> = merged.iter().collect();
-        let group_id = EdgeId(uuid::Uuid::from_slice(id).map_err(|_| {
-            crate::error::Error::integrity(format!("edge group {}", short(id)), "its id is not 16 bytes")
-        })?);
-        match SealedGroup::seal(keys, &group_id, tier, &source, &refs)? {
-            Ok(sealed) => return sealed.put(tx, "main", &group_id, tier, seq),
-            Err(token) => {
-                let repeat = merged
-                    .iter()
-                    .position(|e| taken.contains(&e.id) && edge_groups::short_token(keys, e).is_ok_and(|t| t == token));
-                let Some(i) = repeat else {
-                    return Err(crate::error::Error::integrity(
-                        format!("edge group {}", short(id)),
-                        "this branch holds one edge twice",
-                    ));
-                };
-                let dropped = merged.remove(i);
-                report.edges_added = report.edges_added.saturating_sub(1);
-                report.notes.push(format!(
-                    "edge {}: the other branch made an edge this branch has under another id; this branch's is kept",
-                    dropped.id
-                ));
-            }
+    // An edge theirs made that repeats one of ours or one in a tier this
+    // session cannot read (the same ends and relation, under two ids): one
+    // is enough, ours.
+    let mut seen: HashSet<[u8; edge_groups::TOKEN]> = fixed.into_iter().collect();
+    let mut kept: Vec<Edge> = Vec::with_capacity(merged.len());
+    // Ours first: theirs' repeat is the one dropped.
+    merged.sort_by_key(|e| taken.contains(&e.id));
+    for e in merged {
+        if seen.insert(edge_groups::short_token(keys, &e)?) {
+            kept.push(e);
+        } else if taken.contains(&e.id) {
+            report.edges_added = report.edges_added.saturating_sub(1);
+            report.notes.push(format!(
+                "edge {}: the other branch made an edge this branch has under another id; this branch's is kept",
+                e.id
+            ));
+        } else {
+            return Err(crate::error::Error::integrity(
+                format!("the edges of node {source}"),
+                "this branch holds one edge twice",
+            ));
         }
     }
+    for tier in Tier::ALL.into_iter().filter(|t| keys.reads(*t)) {
+        let mut group: Vec<&Edge> = kept.iter().filter(|e| e.tier == tier).collect();
+        group.sort_by_key(|e| e.id);
+        let ids: Vec<EdgeId> = group.iter().map(|e| e.id).collect();
+        // Ours as it is: the same edges, each the same version.
+        let unchanged = match ours_groups.get(&tier) {
+            Some((_, held)) => {
+                *held == ids
+                    && group
+                        .iter()
+                        .all(|e| by_id.get(&e.id).is_some_and(|(_, a, _)| a.as_ref() == Some(*e)))
+            }
+            None => ids.is_empty(),
+        };
+        if unchanged {
+            continue;
+        }
+        let id = edge_groups::group_id(keys, source, tier)?;
+        let sealed = SealedGroup::seal(keys, &id, tier, source, &group)?
+            .map_err(|_| crate::error::Error::integrity(format!("the edges of node {source}"), "one edge twice"))?;
+        sealed.put(tx, "main", &id, tier, seq)?;
+    }
+    Ok(())
 }

@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
-use super::tests::{forked, forked_at, merge};
+use super::tests::{branch, forked, forked_at, merge, save_base};
 use crate::error::Error;
 use crate::keys::Level;
+use crate::model::NodePatch;
 use crate::model::Tier;
-use crate::store::tests::{edge, node, open_at};
+use crate::store::tests::{edge, new_store, node, open_at};
 
 fn edges_of(root: &Path) -> Vec<String> {
     let s = open_at(root, Level::Master);
@@ -73,8 +74,56 @@ fn branches_holding_edges_differently_are_refused_with_the_way_forward() {
     let before = edges_of(&ours);
     let refused = merge(&ours, &theirs, &base).unwrap_err().to_string();
     assert!(
-        refused.contains("graphex migrate") && refused.contains("nothing was merged"),
+        refused.contains("graphex export") && refused.contains("nothing was merged"),
         "{refused}"
     );
     assert_eq!(edges_of(&ours), before, "ours is untouched");
+}
+
+#[test]
+fn an_edge_one_branch_moved_to_another_tier_is_one_edge_after_the_merge() {
+    // Theirs raises `third`, which moves `shared -> uses -> third` to
+    // shared's restricted group; ours adds an edge to shared's group the
+    // edge left (case 1), or removes the edge (case 2).
+    for removed in [false, true] {
+        let (dir, ours) = new_store();
+        {
+            let mut s = open_at(&ours, Level::Master);
+            s.add_node(node("shared", Tier::AgentReadable, "shared")).unwrap();
+            s.add_node(node("third", Tier::AgentReadable, "third")).unwrap();
+            s.link(edge("shared", "uses", "third")).unwrap();
+        }
+        let base = save_base(&ours, &dir);
+        let (_bd, theirs) = branch(&ours);
+        {
+            let mut s = open_at(&ours, Level::Master);
+            if removed {
+                s.unlink("shared", "uses", "third").unwrap();
+            } else {
+                s.link(edge("shared", "calls", "third")).unwrap();
+            }
+        }
+        {
+            let mut s = open_at(&theirs, Level::Master);
+            let raise = NodePatch {
+                tier: Some(Tier::AgentRestricted),
+                ..NodePatch::default()
+            };
+            s.update_node("third", &raise).unwrap();
+        }
+        let report = merge(&ours, &theirs, &base).unwrap();
+        let edges = edges_of(&ours);
+        let uses = edges.iter().filter(|e| e.as_str() == "shared -> uses -> third").count();
+        assert_eq!(uses, usize::from(!removed), "{edges:?} {report:?}");
+        if removed {
+            assert!(
+                report.notes.iter().any(|n| n.contains("changed on both branches")),
+                "{:?}",
+                report.notes
+            );
+        }
+        // Every later write from that node still works.
+        let mut s = open_at(&ours, Level::Master);
+        s.link(edge("shared", "owned-by", "third")).unwrap();
+    }
 }

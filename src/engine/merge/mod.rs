@@ -361,10 +361,17 @@ fn same_edge_layout(tx: &Connection) -> Result<()> {
     Err(Error::integrity(
         "the branches' graphs",
         format!(
-            "this branch holds its edges {}, the other {}, and where they parted {}: run `graphex migrate`              at the human level on the branch not grouped yet, commit it, and merge again (a base not grouped              cannot be merged with grouped branches: merge before grouping, or group on one branch only);              nothing was merged",
+            "this branch holds its edges {}, the other {}, and where they parted {}: {}; nothing was merged",
             name(a),
             name(b),
-            name(o)
+            name(o),
+            if o {
+                "run `graphex migrate` at the human level on the branch not grouped yet, commit it, and merge again"
+            } else {
+                "the edges were grouped after the branches parted, so their changes cannot be compared edge by \
+                 edge: carry the other branch's changes over with `graphex export` there and `graphex import` \
+                 here (merge branches that change the graph before grouping it)"
+            }
         ),
     ))
 }

@@ -11,7 +11,7 @@ use crate::store::Store;
 use crate::store::tests::{creds, edge, new_store, node, open_at};
 
 /// A copy of the repository at `root`: the other branch's checkout.
-fn branch(root: &Path) -> (tempfile::TempDir, PathBuf) {
+pub(super) fn branch(root: &Path) -> (tempfile::TempDir, PathBuf) {
     fn copy(from: &Path, to: &Path) {
         std::fs::create_dir_all(to).unwrap();
         for entry in std::fs::read_dir(from).unwrap() {
@@ -35,7 +35,7 @@ fn db(root: &Path) -> PathBuf {
 }
 
 /// The base index (a copy of the store's `graph.db` as it is now).
-fn save_base(root: &Path, keep: &tempfile::TempDir) -> PathBuf {
+pub(super) fn save_base(root: &Path, keep: &tempfile::TempDir) -> PathBuf {
     let to = keep.path().join("base.db");
     std::fs::copy(db(root), &to).unwrap();
     to

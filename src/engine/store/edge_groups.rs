@@ -229,8 +229,9 @@ pub(crate) struct Regroup {
     order: Vec<u32>,
     /// The groups written, by source and tier.
     units: Vec<Unit>,
-    /// The rows of `units` before the commit, by unit.
-    existing: FxHashMap<usize, GroupRow>,
+    /// The edges the groups of `units` hold before the commit, by unit
+    /// (each row opened and found to hold what the session read).
+    existing: FxHashMap<usize, Vec<Edge>>,
     /// The tokens of the groups of a written group's source that the
     /// commit leaves as they are.
     others: FxHashMap<NodeId, Vec<[u8; TOKEN]>>,
@@ -323,9 +324,11 @@ pub(crate) fn prepare(
         while i < regroup.units.len() && regroup.units[i].source == source {
             let tier = regroup.units[i].tier;
             tiers.push(tier);
-            if let Some(row) = read(tx, &group_id(keys, &source, tier)?)? {
+            let row = read(tx, &group_id(keys, &source, tier)?)?;
+            let held = held_as_read(keys, catalog, &source, tier, row.as_ref())?;
+            if let Some(row) = row {
                 regroup.before.push(row.key());
-                regroup.existing.insert(i, row);
+                regroup.existing.insert(i, held);
             }
             i += 1;
         }
@@ -344,6 +347,42 @@ pub(crate) fn prepare(
         }
     }
     Ok(regroup)
+}
+
+/// The edges `row` (the group of `source` in `tier`, if the index has it)
+/// holds, refused unless they are exactly the ones the session read there:
+/// a commit re-seals the edges it keeps, so it must keep none it did not
+/// check, and lose none it did.
+fn held_as_read(
+    keys: &Keyring,
+    catalog: &super::Catalog,
+    source: &NodeId,
+    tier: Tier,
+    row: Option<&GroupRow>,
+) -> Result<Vec<Edge>> {
+    let mut held = match row {
+        Some(row) => {
+            let (from, held) = row.open(keys, &mut Interner::default())?;
+            if from != *source {
+                return Err(Error::integrity(
+                    format!("edge group {}", crate::crypto::hex(row.id.as_bytes())),
+                    "it holds another node's edges",
+                ));
+            }
+            held
+        }
+        None => Vec::new(),
+    };
+    let mut read: Vec<&Edge> = catalog.outgoing(source).filter(|e| e.tier == tier).collect();
+    read.sort_by_key(|e| e.id);
+    held.sort_by_key(|e| e.id);
+    if held.len() != read.len() || held.iter().zip(&read).any(|(h, r)| h != *r) {
+        return Err(Error::integrity(
+            format!("the {tier} edges of node {source}"),
+            "the index holds other edges than this session read (changed outside Graphex since it opened)",
+        ));
+    }
+    Ok(held)
 }
 
 /// Writes the groups `regroup` worked out at commit `seq`, each sealed
@@ -379,23 +418,14 @@ pub(crate) fn write(
         |i, unit| {
             let id = group_id(keys, &unit.source, unit.tier)?;
             let new = new_of(unit);
-            let kept: Vec<Edge> = match regroup.existing.get(&i) {
-                None => Vec::new(),
-                Some(row) => {
-                    let (from, held) = row.open(keys, &mut Interner::default())?;
-                    if from != unit.source {
-                        return Err(Error::integrity(
-                            format!("edge group {}", crate::crypto::hex(id.as_bytes())),
-                            "it holds another node's edges",
-                        ));
-                    }
-                    held.into_iter()
-                        .filter(|e| {
-                            !regroup.dropped.contains(&e.id) && new.binary_search_by_key(&e.id, |n| n.id).is_err()
-                        })
-                        .collect()
-                }
-            };
+            let kept: Vec<Edge> = regroup
+                .existing
+                .get(&i)
+                .into_iter()
+                .flatten()
+                .filter(|e| !regroup.dropped.contains(&e.id) && new.binary_search_by_key(&e.id, |n| n.id).is_err())
+                .cloned()
+                .collect();
             let mut all: Vec<&Edge> = kept.iter().chain(new.iter().copied()).collect();
             if !kept.is_empty() {
                 all.sort_unstable_by_key(|e| e.id);

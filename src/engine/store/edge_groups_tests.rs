@@ -225,3 +225,19 @@ fn a_group_s_tokens_are_covered_even_where_a_snapshot_stands_for_its_edges() {
         }
     }
 }
+
+#[test]
+fn a_commit_keeps_no_edge_it_did_not_read_and_loses_none_it_did() {
+    // The group a commit rewrites is changed outside Graphex under the
+    // writer's session: removed, or its record replaced.
+    for tamper in [
+        "DELETE FROM edges WHERE tier = 0",
+        "UPDATE edges SET sealed = zeroblob(1) WHERE tier = 0",
+    ] {
+        let (_dir, root) = grouped_store();
+        let mut s = open_at(&root, Level::Master);
+        raw(&root).execute(tamper, []).unwrap();
+        let refused = s.link(edge("a", "calls", "b"));
+        assert!(matches!(refused, Err(Error::Integrity { .. })), "{tamper}: {refused:?}");
+    }
+}
