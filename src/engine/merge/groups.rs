@@ -115,8 +115,11 @@ pub(super) fn edges(
             }
         }
     }
+    // A rotated tier's groups were taken whole above: the base's are
+    // under the old key, and they stay as they are here.
+    let rotated = rekey.map(|rk| rk.tier);
     for source in sources {
-        merge_source(tx, &source, (keys, opener), unlanded, seq, report)?;
+        merge_source(tx, &source, (keys, opener), rotated, unlanded, seq, report)?;
     }
     tx.execute(
         "INSERT OR IGNORE INTO main.unlinked (edge_id, tier, sealed) \
@@ -148,12 +151,13 @@ fn copy(tx: &Connection, rk: Option<&Rekey<'_>>, id: &[u8], seq: i64) -> Result<
 /// edge by edge: each as the branch that changed it since the base left it
 /// (ours where both did, noted), without theirs' edges to nodes kept apart
 /// or that would repeat an edge of ours; then seals each of its groups that
-/// changed. Its groups in a tier this session cannot read stay ours, their
-/// tokens still counted.
+/// changed. Its groups in a tier this session cannot read, or in the tier
+/// a key rotation `rotated`, stay as they are, their tokens still counted.
 fn merge_source(
     tx: &Connection,
     source: &NodeId,
     (keys, opener): (&Keyring, &Keyring),
+    rotated: Option<Tier>,
     unlanded: &HashSet<Vec<u8>>,
     seq: i64,
     report: &mut MergeReport,
@@ -165,7 +169,7 @@ fn merge_source(
     for tier in Tier::ALL {
         let id = edge_groups::group_id(keys, source, tier)?;
         let raw = id.as_bytes().as_slice();
-        if !keys.reads(tier) {
+        if !keys.reads(tier) || rotated == Some(tier) {
             if let Some(row) = edge_groups::read(tx, &id)? {
                 fixed.extend(row.tokens.chunks_exact(edge_groups::TOKEN).map(|c| {
                     let mut t = [0u8; edge_groups::TOKEN];
@@ -235,6 +239,8 @@ fn merge_source(
     // An edge theirs made that repeats one of ours or one in a tier this
     // session cannot read (the same ends and relation, under two ids): one
     // is enough, ours.
+    let held_apart: HashSet<[u8; edge_groups::TOKEN]> = fixed.iter().copied().collect();
+    let fixed_has = |e: &Edge| edge_groups::short_token(keys, e).is_ok_and(|t| held_apart.contains(&t));
     let mut seen: HashSet<[u8; edge_groups::TOKEN]> = fixed.into_iter().collect();
     let mut kept: Vec<Edge> = Vec::with_capacity(merged.len());
     // Ours first: theirs' repeat is the one dropped.
@@ -248,14 +254,19 @@ fn merge_source(
                 "edge {}: the other branch made an edge this branch has under another id; this branch's is kept",
                 e.id
             ));
-        } else {
+        } else if !fixed_has(&e) {
             return Err(crate::error::Error::integrity(
                 format!("the edges of node {source}"),
                 "this branch holds one edge twice",
             ));
+        } else {
+            return Err(keys.needs(
+                Level::Human,
+                "merging an edge that repeats one in a tier only the human reads (set GRAPHEX_HUMAN_PASSPHRASE)",
+            ));
         }
     }
-    for tier in Tier::ALL.into_iter().filter(|t| keys.reads(*t)) {
+    for tier in Tier::ALL.into_iter().filter(|t| keys.reads(*t) && rotated != Some(*t)) {
         let mut group: Vec<&Edge> = kept.iter().filter(|e| e.tier == tier).collect();
         group.sort_by_key(|e| e.id);
         let ids: Vec<EdgeId> = group.iter().map(|e| e.id).collect();

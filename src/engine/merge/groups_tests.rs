@@ -127,3 +127,34 @@ fn an_edge_one_branch_moved_to_another_tier_is_one_edge_after_the_merge() {
         s.link(edge("shared", "owned-by", "third")).unwrap();
     }
 }
+
+#[test]
+fn a_node_with_edges_in_a_rotated_tier_merges_either_way() {
+    // `shared -> other` is agent-restricted in the base; one branch rotates
+    // that tier's key while the other links `shared` anew.
+    for ours_rotates in [true, false] {
+        let (_d, ours, _bd, theirs, base) = forked();
+        let (rotating, linking) = if ours_rotates {
+            (&ours, &theirs)
+        } else {
+            (&theirs, &ours)
+        };
+        open_at(rotating, Level::Master)
+            .rotate_key(Tier::AgentRestricted, None, crate::keys::KdfCost(Some(4)))
+            .unwrap();
+        {
+            let mut s = open_at(linking, Level::Master);
+            s.add_node(node("gamma", Tier::AgentReadable, "gamma")).unwrap();
+            s.link(edge("shared", "uses", "gamma")).unwrap();
+        }
+        let report = merge(&ours, &theirs, &base).unwrap();
+        if !ours_rotates {
+            super::tests::take_their_keys(&ours, &theirs);
+        }
+        assert_eq!(
+            edges_of(&ours),
+            ["shared -> uses -> gamma", "shared -> uses -> other"],
+            "ours rotates: {ours_rotates}; {report:?}"
+        );
+    }
+}

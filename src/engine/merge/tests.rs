@@ -86,7 +86,7 @@ pub(super) fn merge(ours: &Path, theirs: &Path, base: &Path) -> Result<MergeRepo
 }
 
 /// What git does to the key files when only the other branch rotated.
-fn take_their_keys(ours: &Path, theirs: &Path) {
+pub(super) fn take_their_keys(ours: &Path, theirs: &Path) {
     let (from, to) = (theirs.join(".gpp/graphex/keys"), ours.join(".gpp/graphex/keys"));
     for entry in std::fs::read_dir(&from).unwrap() {
         let path = entry.unwrap().path();

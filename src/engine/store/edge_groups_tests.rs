@@ -241,3 +241,33 @@ fn a_commit_keeps_no_edge_it_did_not_read_and_loses_none_it_did() {
         assert!(matches!(refused, Err(Error::Integrity { .. })), "{tamper}: {refused:?}");
     }
 }
+
+#[test]
+fn an_edge_a_commit_both_moves_and_removes_is_removed() {
+    // What a federation pull that raises a node and withdraws one of its
+    // edges plans: the edge re-tiered and removed in one commit.
+    let (_dir, root) = grouped_store();
+    let mut s = open_at(&root, Level::Human);
+    let e = s
+        .catalog()
+        .edges()
+        .find(|e| s.describe_edge(e) == "a -> uses -> b")
+        .cloned()
+        .unwrap();
+    let plan = super::plan::Plan {
+        edges: vec![crate::model::Edge {
+            tier: Tier::AgentRestricted,
+            ..e.clone()
+        }],
+        removed_edges: vec![(e.id, e.tier)],
+        ..Default::default()
+    };
+    s.commit(plan, Durability::Sync).unwrap();
+    assert!(s.catalog().edge(&e.id).is_none());
+    s.link(edge("a", "calls", "b")).unwrap();
+    drop(s);
+    assert_eq!(
+        edges_seen(&root, Level::Human),
+        ["a -> calls -> b", "a -> uses -> c", "a -> uses -> h", "b -> uses -> a"]
+    );
+}

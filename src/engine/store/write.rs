@@ -296,8 +296,14 @@ impl Store {
         // Flat blobs (a store made before the fan-out, or a merge of an
         // older branch) move now (see `Objects::fan_out`).
         self.objects.fan_out()?;
-        // Each edge row is written, and counted, once (see `edge_fold`).
+        // Each edge row is written, and counted, once (see `edge_fold`);
+        // an edge the plan both writes (a tier raise moving it) and
+        // removes (a pull withdrawing it) is removed.
         super::edge_fold::distinct_last(&mut plan.edges);
+        if !plan.removed_edges.is_empty() {
+            let removed: HashSet<EdgeId> = plan.removed_edges.iter().map(|(id, _)| *id).collect();
+            plan.edges.retain(|e| !removed.contains(&e.id));
+        }
         // Re-sealed old versions first: they are read through the index.
         let reseals = self.reseals(&plan)?;
 
