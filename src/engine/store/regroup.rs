@@ -85,8 +85,13 @@ impl Store {
         }
         super::seal::rebuild(&tx, &self.keys, seq, &[])?;
         tx.commit()?;
-        // The session's maps name the old rows: it reads the store anew.
-        self.refresh()?;
+        drop((edges, regroup, fold));
+        // The session's maps name the old rows: it reads the store anew,
+        // its old catalog freed first (two at once are a million nodes'
+        // worth of memory more).
+        self.catalog = super::Catalog::default();
+        self.verified = super::verified::VerifiedNodes::new();
+        self.load_verified()?;
         Ok(u64::try_from(groups).unwrap_or(0))
     }
 }
