@@ -72,7 +72,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         passphrase: Some(SecretString::from("p")),
         ..Credentials::default()
     };
-    let store = Store::open(root, &creds)?;
+    let mut store = Store::open(root, &creds)?;
     let pending = store.layout().pending();
     let one = |label: &str, name: &str, make: &dyn Fn(&Path)| {
         let path = pending.join(name);
@@ -154,7 +154,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let sub = Submission::from_json(
             br#"{"agent":"a","trust":75,"rationale":"r","changes":[{"op":"add_node","name":"n","type":"service","description":"d","tier":"agent-restricted"}]}"#,
         );
-        match sub.and_then(|s| submit(&store, &TrustPolicy::default(), s, Source::Cli)) {
+        match sub.and_then(|s| submit(&mut store, &TrustPolicy::default(), s, Source::Cli)) {
             Ok(_) => "accepted".into(),
             Err(e) => format!("refused: {}", first_line(&e.to_string())),
         }
