@@ -21,15 +21,10 @@ use crate::store::kit::edge_groups::{self, GroupRow, SealedGroup};
 /// A group as one side holds it: its source and its edges by id.
 type Opened = (NodeId, BTreeMap<EdgeId, Edge>);
 
-fn open(tx: &Connection, schema: &str, id: &[u8], keys: &Keyring) -> Result<Option<Opened>> {
-    let row = tx
-        .prepare_cached(&format!(
-            "SELECT {} FROM {schema}.edges WHERE id = ?1",
-            edge_groups::COLUMNS
-        ))?
-        .query_row([id], |r| Ok(GroupRow::read(r)))
-        .ok();
-    let Some(row) = row.transpose()? else { return Ok(None) };
+fn open(tx: &Connection, schema: &str, id: &EdgeId, keys: &Keyring) -> Result<Option<Opened>> {
+    let Some(row) = edge_groups::read_in(tx, schema, id)? else {
+        return Ok(None);
+    };
     let (source, edges) = row.open(keys, &mut Interner::default())?;
     Ok(Some((source, edges.into_iter().map(|e| (e.id, e)).collect())))
 }
@@ -106,9 +101,10 @@ pub(super) fn edges(
                 report.edges_changed += 1;
             }
             (_, true, None) => {
+                let group = crate::store::row_edge_id(&id)?;
                 let source = [("b", opener), ("main", keys), ("o", keys)]
                     .into_iter()
-                    .find_map(|(side, k)| open(tx, side, &id, k).transpose())
+                    .find_map(|(side, k)| open(tx, side, &group, k).transpose())
                     .transpose()?
                     .map(|(source, _)| source);
                 sources.extend(source);
@@ -164,33 +160,28 @@ fn merge_source(
 ) -> Result<()> {
     type Sides = (Option<Edge>, Option<Edge>, Option<Edge>);
     let mut by_id: BTreeMap<EdgeId, Sides> = BTreeMap::new();
-    let mut ours_groups: BTreeMap<Tier, (EdgeId, Vec<EdgeId>)> = BTreeMap::new();
+    // Ours' edges by tier, as they are (in order of their ids).
+    let mut ours_groups: BTreeMap<Tier, Vec<Edge>> = BTreeMap::new();
     let mut fixed: Vec<[u8; edge_groups::TOKEN]> = Vec::new();
+    let merged_tiers = || Tier::ALL.into_iter().filter(|t| keys.reads(*t) && rotated != Some(*t));
     for tier in Tier::ALL {
         let id = edge_groups::group_id(keys, source, tier)?;
-        let raw = id.as_bytes().as_slice();
-        if !keys.reads(tier) || rotated == Some(tier) {
-            if let Some(row) = edge_groups::read(tx, &id)? {
-                fixed.extend(row.tokens.chunks_exact(edge_groups::TOKEN).map(|c| {
-                    let mut t = [0u8; edge_groups::TOKEN];
-                    t.copy_from_slice(c);
-                    t
-                }));
-            }
+        if !merged_tiers().any(|t| t == tier) {
+            fixed.extend(edge_groups::read(tx, &id)?.iter().flat_map(GroupRow::tokens));
             continue;
         }
         for (side, k) in [("o", keys), ("main", keys), ("b", opener)] {
-            let Some((from, edges)) = open(tx, side, raw, k)? else {
+            let Some((from, edges)) = open(tx, side, &id, k)? else {
                 continue;
             };
             if from != *source {
                 return Err(crate::error::Error::integrity(
-                    format!("edge group {}", short(raw)),
+                    format!("edge group {}", short(id.as_bytes())),
                     "it holds another node's edges",
                 ));
             }
             if side == "main" {
-                ours_groups.insert(tier, (id, edges.keys().copied().collect()));
+                ours_groups.insert(tier, edges.values().cloned().collect());
             }
             for (eid, e) in edges {
                 let slot = by_id.entry(eid).or_default();
@@ -266,19 +257,13 @@ fn merge_source(
             ));
         }
     }
-    for tier in Tier::ALL.into_iter().filter(|t| keys.reads(*t) && rotated != Some(*t)) {
+    for tier in merged_tiers() {
         let mut group: Vec<&Edge> = kept.iter().filter(|e| e.tier == tier).collect();
         group.sort_by_key(|e| e.id);
-        let ids: Vec<EdgeId> = group.iter().map(|e| e.id).collect();
         // Ours as it is: the same edges, each the same version.
         let unchanged = match ours_groups.get(&tier) {
-            Some((_, held)) => {
-                *held == ids
-                    && group
-                        .iter()
-                        .all(|e| by_id.get(&e.id).is_some_and(|(_, a, _)| a.as_ref() == Some(*e)))
-            }
-            None => ids.is_empty(),
+            Some(ours) => ours.iter().eq(group.iter().copied()),
+            None => group.is_empty(),
         };
         if unchanged {
             continue;

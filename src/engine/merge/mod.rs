@@ -37,6 +37,8 @@ mod groups;
 mod groups_tests;
 mod lineage;
 mod rekey;
+#[cfg(test)]
+mod rotation_tests;
 mod rows;
 #[cfg(test)]
 mod tests;

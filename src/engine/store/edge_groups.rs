@@ -75,7 +75,7 @@ pub(crate) fn count_sql(conn: &Connection) -> Result<&'static str> {
 
 /// The token a group keeps of `e`.
 pub(crate) fn short_token(keys: &Keyring, e: &Edge) -> Result<[u8; TOKEN]> {
-    let full = super::write::edge_token(keys, e)?;
+    let full = super::tokens::edge_token(keys, e)?;
     let mut out = [0u8; TOKEN];
     out.copy_from_slice(&full[..TOKEN]);
     Ok(out)
@@ -111,6 +111,15 @@ impl GroupRow {
             digest: stored_digest(r.get_ref(3)?),
             tokens: super::manifest::token(r, 4)?.to_vec(),
             sealed: blob(r, 5)?.to_vec(),
+        })
+    }
+
+    /// Its edges' tokens, one by one.
+    pub(crate) fn tokens(&self) -> impl Iterator<Item = [u8; TOKEN]> + '_ {
+        self.tokens.chunks_exact(TOKEN).map(|c| {
+            let mut t = [0u8; TOKEN];
+            t.copy_from_slice(c);
+            t
         })
     }
 
@@ -206,7 +215,12 @@ impl SealedGroup {
 
 /// The group row `id`, if the index has it.
 pub(crate) fn read(conn: &Connection, id: &EdgeId) -> Result<Option<GroupRow>> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM edges WHERE id = ?1"))?;
+    read_in(conn, "main", id)
+}
+
+/// The group row `id` of the index attached as `schema` (a merge's sides).
+pub(crate) fn read_in(conn: &Connection, schema: &str, id: &EdgeId) -> Result<Option<GroupRow>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM {schema}.edges WHERE id = ?1"))?;
     let row = stmt
         .query_row([id.as_bytes().as_slice()], |r| Ok(GroupRow::read(r)))
         .optional()?;
@@ -335,11 +349,7 @@ pub(crate) fn prepare(
         let mut others = Vec::new();
         for tier in Tier::ALL.into_iter().filter(|t| !tiers.contains(t)) {
             if let Some(row) = read(tx, &group_id(keys, &source, tier)?)? {
-                others.extend(row.tokens.chunks_exact(TOKEN).map(|c| {
-                    let mut t = [0u8; TOKEN];
-                    t.copy_from_slice(c);
-                    t
-                }));
+                others.extend(row.tokens());
             }
         }
         if !others.is_empty() {

@@ -93,6 +93,7 @@ mod tally;
 mod timeline;
 pub(crate) mod timeline_pack;
 mod timeline_within;
+mod tokens;
 mod tracked;
 mod unlink;
 pub(crate) mod unlinked;

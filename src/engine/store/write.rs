@@ -131,7 +131,7 @@ impl Store {
 
     /// The blind-index token of a node name.
     pub(super) fn name_token(&self, name: &str) -> Result<Vec<u8>> {
-        name_token(&self.keys, name)
+        super::tokens::name_token(&self.keys, name)
     }
 
     /// True when a node named `name` exists but this session cannot read it.
@@ -617,19 +617,6 @@ impl Faults {
         let _ = point;
         Ok(())
     }
-}
-
-/// The blind-index token of a node name.
-pub(super) fn name_token(keys: &crate::keys::Keyring, name: &str) -> Result<Vec<u8>> {
-    Ok(keys.blind()?.token("name", &[name.as_bytes()]))
-}
-
-/// The blind-index token of an edge's (from, relation, to).
-pub(crate) fn edge_token(keys: &crate::keys::Keyring, e: &Edge) -> Result<Vec<u8>> {
-    Ok(keys.blind()?.token(
-        "edge",
-        &[e.from.as_bytes(), e.relation.as_str().as_bytes(), e.to.as_bytes()],
-    ))
 }
 
 /// `from -> relation -> to`, by name where `catalog` can read the ends.
