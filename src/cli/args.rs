@@ -172,16 +172,13 @@ pub enum Command {
     /// their name, as git keeps its objects). Each move is one rename and readers find a blob in
     /// either place, so it is safe at any time; every write does it too.
     ///
-    /// A graph.db at schema v9 is laid out as v10: the same rows, keyed by their ids, with slimmer
-    /// indexes (about a third smaller). The seal is checked, the whole file rewritten once, in one
-    /// transaction, and checked against the seal again; older versions of graphex no longer open
-    /// it. Only this command does it: until then a v9 store reads and writes as before.
+    /// A graph.db at schema v9 is laid out as v10 (the same rows, slimmer indexes, a third smaller)
+    /// in one transaction, checked against the seal before and after; older versions of graphex no
+    /// longer open it. Only this command does it: a v9 store reads and writes as before.
     ///
-    /// With every tier's key (the human level), the edges are then held in groups (schema v11):
-    /// one row per node and tier, its edges sealed once, about a third of the file. Every edge is
-    /// opened and sealed again in one commit, and the manifest and the seal are made anew over the
-    /// groups. A store whose edges are one a row reads and writes as before; a branch must be
-    /// grouped before it is merged with a grouped one.
+    /// At the human level the edges are then held in groups (schema v11: one row per node and
+    /// tier, sealed once, about half the file), each edge opened and sealed again in one commit.
+    /// Until then edges one a row read and write as before; group a branch before merging it.
     ///
     /// A file a tenth or more of which is free pages is rewritten without them.
     Migrate {

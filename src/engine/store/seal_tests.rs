@@ -629,58 +629,6 @@ fn a_blob_name_is_its_32_bytes_and_anything_else_a_tag_of_its_own() {
     assert_eq!(fixed(&bytes, false).to_vec(), bytes, "a token is its 32 bytes");
 }
 
-/// The master's row tags are what every sealed store holds: computed here
-/// as a fixed answer (SHA-256 of the key block, the label and the fields in
-/// order, worked out apart from this code), so a faster way of hashing
-/// them can never change them.
-#[test]
-fn the_seal_s_row_tags_are_their_fixed_answers() {
-    use super::seal::SealTagger;
-    let seal = SealTagger::new(&crate::crypto::SymmetricKey::from_bytes([3; 32]));
-    let id: [u8; 16] = std::array::from_fn(|i| i as u8 + 1);
-    let digest: [u8; 16] = std::array::from_fn(|i| i as u8 + 100);
-    let token: [u8; 32] = std::array::from_fn(|i| i as u8 + 200);
-    let blob: String = (50u8..82).map(|b| format!("{b:02x}")).collect();
-    let edge = seal.edge(
-        &crate::model::EdgeId(uuid::Uuid::from_bytes(id)),
-        Tier::AgentReadable,
-        42,
-        &digest,
-        &token,
-        false,
-    );
-    assert_eq!(
-        crate::crypto::hex(&edge),
-        "d0025e7217dc4c2399d148bca037a1dcfb8a0f741de6b14199b904204792a75a"
-    );
-    // A group's row (v11): a tag of its own kind, over its tokens hashed
-    // whole (the same 32 bytes as a group's column are not a token).
-    let group = seal.edge(
-        &crate::model::EdgeId(uuid::Uuid::from_bytes(id)),
-        Tier::AgentReadable,
-        42,
-        &digest,
-        &token,
-        true,
-    );
-    assert_eq!(
-        crate::crypto::hex(&group),
-        "7179b45fa428600fc3e337af63e9e5b4c48f2f05fddcd69aa3aaba0b92f26fdc"
-    );
-    let node = seal.node(
-        &crate::model::NodeId(uuid::Uuid::from_bytes(id)),
-        Tier::AgentRestricted,
-        7,
-        &blob,
-        &digest,
-        &token,
-    );
-    assert_eq!(
-        crate::crypto::hex(&node),
-        "28c4a478f002993644f4ee191e88d3e8ac64c17752b53581c8ba57a6407c71da"
-    );
-}
-
 /// The whole check an idle session runs on its backup copy stops when
 /// asked, with `Stopped` (not a finding), and passes when let run.
 #[test]
